@@ -1,0 +1,36 @@
+// Business constants and limits of SPEC §9.
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+export const PROGRAM_HOURS = { min: 50, max: 350 } as const;
+export const COURSE_IMPORT_HOURS = { min: 1, max: 120 } as const;
+export const COURSE_FORM_HOURS = { min: 50, max: 150, step: 0.5 } as const;
+export const COHORT = { min: 1, max: 30 } as const;
+export const TERM = { min: 1, max: 4 } as const;
+export const DAY_OF_WEEK = { min: 0, max: 6 } as const;
+export const WIZARD_STEPS = 5;
+
+export const ATTENDANCE_STATUSES = ['present', 'late', 'absent', 'incomplete', 'excused'] as const;
+export type AttendanceStatus = (typeof ATTENDANCE_STATUSES)[number];
+export const OVERRIDE_STATUSES = ['present', 'late', 'absent', 'excused'] as const;
+export const ATTENDANCE_SOURCES = ['qr', 'manual', 'auto'] as const;
+export const SYNC_STATUSES = ['pending', 'synced', 'failed', 'manual'] as const;
+export const PROGRAM_STATUSES = ['active', 'inactive', 'suspended'] as const;
+export const CREDENTIAL_TYPES = ['Certificate', 'Diploma', 'Associate Degree'] as const;
+export const COURSE_CATEGORIES = ['Core', 'Elective', 'Clinical'] as const;
+export const EMPLOYMENT_TYPES = ['Full-time', 'Part-time', 'Adjunct'] as const;
+export const STUDENT_STATUSES = [
+  'enrolled',
+  'active',
+  'on_leave',
+  'suspended',
+  'withdrawn',
+  'graduated',
+  'inactive',
+] as const;
+export const UPLOAD_TYPES = ['programs', 'courses', 'instructors', 'students', 'schedules'] as const;
+export type UploadType = (typeof UPLOAD_TYPES)[number];
+
+export const REALTIME_REFRESH_MS = 5000;
+export const ANALYTICS_STALE_MS = 60000;
+export const UNAUTHORIZED_REDIRECT_MS = 500;
+export const TOAST_DURATION_MS = 5000;
+export const TOAST_REMOVE_DELAY_MS = 1000000;

@@ -1,0 +1,77 @@
+import type { Role } from './roles.ts';
+
+/**
+ * The one role × action table. The server enforces it on every /api route (onRequest hook);
+ * the web app reads it only to hide what a role cannot do. Actions are `area:verb`.
+ */
+export const ACTIONS = [
+  'dashboard:view',
+  'attendance:take', // Take Attendance screen, QR sessions, roster, overrides
+  'users:view',
+  'users:manage',
+  'students:view',
+  'students:manage',
+  'students:view-ssn',
+  'programs:view',
+  'programs:manage',
+  'courses:view',
+  'courses:manage',
+  'schedules:view',
+  'schedules:manage',
+  'data:manage', // imports, exports, wizard, file uploads
+  'audit:view',
+  'settings:view',
+  'settings:edit-attendance',
+  'settings:edit-notifications',
+  'settings:edit-security',
+  'settings:edit-system',
+] as const;
+export type Action = (typeof ACTIONS)[number];
+
+const ALL: readonly Role[] = ['super_admin', 'it_admin', 'instructor', 'support_staff'];
+const ADMINS: readonly Role[] = ['super_admin', 'it_admin'];
+
+export const PERMISSIONS: Record<Action, readonly Role[]> = {
+  'dashboard:view': ALL,
+  'attendance:take': ['super_admin', 'it_admin', 'instructor'],
+  'users:view': ADMINS,
+  'users:manage': ADMINS,
+  // SPEC §6: the students screen needs only a sign-in; instructors read students for rosters.
+  'students:view': ALL,
+  'students:manage': ['super_admin', 'it_admin', 'support_staff'],
+  'students:view-ssn': ADMINS,
+  'programs:view': ALL,
+  'programs:manage': ADMINS,
+  'courses:view': ALL,
+  'courses:manage': ADMINS,
+  'schedules:view': ALL,
+  'schedules:manage': ADMINS,
+  'data:manage': ADMINS,
+  'audit:view': ADMINS,
+  'settings:view': ALL,
+  'settings:edit-attendance': ADMINS,
+  'settings:edit-notifications': ALL, // SPEC §6: notification switches are unrestricted
+  'settings:edit-security': ['super_admin'],
+  'settings:edit-system': ['super_admin'],
+};
+
+export function can(role: Role | null | undefined, action: Action): boolean {
+  return role != null && PERMISSIONS[action].includes(role);
+}
+
+/** Sidebar entries of SPEC §2 with the roles that see them (SPEC §6 menu table). */
+export const NAV_ITEMS = [
+  { label: 'Dashboard', path: '/', roles: ALL },
+  { label: 'Take Attendance', path: '/attendance', roles: ['super_admin', 'it_admin', 'instructor'] },
+  { label: 'User Management', path: '/users', roles: ADMINS },
+  { label: 'Students', path: '/students', roles: ['super_admin', 'it_admin', 'support_staff'] },
+  { label: 'Courses', path: '/courses', roles: ADMINS },
+  { label: 'Schedules', path: '/schedules', roles: ADMINS },
+  { label: 'Data Management', path: '/data-management', roles: ADMINS },
+  { label: 'Audit Logs', path: '/audit-logs', roles: ADMINS },
+  { label: 'Settings', path: '/settings', roles: ['super_admin', 'it_admin', 'instructor'] },
+] as const satisfies readonly { label: string; path: string; roles: readonly Role[] }[];
+
+export function navItemsFor(role: Role): { label: string; path: string }[] {
+  return NAV_ITEMS.filter((item) => (item.roles as readonly Role[]).includes(role));
+}

@@ -1,0 +1,21 @@
+// Client-side routes of SPEC §2 (plus sign-in, first-run setup and set-password pages).
+export const APP_ROUTES = [
+  '/',
+  '/login',
+  '/setup',
+  '/set-password',
+  '/attendance',
+  '/attendance/present',
+  '/users',
+  '/students',
+  '/courses',
+  '/schedules',
+  '/data-management',
+  '/audit-logs',
+  '/settings',
+] as const;
+
+export function isAppRoute(pathname: string): boolean {
+  const p = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return (APP_ROUTES as readonly string[]).includes(p) || p.startsWith('/attendance/scan/');
+}

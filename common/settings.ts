@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import type { Action } from './permissions.ts';
+
+/**
+ * School settings: SPEC §3 groups with SPEC §9 defaults, plus the school time zone.
+ * Ranges here are the same as the database check constraints (server/db/schema/settings.ts).
+ */
+const int = (field: string, min: number, max: number) =>
+  z
+    .number({ error: `${field} must be a whole number` })
+    .int(`${field} must be a whole number`)
+    .min(min, `${field} must be at least ${min}`)
+    .max(max, `${field} must be at most ${max}`);
+
+export function isValidTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const attendanceSettingsSchema = z.object({
+  lateThresholdMinutes: int('Late threshold', 0, 120),
+  earlyLeaveThresholdMinutes: int('Early-leave threshold', 0, 120),
+  qrCodeExpirationMinutes: int('QR code expiration', 1, 240),
+  autoMarkAbsentHours: int('Auto-mark absent', 1, 72),
+  enableBluetoothVerification: z.boolean(),
+  allowInstructorOverride: z.boolean(),
+  timeZone: z.string().refine(isValidTimeZone, 'Time zone must be an IANA zone such as America/Chicago'),
+});
+
+export const notificationSettingsSchema = z.object({
+  emailNotifications: z.boolean(),
+  smsNotifications: z.boolean(),
+  weeklyReports: z.boolean(),
+  lowAttendanceAlerts: z.boolean(),
+  systemMaintenanceNotices: z.boolean(),
+});
+
+export const securitySettingsSchema = z.object({
+  sessionTimeoutMinutes: int('Session timeout', 5, 1440),
+  requirePasswordChange: z.boolean(),
+  twoFactorAuthentication: z.boolean(),
+  enableAuditLogging: z.boolean(),
+});
+
+export const systemSettingsSchema = z.object({
+  dataRetentionYears: int('Data retention', 1, 50),
+  maxFileUploadSizeMB: int('Maximum upload size', 1, 10),
+});
+
+export const settingsSchema = z.object({
+  attendance: attendanceSettingsSchema,
+  notifications: notificationSettingsSchema,
+  security: securitySettingsSchema,
+  system: systemSettingsSchema,
+});
+export type Settings = z.infer<typeof settingsSchema>;
+export type SettingsGroup = keyof Settings;
+export const SETTINGS_GROUPS = ['attendance', 'notifications', 'security', 'system'] as const;
+
+/** A PUT may carry any subset of groups and, within a group, any subset of fields. */
+export const settingsUpdateSchema = z
+  .object({
+    attendance: attendanceSettingsSchema.partial().strict(),
+    notifications: notificationSettingsSchema.partial().strict(),
+    security: securitySettingsSchema.partial().strict(),
+    system: systemSettingsSchema.partial().strict(),
+  })
+  .partial()
+  .strict();
+export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
+
+export const SETTINGS_EDIT_ACTION: Record<SettingsGroup, Action> = {
+  attendance: 'settings:edit-attendance',
+  notifications: 'settings:edit-notifications',
+  security: 'settings:edit-security',
+  system: 'settings:edit-system',
+};
+
+export const DEFAULT_SETTINGS: Settings = {
+  attendance: {
+    lateThresholdMinutes: 10,
+    earlyLeaveThresholdMinutes: 10,
+    qrCodeExpirationMinutes: 30,
+    autoMarkAbsentHours: 2,
+    enableBluetoothVerification: true,
+    allowInstructorOverride: true,
+    timeZone: 'UTC',
+  },
+  notifications: {
+    emailNotifications: true,
+    smsNotifications: false,
+    weeklyReports: true,
+    lowAttendanceAlerts: true,
+    systemMaintenanceNotices: true,
+  },
+  security: {
+    sessionTimeoutMinutes: 60,
+    requirePasswordChange: false,
+    twoFactorAuthentication: false,
+    enableAuditLogging: true,
+  },
+  system: {
+    dataRetentionYears: 7,
+    maxFileUploadSizeMB: 10,
+  },
+};

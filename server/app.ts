@@ -1,0 +1,56 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import { registerAuthorization } from './plugins/authorization.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+import './plugins/request-context.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { registerWebApp } from './plugins/web-app.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { healthRoutes } from './modules/health/routes.ts';
+import { settingsRoutes } from './modules/settings/routes.ts';
+
+export type AppDeps = { db: Db; config: Config; clock: Clock };
+
+export const DEFAULT_WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'web');
+
+/** Build the whole app without listening: main.ts listens, tests call app.inject(). */
+export async function buildApp(
+  deps: { db: Db; config: Config; clock?: Clock },
+  opts: { logger?: boolean | object; webRoot?: string } = {},
+): Promise<FastifyInstance> {
+  const full: AppDeps = { ...deps, clock: deps.clock ?? systemClock };
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    trustProxy: deps.config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: 'x-request-id',
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  registerErrorHandler(app);
+  await app.register(fastifyCookie);
+  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifySwagger, {
+    openapi: { info: { title: 'Muster API', version: '1' } },
+    transform: jsonSchemaTransform,
+  });
+  registerAuthorization(app, full);
+  registerSecurityHeaders(app, { hsts: deps.config.cookieSecure === true });
+
+  await app.register(healthRoutes(full));
+  await app.register(authRoutes(full));
+  await app.register(settingsRoutes(full));
+  app.get('/api/docs/json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+
+  await registerWebApp(app, opts.webRoot ?? DEFAULT_WEB_ROOT);
+  return app;
+}

@@ -1,0 +1,84 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, customType, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { ATTENDANCE_SOURCES, ATTENDANCE_STATUSES, SYNC_STATUSES } from '../../../common/constants.ts';
+import { schedules } from './schedules.ts';
+import { students } from './students.ts';
+import { users } from './users.ts';
+import { inList } from './sql-helpers.ts';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+export const qrSessions = pgTable(
+  'qr_sessions',
+  {
+    id: serial('id').primaryKey(),
+    // The public identifier in the scan URL.
+    sessionId: uuid('session_id').notNull().defaultRandom(),
+    scheduleId: integer('schedule_id')
+      .notNull()
+      .references(() => schedules.id, { onDelete: 'cascade' }),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    // Key for the rotating QR tokens; never leaves the server.
+    tokenSecret: bytea('token_secret').notNull(),
+    sessionDate: date('session_date').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    isActive: boolean('is_active').notNull().default(true),
+  },
+  (t) => [
+    uniqueIndex('qr_sessions_session_id_unique').on(t.sessionId),
+    index('qr_sessions_active_idx').on(t.isActive, t.expiresAt),
+    index('qr_sessions_schedule_idx').on(t.scheduleId, t.sessionDate),
+    // At most one open session per schedule.
+    uniqueIndex('qr_sessions_one_open_per_schedule').on(t.scheduleId).where(sql`${t.isActive}`),
+    check('qr_sessions_expiry_check', sql`${t.expiresAt} > ${t.createdAt}`),
+  ],
+);
+
+export const attendanceRecords = pgTable(
+  'attendance_records',
+  {
+    id: serial('id').primaryKey(),
+    studentId: integer('student_id')
+      .notNull()
+      .references(() => students.id, { onDelete: 'restrict' }),
+    scheduleId: integer('schedule_id')
+      .notNull()
+      .references(() => schedules.id, { onDelete: 'restrict' }),
+    qrSessionId: integer('qr_session_id').references(() => qrSessions.id, { onDelete: 'set null' }),
+    // School-local date of the class meeting.
+    sessionDate: date('session_date').notNull(),
+    status: text('status').notNull(),
+    scanInTime: timestamp('scan_in_time', { withTimezone: true }),
+    scanOutTime: timestamp('scan_out_time', { withTimezone: true }),
+    // What the phone said the time was; recorded as a hint only.
+    clientScanInTime: timestamp('client_scan_in_time', { withTimezone: true }),
+    minutesAttended: integer('minutes_attended'),
+    scheduledMinutes: integer('scheduled_minutes'),
+    isManualOverride: boolean('is_manual_override').notNull().default(false),
+    overrideReason: text('override_reason'),
+    overriddenBy: integer('overridden_by').references(() => users.id, { onDelete: 'set null' }),
+    overriddenAt: timestamp('overridden_at', { withTimezone: true }),
+    source: text('source').notNull(),
+    deviceId: text('device_id'),
+    syncStatus: text('sync_status').notNull().default('pending'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('attendance_one_per_meeting').on(t.scheduleId, t.studentId, t.sessionDate),
+    index('attendance_session_date_idx').on(t.sessionDate),
+    index('attendance_student_idx').on(t.studentId, t.sessionDate),
+    index('attendance_qr_session_idx').on(t.qrSessionId),
+    check('attendance_status_check', inList(t.status, ATTENDANCE_STATUSES)),
+    check('attendance_source_check', inList(t.source, ATTENDANCE_SOURCES)),
+    check('attendance_sync_status_check', inList(t.syncStatus, SYNC_STATUSES)),
+    check('attendance_minutes_check', sql`coalesce(${t.minutesAttended}, 0) >= 0 and coalesce(${t.scheduledMinutes}, 0) >= 0`),
+    check('attendance_scan_order_check', sql`${t.scanOutTime} is null or ${t.scanInTime} is null or ${t.scanOutTime} >= ${t.scanInTime}`),
+    check(
+      'attendance_override_reason_check',
+      sql`not ${t.isManualOverride} or length(trim(coalesce(${t.overrideReason}, ''))) > 0`,
+    ),
+  ],
+);

@@ -1,0 +1,9 @@
+// The schema entry drizzle-kit reads (drizzle.config.ts) and the typed client uses.
+export * from './users.ts';
+export * from './academics.ts';
+export * from './students.ts';
+export * from './schedules.ts';
+export * from './attendance.ts';
+export * from './audit.ts';
+export * from './settings.ts';
+export * from './uploads.ts';

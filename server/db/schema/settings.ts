@@ -1,0 +1,42 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { DEFAULT_SETTINGS as D } from '../../../common/settings.ts';
+import { users } from './users.ts';
+
+/** One row (id = true) of typed settings; ranges match common/settings.ts. */
+export const schoolSettings = pgTable(
+  'school_settings',
+  {
+    id: boolean('id').primaryKey().default(true),
+    lateThresholdMinutes: integer('late_threshold_minutes').notNull().default(D.attendance.lateThresholdMinutes),
+    earlyLeaveThresholdMinutes: integer('early_leave_threshold_minutes').notNull().default(D.attendance.earlyLeaveThresholdMinutes),
+    qrCodeExpirationMinutes: integer('qr_code_expiration_minutes').notNull().default(D.attendance.qrCodeExpirationMinutes),
+    autoMarkAbsentHours: integer('auto_mark_absent_hours').notNull().default(D.attendance.autoMarkAbsentHours),
+    enableBluetoothVerification: boolean('enable_bluetooth_verification').notNull().default(D.attendance.enableBluetoothVerification),
+    allowInstructorOverride: boolean('allow_instructor_override').notNull().default(D.attendance.allowInstructorOverride),
+    timeZone: text('time_zone').notNull().default(D.attendance.timeZone),
+    emailNotifications: boolean('email_notifications').notNull().default(D.notifications.emailNotifications),
+    smsNotifications: boolean('sms_notifications').notNull().default(D.notifications.smsNotifications),
+    weeklyReports: boolean('weekly_reports').notNull().default(D.notifications.weeklyReports),
+    lowAttendanceAlerts: boolean('low_attendance_alerts').notNull().default(D.notifications.lowAttendanceAlerts),
+    systemMaintenanceNotices: boolean('system_maintenance_notices').notNull().default(D.notifications.systemMaintenanceNotices),
+    sessionTimeoutMinutes: integer('session_timeout_minutes').notNull().default(D.security.sessionTimeoutMinutes),
+    requirePasswordChange: boolean('require_password_change').notNull().default(D.security.requirePasswordChange),
+    twoFactorAuthentication: boolean('two_factor_authentication').notNull().default(D.security.twoFactorAuthentication),
+    enableAuditLogging: boolean('enable_audit_logging').notNull().default(D.security.enableAuditLogging),
+    dataRetentionYears: integer('data_retention_years').notNull().default(D.system.dataRetentionYears),
+    maxFileUploadSizeMB: integer('max_file_upload_size_mb').notNull().default(D.system.maxFileUploadSizeMB),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    check('school_settings_single_row', sql`${t.id}`),
+    check('settings_late_threshold_check', sql`${t.lateThresholdMinutes} between 0 and 120`),
+    check('settings_early_leave_check', sql`${t.earlyLeaveThresholdMinutes} between 0 and 120`),
+    check('settings_qr_expiry_check', sql`${t.qrCodeExpirationMinutes} between 1 and 240`),
+    check('settings_auto_absent_check', sql`${t.autoMarkAbsentHours} between 1 and 72`),
+    check('settings_session_timeout_check', sql`${t.sessionTimeoutMinutes} between 5 and 1440`),
+    check('settings_retention_check', sql`${t.dataRetentionYears} between 1 and 50`),
+    check('settings_upload_size_check', sql`${t.maxFileUploadSizeMB} between 1 and 10`),
+  ],
+);

@@ -1,0 +1,48 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { UPLOAD_TYPES } from '../../../common/constants.ts';
+import { users } from './users.ts';
+import { inList } from './sql-helpers.ts';
+
+export const fileUploads = pgTable(
+  'file_uploads',
+  {
+    id: serial('id').primaryKey(),
+    uploadType: text('upload_type').notNull(),
+    fileName: text('file_name').notNull(),
+    fileSize: integer('file_size').notNull(),
+    rowCount: integer('row_count').notNull().default(0),
+    createdCount: integer('created_count').notNull().default(0),
+    updatedCount: integer('updated_count').notNull().default(0),
+    errorCount: integer('error_count').notNull().default(0),
+    status: text('status').notNull(),
+    dryRun: boolean('dry_run').notNull().default(false),
+    errors: jsonb('errors'),
+    uploadedBy: integer('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('file_uploads_created_idx').on(t.createdAt),
+    check('file_uploads_type_check', inList(t.uploadType, UPLOAD_TYPES)),
+    check('file_uploads_status_check', inList(t.status, ['processing', 'completed', 'failed', 'validated'])),
+    check('file_uploads_size_check', sql`${t.fileSize} >= 0`),
+  ],
+);
+
+/** Upload wizard progress, one row per school, shared by all admins. */
+export const wizardProgress = pgTable(
+  'wizard_progress',
+  {
+    id: boolean('id').primaryKey().default(true),
+    currentStep: integer('current_step').notNull().default(1),
+    completedSteps: integer('completed_steps').array().notNull().default(sql`'{}'::int[]`),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    check('wizard_progress_single_row', sql`${t.id}`),
+    check('wizard_progress_step_check', sql`${t.currentStep} between 1 and 5`),
+    check('wizard_completed_steps_check', sql`${t.completedSteps} <@ array[1,2,3,4,5]`),
+  ],
+);

@@ -1,0 +1,83 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, numeric, pgTable, serial, text, timestamp, uniqueIndex, date } from 'drizzle-orm/pg-core';
+import { ROLES, type Role } from '../../../common/roles.ts';
+import { EMPLOYMENT_TYPES, SYNC_STATUSES } from '../../../common/constants.ts';
+import { inList } from './sql-helpers.ts';
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    email: text('email').notNull(),
+    username: text('username'),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    role: text('role').$type<Role>().notNull(),
+    passwordHash: text('password_hash'),
+    isActive: boolean('is_active').notNull().default(true),
+    lastLogin: timestamp('last_login', { withTimezone: true }),
+    sisUserId: text('sis_user_id'),
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
+    // One-time set-password link: only its SHA-256 hash is stored.
+    passwordTokenHash: text('password_token_hash'),
+    passwordTokenExpiresAt: timestamp('password_token_expires_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
+    uniqueIndex('users_username_unique').on(sql`lower(${t.username})`),
+    uniqueIndex('users_sis_user_id_unique').on(t.sisUserId),
+    check('users_role_check', inList(t.role, ROLES)),
+    check('users_email_not_blank', sql`length(trim(${t.email})) > 0`),
+  ],
+);
+
+/** Sign-in sessions live in the database so several app instances can serve one school. */
+export const loginSessions = pgTable(
+  'login_sessions',
+  {
+    // SHA-256 of the cookie token; the token itself is never stored.
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('login_sessions_user_idx').on(t.userId, t.createdAt), index('login_sessions_created_idx').on(t.createdAt)],
+);
+
+export const instructorProfiles = pgTable(
+  'instructor_profiles',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    phone: text('phone'),
+    department: text('department'),
+    qualifications: text('qualifications'),
+    hireDate: date('hire_date'),
+    salary: numeric('salary', { precision: 12, scale: 2 }),
+    officeLocation: text('office_location'),
+    bio: text('bio'),
+    specializations: text('specializations'),
+    certifications: text('certifications'),
+    employmentType: text('employment_type'),
+    externalInstructorId: text('external_instructor_id'),
+    employeeId: text('employee_id'),
+    licenseNumber: text('license_number'),
+    lastSyncDate: timestamp('last_sync_date', { withTimezone: true }),
+    syncStatus: text('sync_status').notNull().default('pending'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('instructor_employment_type_check', inList(t.employmentType, EMPLOYMENT_TYPES)),
+    check('instructor_salary_check', sql`${t.salary} is null or ${t.salary} >= 0`),
+    check('instructor_sync_status_check', inList(t.syncStatus, SYNC_STATUSES)),
+    uniqueIndex('instructor_employee_id_unique').on(t.employeeId),
+  ],
+);

@@ -1,0 +1,29 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/client.ts';
+import { purgeExpiredLoginSessions } from './login-session-cleanup.ts';
+
+type Job = { name: string; everyMs: number; run: (db: Db) => Promise<unknown> };
+
+// Each job is idempotent and takes a transaction-scoped advisory lock, so several app instances
+// running the same schedule do the work once.
+const JOBS: Job[] = [{ name: 'login-session-cleanup', everyMs: 60 * 60 * 1000, run: purgeExpiredLoginSessions }];
+
+export function startJobs(deps: { db: Db; log: FastifyBaseLogger }): { stop: () => void } {
+  const timers = JOBS.map((job) => {
+    const tick = () =>
+      job.run(deps.db).catch((err) => deps.log.error({ err, job: job.name }, 'job failed'));
+    const first = setTimeout(tick, 5_000);
+    const every = setInterval(tick, job.everyMs);
+    first.unref();
+    every.unref();
+    return [first, every] as const;
+  });
+  return {
+    stop: () => {
+      for (const [a, b] of timers) {
+        clearTimeout(a);
+        clearInterval(b);
+      }
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import { eq } from 'drizzle-orm';
+import { can } from '../../../common/permissions.ts';
+import type { Role } from '../../../common/roles.ts';
+import {
+  SETTINGS_EDIT_ACTION,
+  SETTINGS_GROUPS,
+  settingsSchema,
+  type Settings,
+  type SettingsGroup,
+  type SettingsUpdate,
+} from '../../../common/settings.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { schoolSettings } from '../../db/schema/index.ts';
+import { badRequest, forbidden } from '../../lib/errors.ts';
+import { recordAudit } from '../audit-logs/service.ts';
+
+type Row = typeof schoolSettings.$inferSelect;
+
+function toSettings(r: Row): Settings {
+  return {
+    attendance: {
+      lateThresholdMinutes: r.lateThresholdMinutes,
+      earlyLeaveThresholdMinutes: r.earlyLeaveThresholdMinutes,
+      qrCodeExpirationMinutes: r.qrCodeExpirationMinutes,
+      autoMarkAbsentHours: r.autoMarkAbsentHours,
+      enableBluetoothVerification: r.enableBluetoothVerification,
+      allowInstructorOverride: r.allowInstructorOverride,
+      timeZone: r.timeZone,
+    },
+    notifications: {
+      emailNotifications: r.emailNotifications,
+      smsNotifications: r.smsNotifications,
+      weeklyReports: r.weeklyReports,
+      lowAttendanceAlerts: r.lowAttendanceAlerts,
+      systemMaintenanceNotices: r.systemMaintenanceNotices,
+    },
+    security: {
+      sessionTimeoutMinutes: r.sessionTimeoutMinutes,
+      requirePasswordChange: r.requirePasswordChange,
+      twoFactorAuthentication: r.twoFactorAuthentication,
+      enableAuditLogging: r.enableAuditLogging,
+    },
+    system: { dataRetentionYears: r.dataRetentionYears, maxFileUploadSizeMB: r.maxFileUploadSizeMB },
+  };
+}
+
+/** The school's settings as stored (one row, created by migration 0001). */
+export async function getSettings(db: DbOrTx): Promise<Settings> {
+  const [row] = await db.select().from(schoolSettings).where(eq(schoolSettings.id, true));
+  if (!row) throw new Error('school_settings row is missing; migrations not applied?');
+  return toSettings(row);
+}
+
+/**
+ * Apply a partial update. Each group needs its own edit right (SPEC §6): a caller who sends a group
+ * they may not edit is refused as a whole, nothing is written. Audited with the changed fields.
+ */
+export async function updateSettings(
+  db: Db,
+  actor: { id: number; role: Role },
+  update: SettingsUpdate,
+  ipAddress: string | null,
+): Promise<Settings> {
+  const groups = SETTINGS_GROUPS.filter((g) => update[g] && Object.keys(update[g]!).length > 0);
+  const refused = groups.filter((g) => !can(actor.role, SETTINGS_EDIT_ACTION[g]));
+  if (refused.length > 0) throw forbidden(`Your role may not change ${refused.join(', ')} settings`);
+  if (groups.length === 0) throw badRequest('No settings to change');
+
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(schoolSettings).where(eq(schoolSettings.id, true)).for('update');
+    const before = toSettings(row!);
+    const merged = structuredClone(before);
+    for (const g of groups) Object.assign(merged[g], update[g]);
+    const checked = settingsSchema.safeParse(merged);
+    if (!checked.success) {
+      throw badRequest(
+        'Invalid settings',
+        checked.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })),
+      );
+    }
+    const flat = Object.assign({}, ...groups.map((g) => merged[g])) as Partial<Row>;
+    await tx
+      .update(schoolSettings)
+      .set({ ...flat, updatedAt: new Date(), updatedBy: actor.id })
+      .where(eq(schoolSettings.id, true));
+    const oldValues: Record<string, unknown> = {};
+    const newValues: Record<string, unknown> = {};
+    for (const g of groups) {
+      for (const [k, v] of Object.entries(merged[g])) {
+        const prev = (before[g] as Record<string, unknown>)[k];
+        if (prev !== v) {
+          oldValues[`${g}.${k}`] = prev;
+          newValues[`${g}.${k}`] = v;
+        }
+      }
+    }
+    await recordAudit(tx, {
+      userId: actor.id,
+      action: 'Update',
+      tableName: 'settings',
+      recordId: groups.join(','),
+      ipAddress,
+      oldValues,
+      newValues,
+      always: true,
+    });
+    return merged;
+  });
+}
+
+export type SettingsGroupName = SettingsGroup;

@@ -1,0 +1,79 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../../common/settings.ts';
+import { fixedClock } from '../../lib/clock.ts';
+import { createTestApp, type TestApp } from '../../test/helpers.ts';
+
+const clock = fixedClock('2026-05-04T12:00:00Z');
+let t: TestApp;
+let superAdmin: string, itAdmin: string, instructor: string, support: string;
+
+beforeAll(async () => {
+  t = await createTestApp({ clock });
+  superAdmin = (await t.signedIn('super_admin')).cookie;
+  itAdmin = (await t.signedIn('it_admin')).cookie;
+  instructor = (await t.signedIn('instructor')).cookie;
+  support = (await t.signedIn('support_staff')).cookie;
+});
+afterAll(() => t.close());
+
+const put = (cookie: string, payload: unknown) => t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie }, payload: payload as object });
+
+describe('settings', () => {
+  it('starts with the SPEC §9 defaults, readable by every role', async () => {
+    for (const cookie of [superAdmin, itAdmin, instructor, support]) {
+      const res = await t.app.inject({ url: '/api/settings', headers: { cookie } });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual(DEFAULT_SETTINGS);
+    }
+  });
+
+  it('lets it_admin change attendance but not security or system settings', async () => {
+    const ok = await put(itAdmin, { attendance: { lateThresholdMinutes: 15 } });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().attendance.lateThresholdMinutes).toBe(15);
+    const refused = await put(itAdmin, { attendance: { lateThresholdMinutes: 20 }, security: { sessionTimeoutMinutes: 30 } });
+    expect(refused.statusCode).toBe(403);
+    // Refused as a whole: the attendance part was not written either.
+    const now = (await t.app.inject({ url: '/api/settings', headers: { cookie: itAdmin } })).json();
+    expect(now.attendance.lateThresholdMinutes).toBe(15);
+    expect(now.security.sessionTimeoutMinutes).toBe(60);
+  });
+
+  it('lets every role change notification switches, and only super_admin system settings', async () => {
+    expect((await put(support, { notifications: { weeklyReports: false } })).statusCode).toBe(200);
+    expect((await put(instructor, { attendance: { lateThresholdMinutes: 5 } })).statusCode).toBe(403);
+    expect((await put(itAdmin, { system: { dataRetentionYears: 3 } })).statusCode).toBe(403);
+    expect((await put(superAdmin, { system: { dataRetentionYears: 3 } })).statusCode).toBe(200);
+  });
+
+  it('rejects out-of-range, non-integer and unknown values with the field named, writing nothing', async () => {
+    const res = await put(superAdmin, { attendance: { qrCodeExpirationMinutes: 0, lateThresholdMinutes: 2.5 } });
+    expect(res.statusCode).toBe(400);
+    const fields = res.json().errors.map((e: { field: string }) => e.field);
+    expect(fields).toEqual(expect.arrayContaining(['attendance.qrCodeExpirationMinutes', 'attendance.lateThresholdMinutes']));
+    expect((await put(superAdmin, { attendance: { bogus: 1 } })).statusCode).toBe(400);
+    expect((await put(superAdmin, { attendance: { timeZone: 'Mars/Olympus' } })).statusCode).toBe(400);
+    expect((await put(superAdmin, { system: { maxFileUploadSizeMB: 11 } })).statusCode).toBe(400);
+    const now = (await t.app.inject({ url: '/api/settings', headers: { cookie: superAdmin } })).json();
+    expect(now.attendance.qrCodeExpirationMinutes).toBe(30);
+  });
+
+  it('audits each change with old and new values', async () => {
+    await put(superAdmin, { attendance: { timeZone: 'America/Chicago', autoMarkAbsentHours: 3 } });
+    const { rows } = await t.db.execute<{ old_values: object; new_values: object; table_name: string }>(
+      sql`select old_values, new_values, table_name from audit_logs where table_name = 'settings' order by id desc limit 1`,
+    );
+    expect(rows[0]).toMatchObject({
+      old_values: { 'attendance.timeZone': 'UTC', 'attendance.autoMarkAbsentHours': 2 },
+      new_values: { 'attendance.timeZone': 'America/Chicago', 'attendance.autoMarkAbsentHours': 3 },
+    });
+  });
+
+  it('takes effect: a shorter session timeout signs idle users out sooner', async () => {
+    const { cookie } = await t.signedIn('support_staff');
+    expect((await put(superAdmin, { security: { sessionTimeoutMinutes: 5 } })).statusCode).toBe(200);
+    clock.advance(6 * 60_000);
+    expect((await t.app.inject({ url: '/api/auth/user', headers: { cookie } })).statusCode).toBe(401);
+  });
+});

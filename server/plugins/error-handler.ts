@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '../lib/errors.ts';
+
+/** Postgres error codes that are the caller's fault, mapped to answers that name the constraint. */
+function fromPostgres(err: { code?: string; constraint?: string; detail?: string }): AppError | null {
+  if (err.code === '23505') return new AppError(409, 'CONFLICT', `Already exists (${err.constraint ?? 'unique'})`);
+  if (err.code === '23503') return new AppError(409, 'CONFLICT', `Referenced record is missing or still in use (${err.constraint ?? 'foreign key'})`);
+  if (err.code === '23514') return new AppError(400, 'VALIDATION', `Value out of range (${err.constraint ?? 'check'})`);
+  return null;
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors = error.validation.map((v) => ({
+        field: v.instancePath.replace(/^\//, '').replace(/\//g, '.') || (v.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') || 'body',
+        message: v.message ?? 'Invalid value',
+      }));
+      const summary = errors.map((e) => `${e.field}: ${e.message}`).join('; ');
+      return reply.status(400).send({ message: `Validation failed: ${summary}`, code: 'VALIDATION', errors });
+    }
+    if (error instanceof AppError) {
+      return reply.status(error.statusCode).send({ message: error.message, code: error.code, ...error.details });
+    }
+    const pgErr = fromPostgres(error as never);
+    if (pgErr) return reply.status(pgErr.statusCode).send({ message: pgErr.message, code: pgErr.code });
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status && status >= 400 && status < 500) {
+      return reply.status(status).send({ message: (error as Error).message, code: (error as { code?: string }).code ?? 'BAD_REQUEST' });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    // 5xx details never reach the client.
+    return reply.status(500).send({ message: 'Internal Server Error', code: 'INTERNAL' });
+  });
+}

@@ -1,0 +1,25 @@
+import type { Action } from '../../common/permissions.ts';
+import type { Role } from '../../common/roles.ts';
+
+export type SessionUser = {
+  id: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  role: Role;
+};
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The permission a route needs; every /api route declares this or `public: true`. */
+    action?: Action;
+    /** Reachable without a session (login, setup, health, scan page API). */
+    public?: boolean;
+    /** Any signed-in user, whatever the role (e.g. GET /api/auth/user). */
+    signedIn?: boolean;
+  }
+  interface FastifyRequest {
+    user: SessionUser | null;
+    loginSessionId: string | null;
+  }
+}

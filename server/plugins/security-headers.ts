@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+
+// Static headers set once per response; measured far cheaper than @fastify/helmet (ARCHITECTURE.md).
+const HEADERS: Record<string, string> = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+};
+
+export function registerSecurityHeaders(app: FastifyInstance, opts: { hsts: boolean }): void {
+  app.addHook('onSend', async (req, reply, payload) => {
+    for (const [k, v] of Object.entries(HEADERS)) reply.header(k, v);
+    if (opts.hsts) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    if (req.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+}

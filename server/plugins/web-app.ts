@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { isAppRoute } from '../../common/routes.ts';
+
+/**
+ * Serves the built web app (dist/web). The admin app and the public scan page are separate
+ * entries, so a student's phone never downloads admin code. Unknown paths get the app's
+ * 'Page Not Found' screen with a real 404 status.
+ */
+export async function registerWebApp(app: FastifyInstance, webRoot: string): Promise<void> {
+  const indexFile = path.join(webRoot, 'index.html');
+  if (!fs.existsSync(indexFile)) {
+    app.log.warn(`No built web app at ${webRoot}; run npm run build`);
+  }
+  await app.register(fastifyStatic, {
+    root: webRoot,
+    index: false,
+    wildcard: false,
+    setHeaders: (res, filePath) => {
+      if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
+    },
+  });
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/api/') || req.url === '/api' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      return reply.status(404).send({ message: 'Not Found', code: 'NOT_FOUND' });
+    }
+    const pathname = req.url.split('?')[0]!;
+    reply.header('cache-control', 'no-cache');
+    if (pathname.startsWith('/attendance/scan/')) return reply.sendFile('scan.html');
+    return reply.status(isAppRoute(pathname) ? 200 : 404).sendFile('index.html');
+  });
+}

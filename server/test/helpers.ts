@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { Role } from '../../common/roles.ts';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { createDb, type Db } from '../db/client.ts';
+import { fixedClock, systemClock, type Clock } from '../lib/clock.ts';
+import { insertUser } from '../modules/auth/service.ts';
+
+/** A database of its own for one test file, cloned from the migrated template. */
+export async function createTestDatabase(): Promise<{ db: Db; url: string; drop: () => Promise<void> }> {
+  const adminUrl = inject('pgAdminUrl');
+  const name = `muster_t_${inject('pgTemplate').replace('muster_tpl_', '')}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name} template ${inject('pgTemplate')}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = createDb(url.toString(), 5);
+  return {
+    db,
+    url: url.toString(),
+    drop: async () => {
+      await db.$client.end();
+      const a = new pg.Client({ connectionString: adminUrl });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
+
+export type TestApp = {
+  app: FastifyInstance;
+  db: Db;
+  clock: Clock;
+  close: () => Promise<void>;
+  /** Create a user of this role and return a cookie header signed in as them. */
+  signedIn: (role: Role, overrides?: Partial<{ email: string; password: string; firstName: string; lastName: string }>) => Promise<{ cookie: string; userId: number; email: string }>;
+};
+
+let counter = 0;
+
+export async function createTestApp(opts: { clock?: Clock } = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = { ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: database.url };
+  const clock = opts.clock ?? systemClock;
+  const app = await buildApp({ db: database.db, config, clock }, { webRoot: '/nonexistent' });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    clock,
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+    signedIn: async (role, o = {}) => {
+      counter += 1;
+      const email = o.email ?? `${role}.${counter}.${randomBytes(3).toString('hex')}@example.edu`;
+      const password = o.password ?? 'correct horse battery';
+      const userId = await insertUser(database.db, { email, password, role, firstName: o.firstName ?? 'Test', lastName: o.lastName ?? role });
+      const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+      if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
+      return { cookie: sessionCookie(res), userId, email };
+    },
+  };
+}
+
+export function sessionCookie(res: LightMyRequestResponse): string {
+  const c = res.cookies.find((x) => x.name === 'muster_session');
+  if (!c) throw new Error('no session cookie set');
+  return `muster_session=${c.value}`;
+}
+
+export { fixedClock };
