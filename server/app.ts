@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
+import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -8,6 +9,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import { createFieldCipher, loadEncryptionKey, type FieldCipher } from './lib/field-cipher.ts';
 import { registerAuthorization } from './plugins/authorization.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import './plugins/request-context.ts';
@@ -16,17 +18,26 @@ import { registerWebApp } from './plugins/web-app.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
+import { studentsRoutes } from './modules/students/routes.ts';
+import { usersRoutes } from './modules/users/routes.ts';
+import { programsRoutes } from './modules/programs/routes.ts';
+import { coursesRoutes } from './modules/courses/routes.ts';
+import { schedulesRoutes } from './modules/schedules/routes.ts';
 
-export type AppDeps = { db: Db; config: Config; clock: Clock };
+export type AppDeps = { db: Db; config: Config; clock: Clock; cipher: FieldCipher };
 
 export const DEFAULT_WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'web');
 
 /** Build the whole app without listening: main.ts listens, tests call app.inject(). */
 export async function buildApp(
-  deps: { db: Db; config: Config; clock?: Clock },
+  deps: { db: Db; config: Config; clock?: Clock; cipher?: FieldCipher },
   opts: { logger?: boolean | object; webRoot?: string } = {},
 ): Promise<FastifyInstance> {
-  const full: AppDeps = { ...deps, clock: deps.clock ?? systemClock };
+  const full: AppDeps = {
+    ...deps,
+    clock: deps.clock ?? systemClock,
+    cipher: deps.cipher ?? createFieldCipher(loadEncryptionKey(deps.config.encryptionKey, deps.config.dataDir)),
+  };
   const app = Fastify({
     logger: opts.logger ?? false,
     trustProxy: deps.config.trustProxy,
@@ -39,6 +50,7 @@ export async function buildApp(
   registerErrorHandler(app);
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifyMultipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 10 } });
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'Muster API', version: '1' } },
     transform: jsonSchemaTransform,
@@ -49,6 +61,11 @@ export async function buildApp(
   await app.register(healthRoutes(full));
   await app.register(authRoutes(full));
   await app.register(settingsRoutes(full));
+  await app.register(usersRoutes(full));
+  await app.register(studentsRoutes(full));
+  await app.register(programsRoutes(full));
+  await app.register(coursesRoutes(full));
+  await app.register(schedulesRoutes(full));
   app.get('/api/docs/json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
   await registerWebApp(app, opts.webRoot ?? DEFAULT_WEB_ROOT);

@@ -1,7 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ACTIONS, can } from '../../common/permissions.ts';
 import type { Clock } from '../lib/clock.ts';
-import { forbidden, unauthorized } from '../lib/errors.ts';
+import { AppError, forbidden, unauthorized } from '../lib/errors.ts';
+
+/** The code of a refusal by the permission table (per-record refusals use FORBIDDEN). */
+export const ROLE_NOT_PERMITTED = 'ROLE_NOT_PERMITTED';
 import type { Db } from '../db/client.ts';
 import { SESSION_COOKIE, resolveLoginSession } from '../modules/auth/sessions.ts';
 
@@ -62,6 +65,6 @@ export function registerAuthorization(app: FastifyInstance, deps: { db: Db; cloc
     if (cfg.public) return;
     if (!req.user) throw unauthorized();
     if (cfg.signedIn) return;
-    if (!cfg.action || !can(req.user.role, cfg.action)) throw forbidden();
+    if (!cfg.action || !can(req.user.role, cfg.action)) throw new AppError(403, ROLE_NOT_PERMITTED, 'Forbidden: your role may not do this');
   });
 }

@@ -8,6 +8,7 @@ import { loadConfig } from '../config.ts';
 import { createDb, type Db } from '../db/client.ts';
 import { fixedClock, systemClock, type Clock } from '../lib/clock.ts';
 import { insertUser } from '../modules/auth/service.ts';
+import { createFieldCipher } from '../lib/field-cipher.ts';
 
 /** A database of its own for one test file, cloned from the migrated template. */
 export async function createTestDatabase(): Promise<{ db: Db; url: string; drop: () => Promise<void> }> {
@@ -48,7 +49,7 @@ export async function createTestApp(opts: { clock?: Clock } = {}): Promise<TestA
   const database = await createTestDatabase();
   const config = { ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: database.url };
   const clock = opts.clock ?? systemClock;
-  const app = await buildApp({ db: database.db, config, clock }, { webRoot: '/nonexistent' });
+  const app = await buildApp({ db: database.db, config, clock, cipher: createFieldCipher(randomBytes(32)) }, { webRoot: '/nonexistent' });
   await app.ready();
   return {
     app,

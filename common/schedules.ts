@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { COHORT, DAY_OF_WEEK, TERM } from './constants.ts';
+import { isoDate, optionalText } from './validation.ts';
+
+export const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
+
+export const scheduleSchema = z.object({
+  id: z.number().int(),
+  courseId: z.number().int(),
+  courseName: z.string(),
+  courseCode: z.string(),
+  instructorId: z.number().int().nullable(),
+  instructorName: z.string().nullable(),
+  cohortNumber: z.number().int(),
+  termNumber: z.number().int(),
+  dayOfWeek: z.number().int(),
+  startTime: z.string(),
+  endTime: z.string(),
+  roomNumber: z.string().nullable(),
+  courseStartDate: z.string(),
+  courseEndDate: z.string(),
+  sisScheduleId: z.string().nullable(),
+  isActive: z.boolean(),
+  rosterCount: z.number().int(),
+});
+export type Schedule = z.infer<typeof scheduleSchema>;
+
+const intIn = (label: string, lo: number, hi: number) =>
+  z.number({ error: `${label} is required` }).int(`${label} must be a whole number`).min(lo, `${label} must be between ${lo} and ${hi}`).max(hi, `${label} must be between ${lo} and ${hi}`);
+const time = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, `${label} must be a time (HH:MM)`)
+    .transform((v) => v.slice(0, 5));
+
+export const scheduleInputSchema = z
+  .object({
+    courseId: z.number({ error: 'Course is required' }).int().positive('Course is required'),
+    instructorId: z.number().int().positive().nullish().transform((v) => v ?? null),
+    cohortNumber: intIn('Cohort number', COHORT.min, COHORT.max),
+    termNumber: intIn('Term number', TERM.min, TERM.max),
+    dayOfWeek: intIn('Day of week', DAY_OF_WEEK.min, DAY_OF_WEEK.max),
+    startTime: time('Start time'),
+    endTime: time('End time'),
+    roomNumber: optionalText(50),
+    courseStartDate: isoDate('Course start date'),
+    courseEndDate: isoDate('Course end date'),
+    sisScheduleId: optionalText(100),
+    isActive: z.boolean().default(true),
+  })
+  .refine((s) => s.startTime < s.endTime, { path: ['endTime'], message: 'End time must be after the start time' })
+  .refine((s) => s.courseEndDate >= s.courseStartDate, { path: ['courseEndDate'], message: 'Course end date must not be before the start date' });
+export type ScheduleInput = z.input<typeof scheduleInputSchema>;
+
+export const rosterEntrySchema = z.object({
+  studentId: z.number().int(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string().nullable(),
+  sisStudentId: z.string().nullable(),
+  status: z.string(),
+});
+export const rosterAddSchema = z.object({ studentIds: z.array(z.number().int().positive()).min(1, 'Choose at least one student').max(1000) });
+export const INSTRUCTOR_REQUIRED = 'The instructor must be an active user with the Instructor role';

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { STUDENT_STATUSES } from './constants.ts';
+import { optionalEmail, optionalIsoDate, optionalText, requiredText } from './validation.ts';
+
+export const studentSchema = z.object({
+  id: z.number().int(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  programId: z.number().int().nullable(),
+  programName: z.string().nullable(),
+  status: z.string(),
+  sisStudentId: z.string().nullable(),
+  enrollmentDate: z.string().nullable(),
+  /** '***-**-1234' for admins; absent for everyone else. */
+  ssnMasked: z.string().nullable().optional(),
+});
+export type Student = z.infer<typeof studentSchema>;
+
+export const studentInputSchema = z.object({
+  firstName: requiredText('First name', 100),
+  lastName: requiredText('Last name', 100),
+  email: optionalEmail,
+  phone: optionalText(40),
+  programId: z.number({ error: 'Program must be a program id or null' }).int().positive().nullish().transform((v) => v ?? null),
+  status: z.enum(STUDENT_STATUSES, { error: `Status must be one of ${STUDENT_STATUSES.join(', ')}` }).default('enrolled'),
+  sisStudentId: optionalText(100),
+  enrollmentDate: optionalIsoDate('Enrollment date'),
+  socialSecurityNumber: z
+    .string()
+    .trim()
+    .nullish()
+    .transform((v) => (v ? v : null))
+    .pipe(z.string().regex(/^\d{3}-?\d{2}-?\d{4}$/, 'SSN must be 9 digits (123-45-6789)').nullable())
+    .optional(),
+});
+export type StudentInput = z.input<typeof studentInputSchema>;
+
+export const STUDENT_HAS_ATTENDANCE =
+  'This student has attendance history and cannot be deleted. Change their status (for example to withdrawn) instead.';

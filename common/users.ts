@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { ROLES } from './roles.ts';
+import { requiredText, optionalText } from './validation.ts';
+
+export const userSchema = z.object({
+  id: z.number().int(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  username: z.string().nullable(),
+  role: z.enum(ROLES),
+  isActive: z.boolean(),
+  lastLogin: z.string().nullable(),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const userInputSchema = z.object({
+  firstName: requiredText('First name', 100),
+  lastName: requiredText('Last name', 100),
+  email: z.string({ error: 'Email is required' }).trim().min(1, 'Email is required').pipe(z.email('Enter a valid e-mail address')),
+  username: requiredText('Username', 100),
+  role: z.enum(ROLES, { error: `Role must be one of ${ROLES.join(', ')}` }),
+});
+export type UserInput = z.infer<typeof userInputSchema>;
+
+export const userCreatedSchema = z.object({
+  user: userSchema,
+  /** One-time link the admin copies to the new user; valid 7 days. */
+  setPasswordUrl: z.string(),
+  setPasswordExpiresAt: z.string(),
+});
+
+export const setPasswordSchema = z.object({
+  token: z.string().min(20).max(200),
+  password: z.string().min(8, 'Password must be at least 8 characters').max(1024),
+});
+
+export const LAST_SUPER_ADMIN = 'The last active Super Administrator cannot be deactivated or given another role.';
+export const OWN_ROLE = 'You cannot change your own role.';
+export const IT_ADMIN_SUPER = 'IT Administrators cannot create, edit or promote Super Administrators.';
+export const SELF_DEACTIVATE = 'You cannot deactivate your own account.';
+export { optionalText };

@@ -1,0 +1,67 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Program, programInputSchema } from '../../../common/programs.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { programs } from '../../db/schema/index.ts';
+import { withUniqueFields } from '../../lib/db-errors.ts';
+import { notFound } from '../../lib/errors.ts';
+import { changedFields, recordAudit } from '../audit-logs/service.ts';
+
+type Input = z.output<typeof programInputSchema>;
+type Ctx = { actorId: number; ip: string | null };
+const UNIQUE = {
+  programs_sis_program_id_unique: { field: 'sisProgramId', message: 'Another program already has this SIS program ID' },
+  programs_program_code_unique: { field: 'programCode', message: 'Another program already has this program code' },
+};
+
+type Row = typeof programs.$inferSelect;
+const num = (v: string | null) => (v == null ? null : Number(v));
+function toProgram(r: Row): Program {
+  return {
+    id: r.id,
+    programName: r.programName,
+    programCode: r.programCode,
+    sisProgramId: r.sisProgramId,
+    durationHours: num(r.durationHours),
+    credentialType: r.credentialType,
+    description: r.description,
+    status: r.status,
+    startDate: r.startDate,
+    endDate: r.endDate,
+    accreditationBody: r.accreditationBody,
+    programDirector: r.programDirector,
+    tuitionCost: num(r.tuitionCost),
+    capacity: r.capacity,
+    campusLocation: r.campusLocation,
+    externalProgramId: r.externalProgramId,
+    regulatoryCode: r.regulatoryCode,
+    syncStatus: r.syncStatus,
+  };
+}
+const toColumns = (i: Input) => ({ ...i, durationHours: i.durationHours?.toString() ?? null, tuitionCost: i.tuitionCost?.toString() ?? null });
+
+export async function listPrograms(db: DbOrTx): Promise<Program[]> {
+  return (await db.select().from(programs).orderBy(asc(programs.programName))).map(toProgram);
+}
+
+export async function createProgram(db: Db, input: Input, ctx: Ctx): Promise<Program> {
+  return db.transaction(async (tx) => {
+    const [row] = await withUniqueFields(() => tx.insert(programs).values(toColumns(input)).returning(), UNIQUE);
+    await recordAudit(tx, { userId: ctx.actorId, action: 'Create', tableName: 'programs', recordId: row!.id, ipAddress: ctx.ip, newValues: input });
+    return toProgram(row!);
+  });
+}
+
+export async function updateProgram(db: Db, id: number, input: Input, ctx: Ctx): Promise<Program> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select().from(programs).where(eq(programs.id, id)).for('update');
+    if (!before) throw notFound('Program');
+    const [row] = await withUniqueFields(
+      () => tx.update(programs).set({ ...toColumns(input), updatedAt: sql`now()` }).where(eq(programs.id, id)).returning(),
+      UNIQUE,
+    );
+    const diff = changedFields(toProgram(before) as unknown as Record<string, unknown>, input as Record<string, unknown>);
+    await recordAudit(tx, { userId: ctx.actorId, action: 'Update', tableName: 'programs', recordId: id, ipAddress: ctx.ip, ...diff });
+    return toProgram(row!);
+  });
+}

@@ -1,0 +1,62 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { rosterAddSchema, rosterEntrySchema, scheduleInputSchema, scheduleSchema } from '../../../common/schedules.ts';
+import { idParam } from '../../../common/validation.ts';
+import type { AppDeps } from '../../app.ts';
+import { forbidden } from '../../lib/errors.ts';
+import {
+  addToRoster,
+  assertCanUseSchedule,
+  createSchedule,
+  listRoster,
+  listSchedules,
+  removeFromRoster,
+  updateSchedule,
+} from './service.ts';
+
+export function schedulesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+  const ctx = (req: FastifyRequest) => ({ actorId: req.user!.id, ip: req.ip, clock: deps.clock });
+  return async (app) => {
+    // Instructors get their own schedules here; admins and support staff the whole school.
+    app.get(
+      '/api/schedules',
+      { config: { action: 'schedules:view' }, schema: { querystring: z.object({ search: z.string().trim().max(200).optional() }), response: { 200: z.array(scheduleSchema) } } },
+      async (req) => listSchedules(deps.db, { search: req.query.search, instructorId: req.user!.role === 'instructor' ? req.user!.id : undefined }),
+    );
+    app.get(
+      '/api/schedules/instructor/:userId',
+      { config: { action: 'schedules:view' }, schema: { params: z.object({ userId: z.coerce.number().int().positive() }), response: { 200: z.array(scheduleSchema) } } },
+      async (req) => {
+        if (req.user!.role === 'instructor' && req.params.userId !== req.user!.id) throw forbidden('Instructors can list only their own schedules');
+        return listSchedules(deps.db, { instructorId: req.params.userId });
+      },
+    );
+    app.get('/api/schedules/:id', { config: { action: 'schedules:view' }, schema: { params: idParam, response: { 200: scheduleSchema } } }, async (req) =>
+      assertCanUseSchedule(deps.db, req.user!, req.params.id),
+    );
+    app.post('/api/schedules', { config: { action: 'schedules:manage' }, schema: { body: scheduleInputSchema, response: { 201: scheduleSchema } } }, async (req, reply) =>
+      reply.status(201).send(await createSchedule(deps.db, req.body, ctx(req))),
+    );
+    app.put('/api/schedules/:id', { config: { action: 'schedules:manage' }, schema: { params: idParam, body: scheduleInputSchema, response: { 200: scheduleSchema } } }, async (req) =>
+      updateSchedule(deps.db, req.params.id, req.body, ctx(req)),
+    );
+    app.get('/api/schedules/:id/roster', { config: { action: 'schedules:view' }, schema: { params: idParam, response: { 200: z.array(rosterEntrySchema) } } }, async (req) => {
+      await assertCanUseSchedule(deps.db, req.user!, req.params.id);
+      return listRoster(deps.db, req.params.id);
+    });
+    app.post(
+      '/api/schedules/:id/roster',
+      { config: { action: 'schedules:manage' }, schema: { params: idParam, body: rosterAddSchema, response: { 200: z.array(rosterEntrySchema) } } },
+      async (req) => addToRoster(deps.db, req.params.id, req.body.studentIds, ctx(req)),
+    );
+    app.delete(
+      '/api/schedules/:id/roster/:studentId',
+      { config: { action: 'schedules:manage' }, schema: { params: idParam.extend({ studentId: z.coerce.number().int().positive() }) } },
+      async (req, reply) => {
+        await removeFromRoster(deps.db, req.params.id, req.params.studentId, ctx(req));
+        return reply.status(204).send();
+      },
+    );
+  };
+}
