@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { STUDENT_HAS_ATTENDANCE, studentInputSchema, type Student } from '../../../common/students.ts';
+import type { studentInputSchema} from '../../../common/students.ts';
+import { STUDENT_HAS_ATTENDANCE, type Student } from '../../../common/students.ts';
 import type { ListQuery } from '../../../common/validation.ts';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
