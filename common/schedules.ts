@@ -27,10 +27,11 @@ export type Schedule = z.infer<typeof scheduleSchema>;
 
 const intIn = (label: string, lo: number, hi: number) =>
   z.number({ error: `${label} is required` }).int(`${label} must be a whole number`).min(lo, `${label} must be between ${lo} and ${hi}`).max(hi, `${label} must be between ${lo} and ${hi}`);
+const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
 const time = (label: string) =>
   z
     .string({ error: `${label} is required` })
-    .regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, `${label} must be a time (HH:MM)`)
+    .regex(TIME, `${label} must be a time (HH:MM)`)
     .transform((v) => v.slice(0, 5));
 
 export const scheduleInputSchema = z
@@ -48,7 +49,11 @@ export const scheduleInputSchema = z
     sisScheduleId: optionalText(100),
     isActive: z.boolean().default(true),
   })
-  .refine((s) => s.startTime < s.endTime, { path: ['endTime'], message: 'End time must be after the start time' })
+  // Compared only when both are valid times, so one bad field gives one message.
+  .refine((s) => !(TIME.test(s.startTime) && TIME.test(s.endTime)) || s.startTime < s.endTime, {
+    path: ['endTime'],
+    message: 'End time must be after the start time',
+  })
   .refine((s) => s.courseEndDate >= s.courseStartDate, { path: ['courseEndDate'], message: 'Course end date must not be before the start date' });
 export type ScheduleInput = z.input<typeof scheduleInputSchema>;
 

@@ -1,12 +1,14 @@
 /** The one error family. The error handler (plugins/error-handler.ts) turns these into responses. */
 export type FieldError = { field: string; message: string };
+/** A problem in an uploaded file: the row a person sees (header = 1) and the column. */
+export type RowProblem = { row: number; column: string; value?: string; message: string };
 
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
     readonly code: string,
     message: string,
-    readonly details?: { errors?: FieldError[]; [key: string]: unknown },
+    readonly details?: { errors?: FieldError[] | RowProblem[]; [key: string]: unknown },
   ) {
     super(message);
   }

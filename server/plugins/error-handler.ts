@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { pgError } from '../lib/db-errors.ts';
 import { AppError } from '../lib/errors.ts';
 
 /** Postgres error codes that are the caller's fault, mapped to answers that name the constraint. */
@@ -23,7 +24,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (error instanceof AppError) {
       return reply.status(error.statusCode).send({ message: error.message, code: error.code, ...error.details });
     }
-    const pgErr = fromPostgres(error as never);
+    const pgErr = fromPostgres(pgError(error));
     if (pgErr) return reply.status(pgErr.statusCode).send({ message: pgErr.message, code: pgErr.code });
     const status = (error as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {

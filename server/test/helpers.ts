@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { Role } from '../../common/roles.ts';
@@ -49,7 +50,7 @@ export async function createTestApp(opts: { clock?: Clock } = {}): Promise<TestA
   const database = await createTestDatabase();
   const config = { ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: database.url };
   const clock = opts.clock ?? systemClock;
-  const app = await buildApp({ db: database.db, config, clock, cipher: createFieldCipher(randomBytes(32)) }, { webRoot: '/nonexistent' });
+  const app = await buildApp({ db: database.db, config, clock, cipher: createFieldCipher(randomBytes(32)) }, { webRoot: '/nonexistent', logger: process.env.TEST_LOG ? { level: 'error' } : false });
   await app.ready();
   return {
     app,
@@ -78,3 +79,24 @@ export function sessionCookie(res: LightMyRequestResponse): string {
 }
 
 export { fixedClock };
+
+/** A multipart/form-data body with one file field (and optional text fields) for app.inject. */
+export function multipart(fileName: string, content: Buffer | string, fields: Record<string, string> = {}, fieldName = 'file') {
+  const boundary = `----muster${randomBytes(8).toString('hex')}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  }
+  parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${fieldName}"; filename="${fileName}"\r\ncontent-type: application/octet-stream\r\n\r\n`));
+  parts.push(Buffer.isBuffer(content) ? content : Buffer.from(content));
+  parts.push(Buffer.from(`\r\n--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** Audit entries for a table, newest last. */
+export async function auditEntries(db: Db, tableName: string) {
+  const { rows } = await db.execute<{ action: string; record_id: string | null; user_id: number | null; old_values: Record<string, unknown> | null; new_values: Record<string, unknown> | null }>(
+    sql`select action, record_id, user_id, old_values, new_values from audit_logs where table_name = ${tableName} order by id`,
+  );
+  return rows;
+}

@@ -3,6 +3,7 @@ import { INVALID_CREDENTIALS, TOO_MANY_ATTEMPTS } from '../../../common/auth.ts'
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { pgError } from '../../lib/db-errors.ts';
 import { AppError, conflict, tooManyRequests } from '../../lib/errors.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { recordAudit } from '../audit-logs/service.ts';
@@ -92,7 +93,7 @@ export async function insertUser(tx: DbOrTx, u: NewUser): Promise<number> {
       returning id`);
     return rows[0]!.id;
   } catch (err) {
-    const c = (err as { code?: string; constraint?: string }).constraint;
+    const c = pgError(err).constraint;
     if (c === 'users_email_unique') throw conflict('A user with this e-mail already exists', 'email');
     if (c === 'users_username_unique') throw conflict('A user with this username already exists', 'username');
     throw err;

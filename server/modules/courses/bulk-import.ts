@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Tabular } from '../../lib/tabular-file.ts';
+import { pgError } from '../../lib/db-errors.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { replacePrerequisites } from './service.ts';
 
@@ -119,7 +120,7 @@ export async function importCourses(db: Db, table: Tabular, ctx: { actorId: numb
           const courseId = id == null ? await insertCourse(tx, v) : await updateExisting(tx, id, v);
           await replacePrerequisites(tx, courseId, v.prerequisiteIds);
         } catch (err) {
-          const e = err as { code?: string; constraint?: string };
+          const e = pgError(err);
           if (e.code !== '23505') throw err;
           // The row's SIS id names one existing course and its code another.
           conflicts.push({ row: v.line, column: e.constraint?.includes('sis') ? 'sisCourseId' : 'courseCode', message: 'Conflicts with another existing course' });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { bulkUploadResultSchema, courseInputSchema, courseSchema } from '../../../common/courses.ts';
 import { idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app.ts';
+import { AppError } from '../../lib/errors.ts';
 import { readTabular } from '../../lib/tabular-file.ts';
 import { readUploadedFile } from '../../lib/upload.ts';
 import { recordAudit } from '../audit-logs/service.ts';
@@ -41,11 +42,11 @@ export function coursesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         .send(csv);
     });
 
-    app.post('/api/courses/bulk-upload', { config: { action: 'courses:manage' }, schema: { response: { 200: bulkUploadResultSchema, 400: bulkUploadResultSchema.extend({ message: z.string() }) } } }, async (req, reply) => {
+    app.post('/api/courses/bulk-upload', { config: { action: 'courses:manage' }, schema: { response: { 200: bulkUploadResultSchema } } }, async (req) => {
       const file = await readUploadedFile(req, deps.db);
       const result = await importCourses(deps.db, readTabular(file.buffer, file.kind), { ...ctx(req), fileName: file.fileName });
       if (result.errors.length > 0) {
-        return reply.status(400).send({ message: `Nothing was imported: ${result.errors.length} problem(s) in the file`, imported: 0, errors: result.errors });
+        throw new AppError(400, 'IMPORT_INVALID', `Nothing was imported: ${result.errors.length} problem(s) in the file`, { imported: 0, errors: result.errors });
       }
       return result;
     });

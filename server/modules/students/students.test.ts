@@ -1,0 +1,105 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STUDENT_HAS_ATTENDANCE } from '../../../common/students.ts';
+import { auditEntries, createTestApp, type TestApp } from '../../test/helpers.ts';
+
+let t: TestApp;
+let admin: string, support: string, instructor: string;
+let programId: number;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = (await t.signedIn('it_admin')).cookie;
+  support = (await t.signedIn('support_staff')).cookie;
+  instructor = (await t.signedIn('instructor')).cookie;
+  const { rows } = await t.db.execute<{ id: number }>(sql`insert into programs (program_name, duration_hours) values ('Practical Nursing', 320) returning id`);
+  programId = rows[0]!.id;
+});
+afterAll(() => t.close());
+
+const post = (cookie: string, payload: object) => t.app.inject({ method: 'POST', url: '/api/students', headers: { cookie }, payload });
+
+describe('students', () => {
+  it('creates with only first and last name; status defaults to enrolled', async () => {
+    const res = await post(support, { firstName: 'Ana', lastName: 'Diaz' });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ firstName: 'Ana', lastName: 'Diaz', status: 'enrolled', email: null, programId: null });
+    expect((await auditEntries(t.db, 'students')).at(-1)).toMatchObject({ action: 'Create', record_id: String(res.json().id) });
+  });
+
+  it('names each invalid field and writes nothing', async () => {
+    const before = (await t.db.execute<{ n: number }>(sql`select count(*)::int as n from students`)).rows[0]!.n;
+    const res = await post(admin, { firstName: ' ', lastName: '', email: 'not-an-email', programId: 'x', status: 'dreaming' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors.map((e: { field: string }) => e.field).sort()).toEqual(['email', 'firstName', 'lastName', 'programId', 'status']);
+    expect((await post(admin, { firstName: 'A', lastName: 'B', programId: 99999 })).json().errors[0].field).toBe('programId');
+    const after = (await t.db.execute<{ n: number }>(sql`select count(*)::int as n from students`)).rows[0]!.n;
+    expect(after).toBe(before);
+  });
+
+  it('keeps SIS ids unique (409 naming the field)', async () => {
+    expect((await post(admin, { firstName: 'Bo', lastName: 'Lee', sisStudentId: 'SIS-1' })).statusCode).toBe(201);
+    const dup = await post(admin, { firstName: 'Cy', lastName: 'Ng', sisStudentId: 'SIS-1' });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json().errors[0].field).toBe('sisStudentId');
+  });
+
+  it('encrypts the SSN at rest and shows only the last four, only to admins', async () => {
+    const res = await post(admin, { firstName: 'Dee', lastName: 'Park', socialSecurityNumber: '123-45-6789' });
+    expect(res.json().ssnMasked).toBe('***-**-6789');
+    const { rows } = await t.db.execute<{ ssn_encrypted: string }>(sql`select ssn_encrypted from students where id = ${res.json().id}`);
+    expect(rows[0]!.ssn_encrypted).not.toContain('6789');
+    expect(rows[0]!.ssn_encrypted).toMatch(/^v1\./);
+    const asSupport = await t.app.inject({ url: `/api/students/${res.json().id}`, headers: { cookie: support } });
+    expect(asSupport.json()).not.toHaveProperty('ssnMasked');
+    expect(JSON.stringify((await auditEntries(t.db, 'students')).at(-1))).not.toContain('6789');
+    expect((await post(support, { firstName: 'E', lastName: 'F', socialSecurityNumber: '123456789' })).statusCode).toBe(400);
+  });
+
+  it('updates and audits the changed fields', async () => {
+    const s = (await post(admin, { firstName: 'Gil', lastName: 'Moss' })).json();
+    const res = await t.app.inject({ method: 'PUT', url: `/api/students/${s.id}`, headers: { cookie: support }, payload: { firstName: 'Gil', lastName: 'Moss', email: 'gil@x.edu', programId, status: 'on_leave' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ email: 'gil@x.edu', programId, programName: 'Practical Nursing', status: 'on_leave' });
+    expect((await auditEntries(t.db, 'students')).at(-1)).toMatchObject({ action: 'Update', old_values: { email: null, status: 'enrolled' }, new_values: { email: 'gil@x.edu', status: 'on_leave' } });
+    expect((await t.app.inject({ method: 'PUT', url: '/api/students/999999', headers: { cookie: admin }, payload: { firstName: 'a', lastName: 'b' } })).statusCode).toBe(404);
+  });
+
+  it('deletes a student without history, refuses (409) one with attendance', async () => {
+    const free = (await post(admin, { firstName: 'Hal', lastName: 'Free' })).json();
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/students/${free.id}`, headers: { cookie: support } })).statusCode).toBe(204);
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/students/${free.id}`, headers: { cookie: support } })).statusCode).toBe(404);
+    const kept = (await post(admin, { firstName: 'Ida', lastName: 'Kept' })).json();
+    await t.db.execute(sql`
+      with c as (insert into courses (course_code, course_name) values ('NUR-1', 'Fundamentals') returning id),
+           s as (insert into schedules (course_id, cohort_number, term_number, day_of_week, start_time, end_time, course_start_date, course_end_date)
+                 select id, 1, 1, 1, '08:00', '12:00', '2026-01-05', '2026-06-01' from c returning id)
+      insert into attendance_records (student_id, schedule_id, session_date, status, source) select ${kept.id}, id, '2026-01-05', 'present', 'qr' from s`);
+    const res = await t.app.inject({ method: 'DELETE', url: `/api/students/${kept.id}`, headers: { cookie: admin } });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe(STUDENT_HAS_ATTENDANCE);
+  });
+
+  it('searches across name, e-mail, student and SIS ids, sorts and pages on the server', async () => {
+    const values = Array.from({ length: 60 }, (_, i) => sql`(${`First${i}`}, ${`Zed${String(i).padStart(2, '0')}`}, ${`z${i}@bulk.edu`}, ${`BULK-${i}`})`);
+    await t.db.execute(sql`insert into students (first_name, last_name, email, sis_student_id) values ${sql.join(values, sql`, `)}`);
+    const page2 = await t.app.inject({ url: '/api/students?search=zed&sort=lastName&order=desc&page=2&pageSize=25', headers: { cookie: support } });
+    expect(page2.statusCode).toBe(200);
+    expect(page2.headers['x-total-count']).toBe('60');
+    expect(page2.json()).toHaveLength(25);
+    expect(page2.json()[0].lastName).toBe('Zed34');
+    expect((await t.app.inject({ url: '/api/students?search=BULK-42', headers: { cookie: support } })).json().map((s: { lastName: string }) => s.lastName)).toEqual(['Zed42']);
+    expect((await t.app.inject({ url: '/api/students?search=z7@bulk', headers: { cookie: support } })).json()).toHaveLength(1);
+    const id = (await t.app.inject({ url: '/api/students?search=Zed05', headers: { cookie: support } })).json()[0].id;
+    expect((await t.app.inject({ url: `/api/students?search=${id}`, headers: { cookie: support } })).json().some((s: { id: number }) => s.id === id)).toBe(true);
+    expect((await t.app.inject({ url: '/api/students?search=%25', headers: { cookie: support } })).json()).toHaveLength(0);
+    // Without paging parameters the whole list comes back, as SPEC clients expect.
+    const all = await t.app.inject({ url: '/api/students', headers: { cookie: instructor } });
+    expect(all.json().length).toBe(Number(all.headers['x-total-count']));
+    expect((await t.app.inject({ url: '/api/students?pageSize=0', headers: { cookie: support } })).statusCode).toBe(400);
+  });
+
+  it('lets instructors read but not change students', async () => {
+    expect((await post(instructor, { firstName: 'No', lastName: 'Way' })).statusCode).toBe(403);
+    expect((await t.app.inject({ url: '/api/students' })).statusCode).toBe(401);
+  });
+});
