@@ -23,6 +23,8 @@ import { usersRoutes } from './modules/users/routes.ts';
 import { programsRoutes } from './modules/programs/routes.ts';
 import { coursesRoutes } from './modules/courses/routes.ts';
 import { schedulesRoutes } from './modules/schedules/routes.ts';
+import { qrSessionsRoutes } from './modules/qr-sessions/routes.ts';
+import { attendanceRoutes } from './modules/attendance/routes.ts';
 
 export type AppDeps = { db: Db; config: Config; clock: Clock; cipher: FieldCipher };
 
@@ -66,6 +68,8 @@ export async function buildApp(
   await app.register(programsRoutes(full));
   await app.register(coursesRoutes(full));
   await app.register(schedulesRoutes(full));
+  await app.register(qrSessionsRoutes(full));
+  await app.register(attendanceRoutes(full));
   app.get('/api/docs/json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
   await registerWebApp(app, opts.webRoot ?? DEFAULT_WEB_ROOT);

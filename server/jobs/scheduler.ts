@@ -1,12 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
+import { systemClock } from '../lib/clock.ts';
+import { markAbsentees } from './auto-absent.ts';
 import { purgeExpiredLoginSessions } from './login-session-cleanup.ts';
 
 type Job = { name: string; everyMs: number; run: (db: Db) => Promise<unknown> };
 
 // Each job is idempotent and takes a transaction-scoped advisory lock, so several app instances
 // running the same schedule do the work once.
-const JOBS: Job[] = [{ name: 'login-session-cleanup', everyMs: 60 * 60 * 1000, run: purgeExpiredLoginSessions }];
+const JOBS: Job[] = [
+  { name: 'login-session-cleanup', everyMs: 60 * 60 * 1000, run: purgeExpiredLoginSessions },
+  { name: 'auto-absent', everyMs: 5 * 60 * 1000, run: (db) => markAbsentees(db, systemClock) },
+];
 
 export function startJobs(deps: { db: Db; log: FastifyBaseLogger }): { stop: () => void } {
   const timers = JOBS.map((job) => {

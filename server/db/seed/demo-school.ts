@@ -36,7 +36,7 @@ import {
   STUDENT_DOMAIN,
   type CohortSeed,
 } from './catalog.ts';
-import { addDays, dayOfWeek, localDate, minutesOfDay, mondayOnOrBefore, zonedInstant } from './dates.ts';
+import { addDays, dayOfWeek, localDate, minutesOfDay, mondayOnOrBefore, zonedInstant } from '../../lib/school-time.ts';
 import { makeRng, mulberry32, type Rng } from './random.ts';
 
 export type SeedAccount = { role: Role; email: string; password: string };

@@ -1,0 +1,52 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  attendanceRowSchema,
+  attendanceSubmitResultSchema,
+  attendanceSubmitSchema,
+  clockHoursSchema,
+  manualRecordSchema,
+  overrideSchema,
+} from '../../../common/attendance.ts';
+import { idParam } from '../../../common/validation.ts';
+import type { AppDeps } from '../../app.ts';
+import { PUBLIC_RATE_LIMIT, deviceIdFor } from '../qr-sessions/routes.ts';
+import { clockHours, createManualRecord, listScheduleAttendance, overrideAttendance } from './service.ts';
+import { submitAttendance } from './submit.ts';
+
+const dateQuery = z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'date must be YYYY-MM-DD').optional() });
+
+export function attendanceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/api/attendance/submit',
+      { config: { public: true, rateLimit: PUBLIC_RATE_LIMIT }, schema: { body: attendanceSubmitSchema, response: { 200: attendanceSubmitResultSchema } } },
+      async (req, reply) => {
+        const deviceId = deviceIdFor(req, reply, deps.config.cookieSecure ?? req.protocol === 'https');
+        return submitAttendance(deps.db, req.body, { deviceId, ip: req.ip, clock: deps.clock });
+      },
+    );
+    app.get(
+      '/api/attendance/schedule/:scheduleId',
+      { config: { action: 'attendance:take' }, schema: { params: z.object({ scheduleId: z.coerce.number().int().positive() }), querystring: dateQuery, response: { 200: z.array(attendanceRowSchema) } } },
+      async (req) => listScheduleAttendance(deps.db, req.user!, req.params.scheduleId, req.query.date, deps.clock),
+    );
+    app.put('/api/attendance/:id', { config: { action: 'attendance:take' }, schema: { params: idParam, body: overrideSchema, response: { 200: attendanceRowSchema } } }, async (req) =>
+      overrideAttendance(deps.db, req.user!, req.params.id, req.body, { clock: deps.clock, ip: req.ip }),
+    );
+    app.post('/api/attendance', { config: { action: 'attendance:take' }, schema: { body: manualRecordSchema, response: { 201: attendanceRowSchema } } }, async (req, reply) =>
+      reply.status(201).send(await createManualRecord(deps.db, req.user!, req.body, { clock: deps.clock, ip: req.ip })),
+    );
+    app.get(
+      '/api/attendance/clock-hours',
+      {
+        config: { action: 'attendance:take' },
+        schema: {
+          querystring: z.object({ scheduleId: z.coerce.number().int().positive().optional(), studentId: z.coerce.number().int().positive().optional(), from: z.string().optional(), to: z.string().optional() }),
+          response: { 200: z.array(clockHoursSchema) },
+        },
+      },
+      async (req) => clockHours(deps.db, { ...req.query, instructorId: req.user!.role === 'instructor' ? req.user!.id : undefined }),
+    );
+  };
+}

@@ -1,0 +1,43 @@
+import type { AttendanceStatus } from '../../../common/constants.ts';
+import { minutesOfDay, zonedInstant } from '../../lib/school-time.ts';
+
+/**
+ * The attendance rules of PRODUCT.md as pure functions of instants, so tests hand them exact
+ * times (threshold edges, classes crossing midnight, daylight-saving days) without a clock.
+ */
+export type ClassWindow = { start: Date; end: Date };
+
+/** The real instants of one class meeting: local date + local times in the school's time zone. */
+export function classWindow(sessionDate: string, startTime: string, endTime: string, timeZone: string): ClassWindow {
+  const startMin = minutesOfDay(startTime);
+  let endMin = minutesOfDay(endTime);
+  if (endMin <= startMin) endMin += 24 * 60; // the class crosses midnight
+  return { start: zonedInstant(sessionDate, startMin, timeZone), end: zonedInstant(sessionDate, endMin, timeZone) };
+}
+
+/** Check-in at or before start + lateThreshold is present; later is late. */
+export function checkInStatus(scanIn: Date, window: ClassWindow, lateThresholdMinutes: number): 'present' | 'late' {
+  return scanIn.getTime() <= window.start.getTime() + lateThresholdMinutes * 60_000 ? 'present' : 'late';
+}
+
+/** A check-out earlier than end − earlyLeaveThreshold makes the meeting incomplete. */
+export function leftEarly(scanOut: Date, window: ClassWindow, earlyLeaveThresholdMinutes: number): boolean {
+  return scanOut.getTime() < window.end.getTime() - earlyLeaveThresholdMinutes * 60_000;
+}
+
+/** Whole minutes of [check-in, check-out or class end] that fall inside the class (clock hours). */
+export function minutesAttended(scanIn: Date, scanOut: Date | null, window: ClassWindow): number {
+  const from = Math.max(scanIn.getTime(), window.start.getTime());
+  const to = Math.min((scanOut ?? window.end).getTime(), window.end.getTime());
+  return Math.max(0, Math.floor((to - from) / 60_000));
+}
+
+export function scheduledMinutes(window: ClassWindow): number {
+  return Math.round((window.end.getTime() - window.start.getTime()) / 60_000);
+}
+
+/** Status after a check-out: incomplete when leaving early, otherwise the check-in status stands. */
+export function statusAfterCheckOut(current: AttendanceStatus, scanOut: Date, window: ClassWindow, earlyLeaveThresholdMinutes: number): AttendanceStatus {
+  if (current !== 'present' && current !== 'late') return current;
+  return leftEarly(scanOut, window, earlyLeaveThresholdMinutes) ? 'incomplete' : current;
+}

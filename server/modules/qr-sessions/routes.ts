@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { publicSessionSchema, qrImageSchema, qrSessionSchema } from '../../../common/attendance.ts';
+import type { AppDeps } from '../../app.ts';
+import { currentQrImage, endSession, listActiveSessions, publicSession, startSession } from './service.ts';
+
+export const DEVICE_COOKIE = 'muster_device';
+// A class on one school Wi-Fi shares one address: 60 students must all get through in a minute.
+export const PUBLIC_RATE_LIMIT = { max: 600, timeWindow: '1 minute' };
+
+/** A random id per phone, kept in an httpOnly cookie, so one device cannot check in several students. */
+export function deviceIdFor(req: FastifyRequest, reply: FastifyReply, secure: boolean): string {
+  const existing = req.cookies[DEVICE_COOKIE];
+  if (existing && /^[A-Za-z0-9_-]{16,64}$/.test(existing)) return existing;
+  const id = randomBytes(16).toString('base64url');
+  reply.setCookie(DEVICE_COOKIE, id, { path: '/api', httpOnly: true, sameSite: 'lax', secure, maxAge: 60 * 60 * 24 * 365 });
+  return id;
+}
+
+const refParam = z.object({ id: z.string().min(1).max(64) });
+
+export function qrSessionsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+  const ctx = (req: FastifyRequest) => ({ clock: deps.clock, ip: req.ip });
+  const baseUrl = (req: FastifyRequest) => deps.config.publicUrl ?? `${req.protocol}://${req.headers.host}`;
+  const secure = (req: FastifyRequest) => deps.config.cookieSecure ?? req.protocol === 'https';
+
+  return async (app) => {
+    app.get('/api/qr-sessions/active', { config: { action: 'attendance:take' }, schema: { response: { 200: z.array(qrSessionSchema) } } }, async (req) =>
+      listActiveSessions(deps.db, req.user!, deps.clock.now()),
+    );
+    app.post(
+      '/api/qr-sessions',
+      { config: { action: 'attendance:take' }, schema: { body: z.object({ scheduleId: z.number({ error: 'No Schedule Selected: Please select a class schedule first.' }).int().positive() }), response: { 201: qrSessionSchema } } },
+      async (req, reply) => reply.status(201).send(await startSession(deps.db, req.user!, req.body.scheduleId, ctx(req))),
+    );
+    app.put('/api/qr-sessions/:id/deactivate', { config: { action: 'attendance:take' }, schema: { params: refParam, response: { 200: qrSessionSchema } } }, async (req) =>
+      endSession(deps.db, req.user!, req.params.id, ctx(req)),
+    );
+    app.get('/api/qr-sessions/:id/qr-image', { config: { action: 'attendance:take' }, schema: { params: refParam, response: { 200: qrImageSchema } } }, async (req) =>
+      currentQrImage(deps.db, req.user!, req.params.id, baseUrl(req), deps.clock.now()),
+    );
+    app.get(
+      '/api/qr-sessions/public/:id',
+      {
+        config: { public: true, rateLimit: PUBLIC_RATE_LIMIT },
+        schema: { params: refParam, querystring: z.object({ t: z.string().max(100).optional() }), response: { 200: publicSessionSchema } },
+      },
+      async (req, reply) => publicSession(deps.db, req.params.id, req.query.t, deviceIdFor(req, reply, secure(req)), deps.clock.now()),
+    );
+  };
+}
