@@ -1,0 +1,47 @@
+import type { ReactElement } from 'react';
+import { Route, Routes } from 'react-router';
+import { TakeAttendancePage } from '../features/attendance/take-attendance-page.tsx';
+import { AuditLogsPage } from '../features/audit-logs/audit-logs-page.tsx';
+import { LoginPage } from '../features/auth/login-page.tsx';
+import { SetupPage } from '../features/auth/setup-page.tsx';
+import { CoursesPage } from '../features/courses/courses-page.tsx';
+import { DashboardPage } from '../features/dashboard/dashboard-page.tsx';
+import { DataManagementPage } from '../features/data-management/data-management-page.tsx';
+import { SchedulesPage } from '../features/schedules/schedules-page.tsx';
+import { SettingsPage } from '../features/settings/settings-page.tsx';
+import { StudentsPage } from '../features/students/students-page.tsx';
+import { UserManagementPage } from '../features/users/user-management-page.tsx';
+import { NotFoundRoute } from './not-found-route.tsx';
+import type { ScreenKey } from './screen-access.ts';
+import { ScreenGuard } from './screen-guard.tsx';
+import { SignedInArea } from './signed-in-area.tsx';
+
+/** Signed-in screens: path (null = index '/'), the SPEC §6 check to apply, and the page. */
+const SCREENS: { path: string | null; access: ScreenKey; page: ReactElement }[] = [
+  { path: null, access: 'dashboard', page: <DashboardPage /> },
+  { path: 'attendance', access: 'attendance', page: <TakeAttendancePage /> },
+  { path: 'users', access: 'users', page: <UserManagementPage /> },
+  { path: 'students', access: 'students', page: <StudentsPage /> },
+  { path: 'courses', access: 'courses', page: <CoursesPage /> },
+  { path: 'schedules', access: 'schedules', page: <SchedulesPage /> },
+  { path: 'data-management', access: 'data-management', page: <DataManagementPage /> },
+  { path: 'audit-logs', access: 'audit-logs', page: <AuditLogsPage /> },
+  { path: 'settings', access: 'settings', page: <SettingsPage /> },
+];
+
+/** Client routes of SPEC §2 (plus sign-in and first-run setup); paths match common/routes.ts. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/login" element={<LoginPage />} />
+      <Route path="/setup" element={<SetupPage />} />
+      <Route element={<SignedInArea />}>
+        {SCREENS.map(({ path, access, page }) => {
+          const element = <ScreenGuard access={access}>{page}</ScreenGuard>;
+          return path === null ? <Route key="index" index element={element} /> : <Route key={path} path={path} element={element} />;
+        })}
+      </Route>
+      <Route path="*" element={<NotFoundRoute />} />
+    </Routes>
+  );
+}

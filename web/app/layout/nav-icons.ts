@@ -1,0 +1,25 @@
+import {
+  BookOpen,
+  CalendarDays,
+  Database,
+  GraduationCap,
+  LayoutDashboard,
+  QrCode,
+  ScrollText,
+  Settings,
+  Users,
+  type LucideIcon,
+} from 'lucide-react';
+
+/** Icons for the sidebar entries, keyed by route (labels and roles come from common/permissions.ts). */
+export const NAV_ICONS: Record<string, LucideIcon> = {
+  '/': LayoutDashboard,
+  '/attendance': QrCode,
+  '/users': Users,
+  '/students': GraduationCap,
+  '/courses': BookOpen,
+  '/schedules': CalendarDays,
+  '/data-management': Database,
+  '/audit-logs': ScrollText,
+  '/settings': Settings,
+};

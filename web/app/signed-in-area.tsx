@@ -1,0 +1,31 @@
+import { useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { LoadingScreen } from '../components/ui/spinner.tsx';
+import { useAuth } from '../features/auth/use-auth.ts';
+import { LandingPage } from '../features/landing/landing-page.tsx';
+import { goToSignIn } from '../lib/navigation.ts';
+import { ConnectionProblem } from './connection-problem.tsx';
+import { AppShell } from './layout/app-shell.tsx';
+
+/**
+ * Auth gate for the app routes (SPEC §2): a spinner while loading; signed out, '/' is the
+ * landing page and any other screen sends the browser to sign in; signed in, the shell.
+ */
+export function SignedInArea() {
+  const { user, isLoading, error, refetch } = useAuth();
+  const { pathname } = useLocation();
+
+  if (isLoading) return <LoadingScreen />;
+  if (error) return <ConnectionProblem onRetry={() => void refetch()} />;
+  if (!user) return pathname === '/' ? <LandingPage /> : <RedirectToSignIn />;
+  return (
+    <AppShell user={user}>
+      <Outlet />
+    </AppShell>
+  );
+}
+
+function RedirectToSignIn() {
+  useEffect(goToSignIn, []);
+  return <LoadingScreen />;
+}

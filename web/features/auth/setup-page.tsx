@@ -1,0 +1,107 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { CircleCheck } from 'lucide-react';
+import { useRef, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { PASSWORD_RULE, setupSchema, type CurrentUser } from '../../../common/auth.ts';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Button, buttonClasses } from '../../components/ui/button.tsx';
+import { LoadingScreen, Spinner } from '../../components/ui/spinner.tsx';
+import { TextField } from '../../components/ui/text-field.tsx';
+import { ApiError, apiJson, readErrorBody, type FieldErrors } from '../../lib/api.ts';
+import { useDocumentTitle } from '../../lib/document-title.ts';
+import { AuthLayout } from './auth-layout.tsx';
+import { AUTH_USER_KEY } from './use-auth.ts';
+import { SETUP_STATUS_KEY, useSetupStatus } from './use-setup-status.ts';
+import { focusFirstInvalid, validateForm } from './validation.ts';
+
+type SetupInput = { firstName: string; lastName: string; email: string; password: string };
+
+/** First run (PRODUCT.md): while no user exists, create the first Super Administrator. */
+export function SetupPage() {
+  useDocumentTitle('Set Up');
+  const status = useSetupStatus();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+
+  const setup = useMutation({
+    mutationFn: (body: SetupInput) => apiJson<CurrentUser>('POST', '/api/setup', body),
+    onSuccess: (user) => {
+      // The answer is the signed-in user: no second round trip before entering the app.
+      queryClient.setQueryData(AUTH_USER_KEY, user);
+      queryClient.setQueryData(SETUP_STATUS_KEY, { needsSetup: false });
+      navigate('/', { replace: true });
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 409) {
+        void queryClient.invalidateQueries({ queryKey: SETUP_STATUS_KEY });
+        return;
+      }
+      setFieldErrors(readErrorBody(error).fieldErrors);
+      focusFirstInvalid(formRef.current);
+    },
+  });
+
+  if (status.isLoading) return <LoadingScreen />;
+
+  if (status.data && !status.data.needsSetup) {
+    return (
+      <AuthLayout title="Setup is complete" subtitle="This school already has a Super Administrator.">
+        <Alert variant="info" className="mb-6">
+          Accounts for other staff are created by an administrator. Sign in with your own account.
+        </Alert>
+        <Link to="/login" className={buttonClasses('primary', 'lg', 'w-full')}>
+          Go to sign in
+        </Link>
+      </AuthLayout>
+    );
+  }
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const values = Object.fromEntries(['firstName', 'lastName', 'email', 'password'].map((k) => [k, form.get(k) ?? '']));
+    const { data, errors } = validateForm(setupSchema, values);
+    setFieldErrors(errors);
+    if (!data) {
+      focusFirstInvalid(formRef.current);
+      return;
+    }
+    setup.mutate(data);
+  };
+
+  const error = setup.isError ? readErrorBody(setup.error) : null;
+  const showGeneral = error && Object.keys(error.fieldErrors).length === 0;
+
+  return (
+    <AuthLayout
+      title="Create the first Super Administrator"
+      subtitle="This account can set up the school, import data and add other staff."
+    >
+      {status.isError ? <Alert className="mb-6">Could not check whether setup is needed. You can still try below.</Alert> : null}
+      {showGeneral ? <Alert className="mb-6">{error.message ?? 'Setup failed. Please try again.'}</Alert> : null}
+      <form ref={formRef} noValidate onSubmit={onSubmit} className="space-y-5" aria-label="Create the first Super Administrator">
+        <div className="grid gap-5 sm:grid-cols-2">
+          <TextField label="First name" name="firstName" autoComplete="given-name" required error={fieldErrors.firstName} />
+          <TextField label="Last name" name="lastName" autoComplete="family-name" required error={fieldErrors.lastName} />
+        </div>
+        <TextField label="E-mail" name="email" type="email" autoComplete="email" required error={fieldErrors.email} />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          hint={`${PASSWORD_RULE}.`}
+          error={fieldErrors.password}
+        />
+        <Button type="submit" size="lg" className="w-full" disabled={setup.isPending}>
+          {setup.isPending ? <Spinner className="size-4" /> : <CircleCheck aria-hidden="true" className="size-4" />}
+          {setup.isPending ? 'Creating account…' : 'Create account'}
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,50 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+beforeEach(() => {
+  vi.resetModules();
+  vi.useFakeTimers();
+  vi.stubGlobal('window', { location: { href: '/users' } });
+  vi.stubGlobal('fetch', vi.fn(async () => new Response('{"message":"Unauthorized","code":"UNAUTHORIZED"}', { status: 401, statusText: 'Unauthorized' })));
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('createQueryClient', () => {
+  it('uses the SPEC §7 defaults', async () => {
+    const { createQueryClient } = await import('./query-client.ts');
+    const defaults = createQueryClient().getDefaultOptions();
+    expect(defaults.queries).toMatchObject({ staleTime: Infinity, refetchOnWindowFocus: false, refetchInterval: false, retry: false });
+    expect(defaults.mutations).toMatchObject({ retry: false });
+  });
+
+  it('sends a 401 from a query to the Unauthorized handling', async () => {
+    const { createQueryClient } = await import('./query-client.ts');
+    const { watchToasts } = await import('./toast.ts');
+    const client = createQueryClient();
+    const titles: string[] = [];
+    watchToasts((items) => titles.push(...items.map((t) => t.title)));
+
+    await expect(client.fetchQuery({ queryKey: ['/api/users'] })).rejects.toThrow(/^401: /);
+    expect(titles).toEqual(['Unauthorized']);
+    vi.advanceTimersByTime(500);
+    expect(window.location.href).toBe('/api/login');
+  });
+
+  it('sends a 401 from a mutation to the Unauthorized handling', async () => {
+    const { createQueryClient } = await import('./query-client.ts');
+    const { watchToasts } = await import('./toast.ts');
+    const client = createQueryClient();
+    const titles: string[] = [];
+    watchToasts((items) => titles.push(...items.map((t) => t.title)));
+
+    const mutation = client.getMutationCache().build(client, {
+      mutationFn: async () => {
+        throw new Error('401: {"message":"Unauthorized"}');
+      },
+    });
+    await expect(mutation.execute(undefined)).rejects.toThrow();
+    expect(titles).toEqual(['Unauthorized']);
+  });
+});

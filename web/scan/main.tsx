@@ -1,0 +1,13 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import '../styles.css';
+import { ScanPage } from './scan-page.tsx';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('scan.html has no #root element');
+
+createRoot(root).render(
+  <StrictMode>
+    <ScanPage />
+  </StrictMode>,
+);
