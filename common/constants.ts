@@ -34,3 +34,8 @@ export const ANALYTICS_STALE_MS = 60000;
 export const UNAUTHORIZED_REDIRECT_MS = 500;
 export const TOAST_DURATION_MS = 5000;
 export const TOAST_REMOVE_DELAY_MS = 1000000;
+
+/** Minimum cumulative attendance schools typically require (DOMAIN.md: 80–90 %); alerts use it. */
+export const REQUIRED_ATTENDANCE_PERCENT = 80;
+/** Statuses that count as attended for rates (minutes come from the record itself). */
+export const ATTENDED_STATUSES = ['present', 'late', 'incomplete'] as const;

@@ -12,6 +12,7 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { createFieldCipher, loadEncryptionKey, type FieldCipher } from './lib/field-cipher.ts';
 import { registerAuthorization } from './plugins/authorization.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
+import { createResponseTimes, registerResponseTimes, type ResponseTimes } from './plugins/response-times.ts';
 import './plugins/request-context.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerWebApp } from './plugins/web-app.ts';
@@ -25,8 +26,9 @@ import { coursesRoutes } from './modules/courses/routes.ts';
 import { schedulesRoutes } from './modules/schedules/routes.ts';
 import { qrSessionsRoutes } from './modules/qr-sessions/routes.ts';
 import { attendanceRoutes } from './modules/attendance/routes.ts';
+import { dashboardRoutes } from './modules/dashboard/routes.ts';
 
-export type AppDeps = { db: Db; config: Config; clock: Clock; cipher: FieldCipher };
+export type AppDeps = { db: Db; config: Config; clock: Clock; cipher: FieldCipher; responseTimes: ResponseTimes };
 
 export const DEFAULT_WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'web');
 
@@ -39,6 +41,7 @@ export async function buildApp(
     ...deps,
     clock: deps.clock ?? systemClock,
     cipher: deps.cipher ?? createFieldCipher(loadEncryptionKey(deps.config.encryptionKey, deps.config.dataDir)),
+    responseTimes: createResponseTimes(),
   };
   const app = Fastify({
     logger: opts.logger ?? false,
@@ -59,6 +62,7 @@ export async function buildApp(
   });
   registerAuthorization(app, full);
   registerSecurityHeaders(app, { hsts: deps.config.cookieSecure === true });
+  registerResponseTimes(app, full.responseTimes);
 
   await app.register(healthRoutes(full));
   await app.register(authRoutes(full));
@@ -70,6 +74,7 @@ export async function buildApp(
   await app.register(schedulesRoutes(full));
   await app.register(qrSessionsRoutes(full));
   await app.register(attendanceRoutes(full));
+  await app.register(dashboardRoutes(full));
   app.get('/api/docs/json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
   await registerWebApp(app, opts.webRoot ?? DEFAULT_WEB_ROOT);

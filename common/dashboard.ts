@@ -1,0 +1,101 @@
+import { z } from 'zod';
+
+const health = z.enum(['healthy', 'warning', 'error']);
+const severity = z.enum(['high', 'medium', 'low']);
+const trend = z.enum(['up', 'down', 'flat']);
+
+export const executiveSummarySchema = z.object({
+  systemHealth: z.object({
+    database: health,
+    databaseLatencyMs: z.number().nullable(),
+    server: health,
+    sync: health,
+    lastHealthCheck: z.string(),
+  }),
+  todayMetrics: z.object({
+    attendanceRate: z.number(),
+    studentsCheckedIn: z.number().int(),
+    totalStudentsExpected: z.number().int(),
+    activeQrSessions: z.number().int(),
+    criticalAlerts: z.number().int(),
+    pendingSyncRecords: z.number().int(),
+  }),
+});
+
+export const alertSchema = z.object({
+  id: z.string(),
+  courseName: z.string(),
+  courseCode: z.string(),
+  severity,
+  rule: z.enum(['course_rate', 'student_rate', 'consecutive_absences', 'cannot_reach_required']),
+  message: z.string(),
+  timestamp: z.string(),
+  studentId: z.number().int().nullable(),
+  scheduleId: z.number().int().nullable(),
+});
+export type Alert = z.infer<typeof alertSchema>;
+
+export const realTimeSchema = z.object({
+  activeSessions: z.array(
+    z.object({
+      id: z.number().int(),
+      sessionId: z.string(),
+      courseName: z.string(),
+      courseCode: z.string(),
+      status: z.enum(['active', 'expiring', 'expired']),
+      instructorName: z.string().nullable(),
+      location: z.string().nullable(),
+      expiresAt: z.string(),
+      startTime: z.string(),
+      checkedInStudents: z.number().int(),
+      expectedStudents: z.number().int(),
+      attendanceRate: z.number(),
+    }),
+  ),
+  alerts: z.array(alertSchema),
+  systemLoad: z.number(),
+  totalActiveStudents: z.number().int(),
+  avgResponseTimeMs: z.number().nullable(),
+  responseSamples: z.number().int(),
+  generatedAt: z.string(),
+});
+
+export const analyticsSchema = z.object({
+  attendanceTrends: z.array(z.object({ date: z.string(), attendanceRate: z.number(), presentStudents: z.number().int(), totalStudents: z.number().int() })),
+  performanceMetrics: z.array(z.object({ metric: z.string(), current: z.number(), target: z.number(), unit: z.string(), trend })),
+  courseAnalytics: z.array(
+    z.object({ courseId: z.number().int(), courseName: z.string(), courseCode: z.string(), riskLevel: severity, totalSessions: z.number().int(), avgAttendanceRate: z.number(), trend }),
+  ),
+  userActivity: z.object({
+    dailyLogins: z.number().int(),
+    avgSessionDuration: z.number(),
+    topActiveUsers: z.array(z.object({ name: z.string(), sessions: z.number().int() })),
+  }),
+  generatedAt: z.string(),
+});
+
+export const statsSchema = z.object({
+  totalStudents: z.number().int(),
+  enrolledStudents: z.number().int(),
+  totalCourses: z.number().int(),
+  activeCourses: z.number().int(),
+  activeSchedules: z.number().int(),
+  instructors: z.number().int(),
+  classesToday: z.number().int(),
+  attendanceRate30d: z.number(),
+});
+
+export const recentAttendanceSchema = z.array(
+  z.object({
+    id: z.number().int(),
+    studentId: z.number().int(),
+    studentName: z.string(),
+    courseCode: z.string(),
+    courseName: z.string(),
+    sessionDate: z.string(),
+    status: z.string(),
+    scanInTime: z.string().nullable(),
+    scanOutTime: z.string().nullable(),
+    source: z.string(),
+  }),
+);

@@ -1,0 +1,18 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { analyticsSchema, executiveSummarySchema, realTimeSchema, recentAttendanceSchema, statsSchema } from '../../../common/dashboard.ts';
+import type { AppDeps } from '../../app.ts';
+import { scopeFor } from './scope.ts';
+import { analytics, executiveSummary, realTime, recentAttendance, stats } from './service.ts';
+
+export function dashboardRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+  const ctx = (req: FastifyRequest) => ({ db: deps.db, scope: scopeFor(req.user!), now: deps.clock.now() });
+  const config = { action: 'dashboard:view' as const };
+  return async (app) => {
+    app.get('/api/dashboard/executive-summary', { config, schema: { response: { 200: executiveSummarySchema } } }, async (req) => executiveSummary(ctx(req), deps.responseTimes));
+    app.get('/api/dashboard/real-time', { config, schema: { response: { 200: realTimeSchema } } }, async (req) => realTime(ctx(req), deps.responseTimes));
+    app.get('/api/dashboard/analytics', { config, schema: { response: { 200: analyticsSchema } } }, async (req) => analytics(ctx(req)));
+    app.get('/api/dashboard/stats', { config, schema: { response: { 200: statsSchema } } }, async (req) => stats(ctx(req)));
+    app.get('/api/dashboard/recent-attendance', { config, schema: { response: { 200: recentAttendanceSchema } } }, async (req) => recentAttendance(ctx(req)));
+  };
+}
