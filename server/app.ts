@@ -27,6 +27,7 @@ import { schedulesRoutes } from './modules/schedules/routes.ts';
 import { qrSessionsRoutes } from './modules/qr-sessions/routes.ts';
 import { attendanceRoutes } from './modules/attendance/routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
+import { auditLogsRoutes } from './modules/audit-logs/routes.ts';
 
 export type AppDeps = { db: Db; config: Config; clock: Clock; cipher: FieldCipher; responseTimes: ResponseTimes };
 
@@ -75,6 +76,7 @@ export async function buildApp(
   await app.register(qrSessionsRoutes(full));
   await app.register(attendanceRoutes(full));
   await app.register(dashboardRoutes(full));
+  await app.register(auditLogsRoutes(full));
   app.get('/api/docs/json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
   await registerWebApp(app, opts.webRoot ?? DEFAULT_WEB_ROOT);

@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts';
 import { systemClock } from '../lib/clock.ts';
 import { markAbsentees } from './auto-absent.ts';
 import { purgeExpiredLoginSessions } from './login-session-cleanup.ts';
+import { purgeExpiredData } from './retention.ts';
 
 type Job = { name: string; everyMs: number; run: (db: Db) => Promise<unknown> };
 
@@ -11,6 +12,7 @@ type Job = { name: string; everyMs: number; run: (db: Db) => Promise<unknown> };
 const JOBS: Job[] = [
   { name: 'login-session-cleanup', everyMs: 60 * 60 * 1000, run: purgeExpiredLoginSessions },
   { name: 'auto-absent', everyMs: 5 * 60 * 1000, run: (db) => markAbsentees(db, systemClock) },
+  { name: 'retention', everyMs: 6 * 60 * 60 * 1000, run: (db) => purgeExpiredData(db, systemClock) },
 ];
 
 export function startJobs(deps: { db: Db; log: FastifyBaseLogger }): { stop: () => void } {

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+export const AUDIT_ACTIONS = ['Create', 'Update', 'Delete', 'Upload', 'Login', 'Logout', 'Export', 'Purge'] as const;
+export const AUDIT_TABLES = ['students', 'courses', 'attendance', 'users', 'schedules', 'programs', 'settings', 'qr_sessions', 'schedule_rosters', 'file_uploads', 'wizard_progress'] as const;
+
+const date = (label: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be YYYY-MM-DD`).optional();
+
+export const auditQuerySchema = z
+  .object({
+    search: z.string().trim().max(200).optional(),
+    action: z.string().max(40).optional(),
+    table: z.string().max(60).optional(),
+    startDate: date('startDate'),
+    endDate: date('endDate'),
+    page: z.coerce.number().int().min(1).optional(),
+    pageSize: z.coerce.number().int().min(1).max(500).optional(),
+  })
+  .refine((q) => !q.startDate || !q.endDate || q.startDate <= q.endDate, { path: ['endDate'], message: 'endDate must not be before startDate' });
+export type AuditQuery = z.infer<typeof auditQuerySchema>;
+
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  timestamp: z.string(),
+  userId: z.number().int().nullable(),
+  userName: z.string().nullable(),
+  action: z.string(),
+  tableName: z.string(),
+  recordId: z.string().nullable(),
+  ipAddress: z.string().nullable(),
+  oldValues: z.unknown().nullable(),
+  newValues: z.unknown().nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const auditSummarySchema = z.object({
+  recentActivity24h: z.number().int(),
+  failedLoginAttempts24h: z.number().int(),
+  dataModifications: z.number().int(),
+  total: z.number().int(),
+});
