@@ -1,0 +1,120 @@
+// Benchmark: 1,000 rostered students check in concurrently against one server on the embedded
+// database, beside the same server's throughput on a minimal endpoint doing one durable insert.
+// Run: npm run bench -- checkin   (prints a table; nothing is asserted)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../server/app.ts';
+import { loadConfig } from '../server/config.ts';
+import { createDb } from '../server/db/client.ts';
+import { startEmbeddedDatabase } from '../server/db/embedded.ts';
+import { migrateDatabase } from '../server/db/migrate.ts';
+import { createFieldCipher } from '../server/lib/field-cipher.ts';
+import { tokenAt } from '../server/modules/qr-sessions/tokens.ts';
+
+const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 1000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 100);
+
+type Result = { ms: number[]; errors: number; statuses: Map<number, number>; seconds: number };
+
+async function hammer(count: number, concurrency: number, send: (i: number) => Promise<number>): Promise<Result> {
+  const ms: number[] = [];
+  const statuses = new Map<number, number>();
+  let errors = 0;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const i = next++;
+        const t0 = performance.now();
+        let status = 0;
+        try {
+          status = await send(i);
+        } catch {
+          status = -1;
+        }
+        ms.push(performance.now() - t0);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        if (status !== 200) errors++;
+      }
+    }),
+  );
+  return { ms: ms.sort((a, b) => a - b), errors, statuses, seconds: (performance.now() - started) / 1000 };
+}
+
+const pctl = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+export async function run(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-bench-'));
+  fs.chmodSync(dataDir, 0o755);
+  const pg = await startEmbeddedDatabase({ dataDir, preferredPort: 56500, role: 'app', log: () => {} });
+  const db = createDb(pg.url, 20);
+  try {
+    await migrateDatabase(db);
+    const now = new Date();
+    const start = new Date(now.getTime() - 5 * 60_000).toISOString().slice(11, 16);
+    const end = new Date(now.getTime() + 3 * 3_600_000).toISOString().slice(11, 16);
+    const { rows: ids } = await db.execute<{ schedule_id: number }>(sql`
+      with p as (insert into programs (program_name) values ('Bench') returning id),
+           c as (insert into courses (course_code, course_name, program_id) select 'B-1', 'Bench Course', id from p returning id),
+           u as (insert into users (email, role, first_name, last_name) values ('bench@x.edu', 'instructor', 'B', 'I') returning id),
+           s as (insert into schedules (course_id, instructor_id, cohort_number, term_number, day_of_week, start_time, end_time, course_start_date, course_end_date)
+                 select c.id, u.id, 1, 1, extract(dow from now())::int, ${start}::time, ${end}::time, current_date - 30, current_date + 30 from c, u returning id)
+      select id as schedule_id from s`);
+    const scheduleId = ids[0]!.schedule_id;
+    await db.execute(sql`insert into students (first_name, last_name, sis_student_id) select 'S' || g, 'Bench', 'SIS-' || g from generate_series(1, ${STUDENTS}) g`);
+    await db.execute(sql`insert into schedule_rosters (schedule_id, student_id) select ${scheduleId}, id from students`);
+    const secret = randomBytes(32);
+    const { rows: sess } = await db.execute<{ session_id: string }>(sql`
+      insert into qr_sessions (schedule_id, token_secret, session_date, expires_at) values (${scheduleId}, ${secret}, current_date, now() + interval '1 hour') returning session_id::text`);
+    const sessionId = sess[0]!.session_id;
+    await db.execute(sql`create table bench_probe (id bigserial primary key, v text not null, at timestamptz not null default now())`);
+
+    const config = { ...loadConfig({ NODE_ENV: 'production' }), databaseUrl: pg.url };
+    const app = await buildApp({ db, config, cipher: createFieldCipher(randomBytes(32)) }, { webRoot: '/nonexistent' });
+    // The baseline: the same server, one durable insert, nothing else.
+    app.post('/bench/insert', async (req) => {
+      await db.execute(sql`insert into bench_probe (v) values (${String((req.body as { v?: string })?.v ?? '')})`);
+      return { ok: true };
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+
+    const checkins = await hammer(STUDENTS, CONCURRENCY, async (i) => {
+      const res = await fetch(`${base}/api/attendance/submit`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: `muster_device=bench-device-${i}-abcdefgh` },
+        body: JSON.stringify({ sessionId, studentId: `SIS-${i + 1}`, firstName: `S${i + 1}`, lastName: 'Bench', email: 'x', token: tokenAt(secret, sessionId, new Date()).token }),
+      });
+      await res.arrayBuffer();
+      return res.status;
+    });
+    const baseline = await hammer(STUDENTS, CONCURRENCY, async (i) => {
+      const res = await fetch(`${base}/bench/insert`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ v: `row-${i}` }) });
+      await res.arrayBuffer();
+      return res.status;
+    });
+    const { rows: stored } = await db.execute<{ n: number }>(sql`select count(*)::int as n from attendance_records where source = 'qr'`);
+    const acknowledged = checkins.statuses.get(200) ?? 0;
+    await app.close();
+
+    const rps = (r: Result) => STUDENTS / r.seconds;
+    console.log(`\nQR check-in benchmark: ${STUDENTS} students, ${CONCURRENCY} concurrent, one server, embedded PostgreSQL, ${os.cpus().length} cores`);
+    console.table({
+      'check-in (POST /api/attendance/submit)': { 'req/s': rps(checkins).toFixed(0), 'p50 ms': pctl(checkins.ms, 50).toFixed(1), 'p99 ms': pctl(checkins.ms, 99).toFixed(1), errors: checkins.errors },
+      'baseline (one durable insert)': { 'req/s': rps(baseline).toFixed(0), 'p50 ms': pctl(baseline.ms, 50).toFixed(1), 'p99 ms': pctl(baseline.ms, 99).toFixed(1), errors: baseline.errors },
+    });
+    console.log(`statuses: ${JSON.stringify(Object.fromEntries(checkins.statuses))}`);
+    console.log(`acknowledged check-ins: ${acknowledged}, stored: ${stored[0]!.n}, lost: ${acknowledged - stored[0]!.n}`);
+    console.log(`check-in throughput is ${(rps(checkins) / rps(baseline)).toFixed(2)}x the durable-insert baseline`);
+  } finally {
+    await db.$client.end().catch(() => {});
+    await pg.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
