@@ -254,7 +254,7 @@ describe.each(ROLES)('signed in as %s', (role) => {
       expect(await page.getByTestId('user-name').textContent()).toBe(`${users[role].firstName} ${users[role].lastName}`);
       expect(await page.getByTestId('user-role').textContent()).toBe(ROLE_LABELS[role]);
       await expectTitle(page, 'System Dashboard · Muster');
-      await visible(page.getByText('Dashboard figures arrive with the dashboard module.'));
+      await visible(page.getByRole('heading', { name: 'System Dashboard' }));
 
       // Client-side navigation from the menu highlights the new entry.
       const second = navItemsFor(role)[1]!;

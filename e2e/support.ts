@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { chromium, request, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Role } from '../common/roles.ts';
 import { buildApp } from '../server/app.ts';
@@ -131,4 +131,86 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
   await page.waitForTimeout(400); // let entry animations (menu slide-in, toasts) finish
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}
+
+/** A phone-sized touch context (390×844, like a mid-range phone), for the public scan page. */
+export async function newPhonePage(browser: Browser, baseUrl: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) errors.push(`console: ${msg.text()}`);
+  });
+  return { context, page, errors };
+}
+
+export type SeededStudent = { id: number; sisStudentId: string; firstName: string; lastName: string; email: string };
+export type SeededClass = { scheduleId: number; otherScheduleId: number; courseName: string; courseCode: string; roomNumber: string; students: SeededStudent[] };
+
+/** 'HH:MM' of an instant in a time zone. */
+function wallClock(at: Date, timeZone: string): { hhmm: string; minutes: number; weekday: number } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', { timeZone, hour: '2-digit', minute: '2-digit', weekday: 'short', hourCycle: 'h23' }).formatToParts(at).map((p) => [p.type, p.value]),
+  );
+  const minutes = Number(parts.hour) * 60 + Number(parts.minute);
+  const weekday = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(parts.weekday ?? '');
+  return { hhmm: `${parts.hour}:${parts.minute}`, minutes, weekday };
+}
+
+const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60) % 24).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+/**
+ * A class happening now for an instructor: program, course, a schedule for today that started
+ * five minutes ago in the school's time zone (default UTC), its roster, and a second schedule of
+ * the same instructor on another day (so the picker has a real choice).
+ */
+export async function seedClassNow(db: Db, instructorEmail: string, roster: Omit<SeededStudent, 'id'>[]): Promise<SeededClass> {
+  const { sql } = await import('drizzle-orm');
+  const one = async <T>(q: ReturnType<typeof sql>) => (await db.execute<T & Record<string, unknown>>(q)).rows[0] as T;
+  const { time_zone: timeZone } = await one<{ time_zone: string }>(sql`select time_zone from school_settings`);
+  const { id: instructorId } = await one<{ id: number }>(sql`select id from users where lower(email) = lower(${instructorEmail})`);
+  const now = wallClock(new Date(), timeZone);
+  // Five minutes ago, kept on today's date just after midnight; two hours long (may cross midnight).
+  const start = Math.max(0, now.minutes - 5);
+  const tag = randomBytes(3).toString('hex').toUpperCase();
+  const courseName = 'Fundamentals of Nursing';
+  const courseCode = `NUR-${tag}`;
+  const roomNumber = 'B-204';
+  const { id: programId } = await one<{ id: number }>(sql`insert into programs (program_name) values (${`Practical Nursing ${tag}`}) returning id`);
+  const { id: courseId } = await one<{ id: number }>(
+    sql`insert into courses (course_code, course_name, program_id, clock_hours) values (${courseCode}, ${courseName}, ${programId}, 120) returning id`,
+  );
+  const insertSchedule = (day: number, from: string, to: string, room: string) =>
+    one<{ id: number }>(sql`
+      insert into schedules (course_id, instructor_id, cohort_number, term_number, day_of_week, start_time, end_time, room_number, course_start_date, course_end_date)
+      values (${courseId}, ${instructorId}, 1, 1, ${day}, ${from}, ${to}, ${room}, current_date - 30, current_date + 60) returning id`);
+  const { id: scheduleId } = await insertSchedule(now.weekday, hhmm(start), hhmm(start + 120), roomNumber);
+  const { id: otherScheduleId } = await insertSchedule((now.weekday + 3) % 7, '13:00', '15:00', 'C-110');
+  const students: SeededStudent[] = [];
+  for (const s of roster) {
+    const { id } = await one<{ id: number }>(sql`
+      insert into students (first_name, last_name, email, sis_student_id, program_id) values (${s.firstName}, ${s.lastName}, ${s.email}, ${s.sisStudentId}, ${programId}) returning id`);
+    await db.execute(sql`insert into schedule_rosters (schedule_id, student_id) values (${scheduleId}, ${id})`);
+    students.push({ id, ...s });
+  }
+  return { scheduleId, otherScheduleId, courseName, courseCode, roomNumber, students };
+}
+
+/**
+ * An HTTP client signed in as `user` (its own cookie jar), for seeding data through the real API
+ * and for checking what the API answers a role. Dispose it when done.
+ */
+export async function signedInApi(baseUrl: string, user: Pick<TestUser, 'email' | 'password'>): Promise<APIRequestContext> {
+  const api = await request.newContext({ baseURL: baseUrl });
+  const res = await api.post('/api/auth/login', { data: { email: user.email, password: user.password } });
+  if (!res.ok()) throw new Error(`sign-in for seeding failed: ${res.status()} ${await res.text()}`);
+  return api;
+}
+
+/** POST/PUT JSON through `api` and return the parsed answer, failing loudly on a non-2xx status. */
+export async function apiSend<T>(api: APIRequestContext, method: 'POST' | 'PUT' | 'PATCH', url: string, data?: unknown): Promise<T> {
+  const res = await api.fetch(url, { method, data });
+  if (!res.ok()) throw new Error(`${method} ${url} → ${res.status()}: ${await res.text()}`);
+  return (await res.json()) as T;
 }

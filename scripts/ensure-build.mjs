@@ -37,7 +37,8 @@ if (!reason) {
   process.exit(0);
 }
 console.log(`[ensure-build] building the web app (${reason})`);
-const result = spawnSync('npx', ['vite', 'build'], { cwd: root, stdio: 'inherit' });
+// Always a production bundle, even when called from a test runner that sets NODE_ENV=test.
+const result = spawnSync('npx', ['vite', 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
 if (result.error) {
   console.error(`[ensure-build] could not run vite: ${result.error.message}`);
   process.exit(1);

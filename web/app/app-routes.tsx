@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
 import { Route, Routes } from 'react-router';
+import { ProjectorPage } from '../features/attendance/projector-page.tsx';
 import { TakeAttendancePage } from '../features/attendance/take-attendance-page.tsx';
 import { AuditLogsPage } from '../features/audit-logs/audit-logs-page.tsx';
 import { LoginPage } from '../features/auth/login-page.tsx';
@@ -10,6 +11,7 @@ import { DataManagementPage } from '../features/data-management/data-management-
 import { SchedulesPage } from '../features/schedules/schedules-page.tsx';
 import { SettingsPage } from '../features/settings/settings-page.tsx';
 import { StudentsPage } from '../features/students/students-page.tsx';
+import { SetPasswordPage } from '../features/users/set-password-page.tsx';
 import { UserManagementPage } from '../features/users/user-management-page.tsx';
 import { NotFoundRoute } from './not-found-route.tsx';
 import type { ScreenKey } from './screen-access.ts';
@@ -20,6 +22,7 @@ import { SignedInArea } from './signed-in-area.tsx';
 const SCREENS: { path: string | null; access: ScreenKey; page: ReactElement }[] = [
   { path: null, access: 'dashboard', page: <DashboardPage /> },
   { path: 'attendance', access: 'attendance', page: <TakeAttendancePage /> },
+  { path: 'attendance/present', access: 'attendance', page: <ProjectorPage /> },
   { path: 'users', access: 'users', page: <UserManagementPage /> },
   { path: 'students', access: 'students', page: <StudentsPage /> },
   { path: 'courses', access: 'courses', page: <CoursesPage /> },
@@ -35,6 +38,7 @@ export function AppRoutes() {
     <Routes>
       <Route path="/login" element={<LoginPage />} />
       <Route path="/setup" element={<SetupPage />} />
+      <Route path="/set-password" element={<SetPasswordPage />} />
       <Route element={<SignedInArea />}>
         {SCREENS.map(({ path, access, page }) => {
           const element = <ScreenGuard access={access}>{page}</ScreenGuard>;

@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import '../styles.css';
+import './scan.css';
 import { ScanPage } from './scan-page.tsx';
 
 const root = document.getElementById('root');

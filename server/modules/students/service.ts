@@ -48,14 +48,14 @@ function toStudent(r: Row, showSsn: boolean): Student {
 }
 
 const SORTABLE = {
-  name: sql`lower(s.last_name), lower(s.first_name)`,
-  firstName: sql`lower(s.first_name)`,
-  lastName: sql`lower(s.last_name)`,
-  email: sql`lower(s.email)`,
-  sisStudentId: sql`s.sis_student_id`,
-  status: sql`s.status`,
-  program: sql`p.program_name`,
-  id: sql`s.id`,
+  name: [sql`lower(s.last_name)`, sql`lower(s.first_name)`],
+  firstName: [sql`lower(s.first_name)`],
+  lastName: [sql`lower(s.last_name)`],
+  email: [sql`lower(s.email)`],
+  sisStudentId: [sql`s.sis_student_id`],
+  status: [sql`s.status`],
+  program: [sql`p.program_name`],
+  id: [sql`s.id`],
 };
 
 /**

@@ -87,6 +87,9 @@ describe('students', () => {
     expect(page2.headers['x-total-count']).toBe('60');
     expect(page2.json()).toHaveLength(25);
     expect(page2.json()[0].lastName).toBe('Zed34');
+    // name sorts by last then first name, both in the chosen direction
+    const byName = (await t.app.inject({ url: '/api/students?search=zed&sort=name&order=desc&pageSize=3', headers: { cookie: support } })).json();
+    expect(byName.map((s: { lastName: string }) => s.lastName)).toEqual(['Zed59', 'Zed58', 'Zed57']);
     expect((await t.app.inject({ url: '/api/students?search=BULK-42', headers: { cookie: support } })).json().map((s: { lastName: string }) => s.lastName)).toEqual(['Zed42']);
     expect((await t.app.inject({ url: '/api/students?search=z7@bulk', headers: { cookie: support } })).json()).toHaveLength(1);
     const id = (await t.app.inject({ url: '/api/students?search=Zed05', headers: { cookie: support } })).json()[0].id;

@@ -1,14 +1,153 @@
-import { Users } from 'lucide-react';
-import { EmptyState } from '../../components/ui/empty-state.tsx';
+import { getCoreRowModel, getFilteredRowModel, getPaginationRowModel, getSortedRowModel, useReactTable, type SortingState } from '@tanstack/react-table';
+import { UserPlus } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { ROLES, ROLE_LABELS } from '../../../common/roles.ts';
+import type { User } from '../../../common/users.ts';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
+import { DataTable } from '../../components/ui/data-table.tsx';
+import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { PageHeader } from '../../components/ui/page-header.tsx';
+import { SearchInput } from '../../components/ui/search-input.tsx';
+import { TablePagination } from '../../components/ui/table-pagination.tsx';
+import { Toolbar } from '../../components/ui/toolbar.tsx';
+import { readErrorBody } from '../../lib/api.ts';
+import { useSignedInUser } from '../auth/use-auth.ts';
+import { PasswordLinkDialog } from './password-link-dialog.tsx';
+import { fullName, userColumns } from './user-columns.tsx';
+import { UserFormDialog } from './user-form-dialog.tsx';
+import { useDeactivateUser, useIssuePasswordLink, useReactivateUser, useUsers, type UserCreated } from './use-users.ts';
 
+/** /users (SPEC §2, issue 3): staff accounts, created with a set-password link, edited, deactivated. */
 export function UserManagementPage() {
+  const actor = useSignedInUser();
+  const users = useUsers();
+  const [search, setSearch] = useState('');
+  const [roleFilter, setRoleFilter] = useState('');
+  const [sorting, setSorting] = useState<SortingState>([{ id: 'name', desc: false }]);
+  const [editing, setEditing] = useState<User | 'new' | null>(null);
+  const [link, setLink] = useState<UserCreated | null>(null);
+  const [deactivating, setDeactivating] = useState<User | null>(null);
+  const deactivate = useDeactivateUser();
+  const reactivate = useReactivateUser();
+  const issueLink = useIssuePasswordLink();
+
+  const columns = useMemo(
+    () =>
+      userColumns(actor, {
+        onEdit: setEditing,
+        onDeactivate: (u) => {
+          deactivate.reset();
+          setDeactivating(u);
+        },
+        onReactivate: (u) =>
+          reactivate.mutate(u.id, {
+            onSuccess: () => notifySuccess('User reactivated', `${fullName(u)} can sign in again.`),
+            onError: (e) => notifyFailure(e, readErrorBody(e).message ?? 'Failed to update user. Please try again.'),
+          }),
+        onIssueLink: (u) =>
+          issueLink.mutate(u.id, {
+            onSuccess: setLink,
+            onError: (e) => notifyFailure(e, readErrorBody(e).message ?? 'Failed to create a set-password link. Please try again.'),
+          }),
+      }),
+    // The mutation objects change identity every render; their mutate functions do not.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [actor, deactivate.reset, reactivate.mutate, issueLink.mutate],
+  );
+  const data = useMemo(() => (users.data ?? []).filter((u) => !roleFilter || u.role === roleFilter), [users.data, roleFilter]);
+
+  // TanStack Table hands back functions React Compiler cannot memoise; this screen does not rely on it.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const table = useReactTable({
+    data,
+    columns,
+    state: { globalFilter: search, sorting },
+    onGlobalFilterChange: setSearch,
+    onSortingChange: setSorting,
+    enableSortingRemoval: false,
+    getCoreRowModel: getCoreRowModel(),
+    getFilteredRowModel: getFilteredRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+    getPaginationRowModel: getPaginationRowModel(),
+    initialState: { pagination: { pageIndex: 0, pageSize: 25 } },
+  });
+
+  const deactivateError = deactivate.isError ? (readErrorBody(deactivate.error).message ?? 'Failed to deactivate user. Please try again.') : null;
+
   return (
     <>
-      <PageHeader title="User Management" subtitle="Staff accounts, roles and access" />
-      <EmptyState icon={Users} title="No user list yet">
-        The staff account list arrives with the user management module.
-      </EmptyState>
+      <PageHeader
+        title="User Management"
+        subtitle="Staff accounts, roles and access"
+        actions={
+          <Button onClick={() => setEditing('new')}>
+            <UserPlus aria-hidden="true" className="size-4" />
+            Add User
+          </Button>
+        }
+      />
+      {users.isError ? <Alert className="mb-6">The user list could not be loaded. Reload the page to try again.</Alert> : null}
+      <Card className="overflow-hidden">
+        <Toolbar>
+          <SearchInput label="Search users" placeholder="Search by name, e-mail, username or role" value={search} onChange={setSearch} className="sm:max-w-sm sm:flex-1" />
+          <div className="flex items-center gap-2 text-sm">
+            <label htmlFor="user-role-filter" className="text-slate-700">
+              Role
+            </label>
+            <select
+              id="user-role-filter"
+              value={roleFilter}
+              onChange={(e) => setRoleFilter(e.target.value)}
+              className="h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm"
+            >
+              <option value="">All roles</option>
+              {ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {ROLE_LABELS[r]}
+                </option>
+              ))}
+            </select>
+          </div>
+        </Toolbar>
+        <DataTable table={table} caption="Staff accounts" isLoading={users.isLoading} empty={search || roleFilter ? 'No users match your search.' : 'No users yet.'} />
+        <TablePagination table={table} noun="users" />
+      </Card>
+
+      <UserFormDialog
+        target={editing}
+        actor={actor}
+        onClose={() => setEditing(null)}
+        onCreated={(created) => {
+          setEditing(null);
+          setLink(created);
+        }}
+      />
+      <PasswordLinkDialog link={link} onClose={() => setLink(null)} />
+      <ConfirmDialog
+        open={deactivating !== null}
+        onOpenChange={(open) => !open && setDeactivating(null)}
+        title={`Deactivate ${deactivating ? fullName(deactivating) : 'user'}?`}
+        confirmLabel="Deactivate"
+        pendingLabel="Deactivating…"
+        isPending={deactivate.isPending}
+        error={deactivateError}
+        onConfirm={() => {
+          if (!deactivating) return;
+          const u = deactivating;
+          deactivate.mutate(u.id, {
+            onSuccess: () => {
+              notifySuccess('User deactivated', `${fullName(u)} can no longer sign in.`);
+              setDeactivating(null);
+            },
+            onError: (e) => notifyFailure(e, 'Failed to deactivate user. Please try again.'),
+          });
+        }}
+      >
+        They are signed out and can no longer sign in. Their attendance and audit history stays attributed to them, and you can reactivate the account later.
+      </ConfirmDialog>
     </>
   );
 }

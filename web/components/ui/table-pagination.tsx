@@ -1,0 +1,65 @@
+import type { Table } from '@tanstack/react-table';
+import { ChevronLeft, ChevronRight } from 'lucide-react';
+import { useId } from 'react';
+import { Button } from './button.tsx';
+
+const PAGE_SIZES = [10, 25, 50, 100];
+
+/**
+ * "Showing 26–50 of 1,234 students", rows per page, and Previous/Next. Works for client-side
+ * tables and for manual (server-side) pagination, where the table knows the row count.
+ */
+export function TablePagination<T>({ table, noun }: { table: Table<T>; noun: string }) {
+  const selectId = useId();
+  const { pageIndex, pageSize } = table.getState().pagination;
+  const total = table.getRowCount();
+  const pageCount = Math.max(1, table.getPageCount());
+  const from = total === 0 ? 0 : pageIndex * pageSize + 1;
+  const to = Math.min(total, (pageIndex + 1) * pageSize);
+  const fmt = (n: number) => n.toLocaleString('en-US');
+
+  return (
+    <div className="flex flex-col gap-3 border-t border-slate-200 px-4 py-3 text-sm text-slate-700 sm:flex-row sm:items-center sm:justify-between">
+      <p aria-live="polite">
+        {total === 0 ? (
+          `No ${noun}`
+        ) : (
+          <>
+            Showing <span className="font-semibold text-slate-900">{fmt(from)}</span>–<span className="font-semibold text-slate-900">{fmt(to)}</span> of{' '}
+            <span className="font-semibold text-slate-900">{fmt(total)}</span> {total === 1 ? noun.replace(/s$/, '') : noun}
+          </>
+        )}
+      </p>
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <div className="flex items-center gap-2">
+          <label htmlFor={selectId} className="whitespace-nowrap">
+            Rows per page
+          </label>
+          <select
+            id={selectId}
+            value={pageSize}
+            onChange={(e) => table.setPageSize(Number(e.target.value))}
+            className="h-8 rounded-md border border-slate-300 bg-white px-2 text-sm shadow-sm"
+          >
+            {PAGE_SIZES.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </div>
+        <span className="whitespace-nowrap">
+          Page {fmt(pageIndex + 1)} of {fmt(pageCount)}
+        </span>
+        <div className="ml-auto flex gap-1 sm:ml-0">
+          <Button variant="secondary" size="sm" aria-label="Previous page" onClick={() => table.previousPage()} disabled={!table.getCanPreviousPage()}>
+            <ChevronLeft aria-hidden="true" className="size-4" />
+          </Button>
+          <Button variant="secondary" size="sm" aria-label="Next page" onClick={() => table.nextPage()} disabled={!table.getCanNextPage()}>
+            <ChevronRight aria-hidden="true" className="size-4" />
+          </Button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,164 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import {
+  attendanceRowSchema,
+  qrImageSchema,
+  qrSessionSchema,
+  type AttendanceRow,
+  type QrSession,
+} from '../../../common/attendance.ts';
+import { REALTIME_REFRESH_MS, type AttendanceStatus } from '../../../common/constants.ts';
+import { scheduleSchema, type Schedule } from '../../../common/schedules.ts';
+import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
+import { apiRequest, readErrorBody } from '../../lib/api.ts';
+import { noteServerDate, serverNow } from './server-clock.ts';
+import { STATUS_LABELS } from './status-badge.tsx';
+
+/**
+ * Query hooks of the Take Attendance screen, one per endpoint (server/modules/qr-sessions and
+ * attendance). Answers are parsed with the shared contract in common/, and every answer's Date
+ * header feeds the server-clock estimate the countdowns use.
+ */
+async function call<T>(schema: z.ZodType<T>, method: string, url: string, body?: unknown): Promise<T> {
+  const sentAt = Date.now();
+  const res = await apiRequest(method, url, body);
+  noteServerDate(res, sentAt, Date.now());
+  return schema.parse(await res.json());
+}
+
+export type QrImage = z.infer<typeof qrImageSchema>;
+
+export const SCHEDULES_KEY = ['/api/schedules'] as const;
+export const ACTIVE_SESSIONS_KEY = ['/api/qr-sessions/active'] as const;
+export const qrImageKey = (sessionId: string) => ['/api/qr-sessions', sessionId, 'qr-image'] as const;
+/** Prefix of every roster query of a schedule (any date), for invalidation. */
+export const rosterKey = (scheduleId: number) => ['/api/attendance/schedule', scheduleId] as const;
+
+/** Instructors get their own schedules, administrators the whole school (the server decides). */
+export function useSchedules() {
+  return useQuery<Schedule[]>({
+    queryKey: SCHEDULES_KEY,
+    queryFn: () => call(z.array(scheduleSchema), 'GET', '/api/schedules'),
+  });
+}
+
+export function useActiveSessions() {
+  return useQuery<QrSession[]>({
+    queryKey: ACTIVE_SESSIONS_KEY,
+    queryFn: () => call(z.array(qrSessionSchema), 'GET', '/api/qr-sessions/active'),
+    // Sessions expire on their own: a screen opened again must not list yesterday's.
+    refetchOnMount: 'always',
+  });
+}
+
+/** A session still takes scans until its expiry (or until it is ended, which drops it from the list). */
+export const isOpen = (s: Pick<QrSession, 'expiresAt'>, now = serverNow()): boolean => Date.parse(s.expiresAt) > now;
+
+// The token in the QR changes every 15 s. Fetch the next image right as it rotates; never wait
+// longer than the rotation step, whatever the clocks say.
+const ROTATE_FALLBACK_MS = 15_000;
+
+export function msUntilRotation(image: QrImage | undefined): number {
+  if (!image) return ROTATE_FALLBACK_MS;
+  const wait = Date.parse(image.rotatesAt) - serverNow() + 250;
+  return Math.min(ROTATE_FALLBACK_MS, Math.max(1000, Number.isNaN(wait) ? ROTATE_FALLBACK_MS : wait));
+}
+
+export const isGone = (error: unknown): boolean => /^(404|410): /.test(error instanceof Error ? error.message : '');
+
+/**
+ * The current QR image of a session, refetched as its token rotates. 410 means the session ended
+ * or expired: not a failure worth a toast; the caller shows the session as over. Other failures
+ * toast once (SPEC §8) and are retried every few seconds, since a frozen code is useless.
+ */
+export function useQrImage(sessionId: string | null) {
+  const queryClient = useQueryClient();
+  const key = qrImageKey(sessionId ?? '');
+  return useQuery<QrImage>({
+    queryKey: key,
+    queryFn: async () => {
+      try {
+        return await call(qrImageSchema, 'GET', `/api/qr-sessions/${encodeURIComponent(sessionId ?? '')}/qr-image`);
+      } catch (error) {
+        const failingAlready = queryClient.getQueryState(key)?.status === 'error';
+        if (!isGone(error) && !failingAlready) notifyFailure(error, 'Failed to generate QR code. Please try again.', 'QR Code Error');
+        throw error;
+      }
+    },
+    enabled: sessionId != null,
+    refetchInterval: (query) => (query.state.status === 'error' ? (isGone(query.state.error) ? false : 5000) : msUntilRotation(query.state.data)),
+    // A projector tab brought back to the front must not show a code that rotated meanwhile.
+    refetchOnWindowFocus: 'always',
+  });
+}
+
+/**
+ * The roster merged with one meeting's records (a session's date, else today on the server),
+ * polled every 5 s while a session is live (SPEC §4).
+ */
+export function useRoster(scheduleId: number | null, date: string | null, live: boolean) {
+  return useQuery<AttendanceRow[]>({
+    queryKey: [...rosterKey(scheduleId ?? 0), date ?? 'today'],
+    queryFn: () => call(z.array(attendanceRowSchema), 'GET', `/api/attendance/schedule/${scheduleId}${date ? `?date=${date}` : ''}`),
+    enabled: scheduleId != null,
+    // Same class, other meeting key (a session started or ended): keep the rows on screen meanwhile.
+    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[1] === scheduleId ? previous : undefined),
+    refetchInterval: live ? REALTIME_REFRESH_MS : false,
+  });
+}
+
+export function useStartSession() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (scheduleId: number) => call(qrSessionSchema, 'POST', '/api/qr-sessions', { scheduleId }),
+    onSuccess: (session) => {
+      queryClient.setQueryData<QrSession[]>(ACTIVE_SESSIONS_KEY, (list) => [session, ...(list ?? []).filter((s) => s.id !== session.id)]);
+      void queryClient.invalidateQueries({ queryKey: ACTIVE_SESSIONS_KEY });
+      void queryClient.invalidateQueries({ queryKey: rosterKey(session.scheduleId) });
+      notifySuccess('QR Session Started', `Students can check in to ${session.courseName} now.`);
+    },
+    onError: (error) => {
+      // 409: this class already has an open session (perhaps from another tab): show it.
+      if (/^409: /.test(error.message)) void queryClient.invalidateQueries({ queryKey: ACTIVE_SESSIONS_KEY });
+      const specific = /^(403|409): /.test(error.message) ? readErrorBody(error).message : null;
+      notifyFailure(error, specific ?? 'Failed to start QR session. Please try again.');
+    },
+  });
+}
+
+export function useEndSession() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (session: Pick<QrSession, 'sessionId' | 'scheduleId'>) =>
+      call(qrSessionSchema, 'PUT', `/api/qr-sessions/${encodeURIComponent(session.sessionId)}/deactivate`),
+    onSuccess: (ended) => {
+      queryClient.setQueryData<QrSession[]>(ACTIVE_SESSIONS_KEY, (list) => (list ?? []).filter((s) => s.sessionId !== ended.sessionId));
+      queryClient.removeQueries({ queryKey: qrImageKey(ended.sessionId) });
+      void queryClient.invalidateQueries({ queryKey: ACTIVE_SESSIONS_KEY });
+      void queryClient.invalidateQueries({ queryKey: rosterKey(ended.scheduleId) });
+      notifySuccess('Session Ended', `${ended.courseName} no longer accepts check-ins.`);
+    },
+    onError: (error) => notifyFailure(error, 'Failed to end session. Please try again.'),
+  });
+}
+
+export type OverrideInput = { row: AttendanceRow; scheduleId: number; status: Exclude<AttendanceStatus, 'incomplete'>; reason: string };
+
+/** PUT the record, or create one (POST) for a rostered student who has no record yet. */
+export function useOverride() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ row, scheduleId, status, reason }: OverrideInput) =>
+      row.id == null
+        ? call(attendanceRowSchema, 'POST', '/api/attendance', { scheduleId, studentId: row.studentId, sessionDate: row.sessionDate, status, overrideReason: reason })
+        : call(attendanceRowSchema, 'PUT', `/api/attendance/${row.id}`, { status, isManualOverride: true, overrideReason: reason }),
+    onSuccess: (updated, { scheduleId }) => {
+      queryClient.setQueriesData<AttendanceRow[]>({ queryKey: rosterKey(scheduleId) }, (rows) =>
+        rows?.map((r) => (r.studentId === updated.studentId && r.sessionDate === updated.sessionDate ? updated : r)),
+      );
+      void queryClient.invalidateQueries({ queryKey: rosterKey(scheduleId) });
+      notifySuccess('Attendance Updated', `${updated.firstName} ${updated.lastName} is now marked ${updated.status ? STATUS_LABELS[updated.status] : 'Absent'}.`);
+    },
+    onError: (error) => notifyFailure(error, 'Failed to update attendance record. Please try again.', 'Update Failed'),
+  });
+}

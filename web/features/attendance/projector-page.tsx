@@ -1,0 +1,119 @@
+import { ArrowLeft, Maximize, Minimize, TimerOff } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import type { QrSession } from '../../../common/attendance.ts';
+import { buttonClasses } from '../../components/ui/button.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { cn } from '../../lib/cn.ts';
+import { useDocumentTitle } from '../../lib/document-title.ts';
+import { isGone, useActiveSessions, useQrImage } from './attendance-api.ts';
+import { formatClockRange } from './format.ts';
+import { spacedCode, StatusLabel } from './qr-session-panel.tsx';
+import { useSessionCountdown } from './use-session-countdown.ts';
+
+/**
+ * Projector view (/attendance/present?session={sessionId}): the class's QR code as large as the
+ * screen allows, the course and room (so students know they scan the right class), the typed
+ * fallback code and the countdown. It covers the app's frame and rotates with the token.
+ */
+export function ProjectorPage() {
+  const [params] = useSearchParams();
+  const sessionId = params.get('session');
+  const active = useActiveSessions();
+  const session = active.data?.find((s) => s.sessionId === sessionId) ?? null;
+  useDocumentTitle(session ? `${session.courseName} · Projector` : 'Projector view');
+
+  return (
+    <div className="fixed inset-0 z-40 flex flex-col overflow-auto bg-white text-slate-900">
+      <ProjectorBar scheduleId={session?.scheduleId ?? null} />
+      {active.isPending ? (
+        <div role="status" aria-label="Loading session" className="flex flex-1 items-center justify-center">
+          <Spinner className="size-10 text-blue-700" />
+        </div>
+      ) : session ? (
+        <ProjectedSession session={session} />
+      ) : (
+        <Ended text={active.isError ? 'The session could not be loaded. Reload the page to try again.' : 'This session has ended or does not exist.'} />
+      )}
+    </div>
+  );
+}
+
+function ProjectorBar({ scheduleId }: { scheduleId: number | null }) {
+  const [full, setFull] = useState(() => document.fullscreenElement != null);
+  useEffect(() => {
+    const onChange = () => setFull(document.fullscreenElement != null);
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, []);
+  const toggle = () => {
+    if (document.fullscreenElement) void document.exitFullscreen();
+    else void document.documentElement.requestFullscreen?.().catch(() => {});
+  };
+  return (
+    <div className="flex items-center justify-between gap-2 px-4 py-3 sm:px-6">
+      <Link to={scheduleId ? `/attendance?schedule=${scheduleId}` : '/attendance'} className={buttonClasses('ghost', 'sm')}>
+        <ArrowLeft aria-hidden="true" className="size-4" />
+        Back to Take Attendance
+      </Link>
+      <button type="button" onClick={toggle} className={buttonClasses('ghost', 'sm')}>
+        {full ? <Minimize aria-hidden="true" className="size-4" /> : <Maximize aria-hidden="true" className="size-4" />}
+        {full ? 'Exit full screen' : 'Full screen'}
+      </button>
+    </div>
+  );
+}
+
+function ProjectedSession({ session }: { session: QrSession }) {
+  const countdown = useSessionCountdown(session);
+  const image = useQrImage(countdown.expired ? null : session.sessionId);
+  const over = countdown.expired || (image.isError && isGone(image.error));
+  if (over) return <Ended text={countdown.expired ? 'This session has expired.' : 'This session has ended.'} session={session} />;
+  const data = image.data;
+
+  return (
+    <div className="flex flex-1 flex-col items-center justify-center gap-[3vmin] px-6 pb-8 lg:flex-row lg:gap-[6vmin]">
+      <div className="flex size-[60vmin] items-center justify-center rounded-[2vmin] border border-slate-200 bg-white p-[1.5vmin] shadow-sm">
+        {data ? (
+          <img src={data.qrCode} alt={`QR code to check in to ${session.courseName}`} className="size-full [image-rendering:pixelated]" />
+        ) : (
+          <Spinner className="size-12 text-blue-700" />
+        )}
+      </div>
+      <div className="flex max-w-[40rem] flex-col items-center text-center lg:items-start lg:text-left">
+        <p className="text-[2.2vmin] font-semibold tracking-wide text-blue-700 uppercase">Scan to check in</p>
+        <h1 className="mt-[1vmin] text-[5vmin] leading-tight font-bold">{session.courseName}</h1>
+        <p className="mt-[0.5vmin] text-[2.8vmin] text-slate-600">
+          {session.courseCode}
+          {session.roomNumber ? ` · Room ${session.roomNumber}` : ''} · {formatClockRange(session.startTime, session.endTime)}
+        </p>
+        <div className="mt-[4vmin]">
+          <p className="text-[2.2vmin] font-medium text-slate-600" id="projector-code">
+            Can’t scan? Enter this code
+          </p>
+          <p aria-labelledby="projector-code" className="font-mono text-[9vmin] leading-none font-bold tracking-[0.12em] tabular-nums">
+            {data ? spacedCode(data.shortCode) : '––– –––'}
+          </p>
+        </div>
+        <div className="mt-[4vmin] flex items-center gap-[2vmin]">
+          <StatusLabel expired={false} className="text-[1.8vmin]" />
+          <p role="timer" aria-label="Time left" className={cn('font-mono text-[5vmin] font-bold tabular-nums', countdown.expiring ? 'text-amber-700' : 'text-slate-900')}>
+            {countdown.text}
+          </p>
+        </div>
+        <p className="mt-[2vmin] text-[1.8vmin] text-slate-500">The code changes every 15 seconds.</p>
+      </div>
+    </div>
+  );
+}
+
+function Ended({ text, session }: { text: string; session?: QrSession }) {
+  return (
+    <div className="flex flex-1 flex-col items-center justify-center px-6 text-center">
+      <TimerOff aria-hidden="true" className="size-16 text-slate-400" />
+      {session ? <p className="mt-6 text-2xl font-semibold text-slate-700">{session.courseName}</p> : null}
+      <h1 className="mt-2 text-4xl font-bold">{session ? 'Session Expired' : 'No Active QR Session'}</h1>
+      <p className="mt-3 text-lg text-slate-600">{text}</p>
+    </div>
+  );
+}

@@ -1,0 +1,205 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Copy, Download, MonitorPlay, QrCode, TimerOff } from 'lucide-react';
+import { useEffect, useRef } from 'react';
+import { Link } from 'react-router';
+import type { QrSession } from '../../../common/attendance.ts';
+import { Button, buttonClasses } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { EmptyState } from '../../components/ui/empty-state.tsx';
+import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { cn } from '../../lib/cn.ts';
+import { ACTIVE_SESSIONS_KEY, isGone, useQrImage } from './attendance-api.ts';
+import { copyText } from './copy-text.ts';
+import { formatClockRange, formatLocalTime, shortId } from './format.ts';
+import { useSessionCountdown } from './use-session-countdown.ts';
+
+/** '482913' → '482 913': easier to read off a screen at the back of the room. */
+export const spacedCode = (code: string): string => (code.length === 6 ? `${code.slice(0, 3)} ${code.slice(3)}` : code);
+
+/** SPEC §2 live QR session panel, or its empty state 'No Active QR Session'. */
+export function QrSessionPanel({
+  session,
+  hasSchedule,
+}: {
+  session: QrSession | null;
+  hasSchedule: boolean;
+}) {
+  if (!session) {
+    return (
+      <EmptyState icon={QrCode} title="No Active QR Session">
+        {hasSchedule
+          ? 'Start a session to show a QR code your students scan to check in. It changes every 15 seconds, so a photo sent to a friend stops working.'
+          : 'Choose one of your class schedules, then start a session to show the QR code students scan to check in.'}
+      </EmptyState>
+    );
+  }
+  return <LiveSession key={session.sessionId} session={session} />;
+}
+
+function LiveSession({ session }: { session: QrSession }) {
+  const queryClient = useQueryClient();
+  const countdown = useSessionCountdown(session);
+  const image = useQrImage(countdown.expired ? null : session.sessionId);
+  const urlRef = useRef<HTMLInputElement>(null);
+  const gone = image.isError && isGone(image.error);
+
+  // The server says the session is over while our countdown still runs: it was ended elsewhere
+  // (another tab, another administrator). Refresh the list so the screen shows the truth.
+  useEffect(() => {
+    if (gone && !countdown.expired) void queryClient.invalidateQueries({ queryKey: ACTIVE_SESSIONS_KEY });
+  }, [gone, countdown.expired, queryClient]);
+
+  const over = countdown.expired || gone;
+  const data = over ? undefined : image.data;
+
+  const copyUrl = async () => {
+    if (!data) return;
+    if (await copyText(data.attendanceUrl)) {
+      notifySuccess('URL Copied', 'Students who open it are asked for the code on the screen.');
+    } else {
+      urlRef.current?.select();
+      notifyFailure(null, 'Your browser refused the clipboard. Select the link and copy it yourself.', 'Copy Failed');
+    }
+  };
+
+  return (
+    <Card className="overflow-hidden">
+      <div className="flex flex-wrap items-start justify-between gap-4 border-b border-slate-200 px-5 py-4 sm:px-6">
+        <div className="min-w-0">
+          <p className="text-xs font-semibold tracking-wide text-blue-700 uppercase">Live QR session</p>
+          <h2 className="mt-0.5 text-lg font-semibold text-slate-900">{session.courseName}</h2>
+          <p className="text-sm text-slate-600">
+            {session.courseCode} · {session.roomNumber ? `Room ${session.roomNumber} · ` : ''}
+            {formatClockRange(session.startTime, session.endTime)}
+          </p>
+        </div>
+        <div className="flex items-center gap-3">
+          <StatusLabel expired={over} />
+          <div className="text-right">
+            <p className="text-xs font-medium text-slate-600" id={`left-${session.sessionId}`}>
+              Time left
+            </p>
+            <p
+              role="timer"
+              aria-labelledby={`left-${session.sessionId}`}
+              className={cn(
+                'font-mono text-2xl font-bold tabular-nums',
+                over ? 'text-slate-400' : countdown.expiring ? 'text-amber-700' : 'text-slate-900',
+              )}
+            >
+              {countdown.text}
+            </p>
+          </div>
+        </div>
+      </div>
+
+      <div className="grid items-start gap-6 px-5 py-5 sm:px-6 md:grid-cols-[auto_1fr]">
+        <div className="flex justify-center">
+          <div className="rounded-xl border border-slate-200 bg-white p-2.5">
+            {data ? (
+              <img src={data.qrCode} width={192} height={192} className="block size-48" alt={`QR code to check in to ${session.courseName}`} />
+            ) : over ? (
+              <div className="flex size-48 flex-col items-center justify-center gap-2 text-center text-sm text-slate-600">
+                <TimerOff aria-hidden="true" className="size-8 text-slate-400" />
+                {countdown.expired ? 'This session has expired' : 'This session has ended'}
+              </div>
+            ) : (
+              <div role="status" aria-label="Loading QR code" className="flex size-48 items-center justify-center rounded-lg bg-slate-50">
+                <Spinner className="size-7 text-blue-700" />
+              </div>
+            )}
+          </div>
+        </div>
+
+        <div className="min-w-0 space-y-5">
+          {over ? (
+            <p className="rounded-lg bg-slate-50 px-4 py-3 text-sm text-slate-700">
+              Students can no longer check in to this session. Start a new session to take attendance again; the roster below keeps today’s
+              records.
+            </p>
+          ) : (
+            <div>
+              <p className="text-sm font-medium text-slate-700" id={`code-${session.sessionId}`}>
+                Can’t scan? Enter this code
+              </p>
+              <p aria-labelledby={`code-${session.sessionId}`} className="mt-1 font-mono text-4xl font-bold tracking-widest text-slate-900 tabular-nums">
+                {data ? spacedCode(data.shortCode) : '––– –––'}
+              </p>
+              <p className="mt-1 text-xs text-slate-600">The QR code and this code change every 15 seconds.</p>
+            </div>
+          )}
+
+          {!over ? (
+            <div>
+              <label htmlFor={`url-${session.sessionId}`} className="block text-sm font-medium text-slate-800">
+                Attendance URL
+              </label>
+              <div className="mt-1.5 flex gap-2">
+                <input
+                  ref={urlRef}
+                  id={`url-${session.sessionId}`}
+                  readOnly
+                  value={data?.attendanceUrl ?? ''}
+                  onFocus={(e) => e.currentTarget.select()}
+                  className="block h-10 min-w-0 flex-1 rounded-lg border border-slate-300 bg-slate-50 px-3 font-mono text-xs text-slate-700"
+                />
+                <Button variant="secondary" onClick={() => void copyUrl()} disabled={!data} className="disabled:opacity-50">
+                  <Copy aria-hidden="true" className="size-4" />
+                  Copy
+                </Button>
+              </div>
+            </div>
+          ) : null}
+
+          <div className="flex flex-wrap gap-2">
+            {data ? (
+              <a href={data.qrCode} download={`attendance-qr-${session.sessionId}.png`} className={buttonClasses('secondary', 'md')}>
+                <Download aria-hidden="true" className="size-4" />
+                Download QR
+              </a>
+            ) : null}
+            {!over ? (
+              <Link to={`/attendance/present?session=${encodeURIComponent(session.sessionId)}`} className={buttonClasses('secondary', 'md')}>
+                <MonitorPlay aria-hidden="true" className="size-4" />
+                Projector view
+              </Link>
+            ) : null}
+          </div>
+        </div>
+      </div>
+
+      <dl className="flex flex-wrap gap-x-6 gap-y-1 border-t border-slate-200 bg-slate-50 px-5 py-3 text-xs text-slate-600 sm:px-6">
+        <div className="flex gap-1">
+          <dt>Session ID</dt>
+          <dd className="font-mono text-slate-800" title={session.sessionId}>
+            {shortId(session.sessionId)}
+          </dd>
+        </div>
+        <div className="flex gap-1">
+          <dt>Started</dt>
+          <dd className="text-slate-800">{formatLocalTime(session.createdAt)}</dd>
+        </div>
+        <div className="flex gap-1">
+          <dt>{over ? 'Closed' : 'Closes'}</dt>
+          <dd className="text-slate-800">{formatLocalTime(session.expiresAt)}</dd>
+        </div>
+      </dl>
+    </Card>
+  );
+}
+
+export function StatusLabel({ expired, className }: { expired: boolean; className?: string }) {
+  return (
+    <span
+      className={cn(
+        'inline-flex items-center gap-1.5 rounded-full px-2.5 py-1 text-xs font-semibold ring-1 ring-inset',
+        expired ? 'bg-slate-100 text-slate-700 ring-slate-500/20' : 'bg-emerald-50 text-emerald-800 ring-emerald-600/20',
+        className,
+      )}
+    >
+      <span aria-hidden="true" className={cn('size-2 rounded-full', expired ? 'bg-slate-400' : 'animate-pulse bg-emerald-500')} />
+      {expired ? 'Expired' : 'Active'}
+    </span>
+  );
+}

@@ -1,0 +1,32 @@
+import type { STUDENT_STATUSES } from '../../../common/constants.ts';
+import type { BadgeTone } from '../../components/ui/badge.tsx';
+
+export type StudentStatus = (typeof STUDENT_STATUSES)[number];
+
+export const STUDENT_STATUS_LABELS: Record<StudentStatus, string> = {
+  enrolled: 'Enrolled',
+  active: 'Active',
+  on_leave: 'On leave',
+  suspended: 'Suspended',
+  withdrawn: 'Withdrawn',
+  graduated: 'Graduated',
+  inactive: 'Inactive',
+};
+
+const TONES: Record<StudentStatus, BadgeTone> = {
+  enrolled: 'blue',
+  active: 'green',
+  on_leave: 'amber',
+  suspended: 'red',
+  withdrawn: 'slate',
+  graduated: 'violet',
+  inactive: 'slate',
+};
+
+export function studentStatusLabel(status: string): string {
+  return STUDENT_STATUS_LABELS[status as StudentStatus] ?? status;
+}
+
+export function studentStatusTone(status: string): BadgeTone {
+  return TONES[status as StudentStatus] ?? 'slate';
+}
