@@ -28,6 +28,9 @@ import { qrSessionsRoutes } from './modules/qr-sessions/routes.ts';
 import { attendanceRoutes } from './modules/attendance/routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
 import { auditLogsRoutes } from './modules/audit-logs/routes.ts';
+import { importsRoutes } from './modules/imports/routes.ts';
+import { exportsRoutes } from './modules/exports/routes.ts';
+import { sisRoutes } from './modules/sis/routes.ts';
 
 export type AppDeps = { db: Db; config: Config; clock: Clock; cipher: FieldCipher; responseTimes: ResponseTimes };
 
@@ -77,6 +80,9 @@ export async function buildApp(
   await app.register(attendanceRoutes(full));
   await app.register(dashboardRoutes(full));
   await app.register(auditLogsRoutes(full));
+  await app.register(importsRoutes(full));
+  await app.register(exportsRoutes(full));
+  await app.register(sisRoutes(full));
   app.get('/api/docs/json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
   await registerWebApp(app, opts.webRoot ?? DEFAULT_WEB_ROOT);

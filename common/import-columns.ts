@@ -1,0 +1,697 @@
+import { z } from 'zod';
+import {
+  COHORT,
+  COURSE_CATEGORIES,
+  COURSE_IMPORT_HOURS,
+  CREDENTIAL_TYPES,
+  DAY_OF_WEEK,
+  EMPLOYMENT_TYPES,
+  MAX_UPLOAD_BYTES,
+  PROGRAM_HOURS,
+  PROGRAM_STATUSES,
+  STUDENT_STATUSES,
+  SYNC_STATUSES,
+  TERM,
+  UPLOAD_TYPES,
+  type UploadType,
+} from './constants.ts';
+import { DAY_NAMES } from './schedules.ts';
+
+/**
+ * The one definition of every CSV import column of SPEC §3, per upload type. The importer
+ * (server/modules/imports) validates with these rules, the templates are generated from the
+ * sample values, and the CSV Templates tab lists the columns, the upload sequence and the rules
+ * from them: the documentation cannot disagree with the importer.
+ */
+
+export type RefTarget = 'programs' | 'courses' | 'instructors';
+
+export type ColumnRule =
+  | { kind: 'text'; max: number }
+  | { kind: 'email' }
+  | { kind: 'phone' }
+  | { kind: 'url' }
+  | { kind: 'date' }
+  | { kind: 'datetime' }
+  | { kind: 'time' }
+  | { kind: 'integer'; min: number; max: number }
+  | { kind: 'decimal'; min: number; max: number }
+  | { kind: 'enum'; values: readonly string[]; default?: string }
+  | { kind: 'boolean'; default?: boolean }
+  | { kind: 'yesNo' }
+  | { kind: 'dayOfWeek' }
+  | { kind: 'idList' }
+  | { kind: 'dateList' }
+  | { kind: 'ssn' }
+  | { kind: 'ref'; target: RefTarget };
+
+export type ImportColumn = {
+  name: string;
+  required: boolean;
+  /** A column that carries SIS integration data (identifiers, sync state). */
+  sis: boolean;
+  /** Other header spellings accepted for this column (snake_case always; documentation names). */
+  aliases: readonly string[];
+  rule: ColumnRule;
+  description: string;
+  /** One value per template row; a blank string is an empty cell. */
+  samples: readonly string[];
+};
+
+export type ImportTypeDefinition = {
+  type: UploadType;
+  /** Wizard step (1–5) and the steps that must be completed first (SPEC §4). */
+  step: number;
+  label: string;
+  prerequisites: readonly number[];
+  /** The column whose value identifies a record: re-importing updates by it. */
+  key: string;
+  templateFile: string;
+  /** What an import of this type does beyond storing the rows. */
+  notes: readonly string[];
+  columns: readonly ImportColumn[];
+};
+
+export const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+type ColumnOptions = { required?: boolean; sis?: boolean; aliases?: readonly string[] };
+function col(name: string, rule: ColumnRule, description: string, samples: readonly string[], o: ColumnOptions = {}): ImportColumn {
+  const snake = snakeCase(name);
+  return {
+    name,
+    required: o.required ?? false,
+    sis: o.sis ?? false,
+    aliases: [...(snake !== name ? [snake] : []), ...(o.aliases ?? [])],
+    rule,
+    description,
+    samples,
+  };
+}
+
+const text = (max: number): ColumnRule => ({ kind: 'text', max });
+const SYNC_STATUS: ColumnRule = { kind: 'enum', values: SYNC_STATUSES, default: 'pending' };
+const syncDate = (samples: readonly string[]) =>
+  col('lastSyncDate', { kind: 'datetime' }, 'When the SIS last synchronised this record (school time unless an offset is given).', samples, { sis: true });
+
+const PROGRAMS: ImportTypeDefinition = {
+  type: 'programs',
+  step: 1,
+  label: 'Programs',
+  prerequisites: [],
+  key: 'sisProgramId',
+  templateFile: 'programs_template.csv',
+  notes: ['Programs come first: courses and students name their program by its SIS program ID.'],
+  columns: [
+    col('sisProgramId', text(100), "The program's identifier in the SIS; re-importing updates the program with this ID.", ['SIS-PRG-PN', 'SIS-PRG-MA', 'SIS-PRG-PHL'], { required: true, sis: true }),
+    col('programName', text(200), 'Name shown on screens and reports.', ['Practical Nursing', 'Medical Assisting', 'Phlebotomy Technician'], { required: true }),
+    col('programCode', text(50), 'Short code, unique across programs.', ['PN-DIP', 'MA-CERT', 'PHL-CERT']),
+    col('durationHours', { kind: 'decimal', min: PROGRAM_HOURS.min, max: PROGRAM_HOURS.max }, 'Total clock hours of the program.', ['320', '240', '120']),
+    col('credentialType', { kind: 'enum', values: CREDENTIAL_TYPES }, 'Credential awarded on completion.', ['Diploma', 'Certificate', 'Certificate']),
+    col('description', text(2000), 'Free text.', [
+      'Prepares graduates for the NCLEX-PN licensure examination through classroom, lab and clinical hours.',
+      'Clinical and administrative skills for physician offices and outpatient clinics.',
+      'Venipuncture, specimen handling and patient safety for laboratory settings.',
+    ]),
+    col('status', { kind: 'enum', values: PROGRAM_STATUSES, default: 'active' }, 'Program status; blank means active.', ['active', 'active', 'active']),
+    col('startDate', { kind: 'date' }, 'First day of the program.', ['2026-08-24', '2026-09-08', '2027-01-11']),
+    col('endDate', { kind: 'date' }, 'Last day of the program; not before the start date.', ['2027-08-13', '2027-06-18', '2027-05-14']),
+    col('accreditationBody', text(200), 'Accrediting agency.', ['ABHES', 'ABHES', 'ACCSC']),
+    col('programDirector', text(200), 'Person responsible for the program.', ['Dana Whitfield, MSN, RN', 'Marcus Reyes, CMA', 'Priya Natarajan, MLS(ASCP)']),
+    col('tuitionCost', { kind: 'decimal', min: 0, max: 10_000_000 }, 'Tuition in dollars.', ['18500.00', '14250.00', '3200.00']),
+    col('capacity', { kind: 'integer', min: 0, max: 100_000 }, 'Seats per cohort.', ['48', '30', '20']),
+    col('campusLocation', text(200), 'A campus name, or Online.', ['Main Campus', 'Main Campus', 'Online']),
+    col('externalProgramId', text(100), 'Identifier of the program in another system (state board, LMS).', ['EXT-PN-01', 'EXT-MA-01', 'EXT-PHL-01'], { sis: true }),
+    col('regulatoryCode', text(100), 'Regulatory classification, such as the CIP code.', ['CIP 51.3901', 'CIP 51.0801', 'CIP 51.1009']),
+    syncDate(['2026-11-02 09:00:00', '2026-11-02 09:00:00', '']),
+    col('syncStatus', SYNC_STATUS, 'SIS sync state; blank means pending.', ['synced', 'synced', 'pending'], { sis: true }),
+  ],
+};
+
+const COURSES: ImportTypeDefinition = {
+  type: 'courses',
+  step: 2,
+  label: 'Courses',
+  prerequisites: [1],
+  key: 'sisCourseId',
+  templateFile: 'courses_template.csv',
+  notes: [
+    'programId names an existing program by its SIS program ID or its numeric ID.',
+    'prerequisiteIds lists courses already in the database or on an earlier row of the same file, by numeric ID or SIS course ID.',
+  ],
+  columns: [
+    col('sisCourseId', text(100), "The course's identifier in the SIS; re-importing updates the course with this ID.", ['SIS-CRS-NUR101', 'SIS-CRS-NUR102', 'SIS-CRS-MA110', 'SIS-CRS-PHL101'], { required: true, sis: true }),
+    col('programId', { kind: 'ref', target: 'programs' }, 'The program the course belongs to (SIS program ID or numeric ID).', ['SIS-PRG-PN', 'SIS-PRG-PN', 'SIS-PRG-MA', 'SIS-PRG-PHL'], { required: true }),
+    col('courseCode', text(50), 'Short code, unique across courses (case-insensitive).', ['NUR-101', 'NUR-102', 'MA-110', 'PHL-101'], { required: true }),
+    col('courseName', text(200), 'Name shown on schedules and the scan page.', ['Fundamentals of Nursing', 'Clinical Practice I', 'Medical Terminology', 'Venipuncture Techniques'], { required: true }),
+    col('clockHours', { kind: 'decimal', min: COURSE_IMPORT_HOURS.min, max: COURSE_IMPORT_HOURS.max }, 'Clock hours of the course.', ['90', '120', '45', '60']),
+    col('description', text(2000), 'Free text.', [
+      'Nursing process, safety, infection control and basic patient care.',
+      'Supervised clinical rotation in long-term care.',
+      'Word roots, prefixes and suffixes used in clinical documentation.',
+      'Venipuncture and capillary puncture with order of draw.',
+    ]),
+    col('prerequisiteIds', { kind: 'idList' }, 'Courses that must be taken first, as a JSON array.', ['[]', '["SIS-CRS-NUR101"]', '[]', '[]']),
+    col('isActive', { kind: 'boolean', default: true }, 'Whether the course is offered; blank means true.', ['true', 'true', 'true', 'true']),
+    col('syllabusUrl', { kind: 'url' }, 'Link to the syllabus (http or https).', [
+      'https://lms.example.edu/syllabi/nur-101',
+      'https://lms.example.edu/syllabi/nur-102',
+      'https://lms.example.edu/syllabi/ma-110',
+      '',
+    ]),
+    col('textbooks', text(1000), 'Required texts.', ['Fundamentals of Nursing, 11th ed.', '', 'Medical Terminology for Health Professions, 9th ed.', 'Phlebotomy Essentials, 8th ed.']),
+    col('labHours', { kind: 'decimal', min: 0, max: 2000 }, 'Lab hours within the clock hours.', ['30', '0', '0', '30']),
+    col('lectureHours', { kind: 'decimal', min: 0, max: 2000 }, 'Lecture hours within the clock hours.', ['60', '0', '45', '30']),
+    col('passingGrade', { kind: 'decimal', min: 0, max: 100 }, 'Minimum passing percent.', ['75', '80', '70', '75']),
+    col('category', { kind: 'enum', values: COURSE_CATEGORIES }, 'Kind of course.', ['Core', 'Clinical', 'Core', 'Clinical']),
+    col('credits', { kind: 'decimal', min: 0, max: 999 }, 'Credits, where the school awards them.', ['6', '4', '3', '4']),
+    col('externalCourseId', text(100), 'Identifier of the course in another system.', ['EXT-NUR101', 'EXT-NUR102', 'EXT-MA110', 'EXT-PHL101'], { sis: true }),
+    col('departmentCode', text(50), 'Department.', ['NUR', 'NUR', 'ALH', 'LAB']),
+    col('transferCredits', { kind: 'yesNo' }, 'Whether the credits transfer to other schools.', ['No', 'No', 'Yes', 'No']),
+    syncDate(['2026-11-02 09:00:00', '2026-11-02 09:00:00', '2026-11-02 09:00:00', '']),
+  ],
+};
+
+const INSTRUCTORS: ImportTypeDefinition = {
+  type: 'instructors',
+  step: 3,
+  label: 'Instructors',
+  prerequisites: [1, 2],
+  key: 'sisUserId',
+  templateFile: 'instructors_template.csv',
+  notes: [
+    'Each instructor becomes a user with the Instructor role; the e-mail is the login. No password is set: the instructor gets a set-password link from User Management or signs in with single sign-on.',
+    'An existing instructor account with the same e-mail is linked to the SIS user ID instead of duplicated.',
+  ],
+  columns: [
+    col('sisUserId', text(100), "The instructor's identifier in the SIS; re-importing updates the instructor with this ID.", ['SIS-USR-1001', 'SIS-USR-1002', 'SIS-USR-1003'], { required: true, sis: true }),
+    col('email', { kind: 'email' }, 'Becomes the login; unique across users.', ['dana.whitfield@example.edu', 'marcus.reyes@example.edu', 'priya.natarajan@example.edu'], { required: true }),
+    col('firstName', text(100), 'Given name.', ['Dana', 'Marcus', 'Priya'], { required: true }),
+    col('lastName', text(100), 'Family name.', ['Whitfield', 'Reyes', 'Natarajan'], { required: true }),
+    col('username', text(100), 'Optional user name, unique across users.', ['dwhitfield', 'mreyes', 'pnatarajan']),
+    col('role', { kind: 'enum', values: ['instructor'], default: 'instructor' }, 'Always instructor; blank means instructor.', ['instructor', 'instructor', 'instructor']),
+    col('phone', { kind: 'phone' }, 'Any format; 10-digit numbers are formatted (555) 123-4567.', ['555-201-4410', '(555) 201-4420', '5552014430']),
+    col('department', text(100), 'Department.', ['Nursing', 'Allied Health', 'Laboratory Sciences']),
+    col('qualifications', text(1000), 'Degrees and licences held.', ['MSN, RN', 'AAS Medical Assisting, CMA (AAMA)', 'BS Clinical Laboratory Science, MLS(ASCP)']),
+    col('hireDate', { kind: 'date' }, 'Date of hire.', ['2019-08-12', '2021-01-04', '2023-06-19']),
+    col('salary', { kind: 'decimal', min: 0, max: 10_000_000 }, 'Annual salary in dollars.', ['78500', '52000', '38000']),
+    col('officeLocation', text(200), 'Office.', ['Building A, Room 214', 'Building B, Room 105', 'Building C, Lab 3']),
+    col('bio', text(2000), 'Short biography.', [
+      'Fifteen years in medical-surgical nursing before teaching.',
+      'Former clinic manager; teaches clinical and front-office skills.',
+      'Hospital laboratory phlebotomy lead; teaches weekend sections.',
+    ]),
+    col('specializations', text(1000), 'Areas of expertise.', ['Medical-surgical nursing; geriatrics', 'Clinical procedures; EHR', 'Venipuncture; specimen processing']),
+    col('certifications', text(1000), 'Certifications held.', ['BLS Instructor', 'CMA (AAMA); BLS', 'PBT (ASCP)']),
+    col('employmentType', { kind: 'enum', values: EMPLOYMENT_TYPES }, 'Employment type.', ['Full-time', 'Part-time', 'Adjunct']),
+    col('externalInstructorId', text(100), 'Identifier of the instructor in another system.', ['EXT-I-1001', 'EXT-I-1002', 'EXT-I-1003'], { sis: true }),
+    col('employeeId', text(100), 'HR employee number, unique across instructors.', ['EMP-1001', 'EMP-1002', 'EMP-1003']),
+    col('licenseNumber', text(100), 'Professional licence number.', ['RN-482913', '', '']),
+    syncDate(['2026-11-02 09:00:00', '2026-11-02 09:00:00', '']),
+  ],
+};
+
+const STUDENTS: ImportTypeDefinition = {
+  type: 'students',
+  step: 4,
+  label: 'Students',
+  prerequisites: [1],
+  key: 'sisStudentId',
+  templateFile: 'students_template.csv',
+  notes: [
+    "Enrolled students join the rosters of their program's active schedules that have not ended.",
+    'Social security numbers are encrypted when stored and only ever shown masked (last four digits) to administrators.',
+  ],
+  columns: [
+    col('sisStudentId', text(100), "The student's identifier in the SIS; re-importing updates the student with this ID.", ['SIS-STU-260001', 'SIS-STU-260002', 'SIS-STU-260003', 'SIS-STU-260004'], { required: true, sis: true }),
+    col('firstName', text(100), 'Given name.', ['Aaliyah', 'Tomás', 'Grace', 'Daniel'], { required: true }),
+    col('lastName', text(100), 'Family name.', ['Johnson', 'Herrera', 'Okafor', 'Kim'], { required: true }),
+    col('email', { kind: 'email' }, "The student's e-mail; used to match scans.", [
+      'aaliyah.johnson@students.example.edu',
+      'tomas.herrera@students.example.edu',
+      'grace.okafor@students.example.edu',
+      'daniel.kim@students.example.edu',
+    ]),
+    col('phone', { kind: 'phone' }, 'Any format; 10-digit numbers are formatted (555) 123-4567.', ['555-301-2201', '555-301-2202', '(555) 301-2203', '']),
+    col('programId', { kind: 'ref', target: 'programs' }, 'The program the student is enrolled in (SIS program ID or numeric ID).', ['SIS-PRG-PN', 'SIS-PRG-PN', 'SIS-PRG-MA', 'SIS-PRG-PHL'], { required: true }),
+    col('enrollmentDate', { kind: 'date' }, 'Date of enrolment.', ['2026-08-24', '2026-08-24', '2026-09-08', '2027-01-11']),
+    col('status', { kind: 'enum', values: STUDENT_STATUSES, default: 'enrolled' }, 'Student status; blank means enrolled.', ['enrolled', 'enrolled', 'enrolled', 'enrolled']),
+    col('dateOfBirth', { kind: 'date' }, 'Date of birth.', ['2001-04-17', '1994-11-02', '1999-07-23', '2003-02-09']),
+    col('address', text(500), 'Postal address.', [
+      '1420 Elm Street, Springfield, IL 62704',
+      '88 Lakeview Drive, Apt 3B, Springfield, IL 62711',
+      '301 Walnut Avenue, Chatham, IL 62629',
+      '17 Birch Court, Rochester, IL 62563',
+    ]),
+    col('emergencyContact', text(500), 'Who to call, with their number.', ['Denise Johnson (mother) 555-301-2299', 'Lucia Herrera (spouse) 555-301-2298', 'Samuel Okafor (father) 555-301-2297', 'Min-ji Kim (sister) 555-301-2296']),
+    col('socialSecurityNumber', { kind: 'ssn' }, 'Nine digits, with or without dashes; encrypted at rest, shown masked.', ['900-12-0001', '900-12-0002', '', '900-12-0004']),
+    col('financialAid', text(200), 'Aid programs.', ['Pell Grant', 'Pell Grant; Direct Subsidized Loan', '', 'Workforce Innovation (WIOA)']),
+    col('veteranStatus', { kind: 'boolean' }, 'Whether the student is a veteran (Yes/No or true/false).', ['No', 'Yes', 'No', 'No']),
+    col('graduationDate', { kind: 'date' }, 'Expected or actual graduation date.', ['2027-08-13', '2027-08-13', '2027-06-18', '2027-05-14']),
+    col('externalStudentId', text(100), 'Identifier of the student in another system.', ['EXT-S-260001', 'EXT-S-260002', 'EXT-S-260003', 'EXT-S-260004'], { sis: true }),
+    col('nationalStudentId', text(100), 'National or state student identifier.', ['NSI-IL-5528011', 'NSI-IL-5528012', '', 'NSI-IL-5528014']),
+    col('transcriptId', text(100), 'Transcript record identifier.', ['TR-260001', 'TR-260002', 'TR-260003', 'TR-260004']),
+    syncDate(['2026-11-02 09:00:00', '2026-11-02 09:00:00', '2026-11-02 09:00:00', '']),
+  ],
+};
+
+const SCHEDULES: ImportTypeDefinition = {
+  type: 'schedules',
+  step: 5,
+  label: 'Schedules',
+  prerequisites: [1, 2, 3],
+  key: 'sisScheduleId',
+  templateFile: 'schedules_template.csv',
+  notes: [
+    'courseId names an existing course by SIS course ID or numeric ID; instructorId an active instructor by SIS user ID, numeric ID or e-mail.',
+    "A schedule's roster is filled with the enrolled students of its course's program.",
+    'The template names are canonical; the documentation names cohortName, startDate, endDate and meetingDays are accepted for cohortNumber, courseStartDate, courseEndDate and dayOfWeek.',
+  ],
+  columns: [
+    col('sisScheduleId', text(100), "The schedule's identifier in the SIS; re-importing updates the schedule with this ID.", ['SIS-SCH-NUR101-C7', 'SIS-SCH-NUR102-C7', 'SIS-SCH-MA110-C4', 'SIS-SCH-PHL101-C2'], { required: true, sis: true }),
+    col('courseId', { kind: 'ref', target: 'courses' }, 'The course taught (SIS course ID or numeric ID).', ['SIS-CRS-NUR101', 'SIS-CRS-NUR102', 'SIS-CRS-MA110', 'SIS-CRS-PHL101'], { required: true }),
+    col('instructorId', { kind: 'ref', target: 'instructors' }, 'The instructor (SIS user ID, numeric ID or e-mail); blank for none yet.', ['SIS-USR-1001', 'SIS-USR-1001', 'SIS-USR-1002', 'SIS-USR-1003']),
+    col('roomNumber', text(50), 'Room where the class meets.', ['A-214', 'Clinical Site', 'B-105', 'C-Lab 3']),
+    col('startTime', { kind: 'time' }, 'Class start, school time (HH:MM, 24-hour; 8:00 AM also accepted).', ['08:00', '07:00', '18:00', '09:00'], { required: true }),
+    col('endTime', { kind: 'time' }, 'Class end; an end before the start means the class runs past midnight.', ['12:00', '15:30', '21:00', '13:00'], { required: true }),
+    col('dayOfWeek', { kind: 'dayOfWeek' }, 'Meeting day, one per row.', ['1', '3', '2', '6'], { required: true, aliases: ['meetingDays', 'meeting_days'] }),
+    col('courseStartDate', { kind: 'date' }, 'First class date.', ['2027-01-11', '2027-01-13', '2027-01-12', '2027-01-16'], { required: true, aliases: ['startDate', 'start_date'] }),
+    col('courseEndDate', { kind: 'date' }, 'Last class date; not before the start date.', ['2027-05-07', '2027-05-12', '2027-04-27', '2027-03-27'], { required: true, aliases: ['endDate', 'end_date'] }),
+    col('cohortNumber', { kind: 'integer', min: COHORT.min, max: COHORT.max }, 'Cohort number.', ['7', '7', '4', '2'], { required: true, aliases: ['cohortName', 'cohort_name'] }),
+    col('termNumber', { kind: 'integer', min: TERM.min, max: TERM.max }, 'Term within the program.', ['2', '2', '1', '1'], { required: true }),
+    col('isActive', { kind: 'boolean', default: true }, 'Whether the schedule runs; blank means true.', ['true', 'true', 'true', 'true']),
+    col('room', text(200), 'Room name or building.', ['Nursing Skills Lab', 'Springfield Care Center', 'Clinical Skills Room', 'Phlebotomy Lab']),
+    col('capacity', { kind: 'integer', min: 0, max: 10_000 }, 'Seats.', ['24', '12', '20', '12']),
+    col('notes', text(2000), 'Free text.', ['Bring skills checklist.', 'Scrubs and badge required on site.', '', 'Weekend section.']),
+    col('holidayExceptions', { kind: 'dateList' }, 'Dates with no class, separated by spaces.', ['2027-01-18 2027-03-15', '2027-03-17', '2027-03-16', '']),
+    col('makeupDates', { kind: 'dateList' }, 'Extra class dates, separated by spaces.', ['2027-05-10', '2027-05-14', '', '2027-04-03']),
+    col('gradingPolicy', text(1000), 'How the course is graded.', ['75% theory minimum; skills pass/fail', 'Clinical evaluation pass/fail', '70% minimum', '100 successful venipunctures']),
+    col('term', text(100), 'Term name.', ['Spring 2027', 'Spring 2027', 'Spring 2027', 'Spring 2027']),
+    col('externalScheduleId', text(100), 'Identifier of the section in another system.', ['EXT-SEC-5101', 'EXT-SEC-5102', 'EXT-SEC-5201', 'EXT-SEC-5301'], { sis: true }),
+    col('academicYear', text(20), 'Academic year.', ['2026-2027', '2026-2027', '2026-2027', '2026-2027']),
+    col('registrationCode', text(100), 'Registration code of the section.', ['REG-NUR101-S27', 'REG-NUR102-S27', 'REG-MA110-S27', 'REG-PHL101-S27']),
+    syncDate(['2026-11-02 09:00:00', '2026-11-02 09:00:00', '2026-11-02 09:00:00', '']),
+  ],
+};
+
+/** The five types in upload (wizard) order. */
+export const IMPORT_TYPES: readonly ImportTypeDefinition[] = [PROGRAMS, COURSES, INSTRUCTORS, STUDENTS, SCHEDULES];
+
+export function importType(type: UploadType): ImportTypeDefinition {
+  return IMPORT_TYPES.find((t) => t.type === type)!;
+}
+
+export const isUploadType = (v: string): v is UploadType => (UPLOAD_TYPES as readonly string[]).includes(v);
+
+export const WIZARD_STEP_LOCKED = 'Step Locked - Complete the required dependencies first';
+export const stepCompletedMessage = (step: number) =>
+  step < IMPORT_TYPES.length ? `Upload Successful: Step ${step} completed successfully! Moving to next step.` : 'All steps completed!';
+
+/** File rules of SPEC §5, for the Templates tab. */
+export const FILE_RULES: readonly string[] = [
+  'The first row is the header row; headers match the template exactly (snake_case spellings such as first_name and sis_student_id are accepted too).',
+  `UTF-8 CSV (with or without a byte-order mark, CRLF or LF line ends), at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. The wizard accepts .csv; the API also reads .xls and .xlsx.`,
+  'Quoted fields may contain commas and line breaks. Empty rows are ignored.',
+  'Dates are YYYY-MM-DD (or YYYY-MM-DD HH:MM:SS). E-mails must be valid; phone numbers may be in any format.',
+  `Program clock hours ${PROGRAM_HOURS.min}–${PROGRAM_HOURS.max}; course hours ${COURSE_IMPORT_HOURS.min}–${COURSE_IMPORT_HOURS.max}; prerequisites a JSON array such as [1,2,3] or [].`,
+  'Duplicates inside a file are flagged, and every referenced record (program, course, instructor) must exist.',
+  'The whole file is checked first and every problem is listed with its row and column; nothing is written unless every row is valid.',
+  'Re-importing a file updates the records with the same SIS identifier instead of duplicating them.',
+];
+
+/** Human text of a rule, for the Templates tab and error messages. */
+export function ruleText(rule: ColumnRule): string {
+  switch (rule.kind) {
+    case 'text':
+      return `Text, at most ${rule.max} characters`;
+    case 'email':
+      return 'A valid e-mail address';
+    case 'phone':
+      return 'Phone number, any format';
+    case 'url':
+      return 'A web address starting with http:// or https://';
+    case 'date':
+      return 'Date YYYY-MM-DD (or YYYY-MM-DD HH:MM:SS)';
+    case 'datetime':
+      return 'Date YYYY-MM-DD or date and time YYYY-MM-DD HH:MM:SS';
+    case 'time':
+      return 'Time HH:MM (24-hour)';
+    case 'integer':
+      return `Whole number from ${rule.min} to ${rule.max}`;
+    case 'decimal':
+      return `Number from ${rule.min} to ${rule.max}`;
+    case 'enum':
+      return `One of ${rule.values.join(', ')}`;
+    case 'boolean':
+      return 'true or false (Yes/No, 1/0 accepted)';
+    case 'yesNo':
+      return 'Yes or No';
+    case 'dayOfWeek':
+      return `Day of week ${DAY_OF_WEEK.min} (Sunday) to ${DAY_OF_WEEK.max} (Saturday); day names accepted`;
+    case 'idList':
+      return 'JSON array of course IDs or SIS course IDs, such as [1,2,3] or []';
+    case 'dateList':
+      return 'Dates YYYY-MM-DD separated by spaces';
+    case 'ssn':
+      return 'Nine digits, such as 123-45-6789';
+    case 'ref':
+      return rule.target === 'instructors' ? 'SIS user ID, user ID or e-mail of an instructor' : `SIS ID or numeric ID of an existing ${rule.target.slice(0, -1)}`;
+  }
+}
+
+// ---- Cell parsing: shared so the rules and their texts live side by side. ----
+
+export type CellValue = string | number | boolean | null | readonly string[] | readonly (number | string)[];
+export type CellResult = { ok: true; value: CellValue } | { ok: false; message: string };
+
+const ok = (value: CellValue): CellResult => ({ ok: true, value });
+const fail = (message: string): CellResult => ({ ok: false, message });
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** A real calendar date within years PostgreSQL and people agree on. */
+export function isRealDate(v: string): boolean {
+  const m = DATE_RE.exec(v);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (y < 1900 || y > 2200 || mo < 1 || mo > 12 || d < 1) return false;
+  return d <= new Date(Date.UTC(y, mo, 0)).getUTCDate();
+}
+
+const DATETIME_RE = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/** 'YYYY-MM-DD', optionally with HH:MM[:SS] and an offset; null when not one. */
+export function parseDateTime(v: string): { date: string; hours: number; minutes: number; seconds: number; offset: string | null } | null {
+  const m = DATETIME_RE.exec(v);
+  if (!m || !isRealDate(m[1]!)) return null;
+  const hours = Number(m[2] ?? 0);
+  const minutes = Number(m[3] ?? 0);
+  const seconds = Number(m[4] ?? 0);
+  if (hours > 23 || minutes > 59 || seconds > 59) return null;
+  if (m[5] && !m[2]) return null;
+  return { date: m[1]!, hours, minutes, seconds, offset: m[5] ? m[5].toUpperCase() : null };
+}
+
+const EMAIL = z.email();
+const TIME_RE = /^(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?$/;
+
+function parseNumber(raw: string): number | null {
+  const cleaned = /^\$?\d{1,3}(,\d{3})+(\.\d+)?$/.test(raw) ? raw.replace(/[$,]/g, '') : raw.replace(/^\$/, '');
+  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(cleaned)) return null;
+  const n = Number(cleaned);
+  return Number.isFinite(n) ? n : null;
+}
+
+function formatPhone(raw: string): string {
+  const digits = raw.replace(/\D/g, '');
+  const ten = digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
+  if (ten.length === 10 && /^[\d\s().+-]+$/.test(raw)) return `(${ten.slice(0, 3)}) ${ten.slice(3, 6)}-${ten.slice(6)}`;
+  return raw;
+}
+
+const BOOLEAN_WORDS: Record<string, boolean> = { true: true, false: false, yes: true, no: false, y: true, n: false, '1': true, '0': false };
+const DAY_LOOKUP = new Map<string, number>(DAY_NAMES.flatMap((d, i) => [[d.toLowerCase(), i] as const, [d.slice(0, 3).toLowerCase(), i] as const]));
+
+/**
+ * Parse one trimmed, non-empty cell by its column's rule. Blank cells are handled by the caller
+ * (required check, default value). Messages name the rule, never echo more than needed.
+ */
+export function parseCell(column: ImportColumn, raw: string): CellResult {
+  const rule = column.rule;
+  const name = column.name;
+  if (raw.includes('\u0000')) return fail(`${name} contains a NUL character`);
+  switch (rule.kind) {
+    case 'text':
+      return raw.length > rule.max ? fail(`${name} must be at most ${rule.max} characters`) : ok(raw);
+    case 'ref':
+      return raw.length > 254 ? fail(`${name} must be at most 254 characters`) : ok(raw);
+    case 'email':
+      return raw.length <= 254 && EMAIL.safeParse(raw).success ? ok(raw) : fail(`${name} must be a valid e-mail address`);
+    case 'phone': {
+      const digits = raw.replace(/\D/g, '').length;
+      if (raw.length > 40 || digits < 7 || digits > 15 || !/^[\d\s().+\-/]+(\s*(ext\.?|x)\s*\d+)?$/i.test(raw)) {
+        return fail(`${name} must be a phone number (7 to 15 digits)`);
+      }
+      return ok(formatPhone(raw));
+    }
+    case 'url': {
+      if (raw.length > 500) return fail(`${name} must be at most 500 characters`);
+      try {
+        const u = new URL(raw);
+        if (u.protocol === 'http:' || u.protocol === 'https:') return ok(raw);
+      } catch {
+        // fall through
+      }
+      return fail(`${name} must be a web address starting with http:// or https://`);
+    }
+    case 'date': {
+      const dt = parseDateTime(raw);
+      return dt && !dt.offset ? ok(dt.date) : fail(`${name} must be a date YYYY-MM-DD (or YYYY-MM-DD HH:MM:SS)`);
+    }
+    case 'datetime': {
+      const dt = parseDateTime(raw);
+      if (!dt) return fail(`${name} must be a date YYYY-MM-DD or YYYY-MM-DD HH:MM:SS`);
+      const pad = (n: number) => String(n).padStart(2, '0');
+      return ok(`${dt.date}T${pad(dt.hours)}:${pad(dt.minutes)}:${pad(dt.seconds)}${dt.offset ?? ''}`);
+    }
+    case 'time': {
+      const m = TIME_RE.exec(raw);
+      if (!m) return fail(`${name} must be a time HH:MM`);
+      let h = Number(m[1]);
+      const min = Number(m[2]);
+      const ampm = m[4]?.toLowerCase();
+      if (ampm) {
+        if (h < 1 || h > 12) return fail(`${name} must be a time HH:MM`);
+        h = (h % 12) + (ampm === 'pm' ? 12 : 0);
+      }
+      if (h > 23 || min > 59 || Number(m[3] ?? 0) > 59) return fail(`${name} must be a time HH:MM`);
+      return ok(`${String(h).padStart(2, '0')}:${String(min).padStart(2, '0')}`);
+    }
+    case 'integer': {
+      if (!/^[+-]?\d{1,12}(\.0+)?$/.test(raw)) return fail(`${name} must be a whole number from ${rule.min} to ${rule.max}`);
+      const n = Number.parseInt(raw, 10);
+      return n < rule.min || n > rule.max ? fail(`${name} must be between ${rule.min} and ${rule.max}`) : ok(n);
+    }
+    case 'decimal': {
+      const n = raw.length > 30 ? null : parseNumber(raw);
+      if (n === null) return fail(`${name} must be a number from ${rule.min} to ${rule.max}`);
+      return n < rule.min || n > rule.max ? fail(`${name} must be between ${rule.min} and ${rule.max}`) : ok(n);
+    }
+    case 'enum': {
+      const found = rule.values.find((v) => v.toLowerCase() === raw.toLowerCase());
+      return found ? ok(found) : fail(`${name} must be one of ${rule.values.join(', ')}`);
+    }
+    case 'boolean': {
+      const b = BOOLEAN_WORDS[raw.toLowerCase()];
+      return b === undefined ? fail(`${name} must be true or false (Yes/No)`) : ok(b);
+    }
+    case 'yesNo': {
+      const v = raw.toLowerCase();
+      return v === 'yes' ? ok(true) : v === 'no' ? ok(false) : fail(`${name} must be Yes or No`);
+    }
+    case 'dayOfWeek': {
+      if (/^\d+$/.test(raw)) {
+        const n = Number(raw);
+        return n >= DAY_OF_WEEK.min && n <= DAY_OF_WEEK.max ? ok(n) : fail(`${name} must be between ${DAY_OF_WEEK.min} (Sunday) and ${DAY_OF_WEEK.max} (Saturday)`);
+      }
+      const day = DAY_LOOKUP.get(raw.toLowerCase());
+      return day === undefined ? fail(`${name} must be one day: ${DAY_OF_WEEK.min} (Sunday) to ${DAY_OF_WEEK.max} (Saturday)`) : ok(day);
+    }
+    case 'idList': {
+      let parsed: unknown;
+      try {
+        parsed = raw.length > 5000 ? undefined : JSON.parse(raw);
+      } catch {
+        parsed = undefined;
+      }
+      const valid =
+        Array.isArray(parsed) &&
+        parsed.length <= 50 &&
+        parsed.every((v) => (typeof v === 'number' && Number.isInteger(v) && v > 0 && v < 2 ** 31) || (typeof v === 'string' && v.trim() !== '' && v.length <= 100 && !v.includes('\u0000')));
+      if (!valid) return fail(`${name} must be a JSON array of course IDs, such as [1,2,3] or []`);
+      return ok([...new Set((parsed as (number | string)[]).map((v) => (typeof v === 'string' ? v.trim() : v)))]);
+    }
+    case 'dateList': {
+      const parts = raw.split(/[\s,;]+/).filter(Boolean);
+      if (parts.length > 366) return fail(`${name} may list at most 366 dates`);
+      const bad = parts.find((p) => !isRealDate(p));
+      return bad !== undefined ? fail(`${name} must be dates YYYY-MM-DD separated by spaces`) : ok([...new Set(parts)].sort());
+    }
+    case 'ssn': {
+      if (!/^\d{3}-?\d{2}-?\d{4}$/.test(raw)) return fail(`${name} must be nine digits, such as 123-45-6789`);
+      return ok(raw.replace(/-/g, ''));
+    }
+  }
+}
+
+/** The template CSV's header and rows, from the sample values. */
+export function templateRows(def: ImportTypeDefinition): { header: string[]; rows: string[][] } {
+  const count = def.columns[0]!.samples.length;
+  return {
+    header: def.columns.map((c) => c.name),
+    rows: Array.from({ length: count }, (_, i) => def.columns.map((c) => c.samples[i] ?? '')),
+  };
+}
+
+// ---- What GET /api/import-columns answers (the Templates tab reads it). ----
+
+export const importColumnSchema = z.object({
+  name: z.string(),
+  required: z.boolean(),
+  sis: z.boolean(),
+  aliases: z.array(z.string()),
+  rule: z.string(),
+  description: z.string(),
+  example: z.string(),
+});
+export const importTypeSchema = z.object({
+  type: z.enum(UPLOAD_TYPES),
+  step: z.number().int(),
+  label: z.string(),
+  prerequisites: z.array(z.number().int()),
+  key: z.string(),
+  templateFile: z.string(),
+  notes: z.array(z.string()),
+  columns: z.array(importColumnSchema),
+});
+export const importColumnsResponseSchema = z.object({ types: z.array(importTypeSchema), fileRules: z.array(z.string()) });
+export type ImportColumnsResponse = z.infer<typeof importColumnsResponseSchema>;
+
+export function describeImportColumns(): ImportColumnsResponse {
+  return {
+    types: IMPORT_TYPES.map((t) => ({
+      type: t.type,
+      step: t.step,
+      label: t.label,
+      prerequisites: [...t.prerequisites],
+      key: t.key,
+      templateFile: t.templateFile,
+      notes: [...t.notes],
+      columns: t.columns.map((c) => ({
+        name: c.name,
+        required: c.required,
+        sis: c.sis,
+        aliases: [...c.aliases],
+        rule: ruleText(c.rule),
+        description: c.description,
+        example: c.samples.find((s) => s !== '') ?? '',
+      })),
+    })),
+    fileRules: [...FILE_RULES],
+  };
+}
+
+// ---- API contract of the imports, wizard, uploads, export and SIS calls. ----
+
+export const rowProblemSchema = z.object({ row: z.number().int(), column: z.string(), value: z.string().optional(), message: z.string() });
+export type RowProblemOut = z.infer<typeof rowProblemSchema>;
+
+export const uploadResultSchema = z.object({
+  type: z.enum(UPLOAD_TYPES),
+  fileName: z.string(),
+  rows: z.number().int(),
+  created: z.number().int(),
+  updated: z.number().int(),
+  dryRun: z.boolean(),
+  errors: z.array(rowProblemSchema),
+  uploadId: z.number().int(),
+});
+export type UploadResult = z.infer<typeof uploadResultSchema>;
+
+/** The body of a refused import (400): every problem, nothing written. */
+export type UploadFailure = UploadResult & { message: string; code: string; errorCount: number };
+
+export const WIZARD_STEP_STATUSES = ['locked', 'available', 'current', 'completed'] as const;
+export type WizardStepStatus = (typeof WIZARD_STEP_STATUSES)[number];
+export const wizardSchema = z.object({
+  currentStep: z.number().int(),
+  completedSteps: z.array(z.number().int()),
+  steps: z.array(
+    z.object({
+      step: z.number().int(),
+      type: z.enum(UPLOAD_TYPES),
+      label: z.string(),
+      status: z.enum(WIZARD_STEP_STATUSES),
+      prerequisites: z.array(z.number().int()),
+    }),
+  ),
+});
+export type WizardState = z.infer<typeof wizardSchema>;
+
+/** SPEC §4: completed, then current, then available when every prerequisite is completed, else locked. */
+export function wizardState(currentStep: number, completedSteps: readonly number[]): WizardState {
+  const done = new Set(completedSteps);
+  return {
+    currentStep,
+    completedSteps: [...done].sort((a, b) => a - b),
+    steps: IMPORT_TYPES.map((t) => ({
+      step: t.step,
+      type: t.type,
+      label: t.label,
+      prerequisites: [...t.prerequisites],
+      status: done.has(t.step) ? 'completed' : t.step === currentStep ? 'current' : t.prerequisites.every((p) => done.has(p)) ? 'available' : 'locked',
+    })),
+  };
+}
+
+export function isStepLocked(step: number, completedSteps: readonly number[]): boolean {
+  const def = IMPORT_TYPES.find((t) => t.step === step);
+  return !def || !def.prerequisites.every((p) => completedSteps.includes(p));
+}
+
+export const fileUploadSchema = z.object({
+  id: z.number().int(),
+  type: z.enum(UPLOAD_TYPES),
+  fileName: z.string(),
+  fileSize: z.number().int(),
+  rows: z.number().int(),
+  created: z.number().int(),
+  updated: z.number().int(),
+  errorCount: z.number().int(),
+  status: z.string(),
+  dryRun: z.boolean(),
+  uploadedBy: z.number().int().nullable(),
+  uploadedByName: z.string().nullable(),
+  createdAt: z.string(),
+  completedAt: z.string().nullable(),
+});
+export type FileUpload = z.infer<typeof fileUploadSchema>;
+
+export const ATTENDANCE_EXPORT_COLUMNS = [
+  'sisStudentId',
+  'studentId',
+  'firstName',
+  'lastName',
+  'email',
+  'sisCourseId',
+  'courseCode',
+  'courseName',
+  'sisScheduleId',
+  'sessionDate',
+  'scanInTime',
+  'status',
+  'syncStatus',
+  'scanOutTime',
+  'minutesAttended',
+  'scheduledMinutes',
+  'isManualOverride',
+  'overrideReason',
+  'source',
+] as const;
+/** The SIS columns of SPEC §3; the rest are the clock-hour details career schools report. */
+export const SPEC_EXPORT_COLUMN_COUNT = 13;
+
+export const SIS_TABLES = ['programs', 'courses', 'instructors', 'students', 'schedules', 'attendance'] as const;
+export const sisStatusSchema = z.object({
+  tables: z.array(
+    z.object({
+      table: z.enum(SIS_TABLES),
+      pending: z.number().int(),
+      synced: z.number().int(),
+      failed: z.number().int(),
+      manual: z.number().int(),
+      total: z.number().int(),
+      lastSyncDate: z.string().nullable(),
+    }),
+  ),
+  totals: z.object({ pending: z.number().int(), synced: z.number().int(), failed: z.number().int(), manual: z.number().int(), total: z.number().int() }),
+});
+export type SisStatus = z.infer<typeof sisStatusSchema>;

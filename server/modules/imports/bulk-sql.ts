@@ -1,0 +1,57 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+
+/** Rows per statement: one INSERT … SELECT FROM unnest(…) per chunk, never one query per row. */
+export const CHUNK_ROWS = 1000;
+
+export type PgArrayType = 'text' | 'int' | 'numeric' | 'bool' | 'date' | 'time' | 'timestamptz';
+
+/** A table column written from the file: its value for file row i, and whether re-imports overwrite it. */
+export type DbColumn = {
+  db: string;
+  type: PgArrayType;
+  value: (i: number) => unknown;
+  /** false: set on insert only (e.g. role). */
+  update?: boolean;
+  /** An expression over the unnest column `u.<db>`, e.g. a cast to date[]. */
+  select?: string;
+};
+
+const ident = (name: string) => {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Bad identifier ${name}`);
+  return sql.raw(name);
+};
+
+/**
+ * Multi-row INSERT … ON CONFLICT (key) DO UPDATE in chunks, fed by one array parameter per
+ * column (`unnest`), so 100,000 rows are 100 statements. Columns absent from the file are not in
+ * `columns`: inserts get the table default, updates leave them alone.
+ */
+export async function upsertRows<R extends Record<string, unknown>>(
+  tx: DbOrTx,
+  opts: { table: string; conflict: string; columns: DbColumn[]; rows: readonly number[]; returning: string; touchUpdatedAt?: boolean },
+): Promise<R[]> {
+  const out: R[] = [];
+  const names = opts.columns.map((c) => ident(c.db));
+  const updates = opts.columns.filter((c) => c.update !== false && c.db !== opts.conflict).map((c) => sql`${ident(c.db)} = excluded.${ident(c.db)}`);
+  if (opts.touchUpdatedAt !== false) updates.push(sql`updated_at = now()`);
+  const onConflict: SQL = updates.length > 0 ? sql`do update set ${sql.join(updates, sql`, `)}` : sql`do nothing`;
+  for (let start = 0; start < opts.rows.length; start += CHUNK_ROWS) {
+    const chunk = opts.rows.slice(start, start + CHUNK_ROWS);
+    const arrays = opts.columns.map((c) => sql`${sql.param(chunk.map((i) => c.value(i) ?? null))}::${sql.raw(c.type)}[]`);
+    const selects = opts.columns.map((c) => (c.select ? sql.raw(c.select) : sql`u.${ident(c.db)}`));
+    const { rows } = await tx.execute<R>(sql`
+      insert into ${ident(opts.table)} (${sql.join(names, sql`, `)})
+      select ${sql.join(selects, sql`, `)} from unnest(${sql.join(arrays, sql`, `)}) as u(${sql.join(names, sql`, `)})
+      on conflict (${ident(opts.conflict)}) ${onConflict}
+      returning ${sql.raw(opts.returning)}`);
+    out.push(...(rows as R[]));
+  }
+  return out;
+}
+
+/** `= any($1::type[])` with the whole list as one parameter. */
+export const anyOf = (values: readonly unknown[], type: PgArrayType) => sql`any(${sql.param([...values])}::${sql.raw(type)}[])`;
+
+/** Text for a date[] column from a list of 'YYYY-MM-DD' (validated) dates. */
+export const dateArrayLiteral = (dates: readonly string[] | null) => `{${(dates ?? []).join(',')}}`;

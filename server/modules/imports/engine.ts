@@ -1,0 +1,151 @@
+import { sql } from 'drizzle-orm';
+import type { UploadType } from '../../../common/constants.ts';
+import { importType, type UploadResult } from '../../../common/import-columns.ts';
+import type { Db } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { pgError } from '../../lib/db-errors.ts';
+import type { RowProblem } from '../../lib/errors.ts';
+import type { FieldCipher } from '../../lib/field-cipher.ts';
+import { localDate } from '../../lib/school-time.ts';
+import { recordAudit } from '../audit-logs/service.ts';
+import { getSettings } from '../settings/service.ts';
+import { planCourses } from './courses-import.ts';
+import type { ImportHandler } from './handler.ts';
+import { planInstructors } from './instructors-import.ts';
+import { clip, Problems } from './problems.ts';
+import { planPrograms } from './programs-import.ts';
+import { readImportFile, UnreadableFile } from './read-file.ts';
+import { planSchedules } from './schedules-import.ts';
+import { Sheet } from './sheet.ts';
+import { planStudents } from './students-import.ts';
+import { finishUpload, startUpload } from './upload-log.ts';
+import { completeWizardStep } from './wizard.ts';
+
+const HANDLERS: Record<UploadType, ImportHandler> = {
+  programs: planPrograms,
+  courses: planCourses,
+  instructors: planInstructors,
+  students: planStudents,
+  schedules: planSchedules,
+};
+
+export type ImportDeps = { db: Db; cipher: FieldCipher; clock: Clock };
+export type ImportRequest = {
+  type: UploadType;
+  fileName: string;
+  buffer: Buffer;
+  kind: 'csv' | 'xlsx' | 'xls';
+  dryRun: boolean;
+  actorId: number | null;
+  ip: string | null;
+};
+/** A refused import: every problem (up to the answer's cap), the total, and the HTTP status to answer. */
+export type ImportOutcome =
+  | { ok: true; result: UploadResult }
+  | { ok: false; status: 400 | 409; code: string; message: string; errorCount: number; result: UploadResult };
+
+/** An audit table name per upload type: instructors are users. */
+const AUDIT_TABLE: Record<UploadType, string> = { programs: 'programs', courses: 'courses', instructors: 'users', students: 'students', schedules: 'schedules' };
+
+/** A database refusal during the write that validation could not foresee (a concurrent change). */
+function writeProblem(err: unknown): { status: 400 | 409; message: string } | null {
+  const e = pgError(err);
+  if (!e.code) return null;
+  if (e.code === '23505') return { status: 409, message: `A row conflicts with a record saved meanwhile (${e.constraint ?? 'unique'}); check the file and try again` };
+  if (e.code === '23503') return { status: 409, message: `A referenced record was changed or removed meanwhile (${e.constraint ?? 'foreign key'}); try again` };
+  if (e.code === '23514' || e.code === '23502') return { status: 400, message: `A value does not fit the stored record (${e.constraint ?? 'check'})` };
+  if (e.code.startsWith('22')) return { status: 400, message: `A value could not be stored: ${clip((err as Error).message ?? '', 200)}` };
+  return null;
+}
+
+/**
+ * Import one file of a type, all or nothing. The whole file is checked first (every cell against
+ * the column definitions, duplicates, foreign keys, other records' unique values) and every
+ * problem is answered with its row and column; nothing is written unless every row is valid.
+ * Then all rows are written in ONE transaction with bulk upserts keyed by the SIS id, the wizard
+ * step is completed, and the upload and its audit entry are recorded in the same transaction.
+ * A dry run stops after the checks and reports what would be created and updated.
+ * Every upload, refused or not, is recorded in file_uploads. Never throws for bad input.
+ */
+export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<ImportOutcome> {
+  const def = importType(req.type);
+  const fileName = clip(req.fileName || 'upload.csv', 255) || 'upload.csv';
+  const uploadId = await startUpload(deps.db, { type: req.type, fileName, fileSize: req.buffer.length, dryRun: req.dryRun, uploadedBy: req.actorId });
+  const problems = new Problems();
+  const base = { type: req.type, fileName, rows: 0, created: 0, updated: 0, dryRun: req.dryRun, errors: [] as RowProblem[], uploadId };
+  let refusal: { status: 400 | 409; message: string } | null = null;
+  let counts: { created: number; updated: number } | null = null;
+  try {
+    const table = readImportFile(req.buffer, req.kind);
+    base.rows = table.records.length;
+    counts = await deps.db.transaction(async (tx) => {
+      // One import of a type at a time, so the checks still hold when the rows are written.
+      await tx.execute(sql`select pg_advisory_xact_lock(727100, ${def.step})`);
+      const settings = await getSettings(tx);
+      const timeZone = settings.attendance.timeZone;
+      const sheet = Sheet.build(def, table, problems);
+      if (!sheet) return null;
+      const plan = await HANDLERS[req.type]({ tx, sheet, problems, timeZone, today: localDate(deps.clock.now(), timeZone), cipher: deps.cipher });
+      if (problems.any) return null;
+      const result = { created: plan.created, updated: plan.updated };
+      if (req.dryRun) return result;
+      await plan.write(tx);
+      const wizard = await completeWizardStep(tx, def.step, req.actorId);
+      await finishUpload(tx, uploadId, { status: 'completed', rows: base.rows, ...result, errorCount: 0, errors: [] });
+      await recordAudit(tx, {
+        userId: req.actorId,
+        action: 'Upload',
+        tableName: AUDIT_TABLE[req.type],
+        recordId: uploadId,
+        ipAddress: req.ip,
+        newValues: { uploadType: req.type, fileName, fileSize: req.buffer.length, rows: base.rows, ...result, wizardStep: def.step, currentStep: wizard.currentStep },
+      });
+      return result;
+    });
+  } catch (err) {
+    if (err instanceof UnreadableFile) problems.add(err.row, '', err.message);
+    else {
+      refusal = writeProblem(err);
+      if (!refusal) {
+        await finishUpload(deps.db, uploadId, { status: 'failed', rows: base.rows, created: 0, updated: 0, errorCount: 1, errors: [{ row: 0, column: '', message: 'Internal error' }] }).catch(() => {});
+        throw err;
+      }
+      problems.add(0, '', refusal.message);
+    }
+  }
+
+  if (counts && !problems.any) {
+    const result = { ...base, ...counts };
+    if (req.dryRun) await record(deps.db, req, uploadId, 'validated', result, 0, []);
+    return { ok: true, result };
+  }
+  const errors = problems.list();
+  await record(deps.db, req, uploadId, 'failed', base, problems.count, errors);
+  const message = refusal?.message ?? `Nothing was imported: ${problems.count} problem${problems.count === 1 ? '' : 's'} in the file`;
+  return { ok: false, status: refusal?.status ?? 400, code: 'IMPORT_INVALID', message, errorCount: problems.count, result: { ...base, errors } };
+}
+
+type Recorded = Pick<ImportRequest, 'type' | 'dryRun' | 'actorId' | 'ip'> & { buffer: { length: number } };
+
+/** The record and audit entry of a dry run or a refused upload (nothing else was written). */
+async function record(db: Db, req: Recorded, uploadId: number, status: 'validated' | 'failed', r: UploadResult, errorCount: number, errors: RowProblem[]) {
+  await db.transaction(async (tx) => {
+    await finishUpload(tx, uploadId, { status, rows: r.rows, created: r.created, updated: r.updated, errorCount, errors });
+    await recordAudit(tx, {
+      userId: req.actorId,
+      action: 'Upload',
+      tableName: AUDIT_TABLE[req.type],
+      recordId: uploadId,
+      ipAddress: req.ip,
+      newValues: { uploadType: req.type, fileName: r.fileName, fileSize: req.buffer.length, rows: r.rows, status, dryRun: req.dryRun, created: r.created, updated: r.updated, errorCount },
+    });
+  });
+}
+
+/** Record an upload refused before its content was read (wrong type, too large): failed uploads are listed too. */
+export async function recordRefusedUpload(db: Db, u: { type: UploadType; dryRun: boolean; actorId: number | null; ip: string | null; message: string }): Promise<void> {
+  const fileName = '(file refused)';
+  const id = await startUpload(db, { type: u.type, fileName, fileSize: 0, dryRun: u.dryRun, uploadedBy: u.actorId });
+  const r: UploadResult = { type: u.type, fileName, rows: 0, created: 0, updated: 0, dryRun: u.dryRun, errors: [], uploadId: id };
+  await record(db, { ...u, buffer: { length: 0 } }, id, 'failed', r, 1, [{ row: 0, column: 'file', message: u.message }]);
+}

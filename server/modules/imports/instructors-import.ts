@@ -1,0 +1,136 @@
+import { sql } from 'drizzle-orm';
+import { ROLE_LABELS, type Role } from '../../../common/roles.ts';
+import { anyOf, upsertRows } from './bulk-sql.ts';
+import { allRows, copiedColumns, flagDuplicates, keysOf, syncDateColumn, type ImportHandler } from './handler.ts';
+
+const PROFILE = [
+  ['phone', 'phone', 'text'],
+  ['department', 'department', 'text'],
+  ['qualifications', 'qualifications', 'text'],
+  ['hireDate', 'hire_date', 'date'],
+  ['salary', 'salary', 'numeric'],
+  ['officeLocation', 'office_location', 'text'],
+  ['bio', 'bio', 'text'],
+  ['specializations', 'specializations', 'text'],
+  ['certifications', 'certifications', 'text'],
+  ['employmentType', 'employment_type', 'text'],
+  ['externalInstructorId', 'external_instructor_id', 'text'],
+  ['employeeId', 'employee_id', 'text'],
+  ['licenseNumber', 'license_number', 'text'],
+] as const;
+
+type UserRow = { id: number; email: string; username: string | null; role: Role; sis_user_id: string | null };
+
+/**
+ * Instructors become users with the Instructor role (login = e-mail, no password: a set-password
+ * link from User Management or single sign-on) plus an instructor profile. Matched by sisUserId;
+ * an existing instructor account with the same e-mail and no SIS id is linked, never duplicated.
+ * Another role's account is never turned into an instructor by a file.
+ */
+export const planInstructors: ImportHandler = async ({ tx, sheet, problems, timeZone }) => {
+  const keys = keysOf(sheet, problems, 'sisUserId');
+  flagDuplicates(sheet, problems, 'email', (v) => v.toLowerCase());
+  flagDuplicates(sheet, problems, 'username', (v) => v.toLowerCase());
+  flagDuplicates(sheet, problems, 'employeeId');
+
+  const col = (name: string) => allRows(sheet).map((i) => sheet.text(name, i)).filter((v): v is string => v != null);
+  const emails = col('email').map((e) => e.toLowerCase());
+  const usernames = col('username').map((u) => u.toLowerCase());
+  const { rows: users } = await tx.execute<UserRow>(sql`
+    select id, email, username, role, sis_user_id from users
+     where sis_user_id = ${anyOf(keys.filter((k) => k != null), 'text')}
+        or lower(email) = ${anyOf(emails, 'text')} or lower(username) = ${anyOf(usernames, 'text')}`);
+  const bySis = new Map(users.filter((u) => u.sis_user_id != null).map((u) => [u.sis_user_id!, u]));
+  const byEmail = new Map(users.map((u) => [u.email.toLowerCase(), u]));
+  const byUsername = new Map(users.filter((u) => u.username != null).map((u) => [u.username!.toLowerCase(), u]));
+  const { rows: employees } = await tx.execute<{ user_id: number; employee_id: string }>(sql`
+    select user_id, employee_id from instructor_profiles where employee_id = ${anyOf(col('employeeId'), 'text')}`);
+  const byEmployeeId = new Map(employees.map((e) => [e.employee_id, e.user_id]));
+
+  /** The existing account each row updates (null: a new one). */
+  const target: (UserRow | null)[] = new Array(sheet.size).fill(null);
+  const toLink: { id: number; sis: string }[] = [];
+  let created = 0;
+  let updated = 0;
+  for (let i = 0; i < sheet.size; i++) {
+    const row = sheet.row(i);
+    const key = keys[i];
+    const email = sheet.text('email', i);
+    if (key == null) continue;
+    const sisUser = bySis.get(key);
+    const emailUser = email ? byEmail.get(email.toLowerCase()) : undefined;
+    let t: UserRow | null = null;
+    if (sisUser) {
+      if (sisUser.role !== 'instructor') {
+        problems.add(row, 'sisUserId', `sisUserId ${key} belongs to a ${ROLE_LABELS[sisUser.role]} account; only instructors are imported`, key);
+        continue;
+      }
+      if (emailUser && emailUser.id !== sisUser.id) {
+        problems.add(row, 'email', `${email} is the login of another user`, email);
+        continue;
+      }
+      t = sisUser;
+    } else if (emailUser) {
+      if (emailUser.role !== 'instructor') {
+        problems.add(row, 'email', `${email} is the login of a ${ROLE_LABELS[emailUser.role]} account; only instructors are imported`, email);
+        continue;
+      }
+      if (emailUser.sis_user_id != null) {
+        problems.add(row, 'email', `${email} is the login of the instructor with SIS user ID ${emailUser.sis_user_id}`, email);
+        continue;
+      }
+      t = emailUser;
+      toLink.push({ id: emailUser.id, sis: key });
+    }
+    const username = sheet.text('username', i);
+    const nameOwner = username ? byUsername.get(username.toLowerCase()) : undefined;
+    if (nameOwner && nameOwner.id !== t?.id) problems.add(row, 'username', `Username ${username} is taken by another user`, username);
+    const employeeId = sheet.text('employeeId', i);
+    const employeeOwner = employeeId ? byEmployeeId.get(employeeId) : undefined;
+    if (employeeOwner !== undefined && employeeOwner !== t?.id) problems.add(row, 'employeeId', `employeeId ${employeeId} belongs to another instructor`, employeeId);
+    target[i] = t;
+    if (t) updated += 1;
+    else created += 1;
+  }
+
+  return {
+    created,
+    updated,
+    write: async (w) => {
+      if (toLink.length > 0) {
+        await w.execute(sql`
+          update users set sis_user_id = v.sis, updated_at = now()
+            from unnest(${sql.param(toLink.map((l) => l.id))}::int[], ${sql.param(toLink.map((l) => l.sis))}::text[]) as v(id, sis)
+           where users.id = v.id`);
+      }
+      const written = await upsertRows<{ id: number; sis_user_id: string }>(w, {
+        table: 'users',
+        conflict: 'sis_user_id',
+        columns: [
+          ...copiedColumns(sheet, [
+            ['sisUserId', 'sis_user_id', 'text'],
+            ['email', 'email', 'text'],
+            ['firstName', 'first_name', 'text'],
+            ['lastName', 'last_name', 'text'],
+            ['username', 'username', 'text'],
+          ]),
+          { db: 'role', type: 'text', value: () => 'instructor', update: false },
+        ],
+        rows: allRows(sheet),
+        returning: 'id, sis_user_id',
+      });
+      const idBySis = new Map(written.map((r) => [r.sis_user_id, r.id]));
+      await upsertRows(w, {
+        table: 'instructor_profiles',
+        conflict: 'user_id',
+        columns: [
+          { db: 'user_id', type: 'int', value: (i) => idBySis.get(keys[i]!) },
+          ...copiedColumns(sheet, PROFILE),
+          ...syncDateColumn(sheet, timeZone),
+        ],
+        rows: allRows(sheet),
+        returning: 'user_id',
+      });
+    },
+  };
+};

@@ -1,0 +1,101 @@
+import { sql } from 'drizzle-orm';
+import { anyOf, dateArrayLiteral, upsertRows } from './bulk-sql.ts';
+import { allRows, copiedColumns, keysOf, resolveRef, splitByExisting, syncDateColumn, type ImportHandler } from './handler.ts';
+
+const COPIED = [
+  ['sisScheduleId', 'sis_schedule_id', 'text'],
+  ['roomNumber', 'room_number', 'text'],
+  ['startTime', 'start_time', 'time'],
+  ['endTime', 'end_time', 'time'],
+  ['dayOfWeek', 'day_of_week', 'int'],
+  ['courseStartDate', 'course_start_date', 'date'],
+  ['courseEndDate', 'course_end_date', 'date'],
+  ['cohortNumber', 'cohort_number', 'int'],
+  ['termNumber', 'term_number', 'int'],
+  ['isActive', 'is_active', 'bool'],
+  ['room', 'room', 'text'],
+  ['capacity', 'capacity', 'int'],
+  ['notes', 'notes', 'text'],
+  ['gradingPolicy', 'grading_policy', 'text'],
+  ['term', 'term', 'text'],
+  ['externalScheduleId', 'external_schedule_id', 'text'],
+  ['academicYear', 'academic_year', 'text'],
+  ['registrationCode', 'registration_code', 'text'],
+] as const;
+
+type Instructor = { id: number; sis_user_id: string | null; email: string; is_active: boolean };
+
+/**
+ * Schedules: upsert by sisScheduleId. courseId must name a course; instructorId, when given, an
+ * active instructor (SIS user id, id or e-mail). Each imported schedule's roster gets the enrolled
+ * students of its course's program.
+ */
+export const planSchedules: ImportHandler = async ({ tx, sheet, problems, timeZone }) => {
+  const keys = keysOf(sheet, problems, 'sisScheduleId');
+  const { rows: courses } = await tx.execute<{ id: number; sis_course_id: string | null }>(sql`select id, sis_course_id from courses`);
+  const courseBySis = new Map(courses.filter((c) => c.sis_course_id != null).map((c) => [c.sis_course_id!, c.id]));
+  const courseById = new Map(courses.map((c) => [c.id, c.id]));
+  const { rows: instructors } = await tx.execute<Instructor>(sql`select id, sis_user_id, email, is_active from users where role = 'instructor'`);
+  const instructorBySis = new Map(instructors.filter((u) => u.sis_user_id != null).map((u) => [u.sis_user_id!, u]));
+  const instructorById = new Map(instructors.map((u) => [u.id, u]));
+  const instructorByEmail = new Map(instructors.map((u) => [u.email.toLowerCase(), u]));
+  const { rows: found } = await tx.execute<{ sis_schedule_id: string }>(sql`
+    select sis_schedule_id from schedules where sis_schedule_id = ${anyOf(keys.filter((k) => k != null), 'text')}`);
+  const existing = new Map(found.map((s) => [s.sis_schedule_id, true]));
+
+  const courseIds: (number | null)[] = new Array(sheet.size).fill(null);
+  const instructorIds: (number | null)[] = new Array(sheet.size).fill(null);
+  for (let i = 0; i < sheet.size; i++) {
+    const row = sheet.row(i);
+    const courseRef = sheet.raw('courseId', i);
+    if (courseRef !== '' && sheet.text('courseId', i) != null) {
+      const id = resolveRef(courseRef, courseBySis, courseById);
+      if (id === undefined) problems.add(row, 'courseId', `No course with SIS ID or id ${courseRef}`, courseRef);
+      else courseIds[i] = id;
+    }
+    const instructorRef = sheet.raw('instructorId', i);
+    if (instructorRef !== '' && sheet.text('instructorId', i) != null) {
+      const who = resolveRef(instructorRef, instructorBySis, instructorById) ?? instructorByEmail.get(instructorRef.toLowerCase());
+      if (!who) problems.add(row, 'instructorId', `No instructor with SIS user ID, id or e-mail ${instructorRef}`, instructorRef);
+      else if (!who.is_active) problems.add(row, 'instructorId', `Instructor ${instructorRef} is deactivated`, instructorRef);
+      else instructorIds[i] = who.id;
+    }
+    const start = sheet.text('startTime', i);
+    const end = sheet.text('endTime', i);
+    if (start && end && start === end) problems.add(row, 'endTime', 'endTime must differ from startTime', sheet.raw('endTime', i));
+    const from = sheet.text('courseStartDate', i);
+    const to = sheet.text('courseEndDate', i);
+    if (from && to && to < from) problems.add(row, 'courseEndDate', 'courseEndDate must not be before courseStartDate', sheet.raw('courseEndDate', i));
+  }
+
+  const dateList = (name: string, db: string) =>
+    sheet.has(name) ? [{ db, type: 'text' as const, value: (i: number) => dateArrayLiteral(sheet.value<readonly string[]>(name, i)), select: `u.${db}::date[]` }] : [];
+
+  return {
+    ...splitByExisting(keys, existing),
+    write: async (w) => {
+      const written = await upsertRows<{ id: number }>(w, {
+        table: 'schedules',
+        conflict: 'sis_schedule_id',
+        columns: [
+          ...copiedColumns(sheet, COPIED),
+          { db: 'course_id', type: 'int', value: (i) => courseIds[i] },
+          ...(sheet.has('instructorId') ? [{ db: 'instructor_id', type: 'int' as const, value: (i: number) => instructorIds[i] }] : []),
+          ...dateList('holidayExceptions', 'holiday_exceptions'),
+          ...dateList('makeupDates', 'makeup_dates'),
+          ...syncDateColumn(sheet, timeZone),
+        ],
+        rows: allRows(sheet),
+        returning: 'id',
+      });
+      await w.execute(sql`
+        insert into schedule_rosters (schedule_id, student_id)
+        select sc.id, st.id
+          from schedules sc
+          join courses co on co.id = sc.course_id
+          join students st on st.program_id = co.program_id and st.status = 'enrolled'
+         where sc.id = ${anyOf(written.map((r) => r.id), 'int')}
+        on conflict do nothing`);
+    },
+  };
+};

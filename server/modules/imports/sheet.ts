@@ -1,0 +1,127 @@
+import { parseCell, type CellValue, type ImportColumn, type ImportTypeDefinition } from '../../../common/import-columns.ts';
+import type { Problems } from './problems.ts';
+import type { RawTable } from './read-file.ts';
+
+/** Header spellings compared without case, spaces, underscores or hyphens: sis_student_id = sisStudentId. */
+const normalise = (h: string) => h.toLowerCase().replace(/[\s_-]/g, '');
+
+function headerLookup(def: ImportTypeDefinition): Map<string, ImportColumn> {
+  const map = new Map<string, ImportColumn>();
+  for (const c of def.columns) {
+    for (const spelling of [c.name, ...c.aliases]) map.set(normalise(spelling), c);
+  }
+  return map;
+}
+
+const DEFAULTS: Partial<Record<string, (c: ImportColumn) => CellValue>> = {
+  enum: (c) => (c.rule.kind === 'enum' ? (c.rule.default ?? null) : null),
+  boolean: (c) => (c.rule.kind === 'boolean' ? (c.rule.default ?? null) : null),
+};
+
+/**
+ * A validated file, column by column: every present column's cells parsed by its rule. Blank
+ * cells are null (or the column's default); invalid cells are null and recorded as problems.
+ */
+export class Sheet {
+  private readonly parsed = new Map<string, CellValue[]>();
+  private readonly index = new Map<string, number>();
+
+  private constructor(
+    readonly def: ImportTypeDefinition,
+    private readonly table: RawTable,
+  ) {}
+
+  get size(): number {
+    return this.table.records.length;
+  }
+  row(i: number): number {
+    return this.table.rows[i]!;
+  }
+  has(column: string): boolean {
+    return this.index.has(column);
+  }
+  /** The trimmed cell as written in the file ('' when blank or the column is absent). */
+  raw(column: string, i: number): string {
+    const j = this.index.get(column);
+    return j === undefined ? '' : (this.table.records[i]![j] ?? '').trim();
+  }
+  value<T extends CellValue = CellValue>(column: string, i: number): T | null {
+    return (this.parsed.get(column)?.[i] ?? null) as T | null;
+  }
+  text(column: string, i: number): string | null {
+    return this.value<string>(column, i);
+  }
+
+  /**
+   * Map the header to the type's columns and parse every cell. Returns null when the header
+   * itself is wrong (unknown, duplicate or missing required columns): rows are not checked then.
+   */
+  static build(def: ImportTypeDefinition, table: RawTable, problems: Problems): Sheet | null {
+    const sheet = new Sheet(def, table);
+    const lookup = headerLookup(def);
+    const before = problems.count;
+    const headerRow = table.headerRow;
+    const width = table.headers.length;
+    table.headers.forEach((header, j) => {
+      const h = header.trim();
+      if (h === '') {
+        const firstUsed = table.records.findIndex((r) => (r[j] ?? '').trim() !== '');
+        if (firstUsed >= 0) problems.add(table.rows[firstUsed]!, `(column ${j + 1})`, 'This cell is in a column with no header');
+        return;
+      }
+      const column = lookup.get(normalise(h));
+      if (!column) {
+        problems.add(headerRow, h, `Unknown column "${h}": not a column of the ${def.label.toLowerCase()} template`);
+        return;
+      }
+      if (sheet.index.has(column.name)) {
+        const other = table.headers[sheet.index.get(column.name)!]!;
+        problems.add(headerRow, h, `Column ${column.name} appears twice (also as "${other}")`);
+        return;
+      }
+      sheet.index.set(column.name, j);
+    });
+    for (const c of def.columns) {
+      if (c.required && !sheet.index.has(c.name)) problems.add(headerRow, c.name, `Missing required column ${c.name}`);
+    }
+    problems.spelling = (c) => {
+      const j = sheet.index.get(c);
+      return j === undefined ? c : table.headers[j]!.trim();
+    };
+    if (problems.count > before) return null;
+    if (table.records.length === 0) {
+      problems.add(headerRow, '', 'The file has a header row but no data rows');
+      return null;
+    }
+
+    table.records.forEach((cells, i) => {
+      for (let j = width; j < cells.length; j++) {
+        if (cells[j]!.trim() !== '') problems.add(table.rows[i]!, `(column ${j + 1})`, `This row has more cells than the header row (${width} columns)`, cells[j]);
+      }
+    });
+    for (const c of def.columns) {
+      const j = sheet.index.get(c.name);
+      if (j === undefined) continue;
+      const values: CellValue[] = new Array(table.records.length);
+      const fallback = DEFAULTS[c.rule.kind]?.(c) ?? null;
+      for (let i = 0; i < table.records.length; i++) {
+        // csv-parse trims around fields; spaces inside quotes ("  Smith ") are trimmed here.
+        const raw = (table.records[i]![j] ?? '').trim();
+        if (raw === '') {
+          if (c.required) problems.add(table.rows[i]!, c.name, `${c.name} is required`);
+          values[i] = fallback;
+          continue;
+        }
+        const result = parseCell(c, raw);
+        if (result.ok) values[i] = result.value;
+        else {
+          // An SSN, even a mistyped one, is never echoed back or stored with the upload's problems.
+          problems.add(table.rows[i]!, c.name, result.message, c.rule.kind === 'ssn' ? null : raw);
+          values[i] = null;
+        }
+      }
+      sheet.parsed.set(c.name, values);
+    }
+    return sheet;
+  }
+}

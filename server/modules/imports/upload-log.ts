@@ -1,0 +1,86 @@
+import { sql } from 'drizzle-orm';
+import type { UploadType } from '../../../common/constants.ts';
+import type { FileUpload } from '../../../common/import-columns.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import type { RowProblem } from '../../lib/errors.ts';
+import { notFound } from '../../lib/errors.ts';
+import { isoOrNull } from '../../lib/sql-values.ts';
+
+/** Problems kept with an upload's record (the answer to the upload lists more). */
+export const STORED_PROBLEMS = 200;
+
+export type UploadStatus = 'processing' | 'completed' | 'failed' | 'validated';
+
+/** Record an upload as it starts, so a long import shows as processing to other admins. */
+export async function startUpload(db: DbOrTx, u: { type: UploadType; fileName: string; fileSize: number; dryRun: boolean; uploadedBy: number | null }): Promise<number> {
+  const { rows } = await db.execute<{ id: number }>(sql`
+    insert into file_uploads (upload_type, file_name, file_size, status, dry_run, uploaded_by)
+    values (${u.type}, ${u.fileName}, ${u.fileSize}, 'processing', ${u.dryRun}, ${u.uploadedBy}) returning id`);
+  return rows[0]!.id;
+}
+
+export async function finishUpload(
+  db: DbOrTx,
+  id: number,
+  r: { status: UploadStatus; rows: number; created: number; updated: number; errorCount: number; errors: readonly RowProblem[] },
+): Promise<void> {
+  const errors = r.errors.length > 0 ? JSON.stringify(r.errors.slice(0, STORED_PROBLEMS)) : null;
+  await db.execute(sql`
+    update file_uploads set status = ${r.status}, row_count = ${r.rows}, created_count = ${r.created}, updated_count = ${r.updated},
+           error_count = ${r.errorCount}, errors = ${errors}::jsonb, completed_at = now()
+     where id = ${id}`);
+}
+
+type Row = {
+  id: number;
+  upload_type: UploadType;
+  file_name: string;
+  file_size: number;
+  row_count: number;
+  created_count: number;
+  updated_count: number;
+  error_count: number;
+  status: string;
+  dry_run: boolean;
+  uploaded_by: number | null;
+  uploader: string | null;
+  created_at: string;
+  completed_at: string | null;
+  errors?: RowProblem[] | null;
+};
+
+const toUpload = (r: Row): FileUpload => ({
+  id: r.id,
+  type: r.upload_type,
+  fileName: r.file_name,
+  fileSize: r.file_size,
+  rows: r.row_count,
+  created: r.created_count,
+  updated: r.updated_count,
+  errorCount: r.error_count,
+  status: r.status,
+  dryRun: r.dry_run,
+  uploadedBy: r.uploaded_by,
+  uploadedByName: r.uploader,
+  createdAt: isoOrNull(r.created_at)!,
+  completedAt: isoOrNull(r.completed_at),
+});
+
+const SELECT = sql`
+  select f.id, f.upload_type, f.file_name, f.file_size, f.row_count, f.created_count, f.updated_count, f.error_count, f.status,
+         f.dry_run, f.uploaded_by, coalesce(nullif(trim(u.first_name || ' ' || u.last_name), ''), u.email) as uploader,
+         f.created_at, f.completed_at
+    from file_uploads f left join users u on u.id = f.uploaded_by`;
+
+/** Newest first, with who uploaded. */
+export async function listUploads(db: DbOrTx, limit: number): Promise<FileUpload[]> {
+  const { rows } = await db.execute<Row>(sql`${SELECT} order by f.created_at desc, f.id desc limit ${limit}`);
+  return rows.map(toUpload);
+}
+
+export async function getUpload(db: DbOrTx, id: number): Promise<FileUpload & { errors: RowProblem[] }> {
+  const { rows } = await db.execute<Row>(sql`
+    select x.*, f.errors from (${SELECT} where f.id = ${id}) x join file_uploads f on f.id = x.id`);
+  if (!rows[0]) throw notFound('Upload');
+  return { ...toUpload(rows[0]), errors: rows[0].errors ?? [] };
+}

@@ -1,0 +1,181 @@
+import { Download } from 'lucide-react';
+import { useState } from 'react';
+import type { UploadType } from '../../../common/constants.ts';
+import type { ImportColumnsResponse } from '../../../common/import-columns.ts';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { downloadFile, useImportColumns } from './data-api.ts';
+
+/** GET /api/templates/{type}, saved under the template's name, with SPEC §8's toast. */
+export async function downloadTemplate(type: UploadType, fileName: string): Promise<void> {
+  try {
+    const name = await downloadFile(`/api/templates/${type}`, fileName);
+    notifySuccess('Template Downloaded', `${name} has been downloaded successfully.`);
+  } catch (e) {
+    notifyFailure(e, `${fileName} could not be downloaded. Please try again.`, 'Download Failed');
+  }
+}
+
+type TypeDoc = ImportColumnsResponse['types'][number];
+
+/**
+ * CSV Templates: a download per type and the column lists, upload sequence and rules, all from
+ * GET /api/import-columns, the definitions the importer itself validates with.
+ */
+export function TemplatesTab() {
+  const docs = useImportColumns();
+  if (docs.isLoading) {
+    return (
+      <p role="status" className="flex items-center gap-2 text-sm text-slate-600">
+        <Spinner className="size-4 text-blue-700" /> Loading the column definitions…
+      </p>
+    );
+  }
+  if (!docs.data) return <Alert>The column definitions could not be loaded. Reload the page to try again.</Alert>;
+  const { types, fileRules } = docs.data;
+  const label = (step: number) => types.find((t) => t.step === step)?.label ?? String(step);
+  return (
+    <div className="grid gap-6">
+      <Card className="p-5 sm:p-6">
+        <h2 className="text-lg font-semibold text-slate-900">Download templates</h2>
+        <p className="mt-1 text-sm text-slate-600">Each template has the exact header row and a few sample rows that import cleanly in sequence.</p>
+        <div className="mt-4 flex flex-wrap gap-2">
+          {types.map((t) => (
+            <TemplateButton key={t.type} type={t.type} fileName={t.templateFile} label={t.label} />
+          ))}
+        </div>
+      </Card>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card className="p-5 sm:p-6">
+          <h2 className="text-lg font-semibold text-slate-900">Required upload sequence</h2>
+          <ol className="mt-3 grid gap-2 text-sm text-slate-700">
+            {types.map((t) => (
+              <li key={t.type} className="flex gap-3">
+                <span className="flex size-6 shrink-0 items-center justify-center rounded-full bg-blue-700 text-xs font-bold text-white" aria-hidden="true">
+                  {t.step}
+                </span>
+                <span>
+                  <span className="font-semibold text-slate-900">
+                    <span className="sr-only">Step {t.step}: </span>
+                    {t.label}
+                  </span>{' '}
+                  {t.prerequisites.length > 0 ? `after ${t.prerequisites.map(label).join(', ')}` : 'first'}
+                </span>
+              </li>
+            ))}
+          </ol>
+        </Card>
+        <Card className="p-5 sm:p-6">
+          <h2 className="text-lg font-semibold text-slate-900">Validation and file rules</h2>
+          <ul className="mt-3 list-disc space-y-1.5 pl-5 text-sm text-slate-700">
+            {fileRules.map((r) => (
+              <li key={r}>{r}</li>
+            ))}
+          </ul>
+        </Card>
+      </div>
+
+      <section aria-labelledby="columns-by-type" className="grid gap-6">
+        <h2 id="columns-by-type" className="text-lg font-semibold text-slate-900">
+          Columns by type
+        </h2>
+        {types.map((t) => (
+          <TypeColumns key={t.type} doc={t} />
+        ))}
+      </section>
+    </div>
+  );
+}
+
+function TemplateButton({ type, fileName, label }: { type: UploadType; fileName: string; label: string }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <Button
+      variant="secondary"
+      disabled={busy}
+      aria-label={`Download ${label} template (${fileName})`}
+      onClick={async () => {
+        setBusy(true);
+        await downloadTemplate(type, fileName);
+        setBusy(false);
+      }}
+    >
+      {busy ? <Spinner className="size-4" /> : <Download aria-hidden="true" className="size-4" />}
+      {fileName}
+    </Button>
+  );
+}
+
+function ColumnList({ title, names }: { title: string; names: string[] }) {
+  return (
+    <div>
+      <h4 className="text-xs font-semibold tracking-wide text-slate-600 uppercase">{title}</h4>
+      {names.length === 0 ? (
+        <p className="mt-1 text-sm text-slate-600">None</p>
+      ) : (
+        <ul className="mt-1.5 flex flex-wrap gap-1.5">
+          {names.map((n) => (
+            <li key={n}>
+              <code className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-800">{n}</code>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function TypeColumns({ doc }: { doc: TypeDoc }) {
+  const required = doc.columns.filter((c) => c.required);
+  const optional = doc.columns.filter((c) => !c.required && !c.sis);
+  const sis = doc.columns.filter((c) => c.sis);
+  return (
+    <Card className="p-5 sm:p-6">
+      <h3 className="text-base font-semibold text-slate-900">
+        {doc.step}. {doc.label} <span className="font-normal text-slate-600">({doc.templateFile})</span>
+      </h3>
+      <p className="mt-1 text-sm text-slate-600">
+        Re-importing updates the record with the same <code className="text-xs">{doc.key}</code>. {doc.notes.join(' ')}
+      </p>
+      <div className="mt-4 grid gap-4 md:grid-cols-3">
+        <ColumnList title="Required columns" names={required.map((c) => c.name)} />
+        <ColumnList title="Optional columns" names={optional.map((c) => c.name)} />
+        <ColumnList title="SIS integration columns" names={sis.map((c) => c.name)} />
+      </div>
+      <details className="mt-4 rounded-lg border border-slate-200">
+        <summary className="cursor-pointer px-4 py-2 text-sm font-medium text-slate-800">Every column with its rule</summary>
+        <div className="overflow-x-auto">
+          <table className="min-w-full text-left text-sm">
+            <caption className="sr-only">{doc.label} columns</caption>
+            <thead className="border-b border-slate-200 bg-slate-50 text-xs text-slate-600 uppercase">
+              <tr>
+                <th scope="col" className="px-4 py-2">Column</th>
+                <th scope="col" className="px-4 py-2">Rule</th>
+                <th scope="col" className="px-4 py-2">Meaning</th>
+                <th scope="col" className="px-4 py-2">Example</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {doc.columns.map((c) => (
+                <tr key={c.name}>
+                  <th scope="row" className="px-4 py-2 font-normal whitespace-nowrap">
+                    <code className="text-xs">{c.name}</code>
+                    {c.required ? <span className="ml-1 text-xs font-semibold text-red-700">required</span> : null}
+                    {c.aliases.length > 0 ? <span className="block text-xs text-slate-600">also {c.aliases.join(', ')}</span> : null}
+                  </th>
+                  <td className="px-4 py-2 text-slate-700">{c.rule}</td>
+                  <td className="px-4 py-2 text-slate-700">{c.description}</td>
+                  <td className="px-4 py-2 break-all text-slate-700">{c.example}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </Card>
+  );
+}

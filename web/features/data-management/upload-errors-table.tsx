@@ -1,0 +1,27 @@
+import { createColumnHelper, getCoreRowModel, getSortedRowModel, useReactTable } from '@tanstack/react-table';
+import type { RowProblemOut } from '../../../common/import-columns.ts';
+import { DataTable } from '../../components/ui/data-table.tsx';
+
+const col = createColumnHelper<RowProblemOut>();
+const COLUMNS = [
+  col.accessor('row', { header: 'Row', cell: (c) => (c.getValue() > 0 ? c.getValue() : '—'), meta: { className: 'w-16 tabular-nums', rowHeader: true } }),
+  col.accessor('column', { header: 'Column', cell: (c) => <code className="text-xs">{c.getValue() || '—'}</code> }),
+  col.accessor('value', { header: 'Value', cell: (c) => <span className="break-all">{c.getValue() ?? ''}</span>, meta: { className: 'max-w-56' } }),
+  col.accessor('message', { header: 'Problem' }),
+];
+
+/** Every problem of a refused file, by row (as a spreadsheet shows it) and column. */
+export function UploadErrorsTable({ errors, total }: { errors: RowProblemOut[]; total: number }) {
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const table = useReactTable({ data: errors, columns: COLUMNS, getCoreRowModel: getCoreRowModel(), getSortedRowModel: getSortedRowModel() });
+  return (
+    <div className="overflow-hidden rounded-xl border border-red-200 bg-white">
+      <p className="border-b border-red-100 bg-red-50 px-4 py-2 text-sm font-medium text-red-900">
+        {total} problem{total === 1 ? '' : 's'} found{total > errors.length ? ` (the first ${errors.length} are listed)` : ''}. Fix them in the file and upload it again: nothing was imported.
+      </p>
+      <div className="max-h-96 overflow-y-auto">
+        <DataTable table={table} caption="Problems found in the file" empty="No problems" />
+      </div>
+    </div>
+  );
+}
