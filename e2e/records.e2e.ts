@@ -456,6 +456,9 @@ describe('students', () => {
       expect(await table.getByRole('columnheader', { name: 'Name' }).getAttribute('aria-sort')).toBe('descending');
       await visible(page.getByText(/Showing 1–25 of 29 students/));
       expect(listRequests.some((q) => q.includes('sort=name') && q.includes('order=desc') && q.includes('page=1'))).toBe(true);
+      // Last name, then first name, both descending.
+      await visible(table.getByRole('rowheader', { name: 'Withdrawn, Wendy' }));
+      expect(await table.getByRole('rowheader').first().textContent()).toContain('Withdrawn, Wendy');
 
       // Search is debounced: typing a word sends one request, not one per key.
       const before = listRequests.length;
@@ -529,7 +532,8 @@ describe('students', () => {
       // On a phone the table scrolls sideways inside its card; the page itself does not.
       await page.setViewportSize({ width: 390, height: 844 });
       await page.getByRole('button', { name: 'Clear search' }).click();
-      await visible(table.getByRole('rowheader', { name: 'Filler01, Pat' }));
+      // Still sorted by name, descending: Withdrawn, Wendy comes first.
+      await visible(table.getByRole('rowheader', { name: 'Withdrawn, Wendy' }));
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       await screenshot(page, 'records-students-phone');
       await expectNoSeriousViolations(page, 'students screen on a phone');

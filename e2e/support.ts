@@ -118,6 +118,9 @@ export async function signIn(page: Page, user: Pick<TestUser, 'email' | 'passwor
 
 /** Axe violations of impact serious or critical, as "rule: target" lines for a readable failure. */
 export async function seriousViolations(page: Page): Promise<string[]> {
+  // Let entry animations finish: a dialog fading in is half-transparent, and axe would measure
+  // the contrast of that passing frame.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
