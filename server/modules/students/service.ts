@@ -9,6 +9,8 @@ import { withUniqueFields } from '../../lib/db-errors.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { maskSsn, type FieldCipher } from '../../lib/field-cipher.ts';
 import { likePattern, orderAndPage } from '../../lib/paging.ts';
+import { localDate } from '../../lib/school-time.ts';
+import { getSettings } from '../settings/service.ts';
 import { changedFields, recordAudit } from '../audit-logs/service.ts';
 
 type Input = z.output<typeof studentInputSchema>;
@@ -138,10 +140,11 @@ export async function createStudent(db: Db, input: Input, ctx: Ctx): Promise<Stu
     const id = rows[0]!.id;
     // A new student joins the rosters of their program's active schedules that have not ended.
     if (input.programId != null && input.status === 'enrolled') {
+      const today = localDate(ctx.clock.now(), (await getSettings(tx)).attendance.timeZone);
       await tx.execute(sql`
         insert into schedule_rosters (schedule_id, student_id)
         select sc.id, ${id} from schedules sc join courses co on co.id = sc.course_id
-         where co.program_id = ${input.programId} and sc.is_active and sc.course_end_date >= ${ctx.clock.now().toISOString().slice(0, 10)}::date
+         where co.program_id = ${input.programId} and sc.is_active and sc.course_end_date >= ${today}::date
         on conflict do nothing`);
     }
     await recordAudit(tx, { userId: ctx.actorId, action: 'Create', tableName: 'students', recordId: id, ipAddress: ctx.ip, newValues: auditable(input) });
