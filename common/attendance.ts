@@ -121,4 +121,7 @@ export const SCAN_EXPIRED = 'This attendance session has expired. Please check w
 export const SCAN_STALE_CODE = 'This QR code is no longer current. Scan the code on the classroom screen again.';
 export const SCAN_NO_MATCH = "We couldn't match these details to a student in this class. Check your student ID and name, or ask your instructor.";
 export const SCAN_DEVICE_USED = 'This device has already been used to check in another student for this class. Each student must use their own phone.';
+export const SCAN_CODE_NO_MATCH = "That code doesn't match a class running now. Check the six digits on the classroom screen; they change every 15 seconds.";
+export const typedCodeSchema = z.object({ code: z.string().trim().regex(/^\d{3}\s?\d{3}$/, 'Enter the six digits shown on the classroom screen') });
+export const typedCodeResultSchema = z.object({ sessionId: z.string(), courseName: z.string(), pass: z.string(), passExpiresAt: z.string() });
 export const SESSION_ALREADY_OPEN = 'A session is already open for this class. End it before starting a new one.';

@@ -17,5 +17,5 @@ export const APP_ROUTES = [
 
 export function isAppRoute(pathname: string): boolean {
   const p = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return (APP_ROUTES as readonly string[]).includes(p) || p.startsWith('/attendance/scan/');
+  return (APP_ROUTES as readonly string[]).includes(p) || p === '/attendance/scan' || p.startsWith('/attendance/scan/');
 }

@@ -108,7 +108,7 @@ describe('Take Attendance', () => {
       const sessionId = session!.sessionId;
       await visible(page.getByText(sessionId.slice(0, 8), { exact: true }).first());
       expect(await page.getByText(sessionId, { exact: true }).count()).toBe(0);
-      const code = (await page.getByLabel('Can’t scan? Enter this code').textContent())!.replace(/\s/g, '');
+      const code = (await page.getByLabel(/Can’t scan\?/).textContent())!.replace(/\s/g, '');
       expect(code).toMatch(/^\d{6}$/);
 
       const urlField = page.getByLabel('Attendance URL');
@@ -180,11 +180,32 @@ describe('Take Attendance', () => {
       await lp.getByLabel('Last Name').fill('KIM');
       await lp.getByLabel('Email').fill('bea.kim@student.example');
       expect(await lp.getByRole('button', { name: 'Mark My Attendance' }).isDisabled()).toBe(true);
-      await codeField.fill((await page.getByLabel('Can’t scan? Enter this code').textContent())!.replace(/\s/g, ''));
+      await codeField.fill((await page.getByLabel(/Can’t scan\?/).textContent())!.replace(/\s/g, ''));
       await screenshot(lp, 'scan-code-field');
       await lp.getByRole('button', { name: 'Mark My Attendance' }).click();
       await visible(lp.getByRole('heading', { level: 1, name: 'Attendance Marked!' }));
       await visible(rosterRow(page, 'Bea Kim').getByText(/^(Present|Late)$/), 7_000);
+
+      // No link at all: /attendance/scan asks for the code on the screen and opens the class's form.
+      const typed = await newPhonePage(browser, server.baseUrl);
+      try {
+        await typed.page.goto('/attendance/scan');
+        await visible(typed.page.getByRole('heading', { level: 1, name: 'Enter the class code' }));
+        expect(await seriousViolations(typed.page)).toEqual([]);
+        await typed.page.getByLabel('Class code').fill('000 000');
+        const shown = (await page.getByLabel(/Can’t scan\?/).textContent())!.replace(/\s/g, '');
+        if (shown !== '000000') {
+          await typed.page.getByRole('button', { name: 'Continue' }).click();
+          await visible(typed.page.getByRole('alert').getByText(/doesn't match a class running now/));
+        }
+        await typed.page.getByLabel('Class code').fill(shown);
+        await typed.page.getByRole('button', { name: 'Continue' }).click();
+        await visible(typed.page.getByRole('heading', { level: 1, name: cls.courseName }));
+        // The pass came with the code: no code field on the form.
+        expect(await typed.page.getByLabel('Code on the classroom screen').count()).toBe(0);
+      } finally {
+        await typed.context.close();
+      }
 
       // Override a student with no record: status and reason are both required (SPEC §5).
       await page.getByRole('button', { name: 'Override attendance for José Peña' }).click();

@@ -120,7 +120,15 @@ export async function signIn(page: Page, user: Pick<TestUser, 'email' | 'passwor
 export async function seriousViolations(page: Page): Promise<string[]> {
   // Let entry animations finish: a dialog fading in is half-transparent, and axe would measure
   // the contrast of that passing frame.
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+  // Infinite ones (spinners, pulsing dots) never finish and are left out.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime ?? Infinity)))
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

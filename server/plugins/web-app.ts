@@ -28,7 +28,8 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string): Pro
     }
     const pathname = req.url.split('?')[0]!;
     reply.header('cache-control', 'no-cache');
-    if (pathname.startsWith('/attendance/scan/')) return reply.sendFile('scan.html');
+    // The public scan page, and at /attendance/scan the typed-code entry for students who cannot scan.
+    if (pathname === '/attendance/scan' || pathname.startsWith('/attendance/scan/')) return reply.sendFile('scan.html');
     return reply.status(isAppRoute(pathname) ? 200 : 404).sendFile('index.html');
   });
 }

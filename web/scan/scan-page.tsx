@@ -4,6 +4,7 @@ import { SESSION_EXPIRED, SESSION_EXPIRED_TEXT, SESSION_NOT_FOUND, SESSION_NOT_F
 import { Alert } from '../components/ui/alert.tsx';
 import { BrandMark } from '../components/ui/brand-mark.tsx';
 import { loadPublicSession, submitAttendance, type PublicSession, type SubmitResult } from './load-session.ts';
+import { CodeEntry } from './code-entry.tsx';
 import { ScanField } from './scan-field.tsx';
 import { formatClock, formatCountdown, formatDate, formatTime } from './scan-format.ts';
 import { sessionIdFromPath } from './session-id.ts';
@@ -11,6 +12,7 @@ import { rememberDetails, rememberedDetails, storePass, storedPass } from './sto
 
 type State =
   | { kind: 'loading' }
+  | { kind: 'enter-code' }
   | { kind: 'not-found' }
   | { kind: 'expired'; session: PublicSession | null }
   | { kind: 'form'; session: PublicSession }
@@ -47,7 +49,7 @@ function withPass(session: PublicSession): PublicSession {
 export function ScanPage() {
   // The id is fixed for the page's life: it comes from the URL the QR code opened.
   const [sessionId] = useState(() => sessionIdFromPath(window.location.pathname));
-  const [state, setState] = useState<State>(() => (sessionId ? { kind: 'loading' } : { kind: 'not-found' }));
+  const [state, setState] = useState<State>(() => (sessionId ? { kind: 'loading' } : { kind: 'enter-code' }));
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
@@ -67,7 +69,7 @@ export function ScanPage() {
   }, [sessionId]);
 
   useEffect(() => {
-    const titles = { loading: 'Mark Attendance', 'not-found': SESSION_NOT_FOUND, expired: SESSION_EXPIRED, form: 'Mark Attendance', success: 'Attendance Marked!' };
+    const titles = { loading: 'Mark Attendance', 'enter-code': 'Enter the class code', 'not-found': SESSION_NOT_FOUND, expired: SESSION_EXPIRED, form: 'Mark Attendance', success: 'Attendance Marked!' };
     document.title = `${titles[state.kind]} · Muster`;
     // A terminal state replaces the form: move focus to its heading so it is read out.
     if (state.kind === 'not-found' || state.kind === 'expired' || state.kind === 'success') headingRef.current?.focus();
@@ -81,6 +83,8 @@ export function ScanPage() {
           <div role="status" aria-label="Loading" className="flex justify-center py-10">
             <span className="size-8 animate-spin rounded-full border-4 border-slate-200 border-t-blue-700" />
           </div>
+        ) : state.kind === 'enter-code' ? (
+          <CodeEntry headingRef={headingRef} />
         ) : state.kind === 'not-found' ? (
           <Terminal headingRef={headingRef} icon={<SearchX className="size-7 text-red-700" />} tone="bg-red-50" title={SESSION_NOT_FOUND}>
             <p className="mt-2 text-sm leading-6 text-slate-600">{SESSION_NOT_FOUND_TEXT}</p>

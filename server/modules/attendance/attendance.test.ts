@@ -155,6 +155,20 @@ describe('POST /api/attendance/submit', () => {
     expect(res.json()).toMatchObject({ action: 'checked_in', status: 'present' }); // 08:01 local, within the late threshold
   });
 
+  it('lets a student who cannot scan type the six-digit code at /attendance/scan', async () => {
+    const last = students[62]!;
+    const { shortCode } = await image();
+    const wrong = await t.app.inject({ method: 'POST', url: '/api/qr-sessions/code', payload: { code: shortCode === '000000' ? '000001' : '000000' } });
+    expect(wrong.statusCode).toBe(404);
+    const device = 'typed-code-phone-0001';
+    const res = await t.app.inject({ method: 'POST', url: '/api/qr-sessions/code', cookies: { muster_device: device }, payload: { code: `${shortCode.slice(0, 3)} ${shortCode.slice(3)}` } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ sessionId, courseName: 'Fundamentals of Nursing' });
+    const checkIn = await submit(last, { pass: res.json().pass }, device);
+    expect(checkIn.json()).toMatchObject({ action: 'checked_in' });
+    expect((await t.app.inject({ method: 'POST', url: '/api/qr-sessions/code', payload: { code: '12ab56' } })).statusCode).toBe(400);
+  });
+
   it('does not let one device check in a second student', async () => {
     const bulk = students[3]!;
     const res = await submit(bulk, { token: await tokenNow() }, 'bea-phone-123456789');

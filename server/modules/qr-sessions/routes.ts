@@ -2,14 +2,17 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { publicSessionSchema, qrImageSchema, qrSessionSchema } from '../../../common/attendance.ts';
+import { SCAN_CODE_NO_MATCH, publicSessionSchema, qrImageSchema, qrSessionSchema, typedCodeResultSchema, typedCodeSchema } from '../../../common/attendance.ts';
 import type { AppDeps } from '../../app.ts';
-import { currentQrImage, endSession, listActiveSessions, publicSession, startSession } from './service.ts';
+import { AppError } from '../../lib/errors.ts';
+import { currentQrImage, endSession, listActiveSessions, publicSession, sessionForTypedCode, startSession } from './service.ts';
 
 export const DEVICE_COOKIE = 'muster_device';
 // A campus behind one school Wi-Fi address: a class of 60, even a morning rush of 1,000, must get
 // through. Guessing is stopped by the 15-second codes and the roster check, not by this limit.
 export const PUBLIC_RATE_LIMIT = { max: 3000, timeWindow: '1 minute' };
+// Typed codes are only six digits: guessing is held to a class's worth of tries per address.
+const TYPED_CODE_RATE_LIMIT = { max: 300, timeWindow: '1 minute' };
 
 /** A random id per phone, kept in an httpOnly cookie, so one device cannot check in several students. */
 export function deviceIdFor(req: FastifyRequest, reply: FastifyReply, secure: boolean): string {
@@ -49,6 +52,15 @@ export function qrSessionsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         schema: { params: refParam, querystring: z.object({ t: z.string().max(100).optional() }), response: { 200: publicSessionSchema } },
       },
       async (req, reply) => publicSession(deps.db, req.params.id, req.query.t, deviceIdFor(req, reply, secure(req)), deps.clock.now()),
+    );
+    app.post(
+      '/api/qr-sessions/code',
+      { config: { public: true, rateLimit: TYPED_CODE_RATE_LIMIT }, schema: { body: typedCodeSchema, response: { 200: typedCodeResultSchema } } },
+      async (req, reply) => {
+        const found = await sessionForTypedCode(deps.db, req.body.code, deviceIdFor(req, reply, secure(req)), deps.clock.now());
+        if (!found) throw new AppError(404, 'CODE_NOT_FOUND', SCAN_CODE_NO_MATCH);
+        return found;
+      },
     );
   };
 }

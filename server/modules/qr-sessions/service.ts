@@ -169,3 +169,16 @@ export async function publicSession(db: DbOrTx, ref: string, token: string | und
     passExpiresAt: pass?.expiresAt.toISOString() ?? null,
   };
 }
+
+/**
+ * A student who cannot scan types the six-digit code shown in class at /attendance/scan. The code
+ * names no session, so every open session is tried; a match gives this device the same short pass
+ * as opening a fresh QR code.
+ */
+export async function sessionForTypedCode(db: DbOrTx, code: string, deviceId: string, now: Date): Promise<{ sessionId: string; courseName: string; pass: string; passExpiresAt: string } | null> {
+  const { rows } = await db.execute<RawSessionRow>(sql`${SELECT} where q.is_active and q.expires_at > ${now}`);
+  const match = rows.map(withDates).find((s) => isFreshToken(s.token_secret, s.session_id, code, now));
+  if (!match) return null;
+  const pass = issuePass(match.token_secret, match.session_id, deviceId, now);
+  return { sessionId: match.session_id, courseName: match.course_name, pass: pass.pass, passExpiresAt: pass.expiresAt.toISOString() };
+}

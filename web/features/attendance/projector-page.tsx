@@ -8,7 +8,7 @@ import { cn } from '../../lib/cn.ts';
 import { useDocumentTitle } from '../../lib/document-title.ts';
 import { isGone, useActiveSessions, useQrImage } from './attendance-api.ts';
 import { formatClockRange } from './format.ts';
-import { spacedCode, StatusLabel } from './qr-session-panel.tsx';
+import { codeEntryAddress, spacedCode, StatusLabel } from './qr-session-panel.tsx';
 import { useSessionCountdown } from './use-session-countdown.ts';
 
 /**
@@ -89,7 +89,7 @@ function ProjectedSession({ session }: { session: QrSession }) {
         </p>
         <div className="mt-[4vmin]">
           <p className="text-[2.2vmin] font-medium text-slate-600" id="projector-code">
-            Can’t scan? Enter this code
+            Can’t scan? Go to {codeEntryAddress(data?.attendanceUrl)} and enter this code
           </p>
           <p aria-labelledby="projector-code" className="font-mono text-[9vmin] leading-none font-bold tracking-[0.12em] tabular-nums">
             {data ? spacedCode(data.shortCode) : '––– –––'}

@@ -17,6 +17,12 @@ import { useSessionCountdown } from './use-session-countdown.ts';
 /** '482913' → '482 913': easier to read off a screen at the back of the room. */
 export const spacedCode = (code: string): string => (code.length === 6 ? `${code.slice(0, 3)} ${code.slice(3)}` : code);
 
+/** Where a student types the code: this server's /attendance/scan, written without the scheme. */
+export function codeEntryAddress(attendanceUrl: string | undefined): string {
+  const origin = attendanceUrl ? new URL(attendanceUrl) : window.location;
+  return `${origin.host}/attendance/scan`;
+}
+
 /** SPEC §2 live QR session panel, or its empty state 'No Active QR Session'. */
 export function QrSessionPanel({
   session,
@@ -121,7 +127,7 @@ function LiveSession({ session }: { session: QrSession }) {
           ) : (
             <div>
               <p className="text-sm font-medium text-slate-700" id={`code-${session.sessionId}`}>
-                Can’t scan? Enter this code
+                Can’t scan? Go to {codeEntryAddress(data?.attendanceUrl)} and enter this code
               </p>
               <p aria-labelledby={`code-${session.sessionId}`} className="mt-1 font-mono text-4xl font-bold tracking-widest text-slate-900 tabular-nums">
                 {data ? spacedCode(data.shortCode) : '––– –––'}
