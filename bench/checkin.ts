@@ -117,4 +117,5 @@ export async function run(): Promise<void> {
   }
 }
 
+// Run directly (tsx bench/checkin.ts) or through bench/run.ts.
 if (import.meta.url === `file://${process.argv[1]}`) await run();

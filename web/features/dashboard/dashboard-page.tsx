@@ -1,15 +1,89 @@
-import { LayoutDashboard } from 'lucide-react';
-import { EmptyState } from '../../components/ui/empty-state.tsx';
+import { BarChart3, LayoutDashboard, Radio, RefreshCw } from 'lucide-react';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { Button } from '../../components/ui/button.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
+import { PageTabPanel, PageTabs } from '../../components/ui/page-tabs.tsx';
+import { cn } from '../../lib/cn.ts';
+import { AnalyticsTab } from './analytics-tab.tsx';
+import { formatTime } from './format.ts';
+import { LiveTab } from './live-tab.tsx';
+import { OverviewTab } from './overview-tab.tsx';
+import { useAnalytics, useExecutiveSummary, useRealTime, useRefreshDashboard } from './use-dashboard.ts';
 
-/** SPEC §2 title and subtitle. Figures come only from the dashboard module, never invented here. */
+const TABS = [
+  { value: 'overview', label: 'Overview', icon: LayoutDashboard },
+  { value: 'live', label: 'Live', icon: Radio },
+  { value: 'analytics', label: 'Analytics', icon: BarChart3 },
+] as const;
+type Tab = (typeof TABS)[number]['value'];
+
+const isTab = (v: string | null): v is Tab => TABS.some((t) => t.value === v);
+
+/**
+ * / (SPEC §2): Overview, Live and Analytics. Every figure comes from the dashboard API (PRODUCT.md:
+ * nothing is a placeholder). The open tab is kept in ?tab= so a reload or a shared link keeps it.
+ */
 export function DashboardPage() {
+  const [params, setParams] = useSearchParams();
+  const tabParam = params.get('tab');
+  const tab: Tab = isTab(tabParam) ? tabParam : 'overview';
+  const [autoRefresh, setAutoRefresh] = useState(true);
+
+  const summary = useExecutiveSummary();
+  // Polling runs only while the Live tab shows its figures and Auto mode is on (SPEC §4, §7).
+  const realTime = useRealTime({ poll: tab === 'live' && autoRefresh });
+  const analytics = useAnalytics();
+  const refresh = useRefreshDashboard();
+
+  const refreshing = summary.isFetching || realTime.isFetching || analytics.isFetching;
+  const updatedAt = Math.max(summary.dataUpdatedAt, realTime.dataUpdatedAt, analytics.dataUpdatedAt);
+
+  const setTab = (next: Tab) =>
+    setParams(
+      (p) => {
+        const copy = new URLSearchParams(p);
+        if (next === 'overview') copy.delete('tab');
+        else copy.set('tab', next);
+        return copy;
+      },
+      { replace: true },
+    );
+
   return (
     <>
-      <PageHeader title="System Dashboard" subtitle="Comprehensive attendance management and analytics" />
-      <EmptyState icon={LayoutDashboard} title="No figures yet">
-        Dashboard figures arrive with the dashboard module.
-      </EmptyState>
+      <PageHeader
+        title="System Dashboard"
+        subtitle="Comprehensive attendance management and analytics"
+        actions={
+          <div className="flex flex-wrap items-center gap-3">
+            <p className="text-sm text-slate-600" aria-live="polite">
+              {updatedAt > 0 ? (
+                <>
+                  Last updated <time dateTime={new Date(updatedAt).toISOString()}>{formatTime(updatedAt)}</time>
+                </>
+              ) : (
+                'Loading…'
+              )}
+            </p>
+            <Button variant="secondary" onClick={() => void refresh()} disabled={refreshing}>
+              <RefreshCw aria-hidden="true" className={cn('size-4', refreshing && 'animate-spin')} />
+              Refresh
+            </Button>
+          </div>
+        }
+      />
+      <PageTabs label="Dashboard views" tabs={TABS} value={tab} onValueChange={setTab}>
+        <PageTabPanel value="overview">
+          <OverviewTab summary={summary} />
+        </PageTabPanel>
+        <PageTabPanel value="live">
+          <LiveTab realTime={realTime} autoRefresh={autoRefresh} onAutoRefreshChange={setAutoRefresh} />
+        </PageTabPanel>
+        <PageTabPanel value="analytics">
+          <AnalyticsTab analytics={analytics} />
+        </PageTabPanel>
+      </PageTabs>
     </>
   );
 }

@@ -1,14 +1,104 @@
-import { Settings } from 'lucide-react';
-import { EmptyState } from '../../components/ui/empty-state.tsx';
+import { Bell, ClipboardCheck, Server, ShieldCheck } from 'lucide-react';
+import { useSearchParams } from 'react-router';
+import { can } from '../../../common/permissions.ts';
+import type { Role } from '../../../common/roles.ts';
+import { SETTINGS_EDIT_ACTION, type SettingsGroup } from '../../../common/settings.ts';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Card } from '../../components/ui/card.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
+import { PageTabPanel, PageTabs } from '../../components/ui/page-tabs.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { useSignedInUser } from '../auth/use-auth.ts';
+import { GroupForm, type GroupSpec } from './group-form.tsx';
+import { ATTENDANCE, NOTIFICATIONS, SECURITY, SYSTEM } from './settings-specs.ts';
+import { SystemStatusPanel } from './system-status-panel.tsx';
+import { useSettings } from './use-settings.ts';
 
+const TABS = [
+  { value: 'attendance', label: 'Attendance', icon: ClipboardCheck },
+  { value: 'notifications', label: 'Notifications', icon: Bell },
+  { value: 'security', label: 'Security', icon: ShieldCheck },
+  { value: 'system', label: 'System', icon: Server },
+] as const satisfies readonly { value: SettingsGroup; label: string; icon: unknown }[];
+type Tab = (typeof TABS)[number]['value'];
+const isTab = (v: string | null): v is Tab => TABS.some((t) => t.value === v);
+
+/** SPEC §6: what a role that may not save this tab reads instead of a save button. */
+function LimitedAccess({ role }: { role: Role }) {
+  return (
+    <Alert variant="info" className="mb-6">
+      <p className="font-semibold">Limited Access</p>
+      <p className="mt-0.5">
+        {role === 'it_admin'
+          ? 'As an IT Administrator you can modify attendance settings. Security and system settings can only be changed by a Super Administrator.'
+          : 'You can view these settings. To change them, contact a Super Administrator or IT Administrator.'}
+      </p>
+    </Alert>
+  );
+}
+
+/**
+ * /settings: the four groups of SPEC §3, loaded from and saved to the server, where they take effect
+ * (PRODUCT.md). Each tab saves only its own group, under its own edit right (SPEC §6).
+ */
 export function SettingsPage() {
+  const user = useSignedInUser();
+  const settings = useSettings();
+  const [params, setParams] = useSearchParams();
+  const tabParam = params.get('tab');
+  const tab: Tab = isTab(tabParam) ? tabParam : 'attendance';
+  const setTab = (next: Tab) =>
+    setParams(
+      (p) => {
+        const copy = new URLSearchParams(p);
+        if (next === 'attendance') copy.delete('tab');
+        else copy.set('tab', next);
+        return copy;
+      },
+      { replace: true },
+    );
+
+  const form = (spec: GroupSpec) => {
+    const saved = settings.data![spec.group];
+    const canEdit = can(user.role, SETTINGS_EDIT_ACTION[spec.group]);
+    // Keyed by the saved values: after a save the form starts again from what the server kept.
+    return <GroupForm key={JSON.stringify(saved)} spec={spec} saved={saved} canEdit={canEdit} notice={canEdit ? undefined : <LimitedAccess role={user.role} />} />;
+  };
+
   return (
     <>
       <PageHeader title="Settings" subtitle="Attendance rules, notifications, security and system options" />
-      <EmptyState icon={Settings} title="No settings forms yet">
-        The settings forms arrive with the settings module.
-      </EmptyState>
+      {!settings.data ? (
+        <Card className="flex items-center justify-center gap-2 py-16 text-sm text-slate-600">
+          {settings.isError ? (
+            <p role="alert" className="text-red-700">
+              The settings could not be loaded. Reload the page to try again.
+            </p>
+          ) : (
+            <p role="status" className="inline-flex items-center gap-2">
+              <Spinner className="size-5 text-blue-700" /> Loading settings…
+            </p>
+          )}
+        </Card>
+      ) : (
+        <PageTabs label="Settings groups" tabs={TABS} value={tab} onValueChange={setTab}>
+          <PageTabPanel value="attendance" keepMounted>
+            {form(ATTENDANCE)}
+          </PageTabPanel>
+          <PageTabPanel value="notifications" keepMounted>
+            {form(NOTIFICATIONS)}
+          </PageTabPanel>
+          <PageTabPanel value="security" keepMounted>
+            {form(SECURITY)}
+          </PageTabPanel>
+          <PageTabPanel value="system" keepMounted>
+            <div className="grid gap-6">
+              {form(SYSTEM)}
+              {tab === 'system' ? <SystemStatusPanel /> : null}
+            </div>
+          </PageTabPanel>
+        </PageTabs>
+      )}
     </>
   );
 }

@@ -1,0 +1,20 @@
+// `npm run bench` runs every benchmark; `npm run bench -- import-students` runs the named ones.
+export type Bench = { run: () => Promise<void> };
+
+const BENCHES: Record<string, () => Promise<Bench>> = {
+  'import-students': () => import('./import-students.ts'),
+  dashboard: () => import('./dashboard.ts'),
+  checkin: () => import('./checkin.ts'),
+};
+
+const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const unknown = asked.filter((n) => !(n in BENCHES));
+if (unknown.length > 0) {
+  console.error(`Unknown benchmark ${unknown.join(', ')}. Available: ${Object.keys(BENCHES).join(', ')}`);
+  process.exit(2);
+}
+for (const name of asked.length > 0 ? asked : Object.keys(BENCHES)) {
+  console.log(`\n== ${name} ==`);
+  const bench = await BENCHES[name]!();
+  await bench.run();
+}

@@ -1,0 +1,74 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { AuditEntry, auditSummarySchema } from '../../../common/audit-logs.ts';
+import { TOTAL_COUNT_HEADER } from '../../../common/validation.ts';
+import { apiJson, apiRequest } from '../../lib/api.ts';
+
+export const AUDIT_LOGS_KEY = '/api/audit-logs';
+export type AuditSummary = z.infer<typeof auditSummarySchema>;
+
+/** The filters SPEC §2 offers, sent to the server as they are ('all' = no filter). */
+export type AuditFilters = { search: string; action: string; table: string; startDate: string; endDate: string };
+export const NO_FILTERS: AuditFilters = { search: '', action: 'all', table: 'all', startDate: '', endDate: '' };
+
+export function filterQuery(filters: AuditFilters, paging?: { page: number; pageSize: number }): string {
+  const q = new URLSearchParams();
+  if (filters.search.trim()) q.set('search', filters.search.trim());
+  if (filters.action !== 'all') q.set('action', filters.action);
+  if (filters.table !== 'all') q.set('table', filters.table);
+  if (filters.startDate) q.set('startDate', filters.startDate);
+  if (filters.endDate) q.set('endDate', filters.endDate);
+  if (paging) {
+    q.set('page', String(paging.page));
+    q.set('pageSize', String(paging.pageSize));
+  }
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+export type AuditPage = { items: AuditEntry[]; total: number };
+
+/** One page of entries, newest first; X-Total-Count is the filtered total. */
+export function useAuditLogs(filters: AuditFilters, page: number, pageSize: number, enabled: boolean) {
+  return useQuery({
+    queryKey: [AUDIT_LOGS_KEY, filters, page, pageSize],
+    queryFn: async (): Promise<AuditPage> => {
+      const res = await apiRequest('GET', `${AUDIT_LOGS_KEY}${filterQuery(filters, { page, pageSize })}`);
+      const items = (await res.json()) as AuditEntry[];
+      return { items, total: Number(res.headers.get(TOTAL_COUNT_HEADER) ?? items.length) };
+    },
+    placeholderData: keepPreviousData,
+    // The log grows all the time: opening the screen again shows the latest entries.
+    staleTime: 0,
+    enabled,
+  });
+}
+
+/** The summary cards: 24-hour figures for the school, data modifications for the filters. */
+export function useAuditSummary(filters: AuditFilters, enabled: boolean) {
+  return useQuery({
+    queryKey: [`${AUDIT_LOGS_KEY}/summary`, filters],
+    queryFn: () => apiJson<AuditSummary>('GET', `${AUDIT_LOGS_KEY}/summary${filterQuery(filters)}`),
+    placeholderData: keepPreviousData,
+    // The log grows all the time: opening the screen again shows the latest entries.
+    staleTime: 0,
+    enabled,
+  });
+}
+
+/** GET /api/audit-logs/export with the filters; saves the CSV under the server's file name. */
+export async function downloadAuditCsv(filters: AuditFilters): Promise<string> {
+  const res = await apiRequest('GET', `${AUDIT_LOGS_KEY}/export${filterQuery(filters)}`);
+  const blob = await res.blob();
+  const disposition = res.headers.get('content-disposition') ?? '';
+  const name = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? `audit-logs-${new Date().toISOString().slice(0, 10)}.csv`;
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return name;
+}

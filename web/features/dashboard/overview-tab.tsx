@@ -1,0 +1,147 @@
+import type { UseQueryResult } from '@tanstack/react-query';
+import { Activity, BellRing, ChevronRight, CloudUpload, Database, FileBarChart, QrCode, RefreshCcw, Server, Settings, ShieldCheck, Users } from 'lucide-react';
+import { Link } from 'react-router';
+import { SCREEN_ACCESS, type ScreenKey } from '../../app/screen-access.ts';
+import { Card } from '../../components/ui/card.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { useSignedInUser } from '../auth/use-auth.ts';
+import { formatAgo, formatCount, formatPercent, useNow } from './format.ts';
+import type { ExecutiveSummary } from './use-dashboard.ts';
+import { HealthBadge, Meter, Panel, PanelMessage, Stat } from './widgets.tsx';
+
+const QUICK_ACTIONS = [
+  { label: 'Generate Report', to: '/data-management?tab=export', screen: 'data-management', icon: FileBarChart, text: 'Export attendance for a date range' },
+  { label: 'Resolve Alerts', to: '/audit-logs', screen: 'audit-logs', icon: BellRing, text: 'Review recent activity and changes' },
+  { label: 'Sync (SIS)', to: '/data-management?tab=sync', screen: 'data-management', icon: RefreshCcw, text: 'Exchange data with your SIS' },
+  { label: 'System Settings', to: '/settings', screen: 'settings', icon: Settings, text: 'Attendance rules and options' },
+] as const satisfies readonly { label: string; to: string; screen: ScreenKey; icon: unknown; text: string }[];
+
+export function OverviewTab({ summary }: { summary: UseQueryResult<ExecutiveSummary> }) {
+  const now = useNow(15_000);
+  const { role } = useSignedInUser();
+  // Only the actions whose screen this role may open (SPEC §6); the others would say Access Denied.
+  const actions = QUICK_ACTIONS.filter((a) => SCREEN_ACCESS[a.screen].allows(role));
+  const data = summary.data;
+  if (!data) {
+    return summary.isError ? (
+      <Card>
+        <PanelMessage tone="error">The dashboard figures could not be loaded. Use Refresh to try again.</PanelMessage>
+      </Card>
+    ) : (
+      <Card className="flex items-center justify-center gap-2 py-16 text-sm text-slate-600" role="status">
+        <Spinner className="size-5 text-blue-700" /> Loading figures…
+      </Card>
+    );
+  }
+  const { systemHealth: health, todayMetrics: today } = data;
+  const rateTone = today.totalStudentsExpected === 0 ? 'slate' : today.attendanceRate >= 90 ? 'green' : today.attendanceRate >= 80 ? 'amber' : 'red';
+  return (
+    <div className="grid gap-6">
+      <section aria-labelledby="today-heading">
+        <h2 id="today-heading" className="mb-3 text-base font-semibold text-slate-900">
+          Today&apos;s Performance
+        </h2>
+        <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+          <Stat
+            testId="today-attendance-rate"
+            label="Attendance Rate"
+            icon={Users}
+            tone={rateTone}
+            value={today.totalStudentsExpected === 0 ? '—' : formatPercent(today.attendanceRate)}
+            caption={
+              today.totalStudentsExpected === 0
+                ? 'No classes expected today'
+                : `${formatCount(today.studentsCheckedIn)} of ${formatCount(today.totalStudentsExpected)} students`
+            }
+          >
+            {today.totalStudentsExpected > 0 ? (
+              <Meter value={today.attendanceRate} label="Today's attendance rate" tone={rateTone === 'slate' ? 'blue' : rateTone} />
+            ) : null}
+          </Stat>
+          <Stat
+            testId="today-active-sessions"
+            label="Active QR Sessions"
+            icon={QrCode}
+            value={formatCount(today.activeQrSessions)}
+            caption={today.activeQrSessions === 1 ? 'Session open for check-in' : 'Sessions open for check-in'}
+          />
+          <Stat
+            testId="today-critical-alerts"
+            label="Critical Alerts"
+            icon={BellRing}
+            tone={today.criticalAlerts > 0 ? 'red' : 'green'}
+            value={formatCount(today.criticalAlerts)}
+            caption={today.criticalAlerts > 0 ? 'High-severity attendance alerts' : 'No high-severity alerts'}
+          />
+          <Stat
+            testId="today-pending-sync"
+            label="Pending Sync"
+            icon={CloudUpload}
+            tone={today.pendingSyncRecords > 0 ? 'amber' : 'green'}
+            value={formatCount(today.pendingSyncRecords)}
+            caption="Attendance records awaiting SIS export"
+          />
+        </div>
+      </section>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Panel title="System Health & Status" icon={ShieldCheck} description={`Last health check: ${formatAgo(health.lastHealthCheck, now)}`}>
+          <ul className="divide-y divide-slate-100">
+            <HealthRow icon={Database} name="Database" detail={health.databaseLatencyMs == null ? 'No answer to the last check' : `Responded in ${health.databaseLatencyMs} ms`} status={health.database} />
+            <HealthRow icon={Server} name="Server" detail="Load and response times within limits" status={health.server} warningDetail="Under heavy load or answering slowly" />
+            <HealthRow icon={Activity} name="SIS sync" detail="Attendance exports by CSV, no failed records" status={health.sync} warningDetail="Some records failed to sync and need attention" />
+          </ul>
+        </Panel>
+
+        <Panel title="Quick Actions" icon={Activity}>
+          <ul className="grid gap-3 sm:grid-cols-2">
+            {actions.map(({ label, to, icon: Icon, text }) => (
+              <li key={label}>
+                <Link
+                  to={to}
+                  className="group flex h-full items-center gap-3 rounded-lg border border-slate-200 p-3 transition-colors hover:border-blue-300 hover:bg-blue-50/50"
+                >
+                  <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-blue-50 text-blue-700 group-hover:bg-white">
+                    <Icon aria-hidden="true" className="size-5" />
+                  </span>
+                  <span className="min-w-0 flex-1">
+                    <span className="block text-sm font-semibold text-slate-900">{label}</span>
+                    <span className="block text-xs text-slate-600">{text}</span>
+                  </span>
+                  <ChevronRight aria-hidden="true" className="size-4 shrink-0 text-slate-400" />
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </Panel>
+      </div>
+    </div>
+  );
+}
+
+function HealthRow({
+  icon: Icon,
+  name,
+  detail,
+  warningDetail,
+  status,
+}: {
+  icon: typeof Database;
+  name: string;
+  detail: string;
+  warningDetail?: string;
+  status: string;
+}) {
+  return (
+    <li className="flex items-center gap-3 py-3 first:pt-0 last:pb-0">
+      <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-slate-100 text-slate-700">
+        <Icon aria-hidden="true" className="size-5" />
+      </span>
+      <div className="min-w-0 flex-1">
+        <p className="text-sm font-semibold text-slate-900">{name}</p>
+        <p className="text-xs text-slate-600">{status !== 'healthy' && warningDetail ? warningDetail : detail}</p>
+      </div>
+      <HealthBadge status={status} />
+    </li>
+  );
+}

@@ -1,0 +1,45 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { ANALYTICS_STALE_MS, REALTIME_REFRESH_MS } from '../../../common/constants.ts';
+import type { analyticsSchema, executiveSummarySchema, realTimeSchema } from '../../../common/dashboard.ts';
+import { apiJson } from '../../lib/api.ts';
+
+export type ExecutiveSummary = z.infer<typeof executiveSummarySchema>;
+export type RealTime = z.infer<typeof realTimeSchema>;
+export type Analytics = z.infer<typeof analyticsSchema>;
+export type LiveSession = RealTime['activeSessions'][number];
+export type CourseAnalytics = Analytics['courseAnalytics'][number];
+
+export const SUMMARY_KEY = ['/api/dashboard/executive-summary'] as const;
+export const REAL_TIME_KEY = ['/api/dashboard/real-time'] as const;
+export const ANALYTICS_KEY = ['/api/dashboard/analytics'] as const;
+
+/** Overview figures (SPEC §7 defaults: fetched once, refreshed on demand). */
+export function useExecutiveSummary() {
+  return useQuery({ queryKey: SUMMARY_KEY, queryFn: () => apiJson<ExecutiveSummary>('GET', SUMMARY_KEY[0]) });
+}
+
+/** Live sessions, alerts and server figures; polled every 5 s while `poll` is on (Auto mode). */
+export function useRealTime({ poll }: { poll: boolean }) {
+  return useQuery({
+    queryKey: REAL_TIME_KEY,
+    queryFn: () => apiJson<RealTime>('GET', REAL_TIME_KEY[0]),
+    refetchInterval: poll ? REALTIME_REFRESH_MS : false,
+  });
+}
+
+/** Analytics are fresh for 60 s: opening the tab later fetches them again (SPEC §7). */
+export function useAnalytics() {
+  return useQuery({
+    queryKey: ANALYTICS_KEY,
+    queryFn: () => apiJson<Analytics>('GET', ANALYTICS_KEY[0]),
+    staleTime: ANALYTICS_STALE_MS,
+  });
+}
+
+/** The header's Refresh: all three dashboard queries at once. */
+export function useRefreshDashboard() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([SUMMARY_KEY, REAL_TIME_KEY, ANALYTICS_KEY].map((queryKey) => queryClient.refetchQueries({ queryKey, exact: true })));
+}

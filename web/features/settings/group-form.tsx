@@ -1,0 +1,196 @@
+import { Lock, Save } from 'lucide-react';
+import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import type { Settings, SettingsGroup } from '../../../common/settings.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { notifyFailure } from '../../components/ui/notify.ts';
+import { SelectField } from '../../components/ui/select-field.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { SwitchField } from '../../components/ui/switch-field.tsx';
+import { readErrorBody } from '../../lib/api.ts';
+import { checkInteger, IntegerField, type IntegerSpec } from './settings-fields.tsx';
+import { useSaveSettings } from './use-settings.ts';
+
+export type SwitchSpec = { label: string; description: string };
+
+export type GroupSpec = {
+  group: SettingsGroup;
+  title: string;
+  description: string;
+  /** SPEC §8 'Settings Saved' description for this tab. */
+  savedText: string;
+  integers: Record<string, IntegerSpec>;
+  switches: Record<string, SwitchSpec>;
+  /** The attendance group also holds the school's time zone. */
+  timeZone?: { label: string; hint: string };
+};
+
+type Draft = Record<string, string | boolean>;
+
+function draftOf(spec: GroupSpec, values: Record<string, unknown>): Draft {
+  const draft: Draft = {};
+  for (const key of Object.keys(spec.integers)) draft[key] = String(values[key] ?? '');
+  for (const key of Object.keys(spec.switches)) draft[key] = Boolean(values[key]);
+  if (spec.timeZone) draft.timeZone = String(values.timeZone ?? '');
+  return draft;
+}
+
+function timeZones(current: string): string[] {
+  const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return zones.includes(current) || !current ? zones : [current, ...zones];
+}
+
+/**
+ * One settings tab's form: integers checked with the shared schema's ranges and messages before
+ * anything is sent, the server's field errors shown beside their fields, and a save that sends
+ * only this tab's group. Without the edit right (SPEC §6) the fields are read-only and there is
+ * no save button.
+ */
+export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; saved: Settings[SettingsGroup]; canEdit: boolean; notice?: ReactNode }) {
+  const initial = useMemo(() => draftOf(spec, saved as Record<string, unknown>), [spec, saved]);
+  const [draft, setDraft] = useState<Draft>(initial);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const formRef = useRef<HTMLFormElement>(null);
+  const save = useSaveSettings();
+  const dirty = Object.keys(initial).some((k) => initial[k] !== draft[k]);
+  const zones = useMemo(() => (spec.timeZone ? timeZones(String(initial.timeZone)) : []), [spec.timeZone, initial.timeZone]);
+
+  const set = (key: string, value: string | boolean) => {
+    setDraft((d) => ({ ...d, [key]: value }));
+    if (errors[key]) setErrors(({ [key]: _, ...rest }) => rest);
+  };
+
+  const focusField = (key: string) => formRef.current?.querySelector<HTMLElement>(`[name="${key}"]`)?.focus();
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!canEdit) return;
+    const found: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    for (const [key, intSpec] of Object.entries(spec.integers)) {
+      const checked = checkInteger(intSpec, String(draft[key]));
+      if ('error' in checked) found[key] = checked.error;
+      else values[key] = checked.value;
+    }
+    for (const key of Object.keys(spec.switches)) values[key] = draft[key] === true;
+    if (spec.timeZone) values.timeZone = draft.timeZone;
+    setErrors(found);
+    const firstInvalid = Object.keys(found)[0];
+    if (firstInvalid) {
+      focusField(firstInvalid);
+      return;
+    }
+    save.mutate(
+      { group: spec.group, values: values as Settings[SettingsGroup], savedText: spec.savedText },
+      {
+        onError: (err) => {
+          const { message, fieldErrors } = readErrorBody(err);
+          const mine: Record<string, string> = {};
+          for (const [field, text] of Object.entries(fieldErrors)) {
+            const [group, key] = field.split('.');
+            if (group === spec.group && key) mine[key] = text;
+          }
+          if (Object.keys(mine).length > 0) {
+            setErrors(mine);
+            focusField(Object.keys(mine)[0]!);
+          }
+          notifyFailure(err, message ?? 'Failed to save settings. Please try again.', 'Settings Not Saved');
+        },
+      },
+    );
+  };
+
+  const integerKeys = Object.keys(spec.integers);
+  return (
+    <Card>
+      <form ref={formRef} onSubmit={onSubmit} noValidate aria-labelledby={`${spec.group}-settings-title`}>
+        <div className="border-b border-slate-100 px-5 py-4 sm:px-6">
+          <h2 id={`${spec.group}-settings-title`} className="text-base font-semibold text-slate-900">
+            {spec.title}
+          </h2>
+          <p className="mt-0.5 text-sm text-slate-600">{spec.description}</p>
+        </div>
+        <div className="px-5 py-5 sm:px-6">
+          {notice}
+          {integerKeys.length > 0 || spec.timeZone ? (
+            <div className="grid gap-x-6 gap-y-5 sm:grid-cols-2">
+              {integerKeys.map((key) => (
+                <IntegerField
+                  key={key}
+                  name={key}
+                  spec={spec.integers[key]!}
+                  value={String(draft[key])}
+                  onChange={(v) => set(key, v)}
+                  error={errors[key]}
+                  readOnly={!canEdit}
+                />
+              ))}
+              {spec.timeZone ? (
+                <SelectField
+                  label={spec.timeZone.label}
+                  name="timeZone"
+                  hint={spec.timeZone.hint}
+                  value={String(draft.timeZone)}
+                  onChange={(e) => set('timeZone', e.target.value)}
+                  disabled={!canEdit}
+                  error={errors.timeZone}
+                >
+                  {zones.map((z) => (
+                    <option key={z} value={z}>
+                      {z.replaceAll('_', ' ')}
+                    </option>
+                  ))}
+                </SelectField>
+              ) : null}
+            </div>
+          ) : null}
+          {Object.keys(spec.switches).length > 0 ? (
+            <div className={integerKeys.length > 0 || spec.timeZone ? 'mt-6 border-t border-slate-100' : undefined}>
+              <div className="divide-y divide-slate-100">
+                {Object.entries(spec.switches).map(([key, s]) => (
+                  <SwitchField
+                    key={key}
+                    label={s.label}
+                    description={s.description}
+                    checked={draft[key] === true}
+                    onCheckedChange={(v) => set(key, v)}
+                    disabled={!canEdit}
+                  />
+                ))}
+              </div>
+            </div>
+          ) : null}
+        </div>
+        <div className="flex flex-col-reverse gap-3 border-t border-slate-100 px-5 py-4 sm:flex-row sm:items-center sm:justify-end sm:px-6">
+          {canEdit ? (
+            <>
+              {dirty ? (
+                <>
+                  <p className="text-sm text-slate-600 sm:mr-auto">You have unsaved changes.</p>
+                  <Button
+                    variant="ghost"
+                    onClick={() => {
+                      setDraft(initial);
+                      setErrors({});
+                    }}
+                  >
+                    Discard changes
+                  </Button>
+                </>
+              ) : null}
+              <Button type="submit" disabled={save.isPending}>
+                {save.isPending ? <Spinner className="size-4" /> : <Save aria-hidden="true" className="size-4" />}
+                {save.isPending ? 'Saving…' : 'Save Settings'}
+              </Button>
+            </>
+          ) : (
+            <p className="inline-flex items-center gap-1.5 text-sm text-slate-600">
+              <Lock aria-hidden="true" className="size-4" /> Read only for your role
+            </p>
+          )}
+        </div>
+      </form>
+    </Card>
+  );
+}
+

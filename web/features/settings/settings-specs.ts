@@ -1,0 +1,74 @@
+import { attendanceSettingsSchema, securitySettingsSchema, systemSettingsSchema } from '../../../common/settings.ts';
+import type { GroupSpec } from './group-form.tsx';
+
+const A = attendanceSettingsSchema.shape;
+const S = securitySettingsSchema.shape;
+const Y = systemSettingsSchema.shape;
+
+/** SPEC §3 groups with the texts of each tab; ranges and messages come from common/settings.ts. */
+export const ATTENDANCE: GroupSpec = {
+  group: 'attendance',
+  title: 'Attendance Rules',
+  description: 'How check-ins are timed and marked. Changes apply to sessions started from now on.',
+  savedText: 'Attendance settings have been updated successfully.',
+  integers: {
+    lateThresholdMinutes: { label: 'Late threshold (minutes)', subject: 'Late threshold', unit: 'minutes', schema: A.lateThresholdMinutes, help: 'A check-in later than class start plus this is late.' },
+    earlyLeaveThresholdMinutes: {
+      label: 'Early-leave threshold (minutes)',
+      subject: 'Early-leave threshold',
+      unit: 'minutes',
+      schema: A.earlyLeaveThresholdMinutes,
+      help: 'A check-out earlier than class end minus this is incomplete.',
+    },
+    qrCodeExpirationMinutes: { label: 'QR code expiration (minutes)', subject: 'QR code expiration', unit: 'minutes', schema: A.qrCodeExpirationMinutes, help: 'How long a new session accepts scans.' },
+    autoMarkAbsentHours: { label: 'Auto-mark absent after (hours)', subject: 'Auto-mark absent', unit: 'hours', schema: A.autoMarkAbsentHours, help: 'After class ends, students still missing are marked absent.' },
+  },
+  switches: {
+    enableBluetoothVerification: { label: 'Bluetooth verification', description: 'Saved for the Bluetooth proximity check; check-ins are not verified by Bluetooth yet.' },
+    allowInstructorOverride: { label: 'Instructor override', description: 'Let instructors change a student’s status, with a required reason.' },
+  },
+  timeZone: { label: 'School time zone', hint: 'Session dates, class times and late marks use this zone.' },
+};
+
+export const NOTIFICATIONS: GroupSpec = {
+  group: 'notifications',
+  title: 'Notifications',
+  description: 'Which messages the school sends and which alerts the dashboard raises.',
+  savedText: 'Notification settings have been updated successfully.',
+  integers: {},
+  switches: {
+    emailNotifications: { label: 'Email notifications', description: 'Saved preference for e-mail notices to staff; Muster does not send e-mail yet.' },
+    smsNotifications: { label: 'SMS notifications', description: 'Saved preference for text-message notices; Muster does not send SMS yet.' },
+    weeklyReports: { label: 'Weekly reports', description: 'Saved preference for a weekly attendance summary; not sent yet.' },
+    lowAttendanceAlerts: { label: 'Low attendance alerts', description: 'Raise alerts on the dashboard when a course or student falls below the required rate.' },
+    systemMaintenanceNotices: { label: 'System maintenance notices', description: 'Saved preference for maintenance announcements; not sent yet.' },
+  },
+};
+
+export const SECURITY: GroupSpec = {
+  group: 'security',
+  title: 'Security',
+  description: 'Sign-in sessions, passwords and the audit trail.',
+  // SPEC §8 names three texts; the Security tab shares the System one.
+  savedText: 'System settings have been updated successfully.',
+  integers: {
+    sessionTimeoutMinutes: { label: 'Session timeout (minutes)', subject: 'Session timeout', unit: 'minutes', schema: S.sessionTimeoutMinutes, help: 'Idle time after which a user must sign in again.' },
+  },
+  switches: {
+    requirePasswordChange: { label: 'Require password change', description: 'Saved preference; sign-in does not ask for a new password yet.' },
+    twoFactorAuthentication: { label: 'Two-factor authentication', description: 'Saved preference; sign-in does not ask for a second step yet.' },
+    enableAuditLogging: { label: 'Audit logging', description: 'Record routine data changes. Sign-ins, settings and user changes are always recorded.' },
+  },
+};
+
+export const SYSTEM: GroupSpec = {
+  group: 'system',
+  title: 'Data & Uploads',
+  description: 'How long records are kept and how large an upload may be.',
+  savedText: 'System settings have been updated successfully.',
+  integers: {
+    dataRetentionYears: { label: 'Data retention (years)', subject: 'Data retention', unit: 'years', schema: Y.dataRetentionYears, help: 'Records older than this are removed by the retention job.' },
+    maxFileUploadSizeMB: { label: 'Maximum upload size (MB)', subject: 'Maximum upload size', unit: 'MB', schema: Y.maxFileUploadSizeMB, help: 'The largest CSV file an import accepts.' },
+  },
+  switches: {},
+};

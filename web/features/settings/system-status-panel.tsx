@@ -1,0 +1,106 @@
+import { Archive, Database, HardDrive, History } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { useSystemStatus } from './use-settings.ts';
+
+export function formatBytes(bytes: number | null): string {
+  if (bytes == null) return 'Unknown';
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = bytes / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i += 1;
+  }
+  return `${v >= 100 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** Settings › System: what the server reports about itself right now (PRODUCT.md: no fixed figures). */
+export function SystemStatusPanel() {
+  const status = useSystemStatus();
+  const data = status.data;
+  return (
+    <Card>
+      <div className="border-b border-slate-100 px-5 py-4 sm:px-6">
+        <h2 className="text-base font-semibold text-slate-900">System Status</h2>
+        <p className="mt-0.5 text-sm text-slate-600">Reported by the server when this page opened.</p>
+      </div>
+      {!data ? (
+        <p role={status.isError ? 'alert' : 'status'} className="flex items-center justify-center gap-2 px-6 py-10 text-sm text-slate-600">
+          {status.isError ? (
+            'The system status could not be loaded.'
+          ) : (
+            <>
+              <Spinner className="size-4 text-blue-700" /> Loading status…
+            </>
+          )}
+        </p>
+      ) : (
+        <div className="grid gap-px bg-slate-100 sm:grid-cols-2">
+          <Fact icon={Database} title="Database" badge={data.database.connected ? <Badge tone="green">Connected</Badge> : <Badge tone="red">Not connected</Badge>}>
+            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+              <dt className="text-slate-600">Engine</dt>
+              <dd className="text-slate-900">{data.database.version ? `PostgreSQL ${data.database.version}` : 'Unknown'}</dd>
+              <dt className="text-slate-600">Mode</dt>
+              <dd className="text-slate-900">{data.database.mode === 'embedded' ? 'Embedded (on this server)' : 'External server'}</dd>
+              <dt className="text-slate-600">Size</dt>
+              <dd className="text-slate-900" data-testid="database-size">
+                {formatBytes(data.database.sizeBytes)}
+              </dd>
+              <dt className="text-slate-600">Latency</dt>
+              <dd className="text-slate-900">{data.database.latencyMs == null ? '—' : `${data.database.latencyMs} ms`}</dd>
+            </dl>
+          </Fact>
+          <Fact icon={HardDrive} title="File storage">
+            <p className="text-sm font-semibold text-slate-900">{formatBytes(data.fileStorage.bytes)} stored</p>
+            {data.fileStorage.note ? <p className="mt-1 text-sm text-slate-600">{data.fileStorage.note}</p> : null}
+          </Fact>
+          <Fact icon={Archive} title="Last backup">
+            <p className="text-sm font-semibold text-slate-900">{data.lastBackup ? dateTime.format(Date.parse(data.lastBackup)) : 'No backup recorded'}</p>
+            <p className="mt-1 text-sm text-slate-600">{data.backupNote}</p>
+          </Fact>
+          <Fact icon={History} title="Last retention run">
+            {data.lastRetentionRun ? (
+              <>
+                <p className="text-sm font-semibold text-slate-900">{dateTime.format(Date.parse(data.lastRetentionRun.at))}</p>
+                <p className="mt-1 text-sm text-slate-600">{removedText(data.lastRetentionRun.removed)}</p>
+              </>
+            ) : (
+              <>
+                <p className="text-sm font-semibold text-slate-900">Not run yet</p>
+                <p className="mt-1 text-sm text-slate-600">The retention job removes records older than the retention period and records what it removed in the audit log.</p>
+              </>
+            )}
+          </Fact>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+function removedText(removed: Record<string, number>): string {
+  const parts = Object.entries(removed).filter(([, n]) => n > 0);
+  if (parts.length === 0) return 'Nothing was old enough to remove.';
+  const total = parts.reduce((s, [, n]) => s + n, 0);
+  return `Removed ${total.toLocaleString('en-US')} records (${parts.map(([t, n]) => `${t.replaceAll('_', ' ')}: ${n.toLocaleString('en-US')}`).join(', ')}).`;
+}
+
+function Fact({ icon: Icon, title, badge, children }: { icon: typeof Database; title: string; badge?: ReactNode; children: ReactNode }) {
+  return (
+    <section className="bg-white px-5 py-4 sm:px-6" aria-label={title}>
+      <div className="mb-2 flex items-center justify-between gap-2">
+        <h3 className="flex items-center gap-2 text-sm font-semibold text-slate-900">
+          <Icon aria-hidden="true" className="size-4 text-blue-700" />
+          {title}
+        </h3>
+        {badge}
+      </div>
+      {children}
+    </section>
+  );
+}
