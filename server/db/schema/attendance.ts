@@ -71,6 +71,10 @@ export const attendanceRecords = pgTable(
     index('attendance_session_date_idx').on(t.sessionDate),
     index('attendance_student_idx').on(t.studentId, t.sessionDate),
     index('attendance_qr_session_idx').on(t.qrSessionId),
+    // Low-attendance alerts read each student's latest meetings per class (dashboard bench: 1M rows).
+    index('attendance_student_schedule_recent_idx').on(t.studentId, t.scheduleId, t.sessionDate.desc()),
+    // The dashboard's pending-sync count, without reading every synced row.
+    index('attendance_unsynced_idx').on(t.scheduleId).where(sql`${t.syncStatus} in ('pending', 'failed')`),
     check('attendance_status_check', inList(t.status, ATTENDANCE_STATUSES)),
     check('attendance_source_check', inList(t.source, ATTENDANCE_SOURCES)),
     check('attendance_sync_status_check', inList(t.syncStatus, SYNC_STATUSES)),

@@ -63,7 +63,8 @@ export function systemLoadPercent(): number {
 async function syncCounts(db: DbOrTx, scope: Scope) {
   const { rows } = await db.execute<{ pending: number; failed: number }>(sql`
     select count(*) filter (where a.sync_status = 'pending')::int as pending, count(*) filter (where a.sync_status = 'failed')::int as failed
-      from attendance_records a join schedules s on s.id = a.schedule_id where ${scheduleScope(scope)}`);
+      from attendance_records a join schedules s on s.id = a.schedule_id
+     where a.sync_status in ('pending', 'failed') and ${scheduleScope(scope)}`);
   return rows[0]!;
 }
 
@@ -169,8 +170,10 @@ export async function analytics({ db, scope, now }: Ctx): Promise<z.infer<typeof
     rateBetween(db, scope, weekAgo, today),
     rateBetween(db, scope, addDays(today, -14), weekAgo),
   ]);
-  const alerts = alertsOn ? await computeAlerts(db, scope, today, now) : [];
-  const atRisk = new Set(alerts.filter((a) => a.studentId != null).map((a) => a.studentId)).size;
+  const studentsAtRisk = async (asOf: string) =>
+    alertsOn ? new Set((await computeAlerts(db, scope, asOf, now)).filter((a) => a.studentId != null).map((a) => a.studentId)).size : 0;
+  // The same rules applied as of a week ago give the trend.
+  const [atRisk, atRiskWeekAgo] = await Promise.all([studentsAtRisk(today), studentsAtRisk(weekAgo)]);
 
   const { rows: courses } = await db.execute<{ course_id: number; course_name: string; course_code: string; sessions: number; attended: number; total: number; recent_att: number; recent_total: number; older_att: number; older_total: number }>(sql`
     select c.id as course_id, c.course_name, c.course_code,
@@ -205,7 +208,7 @@ export async function analytics({ db, scope, now }: Ctx): Promise<z.infer<typeof
       { metric: 'Attendance Rate (30 days)', current: rate(last30), target: 90, unit: '%', trend: trendOf(rate(last7), rate(prev7)) },
       { metric: 'On-Time Arrival', current: pct(last30.on_time, last30.attended), target: 95, unit: '%', trend: trendOf(pct(last7.on_time, last7.attended), pct(prev7.on_time, prev7.attended)) },
       { metric: 'Clock Hours Delivered', current: pct(last30.minutes, last30.scheduled), target: 95, unit: '%', trend: trendOf(pct(last30.minutes, last30.scheduled), pct(prev30.minutes, prev30.scheduled)) },
-      { metric: 'Students at Risk', current: atRisk, target: 0, unit: 'students', trend: 'flat' },
+      { metric: 'Students at Risk', current: atRisk, target: 0, unit: 'students', trend: trendOf(atRisk, atRiskWeekAgo, 0) },
     ],
     courseAnalytics: courses.map((c) => {
       const avg = pct(c.attended, c.total);

@@ -1,0 +1,2 @@
+CREATE INDEX "attendance_student_schedule_recent_idx" ON "attendance_records" USING btree ("student_id","schedule_id","session_date" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "attendance_unsynced_idx" ON "attendance_records" USING btree ("schedule_id") WHERE "attendance_records"."sync_status" in ('pending', 'failed');
