@@ -38,6 +38,8 @@ export const students = pgTable(
     index('students_program_idx').on(t.programId),
     index('students_name_idx').on(sql`lower(${t.lastName})`, sql`lower(${t.firstName})`),
     index('students_email_idx').on(sql`lower(${t.email})`),
+    // Check-in looks students up by the SIS id they type, in any case.
+    index('students_sis_student_id_lower_idx').on(sql`lower(${t.sisStudentId})`),
     check('students_status_check', inList(t.status, STUDENT_STATUSES)),
     check('students_sync_status_check', inList(t.syncStatus, SYNC_STATUSES)),
     check('students_name_not_blank', sql`length(trim(${t.firstName})) > 0 and length(trim(${t.lastName})) > 0`),

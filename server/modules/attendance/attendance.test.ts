@@ -105,6 +105,9 @@ describe('POST /api/attendance/submit', () => {
     const { rows } = await t.db.execute<{ client_scan_in_time: Date; source: string }>(sql`select client_scan_in_time, source from attendance_records where student_id = ${jose.id}`);
     expect(rows[0]).toMatchObject({ source: 'qr' });
     expect(new Date(rows[0]!.client_scan_in_time).toISOString()).toBe('1999-01-01T00:00:00.000Z');
+    const created = (await auditEntries(t.db, 'attendance')).filter((a) => a.action === 'Create');
+    expect(created).toHaveLength(1);
+    expect(created[0]).toMatchObject({ user_id: null, new_values: { studentId: jose.id, status: 'present', source: 'qr' } });
   });
 
   it('treats a repeat within two minutes as a retry: same answer, nothing changes', async () => {

@@ -27,6 +27,30 @@ export function normalizeName(s: string | null | undefined): string {
   return (s ?? '').normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
+type Candidate = { id: number; first_name: string; last_name: string; email: string | null };
+
+/** Students on the session's roster whose internal or SIS id is the one typed. */
+async function rosterCandidates(db: Db, sessionRef: string, studentId: string): Promise<Candidate[]> {
+  const session = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(sessionRef)
+    ? sql`q.session_id = ${sessionRef}::uuid`
+    : /^\d{1,9}$/.test(sessionRef)
+      ? sql`q.id = ${Number(sessionRef)}`
+      : null;
+  if (!session) return [];
+  const internalId = /^\d{1,9}$/.test(studentId) ? Number(studentId) : null;
+  // Two indexed lookups (internal id, SIS id in any case), each confirmed against the roster.
+  const { rows } = await db.execute<Candidate>(sql`
+    with sched as (select q.schedule_id from qr_sessions q where ${session})
+    select st.id, st.first_name, st.last_name, st.email
+      from students st join schedule_rosters r on r.student_id = st.id join sched on sched.schedule_id = r.schedule_id
+     where st.id = ${internalId}
+    union
+    select st.id, st.first_name, st.last_name, st.email
+      from students st join schedule_rosters r on r.student_id = st.id join sched on sched.schedule_id = r.schedule_id
+     where lower(st.sis_student_id) = lower(${studentId})`);
+  return rows;
+}
+
 type RecordRow = {
   id: number;
   status: AttendanceStatus;
@@ -65,7 +89,12 @@ export async function submitAttendance(
   ctx: { deviceId: string; ip: string | null; clock: Clock },
 ): Promise<AttendanceSubmitResult> {
   const now = ctx.clock.now();
-  const session = await findSession(db, input.sessionId);
+  // Three independent reads at once: a morning rush is bound by round trips.
+  const [session, candidates, settings] = await Promise.all([
+    findSession(db, input.sessionId),
+    rosterCandidates(db, input.sessionId, input.studentId),
+    getSettings(db),
+  ]);
   if (!session) throw new AppError(404, 'SESSION_NOT_FOUND', SCAN_NOT_FOUND);
   if (sessionStatus(session, now) === 'expired') throw new AppError(410, 'SESSION_EXPIRED', SCAN_EXPIRED);
   const fresh =
@@ -73,11 +102,6 @@ export async function submitAttendance(
     (input.pass != null && isValidPass(session.token_secret, session.session_id, ctx.deviceId, input.pass, now));
   if (!fresh) throw new AppError(403, 'STALE_CODE', SCAN_STALE_CODE);
 
-  const { rows: candidates } = await db.execute<{ id: number; first_name: string; last_name: string; email: string | null }>(sql`
-    select st.id, st.first_name, st.last_name, st.email
-      from schedule_rosters r join students st on st.id = r.student_id
-     where r.schedule_id = ${session.schedule_id}
-       and (st.id::text = ${input.studentId} or lower(st.sis_student_id) = lower(${input.studentId}))`);
   const student = candidates.find(
     (c) =>
       (normalizeName(c.first_name) === normalizeName(input.firstName) && normalizeName(c.last_name) === normalizeName(input.lastName)) ||
@@ -86,37 +110,38 @@ export async function submitAttendance(
   // Same answer for an unknown ID and a wrong name: the page must not reveal which IDs exist.
   if (!student) throw new AppError(400, 'NO_MATCH', SCAN_NO_MATCH);
 
-  const settings = await getSettings(db);
   const window = classWindow(session.session_date, session.start_time, session.end_time, settings.attendance.timeZone);
   const clientTime = input.scanInTime && !Number.isNaN(Date.parse(input.scanInTime)) ? new Date(input.scanInTime) : null;
 
   return db.transaction(async (tx: Tx) => {
     // Serialise scans from one device so two students cannot slip through together.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`device:${ctx.deviceId}`}))`);
-    const { rows: otherOnDevice } = await tx.execute(sql`
-      select 1 from attendance_records
-       where schedule_id = ${session.schedule_id} and session_date = ${session.session_date}
-         and device_id = ${ctx.deviceId} and student_id <> ${student.id} limit 1`);
-    if (otherOnDevice.length > 0) throw new AppError(409, 'DEVICE_USED', SCAN_DEVICE_USED);
+    // The lock is taken before the check reads (a CTE runs first), in one round trip.
+    const { rows: device } = await tx.execute<{ used: boolean }>(sql`
+      with lock as (select pg_advisory_xact_lock(hashtext(${`device:${ctx.deviceId}`})))
+      select exists (select 1 from lock, attendance_records
+                      where schedule_id = ${session.schedule_id} and session_date = ${session.session_date}
+                        and device_id = ${ctx.deviceId} and student_id <> ${student.id}) as used`);
+    if (device[0]?.used) throw new AppError(409, 'DEVICE_USED', SCAN_DEVICE_USED);
 
     const status = checkInStatus(now, window, settings.attendance.lateThresholdMinutes);
+    // The check-in and its audit entry in one statement.
     const { rows: inserted } = await tx.execute<RecordRow>(sql`
-      insert into attendance_records (student_id, schedule_id, qr_session_id, session_date, status, scan_in_time, client_scan_in_time,
-                                      minutes_attended, scheduled_minutes, source, device_id, created_at, updated_at)
-      values (${student.id}, ${session.schedule_id}, ${session.id}, ${session.session_date}, ${status}, ${now}, ${clientTime},
-              ${minutesAttended(now, null, window)}, ${scheduledMinutes(window)}, 'qr', ${ctx.deviceId}, ${now}, ${now})
-      on conflict (schedule_id, student_id, session_date) do nothing
-      returning id, status, scan_in_time, scan_out_time, is_manual_override, minutes_attended`);
+      with ins as (
+        insert into attendance_records (student_id, schedule_id, qr_session_id, session_date, status, scan_in_time, client_scan_in_time,
+                                        minutes_attended, scheduled_minutes, source, device_id, created_at, updated_at)
+        values (${student.id}, ${session.schedule_id}, ${session.id}, ${session.session_date}, ${status}, ${now}, ${clientTime},
+                ${minutesAttended(now, null, window)}, ${scheduledMinutes(window)}, 'qr', ${ctx.deviceId}, ${now}, ${now})
+        on conflict (schedule_id, student_id, session_date) do nothing
+        returning id, status, scan_in_time, scan_out_time, is_manual_override, minutes_attended
+      ), audit as (
+        insert into audit_logs (timestamp, user_id, action, table_name, record_id, ip_address, new_values)
+        select ${now}, null, 'Create', 'attendance', ins.id::text, ${ctx.ip},
+               jsonb_build_object('studentId', ${student.id}::int, 'scheduleId', ${session.schedule_id}::int, 'status', ins.status,
+                                  'scanInTime', ins.scan_in_time, 'source', 'qr', 'qrSessionId', ${session.id}::int)
+          from ins where coalesce((select enable_audit_logging from school_settings), true)
+      )
+      select * from ins`);
     if (inserted[0]) {
-      await recordAudit(tx, {
-        userId: null,
-        action: 'Create',
-        tableName: 'attendance',
-        recordId: inserted[0].id,
-        ipAddress: ctx.ip,
-        newValues: { studentId: student.id, scheduleId: session.schedule_id, status, scanInTime: now, source: 'qr', qrSessionId: session.id },
-        at: now,
-      });
       return answer('checked_in', inserted[0], session.course_name);
     }
 

@@ -1,0 +1,1 @@
+CREATE INDEX "students_sis_student_id_lower_idx" ON "students" USING btree (lower("sis_student_id"));
