@@ -5,6 +5,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   'import-students': () => import('./import-students.ts'),
   dashboard: () => import('./dashboard.ts'),
   checkin: () => import('./checkin.ts'),
+  'students-list': () => import('./students-list.ts'),
 };
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
