@@ -20,7 +20,24 @@ const MIN_COURSE_RECORDS = 5;
  * - cannot_reach_required: even attending every remaining meeting, the student cannot reach the
  *   required share of the class's scheduled hours.
  */
-export async function computeAlerts(db: DbOrTx, scope: Scope, today: string, now: Date): Promise<Alert[]> {
+// Live tabs poll every 5 s and the alert rules read weeks of records: keep each answer 30 s per
+// database, scope and school day. Alerts describe trends over days; half a minute of lag is fine.
+const CACHE_MS = 30_000;
+const cache = new WeakMap<object, Map<string, { at: number; alerts: Promise<Alert[]> }>>();
+
+export function computeAlerts(db: DbOrTx, scope: Scope, today: string, now: Date): Promise<Alert[]> {
+  let perDb = cache.get(db);
+  if (!perDb) cache.set(db, (perDb = new Map()));
+  const key = `${scope.instructorId ?? 'school'}:${today}`;
+  const hit = perDb.get(key);
+  if (hit && Math.abs(now.getTime() - hit.at) < CACHE_MS) return hit.alerts;
+  const alerts = evaluateAlertRules(db, scope, today, now);
+  perDb.set(key, { at: now.getTime(), alerts });
+  alerts.catch(() => perDb.delete(key));
+  return alerts;
+}
+
+async function evaluateAlertRules(db: DbOrTx, scope: Scope, today: string, now: Date): Promise<Alert[]> {
   const since = addDays(today, -60);
   const courseSince = addDays(today, -COURSE_WINDOW_DAYS);
   const inScope = scheduleScope(scope);
