@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { COURSE_FORM_HOURS } from './constants.ts';
-import { optionalText, requiredText } from './validation.ts';
+import { numberLike, optionalText, requiredText } from './validation.ts';
 
 export const courseSchema = z.object({
   id: z.number().int(),
@@ -20,15 +20,15 @@ const { min, max, step } = COURSE_FORM_HOURS;
 export const courseInputSchema = z.object({
   courseCode: requiredText('Course code', 50),
   courseName: requiredText('Course name'),
-  clockHours: z
+  clockHours: numberLike(z
     .number({ error: 'Clock hours must be a number' })
     .min(min, `Clock hours must be between ${min} and ${max}`)
     .max(max, `Clock hours must be between ${min} and ${max}`)
     .refine((v) => Number.isInteger(v / step), `Clock hours must be in steps of ${step}`)
-    .nullish()
+    .nullish())
     .transform((v) => v ?? null),
   description: optionalText(2000),
-  programId: z.number({ error: 'Program must be a program id or null' }).int().positive().nullish().transform((v) => v ?? null),
+  programId: numberLike(z.number({ error: 'Program must be a program id or null' }).int().positive().nullish()).transform((v) => v ?? null),
   sisCourseId: optionalText(100),
   prerequisiteIds: z.array(z.number().int().positive()).max(50).default([]),
 });

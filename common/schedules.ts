@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { COHORT, DAY_OF_WEEK, TERM } from './constants.ts';
-import { isoDate, optionalText } from './validation.ts';
+import { isoDate, numberLike, optionalText } from './validation.ts';
 
 export const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 
@@ -37,7 +37,7 @@ const time = (label: string) =>
 export const scheduleInputSchema = z
   .object({
     courseId: z.number({ error: 'Course is required' }).int().positive('Course is required'),
-    instructorId: z.number().int().positive().nullish().transform((v) => v ?? null),
+    instructorId: numberLike(z.number().int().positive().nullish()).transform((v) => v ?? null),
     cohortNumber: intIn('Cohort number', COHORT.min, COHORT.max),
     termNumber: intIn('Term number', TERM.min, TERM.max),
     dayOfWeek: intIn('Day of week', DAY_OF_WEEK.min, DAY_OF_WEEK.max),

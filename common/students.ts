@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { STUDENT_STATUSES } from './constants.ts';
-import { optionalEmail, optionalIsoDate, optionalText, requiredText } from './validation.ts';
+import { numberLike, optionalEmail, optionalIsoDate, optionalText, requiredText } from './validation.ts';
 
 export const studentSchema = z.object({
   id: z.number().int(),
@@ -23,7 +23,7 @@ export const studentInputSchema = z.object({
   lastName: requiredText('Last name', 100),
   email: optionalEmail,
   phone: optionalText(40),
-  programId: z.number({ error: 'Program must be a program id or null' }).int().positive().nullish().transform((v) => v ?? null),
+  programId: numberLike(z.number({ error: 'Program must be a program id or null' }).int().positive().nullish()).transform((v) => v ?? null),
   status: z.enum(STUDENT_STATUSES, { error: `Status must be one of ${STUDENT_STATUSES.join(', ')}` }).default('enrolled'),
   sisStudentId: optionalText(100),
   enrollmentDate: optionalIsoDate('Enrollment date'),

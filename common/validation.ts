@@ -45,3 +45,10 @@ export const listQuery = z.object({
 export type ListQuery = z.infer<typeof listQuery>;
 
 export const TOTAL_COUNT_HEADER = 'x-total-count';
+
+/**
+ * A number that may arrive as a numeric string (SPEC: decimal fields such as clockHours are often
+ * sent as "60.5"). Blank strings count as absent.
+ */
+export const numberLike = <T extends z.ZodType>(inner: T) =>
+  z.preprocess((v) => (typeof v === 'string' ? (v.trim() === '' ? null : /^-?\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : v) : v), inner);

@@ -44,6 +44,11 @@ describe('courses', () => {
     expect(dup.statusCode).toBe(409);
     expect(dup.json().errors[0].field).toBe('courseCode');
     expect((await create(course('NUR-999', { prerequisiteIds: [424242] }))).statusCode).toBe(400);
+    // Decimal fields may come as numeric strings (SPEC: "clockHours decimal or null").
+    const asText = await create(course('NUR-150', { clockHours: '62.5', programId: String(programId) }));
+    expect(asText.statusCode).toBe(201);
+    expect(asText.json()).toMatchObject({ clockHours: 62.5, programId });
+    expect((await create(course('NUR-151', { clockHours: 'sixty' }))).json().errors[0].field).toBe('clockHours');
   });
 
   it('refuses a course as its own prerequisite and any cycle, with the reason', async () => {
@@ -76,12 +81,12 @@ describe('courses', () => {
     expect(res.headers['content-disposition']).toMatch(/attachment; filename="courses-export-\d{4}-\d{2}-\d{2}\.csv"/);
     const lines = res.body.trim().split('\n');
     expect(lines[0]).toBe('courseCode,courseName,description,clockHours,programId,sisCourseId,prerequisiteIds,isActive');
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(5);
     const before = await count();
     const back = multipart('back.csv', res.body);
     const again = await t.app.inject({ method: 'POST', url: '/api/courses/bulk-upload', headers: { cookie: admin, ...back.headers }, payload: back.payload });
     expect(again.statusCode).toBe(200);
-    expect(again.json()).toMatchObject({ imported: 3, errors: [] });
+    expect(again.json()).toMatchObject({ imported: 4, errors: [] });
     expect(await count()).toBe(before);
   });
 
