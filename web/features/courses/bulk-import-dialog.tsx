@@ -8,7 +8,7 @@ import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { readErrorBody } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
-import { usePrograms } from '../students/use-programs.ts';
+import { usePrograms } from '../programs/use-programs.ts';
 import { ImportProblemsTable } from './import-problems-table.tsx';
 import { importProblems, useBulkUploadCourses } from './use-courses.ts';
 

@@ -1,19 +1,16 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { COURSE_FORM_HOURS } from '../../../common/constants.ts';
 import { courseInputSchema, type Course } from '../../../common/courses.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Modal, ModalCancel, ModalFooter } from '../../components/ui/dialog.tsx';
-import { serverFormErrors } from '../../components/ui/form-errors.ts';
-import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
-import { SelectField } from '../../components/ui/select-field.tsx';
+import { useFormFeedback } from '../../components/ui/use-form-feedback.ts';
+import { notifySuccess } from '../../components/ui/notify.ts';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextareaField } from '../../components/ui/textarea-field.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { numberOrNull, useFormValues } from '../../components/ui/use-form-values.ts';
-import type { FieldErrors } from '../../lib/api.ts';
-import { focusFirstInvalid, validateForm } from '../auth/validation.ts';
-import { usePrograms } from '../students/use-programs.ts';
+import { ProgramSelect } from '../programs/program-select.tsx';
 import { PrerequisitePicker } from './prerequisite-picker.tsx';
 import { useCreateCourse, useUpdateCourse } from './use-courses.ts';
 
@@ -43,8 +40,6 @@ export function CourseFormDialog({ target, courses, onClose }: Props) {
 const { min, max, step } = COURSE_FORM_HOURS;
 
 function CourseForm({ course, courses, onDone }: { course: Course | null; courses: Course[]; onDone: () => void }) {
-  const formRef = useRef<HTMLFormElement>(null);
-  const programs = usePrograms();
   const { values, bind } = useFormValues({
     courseCode: course?.courseCode ?? '',
     courseName: course?.courseName ?? '',
@@ -54,8 +49,7 @@ function CourseForm({ course, courses, onDone }: { course: Course | null; course
     sisCourseId: course?.sisCourseId ?? '',
   });
   const [prerequisiteIds, setPrerequisiteIds] = useState<number[]>(course?.prerequisiteIds ?? []);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [serverMessage, setServerMessage] = useState<string | null>(null);
+  const { formRef, errors, serverMessage, validate, showRefusal } = useFormFeedback([...Object.keys(values), 'prerequisiteIds']);
   const create = useCreateCourse();
   const update = useUpdateCourse();
   const pending = create.isPending || update.isPending;
@@ -64,23 +58,14 @@ function CourseForm({ course, courses, onDone }: { course: Course | null; course
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    setServerMessage(null);
-    const candidate = { ...values, clockHours: numberOrNull(values.clockHours), programId: numberOrNull(values.programId), prerequisiteIds };
-    const { data, errors: found } = validateForm(courseInputSchema, candidate);
-    setErrors(found);
-    if (!data) return focusFirstInvalid(formRef.current);
+    const data = validate(courseInputSchema, { ...values, clockHours: numberOrNull(values.clockHours), programId: numberOrNull(values.programId), prerequisiteIds });
+    if (!data) return;
     const handlers = {
       onSuccess: () => {
         notifySuccess(course ? 'Course updated' : 'Course created');
         onDone();
       },
-      onError: (e: Error) => {
-        const body = serverFormErrors(e, [...Object.keys(values), 'prerequisiteIds']);
-        setErrors(body.fieldErrors);
-        setServerMessage(body.message);
-        focusFirstInvalid(formRef.current);
-        notifyFailure(e, course ? 'Failed to update course' : 'Failed to create course');
-      },
+      onError: (e: Error) => showRefusal(e, course ? 'Failed to update course' : 'Failed to create course'),
     };
     if (course) update.mutate({ id: course.id, input: data }, handlers);
     else create.mutate(data, handlers);
@@ -104,14 +89,7 @@ function CourseForm({ course, courses, onDone }: { course: Course | null; course
           error={errors.clockHours}
           hint={errors.clockHours ? undefined : `Optional. ${min} to ${max}, in steps of ${step}.`}
         />
-        <SelectField label="Program" {...bind('programId')} error={errors.programId}>
-          <option value="">No program</option>
-          {(programs.data ?? []).map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.programName}
-            </option>
-          ))}
-        </SelectField>
+        <ProgramSelect {...bind('programId')} error={errors.programId} />
         <TextField label="SIS course ID" autoComplete="off" {...bind('sisCourseId')} error={errors.sisCourseId} className="sm:col-span-2" />
         <TextareaField label="Description" {...bind('description')} error={errors.description} className="sm:col-span-2" />
         <div className="sm:col-span-2">

@@ -1,17 +1,15 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { COHORT, TERM } from '../../../common/constants.ts';
 import { DAY_NAMES, scheduleInputSchema, type Schedule } from '../../../common/schedules.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Modal, ModalCancel, ModalFooter } from '../../components/ui/dialog.tsx';
-import { serverFormErrors } from '../../components/ui/form-errors.ts';
-import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
+import { useFormFeedback } from '../../components/ui/use-form-feedback.ts';
+import { notifySuccess } from '../../components/ui/notify.ts';
 import { SelectField } from '../../components/ui/select-field.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { numberOrNull, numberOrUndefined, useFormValues } from '../../components/ui/use-form-values.ts';
-import type { FieldErrors } from '../../lib/api.ts';
-import { focusFirstInvalid, validateForm } from '../auth/validation.ts';
 import { useCourses } from '../courses/use-courses.ts';
 import { useUsers } from '../users/use-users.ts';
 import { useCreateSchedule, useUpdateSchedule } from './use-schedules.ts';
@@ -45,7 +43,6 @@ export function ScheduleFormDialog({ target, onClose }: Props) {
 const range = (lo: number, hi: number) => Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
 
 function ScheduleForm({ schedule, onDone }: { schedule: Schedule | null; onDone: () => void }) {
-  const formRef = useRef<HTMLFormElement>(null);
   const courses = useCourses();
   const users = useUsers();
   const instructors = (users.data ?? []).filter((u) => u.role === 'instructor' && (u.isActive || u.id === schedule?.instructorId));
@@ -63,15 +60,13 @@ function ScheduleForm({ schedule, onDone }: { schedule: Schedule | null; onDone:
     sisScheduleId: schedule?.sisScheduleId ?? '',
   });
   const [isActive, setIsActive] = useState(schedule?.isActive ?? true);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [serverMessage, setServerMessage] = useState<string | null>(null);
+  const { formRef, errors, serverMessage, validate, showRefusal } = useFormFeedback(Object.keys(values));
   const create = useCreateSchedule();
   const update = useUpdateSchedule();
   const pending = create.isPending || update.isPending;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    setServerMessage(null);
     const orUndefined = (v: string) => (v.trim() === '' ? undefined : v);
     const candidate = {
       courseId: numberOrUndefined(values.courseId),
@@ -87,21 +82,14 @@ function ScheduleForm({ schedule, onDone }: { schedule: Schedule | null; onDone:
       sisScheduleId: values.sisScheduleId,
       isActive,
     };
-    const { data, errors: found } = validateForm(scheduleInputSchema, candidate);
-    setErrors(found);
-    if (!data) return focusFirstInvalid(formRef.current);
+    const data = validate(scheduleInputSchema, candidate);
+    if (!data) return;
     const handlers = {
       onSuccess: () => {
         notifySuccess(schedule ? 'Schedule updated' : 'Schedule created');
         onDone();
       },
-      onError: (e: Error) => {
-        const body = serverFormErrors(e, Object.keys(values));
-        setErrors(body.fieldErrors);
-        setServerMessage(body.message);
-        focusFirstInvalid(formRef.current);
-        notifyFailure(e, schedule ? 'Failed to update schedule. Please try again.' : 'Failed to create schedule. Please try again.');
-      },
+      onError: (e: Error) => showRefusal(e, schedule ? 'Failed to update schedule. Please try again.' : 'Failed to create schedule. Please try again.'),
     };
     if (schedule) update.mutate({ id: schedule.id, input: data }, handlers);
     else create.mutate(data, handlers);

@@ -1,19 +1,17 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { type FormEvent } from 'react';
 import { STUDENT_STATUSES } from '../../../common/constants.ts';
 import { studentInputSchema, type Student } from '../../../common/students.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Modal, ModalCancel, ModalFooter } from '../../components/ui/dialog.tsx';
-import { serverFormErrors } from '../../components/ui/form-errors.ts';
-import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
+import { useFormFeedback } from '../../components/ui/use-form-feedback.ts';
+import { notifySuccess } from '../../components/ui/notify.ts';
 import { SelectField } from '../../components/ui/select-field.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { numberOrNull, useFormValues } from '../../components/ui/use-form-values.ts';
-import type { FieldErrors } from '../../lib/api.ts';
-import { focusFirstInvalid, validateForm } from '../auth/validation.ts';
 import { STUDENT_STATUS_LABELS } from './student-status.ts';
-import { usePrograms } from './use-programs.ts';
+import { ProgramSelect } from '../programs/program-select.tsx';
 import { useCreateStudent, useUpdateStudent } from './use-students.ts';
 
 type Props = {
@@ -41,8 +39,6 @@ export function StudentFormDialog({ target, canEditSsn, onClose }: Props) {
 }
 
 function StudentForm({ student, canEditSsn, onDone }: { student: Student | null; canEditSsn: boolean; onDone: () => void }) {
-  const formRef = useRef<HTMLFormElement>(null);
-  const programs = usePrograms();
   const { values, bind } = useFormValues({
     firstName: student?.firstName ?? '',
     lastName: student?.lastName ?? '',
@@ -54,34 +50,25 @@ function StudentForm({ student, canEditSsn, onDone }: { student: Student | null;
     enrollmentDate: student?.enrollmentDate ?? '',
     socialSecurityNumber: '',
   });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [serverMessage, setServerMessage] = useState<string | null>(null);
+  const { formRef, errors, serverMessage, validate, showRefusal } = useFormFeedback(Object.keys(values));
   const create = useCreateStudent();
   const update = useUpdateStudent();
   const pending = create.isPending || update.isPending;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    setServerMessage(null);
     const { socialSecurityNumber, programId, ...rest } = values;
     // A blank SSN on edit keeps the one on file: it is only sent when typed.
     const candidate = { ...rest, programId: numberOrNull(programId), ...(canEditSsn && socialSecurityNumber.trim() ? { socialSecurityNumber } : {}) };
-    const { data, errors: found } = validateForm(studentInputSchema, candidate);
-    setErrors(found);
-    if (!data) return focusFirstInvalid(formRef.current);
+    const data = validate(studentInputSchema, candidate);
+    if (!data) return;
     const failure = student ? 'Failed to update student. Please try again.' : 'Failed to create student. Please try again.';
     const handlers = {
       onSuccess: () => {
         notifySuccess(student ? 'Student updated' : 'Student created');
         onDone();
       },
-      onError: (e: Error) => {
-        const body = serverFormErrors(e, Object.keys(values));
-        setErrors(body.fieldErrors);
-        setServerMessage(body.message);
-        focusFirstInvalid(formRef.current);
-        notifyFailure(e, failure);
-      },
+      onError: (e: Error) => showRefusal(e, failure),
     };
     if (student) update.mutate({ id: student.id, input: data }, handlers);
     else create.mutate(data, handlers);
@@ -95,14 +82,7 @@ function StudentForm({ student, canEditSsn, onDone }: { student: Student | null;
         <TextField label="Last name" autoComplete="off" required {...bind('lastName')} error={errors.lastName} />
         <TextField label="E-mail" type="email" autoComplete="off" {...bind('email')} error={errors.email} />
         <TextField label="Phone" type="tel" autoComplete="off" {...bind('phone')} error={errors.phone} />
-        <SelectField label="Program" {...bind('programId')} error={errors.programId} hint={programs.isError ? 'Programs could not be loaded.' : undefined}>
-          <option value="">No program</option>
-          {(programs.data ?? []).map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.programName}
-            </option>
-          ))}
-        </SelectField>
+        <ProgramSelect {...bind('programId')} error={errors.programId} />
         <SelectField label="Status" {...bind('status')} error={errors.status}>
           {STUDENT_STATUSES.map((s) => (
             <option key={s} value={s}>

@@ -1,18 +1,16 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { type FormEvent } from 'react';
 import type { CurrentUser } from '../../../common/auth.ts';
 import { ROLES, ROLE_LABELS } from '../../../common/roles.ts';
 import { OWN_ROLE, userInputSchema, type User } from '../../../common/users.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Modal, ModalCancel, ModalFooter } from '../../components/ui/dialog.tsx';
-import { serverFormErrors } from '../../components/ui/form-errors.ts';
-import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
+import { useFormFeedback } from '../../components/ui/use-form-feedback.ts';
+import { notifySuccess } from '../../components/ui/notify.ts';
 import { SelectField } from '../../components/ui/select-field.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { useFormValues } from '../../components/ui/use-form-values.ts';
-import type { FieldErrors } from '../../lib/api.ts';
-import { focusFirstInvalid, validateForm } from '../auth/validation.ts';
 import { useCreateUser, useUpdateUser, type UserCreated } from './use-users.ts';
 
 type Props = {
@@ -39,7 +37,6 @@ export function UserFormDialog({ target, actor, onClose, onCreated }: Props) {
 }
 
 function UserForm({ user, actor, onDone, onCreated }: { user: User | null; actor: CurrentUser; onDone: () => void; onCreated: (c: UserCreated) => void }) {
-  const formRef = useRef<HTMLFormElement>(null);
   const { values, bind } = useFormValues({
     firstName: user?.firstName ?? '',
     lastName: user?.lastName ?? '',
@@ -47,8 +44,7 @@ function UserForm({ user, actor, onDone, onCreated }: { user: User | null; actor
     username: user?.username ?? '',
     role: user?.role ?? '',
   });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [serverMessage, setServerMessage] = useState<string | null>(null);
+  const { formRef, errors, serverMessage, validate, showRefusal } = useFormFeedback(Object.keys(values));
   const create = useCreateUser();
   const update = useUpdateUser();
   const pending = create.isPending || update.isPending;
@@ -56,20 +52,10 @@ function UserForm({ user, actor, onDone, onCreated }: { user: User | null; actor
   // An IT Administrator may not create or promote a Super Administrator (the server refuses it too).
   const roles = ROLES.filter((r) => actor.role === 'super_admin' || r !== 'super_admin' || user?.role === r);
 
-  const onError = (error: unknown, failure: string) => {
-    const body = serverFormErrors(error, Object.keys(values));
-    setErrors(body.fieldErrors);
-    setServerMessage(body.message);
-    focusFirstInvalid(formRef.current);
-    notifyFailure(error, failure);
-  };
-
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    setServerMessage(null);
-    const { data, errors: found } = validateForm(userInputSchema, values);
-    setErrors(found);
-    if (!data) return focusFirstInvalid(formRef.current);
+    const data = validate(userInputSchema, values);
+    if (!data) return;
     if (user) {
       update.mutate(
         { id: user.id, input: data },
@@ -78,7 +64,7 @@ function UserForm({ user, actor, onDone, onCreated }: { user: User | null; actor
             notifySuccess('User updated');
             onDone();
           },
-          onError: (e) => onError(e, 'Failed to update user. Please try again.'),
+          onError: (e) => showRefusal(e, 'Failed to update user. Please try again.'),
         },
       );
     } else {
@@ -87,7 +73,7 @@ function UserForm({ user, actor, onDone, onCreated }: { user: User | null; actor
           notifySuccess('User created', `${created.user.firstName} ${created.user.lastName} can now set a password.`);
           onCreated(created);
         },
-        onError: (e) => onError(e, 'Failed to create user. Please try again.'),
+        onError: (e) => showRefusal(e, 'Failed to create user. Please try again.'),
       });
     }
   };
