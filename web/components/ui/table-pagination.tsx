@@ -1,6 +1,6 @@
 import type { Table } from '@tanstack/react-table';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
-import { useId } from 'react';
+import { PageSizeSelect } from './page-size-select.tsx';
 import { Button } from './button.tsx';
 
 const PAGE_SIZES = [10, 25, 50, 100];
@@ -10,7 +10,6 @@ const PAGE_SIZES = [10, 25, 50, 100];
  * tables and for manual (server-side) pagination, where the table knows the row count.
  */
 export function TablePagination<T>({ table, noun }: { table: Table<T>; noun: string }) {
-  const selectId = useId();
   const { pageIndex, pageSize } = table.getState().pagination;
   const total = table.getRowCount();
   const pageCount = Math.max(1, table.getPageCount());
@@ -31,23 +30,7 @@ export function TablePagination<T>({ table, noun }: { table: Table<T>; noun: str
         )}
       </p>
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-        <div className="flex items-center gap-2">
-          <label htmlFor={selectId} className="whitespace-nowrap">
-            Rows per page
-          </label>
-          <select
-            id={selectId}
-            value={pageSize}
-            onChange={(e) => table.setPageSize(Number(e.target.value))}
-            className="h-8 rounded-md border border-slate-300 bg-white px-2 text-sm shadow-sm"
-          >
-            {PAGE_SIZES.map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
-        </div>
+        <PageSizeSelect value={pageSize} options={PAGE_SIZES} onChange={(size) => table.setPageSize(size)} />
         <span className="whitespace-nowrap">
           Page {fmt(pageIndex + 1)} of {fmt(pageCount)}
         </span>

@@ -1,9 +1,10 @@
 import { getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { Activity, ChevronLeft, ChevronRight, Download, FilePenLine, FilterX, ShieldAlert } from 'lucide-react';
-import { useId, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { AuditEntry } from '../../../common/audit-logs.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { PageSizeSelect } from '../../components/ui/page-size-select.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { DataTable } from '../../components/ui/data-table.tsx';
 import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
@@ -35,7 +36,6 @@ export function AuditLogsPage() {
   const [pageSize, setPageSize] = useState(PAGE_SIZES[0]!);
   const [details, setDetails] = useState<AuditEntry | null>(null);
   const [exporting, setExporting] = useState(false);
-  const pageSizeId = useId();
 
   const search = useDebouncedValue(filters.search.trim(), 300);
   const applied = useMemo(() => ({ ...filters, search }), [filters, search]);
@@ -165,26 +165,14 @@ export function AuditLogsPage() {
             Showing {fmt(shown)} of {fmt(total)} audit logs
           </p>
           <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-            <div className="flex items-center gap-2">
-              <label htmlFor={pageSizeId} className="whitespace-nowrap">
-                Rows per page
-              </label>
-              <select
-                id={pageSizeId}
-                value={pageSize}
-                onChange={(e) => {
-                  setPageSize(Number(e.target.value));
-                  setPage(1);
-                }}
-                className="h-8 rounded-md border border-slate-300 bg-white px-2 text-sm shadow-sm"
-              >
-                {PAGE_SIZES.map((n) => (
-                  <option key={n} value={n}>
-                    {n}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <PageSizeSelect
+              value={pageSize}
+              options={PAGE_SIZES}
+              onChange={(size) => {
+                setPageSize(size);
+                setPage(1);
+              }}
+            />
             <span className="whitespace-nowrap">
               Page {fmt(Math.min(page, pageCount))} of {fmt(pageCount)}
             </span>
