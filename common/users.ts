@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ROLES } from './roles.ts';
-import { requiredText, optionalText } from './validation.ts';
+import { requiredText } from './validation.ts';
 
 export const userSchema = z.object({
   id: z.number().int(),
@@ -39,4 +39,3 @@ export const LAST_SUPER_ADMIN = 'The last active Super Administrator cannot be d
 export const OWN_ROLE = 'You cannot change your own role.';
 export const IT_ADMIN_SUPER = 'IT Administrators cannot create, edit or promote Super Administrators.';
 export const SELF_DEACTIVATE = 'You cannot deactivate your own account.';
-export { optionalText };

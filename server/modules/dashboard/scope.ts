@@ -9,3 +9,8 @@ export const scopeFor = (user: { id: number; role: Role }): Scope => ({ instruct
 export function scheduleScope(scope: Scope, alias = 's'): SQL {
   return scope.instructorId == null ? sql`true` : sql`${sql.identifier(alias)}.instructor_id = ${scope.instructorId}`;
 }
+
+/** The viewer a scope stands for, for services that take a user (admins see every class). */
+export function scopeViewer(scope: Scope): { id: number; role: Role } {
+  return scope.instructorId == null ? { id: 0, role: 'super_admin' } : { id: scope.instructorId, role: 'instructor' };
+}

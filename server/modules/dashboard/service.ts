@@ -9,7 +9,7 @@ import type { ResponseTimes } from '../../plugins/response-times.ts';
 import { listActiveSessions } from '../qr-sessions/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { computeAlerts } from './alerts.ts';
-import { scheduleScope, type Scope } from './scope.ts';
+import { scheduleScope, scopeViewer, type Scope } from './scope.ts';
 
 type Ctx = { db: DbOrTx; scope: Scope; now: Date };
 const ATTENDED = sql`('present', 'late', 'incomplete')`;
@@ -73,7 +73,7 @@ export async function executiveSummary({ db, scope, now }: Ctx, responseTimes: R
   const [database, counts, sessions, sync, alerts] = await Promise.all([
     databaseHealth(db),
     todayCounts(db, scope, today),
-    listActiveSessions(db, scope.instructorId == null ? { id: 0, role: 'super_admin' } : { id: scope.instructorId, role: 'instructor' }, now),
+    listActiveSessions(db, scopeViewer(scope), now),
     syncCounts(db, scope),
     alertsOn ? computeAlerts(db, scope, today, now) : Promise.resolve([]),
   ]);
@@ -101,8 +101,7 @@ export async function executiveSummary({ db, scope, now }: Ctx, responseTimes: R
 
 export async function realTime({ db, scope, now }: Ctx, responseTimes: ResponseTimes): Promise<z.infer<typeof realTimeSchema>> {
   const { today, alertsOn } = await schoolToday(db, now);
-  const user = scope.instructorId == null ? { id: 0, role: 'super_admin' as const } : { id: scope.instructorId, role: 'instructor' as const };
-  const sessions = await listActiveSessions(db, user, now);
+  const sessions = await listActiveSessions(db, scopeViewer(scope), now);
   const { rows: counts } = await db.execute<{ schedule_id: number; session_date: string; expected: number; checked_in: number }>(sql`
     select q.schedule_id, q.session_date::text,
            (select count(*) from schedule_rosters r join students st on st.id = r.student_id where r.schedule_id = q.schedule_id and st.status in ('enrolled', 'active'))::int as expected,

@@ -6,7 +6,6 @@ import {
   SETTINGS_GROUPS,
   settingsSchema,
   type Settings,
-  type SettingsGroup,
   type SettingsUpdate,
 } from '../../../common/settings.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
@@ -107,5 +106,3 @@ export async function updateSettings(
     return merged;
   });
 }
-
-export type SettingsGroupName = SettingsGroup;
