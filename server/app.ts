@@ -12,6 +12,7 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { createFieldCipher, loadEncryptionKey, type FieldCipher } from './lib/field-cipher.ts';
 import { registerAuthorization } from './plugins/authorization.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
+import { createRateLimitStore } from './plugins/rate-limit-store.ts';
 import { createResponseTimes, registerResponseTimes, type ResponseTimes } from './plugins/response-times.ts';
 import './plugins/request-context.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
@@ -58,7 +59,8 @@ export async function buildApp(
 
   registerErrorHandler(app);
   await app.register(fastifyCookie);
-  await app.register(fastifyRateLimit, { global: false });
+  // Counters live in PostgreSQL so a limit holds however many instances serve the school.
+  await app.register(fastifyRateLimit, { global: false, store: createRateLimitStore(full.db, full.clock) });
   await app.register(fastifyMultipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 10 } });
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'Muster API', version: '1' } },

@@ -7,3 +7,4 @@ export * from './attendance.ts';
 export * from './audit.ts';
 export * from './settings.ts';
 export * from './uploads.ts';
+export * from './security.ts';

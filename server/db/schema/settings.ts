@@ -21,6 +21,8 @@ export const schoolSettings = pgTable(
     lowAttendanceAlerts: boolean('low_attendance_alerts').notNull().default(D.notifications.lowAttendanceAlerts),
     systemMaintenanceNotices: boolean('system_maintenance_notices').notNull().default(D.notifications.systemMaintenanceNotices),
     sessionTimeoutMinutes: integer('session_timeout_minutes').notNull().default(D.security.sessionTimeoutMinutes),
+    // Absolute lifetime of a sign-in, however active: a stolen cookie stops working.
+    sessionLifetimeHours: integer('session_lifetime_hours').notNull().default(12),
     requirePasswordChange: boolean('require_password_change').notNull().default(D.security.requirePasswordChange),
     twoFactorAuthentication: boolean('two_factor_authentication').notNull().default(D.security.twoFactorAuthentication),
     enableAuditLogging: boolean('enable_audit_logging').notNull().default(D.security.enableAuditLogging),
@@ -36,6 +38,7 @@ export const schoolSettings = pgTable(
     check('settings_qr_expiry_check', sql`${t.qrCodeExpirationMinutes} between 1 and 240`),
     check('settings_auto_absent_check', sql`${t.autoMarkAbsentHours} between 1 and 72`),
     check('settings_session_timeout_check', sql`${t.sessionTimeoutMinutes} between 5 and 1440`),
+    check('settings_session_lifetime_check', sql`${t.sessionLifetimeHours} between 1 and 168`),
     check('settings_retention_check', sql`${t.dataRetentionYears} between 1 and 50`),
     check('settings_upload_size_check', sql`${t.maxFileUploadSizeMB} between 1 and 10`),
   ],
