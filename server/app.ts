@@ -9,6 +9,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import { canonicalRequestTarget } from './lib/request-target.ts';
 import { createFieldCipher, loadEncryptionKey, type FieldCipher } from './lib/field-cipher.ts';
 import { registerAuthorization } from './plugins/authorization.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
@@ -53,6 +54,10 @@ export async function buildApp(
     trustProxy: deps.config.trustProxy,
     bodyLimit: 1024 * 1024,
     requestIdHeader: 'x-request-id',
+    // Every spelling of a path reaches the same route (server/lib/request-target.ts); access is
+    // still decided from the matched route alone (plugins/authorization.ts).
+    rewriteUrl: (req) => canonicalRequestTarget(req.url ?? '/'),
+    routerOptions: { caseSensitive: false },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

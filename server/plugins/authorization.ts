@@ -1,23 +1,44 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ACTIONS, can } from '../../common/permissions.ts';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { ACTIONS, can, type Action } from '../../common/permissions.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AppError, forbidden, unauthorized } from '../lib/errors.ts';
-
-/** The code of a refusal by the permission table (per-record refusals use FORBIDDEN). */
-export const ROLE_NOT_PERMITTED = 'ROLE_NOT_PERMITTED';
 import type { Db } from '../db/client.ts';
 import { SESSION_COOKIE, resolveLoginSession } from '../modules/auth/sessions.ts';
 
+/** The code of a refusal by the permission table (per-record refusals use FORBIDDEN). */
+export const ROLE_NOT_PERMITTED = 'ROLE_NOT_PERMITTED';
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Every /api route must say who may call it; a route without a declaration fails at start-up. */
-export type RouteAccess = { method: string; url: string; access: 'public' | 'signedIn' | string };
+/** What a route declared: who may call it. `static` is a file of the built web app. */
+export type Access = 'public' | 'signedIn' | 'static' | Action;
+
+/** Every route with the access it declared; the authorization tests walk this list. */
+export type RouteAccess = { method: string; url: string; access: Access };
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Every /api route with the access it declared; the authorization test walks this list. */
+    /** Every /api route with the access it declared. */
     apiRoutes: RouteAccess[];
   }
+}
+
+type AccessConfig = { action?: string; public?: boolean; signedIn?: boolean; file?: unknown; rootPath?: unknown };
+
+/**
+ * The access a route declared. Our routes declare exactly one of action, public, signedIn; the
+ * only routes allowed to declare nothing are @fastify/static's file routes (it puts the file in
+ * their config), which serve the public built web app. Anything else fails at start-up.
+ */
+function declaredAccess(method: string, url: string, cfg: AccessConfig): Access {
+  const declared = [cfg.public, cfg.signedIn, cfg.action].filter(Boolean).length;
+  if (declared === 0 && typeof cfg.file === 'string' && !url.startsWith('/api')) return 'static';
+  if (declared !== 1) throw new Error(`Route ${method} ${url} must declare exactly one of action, public, signedIn`);
+  if (cfg.action) {
+    if (!(ACTIONS as readonly string[]).includes(cfg.action)) throw new Error(`Unknown action ${cfg.action} on ${method} ${url}`);
+    return cfg.action as Action;
+  }
+  return cfg.public ? 'public' : 'signedIn';
 }
 
 function originMatches(req: FastifyRequest): boolean {
@@ -30,27 +51,40 @@ function originMatches(req: FastifyRequest): boolean {
   }
 }
 
+/** The access of the route this request matched, or null when it matched none. */
+export function matchedAccess(req: FastifyRequest): Access | null {
+  if (!req.routeOptions.url) return null;
+  return (req.routeOptions.config as { access?: Access }).access ?? null;
+}
+
+/**
+ * Decides every request from the route it matched and that route's declared access, never from the
+ * raw URL: the router decodes `%61pi` and absolute-form targets, a prefix test on req.url does not.
+ */
 export function registerAuthorization(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
   const apiRoutes: RouteAccess[] = [];
   app.decorate('apiRoutes', apiRoutes);
   app.decorateRequest('user', null);
   app.decorateRequest('loginSessionId', null);
 
-  app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/api')) return;
-    const cfg = (route.config ?? {}) as { action?: string; public?: boolean; signedIn?: boolean };
-    const declared = [cfg.public, cfg.signedIn, cfg.action].filter(Boolean).length;
-    if (declared !== 1) throw new Error(`Route ${route.method} ${route.url} must declare exactly one of action, public, signedIn`);
-    if (cfg.action && !(ACTIONS as readonly string[]).includes(cfg.action)) throw new Error(`Unknown action ${cfg.action} on ${route.url}`);
-    for (const method of [route.method].flat()) {
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const cfg = (route.config ?? {}) as AccessConfig;
+    const methods = [route.method].flat();
+    const access = declaredAccess(methods.join(','), route.url, cfg);
+    // The resolved access travels with the route; the onRequest hook reads only this.
+    route.config = { ...route.config, access } as RouteOptions['config'];
+    if (access === 'static') return;
+    for (const method of methods) {
       if (method === 'HEAD') continue;
-      apiRoutes.push({ method, url: route.url, access: cfg.public ? 'public' : cfg.signedIn ? 'signedIn' : cfg.action! });
+      apiRoutes.push({ method, url: route.url, access });
     }
   });
 
   // onRequest runs before the body is parsed or validated: a caller without the right learns nothing.
   app.addHook('onRequest', async (req) => {
-    if (!req.url.startsWith('/api/')) return;
+    const access = matchedAccess(req);
+    // No route matched: the not-found handler answers 404 without reading anything.
+    if (access === null || access === 'static') return;
     const token = req.cookies[SESSION_COOKIE];
     if (token) {
       const found = await resolveLoginSession(deps.db, token, deps.clock);
@@ -59,12 +93,10 @@ export function registerAuthorization(app: FastifyInstance, deps: { db: Db; cloc
         req.loginSessionId = found.sessionId;
       }
     }
-    const cfg = req.routeOptions.config as { action?: (typeof ACTIONS)[number]; public?: boolean; signedIn?: boolean };
-    if (!req.routeOptions.url) return; // unknown route: the not-found handler answers 404
     if (!SAFE_METHODS.has(req.method) && !originMatches(req)) throw forbidden('Cross-site request refused');
-    if (cfg.public) return;
+    if (access === 'public') return;
     if (!req.user) throw unauthorized();
-    if (cfg.signedIn) return;
-    if (!cfg.action || !can(req.user.role, cfg.action)) throw new AppError(403, ROLE_NOT_PERMITTED, 'Forbidden: your role may not do this');
+    if (access === 'signedIn') return;
+    if (!can(req.user.role, access)) throw new AppError(403, ROLE_NOT_PERMITTED, 'Forbidden: your role may not do this');
   });
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { matchedAccess } from './authorization.ts';
 
 /**
  * Response times of /api requests over a sliding window, measured by this server (the dashboard's
@@ -34,6 +35,7 @@ export function createResponseTimes(capacity = 20_000): ResponseTimes {
 
 export function registerResponseTimes(app: FastifyInstance, times: ResponseTimes): void {
   app.addHook('onResponse', async (req, reply) => {
-    if (req.url.startsWith('/api/')) times.record(reply.elapsedTime);
+    const access = matchedAccess(req);
+    if (access !== null && access !== 'static') times.record(reply.elapsedTime);
   });
 }

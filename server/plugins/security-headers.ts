@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { matchedAccess } from './authorization.ts';
 
 // Static headers set once per response; measured far cheaper than @fastify/helmet (ARCHITECTURE.md).
 const HEADERS: Record<string, string> = {
@@ -16,7 +17,9 @@ export function registerSecurityHeaders(app: FastifyInstance, opts: { hsts: bool
   app.addHook('onSend', async (req, reply, payload) => {
     for (const [k, v] of Object.entries(HEADERS)) reply.header(k, v);
     if (opts.hsts) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
-    if (req.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    // Only the built web app's files may be cached; every API answer (and every 404) is no-store.
+    const access = matchedAccess(req);
+    if (access !== 'static' && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     return payload;
   });
 }

@@ -22,11 +22,13 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string): Pro
       if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
     },
   });
+  // req.url here is the canonical target (server/lib/request-target.ts); this handler reads no data.
   app.setNotFoundHandler((req, reply) => {
-    if (req.url.startsWith('/api/') || req.url === '/api' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+    const pathname = req.url.split('?')[0]!;
+    const isApi = pathname.toLowerCase() === '/api' || pathname.toLowerCase().startsWith('/api/');
+    if (isApi || (req.method !== 'GET' && req.method !== 'HEAD')) {
       return reply.status(404).send({ message: 'Not Found', code: 'NOT_FOUND' });
     }
-    const pathname = req.url.split('?')[0]!;
     reply.header('cache-control', 'no-cache');
     // The public scan page, and at /attendance/scan the typed-code entry for students who cannot scan.
     if (pathname === '/attendance/scan' || pathname.startsWith('/attendance/scan/')) return reply.sendFile('scan.html');
