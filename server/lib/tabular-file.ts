@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import * as XLSX from '@e965/xlsx';
+import { restoreCells } from './csv.ts';
 import { badRequest } from './errors.ts';
 
 export const INVALID_FILE_TYPE = 'Invalid File Type: Please upload a CSV or Excel file (.csv, .xls, .xlsx).';
@@ -19,7 +20,8 @@ const isBlankRow = (cells: string[]) => cells.every((c) => c.trim() === '');
 /**
  * Read a CSV (UTF-8, with or without BOM, CRLF or LF, quoted fields) or a spreadsheet's first
  * sheet into header + rows. `line` is the row number a person sees in the file (header = 1).
- * Empty rows are skipped. Cells are trimmed strings.
+ * Empty rows are skipped. Cells are trimmed strings, without the apostrophe our CSV exports put
+ * before formula-like text (lib/csv.ts), so an exported file imports back as it was.
  */
 export function readTabular(buffer: Buffer, kind: 'csv' | 'xlsx' | 'xls'): Tabular {
   let records: string[][];
@@ -44,6 +46,7 @@ export function readTabular(buffer: Buffer, kind: 'csv' | 'xlsx' | 'xls'): Tabul
       (r) => r.map((c) => (c == null ? '' : String(c))),
     );
   }
+  restoreCells(records);
   const headerIndex = records.findIndex((r) => !isBlankRow(r));
   if (headerIndex < 0) throw badRequest('The file is empty: the first row must be the header row');
   const headers = records[headerIndex]!.map((h) => h.trim());

@@ -1,9 +1,9 @@
-import { stringify } from 'csv-stringify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditEntrySchema, auditQuerySchema, auditSummarySchema } from '../../../common/audit-logs.ts';
 import { TOTAL_COUNT_HEADER } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app.ts';
+import { csvDownloadHeaders, csvStream } from '../../lib/csv.ts';
 import { getSettings } from '../settings/service.ts';
 import { auditEntriesInBatches, auditSummary, listAuditEntries } from './queries.ts';
 import { recordAudit } from './service.ts';
@@ -23,7 +23,7 @@ export function auditLogsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.get('/api/audit-logs/export', { config: { action: 'audit:view' }, schema: { querystring: auditQuerySchema } }, async (req, reply) => {
       const tz = await timeZone();
       await recordAudit(deps.db, { userId: req.user!.id, action: 'Export', tableName: 'audit_logs', ipAddress: req.ip, newValues: { filters: req.query }, always: true });
-      const csv = stringify({ header: true, columns: ['id', 'timestamp', 'userId', 'user', 'action', 'tableName', 'recordId', 'ipAddress', 'oldValues', 'newValues'] });
+      const csv = csvStream(['id', 'timestamp', 'userId', 'user', 'action', 'tableName', 'recordId', 'ipAddress', 'oldValues', 'newValues']);
       void (async () => {
         try {
           for await (const batch of auditEntriesInBatches(deps.db, req.query, tz)) {
@@ -37,10 +37,7 @@ export function auditLogsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           csv.destroy(err as Error);
         }
       })();
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="audit-logs-${deps.clock.now().toISOString().slice(0, 10)}.csv"`)
-        .send(csv);
+      return reply.headers(csvDownloadHeaders(`audit-logs-${deps.clock.now().toISOString().slice(0, 10)}.csv`)).send(csv);
     });
   };
 }

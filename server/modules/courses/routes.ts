@@ -1,10 +1,10 @@
-import { stringify } from 'csv-stringify';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bulkUploadResultSchema, courseInputSchema, courseSchema } from '../../../common/courses.ts';
 import { idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app.ts';
+import { csvDownloadHeaders, csvStream } from '../../lib/csv.ts';
 import { AppError } from '../../lib/errors.ts';
 import { readTabular } from '../../lib/tabular-file.ts';
 import { readUploadedFile } from '../../lib/upload.ts';
@@ -31,15 +31,12 @@ export function coursesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       const courses = await listCourses(deps.db);
       await recordAudit(deps.db, { userId: req.user!.id, action: 'Export', tableName: 'courses', ipAddress: req.ip, newValues: { rows: courses.length } });
       const date = deps.clock.now().toISOString().slice(0, 10);
-      const csv = stringify({ header: true, columns: [...COURSE_BULK_COLUMNS, 'isActive'] });
+      const csv = csvStream([...COURSE_BULK_COLUMNS, 'isActive']);
       for (const c of courses) {
         csv.write({ ...c, clockHours: c.clockHours ?? '', prerequisiteIds: JSON.stringify(c.prerequisiteIds), isActive: c.isActive });
       }
       csv.end();
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="courses-export-${date}.csv"`)
-        .send(csv);
+      return reply.headers(csvDownloadHeaders(`courses-export-${date}.csv`)).send(csv);
     });
 
     app.post('/api/courses/bulk-upload', { config: { action: 'courses:manage' }, schema: { response: { 200: bulkUploadResultSchema } } }, async (req) => {

@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
 import { sql } from 'drizzle-orm';
 import { ATTENDANCE_EXPORT_COLUMNS } from '../../../common/import-columns.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { csvStream } from '../../lib/csv.ts';
 import { localDate } from '../../lib/school-time.ts';
 import { isoOrNull } from '../../lib/sql-values.ts';
 import { recordAudit } from '../audit-logs/service.ts';
@@ -86,9 +86,12 @@ export async function* attendanceRows(db: DbOrTx, range: ExportRange, batch = EX
   }
 }
 
-/** The CSV as a stream: header row, then rows as the batches arrive (backpressure from the client). */
+/**
+ * The CSV as a stream: header row, then rows as the batches arrive (backpressure from the client).
+ * Text cells that a spreadsheet would run as formulas are neutralised (lib/csv.ts).
+ */
 export function attendanceCsvStream(db: DbOrTx, range: ExportRange, batch = EXPORT_BATCH): Readable {
-  const csv = stringify({ header: true, columns: [...ATTENDANCE_EXPORT_COLUMNS], cast: { boolean: (b) => (b ? 'true' : 'false') } });
+  const csv = csvStream(ATTENDANCE_EXPORT_COLUMNS);
   const source = Readable.from(attendanceRows(db, range, batch));
   source.on('error', (err) => csv.destroy(err));
   return source.pipe(csv);

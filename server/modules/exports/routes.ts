@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isoDate } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app.ts';
+import { csvDownloadHeaders } from '../../lib/csv.ts';
 import { exportAttendance } from './attendance-export.ts';
 
 const optionalDate = (label: string) =>
@@ -21,7 +22,7 @@ export function exportsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.get('/api/export/attendance', { config: { action: 'data:manage' }, schema: { querystring: attendanceExportQuery } }, async (req, reply) => {
       const { fileName, stream } = await exportAttendance(deps.db, req.query, { actorId: req.user!.id, ip: req.ip, clock: deps.clock });
       stream.on('error', (err) => req.log.error({ err }, 'attendance export failed mid-stream'));
-      return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${fileName}"`).send(stream);
+      return reply.headers(csvDownloadHeaders(fileName)).send(stream);
     });
   };
 }

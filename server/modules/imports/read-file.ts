@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import { restoreCells } from '../../lib/csv.ts';
 import { readTabular } from '../../lib/tabular-file.ts';
 import { AppError } from '../../lib/errors.ts';
 import { clip } from './problems.ts';
@@ -20,7 +21,8 @@ const isBlank = (cells: readonly string[]) => cells.every((c) => c.trim() === ''
 
 /**
  * Read a CSV (UTF-8, BOM or not, CRLF/LF/CR, quoted fields with commas and line breaks) or the
- * first sheet of a spreadsheet. Empty rows are skipped; cells are trimmed. Arrays, not objects
+ * first sheet of a spreadsheet. Empty rows are skipped; cells are trimmed, without the apostrophe
+ * our CSV exports put before formula-like text (lib/csv.ts). Arrays, not objects
  * per row: 100,000 rows stay compact.
  */
 export function readImportFile(buffer: Buffer, kind: 'csv' | 'xlsx' | 'xls'): RawTable {
@@ -48,6 +50,7 @@ export function readImportFile(buffer: Buffer, kind: 'csv' | 'xlsx' | 'xls'): Ra
       rows: table.rows.map((r) => r.line),
     };
   }
+  restoreCells(records);
   const headerIndex = records.findIndex((r) => !isBlank(r));
   if (headerIndex < 0) throw new UnreadableFile(1, 'The file is empty: the first row must be the header row');
   const headers = records[headerIndex]!;

@@ -5,6 +5,7 @@ import { UPLOAD_TYPES, type UploadType } from '../../../common/constants.ts';
 import { describeImportColumns, fileUploadSchema, importColumnsResponseSchema, rowProblemSchema, uploadResultSchema, wizardSchema } from '../../../common/import-columns.ts';
 import { idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app.ts';
+import { csvDownloadHeaders } from '../../lib/csv.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import { readUploadedFile } from '../../lib/upload.ts';
 import { recordRefusedUpload, runImport } from './engine.ts';
@@ -75,7 +76,7 @@ export function importsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     app.get('/api/templates/:type', { config: { action: 'data:manage' }, schema: { params: typeParam } }, async (req, reply) => {
       const { fileName, csv } = templateCsv(req.params.type);
-      return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${fileName}"`).send(csv);
+      return reply.headers(csvDownloadHeaders(fileName)).send(csv);
     });
     app.get('/api/import-columns', { config: { action: 'data:manage' }, schema: { response: { 200: importColumnsResponseSchema } } }, async () => describeImportColumns());
   };

@@ -1,6 +1,6 @@
-import { stringify } from 'csv-stringify/sync';
 import type { UploadType } from '../../../common/constants.ts';
 import { importType, templateRows } from '../../../common/import-columns.ts';
+import { csvText } from '../../lib/csv.ts';
 
 /**
  * The downloadable template: exactly the type's columns and its sample rows, generated from the
@@ -10,5 +10,5 @@ import { importType, templateRows } from '../../../common/import-columns.ts';
 export function templateCsv(type: UploadType): { fileName: string; csv: string } {
   const def = importType(type);
   const { header, rows } = templateRows(def);
-  return { fileName: def.templateFile, csv: '\uFEFF' + stringify([header, ...rows], { record_delimiter: '\r\n' }) };
+  return { fileName: def.templateFile, csv: csvText([header, ...rows], { bom: true }) };
 }
