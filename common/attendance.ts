@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ATTENDANCE_STATUSES, OVERRIDE_STATUSES } from './constants.ts';
+import { dbId, isoDate, isoDateTime, queryDate, tokenText } from './validation.ts';
 
 export const qrSessionSchema = z.object({
   id: z.number().int(),
@@ -45,6 +46,10 @@ export const publicSessionSchema = z.object({
 });
 export type PublicSession = z.infer<typeof publicSessionSchema>;
 
+/** The `t` of a scan URL or the typed six digits (with an optional space): base64url and spaces only. */
+const qrToken = (label: string) => tokenText(label, { max: 100, min: 0, extra: ' ' });
+export const publicSessionQuerySchema = z.object({ t: qrToken('t').optional() });
+
 export const attendanceSubmitSchema = z.object({
   sessionId: z.string().trim().min(1, 'Session is required').max(100),
   studentId: z.string().trim().min(1, 'Student ID is required').max(100),
@@ -52,9 +57,10 @@ export const attendanceSubmitSchema = z.object({
   lastName: z.string().trim().min(1, 'Last name is required').max(100),
   email: z.string().trim().min(1, 'Email is required').max(320),
   /** The phone's clock: recorded as a hint only; the server decides with its own. */
-  scanInTime: z.string().max(64).optional(),
-  token: z.string().max(100).optional(),
-  pass: z.string().max(200).optional(),
+  scanInTime: isoDateTime('scanInTime').optional(),
+  /** The QR's rotating token, or the six digits typed from the screen. */
+  token: qrToken('token').optional(),
+  pass: tokenText('pass', { max: 200, min: 0, extra: '.' }).optional(),
 });
 export type AttendanceSubmit = z.infer<typeof attendanceSubmitSchema>;
 
@@ -97,10 +103,18 @@ export const overrideSchema = z.object({
 });
 
 export const manualRecordSchema = overrideSchema.extend({
-  scheduleId: z.number().int().positive(),
-  studentId: z.number().int().positive(),
-  sessionDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'sessionDate must be YYYY-MM-DD').optional(),
+  scheduleId: dbId('scheduleId'),
+  studentId: dbId('studentId'),
+  sessionDate: isoDate('sessionDate').optional(),
 });
+
+/** GET /api/attendance/schedule/:scheduleId */
+export const scheduleAttendanceParamsSchema = z.object({ scheduleId: dbId('scheduleId') });
+export const scheduleAttendanceQuerySchema = z.object({ date: queryDate('date') });
+/** GET /api/attendance/clock-hours */
+export const clockHoursQuerySchema = z
+  .object({ scheduleId: dbId('scheduleId').optional(), studentId: dbId('studentId').optional(), from: queryDate('from'), to: queryDate('to') })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ['to'], message: 'to must not be before from' });
 
 export const clockHoursSchema = z.object({
   studentId: z.number().int(),

@@ -1,19 +1,18 @@
 import { z } from 'zod';
+import { queryDate, queryInt } from './validation.ts';
 
 export const AUDIT_ACTIONS = ['Create', 'Update', 'Delete', 'Upload', 'Login', 'Logout', 'Export', 'Purge'] as const;
 export const AUDIT_TABLES = ['students', 'courses', 'attendance', 'users', 'schedules', 'programs', 'settings', 'qr_sessions', 'schedule_rosters', 'file_uploads', 'wizard_progress'] as const;
-
-const date = (label: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be YYYY-MM-DD`).optional();
 
 export const auditQuerySchema = z
   .object({
     search: z.string().trim().max(200).optional(),
     action: z.string().max(40).optional(),
     table: z.string().max(60).optional(),
-    startDate: date('startDate'),
-    endDate: date('endDate'),
-    page: z.coerce.number().int().min(1).optional(),
-    pageSize: z.coerce.number().int().min(1).max(500).optional(),
+    startDate: queryDate('startDate'),
+    endDate: queryDate('endDate'),
+    page: queryInt('page', 1, 1_000_000).optional(),
+    pageSize: queryInt('pageSize', 1, 500).optional(),
   })
   .refine((q) => !q.startDate || !q.endDate || q.startDate <= q.endDate, { path: ['endDate'], message: 'endDate must not be before startDate' });
 export type AuditQuery = z.infer<typeof auditQuerySchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { COURSE_FORM_HOURS } from './constants.ts';
-import { numberLike, optionalText, requiredText } from './validation.ts';
+import { dbId, numberLike, optionalDbId, optionalText, requiredText } from './validation.ts';
 
 export const courseSchema = z.object({
   id: z.number().int(),
@@ -28,9 +28,9 @@ export const courseInputSchema = z.object({
     .nullish())
     .transform((v) => v ?? null),
   description: optionalText(2000),
-  programId: numberLike(z.number({ error: 'Program must be a program id or null' }).int().positive().nullish()).transform((v) => v ?? null),
+  programId: optionalDbId('programId', { invalid: 'Program must be a program id or null' }),
   sisCourseId: optionalText(100),
-  prerequisiteIds: z.array(z.number().int().positive()).max(50).default([]),
+  prerequisiteIds: z.array(dbId('prerequisiteIds')).max(50).default([]),
 });
 export type CourseInput = z.input<typeof courseInputSchema>;
 

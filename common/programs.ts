@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CREDENTIAL_TYPES, PROGRAM_STATUSES } from './constants.ts';
-import { optionalIsoDate, optionalText, requiredText } from './validation.ts';
+import { int32, optionalIsoDate, optionalText, requiredText } from './validation.ts';
 
 const num = (label: string, min: number, max: number) =>
   z.number({ error: `${label} must be a number` }).min(min, `${label} must be at least ${min}`).max(max, `${label} must be at most ${max}`);
@@ -41,7 +41,7 @@ export const programInputSchema = z
     accreditationBody: optionalText(200),
     programDirector: optionalText(200),
     tuitionCost: num('Tuition cost', 0, 10_000_000).nullish().transform((v) => v ?? null),
-    capacity: z.number().int('Capacity must be a whole number').min(0).nullish().transform((v) => v ?? null),
+    capacity: int32('Capacity').nullish().transform((v) => v ?? null),
     campusLocation: optionalText(200),
     externalProgramId: optionalText(100),
     regulatoryCode: optionalText(100),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { COHORT, DAY_OF_WEEK, TERM } from './constants.ts';
-import { isoDate, numberLike, optionalText } from './validation.ts';
+import { dbId, isoDate, optionalDbId, optionalText } from './validation.ts';
 
 export const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 
@@ -36,8 +36,8 @@ const time = (label: string) =>
 
 export const scheduleInputSchema = z
   .object({
-    courseId: z.number({ error: 'Course is required' }).int().positive('Course is required'),
-    instructorId: numberLike(z.number().int().positive().nullish()).transform((v) => v ?? null),
+    courseId: dbId('courseId', { required: 'Course is required' }),
+    instructorId: optionalDbId('instructorId'),
     cohortNumber: intIn('Cohort number', COHORT.min, COHORT.max),
     termNumber: intIn('Term number', TERM.min, TERM.max),
     dayOfWeek: intIn('Day of week', DAY_OF_WEEK.min, DAY_OF_WEEK.max),
@@ -65,5 +65,5 @@ export const rosterEntrySchema = z.object({
   sisStudentId: z.string().nullable(),
   status: z.string(),
 });
-export const rosterAddSchema = z.object({ studentIds: z.array(z.number().int().positive()).min(1, 'Choose at least one student').max(1000) });
+export const rosterAddSchema = z.object({ studentIds: z.array(dbId('studentIds')).min(1, 'Choose at least one student').max(1000) });
 export const INSTRUCTOR_REQUIRED = 'The instructor must be an active user with the Instructor role';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { STUDENT_STATUSES } from './constants.ts';
-import { numberLike, optionalEmail, optionalIsoDate, optionalText, requiredText } from './validation.ts';
+import { listQueryFor, optionalDbId, optionalEmail, optionalIsoDate, optionalText, requiredText } from './validation.ts';
 
 export const studentSchema = z.object({
   id: z.number().int(),
@@ -23,7 +23,7 @@ export const studentInputSchema = z.object({
   lastName: requiredText('Last name', 100),
   email: optionalEmail,
   phone: optionalText(40),
-  programId: numberLike(z.number({ error: 'Program must be a program id or null' }).int().positive().nullish()).transform((v) => v ?? null),
+  programId: optionalDbId('programId', { invalid: 'Program must be a program id or null' }),
   status: z.enum(STUDENT_STATUSES, { error: `Status must be one of ${STUDENT_STATUSES.join(', ')}` }).default('enrolled'),
   sisStudentId: optionalText(100),
   enrollmentDate: optionalIsoDate('Enrollment date'),
@@ -36,6 +36,11 @@ export const studentInputSchema = z.object({
     .optional(),
 });
 export type StudentInput = z.input<typeof studentInputSchema>;
+
+/** The keys GET /api/students sorts by (the web table's column ids). */
+export const STUDENT_SORT_KEYS = ['name', 'firstName', 'lastName', 'email', 'sisStudentId', 'status', 'program', 'id'] as const;
+export type StudentSortKey = (typeof STUDENT_SORT_KEYS)[number];
+export const studentListQuerySchema = listQueryFor(STUDENT_SORT_KEYS);
 
 export const STUDENT_HAS_ATTENDANCE =
   'This student has attendance history and cannot be deleted. Change their status (for example to withdrawn) instead.';

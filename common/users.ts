@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ROLES } from './roles.ts';
-import { requiredText } from './validation.ts';
+import { requiredText, tokenText } from './validation.ts';
 
 export const userSchema = z.object({
   id: z.number().int(),
@@ -31,7 +31,7 @@ export const userCreatedSchema = z.object({
 });
 
 export const setPasswordSchema = z.object({
-  token: z.string().min(20).max(200),
+  token: tokenText('token', { min: 20, max: 200 }),
   password: z.string().min(8, 'Password must be at least 8 characters').max(1024),
 });
 

@@ -6,7 +6,8 @@ import type { ListQuery } from '../../common/validation.ts';
  * the query string, so it cannot inject SQL.
  */
 export function orderAndPage(q: ListQuery, sortable: Record<string, SQL[]>, fallback: SQL[]): SQL {
-  const columns = (q.sort && sortable[q.sort]) || fallback;
+  // An own key only: `constructor` or `__proto__` must never find Object.prototype's members.
+  const columns = (q.sort && Object.hasOwn(sortable, q.sort) && sortable[q.sort]) || fallback;
   const dir = q.order === 'desc' ? sql`desc` : sql`asc`;
   // The direction applies to every expression of a key (name = last name, then first name).
   const keys = sql.join(columns.map((c) => sql`${c} ${dir} nulls last`), sql`, `);

@@ -4,17 +4,18 @@ import {
   attendanceRowSchema,
   attendanceSubmitResultSchema,
   attendanceSubmitSchema,
+  clockHoursQuerySchema,
   clockHoursSchema,
   manualRecordSchema,
   overrideSchema,
+  scheduleAttendanceParamsSchema,
+  scheduleAttendanceQuerySchema,
 } from '../../../common/attendance.ts';
 import { idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app.ts';
 import { PUBLIC_RATE_LIMIT, deviceIdFor } from '../qr-sessions/routes.ts';
 import { clockHours, createManualRecord, listScheduleAttendance, overrideAttendance } from './service.ts';
 import { submitAttendance } from './submit.ts';
-
-const dateQuery = z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'date must be YYYY-MM-DD').optional() });
 
 export function attendanceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
@@ -28,7 +29,7 @@ export function attendanceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     );
     app.get(
       '/api/attendance/schedule/:scheduleId',
-      { config: { action: 'attendance:take' }, schema: { params: z.object({ scheduleId: z.coerce.number().int().positive() }), querystring: dateQuery, response: { 200: z.array(attendanceRowSchema) } } },
+      { config: { action: 'attendance:take' }, schema: { params: scheduleAttendanceParamsSchema, querystring: scheduleAttendanceQuerySchema, response: { 200: z.array(attendanceRowSchema) } } },
       async (req) => listScheduleAttendance(deps.db, req.user!, req.params.scheduleId, req.query.date, deps.clock),
     );
     app.put('/api/attendance/:id', { config: { action: 'attendance:take' }, schema: { params: idParam, body: overrideSchema, response: { 200: attendanceRowSchema } } }, async (req) =>
@@ -42,7 +43,7 @@ export function attendanceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       {
         config: { action: 'attendance:take' },
         schema: {
-          querystring: z.object({ scheduleId: z.coerce.number().int().positive().optional(), studentId: z.coerce.number().int().positive().optional(), from: z.string().optional(), to: z.string().optional() }),
+          querystring: clockHoursQuerySchema,
           response: { 200: z.array(clockHoursSchema) },
         },
       },

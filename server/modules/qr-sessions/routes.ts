@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { SCAN_CODE_NO_MATCH, publicSessionSchema, qrImageSchema, qrSessionSchema, typedCodeResultSchema, typedCodeSchema } from '../../../common/attendance.ts';
-import { numberLike } from '../../../common/validation.ts';
+import { SCAN_CODE_NO_MATCH, publicSessionQuerySchema, publicSessionSchema, qrImageSchema, qrSessionSchema, typedCodeResultSchema, typedCodeSchema } from '../../../common/attendance.ts';
+import { dbId } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app.ts';
 import { AppError } from '../../lib/errors.ts';
 import { currentQrImage, endSession, listActiveSessions, publicSession, sessionForTypedCode, startSession } from './service.ts';
@@ -37,7 +37,7 @@ export function qrSessionsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     );
     app.post(
       '/api/qr-sessions',
-      { config: { action: 'attendance:take' }, schema: { body: z.object({ scheduleId: numberLike(z.number({ error: 'No Schedule Selected: Please select a class schedule first.' }).int().positive()) }), response: { 201: qrSessionSchema } } },
+      { config: { action: 'attendance:take' }, schema: { body: z.object({ scheduleId: dbId('scheduleId', { required: 'No Schedule Selected: Please select a class schedule first.' }) }), response: { 201: qrSessionSchema } } },
       async (req, reply) => reply.status(201).send(await startSession(deps.db, req.user!, req.body.scheduleId, ctx(req))),
     );
     app.put('/api/qr-sessions/:id/deactivate', { config: { action: 'attendance:take' }, schema: { params: refParam, response: { 200: qrSessionSchema } } }, async (req) =>
@@ -50,7 +50,7 @@ export function qrSessionsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       '/api/qr-sessions/public/:id',
       {
         config: { public: true, rateLimit: PUBLIC_RATE_LIMIT },
-        schema: { params: refParam, querystring: z.object({ t: z.string().max(100).optional() }), response: { 200: publicSessionSchema } },
+        schema: { params: refParam, querystring: publicSessionQuerySchema, response: { 200: publicSessionSchema } },
       },
       async (req, reply) => publicSession(deps.db, req.params.id, req.query.t, deviceIdFor(req, reply, secure(req)), deps.clock.now()),
     );

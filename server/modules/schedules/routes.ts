@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { rosterAddSchema, rosterEntrySchema, scheduleInputSchema, scheduleSchema } from '../../../common/schedules.ts';
-import { idParam } from '../../../common/validation.ts';
+import { dbId, idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app.ts';
 import { forbidden } from '../../lib/errors.ts';
 import {
@@ -26,7 +26,7 @@ export function schedulesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     );
     app.get(
       '/api/schedules/instructor/:userId',
-      { config: { action: 'schedules:view' }, schema: { params: z.object({ userId: z.coerce.number().int().positive() }), response: { 200: z.array(scheduleSchema) } } },
+      { config: { action: 'schedules:view' }, schema: { params: z.object({ userId: dbId('userId') }), response: { 200: z.array(scheduleSchema) } } },
       async (req) => {
         if (req.user!.role === 'instructor' && req.params.userId !== req.user!.id) throw forbidden('Instructors can list only their own schedules');
         return listSchedules(deps.db, { instructorId: req.params.userId });
@@ -52,7 +52,7 @@ export function schedulesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     );
     app.delete(
       '/api/schedules/:id/roster/:studentId',
-      { config: { action: 'schedules:manage' }, schema: { params: idParam.extend({ studentId: z.coerce.number().int().positive() }) } },
+      { config: { action: 'schedules:manage' }, schema: { params: idParam.extend({ studentId: dbId('studentId') }) } },
       async (req, reply) => {
         await removeFromRoster(deps.db, req.params.id, req.params.studentId, ctx(req));
         return reply.status(204).send();

@@ -2,8 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { can } from '../../../common/permissions.ts';
-import { studentInputSchema, studentSchema } from '../../../common/students.ts';
-import { TOTAL_COUNT_HEADER, idParam, listQuery } from '../../../common/validation.ts';
+import { studentInputSchema, studentListQuerySchema, studentSchema } from '../../../common/students.ts';
+import { TOTAL_COUNT_HEADER, idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app.ts';
 import { createStudent, deleteStudent, getStudent, listStudents, updateStudent } from './service.ts';
 
@@ -13,7 +13,7 @@ export function studentsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
   return async (app) => {
     // An array, as SPEC clients expect; with page/pageSize it is one page and X-Total-Count has the total.
-    app.get('/api/students', { config: { action: 'students:view' }, schema: { querystring: listQuery, response: { 200: z.array(studentSchema) } } }, async (req, reply) => {
+    app.get('/api/students', { config: { action: 'students:view' }, schema: { querystring: studentListQuerySchema, response: { 200: z.array(studentSchema) } } }, async (req, reply) => {
       const { items, total } = await listStudents(deps.db, req.query, showSsn(req));
       reply.header(TOTAL_COUNT_HEADER, String(total));
       return items;

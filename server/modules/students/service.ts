@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { studentInputSchema} from '../../../common/students.ts';
 import { STUDENT_HAS_ATTENDANCE, type Student } from '../../../common/students.ts';
-import type { ListQuery } from '../../../common/validation.ts';
+import { MAX_INT32, type ListQuery } from '../../../common/validation.ts';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -66,7 +66,8 @@ const SORTABLE = {
  */
 export async function listStudents(db: DbOrTx, q: ListQuery, showSsn: boolean): Promise<{ items: Student[]; total: number }> {
   const term = q.search ? likePattern(q.search) : null;
-  const idMatch = q.search && /^\d+$/.test(q.search) ? Number(q.search) : null;
+  // Digits match the internal id only when they can be one (a larger number overflows integer).
+  const idMatch = q.search && /^\d{1,10}$/.test(q.search) && Number(q.search) <= MAX_INT32 ? Number(q.search) : null;
   const where = term
     ? sql`where (s.first_name || ' ' || s.last_name) ilike ${term} or (s.last_name || ', ' || s.first_name) ilike ${term}
             or s.email ilike ${term} or s.sis_student_id ilike ${term} or s.id = ${idMatch}`
