@@ -1,5 +1,6 @@
 import '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
+import { isStorableText } from '../../common/validation.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { getSettings } from '../modules/settings/service.ts';
 import { AppError, badRequest } from './errors.ts';
@@ -7,37 +8,67 @@ import { INVALID_CSV_TYPE, INVALID_FILE_TYPE, fileKind, fileTooLarge } from './t
 
 export type UploadedFile = { fileName: string; buffer: Buffer; kind: 'csv' | 'xlsx' | 'xls'; fields: Record<string, string> };
 
+export const MALFORMED_MULTIPART = 'The upload could not be read: send the file as multipart/form-data in the field "file"';
+const MAX_FILE_NAME = 255;
+
 /**
  * Read the multipart `file` field, enforcing type and the maxFileUploadSizeMB setting (at most
- * SPEC's 10 MB). The stream is cut at the limit, so a huge upload never sits in memory.
+ * SPEC's 10 MB). The stream is cut at the limit, so a huge upload never sits in memory. A body that
+ * is not well-formed multipart (no boundary, cut short, broken part headers) is a 400, never a 500.
  */
 export async function readUploadedFile(req: FastifyRequest, db: DbOrTx, opts: { csvOnly?: boolean } = {}): Promise<UploadedFile> {
   const { system } = await getSettings(db);
   const limitBytes = system.maxFileUploadSizeMB * 1024 * 1024;
   if (!req.isMultipart()) throw badRequest('Send the file as multipart/form-data in the field "file"');
-  const fields: Record<string, string> = {};
+  const tooLarge = () => new AppError(413, 'FILE_TOO_LARGE', fileTooLarge(system.maxFileUploadSizeMB));
+  // No prototype: a form field named `constructor` or `toString` is only ever a field.
+  const fields: Record<string, string> = Object.create(null);
   let file: UploadedFile | null = null;
-  for await (const part of req.parts({ limits: { fileSize: limitBytes, files: 1 } })) {
-    if (part.type === 'field') {
-      fields[part.fieldname] = String(part.value);
-      continue;
+  try {
+    for await (const part of req.parts({ limits: { fileSize: limitBytes, files: 1 } })) {
+      if (part.type === 'field') {
+        fields[part.fieldname] = String(part.value);
+        continue;
+      }
+      if (part.fieldname !== 'file') {
+        part.file.resume();
+        continue;
+      }
+      const fileName = part.filename ?? '';
+      if (!isStorableText(fileName) || fileName.length > MAX_FILE_NAME || /\p{Cc}/u.test(fileName)) {
+        part.file.resume();
+        throw badRequest('The file name is not valid: use a short name without control characters', [{ field: 'file', message: 'Invalid file name' }]);
+      }
+      const kind = fileKind(fileName);
+      if (!kind || (opts.csvOnly && kind !== 'csv')) {
+        part.file.resume();
+        throw new AppError(400, 'INVALID_FILE_TYPE', opts.csvOnly ? INVALID_CSV_TYPE : INVALID_FILE_TYPE);
+      }
+      const buffer = await part.toBuffer().catch((err: { code?: string }) => {
+        if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+        throw err;
+      });
+      if (part.file.truncated) throw tooLarge();
+      file = { fileName, buffer, kind, fields };
     }
-    if (part.fieldname !== 'file') {
-      part.file.resume();
-      continue;
-    }
-    const kind = fileKind(part.filename);
-    if (!kind || (opts.csvOnly && kind !== 'csv')) {
-      part.file.resume();
-      throw new AppError(400, 'INVALID_FILE_TYPE', opts.csvOnly ? INVALID_CSV_TYPE : INVALID_FILE_TYPE);
-    }
-    const buffer = await part.toBuffer().catch((err: { code?: string }) => {
-      if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, 'FILE_TOO_LARGE', fileTooLarge(system.maxFileUploadSizeMB));
-      throw err;
-    });
-    if (part.file.truncated) throw new AppError(413, 'FILE_TOO_LARGE', fileTooLarge(system.maxFileUploadSizeMB));
-    file = { fileName: part.filename, buffer, kind, fields };
+  } catch (err) {
+    throw asUploadError(err, tooLarge);
   }
-  if (!file) throw badRequest('No file was sent: use the form field "file"');
+  if (!file) throw badRequest('No file was sent: use the form field "file"', [{ field: 'file', message: 'Required' }]);
   return file;
+}
+
+/**
+ * What a failed multipart read means to the sender. Our own refusals pass through; the parser's
+ * limits are 413s; anything else the parser throws (busboy: "Unexpected end of form", "Malformed
+ * part header", "Boundary not found"…) is a malformed body, which is the sender's to fix.
+ */
+function asUploadError(err: unknown, tooLarge: () => AppError): AppError {
+  if (err instanceof AppError) return err;
+  const e = err as { code?: string; statusCode?: number; message?: string };
+  if (e.code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge();
+  if (e.code === 'FST_FILES_LIMIT') return new AppError(413, 'TOO_MANY_FILES', 'Send one file at a time in the field "file"');
+  if (e.code === 'FST_FIELDS_LIMIT' || e.code === 'FST_PARTS_LIMIT') return new AppError(413, 'TOO_MANY_PARTS', 'The form has too many fields: send only "file" (and "type")');
+  if (e.code === 'FST_PROTO_VIOLATION') return badRequest('A form field name is not allowed', [{ field: 'file', message: 'Invalid field name' }]);
+  return badRequest(`${MALFORMED_MULTIPART} (${String(e.message ?? 'malformed body').slice(0, 100)})`, [{ field: 'file', message: 'Malformed multipart/form-data body' }]);
 }

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { UNSTORABLE_TEXT, isStorableText } from '../../../common/validation.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Tabular } from '../../lib/tabular-file.ts';
 import { pgError } from '../../lib/db-errors.ts';
@@ -59,6 +60,10 @@ export async function importCourses(db: Db, table: Tabular, ctx: { actorId: numb
     const get = (c: Column) => (columnOf.has(c) ? (values[columnOf.get(c)!] ?? '') : '');
     const fail = (column: Column, message: string) => errors.push({ row: line, column, value: get(column), message });
     const before = errors.length;
+    // PostgreSQL cannot store NUL (or broken Unicode): name the cell rather than fail the insert.
+    const unstorable = COURSE_BULK_COLUMNS.filter((c) => !isStorableText(get(c)));
+    for (const c of unstorable) errors.push({ row: line, column: c, message: `${c} ${UNSTORABLE_TEXT}` });
+    if (unstorable.length > 0) continue;
     const courseCode = get('courseCode');
     const courseName = get('courseName');
     if (!courseCode) fail('courseCode', 'courseCode is required');
