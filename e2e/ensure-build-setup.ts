@@ -6,6 +6,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Vitest global setup: rebuild dist/web when web/ or common/ changed since the last build. */
 export default function ensureBuild(): void {
-  const result = spawnSync(process.execPath, [path.join(root, 'scripts', 'ensure-build.mjs')], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, [path.join(root, 'scripts', 'ensure-build.mjs'), 'web'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) throw new Error('The web app failed to build; see the output above.');
 }

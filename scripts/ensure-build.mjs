@@ -1,14 +1,29 @@
 #!/usr/bin/env node
-// Build the web app only when it is missing or older than its sources, so `npm start` and the
-// browser tests never serve a stale bundle and never pay for a build they don't need.
+// Build what is missing or older than its sources, so `npm start` and the browser tests never run
+// a stale web bundle or server, and never pay for a build they don't need:
+// - the web app (vite) into dist/web
+// - the server (esbuild, scripts/build-server.mjs) into dist/server/main.js
+// `node scripts/ensure-build.mjs web` builds only the web app.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const builtIndex = path.join(root, 'dist', 'web', 'index.html');
-const sources = ['web', 'common', 'vite.config.ts', 'package-lock.json'].map((p) => path.join(root, p));
+
+const targets = {
+  web: {
+    output: path.join(root, 'dist', 'web', 'index.html'),
+    sources: ['web', 'common', 'vite.config.ts', 'package-lock.json'],
+    // Always a production bundle, even when called from a test runner that sets NODE_ENV=test.
+    command: ['npx', ['vite', 'build']],
+  },
+  server: {
+    output: path.join(root, 'dist', 'server', 'main.js'),
+    sources: ['server', 'common', 'scripts/build-server.mjs', 'package-lock.json'],
+    command: [process.execPath, [path.join(root, 'scripts', 'build-server.mjs')]],
+  },
+};
 
 /** Newest modification time under a file or directory (0 when it does not exist). */
 function newestMtime(target) {
@@ -24,26 +39,30 @@ function newestMtime(target) {
   return newest;
 }
 
-function buildReason() {
-  if (!fs.existsSync(builtIndex)) return 'no build found';
-  const builtAt = fs.statSync(builtIndex).mtimeMs;
-  const changed = sources.find((s) => newestMtime(s) > builtAt);
+function buildReason(target) {
+  if (!fs.existsSync(target.output)) return 'no build found';
+  const builtAt = fs.statSync(target.output).mtimeMs;
+  const changed = target.sources.map((s) => path.join(root, s)).find((s) => newestMtime(s) > builtAt);
   return changed ? `${path.relative(root, changed)} changed since the last build` : null;
 }
 
-const reason = buildReason();
-if (!reason) {
-  console.log('[ensure-build] web app is up to date');
-  process.exit(0);
-}
-console.log(`[ensure-build] building the web app (${reason})`);
-// Always a production bundle, even when called from a test runner that sets NODE_ENV=test.
-const result = spawnSync('npx', ['vite', 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
-if (result.error) {
-  console.error(`[ensure-build] could not run vite: ${result.error.message}`);
-  process.exit(1);
-}
-if (result.status !== 0) {
-  console.error(`[ensure-build] vite build failed (exit ${result.status ?? result.signal})`);
-  process.exit(result.status || 1);
+const wanted = process.argv[2] ? [process.argv[2]] : Object.keys(targets);
+for (const name of wanted) {
+  const target = targets[name];
+  if (!target) {
+    console.error(`[ensure-build] unknown target ${name}`);
+    process.exit(2);
+  }
+  const reason = buildReason(target);
+  if (!reason) {
+    console.log(`[ensure-build] ${name} is up to date`);
+    continue;
+  }
+  console.log(`[ensure-build] building the ${name} (${reason})`);
+  const [cmd, args] = target.command;
+  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  if (result.error || result.status !== 0) {
+    console.error(`[ensure-build] ${name} build failed (${result.error?.message ?? `exit ${result.status ?? result.signal}`})`);
+    process.exit(result.status || 1);
+  }
 }

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -10,6 +9,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { canonicalRequestTarget } from './lib/request-target.ts';
+import { PROJECT_ROOT } from './lib/project-root.ts';
 import { createFieldCipher, loadEncryptionKey, type FieldCipher } from './lib/field-cipher.ts';
 import { registerAuthorization } from './plugins/authorization.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
@@ -37,7 +37,7 @@ import { sisRoutes } from './modules/sis/routes.ts';
 
 export type AppDeps = { db: Db; config: Config; clock: Clock; cipher: FieldCipher; responseTimes: ResponseTimes };
 
-export const DEFAULT_WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'web');
+export const DEFAULT_WEB_ROOT = path.join(PROJECT_ROOT, 'dist', 'web');
 
 /** Build the whole app without listening: main.ts listens, tests call app.inject(). */
 export async function buildApp(

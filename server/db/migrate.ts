@@ -1,9 +1,11 @@
+import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { PROJECT_ROOT } from '../lib/project-root.ts';
 import type { Db } from './client.ts';
 
-const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+// The committed SQL, read from the checkout both in development and from the compiled server.
+const migrationsFolder = path.join(PROJECT_ROOT, 'server', 'db', 'migrations');
 
 /** Apply committed SQL migrations. Serialised with an advisory lock so several instances can start at once. */
 export async function migrateDatabase(db: Db): Promise<void> {
@@ -15,4 +17,12 @@ export async function migrateDatabase(db: Db): Promise<void> {
     await client.query('select pg_advisory_unlock(727001)').catch(() => {});
     client.release();
   }
+}
+
+/** True when every committed migration has been applied (for /api/ready). */
+export async function migrationsCurrent(db: Db): Promise<boolean> {
+  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: { when: number }[] };
+  const newest = Math.max(...journal.entries.map((e) => e.when));
+  const { rows } = await db.$client.query<{ applied: string | null }>('select max(created_at)::text as applied from drizzle.__drizzle_migrations');
+  return rows[0]?.applied != null && Number(rows[0].applied) >= newest;
 }
