@@ -2,14 +2,21 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/connect.ts';
 import { startJobs } from './jobs/scheduler.ts';
+import { openFieldCipher } from './lib/field-cipher.ts';
 
 async function main() {
   const config = loadConfig();
   const log = (m: string) => console.log(`[muster] ${m}`);
   const started = Date.now();
   const database = await openDatabase(config, 'app', log);
+  const closeAndThrow = async (err: unknown): Promise<never> => {
+    await database.close();
+    throw err;
+  };
+  // Every instance on this database must hold the same encryption key (else refuse to start).
+  const cipher = await openFieldCipher(database.db, config.encryptionKey, config.dataDir).catch(closeAndThrow);
   const app = await buildApp(
-    { db: database.db, config },
+    { db: database.db, config, cipher },
     { logger: { level: config.logLevel, ...(process.stdout.isTTY ? {} : {}) } },
   );
   const jobs = startJobs({ db: database.db, log: app.log });

@@ -1,6 +1,11 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { inArray, isNotNull } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { installationFacts } from '../db/schema/security.ts';
+import { students } from '../db/schema/students.ts';
 
 /**
  * AES-256-GCM for sensitive columns (SSNs). Stored as `v1.<iv>.<tag>.<ciphertext>` in base64url,
@@ -27,19 +32,125 @@ export function createFieldCipher(key: Buffer): FieldCipher {
   };
 }
 
-/** ENCRYPTION_KEY (hex or base64) when set; else a key generated once into DATA_DIR (mode 600). */
-export function loadEncryptionKey(configured: string | undefined, dataDir: string): Buffer {
-  if (configured) {
-    const key = /^[0-9a-f]{64}$/i.test(configured) ? Buffer.from(configured, 'hex') : Buffer.from(configured, 'base64');
-    if (key.length !== 32) throw new Error('ENCRYPTION_KEY must be 32 bytes, as 64 hex characters or base64');
-    return key;
-  }
-  const file = path.join(dataDir, 'encryption-key');
-  if (fs.existsSync(file)) return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex');
+/** The key file generated into DATA_DIR when ENCRYPTION_KEY is not set. */
+export const keyFilePath = (dataDir: string) => path.join(dataDir, 'encryption-key');
+
+function parseConfiguredKey(configured: string): Buffer {
+  const key = /^[0-9a-f]{64}$/i.test(configured) ? Buffer.from(configured, 'hex') : Buffer.from(configured, 'base64');
+  if (key.length !== 32) throw new Error('ENCRYPTION_KEY must be 32 bytes, as 64 hex characters or base64');
+  return key;
+}
+
+/** The key this instance has, and where it came from; null when there is none yet (no setting, no file). */
+function existingKey(configured: string | undefined, dataDir: string): { key: Buffer; origin: string } | null {
+  if (configured) return { key: parseConfiguredKey(configured), origin: 'the ENCRYPTION_KEY setting' };
+  const file = keyFilePath(dataDir);
+  if (!fs.existsSync(file)) return null;
+  return { key: Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex'), origin: `the key file ${file} on host ${os.hostname()}` };
+}
+
+function generateKeyFile(dataDir: string): { key: Buffer; origin: string } {
+  const file = keyFilePath(dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
   const key = randomBytes(32);
   fs.writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600 });
-  return key;
+  return { key, origin: `the key file ${file} on host ${os.hostname()}` };
+}
+
+/** ENCRYPTION_KEY (hex or base64) when set; else a key generated once into DATA_DIR (mode 600). */
+export function loadEncryptionKey(configured: string | undefined, dataDir: string): Buffer {
+  return (existingKey(configured, dataDir) ?? generateKeyFile(dataDir)).key;
+}
+
+/**
+ * A fingerprint that tells keys apart without revealing them: HMAC-SHA256 of a fixed label, keyed
+ * with the key. Safe to store beside the ciphertext; it says nothing about the key itself.
+ */
+export function keyFingerprint(key: Buffer): string {
+  return createHmac('sha256', key).update('muster encryption key fingerprint v1').digest('hex');
+}
+
+export const KEY_FINGERPRINT_FACT = 'encryption_key_fingerprint';
+/** Where the first key came from (a file path and host, or the setting): never the key. */
+export const KEY_ORIGIN_FACT = 'encryption_key_origin';
+
+export class EncryptionKeyMismatch extends Error {}
+
+const short = (fingerprint: string) => `${fingerprint.slice(0, 12)}…`;
+
+/** The refusal: what is wrong, then how to set ENCRYPTION_KEY and where the original key is. */
+function mismatch(problem: string, firstOrigin: string | null): EncryptionKeyMismatch {
+  const where = firstOrigin
+    ? `The original key came from ${firstOrigin}.`
+    : 'The original key is the ENCRYPTION_KEY, or the file encryption-key in DATA_DIR, of the instance that first started on this database.';
+  return new EncryptionKeyMismatch(
+    `${problem} Muster will not start with another key, so SSNs are never written under two keys. ` +
+      `Set ENCRYPTION_KEY to the original key (64 hex characters), the same on every instance. ${where} ` +
+      'A key file holds the key itself: ENCRYPTION_KEY=$(cat /path/to/encryption-key).',
+  );
+}
+
+/**
+ * The field cipher for this start, after making sure every instance on this database uses one key.
+ * The first start stores the key's fingerprint (and where the key came from) in installation_facts;
+ * every later start, on any instance, must present the same key or is refused with a message that
+ * says how to set ENCRYPTION_KEY. A key is generated into DATA_DIR only when the database has none
+ * yet, so a second instance without ENCRYPTION_KEY is refused instead of minting its own. On a
+ * database that already holds SSNs from before fingerprints, the key must decrypt one of them.
+ * Two instances starting at once: the fingerprint row is inserted with ON CONFLICT DO NOTHING, so
+ * exactly one key wins and the other instance reads it and is refused.
+ */
+export async function openFieldCipher(db: Db, configured: string | undefined, dataDir: string): Promise<FieldCipher> {
+  const readFacts = async () => {
+    const rows = await db.select().from(installationFacts).where(inArray(installationFacts.name, [KEY_FINGERPRINT_FACT, KEY_ORIGIN_FACT]));
+    const fact = (name: string) => rows.find((r) => r.name === name)?.value ?? null;
+    const fingerprint = fact(KEY_FINGERPRINT_FACT);
+    return fingerprint ? { fingerprint, origin: fact(KEY_ORIGIN_FACT) } : null;
+  };
+  const found = existingKey(configured, dataDir);
+  const before = await readFacts();
+  if (!found && before) {
+    throw mismatch(`This database was set up with an encryption key (fingerprint ${short(before.fingerprint)}) and this instance has neither ENCRYPTION_KEY nor a key file in ${dataDir}.`, before.origin);
+  }
+  const mine = found ?? generateKeyFile(dataDir);
+  const fingerprint = keyFingerprint(mine.key);
+  const cipher = createFieldCipher(mine.key);
+  // A key minted here a moment ago and refused (another instance won the race) is not kept.
+  const refuse = (err: Error) => {
+    if (!found) fs.rmSync(keyFilePath(dataDir), { force: true });
+    return err;
+  };
+
+  await db.transaction(async (tx) => {
+    const claimed = await tx
+      .insert(installationFacts)
+      .values([
+        { name: KEY_FINGERPRINT_FACT, value: fingerprint },
+        { name: KEY_ORIGIN_FACT, value: mine.origin },
+      ])
+      .onConflictDoNothing()
+      .returning({ name: installationFacts.name });
+    if (!claimed.some((r) => r.name === KEY_FINGERPRINT_FACT)) return;
+    // First start with fingerprints: SSNs written before must open with this key.
+    const [sample] = await tx.select({ ssn: students.ssnEncrypted }).from(students).where(isNotNull(students.ssnEncrypted)).limit(1);
+    if (sample?.ssn) {
+      try {
+        cipher.decrypt(sample.ssn);
+      } catch {
+        throw refuse(mismatch(`This database holds SSNs that ${mine.origin} cannot decrypt: they were written with another key.`, null));
+      }
+    }
+  });
+  const stored = await readFacts();
+  if (stored && stored.fingerprint !== fingerprint) {
+    throw refuse(
+      mismatch(
+        `The encryption key does not match this database: it was set up with another key (fingerprint ${short(stored.fingerprint)}), and this instance has ${mine.origin} (fingerprint ${short(fingerprint)}).`,
+        stored.origin,
+      ),
+    );
+  }
+  return cipher;
 }
 
 export function maskSsn(last4: string | null): string | null {

@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../db/client.ts';
+import { createTestDatabase } from '../test/helpers.ts';
+import { createFieldCipher, EncryptionKeyMismatch, keyFilePath, keyFingerprint, openFieldCipher } from './field-cipher.ts';
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let db: Db;
+const dirs: string[] = [];
+const dataDir = () => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-key-'));
+  dirs.push(d);
+  return d;
+};
+const facts = async () => (await db.execute<{ name: string; value: string }>(sql`select name, value from installation_facts order by name`)).rows;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = database.db;
+});
+afterAll(async () => {
+  await database.drop();
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  await db.execute(sql`delete from installation_facts where name like 'encryption_key%'`);
+  await db.execute(sql`update students set ssn_encrypted = null`);
+});
+
+describe('one encryption key per database', () => {
+  it('stores a fingerprint (never the key) on first start and accepts the same key again', async () => {
+    const hex = randomBytes(32).toString('hex');
+    const cipher = await openFieldCipher(db, hex, dataDir());
+    expect(cipher.decrypt(cipher.encrypt('123456789'))).toBe('123456789');
+    const stored = await facts();
+    expect(stored).toEqual([
+      { name: 'encryption_key_fingerprint', value: keyFingerprint(Buffer.from(hex, 'hex')) },
+      { name: 'encryption_key_origin', value: 'the ENCRYPTION_KEY setting' },
+    ]);
+    expect(JSON.stringify(stored)).not.toContain(hex);
+    expect(JSON.stringify(stored)).not.toContain(Buffer.from(hex, 'hex').toString('base64'));
+    // The same key as base64 is the same key.
+    await expect(openFieldCipher(db, Buffer.from(hex, 'hex').toString('base64'), dataDir())).resolves.toBeDefined();
+  });
+
+  it('refuses a different ENCRYPTION_KEY, saying how to set it and where the original key file is', async () => {
+    const first = dataDir();
+    await openFieldCipher(db, undefined, first);
+    expect(fs.existsSync(keyFilePath(first))).toBe(true);
+    const err = await openFieldCipher(db, randomBytes(32).toString('hex'), dataDir()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EncryptionKeyMismatch);
+    const message = (err as Error).message;
+    expect(message).toContain('Set ENCRYPTION_KEY');
+    expect(message).toContain(keyFilePath(first));
+    expect(message).toContain(os.hostname());
+    expect(message).not.toContain(fs.readFileSync(keyFilePath(first), 'utf8').trim());
+  });
+
+  it('a second instance without ENCRYPTION_KEY is refused instead of generating its own key', async () => {
+    const first = dataDir();
+    await openFieldCipher(db, undefined, first);
+    const second = dataDir();
+    await expect(openFieldCipher(db, undefined, second)).rejects.toThrow(/neither ENCRYPTION_KEY nor a key file.*Set ENCRYPTION_KEY/);
+    expect(fs.existsSync(keyFilePath(second))).toBe(false);
+    // Given the original key, it starts, and both encrypt under one key.
+    const key = fs.readFileSync(keyFilePath(first), 'utf8').trim();
+    const [a, b] = [await openFieldCipher(db, undefined, first), await openFieldCipher(db, key, second)];
+    expect(b.decrypt(a.encrypt('987654321'))).toBe('987654321');
+  });
+
+  it('two instances starting at once with their own new keys: exactly one starts', async () => {
+    const results = await Promise.allSettled([openFieldCipher(db, undefined, dataDir()), openFieldCipher(db, undefined, dataDir()), openFieldCipher(db, undefined, dataDir())]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason instanceof EncryptionKeyMismatch)).toBe(true);
+    expect((await facts()).filter((f) => f.name === 'encryption_key_fingerprint')).toHaveLength(1);
+  });
+
+  it('on a database that already holds SSNs, the first fingerprint is only stored for a key that decrypts them', async () => {
+    const old = randomBytes(32);
+    const { rows } = await db.execute<{ id: number }>(sql`insert into students (first_name, last_name, ssn_encrypted, ssn_last4) values ('Old', 'Record', ${createFieldCipher(old).encrypt('123456789')}, '6789') returning id`);
+    await expect(openFieldCipher(db, randomBytes(32).toString('hex'), dataDir())).rejects.toThrow(/holds SSNs that the ENCRYPTION_KEY setting cannot decrypt/);
+    expect(await facts()).toEqual([]);
+    await expect(openFieldCipher(db, old.toString('hex'), dataDir())).resolves.toBeDefined();
+    await db.execute(sql`delete from students where id = ${rows[0]!.id}`);
+  });
+});
