@@ -3,6 +3,7 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/connect.ts';
 import { startJobs } from './jobs/scheduler.ts';
 import { openFieldCipher } from './lib/field-cipher.ts';
+import { recoverInterruptedUploads } from './modules/imports/upload-log.ts';
 
 async function main() {
   const config = loadConfig();
@@ -15,6 +16,8 @@ async function main() {
   };
   // Every instance on this database must hold the same encryption key (else refuse to start).
   const cipher = await openFieldCipher(database.db, config.encryptionKey, config.dataDir).catch(closeAndThrow);
+  // Uploads whose import a stop interrupted are marked failed; this instance joins the live ones.
+  const presence = await recoverInterruptedUploads(database, log).catch(closeAndThrow);
   const app = await buildApp(
     { db: database.db, config, cipher },
     { logger: { level: config.logLevel, ...(process.stdout.isTTY ? {} : {}) } },
@@ -28,6 +31,7 @@ async function main() {
     log(`${signal} received, shutting down`);
     jobs.stop();
     await app.close().catch(() => {});
+    await presence.leave();
     await database.close();
     log('stopped cleanly');
     process.exit(0);
@@ -38,6 +42,7 @@ async function main() {
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
+    await presence.leave();
     await database.close();
     throw err;
   }

@@ -1,7 +1,9 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { UploadType } from '../../../common/constants.ts';
 import type { FileUpload } from '../../../common/import-columns.ts';
-import type { DbOrTx } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { fileUploads } from '../../db/schema/uploads.ts';
+import { joinInstances, type Presence } from '../../lib/instance-presence.ts';
 import type { RowProblem } from '../../lib/errors.ts';
 import { notFound } from '../../lib/errors.ts';
 import { isoOrNull } from '../../lib/sql-values.ts';
@@ -83,4 +85,45 @@ export async function getUpload(db: DbOrTx, id: number): Promise<FileUpload & { 
     select x.*, f.errors from (${SELECT} where f.id = ${id}) x join file_uploads f on f.id = x.id`);
   if (!rows[0]) throw notFound('Upload');
   return { ...toUpload(rows[0]), errors: rows[0].errors ?? [] };
+}
+
+/**
+ * How long the longest running import can take, with margin: 100,000 students import in 9–15 s
+ * (docs/decisions/005), files are capped at 10 MB and a row limit, and imports of one type wait
+ * for each other. An upload still `processing` after this long has no import behind it.
+ */
+export const MAX_IMPORT_MINUTES = 60;
+export const INTERRUPTED_IMPORT = 'The import was interrupted: the server stopped while it ran, and nothing was imported. Upload the file again.';
+
+/**
+ * Mark uploads left `processing` by an import that can no longer finish as failed, with a message
+ * that says so. An import writes everything, its upload record included, in one transaction, so a
+ * `processing` record whose import stopped has nothing imported behind it.
+ *
+ * Which records are dead depends on who else is running (several instances may share the
+ * database): with no other live instance (`otherInstances` 0), every `processing` record is from
+ * before this start and its import is gone, however recent. With others running, one of them may
+ * be importing right now, so only records older than MAX_IMPORT_MINUTES are failed; younger ones
+ * wait for a later start. Even a wrong call heals itself: a live import overwrites its record's
+ * status when it ends.
+ */
+export async function failInterruptedUploads(db: DbOrTx, otherInstances: number): Promise<number[]> {
+  const cutoff = otherInstances === 0 ? sql`now()` : sql`now() - make_interval(mins => ${MAX_IMPORT_MINUTES})`;
+  const failed = await db
+    .update(fileUploads)
+    .set({ status: 'failed', errorCount: 1, errors: [{ row: 0, column: '', message: INTERRUPTED_IMPORT }] satisfies RowProblem[], completedAt: sql`now()` })
+    .where(and(eq(fileUploads.status, 'processing'), lt(fileUploads.createdAt, cutoff)))
+    .returning({ id: fileUploads.id });
+  return failed.map((r) => r.id);
+}
+
+/**
+ * At start: join the running instances (lib/instance-presence.ts) and fail the uploads whose
+ * import was interrupted. Returns the presence, to leave on shutdown.
+ */
+export async function recoverInterruptedUploads(database: { db: Db; url: string }, log: (m: string) => void): Promise<Presence> {
+  const presence = await joinInstances(database.url);
+  const failed = await failInterruptedUploads(database.db, presence.others);
+  if (failed.length > 0) log(`${failed.length} interrupted import(s) marked failed (uploads ${failed.join(', ')})`);
+  return presence;
 }
