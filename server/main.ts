@@ -3,6 +3,7 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/connect.ts';
 import { startJobs } from './jobs/scheduler.ts';
 import { openFieldCipher } from './lib/field-cipher.ts';
+import { loggerOptions } from './lib/logging.ts';
 import { recoverInterruptedUploads } from './modules/imports/upload-log.ts';
 
 async function main() {
@@ -18,10 +19,7 @@ async function main() {
   const cipher = await openFieldCipher(database.db, config.encryptionKey, config.dataDir).catch(closeAndThrow);
   // Uploads whose import a stop interrupted are marked failed; this instance joins the live ones.
   const presence = await recoverInterruptedUploads(database, log).catch(closeAndThrow);
-  const app = await buildApp(
-    { db: database.db, config, cipher },
-    { logger: { level: config.logLevel, ...(process.stdout.isTTY ? {} : {}) } },
-  );
+  const app = await buildApp({ db: database.db, config, cipher }, { logger: loggerOptions(config.logLevel) });
   const jobs = startJobs({ db: database.db, log: app.log });
 
   let closing = false;
