@@ -13,6 +13,7 @@ import { PROJECT_ROOT } from './lib/project-root.ts';
 import { createFieldCipher, loadEncryptionKey, type FieldCipher } from './lib/field-cipher.ts';
 import { registerAuthorization } from './plugins/authorization.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
+import { REQUEST_TIMEOUTS, registerBodyTimeout, timeoutServerOptions, type RequestTimeouts } from './plugins/request-timeouts.ts';
 import { validatorCompiler } from './plugins/input-validation.ts';
 import { createRateLimitStore } from './plugins/rate-limit-store.ts';
 import { createResponseTimes, registerResponseTimes, type ResponseTimes } from './plugins/response-times.ts';
@@ -42,7 +43,7 @@ export const DEFAULT_WEB_ROOT = path.join(PROJECT_ROOT, 'dist', 'web');
 /** Build the whole app without listening: main.ts listens, tests call app.inject(). */
 export async function buildApp(
   deps: { db: Db; config: Config; clock?: Clock; cipher?: FieldCipher },
-  opts: { logger?: boolean | object; webRoot?: string } = {},
+  opts: { logger?: boolean | object; webRoot?: string; timeouts?: Partial<RequestTimeouts> } = {},
 ): Promise<FastifyInstance> {
   const full: AppDeps = {
     ...deps,
@@ -50,7 +51,10 @@ export async function buildApp(
     cipher: deps.cipher ?? createFieldCipher(loadEncryptionKey(deps.config.encryptionKey, deps.config.dataDir)),
     responseTimes: createResponseTimes(),
   };
+  const timeouts = { ...REQUEST_TIMEOUTS, ...opts.timeouts };
   const app = Fastify({
+    // A trickled request is cut off (plugins/request-timeouts.ts).
+    ...timeoutServerOptions(timeouts),
     logger: opts.logger ?? false,
     trustProxy: deps.config.trustProxy,
     bodyLimit: 1024 * 1024,
@@ -64,6 +68,7 @@ export async function buildApp(
   app.setSerializerCompiler(serializerCompiler);
 
   registerErrorHandler(app);
+  registerBodyTimeout(app, timeouts);
   await app.register(fastifyCookie);
   // Counters live in PostgreSQL so a limit holds however many instances serve the school.
   await app.register(fastifyRateLimit, { global: false, store: createRateLimitStore(full.db, full.clock) });
