@@ -15,10 +15,33 @@ export const loginSchema = z.object({
   password: z.string().min(1, 'Password is required').max(1024),
 });
 
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 1024;
 export const PASSWORD_RULE = 'Password must be at least 8 characters';
-export const passwordSchema = z.string().min(8, PASSWORD_RULE).max(1024, 'Password is too long');
+export const PASSWORD_TOO_LONG = 'Password is too long';
+export const PASSWORD_BLANK = 'Password cannot be only spaces';
+export const PASSWORD_PERSONAL = 'Password must not contain your name or e-mail address';
+export const PASSWORD_COMMON = 'This password is too common. Choose one that is harder to guess.';
+/** What a password form tells the user before they type. */
+export const PASSWORD_HINT = 'At least 8 characters. Not a common password, and not your name or e-mail address.';
+
+/**
+ * The rules a browser can check on its own. The server checks these again with the rest (the
+ * user's name and e-mail, the common-password list) in server/lib/password-rules.ts.
+ */
+export const passwordSchema = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, PASSWORD_RULE)
+  .max(PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG)
+  .refine((p) => p.trim() !== '', PASSWORD_BLANK);
+
+export const SETUP_CODE_REQUIRED = 'Setup code is required';
+export const SETUP_CODE_WRONG =
+  'That setup code is not right. Use the code printed in the server’s console when it first started (a line reading “Setup code: …”).';
+export const SETUP_CODE_HELP = 'Printed in the server’s console when it first started, on a line reading “Setup code: …”.';
 
 export const setupSchema = z.object({
+  setupCode: z.string({ error: SETUP_CODE_REQUIRED }).trim().min(1, SETUP_CODE_REQUIRED).max(100, 'Setup code is too long'),
   firstName: z.string().trim().min(1, 'First name is required').max(100),
   lastName: z.string().trim().min(1, 'Last name is required').max(100),
   email: z.email('Enter a valid e-mail address').max(320),
@@ -28,4 +51,29 @@ export const setupSchema = z.object({
 export const setupStatusSchema = z.object({ needsSetup: z.boolean() });
 
 export const INVALID_CREDENTIALS = 'Invalid e-mail or password';
-export const TOO_MANY_ATTEMPTS = 'Too many sign-in attempts. Please wait 15 minutes and try again.';
+/** A throttled sign-in or setup attempt; the wait is also sent in the Retry-After header. */
+export function tooManyAttempts(retryAfterSeconds: number, what: 'sign-in' | 'setup' = 'sign-in'): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return `Too many ${what} attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`;
+}
+
+/** One of the signed-in user's own sessions (GET /api/auth/sessions). */
+export const loginSessionSchema = z.object({
+  /** An opaque reference for ending it; never the session's key or cookie. */
+  id: z.string(),
+  current: z.boolean(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  /** When it ends however active it is (the sessionLifetimeHours setting). */
+  expiresAt: z.string(),
+  ipAddress: z.string().nullable(),
+  browser: z.string(),
+});
+export type LoginSessionInfo = z.infer<typeof loginSessionSchema>;
+
+export const SESSION_REF_LENGTH = 32;
+export const sessionRefParam = z.object({
+  id: z.string().regex(new RegExp(`^[0-9a-f]{${SESSION_REF_LENGTH}}$`), 'Unknown session'),
+});
+
+export const endedSessionsSchema = z.object({ ended: z.number().int() });

@@ -1,9 +1,11 @@
-// Client-side routes of SPEC §2 (plus sign-in, first-run setup and set-password pages).
+// Client-side routes of SPEC §2 (plus sign-in, first-run setup, set-password, sign-out confirmation and your sessions).
 export const APP_ROUTES = [
   '/',
   '/login',
   '/setup',
   '/set-password',
+  '/sign-out',
+  '/sessions',
   '/attendance',
   '/attendance/present',
   '/users',

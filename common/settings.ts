@@ -41,6 +41,8 @@ export const notificationSettingsSchema = z.object({
 
 export const securitySettingsSchema = z.object({
   sessionTimeoutMinutes: int('Session timeout', 5, 1440),
+  /** Absolute lifetime of a sign-in, however active: after it the user signs in again. */
+  sessionLifetimeHours: int('Session lifetime', 1, 168),
   requirePasswordChange: z.boolean(),
   twoFactorAuthentication: z.boolean(),
   enableAuditLogging: z.boolean(),
@@ -99,6 +101,7 @@ export const DEFAULT_SETTINGS: Settings = {
   },
   security: {
     sessionTimeoutMinutes: 60,
+    sessionLifetimeHours: 12,
     requirePasswordChange: false,
     twoFactorAuthentication: false,
     enableAuditLogging: true,

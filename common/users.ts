@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { passwordSchema } from './auth.ts';
 import { ROLES } from './roles.ts';
 import { requiredText, tokenText } from './validation.ts';
 
@@ -32,7 +33,7 @@ export const userCreatedSchema = z.object({
 
 export const setPasswordSchema = z.object({
   token: tokenText('token', { min: 20, max: 200 }),
-  password: z.string().min(8, 'Password must be at least 8 characters').max(1024),
+  password: passwordSchema,
 });
 
 export const LAST_SUPER_ADMIN = 'The last active Super Administrator cannot be deactivated or given another role.';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { passwordSchema } from '../../common/auth.ts';
 import { ROLES } from '../../common/roles.ts';
 import { badRequest } from '../lib/errors.ts';
+import { assertPasswordAllowed } from '../lib/password-rules.ts';
 import { recordAudit } from '../modules/audit-logs/service.ts';
 import { insertUser } from '../modules/auth/service.ts';
 import { readFlags } from './args.ts';
@@ -30,6 +31,7 @@ await runCli(async (db) => {
   });
   if (!parsed.success) throw badRequest('Invalid user', parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })));
   const u = parsed.data;
+  await assertPasswordAllowed(u.password, u);
   const id = await db.transaction(async (tx) => {
     const userId = await insertUser(tx, u);
     await recordAudit(tx, {

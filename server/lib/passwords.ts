@@ -24,4 +24,3 @@ export function dummyPasswordHash(): Promise<string> {
   return dummyHash;
 }
 
-export const PASSWORD_MIN_LENGTH = 8;

@@ -1,19 +1,79 @@
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentUserSchema, loginSchema, setupSchema, setupStatusSchema } from '../../../common/auth.ts';
+import {
+  currentUserSchema,
+  endedSessionsSchema,
+  loginSchema,
+  loginSessionSchema,
+  sessionRefParam,
+  setupSchema,
+  setupStatusSchema,
+} from '../../../common/auth.ts';
 import type { AppDeps } from '../../app.ts';
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS } from './known-devices.ts';
 import { SESSION_COOKIE, endLoginSession } from './sessions.ts';
-import { setupFirstAdmin, signIn, userCount } from './service.ts';
+import { endOtherOwnSessions, endOwnSession, listOwnSessions, setupFirstAdmin, signIn, userCount } from './service.ts';
+import { SignInThrottled } from './sign-in-throttle.ts';
 
 const okSchema = z.object({ ok: z.literal(true) });
+
+/** Where a cross-site GET /api/logout lands: a page that asks before signing out. */
+export const SIGN_OUT_CONFIRM_PATH = '/sign-out';
+
+/**
+ * Whether a GET came from this site's own pages or from the user (a typed address, a bookmark):
+ * Sec-Fetch-Site says so in current browsers; otherwise an Origin or Referer naming this host.
+ * A link or image on another site is neither, so it cannot sign anyone out.
+ */
+function isSameOriginNavigation(req: FastifyRequest): boolean {
+  const site = req.headers['sec-fetch-site'];
+  if (typeof site === 'string') return site === 'same-origin' || site === 'none';
+  const from = req.headers.origin ?? req.headers.referer;
+  if (!from) return false;
+  try {
+    return new URL(from).host === req.headers.host;
+  } catch {
+    return false;
+  }
+}
 
 export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const secureCookie = (req: FastifyRequest) => deps.config.cookieSecure ?? req.protocol === 'https';
   const setSessionCookie = (req: FastifyRequest, reply: FastifyReply, token: string) =>
     reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookie(req) });
+  // Sent only to the sign-in routes, which are the only ones that read it.
+  const setDeviceCookie = (req: FastifyRequest, reply: FastifyReply, value: string) =>
+    reply.setCookie(DEVICE_COOKIE, value, {
+      path: '/api/auth',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: secureCookie(req),
+      maxAge: DEVICE_COOKIE_MAX_AGE_SECONDS,
+    });
   const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent']?.slice(0, 300) ?? null });
-  const loginLimit = { max: 20, timeWindow: '1 minute' };
+  /** A throttled attempt says when to come back, in the Retry-After header as well as the message. */
+  const retryAfter = async <T>(reply: FastifyReply, run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (err) {
+      if (err instanceof SignInThrottled) reply.header('retry-after', String(err.retryAfterSeconds));
+      throw err;
+    }
+  };
+  // A flood guard only, far above a campus's sign-ins; the real limits are per account and address
+  // (sign-in-throttle.ts). A browser with a device cookie counts on its own, so another browser's
+  // flood from the same address cannot keep it out.
+  const floodGuard = {
+    max: 120,
+    timeWindow: '1 minute',
+    keyGenerator: (req: FastifyRequest) => {
+      const device = req.cookies[DEVICE_COOKIE];
+      return device ? `${req.ip}:${createHash('sha256').update(device).digest('hex').slice(0, 16)}` : req.ip;
+    },
+  };
+  const setupLimit = { max: 20, timeWindow: '1 minute' };
 
   return async (app) => {
     app.get('/api/setup/status', { config: { public: true }, schema: { response: { 200: setupStatusSchema } } }, async () => ({
@@ -22,9 +82,9 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     app.post(
       '/api/setup',
-      { config: { public: true, rateLimit: loginLimit }, schema: { body: setupSchema, response: { 201: currentUserSchema } } },
+      { config: { public: true, rateLimit: setupLimit }, schema: { body: setupSchema, response: { 201: currentUserSchema } } },
       async (req, reply) => {
-        const { token, userId } = await setupFirstAdmin(deps.db, req.body, meta(req));
+        const { token, userId } = await retryAfter(reply, () => setupFirstAdmin(deps.db, req.body, meta(req), deps.clock));
         setSessionCookie(req, reply, token);
         return reply.status(201).send({ id: userId, firstName: req.body.firstName, lastName: req.body.lastName, email: req.body.email, role: 'super_admin' as const });
       },
@@ -32,15 +92,37 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     app.post(
       '/api/auth/login',
-      { config: { public: true, rateLimit: loginLimit }, schema: { body: loginSchema, response: { 200: okSchema } } },
+      { config: { public: true, rateLimit: floodGuard }, schema: { body: loginSchema, response: { 200: okSchema } } },
       async (req, reply) => {
-        const { token } = await signIn(deps.db, req.body.email, req.body.password, meta(req), deps.clock);
+        const { token, deviceCookie } = await retryAfter(reply, () =>
+          signIn(deps.db, req.body.email, req.body.password, { ...meta(req), deviceCookie: req.cookies[DEVICE_COOKIE] }, deps.clock),
+        );
         setSessionCookie(req, reply, token);
+        setDeviceCookie(req, reply, deviceCookie);
         return { ok: true as const };
       },
     );
 
     app.get('/api/auth/user', { config: { signedIn: true }, schema: { response: { 200: currentUserSchema } } }, async (req) => req.user!);
+
+    // Your sessions: every signed-in user sees and ends their own, and only their own.
+    app.get('/api/auth/sessions', { config: { signedIn: true }, schema: { response: { 200: z.array(loginSessionSchema) } } }, async (req) =>
+      listOwnSessions(deps.db, req.user!.id, req.loginSessionId, deps.clock),
+    );
+    app.delete(
+      '/api/auth/sessions/:id',
+      { config: { signedIn: true }, schema: { params: sessionRefParam, response: { 200: okSchema } } },
+      async (req, reply) => {
+        const { wasCurrent } = await endOwnSession(deps.db, req.user!.id, req.loginSessionId, req.params.id, meta(req), deps.clock);
+        if (wasCurrent) reply.clearCookie(SESSION_COOKIE, { path: '/' });
+        return { ok: true as const };
+      },
+    );
+    app.post(
+      '/api/auth/sessions/end-others',
+      { config: { signedIn: true }, schema: { response: { 200: endedSessionsSchema } } },
+      async (req) => endOtherOwnSessions(deps.db, req.user!.id, req.loginSessionId!, meta(req), deps.clock),
+    );
 
     // The sign-in page is part of the web app; first run goes to the setup page instead.
     app.get('/api/login', { config: { public: true } }, async (_req, reply) =>
@@ -51,7 +133,10 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       if (req.loginSessionId) await endLoginSession(deps.db, req.loginSessionId, deps.clock);
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
     };
+    // SPEC §2: Sign Out navigates here. Only a navigation from Muster's own pages (or typed by the
+    // user) signs out; a link or image elsewhere lands on a page that asks first.
     app.get('/api/logout', { config: { public: true } }, async (req, reply) => {
+      if (req.loginSessionId && !isSameOriginNavigation(req)) return reply.redirect(SIGN_OUT_CONFIRM_PATH);
       await logout(req, reply);
       return reply.redirect('/');
     });

@@ -1,59 +1,73 @@
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { INVALID_CREDENTIALS, TOO_MANY_ATTEMPTS } from '../../../common/auth.ts';
+import { INVALID_CREDENTIALS, SETUP_CODE_WRONG, type LoginSessionInfo } from '../../../common/auth.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
+import { setupCodes } from '../../db/schema/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { pgError } from '../../lib/db-errors.ts';
-import { AppError, conflict, tooManyRequests } from '../../lib/errors.ts';
+import { AppError, conflict, notFound } from '../../lib/errors.ts';
+import { assertPasswordAllowed } from '../../lib/password-rules.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { countHit } from '../../lib/shared-counters.ts';
 import { recordAudit } from '../audit-logs/service.ts';
-import { createLoginSession } from './sessions.ts';
-
-// Failed sign-ins are counted from the audit log, so the limit holds across app instances.
-const FAILURE_WINDOW_MINUTES = 15;
-const MAX_FAILURES_PER_EMAIL = 5;
-const MAX_FAILURES_PER_IP = 50;
+import { findKnownDevice, rememberDevice } from './known-devices.ts';
+import { createLoginSession, endOtherUserSessions, endUserSession, listUserSessions } from './sessions.ts';
+import {
+  SignInThrottled,
+  recordSignInFailure,
+  recordSignInSuccess,
+  reserveSignInAttempt,
+  unknownAccountKey,
+  type SignInSubject,
+} from './sign-in-throttle.ts';
 
 type Meta = { ip: string | null; userAgent: string | null };
 
-async function recentFailures(db: DbOrTx, email: string, ip: string | null, now: Date) {
-  const { rows } = await db.execute<{ by_email: number; by_ip: number }>(sql`
-    select count(*) filter (where lower(new_values->>'email') = lower(${email}))::int as by_email,
-           count(*) filter (where ip_address = ${ip})::int as by_ip
-      from audit_logs
-     where action = 'Login' and new_values->>'outcome' = 'failed'
-       and timestamp > ${now}::timestamptz - make_interval(mins => ${FAILURE_WINDOW_MINUTES})`);
-  return rows[0] ?? { by_email: 0, by_ip: 0 };
-}
-
-/** Check e-mail and password; on success open a login session and return its cookie token. */
-export async function signIn(db: Db, email: string, password: string, meta: Meta, clock: Clock): Promise<{ token: string; userId: number }> {
+/**
+ * Check e-mail and password; on success open a login session and return its cookie token and the
+ * browser's device cookie. Throttled per account and address (sign-in-throttle.ts): the attempt is
+ * reserved before the password is verified. A failure is audited with the account's id when the
+ * e-mail matches one, and with no identifier at all when it does not: what was typed is never stored.
+ */
+export async function signIn(
+  db: Db,
+  email: string,
+  password: string,
+  meta: Meta & { deviceCookie: string | undefined },
+  clock: Clock,
+): Promise<{ token: string; userId: number; deviceCookie: string }> {
   const now = clock.now();
-  const failures = await recentFailures(db, email, meta.ip, now);
-  if (failures.by_email >= MAX_FAILURES_PER_EMAIL || failures.by_ip >= MAX_FAILURES_PER_IP) {
-    throw tooManyRequests(TOO_MANY_ATTEMPTS);
-  }
   const { rows } = await db.execute<{ id: number; password_hash: string | null; is_active: boolean }>(
-    sql`select id, password_hash, is_active from users where lower(email) = lower(${email})`,
+    sql`select id, password_hash, is_active from users where lower(email) = lower(${email.trim()})`,
   );
   const user = rows[0];
+  const subject: SignInSubject = {
+    account: user ? `u${user.id}` : unknownAccountKey(email),
+    address: meta.ip ?? 'unknown',
+    device: user ? await findKnownDevice(db, user.id, meta.deviceCookie) : null,
+  };
+  await reserveSignInAttempt(db, subject, now);
+
   // Always run one argon2 verification so the answer takes as long whether or not the e-mail exists.
   const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), password);
   if (!user || !ok || !user.is_active) {
+    await recordSignInFailure(db, subject, now);
     await recordAudit(db, {
       userId: user?.id ?? null,
       action: 'Login',
       tableName: 'users',
       recordId: user?.id ?? null,
       ipAddress: meta.ip,
-      newValues: { outcome: 'failed', email, reason: !user ? 'unknown e-mail' : !ok ? 'wrong password' : 'inactive account' },
+      newValues: { outcome: 'failed', reason: !user ? 'unknown account' : !ok ? 'wrong password' : 'inactive account' },
       always: true,
       at: now,
     });
     throw new AppError(401, 'INVALID_CREDENTIALS', INVALID_CREDENTIALS);
   }
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     const token = await createLoginSession(tx, user.id, meta, now);
+    const deviceCookie = await rememberDevice(tx, user.id, subject.device, meta.deviceCookie, now);
     await tx.execute(sql`update users set last_login = ${now} where id = ${user.id}`);
     await recordAudit(tx, {
       userId: user.id,
@@ -61,12 +75,14 @@ export async function signIn(db: Db, email: string, password: string, meta: Meta
       tableName: 'users',
       recordId: user.id,
       ipAddress: meta.ip,
-      newValues: { outcome: 'success', email },
+      newValues: { outcome: 'success', knownBrowser: subject.device !== null },
       always: true,
       at: now,
     });
-    return { token, userId: user.id };
+    return { token, userId: user.id, deviceCookie };
   });
+  await recordSignInSuccess(db, subject);
+  return result;
 }
 
 export async function userCount(db: DbOrTx): Promise<number> {
@@ -83,7 +99,10 @@ export type NewUser = {
   username?: string | null;
 };
 
-/** Insert a user with an argon2id hash; a taken e-mail or username is a 409 naming the field. */
+/**
+ * Insert a user with an argon2id hash; a taken e-mail or username is a 409 naming the field.
+ * Callers that take a password from a person check it with assertPasswordAllowed first.
+ */
 export async function insertUser(tx: DbOrTx, u: NewUser): Promise<number> {
   const passwordHash = u.password ? await hashPassword(u.password) : null;
   try {
@@ -100,29 +119,145 @@ export async function insertUser(tx: DbOrTx, u: NewUser): Promise<number> {
   }
 }
 
+// --- First-run setup code -------------------------------------------------------------------
+
+// Unambiguous letters and digits (no 0/O, 1/I/L): read off a console and typed by a person.
+const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+const CODE_GROUPS = 4;
+const CODE_GROUP_LENGTH = 4;
+// Setup attempts per address in 15 minutes. The code has ~79 bits, so this is belt and braces.
+const SETUP_ATTEMPTS_PER_ADDRESS = 10;
+const SETUP_WINDOW_MS = 15 * 60_000;
+
+/** Codes are compared without case, spaces or dashes, as a person may type them. */
+function normaliseSetupCode(code: string): string {
+  return code.toUpperCase().replace(/[\s-]+/g, '');
+}
+const hashSetupCode = (code: string) => createHash('sha256').update(`muster-setup:${normaliseSetupCode(code)}`).digest();
+
+function newSetupCode(): string {
+  const groups = Array.from({ length: CODE_GROUPS }, () =>
+    Array.from({ length: CODE_GROUP_LENGTH }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join(''),
+  );
+  return groups.join('-');
+}
+
 /**
- * First run: create the first super_admin while no user exists. The table lock makes two
- * simultaneous setups impossible: the second sees a user and is refused.
+ * On start: while no user exists, make a one-time setup code, store only its SHA-256, and return
+ * it for the console (main.ts prints it); once a user exists, forget any codes and return null.
+ * Several instances starting at once each add their own code, and any of them works.
+ */
+export async function createSetupCodeIfNeeded(db: Db): Promise<string | null> {
+  if ((await userCount(db)) > 0) {
+    // Users came another way (user:create, the demo seed): no code may linger.
+    await db.delete(setupCodes);
+    return null;
+  }
+  const code = newSetupCode();
+  await db.insert(setupCodes).values({ codeHash: hashSetupCode(code).toString('hex') });
+  return code;
+}
+
+/** Whether `code` matches a stored setup code; every stored hash is compared in constant time. */
+async function setupCodeMatches(tx: DbOrTx, code: string): Promise<boolean> {
+  const typed = hashSetupCode(code);
+  const stored = await tx.select({ codeHash: setupCodes.codeHash }).from(setupCodes);
+  let match = false;
+  for (const s of stored) {
+    const candidate = Buffer.from(s.codeHash, 'hex');
+    if (candidate.length === typed.length && timingSafeEqual(candidate, typed)) match = true;
+  }
+  return match;
+}
+
+/**
+ * First run: create the first super_admin while no user exists, given a setup code printed on the
+ * server's console. The table lock makes two simultaneous setups impossible: the second sees a
+ * user and is refused. Attempts are counted per address before the code is compared; a success
+ * deletes every stored code.
  */
 export async function setupFirstAdmin(
   db: Db,
-  input: { email: string; password: string; firstName: string; lastName: string },
+  input: { setupCode: string; email: string; password: string; firstName: string; lastName: string },
   meta: Meta,
+  clock: Clock,
 ): Promise<{ token: string; userId: number }> {
+  const now = clock.now();
+  const attempts = await countHit(db, `setup:addr:${meta.ip ?? 'unknown'}`, SETUP_WINDOW_MS, now);
+  if (attempts.hits > SETUP_ATTEMPTS_PER_ADDRESS) {
+    throw new SignInThrottled(Math.max(1, Math.ceil((attempts.resetAt.getTime() - now.getTime()) / 1000)), 'setup');
+  }
+  const { setupCode, ...person } = input;
   return db.transaction(async (tx) => {
     await tx.execute(sql`lock table users in share row exclusive mode`);
     if ((await userCount(tx)) > 0) throw conflict('Setup is already complete: a user exists. Sign in instead.');
-    const userId = await insertUser(tx, { ...input, role: 'super_admin' });
+    if (!(await setupCodeMatches(tx, setupCode))) {
+      throw new AppError(403, 'SETUP_CODE_WRONG', SETUP_CODE_WRONG, { errors: [{ field: 'setupCode', message: SETUP_CODE_WRONG }] });
+    }
+    await assertPasswordAllowed(person.password, person);
+    const userId = await insertUser(tx, { ...person, role: 'super_admin' });
+    await tx.delete(setupCodes);
     await recordAudit(tx, {
       userId,
       action: 'Create',
       tableName: 'users',
       recordId: userId,
       ipAddress: meta.ip,
-      newValues: { email: input.email, firstName: input.firstName, lastName: input.lastName, role: 'super_admin', via: 'first-run setup' },
+      newValues: { email: person.email, firstName: person.firstName, lastName: person.lastName, role: 'super_admin', via: 'first-run setup' },
       always: true,
+      at: now,
     });
-    const token = await createLoginSession(tx, userId, meta);
+    const token = await createLoginSession(tx, userId, meta, now);
     return { token, userId };
+  });
+}
+
+// --- Your sessions --------------------------------------------------------------------------
+
+export async function listOwnSessions(db: DbOrTx, userId: number, currentSessionId: string | null, clock: Clock): Promise<LoginSessionInfo[]> {
+  return listUserSessions(db, userId, currentSessionId, clock.now());
+}
+
+/**
+ * End one of the signed-in user's own sessions (404 for any other reference, including another
+ * user's). Returns whether it was the session making the request.
+ */
+export async function endOwnSession(db: Db, userId: number, currentSessionId: string | null, ref: string, meta: Meta, clock: Clock): Promise<{ wasCurrent: boolean }> {
+  const now = clock.now();
+  return db.transaction(async (tx) => {
+    const ended = await endUserSession(tx, userId, ref, now);
+    if (!ended) throw notFound('Session');
+    await recordAudit(tx, {
+      userId,
+      action: 'Logout',
+      tableName: 'login_sessions',
+      recordId: ref,
+      ipAddress: meta.ip,
+      newValues: { ended: 1, via: 'Your sessions' },
+      always: true,
+      at: now,
+    });
+    return { wasCurrent: ended === currentSessionId };
+  });
+}
+
+/** End every other session of the signed-in user; the one making the request stays. */
+export async function endOtherOwnSessions(db: Db, userId: number, currentSessionId: string, meta: Meta, clock: Clock): Promise<{ ended: number }> {
+  const now = clock.now();
+  return db.transaction(async (tx) => {
+    const ended = await endOtherUserSessions(tx, userId, currentSessionId, now);
+    if (ended > 0) {
+      await recordAudit(tx, {
+        userId,
+        action: 'Logout',
+        tableName: 'login_sessions',
+        recordId: null,
+        ipAddress: meta.ip,
+        newValues: { ended, via: 'Your sessions: end all others' },
+        always: true,
+        at: now,
+      });
+    }
+    return { ended };
   });
 }

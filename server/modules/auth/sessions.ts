@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { SESSION_REF_LENGTH, type LoginSessionInfo } from '../../../common/auth.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { loginSessions, schoolSettings } from '../../db/schema/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SessionUser } from '../../plugins/request-context.ts';
 
@@ -11,6 +13,15 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/**
+ * The reference a user sees for one of their sessions. The session's key is the SHA-256 of its
+ * cookie; the reference is derived from the key one way, so a listed id cannot be turned back into
+ * the key, let alone the cookie.
+ */
+export function sessionRef(sessionId: string): string {
+  return createHash('sha256').update(`muster-session-ref:${sessionId}`).digest('hex').slice(0, SESSION_REF_LENGTH);
+}
+
 export async function createLoginSession(
   db: DbOrTx,
   userId: number,
@@ -18,15 +29,20 @@ export async function createLoginSession(
   now: Date = new Date(),
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  await db.execute(sql`
-    insert into login_sessions (id, user_id, ip_address, user_agent, created_at, last_seen_at)
-    values (${hashToken(token)}, ${userId}, ${meta.ip}, ${meta.userAgent}, ${now}, ${now})`);
+  await db.insert(loginSessions).values({ id: hashToken(token), userId, ipAddress: meta.ip, userAgent: meta.userAgent, createdAt: now, lastSeenAt: now });
   return token;
 }
 
+/** Sessions still in force at `now`: not ended, not idle past the timeout, not past their lifetime. */
+const liveAt = (now: Date) => sql`
+  ${loginSessions.endedAt} is null
+  and ${loginSessions.lastSeenAt} > ${now}::timestamptz - make_interval(mins => ${schoolSettings.sessionTimeoutMinutes})
+  and ${loginSessions.createdAt} > ${now}::timestamptz - make_interval(hours => ${schoolSettings.sessionLifetimeHours})`;
+
 /**
  * The signed-in user for a cookie token, or null when the session is unknown, ended, idle longer
- * than the sessionTimeoutMinutes setting, or the user was deactivated.
+ * than the sessionTimeoutMinutes setting, older than the sessionLifetimeHours setting however
+ * active it was, or the user was deactivated.
  */
 export async function resolveLoginSession(
   db: DbOrTx,
@@ -44,9 +60,10 @@ export async function resolveLoginSession(
     last_seen_at: Date;
   }>(sql`
     select u.id, u.first_name, u.last_name, u.email, u.role, s.last_seen_at
-      from login_sessions s join users u on u.id = s.user_id
+      from login_sessions s join users u on u.id = s.user_id cross join school_settings st
      where s.id = ${id} and s.ended_at is null and u.is_active
-       and s.last_seen_at > ${now}::timestamptz - make_interval(mins => (select session_timeout_minutes from school_settings))`);
+       and s.last_seen_at > ${now}::timestamptz - make_interval(mins => st.session_timeout_minutes)
+       and s.created_at > ${now}::timestamptz - make_interval(hours => st.session_lifetime_hours)`);
   const row = rows[0];
   if (!row) return null;
   if (now.getTime() - new Date(row.last_seen_at).getTime() > TOUCH_INTERVAL_MS) {
@@ -60,4 +77,90 @@ export async function resolveLoginSession(
 
 export async function endLoginSession(db: DbOrTx, sessionId: string, clock: Clock): Promise<void> {
   await db.execute(sql`update login_sessions set ended_at = ${clock.now()} where id = ${sessionId} and ended_at is null`);
+}
+
+/** "Firefox on Windows" from a user agent; the raw text (shortened) when it names neither. */
+export function describeBrowser(userAgent: string | null): string {
+  if (!userAgent) return 'Unknown browser';
+  const ua = userAgent;
+  const browser = /Edg(e|A|iOS)?\//.test(ua)
+    ? 'Edge'
+    : /OPR\/|Opera/.test(ua)
+      ? 'Opera'
+      : /Firefox\/|FxiOS/.test(ua)
+        ? 'Firefox'
+        : /Chrome\/|CriOS|Chromium\//.test(ua)
+          ? 'Chrome'
+          : /Safari\//.test(ua)
+            ? 'Safari'
+            : null;
+  const os = /Windows/.test(ua)
+    ? 'Windows'
+    : /iPhone|iPad|iPod/.test(ua)
+      ? 'iOS'
+      : /Android/.test(ua)
+        ? 'Android'
+        : /CrOS/.test(ua)
+          ? 'ChromeOS'
+          : /Mac OS X|Macintosh/.test(ua)
+            ? 'macOS'
+            : /Linux/.test(ua)
+              ? 'Linux'
+              : null;
+  if (browser && os) return `${browser} on ${os}`;
+  return browser ?? os ?? ua.slice(0, 80);
+}
+
+async function liveSessionsOf(db: DbOrTx, userId: number, now: Date) {
+  return db
+    .select({
+      id: loginSessions.id,
+      createdAt: loginSessions.createdAt,
+      lastSeenAt: loginSessions.lastSeenAt,
+      ipAddress: loginSessions.ipAddress,
+      userAgent: loginSessions.userAgent,
+      lifetimeHours: schoolSettings.sessionLifetimeHours,
+    })
+    .from(loginSessions)
+    .innerJoin(schoolSettings, eq(schoolSettings.id, true))
+    .where(and(eq(loginSessions.userId, userId), liveAt(now)))
+    .orderBy(desc(loginSessions.lastSeenAt), desc(loginSessions.createdAt));
+}
+
+/** A user's own sessions still in force, most recently used first; `current` marks this request's. */
+export async function listUserSessions(db: DbOrTx, userId: number, currentSessionId: string | null, now: Date): Promise<LoginSessionInfo[]> {
+  const rows = await liveSessionsOf(db, userId, now);
+  return rows.map((r) => ({
+    id: sessionRef(r.id),
+    current: r.id === currentSessionId,
+    createdAt: r.createdAt.toISOString(),
+    lastSeenAt: r.lastSeenAt.toISOString(),
+    expiresAt: new Date(r.createdAt.getTime() + r.lifetimeHours * 3_600_000).toISOString(),
+    ipAddress: r.ipAddress,
+    browser: describeBrowser(r.userAgent),
+  }));
+}
+
+/**
+ * End one of the user's own sessions by its reference. Returns the ended session's key, or null
+ * when the user has no such session in force (another user's reference finds nothing).
+ */
+export async function endUserSession(db: DbOrTx, userId: number, ref: string, now: Date): Promise<string | null> {
+  const match = (await liveSessionsOf(db, userId, now)).find((r) => sessionRef(r.id) === ref);
+  if (!match) return null;
+  await db
+    .update(loginSessions)
+    .set({ endedAt: now })
+    .where(and(eq(loginSessions.id, match.id), eq(loginSessions.userId, userId), isNull(loginSessions.endedAt)));
+  return match.id;
+}
+
+/** End every session of the user except `keepSessionId`; returns how many were ended. */
+export async function endOtherUserSessions(db: DbOrTx, userId: number, keepSessionId: string, now: Date): Promise<number> {
+  const ended = await db
+    .update(loginSessions)
+    .set({ endedAt: now })
+    .where(and(eq(loginSessions.userId, userId), ne(loginSessions.id, keepSessionId), isNull(loginSessions.endedAt)))
+    .returning({ id: loginSessions.id });
+  return ended.length;
 }

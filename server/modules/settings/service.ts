@@ -35,6 +35,7 @@ function toSettings(r: Row): Settings {
     },
     security: {
       sessionTimeoutMinutes: r.sessionTimeoutMinutes,
+      sessionLifetimeHours: r.sessionLifetimeHours,
       requirePasswordChange: r.requirePasswordChange,
       twoFactorAuthentication: r.twoFactorAuthentication,
       enableAuditLogging: r.enableAuditLogging,

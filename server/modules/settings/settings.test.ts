@@ -59,6 +59,22 @@ describe('settings', () => {
     expect(now.attendance.qrCodeExpirationMinutes).toBe(30);
   });
 
+  it('holds the absolute session lifetime (default 12 hours, 1–168), editable by super_admin only', async () => {
+    const now = (await t.app.inject({ url: '/api/settings', headers: { cookie: instructor } })).json();
+    expect(now.security.sessionLifetimeHours).toBe(12);
+    expect((await put(itAdmin, { security: { sessionLifetimeHours: 8 } })).statusCode).toBe(403);
+    for (const bad of [0, 169, 2.5]) {
+      const res = await put(superAdmin, { security: { sessionLifetimeHours: bad } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors[0].field).toBe('security.sessionLifetimeHours');
+    }
+    const ok = await put(superAdmin, { security: { sessionLifetimeHours: 8 } });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().security.sessionLifetimeHours).toBe(8);
+    const { rows } = await t.db.execute<{ h: number }>(sql`select session_lifetime_hours as h from school_settings`);
+    expect(rows[0]!.h).toBe(8);
+  });
+
   it('audits each change with old and new values', async () => {
     await put(superAdmin, { attendance: { timeZone: 'America/Chicago', autoMarkAbsentHours: 3 } });
     const { rows } = await t.db.execute<{ old_values: object; new_values: object; table_name: string }>(

@@ -7,6 +7,7 @@ import { users } from '../../db/schema/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { withUniqueFields } from '../../lib/db-errors.ts';
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
+import { assertPasswordAllowed } from '../../lib/password-rules.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { changedFields, recordAudit } from '../audit-logs/service.ts';
 
@@ -136,17 +137,23 @@ export async function issuePasswordLink(db: Db, actor: Actor, id: number, meta: 
   });
 }
 
-/** Redeem a set-password link: sets the password, burns the token. */
+const INVALID_LINK = 'This link is invalid or has expired. Ask an administrator for a new one.';
+
+/** Redeem a set-password link: checks the password against the rule, sets it, burns the token. */
 export async function redeemPasswordLink(db: Db, token: string, password: string, meta: Meta): Promise<void> {
   const hash = createHash('sha256').update(token).digest('hex');
+  const live = and(eq(users.passwordTokenHash, hash), sql`${users.passwordTokenExpiresAt} > ${meta.clock.now()}`, eq(users.isActive, true));
+  const [owner] = await db.select({ email: users.email, firstName: users.firstName, lastName: users.lastName }).from(users).where(live);
+  if (!owner) throw badRequest(INVALID_LINK);
+  await assertPasswordAllowed(password, owner);
   const passwordHash = await hashPassword(password);
   await db.transaction(async (tx) => {
     const [u] = await tx
       .update(users)
       .set({ passwordHash, passwordTokenHash: null, passwordTokenExpiresAt: null, mustChangePassword: false, updatedAt: meta.clock.now() })
-      .where(and(eq(users.passwordTokenHash, hash), sql`${users.passwordTokenExpiresAt} > ${meta.clock.now()}`, eq(users.isActive, true)))
+      .where(live)
       .returning({ id: users.id });
-    if (!u) throw badRequest('This link is invalid or has expired. Ask an administrator for a new one.');
+    if (!u) throw badRequest(INVALID_LINK);
     await tx.execute(sql`update login_sessions set ended_at = ${meta.clock.now()} where user_id = ${u.id} and ended_at is null`);
     await recordAudit(tx, { userId: u.id, action: 'Update', tableName: 'users', recordId: u.id, ipAddress: meta.ip, newValues: { passwordSet: true }, always: true });
   });
