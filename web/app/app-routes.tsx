@@ -4,7 +4,9 @@ import { ProjectorPage } from '../features/attendance/projector-page.tsx';
 import { TakeAttendancePage } from '../features/attendance/take-attendance-page.tsx';
 import { AuditLogsPage } from '../features/audit-logs/audit-logs-page.tsx';
 import { LoginPage } from '../features/auth/login-page.tsx';
+import { SessionsPage } from '../features/auth/sessions-page.tsx';
 import { SetupPage } from '../features/auth/setup-page.tsx';
+import { SignOutPage } from '../features/auth/sign-out-page.tsx';
 import { CoursesPage } from '../features/courses/courses-page.tsx';
 import { DashboardPage } from '../features/dashboard/dashboard-page.tsx';
 import { DataManagementPage } from '../features/data-management/data-management-page.tsx';
@@ -32,18 +34,21 @@ const SCREENS: { path: string | null; access: ScreenKey; page: ReactElement }[] 
   { path: 'settings', access: 'settings', page: <SettingsPage /> },
 ];
 
-/** Client routes of SPEC §2 (plus sign-in and first-run setup); paths match common/routes.ts. */
+/** Client routes of SPEC §2 (plus sign-in, first-run setup, sign-out confirmation and your sessions); paths match common/routes.ts. */
 export function AppRoutes() {
   return (
     <Routes>
       <Route path="/login" element={<LoginPage />} />
       <Route path="/setup" element={<SetupPage />} />
       <Route path="/set-password" element={<SetPasswordPage />} />
+      <Route path="/sign-out" element={<SignOutPage />} />
       <Route element={<SignedInArea />}>
         {SCREENS.map(({ path, access, page }) => {
           const element = <ScreenGuard access={access}>{page}</ScreenGuard>;
           return path === null ? <Route key="index" index element={element} /> : <Route key={path} path={path} element={element} />;
         })}
+        {/* Every signed-in user, whatever the role, sees and ends their own sessions. */}
+        <Route path="sessions" element={<SessionsPage />} />
       </Route>
       <Route path="*" element={<NotFoundRoute />} />
     </Routes>

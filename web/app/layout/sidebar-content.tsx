@@ -1,4 +1,4 @@
-import { LogOut } from 'lucide-react';
+import { LogOut, MonitorSmartphone } from 'lucide-react';
 import { NavLink } from 'react-router';
 import type { CurrentUser } from '../../../common/auth.ts';
 import { navItemsFor } from '../../../common/permissions.ts';
@@ -71,10 +71,22 @@ export function SidebarContent({ user }: { user: CurrentUser }) {
             </p>
           </div>
         </div>
+        <NavLink
+          to="/sessions"
+          className={({ isActive }) =>
+            cn(
+              'mt-4 flex w-full items-center justify-center gap-2 rounded-lg px-3 py-2 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-blue-400',
+              isActive ? 'bg-blue-700 text-white' : 'text-slate-200 hover:bg-slate-800 hover:text-white',
+            )
+          }
+        >
+          <MonitorSmartphone aria-hidden="true" className="size-4" />
+          Your sessions
+        </NavLink>
         <button
           type="button"
           onClick={signOut}
-          className="mt-4 flex w-full items-center justify-center gap-2 rounded-lg border border-slate-700 px-3 py-2 text-sm font-medium text-slate-200 transition-colors hover:bg-slate-800 hover:text-white focus-visible:outline-2 focus-visible:outline-blue-400"
+          className="mt-2 flex w-full items-center justify-center gap-2 rounded-lg border border-slate-700 px-3 py-2 text-sm font-medium text-slate-200 transition-colors hover:bg-slate-800 hover:text-white focus-visible:outline-2 focus-visible:outline-blue-400"
         >
           <LogOut aria-hidden="true" className="size-4" />
           Sign Out

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CircleCheck } from 'lucide-react';
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { PASSWORD_RULE, setupSchema, type CurrentUser } from '../../../common/auth.ts';
+import { PASSWORD_HINT, SETUP_CODE_HELP, setupSchema, type CurrentUser } from '../../../common/auth.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { LoadingScreen, Spinner } from '../../components/ui/spinner.tsx';
@@ -14,9 +14,12 @@ import { AUTH_USER_KEY } from './use-auth.ts';
 import { SETUP_STATUS_KEY, useSetupStatus } from './use-setup-status.ts';
 import { focusFirstInvalid, validateForm } from './validation.ts';
 
-type SetupInput = { firstName: string; lastName: string; email: string; password: string };
+type SetupInput = { setupCode: string; firstName: string; lastName: string; email: string; password: string };
 
-/** First run (PRODUCT.md): while no user exists, create the first Super Administrator. */
+/**
+ * First run (PRODUCT.md): while no user exists, create the first Super Administrator. The one-time
+ * setup code from the server's console proves the person can run the server.
+ */
 export function SetupPage() {
   useDocumentTitle('Set Up');
   const status = useSetupStatus();
@@ -61,7 +64,7 @@ export function SetupPage() {
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const values = Object.fromEntries(['firstName', 'lastName', 'email', 'password'].map((k) => [k, form.get(k) ?? '']));
+    const values = Object.fromEntries(['setupCode', 'firstName', 'lastName', 'email', 'password'].map((k) => [k, form.get(k) ?? '']));
     const { data, errors } = validateForm(setupSchema, values);
     setFieldErrors(errors);
     if (!data) {
@@ -82,6 +85,16 @@ export function SetupPage() {
       {status.isError ? <Alert className="mb-6">Could not check whether setup is needed. You can still try below.</Alert> : null}
       {showGeneral ? <Alert className="mb-6">{error.message ?? 'Setup failed. Please try again.'}</Alert> : null}
       <form ref={formRef} noValidate onSubmit={onSubmit} className="space-y-5" aria-label="Create the first Super Administrator">
+        <TextField
+          label="Setup code"
+          name="setupCode"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          required
+          hint={SETUP_CODE_HELP}
+          error={fieldErrors.setupCode}
+        />
         <div className="grid gap-5 sm:grid-cols-2">
           <TextField label="First name" name="firstName" autoComplete="given-name" required error={fieldErrors.firstName} />
           <TextField label="Last name" name="lastName" autoComplete="family-name" required error={fieldErrors.lastName} />
@@ -94,7 +107,7 @@ export function SetupPage() {
           autoComplete="new-password"
           required
           minLength={8}
-          hint={`${PASSWORD_RULE}.`}
+          hint={PASSWORD_HINT}
           error={fieldErrors.password}
         />
         <Button type="submit" size="lg" className="w-full" disabled={setup.isPending}>

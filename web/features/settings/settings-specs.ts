@@ -53,6 +53,13 @@ export const SECURITY: GroupSpec = {
   savedText: 'System settings have been updated successfully.',
   integers: {
     sessionTimeoutMinutes: { label: 'Session timeout (minutes)', subject: 'Session timeout', unit: 'minutes', schema: S.sessionTimeoutMinutes, help: 'Idle time after which a user must sign in again.' },
+    sessionLifetimeHours: {
+      label: 'Session lifetime (hours)',
+      subject: 'Session lifetime',
+      unit: 'hours',
+      schema: S.sessionLifetimeHours,
+      help: 'However active, a sign-in ends this long after it began.',
+    },
   },
   switches: {
     requirePasswordChange: { label: 'Require password change', description: 'Saved preference; sign-in does not ask for a new password yet.' },
