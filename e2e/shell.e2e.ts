@@ -8,6 +8,8 @@ import {
 } from '../common/messages.ts';
 import { NAV_ITEMS, navItemsFor } from '../common/permissions.ts';
 import { ROLES, ROLE_LABELS, type Role } from '../common/roles.ts';
+import { SETUP_CODE_WRONG } from '../common/auth.ts';
+import { createSetupCodeIfNeeded } from '../server/modules/auth/service.ts';
 import { SCREEN_ACCESS } from '../web/app/screen-access.ts';
 import {
   expectTitle,
@@ -213,16 +215,32 @@ describe('first run', () => {
       await page.waitForURL((url) => url.pathname === '/setup');
       await visible(page.getByRole('heading', { level: 1, name: 'Create the first Super Administrator' }));
 
+      // The code the server printed on its console at start (`Setup code: …`): the harness builds
+      // the app without main.ts, so it asks the same function main.ts calls.
+      const setupCode = await createSetupCodeIfNeeded(fresh.db);
+      expect(setupCode).toBeTruthy();
+      await visible(page.getByText('Printed in the server’s console when it first started'));
+
       await page.getByRole('button', { name: 'Create account' }).click();
+      await visible(page.getByText('Setup code is required'));
       await visible(page.getByText('First name is required'));
       await visible(page.getByText('Password must be at least 8 characters'));
+      expect(await page.getByLabel('Setup code').getAttribute('aria-invalid')).toBe('true');
       expect(await page.getByLabel('First name').getAttribute('aria-invalid')).toBe('true');
       await screenshot(page, 'setup-errors');
 
+      // A stranger without the console's code is refused beside the field.
+      await page.getByLabel('Setup code').fill('AAAA-BBBB-CCCC-DDDD');
       await page.getByLabel('First name').fill('Morgan');
       await page.getByLabel('Last name').fill('Reyes');
       await page.getByLabel('E-mail').fill('morgan.reyes@school.example');
       await page.getByLabel('Password').fill('a long enough password');
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await visible(page.getByText(SETUP_CODE_WRONG));
+      expect(await page.getByLabel('Setup code').getAttribute('aria-invalid')).toBe('true');
+      expect(page.url()).toMatch(/\/setup$/);
+
+      await page.getByLabel('Setup code').fill(setupCode!);
       await page.getByRole('button', { name: 'Create account' }).click();
 
       await page.waitForURL((url) => url.pathname === '/');
@@ -333,7 +351,8 @@ describe('signed-in shell', () => {
       await menuButton.click();
       const dialog = await visible(page.getByRole('dialog', { name: 'Menu' }));
       expect(await menuButton.getAttribute('aria-expanded')).toBe('true');
-      expect(await dialog.getByRole('link').allTextContents()).toEqual(navItemsFor('instructor').map((i) => i.label));
+      // The role's menu, then the user panel's own link to their sessions.
+      expect(await dialog.getByRole('link').allTextContents()).toEqual([...navItemsFor('instructor').map((i) => i.label), 'Your sessions']);
       await screenshot(page, 'mobile-open');
       expect(await seriousViolations(page)).toEqual([]);
       await page.keyboard.press('Escape');
@@ -354,6 +373,56 @@ describe('signed-in shell', () => {
       await visible(page.getByRole('heading', { level: 1, name: 'Take Attendance' }));
       expect(errors).toEqual([]);
     } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('your sessions and signing out', () => {
+  it('lists where you are signed in, ends another session by keyboard, and a cross-site sign-out link only asks', async () => {
+    const user = users.support_staff;
+    const elsewhere = await newPage(browser, server.baseUrl);
+    const { context, page, errors } = await newPage(browser, server.baseUrl);
+    try {
+      await signIn(elsewhere.page, user);
+      await signIn(page, user);
+      await page.getByRole('link', { name: 'Your sessions' }).click();
+      await visible(page.getByRole('heading', { level: 1, name: 'Your sessions' }));
+      await expectTitle(page, 'Your sessions · Muster');
+      const table = page.getByRole('table', { name: 'Your sessions, most recently used first' });
+      await visible(table.getByText('This browser'));
+      expect(await table.locator('tbody tr').count()).toBeGreaterThanOrEqual(2);
+      await screenshot(page, 'your-sessions');
+      expect(await seriousViolations(page)).toEqual([]);
+
+      // End the other browser's session from the keyboard.
+      const end = table.getByRole('button', { name: /^End session: / }).first();
+      await end.focus();
+      await page.keyboard.press('Enter');
+      await visible(page.getByText('Session ended', { exact: true }));
+      await elsewhere.page.reload();
+      await elsewhere.page.waitForURL((url) => url.pathname === '/');
+      await visible(elsewhere.page.getByRole('link', { name: 'Get Started' }));
+
+      // A link on another site to /api/logout does not sign out: Muster asks first.
+      await page.route('http://elsewhere.example/**', (route) =>
+        route.fulfill({ contentType: 'text/html', body: `<!doctype html><title>Elsewhere</title><a href="${server.baseUrl}/api/logout">Free pizza</a>` }),
+      );
+      await page.goto('http://elsewhere.example/');
+      await page.getByRole('link', { name: 'Free pizza' }).click();
+      await page.waitForURL((url) => url.pathname === '/sign-out');
+      await visible(page.getByRole('heading', { level: 1, name: 'Sign out of Muster?' }));
+      await expectTitle(page, 'Sign Out · Muster');
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole('link', { name: 'Stay signed in' }).click();
+      await visible(page.getByRole('heading', { level: 1, name: 'System Dashboard' }));
+      await page.goto('/sign-out');
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL((url) => url.pathname === '/');
+      await visible(page.getByRole('link', { name: 'Get Started' }));
+      expect(errors).toEqual([]);
+    } finally {
+      await elsewhere.context.close();
       await context.close();
     }
   });
