@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import { createDb, type Db } from './client.ts';
+import { APP_CONNECTION_NAME, createDb, type Db } from './client.ts';
 import { startEmbeddedDatabase } from './embedded.ts';
 import { migrateDatabase } from './migrate.ts';
 
@@ -14,7 +14,7 @@ export async function openDatabase(config: Config, role: 'app' | 'cli', log?: (m
     ? null
     : await startEmbeddedDatabase({ dataDir: config.dataDir, preferredPort: config.embeddedPgPort, role, log });
   const url = config.databaseUrl ?? embedded!.url;
-  const db = createDb(url, role === 'app' ? 20 : 4);
+  const db = role === 'app' ? createDb(url, 20, APP_CONNECTION_NAME) : createDb(url, 4, 'muster-cli');
   try {
     await migrateDatabase(db);
   } catch (err) {

@@ -5,14 +5,14 @@ import { PROJECT_ROOT } from '../lib/project-root.ts';
 import type { Db } from './client.ts';
 
 // The committed SQL, read from the checkout both in development and from the compiled server.
-const migrationsFolder = path.join(PROJECT_ROOT, 'server', 'db', 'migrations');
+export const MIGRATIONS_FOLDER = path.join(PROJECT_ROOT, 'server', 'db', 'migrations');
 
 /** Apply committed SQL migrations. Serialised with an advisory lock so several instances can start at once. */
 export async function migrateDatabase(db: Db): Promise<void> {
   const client = await db.$client.connect();
   try {
     await client.query('select pg_advisory_lock(727001)');
-    await migrate(db, { migrationsFolder });
+    await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
   } finally {
     await client.query('select pg_advisory_unlock(727001)').catch(() => {});
     client.release();
@@ -21,7 +21,7 @@ export async function migrateDatabase(db: Db): Promise<void> {
 
 /** True when every committed migration has been applied (for /api/ready). */
 export async function migrationsCurrent(db: Db): Promise<boolean> {
-  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: { when: number }[] };
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: { when: number }[] };
   const newest = Math.max(...journal.entries.map((e) => e.when));
   const { rows } = await db.$client.query<{ applied: string | null }>('select max(created_at)::text as applied from drizzle.__drizzle_migrations');
   return rows[0]?.applied != null && Number(rows[0].applied) >= newest;
