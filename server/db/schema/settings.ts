@@ -28,6 +28,9 @@ export const schoolSettings = pgTable(
     enableAuditLogging: boolean('enable_audit_logging').notNull().default(D.security.enableAuditLogging),
     dataRetentionYears: integer('data_retention_years').notNull().default(D.system.dataRetentionYears),
     maxFileUploadSizeMB: integer('max_file_upload_size_mb').notNull().default(D.system.maxFileUploadSizeMB),
+    // Nightly backup: school-local time of day (HH:MM) and how many backup files to keep.
+    backupTimeOfDay: text('backup_time_of_day').notNull().default('02:00'),
+    backupsToKeep: integer('backups_to_keep').notNull().default(14),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
   },
@@ -40,6 +43,8 @@ export const schoolSettings = pgTable(
     check('settings_session_timeout_check', sql`${t.sessionTimeoutMinutes} between 5 and 1440`),
     check('settings_session_lifetime_check', sql`${t.sessionLifetimeHours} between 1 and 168`),
     check('settings_retention_check', sql`${t.dataRetentionYears} between 1 and 50`),
+    check('settings_backup_time_check', sql`${t.backupTimeOfDay} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`),
+    check('settings_backups_to_keep_check', sql`${t.backupsToKeep} between 1 and 365`),
     check('settings_upload_size_check', sql`${t.maxFileUploadSizeMB} between 1 and 10`),
   ],
 );

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { UPLOAD_TYPES } from '../../../common/constants.ts';
 import { users } from './users.ts';
 import { inList } from './sql-helpers.ts';
@@ -44,5 +44,36 @@ export const wizardProgress = pgTable(
     check('wizard_progress_single_row', sql`${t.id}`),
     check('wizard_progress_step_check', sql`${t.currentStep} between 1 and 5`),
     check('wizard_completed_steps_check', sql`${t.completedSteps} <@ array[1,2,3,4,5]`),
+  ],
+);
+
+export const BACKUP_TRIGGERS = ['scheduled', 'manual', 'cli'] as const;
+export const BACKUP_STATUSES = ['running', 'completed', 'failed'] as const;
+
+/**
+ * Every backup the app or its CLI made, with where the file is: with several instances, each
+ * writes to its own DATA_DIR/backups, so the host is part of "where".
+ */
+export const backupRuns = pgTable(
+  'backup_runs',
+  {
+    id: serial('id').primaryKey(),
+    trigger: text('trigger').notNull(),
+    status: text('status').notNull().default('running'),
+    // The school-local date a scheduled backup is for: one per day across all instances.
+    scheduledFor: text('scheduled_for'),
+    host: text('host').notNull(),
+    filePath: text('file_path'),
+    bytes: integer('bytes'),
+    error: text('error'),
+    requestedBy: integer('requested_by').references(() => users.id, { onDelete: 'set null' }),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('backup_runs_started_idx').on(t.startedAt),
+    uniqueIndex('backup_runs_one_scheduled_per_day').on(t.scheduledFor),
+    check('backup_runs_trigger_check', inList(t.trigger, BACKUP_TRIGGERS)),
+    check('backup_runs_status_check', inList(t.status, BACKUP_STATUSES)),
   ],
 );
