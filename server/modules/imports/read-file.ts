@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { restoreCells } from '../../lib/csv.ts';
-import { readTabular } from '../../lib/tabular-file.ts';
+import { checkTabularLimits, readTabular } from '../../lib/tabular-file.ts';
 import { AppError } from '../../lib/errors.ts';
 import { clip } from './problems.ts';
 
@@ -21,13 +21,18 @@ const isBlank = (cells: readonly string[]) => cells.every((c) => c.trim() === ''
 
 /**
  * Read a CSV (UTF-8, BOM or not, CRLF/LF/CR, quoted fields with commas and line breaks) or the
- * first sheet of a spreadsheet. Empty rows are skipped; cells are trimmed, without the apostrophe
- * our CSV exports put before formula-like text (lib/csv.ts). Arrays, not objects
- * per row: 100,000 rows stay compact.
+ * first sheet of a spreadsheet, once it is known to be small enough to read (TABULAR_LIMITS).
+ * Empty rows are skipped; cells are trimmed, without the apostrophe our CSV exports put before
+ * formula-like text (lib/csv.ts). Arrays, not objects per row: 100,000 rows stay compact.
  */
 export function readImportFile(buffer: Buffer, kind: 'csv' | 'xlsx' | 'xls'): RawTable {
   let records: string[][];
   if (kind === 'csv') {
+    try {
+      checkTabularLimits(buffer, kind);
+    } catch (err) {
+      throw new UnreadableFile(1, err instanceof AppError ? err.message : 'The file could not be read.');
+    }
     const text = buffer.toString('utf8');
     if (text.includes('\uFFFD')) throw new UnreadableFile(1, 'The file is not valid UTF-8 text. Save it as "CSV UTF-8" and try again.');
     try {
