@@ -136,6 +136,11 @@ export const SCAN_STALE_CODE = 'This QR code is no longer current. Scan the code
 export const SCAN_NO_MATCH = "We couldn't match these details to a student in this class. Check your student ID and name, or ask your instructor.";
 export const SCAN_DEVICE_USED = 'This device has already been used to check in another student for this class. Each student must use their own phone.';
 export const SCAN_CODE_NO_MATCH = "That code doesn't match a class running now. Check the six digits on the classroom screen; they change every 15 seconds.";
+/** A typed code that is wrong, and a right one with details that match no student, get this one answer. */
+export const SCAN_CODE_OR_DETAILS =
+  "We couldn't check you in with that code and these details. Type the code on the classroom screen now (it changes every 15 seconds) and check your student ID and name.";
+export const SCAN_TOO_MANY_CODES =
+  'Too many wrong codes have been typed from this network. Scan the QR code on the classroom screen instead, or ask your instructor to mark you present.';
 export const typedCodeSchema = z.object({ code: z.string().trim().regex(/^\d{3}\s?\d{3}$/, 'Enter the six digits shown on the classroom screen') });
 export const typedCodeResultSchema = z.object({ sessionId: z.string(), courseName: z.string(), pass: z.string(), passExpiresAt: z.string() });
 export const SESSION_ALREADY_OPEN = 'A session is already open for this class. End it before starting a new one.';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OVERRIDE_VALIDATION, SCAN_DEVICE_USED, SCAN_EXPIRED, SCAN_NO_MATCH, SCAN_NOT_FOUND, SCAN_STALE_CODE, SESSION_ALREADY_OPEN } from '../../../common/attendance.ts';
+import { OVERRIDE_VALIDATION, SCAN_CODE_OR_DETAILS, SCAN_DEVICE_USED, SCAN_EXPIRED, SCAN_NO_MATCH, SCAN_NOT_FOUND, SCAN_STALE_CODE, SESSION_ALREADY_OPEN } from '../../../common/attendance.ts';
 import { markAbsentees } from '../../jobs/auto-absent.ts';
 import { fixedClock } from '../../lib/clock.ts';
 import { auditEntries, createTestApp, type TestApp } from '../../test/helpers.ts';
@@ -122,8 +122,11 @@ describe('POST /api/attendance/submit', () => {
   it('matches by internal id and e-mail too, and answers an unknown id exactly like a wrong name', async () => {
     const amy = students[1]!;
     const token = await tokenNow();
-    const wrongName = await submit(amy, { token, firstName: 'Someone', lastName: 'Else', email: 'nope@x.edu' });
-    const unknownId = await submit(amy, { token, studentId: 'STU-99999' });
+    // With the pass from opening a fresh QR code, only the details are in question.
+    const opened = await t.app.inject({ url: `/api/qr-sessions/public/${sessionId}?t=${token}`, cookies: { muster_device: `dev-${amy.id}-xxxxxxxxxxxx` } });
+    const pass = opened.json().pass;
+    const wrongName = await submit(amy, { pass, firstName: 'Someone', lastName: 'Else', email: 'nope@x.edu' });
+    const unknownId = await submit(amy, { pass, studentId: 'STU-99999' });
     expect(wrongName.statusCode).toBe(400);
     expect(unknownId.statusCode).toBe(400);
     expect(wrongName.json().message).toBe(SCAN_NO_MATCH);
@@ -136,9 +139,10 @@ describe('POST /api/attendance/submit', () => {
     const bea = students[2]!;
     const old = await tokenNow();
     clock.advance(31_000);
-    expect((await submit(bea, { token: old })).json().message).toBe(SCAN_STALE_CODE);
+    expect((await submit(bea, { token: old })).json().message).toBe(SCAN_CODE_OR_DETAILS);
     expect((await submit(bea, { token: 'AAAAAAAAAAAA' })).statusCode).toBe(403);
-    expect((await submit(bea, {})).statusCode).toBe(403);
+    // No code and no pass: the page must ask for the code on the screen.
+    expect((await submit(bea, {})).json()).toMatchObject({ code: 'STALE_CODE', message: SCAN_STALE_CODE });
     const url = (await image()).attendanceUrl;
     clock.advance(60 * 60_000);
     const later = await submit(bea, { token: new URL(url).searchParams.get('t') });

@@ -13,7 +13,7 @@ import {
 } from '../../../common/attendance.ts';
 import { idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app.ts';
-import { PUBLIC_RATE_LIMIT, deviceIdFor } from '../qr-sessions/routes.ts';
+import { PUBLIC_RATE_LIMIT, checkInDevice } from '../qr-sessions/routes.ts';
 import { clockHours, createManualRecord, listScheduleAttendance, overrideAttendance } from './service.ts';
 import { submitAttendance } from './submit.ts';
 
@@ -23,8 +23,8 @@ export function attendanceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       '/api/attendance/submit',
       { config: { public: true, rateLimit: PUBLIC_RATE_LIMIT }, schema: { body: attendanceSubmitSchema, response: { 200: attendanceSubmitResultSchema } } },
       async (req, reply) => {
-        const deviceId = deviceIdFor(req, reply, deps.config.cookieSecure ?? req.protocol === 'https');
-        return submitAttendance(deps.db, req.body, { deviceId, ip: req.ip, clock: deps.clock });
+        const device = checkInDevice(req, reply, deps.config.cookieSecure ?? req.protocol === 'https');
+        return submitAttendance(deps.db, req.body, { deviceId: device.id, ip: req.ip, clock: deps.clock });
       },
     );
     app.get(

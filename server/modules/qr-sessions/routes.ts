@@ -15,15 +15,23 @@ export const PUBLIC_RATE_LIMIT = { max: 3000, timeWindow: '1 minute' };
 // Typed codes are only six digits: guessing is held to a class's worth of tries per address.
 const TYPED_CODE_RATE_LIMIT = { max: 300, timeWindow: '1 minute' };
 
+export type CheckInDevice = {
+  id: string;
+  /** The browser sent its device cookie; false when this request was given a new one. */
+  presented: boolean;
+};
+
 /** A random id per phone, kept in an httpOnly cookie, so one device cannot check in several students. */
-export function deviceIdFor(req: FastifyRequest, reply: FastifyReply, secure: boolean): string {
+export function checkInDevice(req: FastifyRequest, reply: FastifyReply, secure: boolean): CheckInDevice {
   const existing = req.cookies[DEVICE_COOKIE];
-  if (existing && /^[A-Za-z0-9_-]{16,64}$/.test(existing)) return existing;
+  if (existing && /^[A-Za-z0-9_-]{16,64}$/.test(existing)) return { id: existing, presented: true };
   const id = randomBytes(16).toString('base64url');
   reply.setCookie(DEVICE_COOKIE, id, { path: '/api', httpOnly: true, sameSite: 'lax', secure, maxAge: 60 * 60 * 24 * 365 });
-  return id;
+  return { id, presented: false };
 }
 
+// Staff routes take the numeric id or the UUID; the public read finds a session by its UUID only
+// (anything else is Session Not Found), so sessions cannot be walked by counting.
 const refParam = z.object({ id: z.string().min(1).max(64) });
 
 export function qrSessionsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
@@ -52,13 +60,13 @@ export function qrSessionsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         config: { public: true, rateLimit: PUBLIC_RATE_LIMIT },
         schema: { params: refParam, querystring: publicSessionQuerySchema, response: { 200: publicSessionSchema } },
       },
-      async (req, reply) => publicSession(deps.db, req.params.id, req.query.t, deviceIdFor(req, reply, secure(req)), deps.clock.now()),
+      async (req, reply) => publicSession(deps.db, req.params.id, req.query.t, checkInDevice(req, reply, secure(req)).id, deps.clock.now()),
     );
     app.post(
       '/api/qr-sessions/code',
       { config: { public: true, rateLimit: TYPED_CODE_RATE_LIMIT }, schema: { body: typedCodeSchema, response: { 200: typedCodeResultSchema } } },
       async (req, reply) => {
-        const found = await sessionForTypedCode(deps.db, req.body.code, deviceIdFor(req, reply, secure(req)), deps.clock.now());
+        const found = await sessionForTypedCode(deps.db, req.body.code, checkInDevice(req, reply, secure(req)).id, { ip: req.ip, now: deps.clock.now() });
         if (!found) throw new AppError(404, 'CODE_NOT_FOUND', SCAN_CODE_NO_MATCH);
         return found;
       },

@@ -12,7 +12,8 @@ import { asDate } from '../../lib/sql-values.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { assertCanUseSchedule } from '../schedules/service.ts';
 import { getSettings } from '../settings/service.ts';
-import { isFreshToken, issuePass, shortCodeAt, tokenAt } from './tokens.ts';
+import { beginCodeAttempt } from './code-attempts.ts';
+import { isFreshCode, isFreshQrToken, issuePass, shortCodeAt, tokenAt } from './tokens.ts';
 
 type User = { id: number; role: Role };
 const EXPIRING_MS = 5 * 60_000;
@@ -74,12 +75,20 @@ function toQrSession(r: SessionRow, now: Date): QrSession {
 type RawSessionRow = Omit<SessionRow, 'created_at' | 'expires_at' | 'ended_at'> & { created_at: string | Date; expires_at: string | Date; ended_at: string | Date | null };
 const withDates = (r: RawSessionRow): SessionRow => ({ ...r, created_at: asDate(r.created_at), expires_at: asDate(r.expires_at), ended_at: asDate(r.ended_at) });
 
-/** A session by numeric id or by its public UUID. */
+/** A session by numeric id or by its public UUID: for staff routes. */
 export async function findSession(db: DbOrTx, ref: string): Promise<SessionRow | null> {
   const where = UUID.test(ref) ? sql`q.session_id = ${ref}::uuid` : /^\d{1,9}$/.test(ref) ? sql`q.id = ${Number(ref)}` : null;
   if (!where) return null;
   const { rows } = await db.execute<RawSessionRow>(sql`${SELECT} where ${where}`);
   return rows[0] ? withDates(rows[0]) : null;
+}
+
+/** The form of a session's public id; anything else names no session on a public route. */
+export const isSessionUuid = (ref: string): boolean => UUID.test(ref);
+
+/** A session by its public UUID only: for the public routes, so sequential ids cannot be walked. */
+export async function findPublicSession(db: DbOrTx, sessionId: string): Promise<SessionRow | null> {
+  return isSessionUuid(sessionId) ? findSession(db, sessionId) : null;
 }
 
 function assertOwnSession(user: User, s: SessionRow) {
@@ -147,12 +156,16 @@ export async function currentQrImage(db: DbOrTx, user: User, ref: string, baseUr
   return { qrCode, attendanceUrl, rotatesAt: rotatesAt.toISOString(), shortCode: shortCodeAt(s.token_secret, s.session_id, now) };
 }
 
-/** What the public scan page shows; a fresh token earns this device a short pass to finish the form. */
-export async function publicSession(db: DbOrTx, ref: string, token: string | undefined, deviceId: string, now: Date): Promise<PublicSession> {
-  const s = await findSession(db, ref);
+/**
+ * What the public scan page shows; the fresh QR token of the scan URL earns this device a short pass
+ * to finish the form. Only the QR token does: six typed digits here would tell a guesser, by the
+ * pass, that they were right, without being counted (they are checked where typed).
+ */
+export async function publicSession(db: DbOrTx, sessionId: string, token: string | undefined, deviceId: string, now: Date): Promise<PublicSession> {
+  const s = await findPublicSession(db, sessionId);
   if (!s) throw notFound('Session');
   const status = sessionStatus(s, now);
-  const fresh = status !== 'expired' && token != null && isFreshToken(s.token_secret, s.session_id, token, now);
+  const fresh = status !== 'expired' && token != null && isFreshQrToken(s.token_secret, s.session_id, token, now);
   const pass = fresh ? issuePass(s.token_secret, s.session_id, deviceId, now) : null;
   return {
     sessionId: s.session_id,
@@ -173,12 +186,21 @@ export async function publicSession(db: DbOrTx, ref: string, token: string | und
 /**
  * A student who cannot scan types the six-digit code shown in class at /attendance/scan. The code
  * names no session, so every open session is tried; a match gives this device the same short pass
- * as opening a fresh QR code.
+ * as opening a fresh QR code. Every attempt counts against this address's wrong-code limit (a
+ * match is given back); over it, right and wrong codes alike get 429.
  */
-export async function sessionForTypedCode(db: DbOrTx, code: string, deviceId: string, now: Date): Promise<{ sessionId: string; courseName: string; pass: string; passExpiresAt: string } | null> {
+export async function sessionForTypedCode(
+  db: DbOrTx,
+  code: string,
+  deviceId: string,
+  ctx: { ip: string | null; now: Date },
+): Promise<{ sessionId: string; courseName: string; pass: string; passExpiresAt: string } | null> {
+  const { now } = ctx;
+  const attempt = await beginCodeAttempt(db, ctx.ip, null, now);
   const { rows } = await db.execute<RawSessionRow>(sql`${SELECT} where q.is_active and q.expires_at > ${now}`);
-  const match = rows.map(withDates).find((s) => isFreshToken(s.token_secret, s.session_id, code, now));
+  const match = rows.map(withDates).find((s) => isFreshCode(s.token_secret, s.session_id, code, now));
   if (!match) return null;
+  await attempt.succeeded();
   const pass = issuePass(match.token_secret, match.session_id, deviceId, now);
   return { sessionId: match.session_id, courseName: match.course_name, pass: pass.pass, passExpiresAt: pass.expiresAt.toISOString() };
 }

@@ -7,6 +7,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  *
  * Opening the scan page with a fresh token earns that device a pass (5 minutes) to finish the form,
  * bound to the device id, so a slow typist is not refused because the code on the screen moved on.
+ * Only the QR token opens the page with a pass; the guessable six digits are checked where they are
+ * typed, and every wrong one is counted (code-attempts.ts).
  */
 export const ROTATE_MS = 15_000;
 export const PASS_MS = 5 * 60_000;
@@ -30,25 +32,53 @@ function codeForStep(secret: Buffer, sessionId: string, step: number): string {
   return String(n).padStart(6, '0');
 }
 
+/** The QR token (from the scan URL's `t`) of the current or the previous step: 72 bits, not guessable. */
+export function isFreshQrToken(secret: Buffer, sessionId: string, token: string, now: Date): boolean {
+  const step = Math.floor(now.getTime() / ROTATE_MS);
+  return [step, step - 1].some((s) => safeEqual(mac(secret, `qr:${sessionId}:${s}`, 9), token));
+}
+
+/** Six digits (spaces aside): the guessable kind of code, which is counted wherever it is tried. */
+export const isTypedCode = (token: string): boolean => /^\d{6}$/.test(token.replace(/\s+/g, ''));
+
+/** The six digits typed from the screen (a space allowed) of the current or the previous step. */
+export function isFreshCode(secret: Buffer, sessionId: string, code: string, now: Date): boolean {
+  const typed = code.replace(/\s+/g, '');
+  if (!isTypedCode(typed)) return false;
+  const step = Math.floor(now.getTime() / ROTATE_MS);
+  return [step, step - 1].some((s) => safeEqual(codeForStep(secret, sessionId, s), typed));
+}
+
 /** The QR token or the typed short code of the current or the previous step. */
 export function isFreshToken(secret: Buffer, sessionId: string, token: string, now: Date): boolean {
-  const step = Math.floor(now.getTime() / ROTATE_MS);
-  const typed = token.replace(/\s+/g, '');
-  return [step, step - 1].some(
-    (s) => safeEqual(mac(secret, `qr:${sessionId}:${s}`, 9), token) || (/^\d{6}$/.test(typed) && safeEqual(codeForStep(secret, sessionId, s), typed)),
-  );
+  return isFreshQrToken(secret, sessionId, token, now) || isFreshCode(secret, sessionId, token, now);
 }
+
+// A pass is `expiry.deviceTag.signature`. The tag is a keyed hash of the device id it was issued to,
+// so a pass shown by a browser holding another device cookie (or none) proves that this browser was
+// given a cookie and came back without it, without revealing the httpOnly cookie to the page.
+const deviceTag = (secret: Buffer, sessionId: string, deviceId: string) => mac(secret, `device:${sessionId}:${deviceId}`, 6);
+const passSignature = (secret: Buffer, sessionId: string, tag: string, exp: string) => mac(secret, `pass:${sessionId}:${tag}:${exp}`, 16);
 
 export function issuePass(secret: Buffer, sessionId: string, deviceId: string, now: Date): { pass: string; expiresAt: Date } {
   const expiresAt = new Date(now.getTime() + PASS_MS);
   const exp = expiresAt.getTime().toString(36);
-  return { pass: `${exp}.${mac(secret, `pass:${sessionId}:${deviceId}:${exp}`, 16)}`, expiresAt };
+  const tag = deviceTag(secret, sessionId, deviceId);
+  return { pass: `${exp}.${tag}.${passSignature(secret, sessionId, tag, exp)}`, expiresAt };
+}
+
+export type PassFacts = { issuedAt: Date; expiresAt: Date; forThisDevice: boolean };
+
+/** What a pass this server issued for this session says (expired or not); null when it is not one. */
+export function readPass(secret: Buffer, sessionId: string, deviceId: string, pass: string): PassFacts | null {
+  const [exp, tag, sig, ...rest] = pass.split('.');
+  if (!exp || !tag || !sig || rest.length > 0) return null;
+  const expiresAt = parseInt(exp, 36);
+  if (!Number.isFinite(expiresAt) || !safeEqual(passSignature(secret, sessionId, tag, exp), sig)) return null;
+  return { issuedAt: new Date(expiresAt - PASS_MS), expiresAt: new Date(expiresAt), forThisDevice: safeEqual(deviceTag(secret, sessionId, deviceId), tag) };
 }
 
 export function isValidPass(secret: Buffer, sessionId: string, deviceId: string, pass: string, now: Date): boolean {
-  const [exp, sig] = pass.split('.');
-  if (!exp || !sig) return false;
-  const expiresAt = parseInt(exp, 36);
-  if (!Number.isFinite(expiresAt) || expiresAt <= now.getTime()) return false;
-  return safeEqual(mac(secret, `pass:${sessionId}:${deviceId}:${exp}`, 16), sig);
+  const facts = readPass(secret, sessionId, deviceId, pass);
+  return facts != null && facts.forThisDevice && facts.expiresAt.getTime() > now.getTime();
 }

@@ -1,0 +1,106 @@
+import { sql } from 'drizzle-orm';
+import type { AttendanceStatus } from '../../../common/constants.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import type { attendanceRecords } from '../../db/schema/index.ts';
+
+// Queries of the attendance module: each takes the database or a transaction first. The check-in
+// statements are raw SQL because they do several things in one round trip (a morning rush is bound
+// by round trips); their rows are typed from the schema.
+
+type RecordColumns = typeof attendanceRecords.$inferSelect;
+
+// ---- Check-in (public) ----
+
+export type Candidate = { id: number; first_name: string; last_name: string; email: string | null };
+
+/** Students on the roster of the session (by its public UUID) whose internal or SIS id is the one typed. */
+export async function rosterCandidates(db: DbOrTx, sessionUuid: string, studentId: string): Promise<Candidate[]> {
+  const internalId = /^\d{1,9}$/.test(studentId) ? Number(studentId) : null;
+  // Two indexed lookups (internal id, SIS id in any case), each confirmed against the roster.
+  const { rows } = await db.execute<Candidate>(sql`
+    with sched as (select q.schedule_id from qr_sessions q where q.session_id = ${sessionUuid}::uuid)
+    select st.id, st.first_name, st.last_name, st.email
+      from students st join schedule_rosters r on r.student_id = st.id join sched on sched.schedule_id = r.schedule_id
+     where st.id = ${internalId}
+    union
+    select st.id, st.first_name, st.last_name, st.email
+      from students st join schedule_rosters r on r.student_id = st.id join sched on sched.schedule_id = r.schedule_id
+     where lower(st.sis_student_id) = lower(${studentId})`);
+  return rows;
+}
+
+/**
+ * Serialise check-ins from one device (so two students cannot slip through together), then read
+ * which students this device has checked in at this meeting. The lock is taken before the read (a
+ * CTE runs first), in one round trip.
+ */
+export async function lockAndReadDeviceCheckIns(tx: DbOrTx, m: { scheduleId: number; sessionDate: string; deviceId: string }): Promise<number[]> {
+  const { rows } = await tx.execute<{ student_id: RecordColumns['studentId'] }>(sql`
+    with lock as (select pg_advisory_xact_lock(hashtext(${`device:${m.deviceId}`})))
+    select a.student_id from lock, attendance_records a
+     where a.schedule_id = ${m.scheduleId} and a.session_date = ${m.sessionDate} and a.device_id = ${m.deviceId}`);
+  return rows.map((r) => r.student_id);
+}
+
+export type CheckInRow = {
+  id: number;
+  status: AttendanceStatus;
+  scan_in_time: Date | string | null;
+  scan_out_time: Date | string | null;
+  is_manual_override: boolean;
+  minutes_attended: number | null;
+};
+
+export type NewCheckIn = {
+  studentId: number;
+  scheduleId: number;
+  qrSessionId: number;
+  sessionDate: string;
+  status: AttendanceStatus;
+  now: Date;
+  clientTime: Date | null;
+  minutesAttended: number;
+  scheduledMinutes: number;
+  deviceId: string;
+  ip: string | null;
+};
+
+/**
+ * The check-in and its audit entry in one statement.
+ * Returns nothing when the student already has a record for this meeting.
+ */
+export async function insertCheckIn(tx: DbOrTx, c: NewCheckIn): Promise<CheckInRow | null> {
+  const { rows } = await tx.execute<CheckInRow>(sql`
+    with ins as (
+      insert into attendance_records (student_id, schedule_id, qr_session_id, session_date, status, scan_in_time, client_scan_in_time,
+                                      minutes_attended, scheduled_minutes, source, device_id, created_at, updated_at)
+      values (${c.studentId}, ${c.scheduleId}, ${c.qrSessionId}, ${c.sessionDate}, ${c.status}, ${c.now}, ${c.clientTime},
+              ${c.minutesAttended}, ${c.scheduledMinutes}, 'qr', ${c.deviceId}, ${c.now}, ${c.now})
+      on conflict (schedule_id, student_id, session_date) do nothing
+      returning id, status, scan_in_time, scan_out_time, is_manual_override, minutes_attended
+    ), audit as (
+      insert into audit_logs (timestamp, user_id, action, table_name, record_id, ip_address, new_values)
+      select ${c.now}, null, 'Create', 'attendance', ins.id::text, ${c.ip},
+             jsonb_build_object('studentId', ${c.studentId}::int, 'scheduleId', ${c.scheduleId}::int, 'status', ins.status,
+                                'scanInTime', ins.scan_in_time, 'source', 'qr', 'qrSessionId', ${c.qrSessionId}::int)
+        from ins where coalesce((select enable_audit_logging from school_settings), true)
+    )
+    select * from ins`);
+  return rows[0] ?? null;
+}
+
+/** The student's record of this meeting, locked for a check-out. */
+export async function lockMeetingRecord(tx: DbOrTx, m: { scheduleId: number; studentId: number; sessionDate: string }): Promise<CheckInRow> {
+  const { rows } = await tx.execute<CheckInRow>(sql`
+    select id, status, scan_in_time, scan_out_time, is_manual_override, minutes_attended from attendance_records
+     where schedule_id = ${m.scheduleId} and student_id = ${m.studentId} and session_date = ${m.sessionDate} for update`);
+  return rows[0]!;
+}
+
+export async function recordCheckOut(tx: DbOrTx, id: number, c: { now: Date; status: AttendanceStatus; minutes: number }): Promise<CheckInRow> {
+  const { rows } = await tx.execute<CheckInRow>(sql`
+    update attendance_records set scan_out_time = ${c.now}, status = ${c.status}, minutes_attended = ${c.minutes}, updated_at = ${c.now}
+     where id = ${id}
+    returning id, status, scan_in_time, scan_out_time, is_manual_override, minutes_attended`);
+  return rows[0]!;
+}
