@@ -1,13 +1,44 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { AttendanceStatus } from '../../../common/constants.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import type { attendanceRecords } from '../../db/schema/index.ts';
+import { attendanceRecords, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
 
 // Queries of the attendance module: each takes the database or a transaction first. The check-in
 // statements are raw SQL because they do several things in one round trip (a morning rush is bound
 // by round trips); their rows are typed from the schema.
 
 type RecordColumns = typeof attendanceRecords.$inferSelect;
+
+// ---- Roster of one meeting ----
+
+export type RosterRow = {
+  id: number | null;
+  student_id: number;
+  first_name: string;
+  last_name: string;
+  sis_student_id: string | null;
+  status: AttendanceStatus | null;
+  scan_in_time: string | null;
+  scan_out_time: string | null;
+  minutes_attended: number | null;
+  scheduled_minutes: number | null;
+  is_manual_override: boolean | null;
+  override_reason: string | null;
+  source: string | null;
+};
+
+/** The schedule's roster merged with one meeting's records (a record without a roster row still shows). */
+export async function rosterWithRecords(db: DbOrTx, scheduleId: number, sessionDate: string): Promise<RosterRow[]> {
+  const { rows } = await db.execute<RosterRow>(sql`
+    select a.id, st.id as student_id, st.first_name, st.last_name, st.sis_student_id, a.status, a.scan_in_time, a.scan_out_time,
+           a.minutes_attended, a.scheduled_minutes, a.is_manual_override, a.override_reason, a.source
+      from (select student_id from schedule_rosters where schedule_id = ${scheduleId}
+            union select student_id from attendance_records where schedule_id = ${scheduleId} and session_date = ${sessionDate}) who
+      join students st on st.id = who.student_id
+      left join attendance_records a on a.student_id = st.id and a.schedule_id = ${scheduleId} and a.session_date = ${sessionDate}
+     order by lower(st.last_name), lower(st.first_name)`);
+  return rows;
+}
 
 // ---- Check-in (public) ----
 
@@ -103,4 +134,69 @@ export async function recordCheckOut(tx: DbOrTx, id: number, c: { now: Date; sta
      where id = ${id}
     returning id, status, scan_in_time, scan_out_time, is_manual_override, minutes_attended`);
   return rows[0]!;
+}
+
+// ---- Manual records ----
+
+export type ScheduleCalendar = Pick<typeof schedules.$inferSelect, 'courseStartDate' | 'courseEndDate' | 'dayOfWeek' | 'holidayExceptions' | 'makeupDates'>;
+
+/** The dates a schedule meets on: its course dates, day of week, holidays and make-up dates. */
+export async function scheduleCalendar(db: DbOrTx, scheduleId: number): Promise<ScheduleCalendar | null> {
+  const [row] = await db
+    .select({
+      courseStartDate: schedules.courseStartDate,
+      courseEndDate: schedules.courseEndDate,
+      dayOfWeek: schedules.dayOfWeek,
+      holidayExceptions: schedules.holidayExceptions,
+      makeupDates: schedules.makeupDates,
+    })
+    .from(schedules)
+    .where(eq(schedules.id, scheduleId));
+  return row ?? null;
+}
+
+/** The student's place on the schedule's roster and their enrolment date, or null when not on it. */
+export async function rosterEnrolment(db: DbOrTx, scheduleId: number, studentId: number): Promise<{ enrollmentDate: string | null } | null> {
+  const [row] = await db
+    .select({ enrollmentDate: students.enrollmentDate })
+    .from(scheduleRosters)
+    .innerJoin(students, eq(students.id, scheduleRosters.studentId))
+    .where(and(eq(scheduleRosters.scheduleId, scheduleId), eq(scheduleRosters.studentId, studentId)));
+  return row ?? null;
+}
+
+export type NewManualRecord = {
+  studentId: number;
+  scheduleId: number;
+  sessionDate: string;
+  status: AttendanceStatus;
+  minutesAttended: number;
+  scheduledMinutes: number;
+  overrideReason: string;
+  overriddenBy: number;
+  now: Date;
+};
+
+/** A manual record; null when the student already has one for that meeting. */
+export async function insertManualRecord(tx: DbOrTx, r: NewManualRecord): Promise<number | null> {
+  const [row] = await tx
+    .insert(attendanceRecords)
+    .values({
+      studentId: r.studentId,
+      scheduleId: r.scheduleId,
+      sessionDate: r.sessionDate,
+      status: r.status,
+      minutesAttended: r.minutesAttended,
+      scheduledMinutes: r.scheduledMinutes,
+      isManualOverride: true,
+      overrideReason: r.overrideReason,
+      overriddenBy: r.overriddenBy,
+      overriddenAt: r.now,
+      source: 'manual',
+      createdAt: r.now,
+      updatedAt: r.now,
+    })
+    .onConflictDoNothing({ target: [attendanceRecords.scheduleId, attendanceRecords.studentId, attendanceRecords.sessionDate] })
+    .returning({ id: attendanceRecords.id });
+  return row?.id ?? null;
 }

@@ -3,45 +3,24 @@ import type { z } from 'zod';
 import type { AttendanceRow, manualRecordSchema, overrideSchema } from '../../../common/attendance.ts';
 import type { AttendanceStatus } from '../../../common/constants.ts';
 import type { Role } from '../../../common/roles.ts';
+import type { Schedule } from '../../../common/schedules.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { localDate } from '../../lib/school-time.ts';
 import { isoOrNull } from '../../lib/sql-values.ts';
 import { recordAudit } from '../audit-logs/service.ts';
-import { assertCanUseSchedule, getSchedule } from '../schedules/service.ts';
+import { assertCanUseSchedule } from '../schedules/service.ts';
 import { getSettings } from '../settings/service.ts';
-import { classWindow, scheduledMinutes } from './rules.ts';
+import { insertManualRecord, rosterEnrolment, rosterWithRecords, scheduleCalendar } from './queries.ts';
+import { classWindow, scheduledMinutes, whyNotAMeeting } from './rules.ts';
 
 type User = { id: number; role: Role };
 type Ctx = { clock: Clock; ip: string | null };
 
-/** The schedule's roster merged with the records of one meeting (default: today, school time). */
-export async function listScheduleAttendance(db: DbOrTx, user: User, scheduleId: number, date: string | undefined, clock: Clock): Promise<AttendanceRow[]> {
-  await assertCanUseSchedule(db, user, scheduleId);
-  const sessionDate = date ?? localDate(clock.now(), (await getSettings(db)).attendance.timeZone);
-  const { rows } = await db.execute<{
-    id: number | null;
-    student_id: number;
-    first_name: string;
-    last_name: string;
-    sis_student_id: string | null;
-    status: AttendanceStatus | null;
-    scan_in_time: string | null;
-    scan_out_time: string | null;
-    minutes_attended: number | null;
-    scheduled_minutes: number | null;
-    is_manual_override: boolean | null;
-    override_reason: string | null;
-    source: string | null;
-  }>(sql`
-    select a.id, st.id as student_id, st.first_name, st.last_name, st.sis_student_id, a.status, a.scan_in_time, a.scan_out_time,
-           a.minutes_attended, a.scheduled_minutes, a.is_manual_override, a.override_reason, a.source
-      from (select student_id from schedule_rosters where schedule_id = ${scheduleId}
-            union select student_id from attendance_records where schedule_id = ${scheduleId} and session_date = ${sessionDate}) who
-      join students st on st.id = who.student_id
-      left join attendance_records a on a.student_id = st.id and a.schedule_id = ${scheduleId} and a.session_date = ${sessionDate}
-     order by lower(st.last_name), lower(st.first_name)`);
+/** Roster rows of one meeting with their records; the caller has checked access. */
+async function meetingRows(db: DbOrTx, scheduleId: number, sessionDate: string): Promise<AttendanceRow[]> {
+  const rows = await rosterWithRecords(db, scheduleId, sessionDate);
   return rows.map((r) => ({
     id: r.id,
     studentId: r.student_id,
@@ -60,11 +39,27 @@ export async function listScheduleAttendance(db: DbOrTx, user: User, scheduleId:
   }));
 }
 
-async function assertMayOverride(db: DbOrTx, user: User, scheduleId: number) {
+/** One student's row of a meeting, after a change the caller was allowed to make. */
+async function meetingRow(db: DbOrTx, scheduleId: number, sessionDate: string, studentId: number): Promise<AttendanceRow> {
+  return (await meetingRows(db, scheduleId, sessionDate)).find((r) => r.studentId === studentId)!;
+}
+
+/**
+ * The schedule's roster merged with the records of one meeting (default: today, school time).
+ * Instructors see their own schedules only.
+ */
+export async function listScheduleAttendance(db: DbOrTx, user: User, scheduleId: number, date: string | undefined, clock: Clock): Promise<AttendanceRow[]> {
   await assertCanUseSchedule(db, user, scheduleId);
+  const sessionDate = date ?? localDate(clock.now(), (await getSettings(db)).attendance.timeZone);
+  return meetingRows(db, scheduleId, sessionDate);
+}
+
+async function assertMayOverride(db: DbOrTx, user: User, scheduleId: number): Promise<Schedule> {
+  const schedule = await assertCanUseSchedule(db, user, scheduleId);
   if (user.role === 'instructor' && !(await getSettings(db)).attendance.allowInstructorOverride) {
     throw forbidden('Instructor overrides are turned off in Settings; ask an administrator');
   }
+  return schedule;
 }
 
 /**
@@ -103,41 +98,56 @@ export async function overrideAttendance(db: Db, user: User, recordId: number, b
       newValues: { status: body.status, isManualOverride: true, overrideReason: body.overrideReason },
       at: now,
     });
-    const list = await listScheduleAttendance(tx, { id: user.id, role: 'super_admin' }, before.schedule_id, before.session_date, ctx.clock);
-    return list.find((r) => r.studentId === before.student_id)!;
+    return meetingRow(tx, before.schedule_id, before.session_date, before.student_id);
   });
 }
 
-/** A record for a rostered student who has none yet (no scan): written as a manual override. */
+/**
+ * A record for a rostered student who has none yet (no scan), written as a manual override. The date
+ * must be a meeting of the schedule (its course dates, its day of the week, not a holiday; make-up
+ * dates count), not in the future, and not before the student's enrolment date: an instructor cannot
+ * credit a day the class did not meet. Refusals are 400s naming sessionDate.
+ */
 export async function createManualRecord(db: Db, user: User, body: z.output<typeof manualRecordSchema>, ctx: Ctx): Promise<AttendanceRow> {
   const settings = await getSettings(db);
   const now = ctx.clock.now();
-  const sessionDate = body.sessionDate ?? localDate(now, settings.attendance.timeZone);
-  await assertMayOverride(db, user, body.scheduleId);
-  const schedule = await getSchedule(db, body.scheduleId);
-  if (sessionDate > localDate(now, settings.attendance.timeZone)) throw badRequest('Attendance cannot be recorded for a future date', [{ field: 'sessionDate', message: 'Date is in the future' }]);
+  const today = localDate(now, settings.attendance.timeZone);
+  const sessionDate = body.sessionDate ?? today;
+  const schedule = await assertMayOverride(db, user, body.scheduleId);
+  const refuseDate = (message: string) => badRequest(message, [{ field: 'sessionDate', message }]);
+  if (sessionDate > today) throw refuseDate('Attendance cannot be recorded for a future date');
+  const [calendar, enrolment] = await Promise.all([scheduleCalendar(db, body.scheduleId), rosterEnrolment(db, body.scheduleId, body.studentId)]);
+  if (!calendar) throw notFound('Schedule');
+  if (!enrolment) throw badRequest('The student is not on this class roster', [{ field: 'studentId', message: 'Not on the roster' }]);
+  const notAMeeting = whyNotAMeeting(sessionDate, calendar);
+  if (notAMeeting) throw refuseDate(notAMeeting);
+  if (enrolment.enrollmentDate && sessionDate < enrolment.enrollmentDate) {
+    throw refuseDate(`The student enrolled on ${enrolment.enrollmentDate}; ${sessionDate} is before that`);
+  }
   const scheduled = scheduledMinutes(classWindow(sessionDate, schedule.startTime, schedule.endTime, settings.attendance.timeZone));
   return db.transaction(async (tx) => {
-    const { rows: onRoster } = await tx.execute(sql`select 1 from schedule_rosters where schedule_id = ${body.scheduleId} and student_id = ${body.studentId}`);
-    if (onRoster.length === 0) throw badRequest('The student is not on this class roster', [{ field: 'studentId', message: 'Not on the roster' }]);
-    const { rows } = await tx.execute<{ id: number }>(sql`
-      insert into attendance_records (student_id, schedule_id, session_date, status, minutes_attended, scheduled_minutes, is_manual_override,
-                                      override_reason, overridden_by, overridden_at, source, created_at, updated_at)
-      values (${body.studentId}, ${body.scheduleId}, ${sessionDate}, ${body.status}, ${overrideMinutes(body.status, null, scheduled)}, ${scheduled}, true,
-              ${body.overrideReason}, ${user.id}, ${now}, 'manual', ${now}, ${now})
-      on conflict (schedule_id, student_id, session_date) do nothing returning id`);
-    if (!rows[0]) throw conflict('This student already has a record for that class meeting; override it instead');
+    const id = await insertManualRecord(tx, {
+      studentId: body.studentId,
+      scheduleId: body.scheduleId,
+      sessionDate,
+      status: body.status,
+      minutesAttended: overrideMinutes(body.status, null, scheduled),
+      scheduledMinutes: scheduled,
+      overrideReason: body.overrideReason,
+      overriddenBy: user.id,
+      now,
+    });
+    if (id == null) throw conflict('This student already has a record for that class meeting; override it instead');
     await recordAudit(tx, {
       userId: user.id,
       action: 'Create',
       tableName: 'attendance',
-      recordId: rows[0].id,
+      recordId: id,
       ipAddress: ctx.ip,
       newValues: { studentId: body.studentId, scheduleId: body.scheduleId, sessionDate, status: body.status, overrideReason: body.overrideReason, source: 'manual' },
       at: now,
     });
-    const list = await listScheduleAttendance(tx, { id: user.id, role: 'super_admin' }, body.scheduleId, sessionDate, ctx.clock);
-    return list.find((r) => r.studentId === body.studentId)!;
+    return meetingRow(tx, body.scheduleId, sessionDate, body.studentId);
   });
 }
 
