@@ -75,6 +75,53 @@ export const attendanceSubmitResultSchema = z.object({
 });
 export type AttendanceSubmitResult = z.infer<typeof attendanceSubmitResultSchema>;
 
+// "Possible proxy" flags on public check-ins (docs/decisions/006-proxy-check-ins.md).
+export const CHECK_IN_FLAG_REASONS = ['shared_browser', 'dropped_cookie'] as const;
+export const CHECK_IN_FLAG_STATUSES = ['flagged', 'confirmed', 'cleared'] as const;
+export type CheckInFlagReason = (typeof CHECK_IN_FLAG_REASONS)[number];
+export type CheckInFlagStatus = (typeof CHECK_IN_FLAG_STATUSES)[number];
+/** Check-ins from one address and browser signature this close together are flagged together. */
+export const SHARED_BROWSER_WINDOW_MINUTES = 3;
+
+/** What was seen, as stored with the flag and written to the audit log when it is raised. */
+export const checkInFlagEvidenceSchema = z.object({
+  /** When this check-in arrived (server clock). */
+  checkedInAt: z.string(),
+  ipAddress: z.string().nullable(),
+  /** The first 12 hex digits of the browser signature (SHA-256 of what the browser says about itself). */
+  signature: z.string(),
+  /** shared_browser: the other check-ins of this QR session from that address and signature, in the window. */
+  otherRecordIds: z.array(z.number().int()).optional(),
+  otherCheckedInAt: z.array(z.string()).optional(),
+  windowMinutes: z.number().int().optional(),
+  /** dropped_cookie: the device cookie was missing at check-in, or another one than the pass was issued to. */
+  deviceCookie: z.enum(['missing', 'replaced']).optional(),
+  /** dropped_cookie: when the scan page this browser submitted from was given its pass. */
+  passIssuedAt: z.string().nullable().optional(),
+});
+export type CheckInFlagEvidence = z.infer<typeof checkInFlagEvidenceSchema>;
+
+export const checkInFlagSchema = z.object({
+  id: z.number().int(),
+  attendanceRecordId: z.number().int(),
+  reason: z.enum(CHECK_IN_FLAG_REASONS),
+  status: z.enum(CHECK_IN_FLAG_STATUSES),
+  evidence: checkInFlagEvidenceSchema,
+  /** The students of evidence.otherRecordIds, for the instructor reading the evidence. */
+  otherStudents: z.array(z.object({ recordId: z.number().int(), studentId: z.number().int(), name: z.string() })),
+  raisedAt: z.string(),
+  reviewedAt: z.string().nullable(),
+  reviewedBy: z.string().nullable(),
+});
+export type CheckInFlag = z.infer<typeof checkInFlagSchema>;
+
+/** POST /api/attendance/flags/:flagId/review */
+export const flagReviewParamsSchema = z.object({ flagId: dbId('flagId') });
+export const flagReviewSchema = z.object({
+  decision: z.enum(['confirmed', 'cleared'], { error: 'decision must be confirmed or cleared' }),
+});
+export type FlagDecision = z.infer<typeof flagReviewSchema>['decision'];
+
 /** One roster row merged with the day's record; id is null while the student has no record. */
 export const attendanceRowSchema = z.object({
   id: z.number().int().nullable(),
@@ -91,6 +138,8 @@ export const attendanceRowSchema = z.object({
   isManualOverride: z.boolean(),
   overrideReason: z.string().nullable(),
   source: z.string().nullable(),
+  /** "Possible proxy" flags on this record's check-in, newest first (empty for most rows). */
+  flags: z.array(checkInFlagSchema),
 });
 export type AttendanceRow = z.infer<typeof attendanceRowSchema>;
 

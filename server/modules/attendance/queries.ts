@@ -1,7 +1,9 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AttendanceStatus } from '../../../common/constants.ts';
+import type { CheckInFlagEvidence, CheckInFlagReason, CheckInFlagStatus } from '../../../common/attendance.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { attendanceRecords, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
+import { attendanceRecords, checkInFlags, scheduleRosters, schedules, students, users } from '../../db/schema/index.ts';
+import { asDate } from '../../lib/sql-values.ts';
 
 // Queries of the attendance module: each takes the database or a transaction first. The check-in
 // statements are raw SQL because they do several things in one round trip (a morning rush is bound
@@ -94,10 +96,11 @@ export type NewCheckIn = {
   scheduledMinutes: number;
   deviceId: string;
   ip: string | null;
+  browserSignature: string;
 };
 
 /**
- * The check-in and its audit entry in one statement.
+ * The check-in, its audit entry and its origin (address and browser signature) in one statement.
  * Returns nothing when the student already has a record for this meeting.
  */
 export async function insertCheckIn(tx: DbOrTx, c: NewCheckIn): Promise<CheckInRow | null> {
@@ -115,6 +118,9 @@ export async function insertCheckIn(tx: DbOrTx, c: NewCheckIn): Promise<CheckInR
              jsonb_build_object('studentId', ${c.studentId}::int, 'scheduleId', ${c.scheduleId}::int, 'status', ins.status,
                                 'scanInTime', ins.scan_in_time, 'source', 'qr', 'qrSessionId', ${c.qrSessionId}::int)
         from ins where coalesce((select enable_audit_logging from school_settings), true)
+    ), origin as (
+      insert into check_in_origins (attendance_record_id, qr_session_id, ip_address, browser_signature, created_at)
+      select ins.id, ${c.qrSessionId}, ${c.ip}, ${c.browserSignature}, ${c.now} from ins
     )
     select * from ins`);
   return rows[0] ?? null;
@@ -134,6 +140,128 @@ export async function recordCheckOut(tx: DbOrTx, id: number, c: { now: Date; sta
      where id = ${id}
     returning id, status, scan_in_time, scan_out_time, is_manual_override, minutes_attended`);
   return rows[0]!;
+}
+
+// ---- Proxy evidence ----
+
+/** Serialise the proxy checks of one (QR session, address, browser signature) until the transaction ends. */
+export async function lockOrigin(tx: DbOrTx, key: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
+}
+
+export type OriginMatch = {
+  recordId: number;
+  studentId: number;
+  checkedInAt: Date;
+  /** Its device had checked that same student in before: a phone the student has used at an earlier meeting. */
+  knownDevice: boolean;
+  /** It already carries a shared_browser flag. */
+  flagged: boolean;
+};
+
+/**
+ * Other students' check-ins of this QR session from the same address and browser signature within
+ * [from, to], oldest first, each with what the proxy check needs to know about it.
+ */
+export async function sameOriginCheckIns(
+  tx: DbOrTx,
+  q: { qrSessionId: number; ip: string | null; browserSignature: string; from: Date; to: Date; excludeRecordId: number; excludeStudentId: number; limit: number },
+): Promise<OriginMatch[]> {
+  const { rows } = await tx.execute<{ record_id: number; student_id: number; created_at: Date | string; known_device: boolean; flagged: boolean }>(sql`
+    select o.attendance_record_id as record_id, a.student_id, o.created_at,
+           exists (select 1 from attendance_records p
+                    where p.student_id = a.student_id and p.device_id = a.device_id and p.id <> a.id and p.created_at < a.created_at) as known_device,
+           exists (select 1 from check_in_flags f where f.attendance_record_id = a.id and f.reason = 'shared_browser') as flagged
+      from check_in_origins o join attendance_records a on a.id = o.attendance_record_id
+     where o.qr_session_id = ${q.qrSessionId} and o.ip_address is not distinct from ${q.ip} and o.browser_signature = ${q.browserSignature}
+       and o.created_at between ${q.from} and ${q.to}
+       and o.attendance_record_id <> ${q.excludeRecordId} and a.student_id <> ${q.excludeStudentId}
+     order by o.created_at
+     limit ${q.limit}`);
+  return rows.map((r) => ({ recordId: r.record_id, studentId: r.student_id, checkedInAt: asDate(r.created_at), knownDevice: r.known_device, flagged: r.flagged }));
+}
+
+/** What the proxy check needs about the new check-in itself: a known phone of its student, and already flagged. */
+export async function checkInStanding(tx: DbOrTx, d: { studentId: number; deviceId: string; recordId: number; before: Date }): Promise<{ knownDevice: boolean; flagged: boolean }> {
+  const { rows } = await tx.execute<{ known_device: boolean; flagged: boolean }>(sql`
+    select exists (select 1 from attendance_records
+                    where student_id = ${d.studentId} and device_id = ${d.deviceId} and id <> ${d.recordId} and created_at < ${d.before}) as known_device,
+           exists (select 1 from check_in_flags where attendance_record_id = ${d.recordId} and reason = 'shared_browser') as flagged`);
+  return { knownDevice: rows[0]?.known_device ?? false, flagged: rows[0]?.flagged ?? false };
+}
+
+export type NewFlag = { attendanceRecordId: number; reason: CheckInFlagReason; evidence: CheckInFlagEvidence; createdAt: Date };
+
+export async function insertFlags(tx: DbOrTx, flags: NewFlag[]): Promise<{ id: number; attendanceRecordId: number }[]> {
+  if (flags.length === 0) return [];
+  return tx.insert(checkInFlags).values(flags).returning({ id: checkInFlags.id, attendanceRecordId: checkInFlags.attendanceRecordId });
+}
+
+// ---- Flags for staff ----
+
+export type FlagRow = {
+  id: number;
+  attendanceRecordId: number;
+  reason: string;
+  status: string;
+  evidence: unknown;
+  createdAt: Date;
+  reviewedAt: Date | null;
+  reviewerFirstName: string | null;
+  reviewerLastName: string | null;
+};
+
+const flagColumns = {
+  id: checkInFlags.id,
+  attendanceRecordId: checkInFlags.attendanceRecordId,
+  reason: checkInFlags.reason,
+  status: checkInFlags.status,
+  evidence: checkInFlags.evidence,
+  createdAt: checkInFlags.createdAt,
+  reviewedAt: checkInFlags.reviewedAt,
+  reviewerFirstName: users.firstName,
+  reviewerLastName: users.lastName,
+};
+
+/** Every flag on the records of one meeting of a schedule, newest first. */
+export async function meetingFlags(db: DbOrTx, scheduleId: number, sessionDate: string): Promise<FlagRow[]> {
+  return db
+    .select(flagColumns)
+    .from(checkInFlags)
+    .innerJoin(attendanceRecords, eq(attendanceRecords.id, checkInFlags.attendanceRecordId))
+    .leftJoin(users, eq(users.id, checkInFlags.reviewedBy))
+    .where(and(eq(attendanceRecords.scheduleId, scheduleId), eq(attendanceRecords.sessionDate, sessionDate)))
+    .orderBy(desc(checkInFlags.createdAt), desc(checkInFlags.id));
+}
+
+export async function flagById(db: DbOrTx, flagId: number): Promise<(FlagRow & { scheduleId: number; sessionDate: string; studentId: number }) | null> {
+  const [row] = await db
+    .select({ ...flagColumns, scheduleId: attendanceRecords.scheduleId, sessionDate: attendanceRecords.sessionDate, studentId: attendanceRecords.studentId })
+    .from(checkInFlags)
+    .innerJoin(attendanceRecords, eq(attendanceRecords.id, checkInFlags.attendanceRecordId))
+    .leftJoin(users, eq(users.id, checkInFlags.reviewedBy))
+    .where(eq(checkInFlags.id, flagId));
+  return row ?? null;
+}
+
+/** Lock a flag for its review; its status before the review, or null when there is none. */
+export async function lockFlag(tx: DbOrTx, flagId: number): Promise<{ status: string } | null> {
+  const [row] = await tx.select({ status: checkInFlags.status }).from(checkInFlags).where(eq(checkInFlags.id, flagId)).for('update');
+  return row ?? null;
+}
+
+export async function setFlagReview(tx: DbOrTx, flagId: number, r: { status: CheckInFlagStatus; reviewedBy: number; reviewedAt: Date }): Promise<void> {
+  await tx.update(checkInFlags).set({ status: r.status, reviewedBy: r.reviewedBy, reviewedAt: r.reviewedAt }).where(eq(checkInFlags.id, flagId));
+}
+
+/** The students of some records, for naming them in flag evidence. */
+export async function studentsOfRecords(db: DbOrTx, recordIds: number[]): Promise<{ recordId: number; studentId: number; firstName: string; lastName: string }[]> {
+  if (recordIds.length === 0) return [];
+  return db
+    .select({ recordId: attendanceRecords.id, studentId: students.id, firstName: students.firstName, lastName: students.lastName })
+    .from(attendanceRecords)
+    .innerJoin(students, eq(students.id, attendanceRecords.studentId))
+    .where(inArray(attendanceRecords.id, recordIds));
 }
 
 // ---- Manual records ----

@@ -5,7 +5,10 @@ import {
   attendanceSubmitResultSchema,
   attendanceSubmitSchema,
   clockHoursQuerySchema,
+  checkInFlagSchema,
   clockHoursSchema,
+  flagReviewParamsSchema,
+  flagReviewSchema,
   manualRecordSchema,
   overrideSchema,
   scheduleAttendanceParamsSchema,
@@ -14,6 +17,7 @@ import {
 import { idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app.ts';
 import { PUBLIC_RATE_LIMIT, checkInDevice } from '../qr-sessions/routes.ts';
+import { browserSignature, reviewFlag } from './proxy-flags.ts';
 import { clockHours, createManualRecord, listScheduleAttendance, overrideAttendance } from './service.ts';
 import { submitAttendance } from './submit.ts';
 
@@ -24,7 +28,14 @@ export function attendanceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       { config: { public: true, rateLimit: PUBLIC_RATE_LIMIT }, schema: { body: attendanceSubmitSchema, response: { 200: attendanceSubmitResultSchema } } },
       async (req, reply) => {
         const device = checkInDevice(req, reply, deps.config.cookieSecure ?? req.protocol === 'https');
-        return submitAttendance(deps.db, req.body, { deviceId: device.id, ip: req.ip, clock: deps.clock });
+        return submitAttendance(deps.db, req.body, {
+          deviceId: device.id,
+          devicePresented: device.presented,
+          ip: req.ip,
+          browserSignature: browserSignature(req.headers),
+          clock: deps.clock,
+          onProxyCheckFailed: (err) => req.log.error({ code: (err as { code?: unknown }).code }, 'proxy check after a check-in failed'),
+        });
       },
     );
     app.get(
@@ -37,6 +48,11 @@ export function attendanceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     );
     app.post('/api/attendance', { config: { action: 'attendance:take' }, schema: { body: manualRecordSchema, response: { 201: attendanceRowSchema } } }, async (req, reply) =>
       reply.status(201).send(await createManualRecord(deps.db, req.user!, req.body, { clock: deps.clock, ip: req.ip })),
+    );
+    app.post(
+      '/api/attendance/flags/:flagId/review',
+      { config: { action: 'attendance:take' }, schema: { params: flagReviewParamsSchema, body: flagReviewSchema, response: { 200: checkInFlagSchema } } },
+      async (req) => reviewFlag(deps.db, req.user!, req.params.flagId, req.body.decision, { clock: deps.clock, ip: req.ip }),
     );
     app.get(
       '/api/attendance/clock-hours',

@@ -12,15 +12,16 @@ import { isoOrNull } from '../../lib/sql-values.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { assertCanUseSchedule } from '../schedules/service.ts';
 import { getSettings } from '../settings/service.ts';
+import { flagsOfMeeting } from './proxy-flags.ts';
 import { insertManualRecord, rosterEnrolment, rosterWithRecords, scheduleCalendar } from './queries.ts';
 import { classWindow, scheduledMinutes, whyNotAMeeting } from './rules.ts';
 
 type User = { id: number; role: Role };
 type Ctx = { clock: Clock; ip: string | null };
 
-/** Roster rows of one meeting with their records; the caller has checked access. */
+/** Roster rows of one meeting with their records and proxy flags; the caller has checked access. */
 async function meetingRows(db: DbOrTx, scheduleId: number, sessionDate: string): Promise<AttendanceRow[]> {
-  const rows = await rosterWithRecords(db, scheduleId, sessionDate);
+  const [rows, flags] = await Promise.all([rosterWithRecords(db, scheduleId, sessionDate), flagsOfMeeting(db, scheduleId, sessionDate)]);
   return rows.map((r) => ({
     id: r.id,
     studentId: r.student_id,
@@ -36,6 +37,7 @@ async function meetingRows(db: DbOrTx, scheduleId: number, sessionDate: string):
     isManualOverride: r.is_manual_override ?? false,
     overrideReason: r.override_reason,
     source: r.source,
+    flags: r.id == null ? [] : (flags.get(r.id) ?? []),
   }));
 }
 
@@ -45,8 +47,8 @@ async function meetingRow(db: DbOrTx, scheduleId: number, sessionDate: string, s
 }
 
 /**
- * The schedule's roster merged with the records of one meeting (default: today, school time).
- * Instructors see their own schedules only.
+ * The schedule's roster merged with the records of one meeting (default: today, school time), with
+ * the "possible proxy" flags of each check-in. Instructors see their own schedules only.
  */
 export async function listScheduleAttendance(db: DbOrTx, user: User, scheduleId: number, date: string | undefined, clock: Clock): Promise<AttendanceRow[]> {
   await assertCanUseSchedule(db, user, scheduleId);

@@ -17,6 +17,7 @@ import { beginCodeAttempt, type CodeAttempt } from '../qr-sessions/code-attempts
 import { findPublicSession, isSessionUuid, sessionStatus } from '../qr-sessions/service.ts';
 import { isFreshToken, isTypedCode, readPass } from '../qr-sessions/tokens.ts';
 import { getSettings } from '../settings/service.ts';
+import { flagPossibleProxy } from './proxy-flags.ts';
 import { insertCheckIn, lockAndReadDeviceCheckIns, lockMeetingRecord, recordCheckOut, rosterCandidates, type CheckInRow } from './queries.ts';
 import { checkInStatus, classWindow, minutesAttended, scheduledMinutes, statusAfterCheckOut } from './rules.ts';
 
@@ -47,8 +48,14 @@ function answer(action: AttendanceSubmitResult['action'], r: CheckInRow, courseN
 
 export type CheckInContext = {
   deviceId: string;
+  /** The browser sent its device cookie (false: this request was given a new one). */
+  devicePresented: boolean;
   ip: string | null;
+  /** SHA-256 of the browser's user agent, languages and client hints (proxy-flags.ts). */
+  browserSignature: string;
   clock: Clock;
+  /** Told when the proxy check after a check-in fails (the check-in is kept). */
+  onProxyCheckFailed: (err: unknown) => void;
 };
 
 /**
@@ -97,7 +104,7 @@ export async function submitAttendance(db: Db, input: AttendanceSubmit, ctx: Che
   const clientTime = input.scanInTime ? new Date(input.scanInTime) : null;
   const meeting = { scheduleId: session.schedule_id, sessionDate: session.session_date };
 
-  const answered = await db.transaction(async (tx: Tx): Promise<AttendanceSubmitResult> => {
+  const outcome = await db.transaction(async (tx: Tx): Promise<{ answer: AttendanceSubmitResult; checkedIn?: { id: number; studentId: number } }> => {
     const deviceStudents = await lockAndReadDeviceCheckIns(tx, { ...meeting, deviceId: ctx.deviceId });
     // Before the details are matched: a used device gets this answer whoever it names.
     if (deviceStudents.some((id) => id !== student?.id)) throw new AppError(409, 'DEVICE_USED', SCAN_DEVICE_USED);
@@ -118,16 +125,17 @@ export async function submitAttendance(db: Db, input: AttendanceSubmit, ctx: Che
       scheduledMinutes: scheduledMinutes(window),
       deviceId: ctx.deviceId,
       ip: ctx.ip,
+      browserSignature: ctx.browserSignature,
     });
-    if (inserted) return answer('checked_in', inserted, session.course_name);
+    if (inserted) return { answer: answer('checked_in', inserted, session.course_name), checkedIn: { id: inserted.id, studentId: student.id } };
 
     const record = await lockMeetingRecord(tx, { ...meeting, studentId: student.id });
     const scanIn = asDate(record.scan_in_time);
-    if (record.is_manual_override || !scanIn) return answer('already_recorded', record, session.course_name);
+    if (record.is_manual_override || !scanIn) return { answer: answer('already_recorded', record, session.course_name) };
     const lastScan = asDate(record.scan_out_time) ?? scanIn;
     // A repeat within the retry window, or any repeat before class starts, is not a check-out.
     if (now.getTime() - lastScan.getTime() < RETRY_WINDOW_MS || now < window.start) {
-      return answer(record.scan_out_time ? 'checked_out' : 'checked_in', record, session.course_name);
+      return { answer: answer(record.scan_out_time ? 'checked_out' : 'checked_in', record, session.course_name) };
     }
     const checkInStatusNow = record.status === 'incomplete' ? checkInStatus(scanIn, window, settings.attendance.lateThresholdMinutes) : record.status;
     const newStatus = statusAfterCheckOut(checkInStatusNow, now, window, settings.attendance.earlyLeaveThresholdMinutes);
@@ -143,9 +151,14 @@ export async function submitAttendance(db: Db, input: AttendanceSubmit, ctx: Che
       newValues: { status: newStatus, scanOutTime: now, minutesAttended: minutes },
       at: now,
     });
-    return answer('checked_out', updated, session.course_name);
+    return { answer: answer('checked_out', updated, session.course_name) };
   });
   // The typed code checked a student in (or out): it was not a guess.
   await attempt?.succeeded();
-  return answered;
+  if (outcome.checkedIn) {
+    const origin = { ip: ctx.ip, browserSignature: ctx.browserSignature, deviceId: ctx.deviceId, devicePresented: ctx.devicePresented, pass };
+    // The check-in stands whatever happens here; a failed check is reported, never the student's problem.
+    await flagPossibleProxy(db, { recordId: outcome.checkedIn.id, studentId: outcome.checkedIn.studentId, qrSessionId: session.id, now, origin }).catch(ctx.onProxyCheckFailed);
+  }
+  return outcome.answer;
 }

@@ -1,0 +1,231 @@
+import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import {
+  SHARED_BROWSER_WINDOW_MINUTES,
+  checkInFlagEvidenceSchema,
+  type CheckInFlag,
+  type CheckInFlagEvidence,
+  type CheckInFlagReason,
+  type CheckInFlagStatus,
+  type FlagDecision,
+} from '../../../common/attendance.ts';
+import type { Role } from '../../../common/roles.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import type { CHECK_IN_FLAG_REASONS as STORED_REASONS, CHECK_IN_FLAG_STATUSES as STORED_STATUSES } from '../../db/schema/index.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { notFound } from '../../lib/errors.ts';
+import { recordAudit } from '../audit-logs/service.ts';
+import type { PassFacts } from '../qr-sessions/tokens.ts';
+import { assertCanUseSchedule } from '../schedules/service.ts';
+import {
+  flagById,
+  checkInStanding,
+  insertFlags,
+  lockFlag,
+  lockOrigin,
+  meetingFlags,
+  sameOriginCheckIns,
+  setFlagReview,
+  studentsOfRecords,
+  type FlagRow,
+  type NewFlag,
+} from './queries.ts';
+
+// The contract's lists and the database's check constraints must name the same values.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const sameReasons: Same<CheckInFlagReason, (typeof STORED_REASONS)[number]> = true;
+const sameStatuses: Same<CheckInFlagStatus, (typeof STORED_STATUSES)[number]> = true;
+void [sameReasons, sameStatuses];
+
+/**
+ * "Possible proxy" detection (docs/decisions/006-proxy-check-ins.md). A web page cannot prove which
+ * phone it runs on, so nothing here refuses a check-in: it records where each one came from and
+ * flags, with the evidence, check-ins that look made for someone else, for the instructor to confirm
+ * or clear.
+ */
+
+// Headers a browser sends the same way on every request and that differ between browser builds and
+// settings. Nothing here identifies a person; a script can send anything (see the decision record).
+const SIGNATURE_HEADERS = ['user-agent', 'accept-language', 'sec-ch-ua', 'sec-ch-ua-mobile', 'sec-ch-ua-platform'] as const;
+
+/** SHA-256 (hex) of what the browser says about itself: user agent, languages and client hints. */
+export function browserSignature(headers: IncomingHttpHeaders): string {
+  const parts = SIGNATURE_HEADERS.map((h) => {
+    const v = headers[h];
+    return (Array.isArray(v) ? v.join(',') : (v ?? '')).trim().slice(0, 512);
+  });
+  return createHash('sha256').update(parts.join('\n')).digest('hex');
+}
+
+const SIGNATURE_SHOWN = 12;
+const SHARED_BROWSER_WINDOW_MS = SHARED_BROWSER_WINDOW_MINUTES * 60_000;
+// Evidence names at most this many other check-ins (and counts the rest).
+const MAX_OTHERS = 20;
+
+export type CheckInOrigin = {
+  ip: string | null;
+  browserSignature: string;
+  deviceId: string;
+  /** The browser sent the device cookie (false: this request was given a new one). */
+  devicePresented: boolean;
+  /** The pass the browser sent, when it is one this server issued for this session (to any device). */
+  pass: PassFacts | null;
+};
+
+/**
+ * Flag a new check-in that may have been made for someone else. Runs after the check-in commits, in a
+ * short transaction of its own holding a lock on (QR session, address, signature): of two check-ins
+ * from one browser, the one committed later always sees the earlier one, and check-ins from different
+ * browsers still run in parallel. Each record gets at most one flag per reason.
+ *
+ * - shared_browser: another student's check-in of this QR session came from the same address with
+ *   the same browser signature within SHARED_BROWSER_WINDOW_MINUTES. Both are flagged, unless each
+ *   came from a phone its own student had used at an earlier meeting (identical phones on one school
+ *   Wi-Fi are common; a private tab is always a new device).
+ * - dropped_cookie: the browser came back without the device cookie it was given: it sent none (the
+ *   scan page always receives one before it can submit), or it sent a pass this server issued to
+ *   another device cookie.
+ */
+export async function flagPossibleProxy(db: Db, c: { recordId: number; studentId: number; qrSessionId: number; now: Date; origin: CheckInOrigin }): Promise<void> {
+  const { origin, now } = c;
+  const base = { checkedInAt: now.toISOString(), ipAddress: origin.ip, signature: origin.browserSignature.slice(0, SIGNATURE_SHOWN) };
+  const query = {
+    qrSessionId: c.qrSessionId,
+    ip: origin.ip,
+    browserSignature: origin.browserSignature,
+    from: new Date(now.getTime() - SHARED_BROWSER_WINDOW_MS),
+    to: new Date(now.getTime() + SHARED_BROWSER_WINDOW_MS),
+    excludeRecordId: c.recordId,
+    excludeStudentId: c.studentId,
+    limit: 200,
+  };
+  const dropped = !origin.devicePresented ? 'missing' : origin.pass && !origin.pass.forThisDevice ? 'replaced' : null;
+  // Most check-ins share their origin with nobody: one read, no lock, no transaction.
+  if (!dropped && (await sameOriginCheckIns(db, query)).length === 0) return;
+  await db.transaction(async (tx) => {
+    await lockOrigin(tx, `origin:${c.qrSessionId}:${origin.ip ?? ''}:${origin.browserSignature}`);
+    const flags: NewFlag[] = [];
+    const matches = await sameOriginCheckIns(tx, query);
+    if (matches.length > 0) {
+      const self = await checkInStanding(tx, { studentId: c.studentId, deviceId: origin.deviceId, recordId: c.recordId, before: now });
+      const suspicious = matches.filter((m) => !(self.knownDevice && m.knownDevice));
+      // A record already flagged by an earlier check-in keeps that flag: a class of identical phones
+      // must not add a flag to every earlier check-in on each new one.
+      if (suspicious.length > 0 && !self.flagged) {
+        const named = suspicious.slice(-MAX_OTHERS);
+        flags.push({
+          attendanceRecordId: c.recordId,
+          reason: 'shared_browser',
+          createdAt: now,
+          evidence: {
+            ...base,
+            otherRecordIds: named.map((m) => m.recordId),
+            otherCheckedInAt: named.map((m) => m.checkedInAt.toISOString()),
+            windowMinutes: SHARED_BROWSER_WINDOW_MINUTES,
+          },
+        });
+      }
+      for (const m of suspicious.filter((x) => !x.flagged)) {
+        flags.push({
+          attendanceRecordId: m.recordId,
+          reason: 'shared_browser',
+          createdAt: now,
+          evidence: { ...base, checkedInAt: m.checkedInAt.toISOString(), otherRecordIds: [c.recordId], otherCheckedInAt: [now.toISOString()], windowMinutes: SHARED_BROWSER_WINDOW_MINUTES },
+        });
+      }
+    }
+
+    if (dropped) {
+      flags.push({
+        attendanceRecordId: c.recordId,
+        reason: 'dropped_cookie',
+        createdAt: now,
+        evidence: { ...base, deviceCookie: dropped, passIssuedAt: origin.pass && !origin.pass.forThisDevice ? origin.pass.issuedAt.toISOString() : null },
+      });
+    }
+
+    const raised = await insertFlags(tx, flags);
+    for (const [i, f] of raised.entries()) {
+      // A security event: written even when routine audit logging is off.
+      await recordAudit(tx, {
+        userId: null,
+        action: 'Create',
+        tableName: 'check_in_flags',
+        recordId: f.id,
+        ipAddress: origin.ip,
+        newValues: { attendanceRecordId: f.attendanceRecordId, reason: flags[i]!.reason, status: 'flagged', evidence: flags[i]!.evidence },
+        always: true,
+        at: now,
+      });
+    }
+  });
+}
+
+const parseEvidence = (v: unknown): CheckInFlagEvidence => {
+  const parsed = checkInFlagEvidenceSchema.safeParse(v);
+  return parsed.success ? parsed.data : { checkedInAt: '', ipAddress: null, signature: '' };
+};
+
+/**
+ * Flags as the roster shows them, with the students their evidence names. A record's shared-browser
+ * flag names the check-ins seen when it was raised; later ones name it in theirs, and are shown on
+ * both (within the flags read together, one meeting's).
+ */
+async function toFlags(db: DbOrTx, rows: FlagRow[]): Promise<CheckInFlag[]> {
+  const evidence = rows.map((r) => parseEvidence(r.evidence));
+  const others = rows.map((r, i) => {
+    const later = rows.filter((o, j) => j !== i && o.reason === r.reason && evidence[j]!.otherRecordIds?.includes(r.attendanceRecordId)).map((o) => o.attendanceRecordId);
+    return [...new Set([...(evidence[i]!.otherRecordIds ?? []), ...later])];
+  });
+  const named = await studentsOfRecords(db, [...new Set(others.flat())]);
+  const byRecord = new Map(named.map((s) => [s.recordId, { recordId: s.recordId, studentId: s.studentId, name: `${s.firstName} ${s.lastName}` }]));
+  return rows.map((r, i) => ({
+    id: r.id,
+    attendanceRecordId: r.attendanceRecordId,
+    reason: r.reason as CheckInFlagReason,
+    status: r.status as CheckInFlagStatus,
+    evidence: evidence[i]!,
+    otherStudents: others[i]!.flatMap((id) => byRecord.get(id) ?? []),
+    raisedAt: r.createdAt.toISOString(),
+    reviewedAt: r.reviewedAt?.toISOString() ?? null,
+    reviewedBy: r.reviewerFirstName == null ? null : `${r.reviewerFirstName} ${r.reviewerLastName ?? ''}`.trim(),
+  }));
+}
+
+/** The flags of one meeting by record id. The caller has checked that the viewer may see the schedule. */
+export async function flagsOfMeeting(db: DbOrTx, scheduleId: number, sessionDate: string): Promise<Map<number, CheckInFlag[]>> {
+  const flags = await toFlags(db, await meetingFlags(db, scheduleId, sessionDate));
+  const byRecord = new Map<number, CheckInFlag[]>();
+  for (const f of flags) byRecord.set(f.attendanceRecordId, [...(byRecord.get(f.attendanceRecordId) ?? []), f]);
+  return byRecord;
+}
+
+/**
+ * The instructor's judgement on a flag: confirmed (it was a proxy check-in) or cleared (it was not).
+ * Instructors review flags on their own schedules only; administrators any. The record itself is
+ * not changed: an override does that, with its own reason. Audited, whatever the audit setting.
+ */
+export async function reviewFlag(db: Db, user: { id: number; role: Role }, flagId: number, decision: FlagDecision, ctx: { clock: Clock; ip: string | null }): Promise<CheckInFlag> {
+  const found = await flagById(db, flagId);
+  if (!found) throw notFound('Flag');
+  await assertCanUseSchedule(db, user, found.scheduleId);
+  const now = ctx.clock.now();
+  await db.transaction(async (tx) => {
+    const before = await lockFlag(tx, flagId);
+    if (!before) throw notFound('Flag');
+    await setFlagReview(tx, flagId, { status: decision, reviewedBy: user.id, reviewedAt: now });
+    await recordAudit(tx, {
+      userId: user.id,
+      action: 'Update',
+      tableName: 'check_in_flags',
+      recordId: flagId,
+      ipAddress: ctx.ip,
+      oldValues: { status: before.status },
+      newValues: { status: decision, attendanceRecordId: found.attendanceRecordId, studentId: found.studentId },
+      always: true,
+      at: now,
+    });
+  });
+  const [flag] = await toFlags(db, [(await flagById(db, flagId))!]);
+  return flag!;
+}
