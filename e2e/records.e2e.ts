@@ -13,6 +13,7 @@ import {
   apiSend,
   hidden,
   launchBrowser,
+  reportCspViolations,
   screenshot,
   seriousViolations,
   signIn,
@@ -112,6 +113,7 @@ afterAll(async () => {
 
 async function newContext(storageState?: typeof adminState): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1280, height: 900 }, storageState });
+  await reportCspViolations(context);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));

@@ -72,6 +72,17 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /**
+ * Report every Content-Security-Policy violation of the context's pages as a console error, so the
+ * `errors` lists below catch it: Chromium tells a blocked eval (zod's JIT probe was one, on every
+ * admin page) only to the page's securitypolicyviolation event, not to the console API.
+ */
+export async function reportCspViolations(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`));
+  });
+}
+
+/**
  * A fresh browser context (no cookies) and page. `errors` collects uncaught exceptions and console
  * errors such as Content-Security-Policy refusals; failed requests (an expected 401) are left out.
  */
@@ -81,6 +92,7 @@ export async function newPage(
   viewport = { width: 1280, height: 800 },
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ baseURL: baseUrl, viewport });
+  await reportCspViolations(context);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
@@ -147,6 +159,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 /** A phone-sized touch context (390×844, like a mid-range phone), for the public scan page. */
 export async function newPhonePage(browser: Browser, baseUrl: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  await reportCspViolations(context);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
