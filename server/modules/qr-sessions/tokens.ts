@@ -15,7 +15,13 @@ export const PASS_MS = 5 * 60_000;
 
 const mac = (secret: Buffer, message: string, bytes: number) => createHmac('sha256', secret).update(message).digest().subarray(0, bytes).toString('base64url');
 
-const safeEqual = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+// Lengths compared in bytes: a non-ASCII string of the same length in characters would make
+// timingSafeEqual throw (a 500) instead of answering false.
+const safeEqual = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
 
 export function tokenAt(secret: Buffer, sessionId: string, now: Date): { token: string; rotatesAt: Date } {
   const step = Math.floor(now.getTime() / ROTATE_MS);
