@@ -5,21 +5,23 @@ import { can } from '../../../common/permissions.ts';
 import { studentInputSchema, studentListQuerySchema, studentSchema } from '../../../common/students.ts';
 import { TOTAL_COUNT_HEADER, idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app.ts';
-import { createStudent, deleteStudent, getStudent, listStudents, updateStudent } from './service.ts';
+import { createStudent, deleteStudent, getStudent, listStudents, studentScopeFor, updateStudent } from './service.ts';
 
 export function studentsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const showSsn = (req: FastifyRequest) => can(req.user!.role, 'students:view-ssn');
+  // Reads are limited to what the signed-in user needs to know (instructors: their rosters).
+  const reader = (req: FastifyRequest) => ({ scope: studentScopeFor(req.user!), showSsn: showSsn(req) });
   const ctx = (req: FastifyRequest) => ({ actorId: req.user!.id, ip: req.ip, clock: deps.clock, cipher: deps.cipher, showSsn: showSsn(req) });
 
   return async (app) => {
     // An array, as SPEC clients expect; with page/pageSize it is one page and X-Total-Count has the total.
     app.get('/api/students', { config: { action: 'students:view' }, schema: { querystring: studentListQuerySchema, response: { 200: z.array(studentSchema) } } }, async (req, reply) => {
-      const { items, total } = await listStudents(deps.db, req.query, showSsn(req));
+      const { items, total } = await listStudents(deps.db, req.query, reader(req));
       reply.header(TOTAL_COUNT_HEADER, String(total));
       return items;
     });
     app.get('/api/students/:id', { config: { action: 'students:view' }, schema: { params: idParam, response: { 200: studentSchema } } }, async (req) =>
-      getStudent(deps.db, req.params.id, showSsn(req)),
+      getStudent(deps.db, req.params.id, reader(req)),
     );
     app.post('/api/students', { config: { action: 'students:manage' }, schema: { body: studentInputSchema, response: { 201: studentSchema } } }, async (req, reply) =>
       reply.status(201).send(await createStudent(deps.db, req.body, ctx(req))),

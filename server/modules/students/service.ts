@@ -1,98 +1,55 @@
 import { sql } from 'drizzle-orm';
 import type { studentInputSchema} from '../../../common/students.ts';
 import { STUDENT_HAS_ATTENDANCE, type Student } from '../../../common/students.ts';
-import { MAX_INT32, type ListQuery } from '../../../common/validation.ts';
+import type { Role } from '../../../common/roles.ts';
+import type { ListQuery } from '../../../common/validation.ts';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { withUniqueFields } from '../../lib/db-errors.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { maskSsn, type FieldCipher } from '../../lib/field-cipher.ts';
-import { likePattern, orderAndPage } from '../../lib/paging.ts';
 import { localDate } from '../../lib/school-time.ts';
 import { getSettings } from '../settings/service.ts';
 import { changedFields, recordAudit } from '../audit-logs/service.ts';
+import { ALL_STUDENTS, findStudentRow, listStudentRows, type StudentRow, type StudentScope } from './queries.ts';
 
 type Input = z.output<typeof studentInputSchema>;
 type Ctx = { actorId: number; ip: string | null; clock: Clock; cipher: FieldCipher; showSsn: boolean };
 
 const UNIQUE = { students_sis_student_id_unique: { field: 'sisStudentId', message: 'Another student already has this SIS student ID' } };
 
-type Row = {
-  id: number;
-  first_name: string;
-  last_name: string;
-  email: string | null;
-  phone: string | null;
-  program_id: number | null;
-  program_name: string | null;
-  status: string;
-  sis_student_id: string | null;
-  enrollment_date: string | null;
-  ssn_last4: string | null;
-  total: number;
-};
-
-function toStudent(r: Row, showSsn: boolean): Student {
-  return {
-    id: r.id,
-    firstName: r.first_name,
-    lastName: r.last_name,
-    email: r.email,
-    phone: r.phone,
-    programId: r.program_id,
-    programName: r.program_name,
-    status: r.status,
-    sisStudentId: r.sis_student_id,
-    enrollmentDate: r.enrollment_date,
-    ...(showSsn ? { ssnMasked: maskSsn(r.ssn_last4) } : {}),
-  };
+function toStudent(r: StudentRow, showSsn: boolean): Student {
+  const { ssnLast4, ...student } = r;
+  return { ...student, ...(showSsn ? { ssnMasked: maskSsn(ssnLast4) } : {}) };
 }
 
-const SORTABLE = {
-  name: [sql`lower(s.last_name)`, sql`lower(s.first_name)`],
-  firstName: [sql`lower(s.first_name)`],
-  lastName: [sql`lower(s.last_name)`],
-  email: [sql`lower(s.email)`],
-  sisStudentId: [sql`s.sis_student_id`],
-  status: [sql`s.status`],
-  program: [sql`p.program_name`],
-  id: [sql`s.id`],
-};
+/** Who reads, as the reads need it: which students they may see, and whether the masked SSN shows. */
+export type StudentReader = { scope: StudentScope; showSsn: boolean };
+
+/**
+ * Need-to-know: instructors see the students on the rosters of the schedules they teach; support
+ * staff and administrators see every student.
+ */
+export function studentScopeFor(user: { id: number; role: Role }): StudentScope {
+  return user.role === 'instructor' ? { kind: 'rosters-of', instructorId: user.id } : ALL_STUDENTS;
+}
 
 /**
  * Search across name, e-mail, internal and SIS ids; sorted and paged in the database so the list
- * stays fast with tens of thousands of students.
+ * stays fast with tens of thousands of students. Only students in the reader's scope are listed
+ * or counted.
  */
-export async function listStudents(db: DbOrTx, q: ListQuery, showSsn: boolean): Promise<{ items: Student[]; total: number }> {
-  const term = q.search ? likePattern(q.search) : null;
-  // Digits match the internal id only when they can be one (a larger number overflows integer).
-  const idMatch = q.search && /^\d{1,10}$/.test(q.search) && Number(q.search) <= MAX_INT32 ? Number(q.search) : null;
-  const where = term
-    ? sql`where (s.first_name || ' ' || s.last_name) ilike ${term} or (s.last_name || ', ' || s.first_name) ilike ${term}
-            or s.email ilike ${term} or s.sis_student_id ilike ${term} or s.id = ${idMatch}`
-    : sql``;
-  const { rows } = await db.execute<Row>(sql`
-    select s.id, s.first_name, s.last_name, s.email, s.phone, s.program_id, p.program_name, s.status,
-           s.sis_student_id, s.enrollment_date::text, s.ssn_last4, count(*) over ()::int as total
-      from students s left join programs p on p.id = s.program_id
-      ${where}
-      ${orderAndPage(q, SORTABLE, SORTABLE.name)}`);
-  let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && (q.page ?? 1) > 1) {
-    const { rows: c } = await db.execute<{ n: number }>(sql`select count(*)::int as n from students s ${where}`);
-    total = c[0]!.n;
-  }
-  return { items: rows.map((r) => toStudent(r, showSsn)), total };
+export async function listStudents(db: DbOrTx, q: ListQuery, reader: StudentReader): Promise<{ items: Student[]; total: number }> {
+  const { rows, total } = await listStudentRows(db, q, reader.scope);
+  return { items: rows.map((r) => toStudent(r, reader.showSsn)), total };
 }
 
-export async function getStudent(db: DbOrTx, id: number, showSsn: boolean): Promise<Student> {
-  const { rows } = await db.execute<Row>(sql`
-    select s.id, s.first_name, s.last_name, s.email, s.phone, s.program_id, p.program_name, s.status,
-           s.sis_student_id, s.enrollment_date::text, s.ssn_last4, 1 as total
-      from students s left join programs p on p.id = s.program_id where s.id = ${id}`);
-  if (!rows[0]) throw notFound('Student');
-  return toStudent(rows[0], showSsn);
+/** One student; 404 when it does not exist or is outside the reader's scope (the same answer: ids are not confirmed). */
+export async function getStudent(db: DbOrTx, id: number, reader: StudentReader): Promise<Student> {
+  const row = await findStudentRow(db, id, reader.scope);
+  if (!row) throw notFound('Student');
+  return toStudent(row, reader.showSsn);
 }
 
 async function assertProgramExists(tx: DbOrTx, programId: number | null) {
@@ -149,7 +106,7 @@ export async function createStudent(db: Db, input: Input, ctx: Ctx): Promise<Stu
         on conflict do nothing`);
     }
     await recordAudit(tx, { userId: ctx.actorId, action: 'Create', tableName: 'students', recordId: id, ipAddress: ctx.ip, newValues: auditable(input) });
-    return getStudent(tx, id, ctx.showSsn);
+    return getStudent(tx, id, { scope: ALL_STUDENTS, showSsn: ctx.showSsn });
   });
 }
 
@@ -158,7 +115,7 @@ export async function updateStudent(db: Db, id: number, input: Input, ctx: Ctx):
   return db.transaction(async (tx) => {
     const { rows: found } = await tx.execute(sql`select id from students where id = ${id} for update`);
     if (found.length === 0) throw notFound('Student');
-    const before = await getStudent(tx, id, false);
+    const before = await getStudent(tx, id, { scope: ALL_STUDENTS, showSsn: false });
     await assertProgramExists(tx, input.programId);
     const c = columns(input, ctx);
     await withUniqueFields(
@@ -173,7 +130,7 @@ export async function updateStudent(db: Db, id: number, input: Input, ctx: Ctx):
     const diff = changedFields(before as unknown as Record<string, unknown>, comparable as Record<string, unknown>);
     if (input.socialSecurityNumber !== undefined) (diff.newValues as Record<string, unknown>).socialSecurityNumber = input.socialSecurityNumber ? '(set)' : '(cleared)';
     await recordAudit(tx, { userId: ctx.actorId, action: 'Update', tableName: 'students', recordId: id, ipAddress: ctx.ip, ...diff });
-    return getStudent(tx, id, ctx.showSsn);
+    return getStudent(tx, id, { scope: ALL_STUDENTS, showSsn: ctx.showSsn });
   });
 }
 
@@ -182,7 +139,7 @@ export async function deleteStudent(db: Db, id: number, ctx: Omit<Ctx, 'cipher' 
   await db.transaction(async (tx) => {
     const { rows } = await tx.execute<{ id: number }>(sql`select id from students where id = ${id} for update`);
     if (rows.length === 0) throw notFound('Student');
-    const before = await getStudent(tx, id, false);
+    const before = await getStudent(tx, id, { scope: ALL_STUDENTS, showSsn: false });
     const { rows: history } = await tx.execute(sql`select 1 from attendance_records where student_id = ${id} limit 1`);
     if (history.length > 0) throw conflict(STUDENT_HAS_ATTENDANCE);
     await tx.execute(sql`delete from students where id = ${id}`);

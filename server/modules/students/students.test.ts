@@ -106,3 +106,78 @@ describe('students', () => {
     expect((await t.app.inject({ url: '/api/students' })).statusCode).toBe(401);
   });
 });
+
+describe('need-to-know: instructors read only the students on their own rosters', () => {
+  let own: { cookie: string; userId: number };
+  let other: { cookie: string; userId: number };
+  const ids: Record<string, number> = {};
+
+  beforeAll(async () => {
+    own = await t.signedIn('instructor');
+    other = await t.signedIn('instructor');
+    const student = async (key: string) => {
+      const { rows } = await t.db.execute<{ id: number }>(sql`
+        insert into students (first_name, last_name, email, phone, sis_student_id)
+        values (${key}, 'Roster', ${`${key.toLowerCase()}@roster.edu`}, '555-0100', ${`ROSTER-${key}`}) returning id`);
+      ids[key] = rows[0]!.id;
+    };
+    for (const key of ['Mine1', 'Mine2', 'Theirs', 'Nobody']) await student(key);
+    const schedule = async (instructorId: number, roster: string[]) => {
+      const { rows } = await t.db.execute<{ id: number }>(sql`
+        with c as (insert into courses (course_code, course_name) values (${`C-${Object.keys(ids).length}-${instructorId}-${roster.length}`}, 'Course') returning id)
+        insert into schedules (course_id, instructor_id, cohort_number, term_number, day_of_week, start_time, end_time, course_start_date, course_end_date)
+        select id, ${instructorId}, 1, 1, 2, '08:00', '12:00', '2026-01-05', '2026-06-01' from c returning id`);
+      for (const key of roster) await t.db.execute(sql`insert into schedule_rosters (schedule_id, student_id) values (${rows[0]!.id}, ${ids[key]!})`);
+    };
+    // Mine2 is on two of the instructor's schedules: still listed once.
+    await schedule(own.userId, ['Mine1', 'Mine2']);
+    await schedule(own.userId, ['Mine2']);
+    await schedule(other.userId, ['Theirs']);
+  });
+
+  const get = (cookie: string, url: string) => t.app.inject({ url, headers: { cookie } });
+  const names = (res: { json: () => { firstName: string }[] }) => res.json().map((s) => s.firstName);
+
+  it('lists only their roster students, with a true total, search and paging', async () => {
+    const all = await get(own.cookie, '/api/students');
+    expect(names(all)).toEqual(['Mine1', 'Mine2']);
+    expect(all.headers['x-total-count']).toBe('2');
+    expect(all.json()[0]).toMatchObject({ email: 'mine1@roster.edu', phone: '555-0100' });
+    const page2 = await get(own.cookie, '/api/students?pageSize=1&page=2');
+    expect(names(page2)).toEqual(['Mine2']);
+    expect(page2.headers['x-total-count']).toBe('2');
+    const past = await get(own.cookie, '/api/students?pageSize=1&page=5');
+    expect(past.json()).toEqual([]);
+    expect(past.headers['x-total-count']).toBe('2');
+    // Searching for someone else's student, by name, SIS id or internal id, finds nothing.
+    for (const q of ['Theirs', 'ROSTER-Nobody', String(ids.Theirs), 'roster.edu']) {
+      const res = await get(own.cookie, `/api/students?search=${encodeURIComponent(q)}`);
+      expect(names(res).filter((n) => n === 'Theirs' || n === 'Nobody'), q).toEqual([]);
+    }
+    expect(names(await get(other.cookie, '/api/students'))).toEqual(['Theirs']);
+  });
+
+  it('reads one of their students, and gets 404 (not 403) for anyone else, as for an id that does not exist', async () => {
+    expect((await get(own.cookie, `/api/students/${ids.Mine1}`)).json()).toMatchObject({ firstName: 'Mine1', email: 'mine1@roster.edu' });
+    const theirs = await get(own.cookie, `/api/students/${ids.Theirs}`);
+    const missing = await get(own.cookie, '/api/students/999999');
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.body).toBe(missing.body);
+    expect((await get(own.cookie, `/api/students/${ids.Nobody}`)).statusCode).toBe(404);
+  });
+
+  it('an instructor with no schedules sees no one', async () => {
+    const fresh = await t.signedIn('instructor');
+    const res = await get(fresh.cookie, '/api/students');
+    expect(res.json()).toEqual([]);
+    expect(res.headers['x-total-count']).toBe('0');
+  });
+
+  it('support staff and administrators keep full access', async () => {
+    for (const cookie of [support, admin]) {
+      const found = names(await get(cookie, '/api/students?search=Roster&pageSize=50'));
+      expect(found.sort()).toEqual(['Mine1', 'Mine2', 'Nobody', 'Theirs']);
+      expect((await get(cookie, `/api/students/${ids.Nobody}`)).statusCode).toBe(200);
+    }
+  });
+});

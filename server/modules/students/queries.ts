@@ -1,0 +1,117 @@
+import { and, count, eq, exists, ilike, or, sql, type SQL } from 'drizzle-orm';
+import type { StudentSortKey } from '../../../common/students.ts';
+import { MAX_INT32, type ListQuery } from '../../../common/validation.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
+import { likePattern } from '../../lib/paging.ts';
+
+// Reads of the students module: each takes the database or a transaction first, and a scope.
+
+/**
+ * Which students a reader may see (need-to-know): every student, or only those on the roster of a
+ * schedule the instructor teaches. Passed from the route through the service to the query, so a
+ * read is limited in SQL, never by pretending to be another user.
+ */
+export type StudentScope = { kind: 'all' } | { kind: 'rosters-of'; instructorId: number };
+export const ALL_STUDENTS: StudentScope = { kind: 'all' };
+
+type StudentColumns = typeof students.$inferSelect;
+export type StudentRow = Pick<
+  StudentColumns,
+  'id' | 'firstName' | 'lastName' | 'email' | 'phone' | 'programId' | 'status' | 'sisStudentId' | 'enrollmentDate' | 'ssnLast4'
+> & { programName: (typeof programs.$inferSelect)['programName'] | null };
+
+const rowColumns = {
+  id: students.id,
+  firstName: students.firstName,
+  lastName: students.lastName,
+  email: students.email,
+  phone: students.phone,
+  programId: students.programId,
+  programName: programs.programName,
+  status: students.status,
+  sisStudentId: students.sisStudentId,
+  enrollmentDate: students.enrollmentDate,
+  ssnLast4: students.ssnLast4,
+};
+
+/** The scope as a condition on `students` (undefined: no condition). */
+function inScope(db: DbOrTx, scope: StudentScope): SQL | undefined {
+  if (scope.kind === 'all') return undefined;
+  return exists(
+    db
+      .select({ one: sql`1` })
+      .from(scheduleRosters)
+      .innerJoin(schedules, eq(schedules.id, scheduleRosters.scheduleId))
+      .where(and(eq(scheduleRosters.studentId, students.id), eq(schedules.instructorId, scope.instructorId))),
+  );
+}
+
+/** Search across full name (either order), e-mail, SIS id and the internal id. */
+function matching(search: string | undefined): SQL | undefined {
+  if (!search) return undefined;
+  const term = likePattern(search);
+  // Digits match the internal id only when they can be one (a larger number overflows integer).
+  const id = /^\d{1,10}$/.test(search) && Number(search) <= MAX_INT32 ? Number(search) : null;
+  return or(
+    ilike(sql`${students.firstName} || ' ' || ${students.lastName}`, term),
+    ilike(sql`${students.lastName} || ', ' || ${students.firstName}`, term),
+    ilike(students.email, term),
+    ilike(students.sisStudentId, term),
+    id == null ? undefined : eq(students.id, id),
+  );
+}
+
+/** Sort keys (a fixed map: the query string never reaches SQL). */
+const SORTS: Record<StudentSortKey, SQL[]> = {
+  name: [sql`lower(${students.lastName})`, sql`lower(${students.firstName})`],
+  firstName: [sql`lower(${students.firstName})`],
+  lastName: [sql`lower(${students.lastName})`],
+  email: [sql`lower(${students.email})`],
+  sisStudentId: [sql`${students.sisStudentId}`],
+  status: [sql`${students.status}`],
+  program: [sql`${programs.programName}`],
+  id: [sql`${students.id}`],
+};
+
+function orderOf(q: ListQuery): SQL[] {
+  const keys = q.sort && Object.hasOwn(SORTS, q.sort) ? SORTS[q.sort as StudentSortKey] : SORTS.name;
+  const dir = q.order === 'desc' ? sql`desc` : sql`asc`;
+  // The direction applies to every expression of a key (name = last name, then first name); id breaks ties.
+  return [...keys.map((k) => sql`${k} ${dir} nulls last`), sql`${students.id} asc`];
+}
+
+/**
+ * One page of the students in scope (all of them without page/pageSize), searched and sorted in
+ * the database, with the total of the search in scope for X-Total-Count.
+ */
+export async function listStudentRows(db: DbOrTx, q: ListQuery, scope: StudentScope): Promise<{ rows: StudentRow[]; total: number }> {
+  const where = and(matching(q.search), inScope(db, scope));
+  const pageSize = q.pageSize ?? 50;
+  const page = q.page ?? (q.pageSize ? 1 : undefined);
+  const query = db
+    .select({ ...rowColumns, total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(students)
+    .leftJoin(programs, eq(programs.id, students.programId))
+    .where(where)
+    .orderBy(...orderOf(q))
+    .$dynamic();
+  const found = page ? await query.limit(pageSize).offset((page - 1) * pageSize) : await query;
+  let total = found[0]?.total ?? 0;
+  if (found.length === 0 && page && page > 1) {
+    // Past the last page the window has no row to carry the total: count it.
+    total = (await db.select({ n: count() }).from(students).where(where))[0]!.n;
+  }
+  return { rows: found.map(({ total: _total, ...row }) => row), total };
+}
+
+/** One student, if in scope. */
+export async function findStudentRow(db: DbOrTx, id: number, scope: StudentScope): Promise<StudentRow | null> {
+  const [row] = await db
+    .select(rowColumns)
+    .from(students)
+    .leftJoin(programs, eq(programs.id, students.programId))
+    .where(and(eq(students.id, id), inScope(db, scope)))
+    .limit(1);
+  return row ?? null;
+}
