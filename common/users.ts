@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { passwordSchema } from './auth.ts';
 import { ROLES } from './roles.ts';
-import { requiredText, tokenText } from './validation.ts';
+import { emailAddress, requiredText, tokenText } from './validation.ts';
 
 export const userSchema = z.object({
   id: z.number().int(),
@@ -18,7 +18,7 @@ export type User = z.infer<typeof userSchema>;
 export const userInputSchema = z.object({
   firstName: requiredText('First name', 100),
   lastName: requiredText('Last name', 100),
-  email: z.string({ error: 'Email is required' }).trim().min(1, 'Email is required').pipe(z.email('Enter a valid e-mail address')),
+  email: emailAddress(),
   username: requiredText('Username', 100),
   role: z.enum(ROLES, { error: `Role must be one of ${ROLES.join(', ')}` }),
 });

@@ -55,12 +55,19 @@ export const optionalText = (max = 500) =>
 export const requiredText = (label: string, max = 200) =>
   z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
 
+/** The longest e-mail address SMTP carries; longer ones would also overflow the e-mail indexes. */
+export const EMAIL_MAX = 254;
+const email = () => z.email('Enter a valid e-mail address').max(EMAIL_MAX, `E-mail must be at most ${EMAIL_MAX} characters`);
+
+/** A required e-mail address (trimmed). */
+export const emailAddress = (required = 'Email is required') => z.string({ error: required }).trim().min(1, required).pipe(email());
+
 export const optionalEmail = z
   .string()
   .trim()
   .nullish()
   .transform((v) => (v ? v : null))
-  .pipe(z.email('Enter a valid e-mail address').nullable());
+  .pipe(email().nullable());
 
 /**
  * A token, pass or code made by the server: only its alphabet is accepted (base64url, plus `.`

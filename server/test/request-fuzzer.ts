@@ -96,6 +96,20 @@ export const PROTOTYPE_KEYS = ['constructor', '__proto__', 'toString', 'hasOwnPr
 export const IMPOSSIBLE_DATES = ['2026-02-30', '2025-02-29', '2026-04-31', '2026-13-01', '2026-00-10', '2026-01-00', '0000-01-01', '9999-12-31', '1899-12-31', '+275760-09-13', '2026-2-3', '20260302'];
 const BOUNDARY_NUMBERS = [0, -1, 1, 2 ** 31 - 1, 2 ** 31, -(2 ** 31), -(2 ** 31) - 1, 2 ** 32, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 1e308, -1e308, 0.5, -0.5, 1e-7, 123.456];
 const BOUNDARY_NUMERIC_STRINGS = ['0', '-1', '2147483647', '2147483648', '4294967296', '9007199254740993', '1e3', '1e309', '0x10', '0b1', '0o7', ' 1 ', '1 ', '01', '+1', '1.0', '1.5', '-0', 'NaN', 'Infinity', '-Infinity', '١٢', '１２'];
+/** Letters and digits that do not compress, the same every run. */
+function incompressible(length: number): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  let x = 2_463_534_242;
+  let out = '';
+  for (let i = 0; i < length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out += alphabet[(x >>> 0) % alphabet.length];
+  }
+  return out;
+}
+
 const NASTY_STRINGS = [
   '',
   ' ',
@@ -131,6 +145,10 @@ const NASTY_STRINGS = [
   '24:00',
   '99:99',
   '23:59:60',
+  // Valid-looking but longer than an index entry can hold (PostgreSQL btree rows are at most ~2.7 kB
+  // after compression, so the text must not compress).
+  incompressible(3_000) + '@example.edu',
+  incompressible(3_000),
 ];
 
 /** Any UTF-16 code unit: NUL, control characters, lone surrogates, astral halves. */
