@@ -20,7 +20,8 @@ import {
 } from './support.ts';
 
 // Take Attendance end to end (issue 4): an instructor starts a session, a phone checks in from the
-// URL the page shows, the roster fills in, an override, the end of the session.
+// URL the page shows, the roster fills in, a "possible proxy" flag is reviewed (issue 9), an
+// override, the end of the session.
 
 let browser: Browser;
 let server: E2eServer;
@@ -185,6 +186,32 @@ describe('Take Attendance', () => {
       await lp.getByRole('button', { name: 'Mark My Attendance' }).click();
       await visible(lp.getByRole('heading', { level: 1, name: 'Attendance Marked!' }));
       await visible(rosterRow(page, 'Bea Kim').getByText(/^(Present|Late)$/), 7_000);
+
+      // Amy's and Bea's phones are two browsers of one build on one address (loopback here, the
+      // school Wi-Fi in class), checked in within three minutes of each other by new devices: both
+      // are flagged "possible proxy" with the evidence, for the instructor to confirm or clear.
+      const proxyBadge = (name: string) => rosterRow(page, name).getByRole('button', { name: new RegExp(`^Possible proxy: see the evidence for ${name}$`) });
+      await visible(proxyBadge('Bea Kim'), 7_000);
+      await visible(proxyBadge('Amy Lee'));
+      await waitForText(page, '[data-testid="roster-summary"]', (t) => t.includes('2 possible proxy to review'));
+      await proxyBadge('Bea Kim').focus();
+      await page.keyboard.press('Enter');
+      const evidence = page.getByRole('dialog', { name: 'Possible proxy check-in' });
+      await visible(evidence);
+      await visible(evidence.getByRole('heading', { name: 'Same browser as another student’s check-in' }));
+      await visible(evidence.getByText('Amy Lee'));
+      await visible(evidence.getByText('Not reviewed yet'));
+      await screenshot(page, 'proxy-flag-dialog');
+      expect(await seriousViolations(page)).toEqual([]);
+      await evidence.getByRole('button', { name: 'Clear flag' }).click();
+      await visible(evidence.getByText(/^Cleared by Dana Okafor/));
+      // Focus stays on the button just pressed, now unavailable.
+      expect(await page.evaluate(() => [document.activeElement?.textContent, document.activeElement?.getAttribute('aria-disabled')])).toEqual(['Clear flag', 'true']);
+      await evidence.getByRole('button', { name: 'Close' }).click();
+      await hidden(evidence);
+      await visible(toastWith(page, 'Flag Cleared'));
+      await visible(rosterRow(page, 'Bea Kim').getByRole('button', { name: /^Proxy flag cleared/ }));
+      await visible(proxyBadge('Amy Lee'));
 
       // No link at all: /attendance/scan asks for the code on the screen and opens the class's form.
       const typed = await newPhonePage(browser, server.baseUrl);

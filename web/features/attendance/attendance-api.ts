@@ -2,9 +2,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
   attendanceRowSchema,
+  checkInFlagSchema,
   qrImageSchema,
   qrSessionSchema,
   type AttendanceRow,
+  type CheckInFlag,
+  type FlagDecision,
   type QrSession,
 } from '../../../common/attendance.ts';
 import { REALTIME_REFRESH_MS, type AttendanceStatus } from '../../../common/constants.ts';
@@ -159,6 +162,25 @@ export function useOverride() {
       void queryClient.invalidateQueries({ queryKey: rosterKey(scheduleId) });
       notifySuccess('Attendance Updated', `${updated.firstName} ${updated.lastName} is now marked ${updated.status ? STATUS_LABELS[updated.status] : 'Absent'}.`);
     },
-    onError: (error) => notifyFailure(error, 'Failed to update attendance record. Please try again.', 'Update Failed'),
+    onError: (error) => {
+      // A date the class does not meet (or a student not on the roster) is worth saying exactly.
+      const specific = /^400: /.test(error.message) ? readErrorBody(error).message : null;
+      notifyFailure(error, specific ?? 'Failed to update attendance record. Please try again.', 'Update Failed');
+    },
+  });
+}
+
+export type FlagReviewInput = { flag: CheckInFlag; scheduleId: number; decision: FlagDecision; studentName: string };
+
+/** Confirm or clear a "possible proxy" flag; the roster is read again to show the decision. */
+export function useReviewFlag() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ flag, decision }: FlagReviewInput) => call(checkInFlagSchema, 'POST', `/api/attendance/flags/${flag.id}/review`, { decision }),
+    onSuccess: (_flag, { scheduleId, decision, studentName }) => {
+      void queryClient.invalidateQueries({ queryKey: rosterKey(scheduleId) });
+      notifySuccess(decision === 'confirmed' ? 'Proxy Confirmed' : 'Flag Cleared', `${studentName}'s check-in is marked ${decision === 'confirmed' ? 'as a proxy check-in' : 'as genuine'}.`);
+    },
+    onError: (error) => notifyFailure(error, 'Failed to save the review. Please try again.'),
   });
 }

@@ -10,6 +10,7 @@ import { cn } from '../../lib/cn.ts';
 import { useRoster } from './attendance-api.ts';
 import { formatDate, formatLocalTime, formatMinutes } from './format.ts';
 import { OverrideDialog } from './override-dialog.tsx';
+import { ProxyFlagBadge, ProxyFlagDialog, flagStanding } from './proxy-flags.tsx';
 import { AttendanceStatusBadge } from './status-badge.tsx';
 
 type Filter = 'all' | 'missing' | 'in';
@@ -31,6 +32,8 @@ export function RosterPanel({ schedule, date, live }: { schedule: Schedule; date
   const [filter, setFilter] = useState<Filter>('all');
   // The student being overridden; their row is read fresh from each poll (a scan may land meanwhile).
   const [editingId, setEditingId] = useState<number | null>(null);
+  // The student whose "possible proxy" evidence is open, likewise read fresh from each poll.
+  const [reviewingId, setReviewingId] = useState<number | null>(null);
   const rows = roster.data ?? [];
   const checkedIn = rows.filter(isIn).length;
   const missing = rows.filter((r) => r.status == null).length;
@@ -38,6 +41,8 @@ export function RosterPanel({ schedule, date, live }: { schedule: Schedule; date
   const rate = rows.length ? Math.round((checkedIn / rows.length) * 100) : 0;
   const sessionDate = rows[0]?.sessionDate;
   const editing = rows.find((r) => r.studentId === editingId) ?? null;
+  const reviewing = rows.find((r) => r.studentId === reviewingId) ?? null;
+  const toReview = rows.filter((r) => flagStanding(r.flags) === 'flagged').length;
 
   return (
     <Card className="overflow-hidden">
@@ -83,6 +88,7 @@ export function RosterPanel({ schedule, date, live }: { schedule: Schedule; date
                 Checked in <span className="text-lg font-bold text-slate-900">{checkedIn}</span> of{' '}
                 <span className="font-semibold text-slate-900">{rows.length}</span>
                 <span className="text-slate-500"> · {missing} not checked in</span>
+                {toReview > 0 ? <span className="font-medium text-amber-900"> · {toReview} possible proxy to review</span> : null}
               </p>
               <div
                 role="progressbar"
@@ -132,7 +138,7 @@ export function RosterPanel({ schedule, date, live }: { schedule: Schedule; date
               </thead>
               <tbody className="divide-y divide-slate-100">
                 {shown.map((r) => (
-                  <RosterRow key={r.studentId} row={r} onOverride={() => setEditingId(r.studentId)} />
+                  <RosterRow key={r.studentId} row={r} onOverride={() => setEditingId(r.studentId)} onReview={() => setReviewingId(r.studentId)} />
                 ))}
                 {shown.length === 0 ? (
                   <tr>
@@ -147,11 +153,12 @@ export function RosterPanel({ schedule, date, live }: { schedule: Schedule; date
         </>
       )}
       <OverrideDialog row={editing} scheduleId={schedule.id} onClose={() => setEditingId(null)} />
+      <ProxyFlagDialog row={reviewing} scheduleId={schedule.id} onClose={() => setReviewingId(null)} />
     </Card>
   );
 }
 
-function RosterRow({ row, onOverride }: { row: AttendanceRow; onOverride: () => void }) {
+function RosterRow({ row, onOverride, onReview }: { row: AttendanceRow; onOverride: () => void; onReview: () => void }) {
   const name = `${row.firstName} ${row.lastName}`;
   const minutes = formatMinutes(row.minutesAttended);
   return (
@@ -168,6 +175,11 @@ function RosterRow({ row, onOverride }: { row: AttendanceRow; onOverride: () => 
           </p>
         ) : row.source === 'auto' ? (
           <p className="mt-1 text-xs text-slate-500">Marked automatically</p>
+        ) : null}
+        {row.flags.length > 0 ? (
+          <div>
+            <ProxyFlagBadge row={row} onOpen={onReview} />
+          </div>
         ) : null}
       </td>
       <td className="px-3 py-3 text-slate-700 tabular-nums">{formatLocalTime(row.scanInTime) ?? <span className="text-slate-400">—</span>}</td>
