@@ -10,9 +10,10 @@ import { currentQrImage, endSession, listActiveSessions, publicSession, sessionF
 
 export const DEVICE_COOKIE = 'muster_device';
 // A campus behind one school Wi-Fi address: a class of 60, even a morning rush of 1,000, must get
-// through. Guessing is stopped by the 15-second codes and the roster check, not by this limit.
+// through. Guessing six-digit codes is stopped by counting every typed code per address and per
+// (address, session) (code-attempts.ts), not by this limit.
 export const PUBLIC_RATE_LIMIT = { max: 3000, timeWindow: '1 minute' };
-// Typed codes are only six digits: guessing is held to a class's worth of tries per address.
+// /attendance/scan tries a typed code against every open session: a class's worth of requests a minute.
 const TYPED_CODE_RATE_LIMIT = { max: 300, timeWindow: '1 minute' };
 
 export type CheckInDevice = {
