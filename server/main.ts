@@ -2,6 +2,9 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/connect.ts';
 import { startJobs } from './jobs/scheduler.ts';
+import { openFieldCipher } from './lib/field-cipher.ts';
+import { loggerOptions } from './lib/logging.ts';
+import { recoverInterruptedUploads } from './modules/imports/upload-log.ts';
 import { createSetupCodeIfNeeded } from './modules/auth/service.ts';
 
 async function main() {
@@ -9,6 +12,14 @@ async function main() {
   const log = (m: string) => console.log(`[muster] ${m}`);
   const started = Date.now();
   const database = await openDatabase(config, 'app', log);
+  const closeAndThrow = async (err: unknown): Promise<never> => {
+    await database.close();
+    throw err;
+  };
+  // Every instance on this database must hold the same encryption key (else refuse to start).
+  const cipher = await openFieldCipher(database.db, config.encryptionKey, config.dataDir).catch(closeAndThrow);
+  // Uploads whose import a stop interrupted are marked failed; this instance joins the live ones.
+  const presence = await recoverInterruptedUploads(database, log).catch(closeAndThrow);
   // First run: the setup page asks for this code, so only someone who can read this console
   // (not whoever on the network reaches the page first) becomes the first Super Administrator.
   const setupCode = await createSetupCodeIfNeeded(database.db).catch(async (err: unknown) => {
@@ -19,10 +30,7 @@ async function main() {
     log('No user exists yet. Open the app and create the first Super Administrator with this one-time code:');
     console.log(`Setup code: ${setupCode}`);
   }
-  const app = await buildApp(
-    { db: database.db, config },
-    { logger: { level: config.logLevel, ...(process.stdout.isTTY ? {} : {}) } },
-  );
+  const app = await buildApp({ db: database.db, config, cipher }, { logger: loggerOptions(config.logLevel) });
   const jobs = startJobs({ db: database.db, log: app.log });
 
   let closing = false;
@@ -32,6 +40,7 @@ async function main() {
     log(`${signal} received, shutting down`);
     jobs.stop();
     await app.close().catch(() => {});
+    await presence.leave();
     await database.close();
     log('stopped cleanly');
     process.exit(0);
@@ -42,6 +51,7 @@ async function main() {
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
+    await presence.leave();
     await database.close();
     throw err;
   }
