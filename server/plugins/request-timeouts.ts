@@ -57,7 +57,7 @@ const TIMEOUT_RESPONSE =
  * answers its own request timeout) and the connection is closed, which ends the body's parsing.
  */
 export function registerBodyTimeout(app: FastifyInstance, t: RequestTimeouts): void {
-  app.addHook('onRequest', (req, _reply, done) => {
+  app.addHook('onRequest', (req, reply, done) => {
     const raw = req.raw;
     const declared = Number(raw.headers['content-length']);
     const hasBody = declared > 0 || raw.headers['transfer-encoding'] !== undefined;
@@ -78,6 +78,9 @@ export function registerBodyTimeout(app: FastifyInstance, t: RequestTimeouts): v
     const clear = () => clearTimeout(timer);
     raw.once('end', clear);
     raw.once('close', clear);
+    // Answered before the body was read (a 401, a 415…): a 408 now would be a second answer on the
+    // connection; what is left of the body is Node's to drain (its requestTimeout still applies).
+    reply.raw.once('finish', clear);
     done();
   });
 }
