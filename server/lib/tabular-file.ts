@@ -27,7 +27,7 @@ const isBlankRow = (cells: string[]) => cells.every((c) => c.trim() === '');
  * refused with a 400 that names the limit. Measured (imports/file-limits.test.ts, a server
  * process at ~160 MB at rest): a 0.6 MB bomb that unpacks to 150 MB took ~950 MB and 33 s to
  * parse before these limits and is now refused in milliseconds; the largest files still accepted
- * (400,000 cells, 24 MB of long text, a 2,000,000-cell CSV) peak at 230-270 MB.
+ * (300,000 cells, 20 MB of long text, a 2,000,000-cell CSV) peak at 220-230 MB.
  */
 export const TABULAR_LIMITS = {
   /** Data rows (the header row is not counted): the 100,000-student import of decision 005. */
@@ -35,9 +35,9 @@ export const TABULAR_LIMITS = {
   /** Cells of a CSV (rows x columns, blanks included). */
   maxCsvCells: 2_000_000,
   /** Cells of a spreadsheet's sheet: rows x columns of its used range, and cells written. */
-  maxSheetCells: 400_000,
+  maxSheetCells: 300_000,
   /** An .xlsx unpacked, all its parts together. */
-  maxInflatedBytes: 24 * 1024 * 1024,
+  maxInflatedBytes: 20 * 1024 * 1024,
   maxZipEntries: 1_000,
 };
 
