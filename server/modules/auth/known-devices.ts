@@ -8,7 +8,8 @@ import { knownDevices } from '../../db/schema/index.ts';
  * shared by several staff (a front-desk computer), so the cookie holds up to MAX_TOKENS tokens,
  * newest first, each known (by its SHA-256 only) for one account.
  */
-export const DEVICE_COOKIE = 'muster_device';
+// Not muster_device: that is the check-in device cookie (path /api), sent on these paths too.
+export const DEVICE_COOKIE = 'muster_known_browser';
 export const DEVICE_COOKIE_MAX_AGE_SECONDS = 400 * 24 * 60 * 60; // the longest a browser keeps a cookie
 const MAX_TOKENS = 5;
 // A person's browsers, newest first; older ones are forgotten (private windows add one each time).

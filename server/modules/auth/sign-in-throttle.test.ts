@@ -27,9 +27,9 @@ function login(email: string, password: string, from: string, deviceCookie?: str
 }
 
 function deviceCookieOf(res: LightMyRequestResponse): string {
-  const c = res.cookies.find((x) => x.name === 'muster_device');
+  const c = res.cookies.find((x) => x.name === 'muster_known_browser');
   if (!c) throw new Error('no device cookie set');
-  return `muster_device=${c.value}`;
+  return `muster_known_browser=${c.value}`;
 }
 
 async function failedLoginAudits(): Promise<number> {
@@ -173,7 +173,7 @@ describe('sign-in throttling per account and address', () => {
     const a = await account();
     const b = await account();
     const first = await login(a, RIGHT, '10.13.0.1');
-    const c = first.cookies.find((x) => x.name === 'muster_device')!;
+    const c = first.cookies.find((x) => x.name === 'muster_known_browser')!;
     expect(c.httpOnly).toBe(true);
     expect(c.sameSite).toBe('Lax');
     expect(c.maxAge).toBeGreaterThan(300 * 24 * 3600);
