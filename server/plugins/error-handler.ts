@@ -22,6 +22,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(400).send({ message: `Validation failed: ${summary}`, code: 'VALIDATION', errors });
     }
     if (error instanceof AppError) {
+      // Every refusal that knows when to come back says so in the header too (sign-in, typed codes).
+      const retryAfter = error.details?.retryAfterSeconds;
+      if (error.statusCode === 429 && typeof retryAfter === 'number') reply.header('retry-after', String(Math.ceil(retryAfter)));
       return reply.status(error.statusCode).send({ message: error.message, code: error.code, ...error.details });
     }
     const pgErr = fromPostgres(pgError(error));

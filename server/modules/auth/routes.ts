@@ -15,7 +15,6 @@ import type { AppDeps } from '../../app.ts';
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS } from './known-devices.ts';
 import { SESSION_COOKIE, endLoginSession } from './sessions.ts';
 import { endOtherOwnSessions, endOwnSession, listOwnSessions, setupFirstAdmin, signIn, userCount } from './service.ts';
-import { SignInThrottled } from './sign-in-throttle.ts';
 
 const okSchema = z.object({ ok: z.literal(true) });
 
@@ -53,15 +52,6 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       maxAge: DEVICE_COOKIE_MAX_AGE_SECONDS,
     });
   const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent']?.slice(0, 300) ?? null });
-  /** A throttled attempt says when to come back, in the Retry-After header as well as the message. */
-  const retryAfter = async <T>(reply: FastifyReply, run: () => Promise<T>): Promise<T> => {
-    try {
-      return await run();
-    } catch (err) {
-      if (err instanceof SignInThrottled) reply.header('retry-after', String(err.retryAfterSeconds));
-      throw err;
-    }
-  };
   // A flood guard only, far above a campus's sign-ins; the real limits are per account and address
   // (sign-in-throttle.ts). A browser with a device cookie counts on its own, so another browser's
   // flood from the same address cannot keep it out.
@@ -84,7 +74,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       '/api/setup',
       { config: { public: true, rateLimit: setupLimit }, schema: { body: setupSchema, response: { 201: currentUserSchema } } },
       async (req, reply) => {
-        const { token, userId } = await retryAfter(reply, () => setupFirstAdmin(deps.db, req.body, meta(req), deps.clock));
+        const { token, userId } = await setupFirstAdmin(deps.db, req.body, meta(req), deps.clock);
         setSessionCookie(req, reply, token);
         return reply.status(201).send({ id: userId, firstName: req.body.firstName, lastName: req.body.lastName, email: req.body.email, role: 'super_admin' as const });
       },
@@ -94,9 +84,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       '/api/auth/login',
       { config: { public: true, rateLimit: floodGuard }, schema: { body: loginSchema, response: { 200: okSchema } } },
       async (req, reply) => {
-        const { token, deviceCookie } = await retryAfter(reply, () =>
-          signIn(deps.db, req.body.email, req.body.password, { ...meta(req), deviceCookie: req.cookies[DEVICE_COOKIE] }, deps.clock),
-        );
+        const { token, deviceCookie } = await signIn(deps.db, req.body.email, req.body.password, { ...meta(req), deviceCookie: req.cookies[DEVICE_COOKIE] }, deps.clock);
         setSessionCookie(req, reply, token);
         setDeviceCookie(req, reply, deviceCookie);
         return { ok: true as const };

@@ -46,7 +46,7 @@ export class SignInThrottled extends AppError {
     readonly retryAfterSeconds: number,
     what: 'sign-in' | 'setup' = 'sign-in',
   ) {
-    super(429, 'RATE_LIMITED', tooManyAttempts(retryAfterSeconds, what));
+    super(429, 'RATE_LIMITED', tooManyAttempts(retryAfterSeconds, what), { retryAfterSeconds });
   }
 }
 

@@ -134,6 +134,8 @@ describe('wrong typed codes are counted per address and session', () => {
     const right = await typed(a.sessionId, s, phone(99, ip), screen.code);
     expect(right.statusCode).toBe(429);
     expect(right.json()).toMatchObject({ code: 'TOO_MANY_CODES', message: SCAN_TOO_MANY_CODES });
+    // It says when to come back, in the header a client's retry logic reads.
+    expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
     expect((await typed(a.sessionId, s, phone(99, ip), wrongCode(screen))).json()).toMatchObject({ code: 'TOO_MANY_CODES' });
     // Scanning the QR still works from that address: the pass is not a guess.
     const p = phone(98, ip);
