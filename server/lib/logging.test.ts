@@ -47,13 +47,30 @@ describe('the server log', () => {
     expect((await app.inject({ url: '/api/__test/bad-input?search=Aaliyah%20Johnson' })).statusCode).toBe(500);
     const text = logged();
     for (const personal of ['Aaliyah', 'Johnson', 'aaliyah.j@', '555-301-2201', 'Tomás', 'Herrera', '2026-02-30']) expect(text).not.toContain(personal);
-    const error = lines.map((l) => JSON.parse(l) as { msg: string; err?: Record<string, unknown> }).find((l) => l.msg === 'unhandled error')!;
+    const error = lines.map((l) => JSON.parse(l) as { msg: string; reqId?: string; err?: Record<string, unknown> }).find((l) => l.msg === 'unhandled error')!;
     // Still useful: the kind, the SQL (placeholders only), the PostgreSQL code and where it happened.
     expect(error.err).toMatchObject({ type: 'DrizzleQueryError', cause: { code: '22007' } });
     expect(String(error.err!.message)).toMatch(/^Failed query: select \$1::date \(1 parameter value not logged\)$/);
     expect(String(error.err!.stack)).toMatch(/\n\s+at /);
-    // The request line keeps the path and which query parameters were sent.
-    expect(text).toContain('/api/__test/bad-input?search=…');
+    // One line for the request: its id, the route pattern and the status, no query values.
+    const requestLines = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request');
+    expect(requestLines).toHaveLength(2);
+    expect(requestLines[1]).toMatchObject({ method: 'GET', route: '/api/__test/bad-input', status: 500, reqId: error.reqId });
+  });
+
+  it('writes one line per request with its request id, honouring and returning x-request-id', async () => {
+    lines.length = 0;
+    const res = await app.inject({ url: '/api/students/12345?search=Aaliyah', headers: { 'x-request-id': 'lb-7f3a' } });
+    expect(res.headers['x-request-id']).toBe('lb-7f3a');
+    const own = await app.inject({ url: '/api/setup/status' });
+    expect(own.headers['x-request-id']).toBeTruthy();
+    const requestLines = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request');
+    expect(requestLines).toEqual([
+      expect.objectContaining({ reqId: 'lb-7f3a', method: 'GET', route: '/api/students/:id', status: 401 }),
+      expect.objectContaining({ reqId: own.headers['x-request-id'], route: '/api/setup/status', status: 200 }),
+    ]);
+    expect(lines).toHaveLength(2);
+    expect(logged()).not.toContain('Aaliyah');
   });
 
   it('never holds request bodies, passwords or cookies', async () => {
