@@ -86,7 +86,9 @@ export async function run(): Promise<void> {
     const checkins = await hammer(STUDENTS, CONCURRENCY, async (i) => {
       const res = await fetch(`${base}/api/attendance/submit`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', cookie: `muster_device=bench-device-${i}-abcdefgh` },
+        // Each phone its own browser signature, as a real class's phones differ: one shared signature
+        // would flag every check-in as a possible proxy and measure that worst case instead.
+        headers: { 'content-type': 'application/json', 'user-agent': `BenchPhone/${i} (Mobile)`, cookie: `muster_device=bench-device-${i}-abcdefgh` },
         body: JSON.stringify({ sessionId, studentId: `SIS-${i + 1}`, firstName: `S${i + 1}`, lastName: 'Bench', email: 'x', token: tokenAt(secret, sessionId, new Date()).token }),
       });
       await res.arrayBuffer();

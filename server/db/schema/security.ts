@@ -1,4 +1,5 @@
 import { check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { CHECK_IN_FLAG_REASONS, CHECK_IN_FLAG_STATUSES } from '../../../common/attendance.ts';
 import { attendanceRecords } from './attendance.ts';
 import { users } from './users.ts';
 import { inList } from './sql-helpers.ts';
@@ -50,8 +51,6 @@ export const installationFacts = pgTable('installation_facts', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-export const CHECK_IN_FLAG_REASONS = ['shared_browser', 'dropped_cookie'] as const;
-export const CHECK_IN_FLAG_STATUSES = ['flagged', 'confirmed', 'cleared'] as const;
 
 /**
  * A check-in that may have been made for someone else ("possible proxy"), with the evidence, for

@@ -11,7 +11,6 @@ import {
 } from '../../../common/attendance.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import type { CHECK_IN_FLAG_REASONS as STORED_REASONS, CHECK_IN_FLAG_STATUSES as STORED_STATUSES } from '../../db/schema/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { notFound } from '../../lib/errors.ts';
 import { recordAudit } from '../audit-logs/service.ts';
@@ -30,12 +29,6 @@ import {
   type FlagRow,
   type NewFlag,
 } from './queries.ts';
-
-// The contract's lists and the database's check constraints must name the same values.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
-const sameReasons: Same<CheckInFlagReason, (typeof STORED_REASONS)[number]> = true;
-const sameStatuses: Same<CheckInFlagStatus, (typeof STORED_STATUSES)[number]> = true;
-void [sameReasons, sameStatuses];
 
 /**
  * "Possible proxy" detection (docs/decisions/006-proxy-check-ins.md). A web page cannot prove which
