@@ -181,6 +181,7 @@ export const clockHoursSchema = z.object({
 // Scan page messages (SPEC §8 for the first two). Unknown IDs and wrong names get the same text.
 export const SCAN_NOT_FOUND = 'This attendance session is either expired, invalid, or does not exist. Please check with your instructor for a new QR code.';
 export const SCAN_EXPIRED = 'This attendance session has expired. Please check with your instructor if you need to mark your attendance.';
+export const SCAN_OPEN_LINK = 'Open the link from the QR code in your classroom, then send the form again.';
 export const SCAN_STALE_CODE = 'This QR code is no longer current. Scan the code on the classroom screen again.';
 export const SCAN_NO_MATCH = "We couldn't match these details to a student in this class. Check your student ID and name, or ask your instructor.";
 export const SCAN_DEVICE_USED = 'This device has already been used to check in another student for this class. Each student must use their own phone.';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OVERRIDE_VALIDATION, SCAN_CODE_OR_DETAILS, SCAN_DEVICE_USED, SCAN_EXPIRED, SCAN_NO_MATCH, SCAN_NOT_FOUND, SCAN_STALE_CODE, SESSION_ALREADY_OPEN } from '../../../common/attendance.ts';
+import { OVERRIDE_VALIDATION, SCAN_CODE_OR_DETAILS, SCAN_DEVICE_USED, SCAN_EXPIRED, SCAN_NO_MATCH, SCAN_NOT_FOUND, SCAN_OPEN_LINK, SESSION_ALREADY_OPEN } from '../../../common/attendance.ts';
 import { markAbsentees } from '../../jobs/auto-absent.ts';
 import { fixedClock } from '../../lib/clock.ts';
 import { auditEntries, createTestApp, type TestApp } from '../../test/helpers.ts';
@@ -141,8 +141,9 @@ describe('POST /api/attendance/submit', () => {
     clock.advance(31_000);
     expect((await submit(bea, { token: old })).json().message).toBe(SCAN_CODE_OR_DETAILS);
     expect((await submit(bea, { token: 'AAAAAAAAAAAA' })).statusCode).toBe(403);
-    // No code and no pass: the page must ask for the code on the screen.
-    expect((await submit(bea, {})).json()).toMatchObject({ code: 'STALE_CODE', message: SCAN_STALE_CODE });
+    // No code and no pass: the form was not reached through the QR link.
+    expect((await submit(bea, {})).json()).toMatchObject({ code: 'OPEN_LINK', message: SCAN_OPEN_LINK });
+    expect(SCAN_OPEN_LINK).toContain('Open the link from the QR code in your classroom');
     const url = (await image()).attendanceUrl;
     clock.advance(60 * 60_000);
     const later = await submit(bea, { token: new URL(url).searchParams.get('t') });
@@ -160,6 +161,22 @@ describe('POST /api/attendance/submit', () => {
     expect((await submit(bea, { pass }, 'another-device-0000')).statusCode).toBe(403);
     const res = await submit(bea, { pass }, device);
     expect(res.json()).toMatchObject({ action: 'checked_in', status: 'present' }); // 08:01 local, within the late threshold
+  });
+
+  it('checks in a SPEC client that posts only the six fields, from the phone that opened the link', async () => {
+    const jose = students[40]!; // one of the bulk students, so later counts stay as they were
+    const device = 'spec-phone-123456789';
+    const opened = await t.app.inject({ url: `/api/qr-sessions/public/${sessionId}?t=${await tokenNow()}`, cookies: { muster_device: device } });
+    const passCookie = opened.cookies.find((c) => c.name.startsWith('muster_pass_'))!;
+    expect(passCookie).toMatchObject({ httpOnly: true, path: '/api/attendance/submit', value: opened.json().pass });
+    const six = { sessionId, studentId: jose.sis, firstName: jose.first, lastName: jose.last, email: jose.email, scanInTime: '2026-03-02T14:01:00Z' };
+    // Another phone, without the cookie: sent back to the QR link.
+    const elsewhere = await t.app.inject({ method: 'POST', url: '/api/attendance/submit', cookies: { muster_device: 'other-phone-0000000' }, payload: six });
+    expect(elsewhere.json()).toMatchObject({ code: 'OPEN_LINK', message: SCAN_OPEN_LINK });
+    // The cookie is the pass of this session only: for another session's id it is not read.
+    const res = await t.app.inject({ method: 'POST', url: '/api/attendance/submit', cookies: { muster_device: device, [passCookie.name]: passCookie.value }, payload: six });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ action: expect.stringMatching(/checked_(in|out)/) });
   });
 
   it('lets a student who cannot scan type the six-digit code at /attendance/scan', async () => {

@@ -16,7 +16,7 @@ import {
 } from '../../../common/attendance.ts';
 import { idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app.ts';
-import { PUBLIC_RATE_LIMIT, checkInDevice } from '../qr-sessions/routes.ts';
+import { PUBLIC_RATE_LIMIT, checkInDevice, passCookieName } from '../qr-sessions/routes.ts';
 import { browserSignature, reviewFlag } from './proxy-flags.ts';
 import { clockHours, createManualRecord, listScheduleAttendance, overrideAttendance } from './service.ts';
 import { submitAttendance } from './submit.ts';
@@ -28,7 +28,10 @@ export function attendanceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       { config: { public: true, rateLimit: PUBLIC_RATE_LIMIT }, schema: { body: attendanceSubmitSchema, response: { 200: attendanceSubmitResultSchema } } },
       async (req, reply) => {
         const device = checkInDevice(req, reply, deps.config.cookieSecure ?? req.protocol === 'https');
-        return submitAttendance(deps.db, req.body, {
+        // SPEC's six fields carry no pass: the one opening the link set as a cookie stands in for it.
+        const passCookie = /^[0-9a-f-]{36}$/i.test(req.body.sessionId) ? req.cookies[passCookieName(req.body.sessionId)] : undefined;
+        const input = req.body.pass || req.body.token || !passCookie ? req.body : { ...req.body, pass: passCookie };
+        return submitAttendance(deps.db, input, {
           deviceId: device.id,
           devicePresented: device.presented,
           ip: req.ip,

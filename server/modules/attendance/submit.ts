@@ -4,6 +4,7 @@ import {
   SCAN_EXPIRED,
   SCAN_NO_MATCH,
   SCAN_NOT_FOUND,
+  SCAN_OPEN_LINK,
   SCAN_STALE_CODE,
   type AttendanceSubmit,
   type AttendanceSubmitResult,
@@ -89,6 +90,8 @@ export async function submitAttendance(db: Db, input: AttendanceSubmit, ctx: Che
   let attempt: CodeAttempt | null = null;
   let codeOk = false;
   if (!passOk) {
+    // Nothing at all: a form posted without opening the QR link (or a SPEC client without its cookie).
+    if (!input.token && !input.pass) throw new AppError(403, 'OPEN_LINK', SCAN_OPEN_LINK);
     if (!input.token) throw new AppError(403, 'STALE_CODE', SCAN_STALE_CODE);
     // Six digits can be guessed and are counted; the QR's 72-bit token cannot be.
     if (isTypedCode(input.token)) attempt = await beginCodeAttempt(db, ctx.ip, session.session_id, now);

@@ -31,6 +31,20 @@ export function checkInDevice(req: FastifyRequest, reply: FastifyReply, secure: 
   return { id, presented: false };
 }
 
+/**
+ * The pass that opening the QR link (or typing the code) gives also travels as an httpOnly cookie
+ * named after its session, sent only to the submit route: a SPEC client that posts the six fields
+ * without `pass` or `token` still checks in from the phone that opened the link.
+ */
+export const passCookieName = (sessionUuid: string) => `muster_pass_${sessionUuid.replace(/-/g, '').toLowerCase()}`;
+export const PASS_COOKIE_PATH = '/api/attendance/submit';
+
+function setPassCookie(reply: FastifyReply, secure: boolean, sessionUuid: string, pass: string | null, expiresAt: string | null): void {
+  if (!pass || !expiresAt) return;
+  const maxAge = Math.max(1, Math.floor((Date.parse(expiresAt) - Date.now()) / 1000));
+  reply.setCookie(passCookieName(sessionUuid), pass, { path: PASS_COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure, maxAge });
+}
+
 // Staff routes take the numeric id or the UUID; the public read finds a session by its UUID only
 // (anything else is Session Not Found), so sessions cannot be walked by counting.
 const refParam = z.object({ id: z.string().min(1).max(64) });
@@ -61,7 +75,11 @@ export function qrSessionsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         config: { public: true, rateLimit: PUBLIC_RATE_LIMIT },
         schema: { params: refParam, querystring: publicSessionQuerySchema, response: { 200: publicSessionSchema } },
       },
-      async (req, reply) => publicSession(deps.db, req.params.id, req.query.t, checkInDevice(req, reply, secure(req)).id, deps.clock.now()),
+      async (req, reply) => {
+        const session = await publicSession(deps.db, req.params.id, req.query.t, checkInDevice(req, reply, secure(req)).id, deps.clock.now());
+        setPassCookie(reply, secure(req), session.sessionId, session.pass, session.passExpiresAt);
+        return session;
+      },
     );
     app.post(
       '/api/qr-sessions/code',
@@ -69,6 +87,7 @@ export function qrSessionsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (req, reply) => {
         const found = await sessionForTypedCode(deps.db, req.body.code, checkInDevice(req, reply, secure(req)).id, { ip: req.ip, now: deps.clock.now() });
         if (!found) throw new AppError(404, 'CODE_NOT_FOUND', SCAN_CODE_NO_MATCH);
+        setPassCookie(reply, secure(req), found.sessionId, found.pass, found.passExpiresAt);
         return found;
       },
     );
