@@ -19,6 +19,9 @@ export const fileUploads = pgTable(
     dryRun: boolean('dry_run').notNull().default(false),
     errors: jsonb('errors'),
     uploadedBy: integer('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+    // The app instance running the import while it is processing (its presence connection's
+    // backend pid and start time): when that instance is gone, the upload was interrupted.
+    ownerInstance: text('owner_instance'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },

@@ -1,0 +1,1 @@
+ALTER TABLE "file_uploads" ADD COLUMN "owner_instance" text;
