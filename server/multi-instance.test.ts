@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertUser } from './modules/auth/service.ts';
 import { PROJECT_ROOT } from './lib/project-root.ts';
+import { INTERRUPTED_IMPORT } from './modules/imports/upload-log.ts';
 import { createTestDatabase } from './test/helpers.ts';
 
 /**
@@ -59,7 +60,7 @@ beforeAll(async () => {
   await q(`update school_settings set time_zone = 'UTC'`);
   await insertUser(database.db, { email: 'admin@two.test', password: 'Two instances, one school', role: 'super_admin', firstName: 'Ada', lastName: 'Admin' });
   await insertUser(database.db, { email: 'teach@two.test', password: 'Two instances, one school', role: 'instructor', firstName: 'Ivy', lastName: 'Teach' });
-  const [program] = await q<{ id: number }>(`insert into programs (program_name) values ('Practical Nursing') returning id`);
+  const [program] = await q<{ id: number }>(`insert into programs (program_name, sis_program_id) values ('Practical Nursing', 'PN') returning id`);
   await q(`insert into courses (course_code, course_name, program_id) values ('PN-101', 'Fundamentals', $1)`, [program!.id]);
   await q(
     `insert into students (first_name, last_name, email, sis_student_id, program_id)
@@ -202,5 +203,40 @@ describe('two app instances on one database', () => {
     expect(acknowledged.size).toBeGreaterThan(STUDENTS * 0.9);
     // B's own sign-in sessions keep working on A.
     expect((await fetch(`${a.base}/api/auth/user`, { headers: { cookie: instructor } })).status).toBe(200);
+  }, 120_000);
+
+  it('a kill -9 in the middle of a 100,000-row import leaves nothing half-written and the upload marked failed', async () => {
+    const header = 'sisStudentId,firstName,lastName,email,phone,programId,enrollmentDate';
+    const lines = [header];
+    for (let i = 1; i <= 100_000; i++) lines.push(`IMP${String(i).padStart(6, '0')},First${i},Last${i},imp${i}@two.test,555${String(i).padStart(7, '0')},PN,2026-08-24`);
+    const csv = lines.join('\n') + '\n';
+    const c = await startInstance('c');
+    instances.push(c);
+    const form = new FormData();
+    form.append('file', new Blob([csv], { type: 'text/csv' }), 'hundred-thousand.csv');
+    const upload = fetch(`${c.base}/api/upload/students`, { method: 'POST', headers: { cookie: admin }, body: form }).then(
+      (r) => r.status,
+      () => 'connection lost' as const,
+    );
+    // Wait until the import is under way on C (its record says processing, owned by C), then a bit more.
+    let id: number | undefined;
+    for (let i = 0; i < 200 && !id; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      id = (await q<{ id: number }>(`select id from file_uploads where file_name = 'hundred-thousand.csv' and status = 'processing' and owner_instance is not null`))[0]?.id;
+    }
+    expect(id).toBeDefined();
+    await new Promise((r) => setTimeout(r, 1500));
+    c.proc.kill('SIGKILL');
+    expect(await upload).toBe('connection lost');
+
+    // Nothing of the file was written: the import is one transaction.
+    expect((await q<{ n: number }>(`select count(*)::int as n from students where sis_student_id like 'IMP%'`))[0]!.n).toBe(0);
+    expect((await q<{ n: number }>(`select count(*)::int as n from students`))[0]!.n).toBe(STUDENTS);
+    // The instance that ran it is gone: its next start (or any instance's sweep within a minute)
+    // marks the upload failed at once, though instance A is still running.
+    const again = await startInstance('c-again');
+    instances.push(again);
+    const [row] = await q<{ status: string; errors: { message: string }[] }>(`select status, errors from file_uploads where id = $1`, [id]);
+    expect(row).toMatchObject({ status: 'failed', errors: [{ message: INTERRUPTED_IMPORT }] });
   }, 120_000);
 });

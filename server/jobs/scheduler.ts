@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { systemClock } from '../lib/clock.ts';
 import { purgeExpiredCounters } from '../lib/shared-counters.ts';
+import { sweepInterruptedUploads } from '../modules/imports/upload-log.ts';
 import { markAbsentees } from './auto-absent.ts';
 import { purgeExpiredLoginSessions } from './login-session-cleanup.ts';
 import { purgeExpiredData } from './retention.ts';
@@ -11,6 +12,7 @@ type Job = { name: string; everyMs: number; run: (db: Db) => Promise<unknown> };
 // Each job is idempotent and takes a transaction-scoped advisory lock, so several app instances
 // running the same schedule do the work once.
 const JOBS: Job[] = [
+  { name: 'interrupted-uploads', everyMs: 60 * 1000, run: sweepInterruptedUploads },
   { name: 'rate-limit-counters', everyMs: 10 * 60 * 1000, run: (db) => purgeExpiredCounters(db, systemClock.now()) },
   { name: 'login-session-cleanup', everyMs: 60 * 60 * 1000, run: purgeExpiredLoginSessions },
   { name: 'auto-absent', everyMs: 5 * 60 * 1000, run: (db) => markAbsentees(db, systemClock) },

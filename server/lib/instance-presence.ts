@@ -1,4 +1,6 @@
 import pg from 'pg';
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.ts';
 
 /**
  * Which Muster instances are running on this database, told by PostgreSQL itself: every instance
@@ -12,8 +14,30 @@ const LOCK_ID = 1;
 export type Presence = {
   /** Live instances other than this one when it joined. */
   others: number;
+  /**
+   * This instance's identity while it holds the lock: its presence connection's backend pid and
+   * start time (a pid alone may be reused after the connection ends). Null while rejoining.
+   */
+  identity: () => string | null;
   leave: () => Promise<void>;
 };
+
+// The same expression in both places: what an instance calls itself and what others see of it.
+const IDENTITY_SQL = `a.pid || ':' || floor(extract(epoch from a.backend_start) * 1000)::bigint`;
+const HOLDERS_SQL = `from pg_locks l join pg_stat_activity a on a.pid = l.pid
+  where l.locktype = 'advisory' and l.database = (select oid from pg_database where datname = current_database())
+    and l.classid = ${LOCK_CLASS} and l.objid = ${LOCK_ID} and l.objsubid = 2 and l.granted`;
+
+/** The identities of every instance holding the presence lock now. */
+export async function liveInstanceIds(db: DbOrTx): Promise<string[]> {
+  const { rows } = await db.execute<{ id: string }>(sql.raw(`select ${IDENTITY_SQL} as id ${HOLDERS_SQL}`));
+  return rows.map((r) => r.id);
+}
+
+async function ownIdentity(client: pg.Client): Promise<string> {
+  const { rows } = await client.query<{ id: string }>(`select ${IDENTITY_SQL} as id from pg_stat_activity a where a.pid = pg_backend_pid()`);
+  return rows[0]!.id;
+}
 
 const countOthers = async (client: pg.Client): Promise<number> => {
   // Two-key advisory locks appear with classid = key 1, objid = key 2, objsubid = 2.
@@ -43,6 +67,7 @@ async function connectAndLock(url: string): Promise<pg.Client> {
 /** Join the running instances (see above); `leave` on shutdown. Rejoins by itself after a lost connection. */
 export async function joinInstances(url: string, opts: { rejoinMs?: number } = {}): Promise<Presence> {
   let client: pg.Client | null = await connectAndLock(url);
+  let identity: string | null = await ownIdentity(client);
   let left = false;
   let timer: NodeJS.Timeout | null = null;
   const rejoin = () => {
@@ -50,9 +75,10 @@ export async function joinInstances(url: string, opts: { rejoinMs?: number } = {
     timer = setTimeout(() => {
       timer = null;
       connectAndLock(url)
-        .then((c) => {
+        .then(async (c) => {
           if (left) return c.end();
           client = c;
+          identity = await ownIdentity(c);
           watch(c);
         })
         .catch(rejoin);
@@ -63,6 +89,7 @@ export async function joinInstances(url: string, opts: { rejoinMs?: number } = {
     c.on('end', () => {
       if (client !== c) return;
       client = null;
+      identity = null;
       rejoin();
     });
   };
@@ -70,6 +97,7 @@ export async function joinInstances(url: string, opts: { rejoinMs?: number } = {
   const others = await countOthers(client);
   return {
     others,
+    identity: () => identity,
     leave: async () => {
       left = true;
       if (timer) clearTimeout(timer);

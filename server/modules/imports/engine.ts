@@ -29,7 +29,7 @@ const HANDLERS: Record<UploadType, ImportHandler> = {
   schedules: planSchedules,
 };
 
-export type ImportDeps = { db: Db; cipher: FieldCipher; clock: Clock };
+export type ImportDeps = { db: Db; cipher: FieldCipher; clock: Clock; instanceId?: () => string | null };
 export type ImportRequest = {
   type: UploadType;
   fileName: string;
@@ -70,7 +70,7 @@ function writeProblem(err: unknown): { status: 400 | 409; message: string } | nu
 export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<ImportOutcome> {
   const def = importType(req.type);
   const fileName = clip(req.fileName || 'upload.csv', 255) || 'upload.csv';
-  const uploadId = await startUpload(deps.db, { type: req.type, fileName, fileSize: req.buffer.length, dryRun: req.dryRun, uploadedBy: req.actorId });
+  const uploadId = await startUpload(deps.db, { type: req.type, fileName, fileSize: req.buffer.length, dryRun: req.dryRun, uploadedBy: req.actorId, ownerInstance: deps.instanceId?.() ?? null });
   const problems = new Problems();
   const base = { type: req.type, fileName, rows: 0, created: 0, updated: 0, dryRun: req.dryRun, errors: [] as RowProblem[], uploadId };
   let refusal: { status: 400 | 409; message: string } | null = null;

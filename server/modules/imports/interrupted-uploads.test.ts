@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { joinInstances } from '../../lib/instance-presence.ts';
 import { createTestDatabase } from '../../test/helpers.ts';
-import { INTERRUPTED_IMPORT, MAX_IMPORT_MINUTES, recoverInterruptedUploads } from './upload-log.ts';
+import { INTERRUPTED_IMPORT, MAX_IMPORT_MINUTES, recoverInterruptedUploads, startUpload, sweepInterruptedUploads } from './upload-log.ts';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
@@ -79,5 +79,24 @@ describe('uploads left processing by an interrupted import', () => {
     const fresh = await joinInstances(database.url);
     expect(fresh.others).toBe(1);
     await Promise.all([fresh.leave(), alive.leave()]);
+  });
+
+  it('an import whose own instance died is failed at once, even while other instances run; a live one is left alone', async () => {
+    const survivor = await joinInstances(database.url);
+    const doomed = await joinInstances(database.url);
+    try {
+      const live = await startUpload(database.db, { type: 'students', fileName: 'live.csv', fileSize: 1, dryRun: false, uploadedBy: null, ownerInstance: survivor.identity() });
+      const orphan = await startUpload(database.db, { type: 'students', fileName: 'orphan.csv', fileSize: 1, dryRun: false, uploadedBy: null, ownerInstance: doomed.identity() });
+      expect(await sweepInterruptedUploads(database.db)).toEqual([]);
+      // kill -9 of the instance running orphan.csv: its presence connection goes with it.
+      await doomed.leave();
+      expect(await sweepInterruptedUploads(database.db)).toEqual([orphan]);
+      const s = await statuses();
+      expect(s['orphan.csv']).toMatchObject({ status: 'failed', errors: [{ message: INTERRUPTED_IMPORT }] });
+      expect(s['live.csv']!.status).toBe('processing');
+      expect(live).toBeGreaterThan(0);
+    } finally {
+      await Promise.all([survivor.leave(), doomed.leave()]);
+    }
   });
 });

@@ -1,9 +1,9 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { UploadType } from '../../../common/constants.ts';
 import type { FileUpload } from '../../../common/import-columns.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { fileUploads } from '../../db/schema/uploads.ts';
-import { joinInstances, type Presence } from '../../lib/instance-presence.ts';
+import { joinInstances, liveInstanceIds, type Presence } from '../../lib/instance-presence.ts';
 import type { RowProblem } from '../../lib/errors.ts';
 import { notFound } from '../../lib/errors.ts';
 import { isoOrNull } from '../../lib/sql-values.ts';
@@ -14,11 +14,15 @@ export const STORED_PROBLEMS = 200;
 export type UploadStatus = 'processing' | 'completed' | 'failed' | 'validated';
 
 /** Record an upload as it starts, so a long import shows as processing to other admins. */
-export async function startUpload(db: DbOrTx, u: { type: UploadType; fileName: string; fileSize: number; dryRun: boolean; uploadedBy: number | null }): Promise<number> {
-  const { rows } = await db.execute<{ id: number }>(sql`
-    insert into file_uploads (upload_type, file_name, file_size, status, dry_run, uploaded_by)
-    values (${u.type}, ${u.fileName}, ${u.fileSize}, 'processing', ${u.dryRun}, ${u.uploadedBy}) returning id`);
-  return rows[0]!.id;
+export async function startUpload(
+  db: DbOrTx,
+  u: { type: UploadType; fileName: string; fileSize: number; dryRun: boolean; uploadedBy: number | null; ownerInstance?: string | null },
+): Promise<number> {
+  const [row] = await db
+    .insert(fileUploads)
+    .values({ uploadType: u.type, fileName: u.fileName, fileSize: u.fileSize, status: 'processing', dryRun: u.dryRun, uploadedBy: u.uploadedBy, ownerInstance: u.ownerInstance ?? null })
+    .returning({ id: fileUploads.id });
+  return row!.id;
 }
 
 export async function finishUpload(
@@ -100,19 +104,25 @@ export const INTERRUPTED_IMPORT = 'The import was interrupted: the server stoppe
  * that says so. An import writes everything, its upload record included, in one transaction, so a
  * `processing` record whose import stopped has nothing imported behind it.
  *
- * Which records are dead depends on who else is running (several instances may share the
- * database): with no other live instance (`otherInstances` 0), every `processing` record is from
- * before this start and its import is gone, however recent. With others running, one of them may
- * be importing right now, so only records older than MAX_IMPORT_MINUTES are failed; younger ones
- * wait for a later start. Even a wrong call heals itself: a live import overwrites its record's
- * status when it ends.
+ * Each import records the instance running it (`owner_instance`, its presence identity). A record
+ * whose owner is not among the live instances (`liveInstances`, read from PostgreSQL's own lock
+ * table) has no import behind it, however recent: it is failed at once. A record without an owner
+ * (made before owners were recorded, or by a process outside the presence scheme) is failed only
+ * when no other instance runs (`otherInstances` 0) or it is older than MAX_IMPORT_MINUTES. Even a
+ * wrong call heals itself: a live import overwrites its record's status when it ends.
  */
-export async function failInterruptedUploads(db: DbOrTx, otherInstances: number): Promise<number[]> {
+export async function failInterruptedUploads(db: DbOrTx, liveInstances: readonly string[], otherInstances: number): Promise<number[]> {
   const cutoff = otherInstances === 0 ? sql`now()` : sql`now() - make_interval(mins => ${MAX_IMPORT_MINUTES})`;
+  const ownerGone = liveInstances.length > 0 ? notInArray(fileUploads.ownerInstance, [...liveInstances]) : sql`true`;
   const failed = await db
     .update(fileUploads)
     .set({ status: 'failed', errorCount: 1, errors: [{ row: 0, column: '', message: INTERRUPTED_IMPORT }] satisfies RowProblem[], completedAt: sql`now()` })
-    .where(and(eq(fileUploads.status, 'processing'), lt(fileUploads.createdAt, cutoff)))
+    .where(
+      and(
+        eq(fileUploads.status, 'processing'),
+        or(and(isNotNull(fileUploads.ownerInstance), ownerGone), and(isNull(fileUploads.ownerInstance), lt(fileUploads.createdAt, cutoff))),
+      ),
+    )
     .returning({ id: fileUploads.id });
   return failed.map((r) => r.id);
 }
@@ -123,7 +133,14 @@ export async function failInterruptedUploads(db: DbOrTx, otherInstances: number)
  */
 export async function recoverInterruptedUploads(database: { db: Db; url: string }, log: (m: string) => void): Promise<Presence> {
   const presence = await joinInstances(database.url);
-  const failed = await failInterruptedUploads(database.db, presence.others);
+  const failed = await failInterruptedUploads(database.db, await liveInstanceIds(database.db), presence.others);
   if (failed.length > 0) log(`${failed.length} interrupted import(s) marked failed (uploads ${failed.join(', ')})`);
   return presence;
+}
+
+/** The periodic sweep (jobs/scheduler.ts): an instance that died mid-import is noticed within a minute. */
+export async function sweepInterruptedUploads(db: Db): Promise<number[]> {
+  const live = await liveInstanceIds(db);
+  // Without the presence scheme (tests, a CLI) there is nobody to compare with: leave ownerless records alone.
+  return failInterruptedUploads(db, live, Math.max(1, live.length));
 }
