@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -53,8 +53,7 @@ let instructor = '';
 let scheduleId = 0;
 
 beforeAll(async () => {
-  const build = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts', 'build-server.mjs')], { cwd: PROJECT_ROOT, encoding: 'utf8' });
-  expect(build.status, build.stderr).toBe(0);
+  // dist/server/main.js is built once for the run by server/test/global-setup.ts.
   database = await createTestDatabase();
   // A school in UTC whose class meets today, with a roster of STUDENTS.
   await q(`update school_settings set time_zone = 'UTC'`);

@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -18,8 +18,7 @@ let output = '';
 let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
 beforeAll(async () => {
-  const build = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts', 'build-server.mjs')], { cwd: PROJECT_ROOT, encoding: 'utf8' });
-  expect(build.status, build.stderr).toBe(0);
+  // dist/server/main.js is built once for the run by server/test/global-setup.ts.
   server = spawn(process.execPath, ['dist/server/main.js'], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', EMBEDDED_PG_PORT: '56700', NODE_OPTIONS: '' },

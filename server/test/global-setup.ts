@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,12 +7,17 @@ import type { TestProject } from 'vitest/node';
 import { createDb } from '../db/client.ts';
 import { startEmbeddedDatabase } from '../db/embedded.ts';
 import { migrateDatabase } from '../db/migrate.ts';
+import { PROJECT_ROOT } from '../lib/project-root.ts';
 
 /**
  * One PostgreSQL server for the run: TEST_DATABASE_URL when set, else an embedded one in a
  * temporary directory. A template database is migrated once; every test file clones it.
  */
 export default async function setup(project: TestProject) {
+  // The compiled server, once for the run: process tests (production start, several instances)
+  // run dist/server/main.js, and two of them building it at once could read a half-written file.
+  const build = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts', 'build-server.mjs')], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`The server build failed: ${build.stderr}`);
   let stopEmbedded: (() => Promise<void>) | undefined;
   let tmp: string | undefined;
   let adminUrl = process.env.TEST_DATABASE_URL;
