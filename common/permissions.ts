@@ -25,6 +25,8 @@ export const ACTIONS = [
   'settings:edit-notifications',
   'settings:edit-security',
   'settings:edit-system',
+  'backups:view', // the backup history, with hosts and paths
+  'backups:run', // Back up now
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -53,6 +55,8 @@ export const PERMISSIONS: Record<Action, readonly Role[]> = {
   'settings:edit-notifications': ALL, // SPEC §6: notification switches are unrestricted
   'settings:edit-security': ['super_admin'],
   'settings:edit-system': ['super_admin'],
+  'backups:view': ADMINS,
+  'backups:run': ['super_admin'],
 };
 
 export function can(role: Role | null | undefined, action: Action): boolean {

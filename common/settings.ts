@@ -51,6 +51,9 @@ export const securitySettingsSchema = z.object({
 export const systemSettingsSchema = z.object({
   dataRetentionYears: int('Data retention', 1, 50),
   maxFileUploadSizeMB: int('Maximum upload size', 1, 10),
+  /** The nightly backup's school-local time of day, HH:MM (24-hour). */
+  backupTimeOfDay: z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, 'Backup time must be a time of day such as 02:00'),
+  backupsToKeep: int('Backups to keep', 1, 365),
 });
 
 export const settingsSchema = z.object({
@@ -109,5 +112,19 @@ export const DEFAULT_SETTINGS: Settings = {
   system: {
     dataRetentionYears: 7,
     maxFileUploadSizeMB: 10,
+    backupTimeOfDay: '02:00',
+    backupsToKeep: 14,
   },
 };
+
+/** One backup run as Settings › System and GET /api/backups show it. */
+export const backupSummarySchema = z.object({
+  id: z.number(),
+  status: z.enum(['completed', 'failed']),
+  at: z.string(),
+  sizeBytes: z.number().nullable(),
+  host: z.string(),
+  path: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type BackupSummary = z.infer<typeof backupSummarySchema>;

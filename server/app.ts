@@ -36,6 +36,7 @@ import { auditLogsRoutes } from './modules/audit-logs/routes.ts';
 import { importsRoutes } from './modules/imports/routes.ts';
 import { exportsRoutes } from './modules/exports/routes.ts';
 import { sisRoutes } from './modules/sis/routes.ts';
+import { backupsRoutes } from './modules/backups/routes.ts';
 
 export type AppDeps = {
   db: Db;
@@ -109,6 +110,7 @@ export async function buildApp(
   await app.register(importsRoutes(full));
   await app.register(exportsRoutes(full));
   await app.register(sisRoutes(full));
+  await app.register(backupsRoutes(full));
   app.get('/api/docs/json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
   await registerWebApp(app, opts.webRoot ?? DEFAULT_WEB_ROOT);

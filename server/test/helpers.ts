@@ -5,7 +5,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import type { Role } from '../../common/roles.ts';
 import { buildApp } from '../app.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig, type Config } from '../config.ts';
 import { createDb, type Db } from '../db/client.ts';
 import { fixedClock, systemClock, type Clock } from '../lib/clock.ts';
 import { insertUser } from '../modules/auth/service.ts';
@@ -46,9 +46,9 @@ export type TestApp = {
 
 let counter = 0;
 
-export async function createTestApp(opts: { clock?: Clock } = {}): Promise<TestApp> {
+export async function createTestApp(opts: { clock?: Clock; config?: Partial<Config> } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
-  const config = { ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: database.url };
+  const config = { ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: database.url, ...opts.config };
   const clock = opts.clock ?? systemClock;
   const app = await buildApp({ db: database.db, config, clock, cipher: createFieldCipher(randomBytes(32)) }, { webRoot: '/nonexistent', logger: process.env.TEST_LOG ? { level: 'error' } : false });
   await app.ready();

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { can } from '../../../common/permissions.ts';
 import type { Role } from '../../../common/roles.ts';
 import {
@@ -40,7 +40,7 @@ function toSettings(r: Row): Settings {
       twoFactorAuthentication: r.twoFactorAuthentication,
       enableAuditLogging: r.enableAuditLogging,
     },
-    system: { dataRetentionYears: r.dataRetentionYears, maxFileUploadSizeMB: r.maxFileUploadSizeMB },
+    system: { dataRetentionYears: r.dataRetentionYears, maxFileUploadSizeMB: r.maxFileUploadSizeMB, backupTimeOfDay: r.backupTimeOfDay, backupsToKeep: r.backupsToKeep },
   };
 }
 
@@ -106,4 +106,21 @@ export async function updateSettings(
     });
     return merged;
   });
+}
+
+/** Set the school's time zone (first-run setup); the caller has validated it. */
+export async function setSchoolTimeZone(db: DbOrTx, timeZone: string, by: number | null, at: Date): Promise<void> {
+  await db.update(schoolSettings).set({ timeZone, updatedAt: at, updatedBy: by }).where(eq(schoolSettings.id, true));
+}
+
+/**
+ * A school nobody has configured yet (no user, settings never saved) takes the server's own zone
+ * instead of the column's fixed default: an evening class in the Americas must not be dated the
+ * next day. Runs on every open of the database (app and CLI); changes nothing once anyone chose.
+ */
+export async function adoptServerTimeZone(db: DbOrTx, timeZone: string): Promise<void> {
+  await db
+    .update(schoolSettings)
+    .set({ timeZone })
+    .where(and(eq(schoolSettings.id, true), isNull(schoolSettings.updatedBy), sql`not exists (select 1 from users)`));
 }

@@ -1,12 +1,14 @@
 import { sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
-import type { DbOrTx } from '../../db/client.ts';
+import path from 'node:path';
+import type { Db } from '../../db/client.ts';
+import { lastBackup } from '../backups/service.ts';
 
 /**
- * Real facts for the Settings › System tab (PRODUCT.md: no fixed figures). Backups are not run by
- * the app, so the last backup is reported only when one is known, which today it never is.
+ * Real facts for the Settings › System tab (PRODUCT.md: no fixed figures): the database, the last
+ * backup the app or its CLI made (time, size, host and path), the last retention run.
  */
-export async function systemStatus(db: DbOrTx, config: Config) {
+export async function systemStatus(db: Db, config: Config) {
   const started = performance.now();
   try {
     const { rows } = await db.execute<{ size: string; version: string }>(sql`select pg_database_size(current_database())::text as size, current_setting('server_version') as version`);
@@ -22,10 +24,8 @@ export async function systemStatus(db: DbOrTx, config: Config) {
         mode: config.databaseUrl ? ('external' as const) : ('embedded' as const),
       },
       fileStorage: { bytes: 0, note: 'Uploaded files are read, imported and discarded; only their import records are kept.' },
-      lastBackup: null,
-      backupNote: config.databaseUrl
-        ? 'Backups of the PostgreSQL server are managed outside Muster; none has been reported to the app.'
-        : `No backup has been recorded. Back up the data directory (${config.dataDir}) with the app stopped, or use pg_dump.`,
+      lastBackup: await lastBackup(db),
+      backupNote: `Nightly backups go to ${path.join(config.dataDir, 'backups')} on the instance that makes them; copy them off this machine. No backup has been made yet.`,
       lastRetentionRun: purge[0] ? { at: new Date(purge[0].timestamp!).toISOString(), removed: purge[0].new_values?.removed ?? {} } : null,
     };
   } catch {

@@ -7,6 +7,7 @@ import { notifyFailure } from '../../components/ui/notify.ts';
 import { SelectField } from '../../components/ui/select-field.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { SwitchField } from '../../components/ui/switch-field.tsx';
+import { TextField } from '../../components/ui/text-field.tsx';
 import { readErrorBody } from '../../lib/api.ts';
 import { checkInteger, IntegerField, type IntegerSpec } from './settings-fields.tsx';
 import { useSaveSettings } from './use-settings.ts';
@@ -23,7 +24,11 @@ export type GroupSpec = {
   switches: Record<string, SwitchSpec>;
   /** The attendance group also holds the school's time zone. */
   timeZone?: { label: string; hint: string };
+  /** Times of day, HH:MM (the system group's nightly backup time). */
+  times?: Record<string, { label: string; hint: string }>;
 };
+
+const TIME_OF_DAY = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
 
 type Draft = Record<string, string | boolean>;
 
@@ -32,6 +37,7 @@ function draftOf(spec: GroupSpec, values: Record<string, unknown>): Draft {
   for (const key of Object.keys(spec.integers)) draft[key] = String(values[key] ?? '');
   for (const key of Object.keys(spec.switches)) draft[key] = Boolean(values[key]);
   if (spec.timeZone) draft.timeZone = String(values.timeZone ?? '');
+  for (const key of Object.keys(spec.times ?? {})) draft[key] = String(values[key] ?? '');
   return draft;
 }
 
@@ -74,6 +80,10 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
     }
     for (const key of Object.keys(spec.switches)) values[key] = draft[key] === true;
     if (spec.timeZone) values.timeZone = draft.timeZone;
+    for (const [key, t] of Object.entries(spec.times ?? {})) {
+      if (TIME_OF_DAY.test(String(draft[key]))) values[key] = draft[key];
+      else found[key] = `${t.label} must be a time of day such as 02:00`;
+    }
     setErrors(found);
     const firstInvalid = Object.keys(found)[0];
     if (firstInvalid) {
@@ -101,6 +111,7 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
   };
 
   const integerKeys = Object.keys(spec.integers);
+  const timeKeys = Object.keys(spec.times ?? {});
   return (
     <Card>
       <form ref={formRef} onSubmit={onSubmit} noValidate aria-labelledby={`${spec.group}-settings-title`}>
@@ -112,7 +123,7 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
         </div>
         <div className="px-5 py-5 sm:px-6">
           {notice}
-          {integerKeys.length > 0 || spec.timeZone ? (
+          {integerKeys.length > 0 || spec.timeZone || timeKeys.length > 0 ? (
             <div className="grid gap-x-6 gap-y-5 sm:grid-cols-2">
               {integerKeys.map((key) => (
                 <IntegerField
@@ -123,6 +134,19 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
                   onChange={(v) => set(key, v)}
                   error={errors[key]}
                   readOnly={!canEdit}
+                />
+              ))}
+              {timeKeys.map((key) => (
+                <TextField
+                  key={key}
+                  type="time"
+                  name={key}
+                  label={spec.times![key]!.label}
+                  hint={spec.times![key]!.hint}
+                  value={String(draft[key])}
+                  onChange={(e) => set(key, e.target.value)}
+                  readOnly={!canEdit}
+                  error={errors[key]}
                 />
               ))}
               {spec.timeZone ? (

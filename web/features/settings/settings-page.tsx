@@ -94,7 +94,7 @@ export function SettingsPage() {
           <PageTabPanel value="system" keepMounted>
             <div className="grid gap-6">
               {form(SYSTEM)}
-              {tab === 'system' ? <SystemStatusPanel /> : null}
+              {tab === 'system' ? <SystemStatusPanel canBackUp={can(user.role, 'backups:run')} /> : null}
             </div>
           </PageTabPanel>
         </PageTabs>

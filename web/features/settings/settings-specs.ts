@@ -76,6 +76,10 @@ export const SYSTEM: GroupSpec = {
   integers: {
     dataRetentionYears: { label: 'Data retention (years)', subject: 'Data retention', unit: 'years', schema: Y.dataRetentionYears, help: 'Records older than this are removed by the retention job.' },
     maxFileUploadSizeMB: { label: 'Maximum upload size (MB)', subject: 'Maximum upload size', unit: 'MB', schema: Y.maxFileUploadSizeMB, help: 'The largest CSV file an import accepts.' },
+    backupsToKeep: { label: 'Backups to keep', subject: 'Backups to keep', unit: 'backups', schema: Y.backupsToKeep, help: 'Older backup files in the backups folder are removed after each backup.' },
+  },
+  times: {
+    backupTimeOfDay: { label: 'Nightly backup time', hint: 'School time; the backup runs once a day after this time, on one instance.' },
   },
   switches: {},
 };

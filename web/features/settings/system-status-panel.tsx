@@ -1,9 +1,11 @@
 import { Archive, Database, HardDrive, History } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { Card } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { useSystemStatus } from './use-settings.ts';
+import { useBackUpNow, useSystemStatus } from './use-settings.ts';
 
 export function formatBytes(bytes: number | null): string {
   if (bytes == null) return 'Unknown';
@@ -21,9 +23,18 @@ export function formatBytes(bytes: number | null): string {
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Settings › System: what the server reports about itself right now (PRODUCT.md: no fixed figures). */
-export function SystemStatusPanel() {
+export function SystemStatusPanel({ canBackUp }: { canBackUp: boolean }) {
   const status = useSystemStatus();
+  const backUp = useBackUpNow();
   const data = status.data;
+  const onBackUp = () =>
+    backUp.mutate(undefined, {
+      onSuccess: (run) =>
+        run.status === 'completed'
+          ? notifySuccess('Backup Complete', `${formatBytes(run.sizeBytes)} written to ${run.path ?? 'the backups folder'}.`)
+          : notifyFailure(new Error(run.error ?? 'Backup failed'), run.error ?? 'The backup failed.', 'Backup Failed'),
+      onError: (err) => notifyFailure(err, 'The backup could not be made. Please try again.', 'Backup Failed'),
+    });
   return (
     <Card>
       <div className="border-b border-slate-100 px-5 py-4 sm:px-6">
@@ -61,8 +72,34 @@ export function SystemStatusPanel() {
             {data.fileStorage.note ? <p className="mt-1 text-sm text-slate-600">{data.fileStorage.note}</p> : null}
           </Fact>
           <Fact icon={Archive} title="Last backup">
-            <p className="text-sm font-semibold text-slate-900">{data.lastBackup ? dateTime.format(Date.parse(data.lastBackup)) : 'No backup recorded'}</p>
-            <p className="mt-1 text-sm text-slate-600">{data.backupNote}</p>
+            {data.lastBackup ? (
+              <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm" data-testid="last-backup">
+                <dt className="text-slate-600">When</dt>
+                <dd className="font-semibold text-slate-900">{dateTime.format(Date.parse(data.lastBackup.at))}</dd>
+                <dt className="text-slate-600">Size</dt>
+                <dd className="text-slate-900">{formatBytes(data.lastBackup.sizeBytes)}</dd>
+                <dt className="text-slate-600">Where</dt>
+                <dd className="break-all text-slate-900">
+                  {data.lastBackup.path} <span className="text-slate-600">on {data.lastBackup.host}</span>
+                </dd>
+              </dl>
+            ) : (
+              <>
+                <p className="text-sm font-semibold text-slate-900">No backup has been made</p>
+                <p className="mt-1 text-sm text-slate-600">{data.backupNote}</p>
+              </>
+            )}
+            {canBackUp ? (
+              <div className="mt-3 flex items-center gap-3">
+                <Button type="button" variant="secondary" onClick={onBackUp} disabled={backUp.isPending} aria-describedby="backup-progress">
+                  {backUp.isPending ? <Spinner className="size-4" /> : <Archive aria-hidden="true" className="size-4" />}
+                  Back up now
+                </Button>
+                <span id="backup-progress" role="status" className="text-sm text-slate-600">
+                  {backUp.isPending ? 'Backing up…' : ''}
+                </span>
+              </div>
+            ) : null}
           </Fact>
           <Fact icon={History} title="Last retention run">
             {data.lastRetentionRun ? (

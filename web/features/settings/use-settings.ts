@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Settings, SettingsGroup } from '../../../common/settings.ts';
+import type { BackupSummary, Settings, SettingsGroup } from '../../../common/settings.ts';
 import { notifySuccess } from '../../components/ui/notify.ts';
 import { apiJson } from '../../lib/api.ts';
 
@@ -9,7 +9,7 @@ export const SYSTEM_STATUS_KEY = ['/api/settings/system-status'] as const;
 export type SystemStatus = {
   database: { connected: boolean; latencyMs: number | null; sizeBytes: number | null; version: string | null; mode: 'embedded' | 'external' };
   fileStorage: { bytes: number; note: string };
-  lastBackup: string | null;
+  lastBackup: BackupSummary | null;
   backupNote: string;
   lastRetentionRun: { at: string; removed: Record<string, number> } | null;
 };
@@ -36,5 +36,14 @@ export function useSaveSettings() {
       queryClient.setQueryData(SETTINGS_KEY, saved);
       notifySuccess('Settings Saved', savedText);
     },
+  });
+}
+
+/** Back up now (super_admin): the answer is the finished run; the status panel is read again. */
+export function useBackUpNow() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiJson<BackupSummary>('POST', '/api/backups'),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: SYSTEM_STATUS_KEY }),
   });
 }
