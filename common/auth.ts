@@ -1,3 +1,4 @@
+import { isValidTimeZone } from './settings.ts';
 import { z } from 'zod';
 import { ROLES } from './roles.ts';
 
@@ -46,6 +47,8 @@ export const setupSchema = z.object({
   lastName: z.string().trim().min(1, 'Last name is required').max(100),
   email: z.email('Enter a valid e-mail address').max(320),
   password: passwordSchema,
+  /** The school's time zone (IANA); the setup page prefills the browser's. Default: the server's. */
+  timeZone: z.string().trim().max(64).refine(isValidTimeZone, 'Time zone must be an IANA zone such as America/Chicago').optional(),
 });
 
 export const setupStatusSchema = z.object({ needsSetup: z.boolean() });

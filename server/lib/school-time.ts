@@ -77,3 +77,8 @@ export function zonedInstant(date: string, minutes: number, timeZone: string): D
   t = wall - offsetMs(t, timeZone);
   return new Date(t);
 }
+
+/** The zone this server runs in (TZ, else the system's), the school's default until someone chooses. */
+export function serverTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}

@@ -10,7 +10,9 @@ import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import { assertPasswordAllowed } from '../../lib/password-rules.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { countHit } from '../../lib/shared-counters.ts';
+import { serverTimeZone } from '../../lib/school-time.ts';
 import { recordAudit } from '../audit-logs/service.ts';
+import { setSchoolTimeZone } from '../settings/service.ts';
 import { findKnownDevice, rememberDevice } from './known-devices.ts';
 import { createLoginSession, endOtherUserSessions, endUserSession, listUserSessions } from './sessions.ts';
 import {
@@ -178,7 +180,7 @@ async function setupCodeMatches(tx: DbOrTx, code: string): Promise<boolean> {
  */
 export async function setupFirstAdmin(
   db: Db,
-  input: { setupCode: string; email: string; password: string; firstName: string; lastName: string },
+  input: { setupCode: string; email: string; password: string; firstName: string; lastName: string; timeZone?: string },
   meta: Meta,
   clock: Clock,
 ): Promise<{ token: string; userId: number }> {
@@ -187,7 +189,7 @@ export async function setupFirstAdmin(
   if (attempts.hits > SETUP_ATTEMPTS_PER_ADDRESS) {
     throw new SignInThrottled(Math.max(1, Math.ceil((attempts.resetAt.getTime() - now.getTime()) / 1000)), 'setup');
   }
-  const { setupCode, ...person } = input;
+  const { setupCode, timeZone, ...person } = input;
   return db.transaction(async (tx) => {
     await tx.execute(sql`lock table users in share row exclusive mode`);
     if ((await userCount(tx)) > 0) throw conflict('Setup is already complete: a user exists. Sign in instead.');
@@ -197,6 +199,8 @@ export async function setupFirstAdmin(
     await assertPasswordAllowed(person.password, person);
     const userId = await insertUser(tx, { ...person, role: 'super_admin' });
     await tx.delete(setupCodes);
+    // The school's zone dates every class meeting: the one chosen at setup, else the server's own.
+    await setSchoolTimeZone(tx, timeZone ?? serverTimeZone(), userId, now);
     await recordAudit(tx, {
       userId,
       action: 'Create',

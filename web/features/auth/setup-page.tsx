@@ -6,6 +6,7 @@ import { PASSWORD_HINT, SETUP_CODE_HELP, setupSchema, type CurrentUser } from '.
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { LoadingScreen, Spinner } from '../../components/ui/spinner.tsx';
+import { SelectField } from '../../components/ui/select-field.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { ApiError, apiJson, readErrorBody, type FieldErrors } from '../../lib/api.ts';
 import { useDocumentTitle } from '../../lib/document-title.ts';
@@ -14,7 +15,14 @@ import { AUTH_USER_KEY } from './use-auth.ts';
 import { SETUP_STATUS_KEY, useSetupStatus } from './use-setup-status.ts';
 import { focusFirstInvalid, validateForm } from './validation.ts';
 
-type SetupInput = { setupCode: string; firstName: string; lastName: string; email: string; password: string };
+type SetupInput = { setupCode: string; firstName: string; lastName: string; email: string; password: string; timeZone?: string };
+
+// The browser's zone is the likeliest school zone; every IANA zone the browser knows is offered.
+const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+const zones = (() => {
+  const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return all.includes(browserZone) ? all : [browserZone, ...all];
+})();
 
 /**
  * First run (PRODUCT.md): while no user exists, create the first Super Administrator. The one-time
@@ -64,7 +72,7 @@ export function SetupPage() {
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const values = Object.fromEntries(['setupCode', 'firstName', 'lastName', 'email', 'password'].map((k) => [k, form.get(k) ?? '']));
+    const values = Object.fromEntries(['setupCode', 'firstName', 'lastName', 'email', 'password', 'timeZone'].map((k) => [k, form.get(k) ?? '']));
     const { data, errors } = validateForm(setupSchema, values);
     setFieldErrors(errors);
     if (!data) {
@@ -110,6 +118,13 @@ export function SetupPage() {
           hint={PASSWORD_HINT}
           error={fieldErrors.password}
         />
+        <SelectField label="School time zone" name="timeZone" defaultValue={browserZone} hint="Class dates and late marks use this zone; you can change it later in Settings." error={fieldErrors.timeZone}>
+          {zones.map((z) => (
+            <option key={z} value={z}>
+              {z.replaceAll('_', ' ')}
+            </option>
+          ))}
+        </SelectField>
         <Button type="submit" size="lg" className="w-full" disabled={setup.isPending}>
           {setup.isPending ? <Spinner className="size-4" /> : <CircleCheck aria-hidden="true" className="size-4" />}
           {setup.isPending ? 'Creating account…' : 'Create account'}
