@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -48,7 +51,9 @@ let counter = 0;
 
 export async function createTestApp(opts: { clock?: Clock; config?: Partial<Config> } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
-  const config = { ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: database.url, ...opts.config };
+  // A data directory of its own (backups land there), never the checkout's ./data.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-app-'));
+  const config = { ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: database.url, dataDir, ...opts.config };
   const clock = opts.clock ?? systemClock;
   const app = await buildApp({ db: database.db, config, clock, cipher: createFieldCipher(randomBytes(32)) }, { webRoot: '/nonexistent', logger: process.env.TEST_LOG ? { level: 'error' } : false });
   await app.ready();
@@ -59,6 +64,7 @@ export async function createTestApp(opts: { clock?: Clock; config?: Partial<Conf
     close: async () => {
       await app.close();
       await database.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
     signedIn: async (role, o = {}) => {
       counter += 1;
