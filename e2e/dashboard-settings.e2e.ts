@@ -416,8 +416,16 @@ describe('settings', () => {
 
       // System: real status, no fixed figures.
       await page.getByRole('tab', { name: 'System' }).click();
-      await visible(page.getByText('No backup recorded'));
+      await visible(page.getByText('No backup has been made'));
       await visible(page.getByText('Connected', { exact: true }));
+      // Back up now (Super Administrator): the real file, its size and where it is.
+      await page.getByRole('button', { name: 'Back up now' }).click();
+      await visible(page.getByText('Backup Complete'));
+      const lastBackup = page.getByTestId('last-backup');
+      await visible(lastBackup);
+      const backups = await getJson<{ path: string; sizeBytes: number }[]>(page, '/api/backups');
+      expect(backups).toHaveLength(1);
+      expect(await lastBackup.textContent()).toContain(backups[0]!.path);
       const status = await getJson<{ database: { version: string; sizeBytes: number } }>(page, '/api/settings/system-status');
       await visible(page.getByText(`PostgreSQL ${status.database.version}`));
       expect(await page.getByTestId('database-size').textContent()).toMatch(/^\d+(\.\d)? (KB|MB|GB)$/);
