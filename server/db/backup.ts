@@ -121,7 +121,10 @@ export async function writeBackup(pool: pg.Pool, file: string, now: Date = new D
 
 /** Lines of a backup file, decompressed. */
 function backupLines(file: string): AsyncIterableIterator<string> {
-  const input = fs.createReadStream(file).pipe(createGunzip());
+  const raw = fs.createReadStream(file);
+  const input = raw.pipe(createGunzip());
+  // pipe() does not pass the file's own errors on (missing, unreadable): unhandled, they end the process.
+  raw.on('error', (err) => input.destroy(err));
   return readline.createInterface({ input, crlfDelay: Infinity })[Symbol.asyncIterator]();
 }
 
