@@ -5,6 +5,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppDeps } from './app-deps.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
@@ -38,15 +39,7 @@ import { exportsRoutes } from './modules/exports/routes.ts';
 import { sisRoutes } from './modules/sis/routes.ts';
 import { backupsRoutes } from './modules/backups/routes.ts';
 
-export type AppDeps = {
-  db: Db;
-  config: Config;
-  clock: Clock;
-  cipher: FieldCipher;
-  responseTimes: ResponseTimes;
-  /** This instance's identity among the running ones (lib/instance-presence.ts); null in tests. */
-  instanceId: () => string | null;
-};
+
 
 export const DEFAULT_WEB_ROOT = path.join(PROJECT_ROOT, 'dist', 'web');
 

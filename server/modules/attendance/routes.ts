@@ -15,7 +15,7 @@ import {
   scheduleAttendanceQuerySchema,
 } from '../../../common/attendance.ts';
 import { idParam } from '../../../common/validation.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../app-deps.ts';
 import { PUBLIC_RATE_LIMIT, checkInDevice, passCookieName } from '../qr-sessions/routes.ts';
 import { browserSignature, reviewFlag } from './proxy-flags.ts';
 import { clockHours, createManualRecord, listScheduleAttendance, overrideAttendance } from './service.ts';

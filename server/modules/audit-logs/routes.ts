@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditEntrySchema, auditQuerySchema, auditSummarySchema } from '../../../common/audit-logs.ts';
 import { TOTAL_COUNT_HEADER } from '../../../common/validation.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../app-deps.ts';
 import { csvDownloadHeaders, csvStream } from '../../lib/csv.ts';
 import { getSettings } from '../settings/service.ts';
 import { auditEntriesInBatches, auditSummary, listAuditEntries } from './queries.ts';

@@ -11,7 +11,7 @@ import {
   setupSchema,
   setupStatusSchema,
 } from '../../../common/auth.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../app-deps.ts';
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS } from './known-devices.ts';
 import { SESSION_COOKIE, endLoginSession } from './sessions.ts';
 import { endOtherOwnSessions, endOwnSession, listOwnSessions, setupFirstAdmin, signIn, userCount } from './service.ts';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { backupSummarySchema } from '../../../common/settings.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../app-deps.ts';
 import { backUpNow, listBackups } from './service.ts';
 
 export function backupsRoutes(deps: AppDeps): FastifyPluginAsyncZod {

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bulkUploadResultSchema, courseInputSchema, courseSchema } from '../../../common/courses.ts';
 import { idParam } from '../../../common/validation.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../app-deps.ts';
 import { csvDownloadHeaders, csvStream } from '../../lib/csv.ts';
 import { AppError } from '../../lib/errors.ts';
 import { readTabular } from '../../lib/tabular-file.ts';

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { analyticsSchema, executiveSummarySchema, realTimeSchema, recentAttendanceSchema, statsSchema } from '../../../common/dashboard.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../app-deps.ts';
 import { scopeFor } from './scope.ts';
 import { analytics, executiveSummary, realTime, recentAttendance, stats } from './service.ts';
 

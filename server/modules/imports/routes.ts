@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { UPLOAD_TYPES, type UploadType } from '../../../common/constants.ts';
 import { describeImportColumns, fileUploadSchema, importColumnsResponseSchema, rowProblemSchema, uploadResultSchema, wizardSchema } from '../../../common/import-columns.ts';
 import { idParam } from '../../../common/validation.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../app-deps.ts';
 import { csvDownloadHeaders } from '../../lib/csv.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import { readUploadedFile } from '../../lib/upload.ts';

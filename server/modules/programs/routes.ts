@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { programInputSchema, programSchema } from '../../../common/programs.ts';
 import { idParam } from '../../../common/validation.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../app-deps.ts';
 import { createProgram, listPrograms, updateProgram } from './service.ts';
 
 export function programsRoutes(deps: AppDeps): FastifyPluginAsyncZod {

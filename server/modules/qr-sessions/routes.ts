@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SCAN_CODE_NO_MATCH, publicSessionQuerySchema, publicSessionSchema, qrImageSchema, qrSessionSchema, typedCodeResultSchema, typedCodeSchema } from '../../../common/attendance.ts';
 import { dbId } from '../../../common/validation.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../app-deps.ts';
 import { AppError } from '../../lib/errors.ts';
 import { currentQrImage, endSession, listActiveSessions, publicSession, sessionForTypedCode, startSession } from './service.ts';
 

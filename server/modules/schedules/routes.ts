@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { rosterAddSchema, rosterEntrySchema, scheduleInputSchema, scheduleSchema } from '../../../common/schedules.ts';
 import { dbId, idParam } from '../../../common/validation.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../app-deps.ts';
 import { forbidden } from '../../lib/errors.ts';
 import {
   addToRoster,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { settingsSchema, settingsUpdateSchema } from '../../../common/settings.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../app-deps.ts';
 import { getSettings, updateSettings } from './service.ts';
 import { systemStatus } from './system-status.ts';
 

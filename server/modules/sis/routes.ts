@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { SYNC_STATUSES } from '../../../common/constants.ts';
 import { SIS_TABLES, sisStatusSchema, type SisStatus } from '../../../common/import-columns.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../app-deps.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { isoOrNull } from '../../lib/sql-values.ts';
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { can } from '../../../common/permissions.ts';
 import { studentInputSchema, studentListQuerySchema, studentSchema } from '../../../common/students.ts';
 import { TOTAL_COUNT_HEADER, idParam } from '../../../common/validation.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../app-deps.ts';
 import { createStudent, deleteStudent, getStudent, listStudents, studentScopeFor, updateStudent } from './service.ts';
 
 export function studentsRoutes(deps: AppDeps): FastifyPluginAsyncZod {

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { setPasswordSchema, userCreatedSchema, userInputSchema, userSchema } from '../../../common/users.ts';
 import { idParam } from '../../../common/validation.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../app-deps.ts';
 import { createUser, issuePasswordLink, listUsers, redeemPasswordLink, setUserActive, updateUser } from './service.ts';
 
 export function usersRoutes(deps: AppDeps): FastifyPluginAsyncZod {
