@@ -12,7 +12,7 @@ import { createDb } from '../server/db/client.ts';
 import { startEmbeddedDatabase } from '../server/db/embedded.ts';
 import { migrateDatabase } from '../server/db/migrate.ts';
 import { createFieldCipher } from '../server/lib/field-cipher.ts';
-import { createLoginSession } from '../server/modules/auth/sessions.ts';
+import { createLoginSession } from '../server/plugins/login-sessions.ts';
 
 const STUDENTS = 10_000;
 const RUNS = 40;

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../common/roles.ts';
 import type { Settings } from '../common/settings.ts';
-import { seedDemoSchool, type SeedAccount } from '../server/db/seed/demo-school.ts';
+import { seedDemoSchool, type SeedAccount } from '../server/seed/demo-school.ts';
 import { launchBrowser, newPage, screenshot, seriousViolations, signIn, startServer, visible, type E2eServer } from './support.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { ROLE_LABELS } from '../../common/roles.ts';
-import { seedDemoSchool } from '../db/seed/demo-school.ts';
+import { seedDemoSchool } from '../seed/demo-school.ts';
 import { runCli } from './run-cli.ts';
 
 // npm run db:seed: fill an empty database with the demo school and print the sign-in accounts.

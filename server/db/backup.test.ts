@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from './client.ts';
 import { backupFileName, readBackupHeader, restoreBackup, writeBackup } from './backup.ts';
-import { seedDemoSchool } from './seed/demo-school.ts';
+import { seedDemoSchool } from '../seed/demo-school.ts';
 import { createTestDatabase } from '../test/helpers.ts';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;

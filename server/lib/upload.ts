@@ -1,8 +1,6 @@
 import '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { isStorableText } from '../../common/validation.ts';
-import type { DbOrTx } from '../db/client.ts';
-import { getSettings } from '../modules/settings/service.ts';
 import { AppError, badRequest } from './errors.ts';
 import { INVALID_CSV_TYPE, INVALID_FILE_TYPE, fileKind, fileTooLarge } from './tabular-file.ts';
 
@@ -16,11 +14,13 @@ const MAX_FILE_NAME = 255;
  * SPEC's 10 MB). The stream is cut at the limit, so a huge upload never sits in memory. A body that
  * is not well-formed multipart (no boundary, cut short, broken part headers) is a 400, never a 500.
  */
-export async function readUploadedFile(req: FastifyRequest, db: DbOrTx, opts: { csvOnly?: boolean } = {}): Promise<UploadedFile> {
-  const { system } = await getSettings(db);
-  const limitBytes = system.maxFileUploadSizeMB * 1024 * 1024;
+export async function readUploadedFile(
+  req: FastifyRequest,
+  opts: { maxFileUploadSizeMB: number; csvOnly?: boolean },
+): Promise<UploadedFile> {
+  const limitBytes = opts.maxFileUploadSizeMB * 1024 * 1024;
   if (!req.isMultipart()) throw badRequest('Send the file as multipart/form-data in the field "file"');
-  const tooLarge = () => new AppError(413, 'FILE_TOO_LARGE', fileTooLarge(system.maxFileUploadSizeMB));
+  const tooLarge = () => new AppError(413, 'FILE_TOO_LARGE', fileTooLarge(opts.maxFileUploadSizeMB));
   // No prototype: a form field named `constructor` or `toString` is only ever a field.
   const fields: Record<string, string> = Object.create(null);
   let file: UploadedFile | null = null;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { can, type Action } from '../../common/permissions.ts';
 import { ROLES, type Role } from '../../common/roles.ts';
 import { ROLE_NOT_PERMITTED } from './authorization.ts';
-import { createLoginSession } from '../modules/auth/sessions.ts';
+import { createLoginSession } from './login-sessions.ts';
 import { insertUser } from '../modules/auth/service.ts';
 import { createTestApp, type TestApp } from '../test/helpers.ts';
 

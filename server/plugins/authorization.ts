@@ -3,7 +3,7 @@ import { ACTIONS, can, type Action } from '../../common/permissions.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AppError, forbidden, unauthorized } from '../lib/errors.ts';
 import type { Db } from '../db/client.ts';
-import { SESSION_COOKIE, resolveLoginSession } from '../modules/auth/sessions.ts';
+import { SESSION_COOKIE, resolveLoginSession } from './login-sessions.ts';
 
 /** The code of a refusal by the permission table (per-record refusals use FORBIDDEN). */
 export const ROLE_NOT_PERMITTED = 'ROLE_NOT_PERMITTED';

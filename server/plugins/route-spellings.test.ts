@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROLES, type Role } from '../../common/roles.ts';
-import { createLoginSession } from '../modules/auth/sessions.ts';
+import { createLoginSession } from './login-sessions.ts';
 import { insertUser } from '../modules/auth/service.ts';
 import { createTestApp, type TestApp } from '../test/helpers.ts';
 

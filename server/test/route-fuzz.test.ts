@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_TYPES } from '../../common/constants.ts';
 import { ROLES, type Role } from '../../common/roles.ts';
-import { createLoginSession } from '../modules/auth/sessions.ts';
+import { createLoginSession } from '../plugins/login-sessions.ts';
 import { createTestApp, multipart, type TestApp } from './helpers.ts';
 import { IDENTITIES, LIVE, renderMultipart, requestArb, routeSpecs, type FuzzRequest, type Pools, type RouteSpec } from './request-fuzzer.ts';
 

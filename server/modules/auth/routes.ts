@@ -13,7 +13,7 @@ import {
 } from '../../../common/auth.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS } from './known-devices.ts';
-import { SESSION_COOKIE, endLoginSession } from './sessions.ts';
+import { SESSION_COOKIE, endLoginSession } from '../../plugins/login-sessions.ts';
 import { endOtherOwnSessions, endOwnSession, listOwnSessions, setupFirstAdmin, signIn, userCount } from './service.ts';
 
 const okSchema = z.object({ ok: z.literal(true) });

@@ -14,7 +14,7 @@ import { serverTimeZone } from '../../lib/school-time.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { setSchoolTimeZone } from '../settings/service.ts';
 import { findKnownDevice, rememberDevice } from './known-devices.ts';
-import { createLoginSession, endOtherUserSessions, endUserSession, listUserSessions } from './sessions.ts';
+import { createLoginSession, endOtherUserSessions, endUserSession, listUserSessions } from '../../plugins/login-sessions.ts';
 import {
   SignInThrottled,
   recordSignInFailure,

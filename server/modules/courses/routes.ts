@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bulkUploadResultSchema, courseInputSchema, courseSchema } from '../../../common/courses.ts';
 import { idParam } from '../../../common/validation.ts';
+import { getSettings } from '../settings/service.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { csvDownloadHeaders, csvStream } from '../../lib/csv.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -40,7 +41,7 @@ export function coursesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     });
 
     app.post('/api/courses/bulk-upload', { config: { action: 'courses:manage' }, schema: { response: { 200: bulkUploadResultSchema } } }, async (req) => {
-      const file = await readUploadedFile(req, deps.db);
+      const file = await readUploadedFile(req, { maxFileUploadSizeMB: (await getSettings(deps.db)).system.maxFileUploadSizeMB });
       const result = await importCourses(deps.db, readTabular(file.buffer, file.kind), { ...ctx(req), fileName: file.fileName });
       if (result.errors.length > 0) {
         throw new AppError(400, 'IMPORT_INVALID', `Nothing was imported: ${result.errors.length} problem(s) in the file`, { imported: 0, errors: result.errors });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoSchool } from '../../db/seed/demo-school.ts';
+import { seedDemoSchool } from '../../seed/demo-school.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 
 // Every dashboard endpoint answers with real figures over the demo school, for every role.

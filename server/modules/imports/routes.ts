@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { UPLOAD_TYPES, type UploadType } from '../../../common/constants.ts';
 import { describeImportColumns, fileUploadSchema, importColumnsResponseSchema, rowProblemSchema, uploadResultSchema, wizardSchema } from '../../../common/import-columns.ts';
 import { idParam } from '../../../common/validation.ts';
+import { getSettings } from '../settings/service.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { csvDownloadHeaders } from '../../lib/csv.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
@@ -26,7 +27,7 @@ export function importsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     const handleUpload = async (req: FastifyRequest, typeGiven: UploadType | undefined, dryRun: boolean) => {
       let file;
       try {
-        file = await readUploadedFile(req, deps.db);
+        file = await readUploadedFile(req, { maxFileUploadSizeMB: (await getSettings(deps.db)).system.maxFileUploadSizeMB });
       } catch (err) {
         if (typeGiven && err instanceof AppError && (err.code === 'INVALID_FILE_TYPE' || err.code === 'FILE_TOO_LARGE')) {
           await recordRefusedUpload(deps.db, { type: typeGiven, dryRun, actorId: req.user!.id, ip: req.ip, message: err.message });

@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq, isNull, ne, sql } from 'drizzle-orm';
-import { SESSION_REF_LENGTH, type LoginSessionInfo } from '../../../common/auth.ts';
-import type { Role } from '../../../common/roles.ts';
-import type { DbOrTx } from '../../db/client.ts';
-import { loginSessions, schoolSettings } from '../../db/schema/index.ts';
-import type { Clock } from '../../lib/clock.ts';
-import type { SessionUser } from '../../plugins/request-context.ts';
+import { SESSION_REF_LENGTH, type LoginSessionInfo } from '../../common/auth.ts';
+import type { Role } from '../../common/roles.ts';
+import type { DbOrTx } from '../db/client.ts';
+import { loginSessions, schoolSettings } from '../db/schema/index.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { SessionUser } from './request-context.ts';
 
 export const SESSION_COOKIE = 'muster_session';
 // lastSeenAt is refreshed at most this often, so busy pages do not write on every request.

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROLES } from '../../../common/roles.ts';
-import { verifyPassword } from '../../lib/passwords.ts';
-import { createTestDatabase } from '../../test/helpers.ts';
-import type { Db } from '../client.ts';
+import { ROLES } from '../../common/roles.ts';
+import { verifyPassword } from '../lib/passwords.ts';
+import { createTestDatabase } from '../test/helpers.ts';
+import type { Db } from '../db/client.ts';
 import { seedDemoSchool, type SeedResult } from './demo-school.ts';
 
 // A Wednesday afternoon; the term began on the Monday four weeks and a bit earlier.

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { AttendanceStatus } from '../../../common/constants.ts';
-import { ROLES, type Role } from '../../../common/roles.ts';
-import { hashPassword } from '../../lib/passwords.ts';
-import { recordAudit } from '../../modules/audit-logs/service.ts';
-import { getSettings } from '../../modules/settings/service.ts';
-import type { Db, Tx } from '../client.ts';
+import type { AttendanceStatus } from '../../common/constants.ts';
+import { ROLES, type Role } from '../../common/roles.ts';
+import { hashPassword } from '../lib/passwords.ts';
+import { recordAudit } from '../modules/audit-logs/service.ts';
+import { getSettings } from '../modules/settings/service.ts';
+import type { Db, Tx } from '../db/client.ts';
 import {
   attendanceRecords,
   coursePrerequisites,
@@ -17,7 +17,7 @@ import {
   schedules,
   students,
   users,
-} from '../schema/index.ts';
+} from '../db/schema/index.ts';
 import {
   CITIES,
   COHORTS,
@@ -36,7 +36,7 @@ import {
   STUDENT_DOMAIN,
   type CohortSeed,
 } from './catalog.ts';
-import { addDays, dayOfWeek, localDate, minutesOfDay, mondayOnOrBefore, zonedInstant } from '../../lib/school-time.ts';
+import { addDays, dayOfWeek, localDate, minutesOfDay, mondayOnOrBefore, zonedInstant } from '../lib/school-time.ts';
 import { makeRng, mulberry32, type Rng } from './random.ts';
 
 export type SeedAccount = { role: Role; email: string; password: string };

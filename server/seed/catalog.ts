@@ -1,6 +1,6 @@
 // The fixed part of the demo school: programs, courses, staff, cohorts and the weekly timetable.
 // Everything random (students, attendance) is generated from these in demo-school.ts.
-import type { Role } from '../../../common/roles.ts';
+import type { Role } from '../../common/roles.ts';
 
 export const DEMO_DOMAIN = 'demo.muster.school';
 export const STUDENT_DOMAIN = 'student.example.edu';
