@@ -18,7 +18,7 @@ import { REQUEST_TIMEOUTS, registerBodyTimeout, timeoutServerOptions, type Reque
 import { validatorCompiler } from './plugins/input-validation.ts';
 import { createRateLimitStore } from './plugins/rate-limit-store.ts';
 import { registerRequestLog } from './plugins/request-log.ts';
-import { createResponseTimes, registerResponseTimes, type ResponseTimes } from './plugins/response-times.ts';
+import { createResponseTimes, registerResponseTimes } from './plugins/response-times.ts';
 import './plugins/request-context.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerWebApp } from './plugins/web-app.ts';
