@@ -3,6 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from './app-deps.ts';
@@ -12,7 +13,7 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { canonicalRequestTarget } from './lib/request-target.ts';
 import { PROJECT_ROOT } from './lib/project-root.ts';
 import { createFieldCipher, loadEncryptionKey, type FieldCipher } from './lib/field-cipher.ts';
-import { registerAuthorization } from './plugins/authorization.ts';
+import { API_DOCS_PREFIX, registerAuthorization } from './plugins/authorization.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { REQUEST_TIMEOUTS, registerBodyTimeout, timeoutServerOptions, type RequestTimeouts } from './plugins/request-timeouts.ts';
 import { validatorCompiler } from './plugins/input-validation.ts';
@@ -104,7 +105,8 @@ export async function buildApp(
   await app.register(exportsRoutes(full));
   await app.register(sisRoutes(full));
   await app.register(backupsRoutes(full));
-  app.get('/api/docs/json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  // The API reference for SIS integrators: Swagger UI at /api/docs, the OpenAPI description at /api/docs/json.
+  await app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PREFIX, uiConfig: { deepLinking: false } });
 
   await registerWebApp(app, opts.webRoot ?? DEFAULT_WEB_ROOT);
   return app;

@@ -8,6 +8,9 @@ import { SESSION_COOKIE, resolveLoginSession } from './login-sessions.ts';
 /** The code of a refusal by the permission table (per-record refusals use FORBIDDEN). */
 export const ROLE_NOT_PERMITTED = 'ROLE_NOT_PERMITTED';
 
+/** Where the API reference is served (server/app.ts). */
+export const API_DOCS_PREFIX = '/api/docs';
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** What a route declared: who may call it. `static` is a file of the built web app. */
@@ -32,6 +35,9 @@ type AccessConfig = { action?: string; public?: boolean; signedIn?: boolean; fil
  */
 function declaredAccess(method: string, url: string, cfg: AccessConfig): Access {
   const declared = [cfg.public, cfg.signedIn, cfg.action].filter(Boolean).length;
+  // The API reference (@fastify/swagger-ui registers its own routes, with no way to declare
+  // access): pages and the OpenAPI description, no data. Decided from the registered route.
+  if (declared === 0 && (url === API_DOCS_PREFIX || url.startsWith(`${API_DOCS_PREFIX}/`))) return 'public';
   if (declared === 0 && typeof cfg.file === 'string' && !url.startsWith('/api')) return 'static';
   if (declared !== 1) throw new Error(`Route ${method} ${url} must declare exactly one of action, public, signedIn`);
   if (cfg.action) {
