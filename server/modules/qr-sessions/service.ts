@@ -20,10 +20,10 @@ export type { PassFacts } from './tokens.ts';
 export type { RecentMeeting, SessionRow } from './queries.ts';
 
 type User = { id: number; role: Role };
-/** Which schedules a read covers: the whole school's, or one instructor's. */
-export type ScheduleScope = { kind: 'all' } | { kind: 'instructor'; instructorId: number };
+/** Which schedules a read covers: one instructor's, or (null) the whole school's. */
+export type ScheduleScope = { instructorId: number | null };
 /** Instructors see their own classes; support staff and administrators the whole school. */
-export const scopeOfUser = (user: User): ScheduleScope => (user.role === 'instructor' ? { kind: 'instructor', instructorId: user.id } : { kind: 'all' });
+export const scopeOfUser = (user: User): ScheduleScope => ({ instructorId: user.role === 'instructor' ? user.id : null });
 
 const EXPIRING_MS = 5 * 60_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -110,7 +110,7 @@ export async function listActiveSessions(db: DbOrTx, user: User, now: Date): Pro
 
 /** Open sessions of a scope's schedules, newest first (the dashboard reads them by its scope). */
 export async function listActiveSessionsIn(db: DbOrTx, scope: ScheduleScope, now: Date): Promise<QrSession[]> {
-  const rows = await openSessions(db, now, scope.kind === 'instructor' ? scope.instructorId : null);
+  const rows = await openSessions(db, now, scope.instructorId);
   return rows.map((r) => toQrSession(r, now));
 }
 
