@@ -1,10 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { SCAN_CODE_NO_MATCH, publicSessionQuerySchema, publicSessionSchema, qrImageSchema, qrSessionSchema, typedCodeResultSchema, typedCodeSchema } from '../../../common/attendance.ts';
+import { publicSessionQuerySchema, publicSessionSchema, qrImageSchema, qrSessionSchema, typedCodeResultSchema, typedCodeSchema } from '../../../common/attendance.ts';
 import { dbId } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
-import { AppError } from '../../lib/errors.ts';
 import {
   PUBLIC_RATE_LIMIT,
   checkInDevice,
@@ -61,7 +60,6 @@ export function qrSessionsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       { config: { public: true, rateLimit: TYPED_CODE_RATE_LIMIT }, schema: { body: typedCodeSchema, response: { 200: typedCodeResultSchema } } },
       async (req, reply) => {
         const found = await sessionForTypedCode(deps.db, req.body.code, checkInDevice(req, reply, secure(req)).id, { ip: req.ip, now: deps.clock.now() });
-        if (!found) throw new AppError(404, 'CODE_NOT_FOUND', SCAN_CODE_NO_MATCH);
         setPassCookie(reply, secure(req), found.sessionId, found.pass, found.passExpiresAt);
         return found;
       },

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import QRCode from 'qrcode';
-import { SCAN_OPEN_LINK, SCAN_STALE_CODE, SESSION_ALREADY_OPEN, type PublicSession, type QrSession } from '../../../common/attendance.ts';
+import { SCAN_CODE_NO_MATCH, SCAN_OPEN_LINK, SCAN_STALE_CODE, SESSION_ALREADY_OPEN, type PublicSession, type QrSession } from '../../../common/attendance.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -169,19 +169,20 @@ export async function publicSession(db: DbOrTx, sessionId: string, token: string
  * A student who cannot scan types the six-digit code shown in class at /attendance/scan. The code
  * names no session, so every open session is tried; a match gives this device the same short pass
  * as opening a fresh QR code. Every attempt counts against this address's wrong-code limit (a
- * match is given back); over it, right and wrong codes alike get 429.
+ * match is given back); over it, right and wrong codes alike get 429. No open session shows the
+ * code: 404 CODE_NOT_FOUND.
  */
 export async function sessionForTypedCode(
   db: DbOrTx,
   code: string,
   deviceId: string,
   ctx: { ip: string | null; now: Date },
-): Promise<{ sessionId: string; courseName: string; pass: string; passExpiresAt: string } | null> {
+): Promise<{ sessionId: string; courseName: string; pass: string; passExpiresAt: string }> {
   const { now } = ctx;
   const attempt = await beginCodeAttempt(db, ctx.ip, null, now);
   const open = await openSessions(db, now, null);
   const match = open.find((s) => isFreshCode(s.tokenSecret, s.sessionId, code, now));
-  if (!match) return null;
+  if (!match) throw new AppError(404, 'CODE_NOT_FOUND', SCAN_CODE_NO_MATCH);
   await attempt.succeeded();
   const pass = issuePass(match.tokenSecret, match.sessionId, deviceId, now);
   return { sessionId: match.sessionId, courseName: match.courseName, pass: pass.pass, passExpiresAt: pass.expiresAt.toISOString() };
