@@ -4,6 +4,9 @@ import { courses, qrSessions, schedules, users } from '../../db/schema/index.ts'
 
 // Queries of the qr-sessions module: each takes the database or a transaction first.
 
+// The scan page, the dashboard and the attendance rules take class times as HH:MM.
+const hhmm = (time: typeof schedules.startTime | typeof schedules.endTime) => sql<string>`to_char(${time}, 'HH24:MI')`;
+
 const sessionColumns = {
   id: qrSessions.id,
   sessionId: qrSessions.sessionId,
@@ -19,9 +22,8 @@ const sessionColumns = {
   courseName: courses.courseName,
   courseCode: courses.courseCode,
   roomNumber: schedules.roomNumber,
-  // The scan page and the dashboard show class times as HH:MM.
-  startTime: sql<string>`to_char(${schedules.startTime}, 'HH24:MI')`,
-  endTime: sql<string>`to_char(${schedules.endTime}, 'HH24:MI')`,
+  startTime: hhmm(schedules.startTime),
+  endTime: hhmm(schedules.endTime),
 };
 
 /** A session with what the screens and the check-in need about its class. */
@@ -91,8 +93,8 @@ export async function recentSessionMeetings(tx: DbOrTx, now: Date): Promise<Rece
     .selectDistinct({
       scheduleId: qrSessions.scheduleId,
       sessionDate: qrSessions.sessionDate,
-      startTime: sql<string>`to_char(${schedules.startTime}, 'HH24:MI')`,
-      endTime: sql<string>`to_char(${schedules.endTime}, 'HH24:MI')`,
+      startTime: hhmm(schedules.startTime),
+      endTime: hhmm(schedules.endTime),
     })
     .from(qrSessions)
     .innerJoin(schedules, eq(schedules.id, qrSessions.scheduleId))
