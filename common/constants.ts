@@ -39,3 +39,4 @@ export const TOAST_REMOVE_DELAY_MS = 1000000;
 export const REQUIRED_ATTENDANCE_PERCENT = 80;
 /** Statuses that count as attended for rates (minutes come from the record itself). */
 export const ATTENDED_STATUSES = ['present', 'late', 'incomplete'] as const;
+export const isAttendedStatus = (status: string): boolean => (ATTENDED_STATUSES as readonly string[]).includes(status);

@@ -14,7 +14,7 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { notFound } from '../../lib/errors.ts';
 import { recordAudit } from '../audit-logs/service.ts';
-import type { PassFacts } from '../qr-sessions/tokens.ts';
+import type { PassFacts } from '../qr-sessions/service.ts';
 import { assertCanUseSchedule } from '../schedules/service.ts';
 import {
   flagById,

@@ -1,50 +1,62 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { AttendanceStatus } from '../../../common/constants.ts';
 import type { CheckInFlagEvidence, CheckInFlagReason, CheckInFlagStatus } from '../../../common/attendance.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { attendanceRecords, checkInFlags, scheduleRosters, schedules, students, users } from '../../db/schema/index.ts';
+import { attendanceRecords, checkInFlags, scheduleRosters, schedules, students, users, type courses } from '../../db/schema/index.ts';
 import { asDate } from '../../lib/sql-values.ts';
+import { auditInsertFrom } from '../audit-logs/service.ts';
 
 // Queries of the attendance module: each takes the database or a transaction first. The check-in
 // statements are raw SQL because they do several things in one round trip (a morning rush is bound
 // by round trips); their rows are typed from the schema.
 
-type RecordColumns = typeof attendanceRecords.$inferSelect;
+/** A record as the code reads it: the check constraint keeps `status` to ATTENDANCE_STATUSES. */
+type RecordColumns = Omit<typeof attendanceRecords.$inferSelect, 'status'> & { status: AttendanceStatus };
+type StudentColumns = typeof students.$inferSelect;
 
 // ---- Roster of one meeting ----
 
-export type RosterRow = {
-  id: number | null;
-  student_id: number;
-  first_name: string;
-  last_name: string;
-  sis_student_id: string | null;
-  status: AttendanceStatus | null;
-  scan_in_time: string | null;
-  scan_out_time: string | null;
-  minutes_attended: number | null;
-  scheduled_minutes: number | null;
-  is_manual_override: boolean | null;
-  override_reason: string | null;
-  source: string | null;
+export type RosterRow = Pick<StudentColumns, 'firstName' | 'lastName' | 'sisStudentId'> & { studentId: StudentColumns['id'] } & {
+  [K in 'id' | 'status' | 'scanInTime' | 'scanOutTime' | 'minutesAttended' | 'scheduledMinutes' | 'isManualOverride' | 'overrideReason' | 'source']: RecordColumns[K] | null;
 };
 
 /** The schedule's roster merged with one meeting's records (a record without a roster row still shows). */
 export async function rosterWithRecords(db: DbOrTx, scheduleId: number, sessionDate: string): Promise<RosterRow[]> {
-  const { rows } = await db.execute<RosterRow>(sql`
-    select a.id, st.id as student_id, st.first_name, st.last_name, st.sis_student_id, a.status, a.scan_in_time, a.scan_out_time,
-           a.minutes_attended, a.scheduled_minutes, a.is_manual_override, a.override_reason, a.source
-      from (select student_id from schedule_rosters where schedule_id = ${scheduleId}
-            union select student_id from attendance_records where schedule_id = ${scheduleId} and session_date = ${sessionDate}) who
-      join students st on st.id = who.student_id
-      left join attendance_records a on a.student_id = st.id and a.schedule_id = ${scheduleId} and a.session_date = ${sessionDate}
-     order by lower(st.last_name), lower(st.first_name)`);
-  return rows;
+  const rows = await db
+    .select({
+      id: attendanceRecords.id,
+      studentId: students.id,
+      firstName: students.firstName,
+      lastName: students.lastName,
+      sisStudentId: students.sisStudentId,
+      status: attendanceRecords.status,
+      scanInTime: attendanceRecords.scanInTime,
+      scanOutTime: attendanceRecords.scanOutTime,
+      minutesAttended: attendanceRecords.minutesAttended,
+      scheduledMinutes: attendanceRecords.scheduledMinutes,
+      isManualOverride: attendanceRecords.isManualOverride,
+      overrideReason: attendanceRecords.overrideReason,
+      source: attendanceRecords.source,
+    })
+    .from(students)
+    .leftJoin(
+      attendanceRecords,
+      and(eq(attendanceRecords.studentId, students.id), eq(attendanceRecords.scheduleId, scheduleId), eq(attendanceRecords.sessionDate, sessionDate)),
+    )
+    // On the roster, or holding a record of this meeting.
+    .where(
+      or(
+        inArray(students.id, db.select({ id: scheduleRosters.studentId }).from(scheduleRosters).where(eq(scheduleRosters.scheduleId, scheduleId))),
+        isNotNull(attendanceRecords.id),
+      ),
+    )
+    .orderBy(sql`lower(${students.lastName})`, sql`lower(${students.firstName})`);
+  return rows.map((r) => ({ ...r, status: r.status as AttendanceStatus | null }));
 }
 
 // ---- Check-in (public) ----
 
-export type Candidate = { id: number; first_name: string; last_name: string; email: string | null };
+export type Candidate = Pick<StudentColumns, 'id' | 'firstName' | 'lastName' | 'email'>;
 
 /** Students on the roster of the session (by its public UUID) whose internal or SIS id is the one typed. */
 export async function rosterCandidates(db: DbOrTx, sessionUuid: string, studentId: string): Promise<Candidate[]> {
@@ -52,7 +64,7 @@ export async function rosterCandidates(db: DbOrTx, sessionUuid: string, studentI
   // Two indexed lookups (internal id, SIS id in any case), each confirmed against the roster.
   const { rows } = await db.execute<Candidate>(sql`
     with sched as (select q.schedule_id from qr_sessions q where q.session_id = ${sessionUuid}::uuid)
-    select st.id, st.first_name, st.last_name, st.email
+    select st.id, st.first_name as "firstName", st.last_name as "lastName", st.email
       from students st join schedule_rosters r on r.student_id = st.id join sched on sched.schedule_id = r.schedule_id
      where st.id = ${internalId}
     union
@@ -68,21 +80,24 @@ export async function rosterCandidates(db: DbOrTx, sessionUuid: string, studentI
  * CTE runs first), in one round trip.
  */
 export async function lockAndReadDeviceCheckIns(tx: DbOrTx, m: { scheduleId: number; sessionDate: string; deviceId: string }): Promise<number[]> {
-  const { rows } = await tx.execute<{ student_id: RecordColumns['studentId'] }>(sql`
+  const { rows } = await tx.execute<Pick<RecordColumns, 'studentId'>>(sql`
     with lock as (select pg_advisory_xact_lock(hashtext(${`device:${m.deviceId}`})))
-    select a.student_id from lock, attendance_records a
+    select a.student_id as "studentId" from lock, attendance_records a
      where a.schedule_id = ${m.scheduleId} and a.session_date = ${m.sessionDate} and a.device_id = ${m.deviceId}`);
-  return rows.map((r) => r.student_id);
+  return rows.map((r) => r.studentId);
 }
 
-export type CheckInRow = {
-  id: number;
-  status: AttendanceStatus;
-  scan_in_time: Date | string | null;
-  scan_out_time: Date | string | null;
-  is_manual_override: boolean;
-  minutes_attended: number | null;
+export type CheckInRow = Pick<RecordColumns, 'id' | 'status' | 'scanInTime' | 'scanOutTime' | 'isManualOverride' | 'minutesAttended'>;
+
+const checkInColumns = {
+  id: attendanceRecords.id,
+  status: attendanceRecords.status,
+  scanInTime: attendanceRecords.scanInTime,
+  scanOutTime: attendanceRecords.scanOutTime,
+  isManualOverride: attendanceRecords.isManualOverride,
+  minutesAttended: attendanceRecords.minutesAttended,
 };
+const asCheckInRow = (r: Omit<CheckInRow, 'status'> & { status: string }): CheckInRow => ({ ...r, status: r.status as AttendanceStatus });
 
 export type NewCheckIn = {
   studentId: number;
@@ -104,7 +119,8 @@ export type NewCheckIn = {
  * Returns nothing when the student already has a record for this meeting.
  */
 export async function insertCheckIn(tx: DbOrTx, c: NewCheckIn): Promise<CheckInRow | null> {
-  const { rows } = await tx.execute<CheckInRow>(sql`
+  // Raw rows carry timestamps as text (lib/sql-values.ts); the returned row is typed from the schema.
+  const { rows } = await tx.execute<Omit<CheckInRow, 'scanInTime' | 'scanOutTime'> & { scanInTime: string | Date | null; scanOutTime: string | Date | null }>(sql`
     with ins as (
       insert into attendance_records (student_id, schedule_id, qr_session_id, session_date, status, scan_in_time, client_scan_in_time,
                                       minutes_attended, scheduled_minutes, source, device_id, created_at, updated_at)
@@ -112,34 +128,42 @@ export async function insertCheckIn(tx: DbOrTx, c: NewCheckIn): Promise<CheckInR
               ${c.minutesAttended}, ${c.scheduledMinutes}, 'qr', ${c.deviceId}, ${c.now}, ${c.now})
       on conflict (schedule_id, student_id, session_date) do nothing
       returning id, status, scan_in_time, scan_out_time, is_manual_override, minutes_attended
-    ), audit as (
-      insert into audit_logs (timestamp, user_id, action, table_name, record_id, ip_address, new_values)
-      select ${c.now}, null, 'Create', 'attendance', ins.id::text, ${c.ip},
-             jsonb_build_object('studentId', ${c.studentId}::int, 'scheduleId', ${c.scheduleId}::int, 'status', ins.status,
-                                'scanInTime', ins.scan_in_time, 'source', 'qr', 'qrSessionId', ${c.qrSessionId}::int)
-        from ins where coalesce((select enable_audit_logging from school_settings), true)
+    ), audit as (${auditInsertFrom(sql`ins`, {
+      at: c.now,
+      action: 'Create',
+      tableName: 'attendance',
+      recordId: sql`ins.id`,
+      ipAddress: c.ip,
+      newValues: sql`jsonb_build_object('studentId', ${c.studentId}::int, 'scheduleId', ${c.scheduleId}::int, 'status', ins.status,
+                                        'scanInTime', ins.scan_in_time, 'source', 'qr', 'qrSessionId', ${c.qrSessionId}::int)`,
+    })}
     ), origin as (
       insert into check_in_origins (attendance_record_id, qr_session_id, ip_address, browser_signature, created_at)
       select ins.id, ${c.qrSessionId}, ${c.ip}, ${c.browserSignature}, ${c.now} from ins
     )
-    select * from ins`);
-  return rows[0] ?? null;
+    select id, status, scan_in_time as "scanInTime", scan_out_time as "scanOutTime", is_manual_override as "isManualOverride",
+           minutes_attended as "minutesAttended" from ins`);
+  const row = rows[0];
+  return row ? { ...row, scanInTime: asDate(row.scanInTime), scanOutTime: asDate(row.scanOutTime) } : null;
 }
 
 /** The student's record of this meeting, locked for a check-out. */
 export async function lockMeetingRecord(tx: DbOrTx, m: { scheduleId: number; studentId: number; sessionDate: string }): Promise<CheckInRow> {
-  const { rows } = await tx.execute<CheckInRow>(sql`
-    select id, status, scan_in_time, scan_out_time, is_manual_override, minutes_attended from attendance_records
-     where schedule_id = ${m.scheduleId} and student_id = ${m.studentId} and session_date = ${m.sessionDate} for update`);
-  return rows[0]!;
+  const [row] = await tx
+    .select(checkInColumns)
+    .from(attendanceRecords)
+    .where(and(eq(attendanceRecords.scheduleId, m.scheduleId), eq(attendanceRecords.studentId, m.studentId), eq(attendanceRecords.sessionDate, m.sessionDate)))
+    .for('update');
+  return asCheckInRow(row!);
 }
 
 export async function recordCheckOut(tx: DbOrTx, id: number, c: { now: Date; status: AttendanceStatus; minutes: number }): Promise<CheckInRow> {
-  const { rows } = await tx.execute<CheckInRow>(sql`
-    update attendance_records set scan_out_time = ${c.now}, status = ${c.status}, minutes_attended = ${c.minutes}, updated_at = ${c.now}
-     where id = ${id}
-    returning id, status, scan_in_time, scan_out_time, is_manual_override, minutes_attended`);
-  return rows[0]!;
+  const [row] = await tx
+    .update(attendanceRecords)
+    .set({ scanOutTime: c.now, status: c.status, minutesAttended: c.minutes, updatedAt: c.now })
+    .where(eq(attendanceRecords.id, id))
+    .returning(checkInColumns);
+  return asCheckInRow(row!);
 }
 
 // ---- Proxy evidence ----
@@ -167,10 +191,10 @@ export async function sameOriginCheckIns(
   tx: DbOrTx,
   q: { qrSessionId: number; ip: string | null; browserSignature: string; from: Date; to: Date; excludeRecordId: number; excludeStudentId: number; limit: number },
 ): Promise<OriginMatch[]> {
-  const { rows } = await tx.execute<{ record_id: number; student_id: number; created_at: Date | string; known_device: boolean; flagged: boolean }>(sql`
-    select o.attendance_record_id as record_id, a.student_id, o.created_at,
+  const { rows } = await tx.execute<Omit<OriginMatch, 'checkedInAt'> & { checkedInAt: Date | string }>(sql`
+    select o.attendance_record_id as "recordId", a.student_id as "studentId", o.created_at as "checkedInAt",
            exists (select 1 from attendance_records p
-                    where p.student_id = a.student_id and p.device_id = a.device_id and p.id <> a.id and p.created_at < a.created_at) as known_device,
+                    where p.student_id = a.student_id and p.device_id = a.device_id and p.id <> a.id and p.created_at < a.created_at) as "knownDevice",
            exists (select 1 from check_in_flags f where f.attendance_record_id = a.id and f.reason = 'shared_browser') as flagged
       from check_in_origins o join attendance_records a on a.id = o.attendance_record_id
      where o.qr_session_id = ${q.qrSessionId} and o.ip_address is not distinct from ${q.ip} and o.browser_signature = ${q.browserSignature}
@@ -178,16 +202,16 @@ export async function sameOriginCheckIns(
        and o.attendance_record_id <> ${q.excludeRecordId} and a.student_id <> ${q.excludeStudentId}
      order by o.created_at
      limit ${q.limit}`);
-  return rows.map((r) => ({ recordId: r.record_id, studentId: r.student_id, checkedInAt: asDate(r.created_at), knownDevice: r.known_device, flagged: r.flagged }));
+  return rows.map((r) => ({ ...r, checkedInAt: asDate(r.checkedInAt) }));
 }
 
 /** What the proxy check needs about the new check-in itself: a known phone of its student, and already flagged. */
 export async function checkInStanding(tx: DbOrTx, d: { studentId: number; deviceId: string; recordId: number; before: Date }): Promise<{ knownDevice: boolean; flagged: boolean }> {
-  const { rows } = await tx.execute<{ known_device: boolean; flagged: boolean }>(sql`
+  const { rows } = await tx.execute<{ knownDevice: boolean; flagged: boolean }>(sql`
     select exists (select 1 from attendance_records
-                    where student_id = ${d.studentId} and device_id = ${d.deviceId} and id <> ${d.recordId} and created_at < ${d.before}) as known_device,
+                    where student_id = ${d.studentId} and device_id = ${d.deviceId} and id <> ${d.recordId} and created_at < ${d.before}) as "knownDevice",
            exists (select 1 from check_in_flags where attendance_record_id = ${d.recordId} and reason = 'shared_browser') as flagged`);
-  return { knownDevice: rows[0]?.known_device ?? false, flagged: rows[0]?.flagged ?? false };
+  return { knownDevice: rows[0]?.knownDevice ?? false, flagged: rows[0]?.flagged ?? false };
 }
 
 export type NewFlag = { attendanceRecordId: number; reason: CheckInFlagReason; evidence: CheckInFlagEvidence; createdAt: Date };
@@ -327,4 +351,114 @@ export async function insertManualRecord(tx: DbOrTx, r: NewManualRecord): Promis
     .onConflictDoNothing({ target: [attendanceRecords.scheduleId, attendanceRecords.studentId, attendanceRecords.sessionDate] })
     .returning({ id: attendanceRecords.id });
   return row?.id ?? null;
+}
+
+// ---- Overrides ----
+
+export type OverrideTarget = Pick<RecordColumns, 'scheduleId' | 'studentId' | 'sessionDate' | 'status' | 'isManualOverride' | 'overrideReason' | 'scheduledMinutes'> & {
+  /** Minutes from scans, when the record has a check-in. */
+  scanned: RecordColumns['minutesAttended'];
+  hasScan: boolean;
+};
+
+/** A record locked for an override, with what the override needs about it; null when there is none. */
+export async function lockRecordForOverride(tx: DbOrTx, recordId: number): Promise<OverrideTarget | null> {
+  const [row] = await tx
+    .select({
+      scheduleId: attendanceRecords.scheduleId,
+      studentId: attendanceRecords.studentId,
+      sessionDate: attendanceRecords.sessionDate,
+      status: attendanceRecords.status,
+      isManualOverride: attendanceRecords.isManualOverride,
+      overrideReason: attendanceRecords.overrideReason,
+      scheduledMinutes: attendanceRecords.scheduledMinutes,
+      scanInTime: attendanceRecords.scanInTime,
+      minutesAttended: attendanceRecords.minutesAttended,
+    })
+    .from(attendanceRecords)
+    .where(eq(attendanceRecords.id, recordId))
+    .for('update');
+  if (!row) return null;
+  const { scanInTime, minutesAttended, ...rest } = row;
+  return { ...rest, status: rest.status as AttendanceStatus, scanned: scanInTime != null ? minutesAttended : null, hasScan: scanInTime != null };
+}
+
+export async function setOverride(
+  tx: DbOrTx,
+  recordId: number,
+  o: { status: AttendanceStatus; overrideReason: string; overriddenBy: number; minutes: number; now: Date },
+): Promise<void> {
+  await tx
+    .update(attendanceRecords)
+    .set({
+      status: o.status,
+      isManualOverride: true,
+      overrideReason: o.overrideReason,
+      overriddenBy: o.overriddenBy,
+      overriddenAt: o.now,
+      minutesAttended: o.minutes,
+      updatedAt: o.now,
+    })
+    .where(eq(attendanceRecords.id, recordId));
+}
+
+// ---- Clock hours ----
+
+export type ClockHoursFilter = { scheduleId?: number; studentId?: number; instructorId?: number; from?: string; to?: string };
+
+export type ClockHoursRow = Pick<RecordColumns, 'studentId' | 'scheduleId'> &
+  Pick<StudentColumns, 'firstName' | 'lastName'> &
+  Pick<typeof courses.$inferSelect, 'courseCode'> & { meetings: number; scheduled: number; attended: number; excused: number };
+
+/** Meetings and minutes per student and schedule over the records that match the filter. */
+export async function clockHoursTotals(db: DbOrTx, filter: ClockHoursFilter): Promise<ClockHoursRow[]> {
+  const where = [sql`true`];
+  if (filter.scheduleId != null) where.push(sql`a.schedule_id = ${filter.scheduleId}`);
+  if (filter.studentId != null) where.push(sql`a.student_id = ${filter.studentId}`);
+  if (filter.instructorId != null) where.push(sql`s.instructor_id = ${filter.instructorId}`);
+  if (filter.from) where.push(sql`a.session_date >= ${filter.from}`);
+  if (filter.to) where.push(sql`a.session_date <= ${filter.to}`);
+  const { rows } = await db.execute<ClockHoursRow>(sql`
+    select a.student_id as "studentId", a.schedule_id as "scheduleId", st.first_name as "firstName", st.last_name as "lastName",
+           c.course_code as "courseCode", count(*)::int as meetings,
+           coalesce(sum(a.scheduled_minutes), 0)::int as scheduled, coalesce(sum(a.minutes_attended), 0)::int as attended,
+           coalesce(sum(a.scheduled_minutes) filter (where a.status = 'excused'), 0)::int as excused
+      from attendance_records a join students st on st.id = a.student_id join schedules s on s.id = a.schedule_id join courses c on c.id = s.course_id
+     where ${sql.join(where, sql` and `)}
+     group by a.student_id, a.schedule_id, st.first_name, st.last_name, c.course_code
+     order by c.course_code, lower(st.last_name), lower(st.first_name)`);
+  return rows;
+}
+
+// ---- Auto-absent ----
+
+/** Let one instance do the auto-absent work: false when another holds the lock (until its transaction ends). */
+export async function tryAutoAbsentLock(tx: DbOrTx): Promise<boolean> {
+  const { rows } = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(727003) as locked`);
+  return rows[0]?.locked ?? false;
+}
+
+/**
+ * Absences (source 'auto') for the enrolled students on a schedule's roster with no record of the
+ * meeting, and their audit entries, in one statement; never touches an existing record. The count written.
+ */
+export async function insertAbsences(tx: DbOrTx, m: { scheduleId: number; sessionDate: string; scheduledMinutes: number; now: Date }): Promise<number> {
+  const { rows } = await tx.execute<{ n: number }>(sql`
+    with ins as (
+      insert into attendance_records (student_id, schedule_id, session_date, status, minutes_attended, scheduled_minutes, source, created_at, updated_at)
+      select r.student_id, ${m.scheduleId}, ${m.sessionDate}, 'absent', 0, ${m.scheduledMinutes}, 'auto', ${m.now}, ${m.now}
+        from schedule_rosters r join students st on st.id = r.student_id
+       where r.schedule_id = ${m.scheduleId} and st.status in ('enrolled', 'active')
+      on conflict (schedule_id, student_id, session_date) do nothing
+      returning id, student_id
+    ), audit as (${auditInsertFrom(sql`ins`, {
+      at: m.now,
+      action: 'Create',
+      tableName: 'attendance',
+      recordId: sql`ins.id`,
+      newValues: sql`jsonb_build_object('status', 'absent', 'source', 'auto', 'studentId', ins.student_id, 'scheduleId', ${m.scheduleId}::int, 'sessionDate', ${m.sessionDate}::text)`,
+    })}
+    )
+    select count(*)::int as n from ins`);
+  return rows[0]?.n ?? 0;
 }

@@ -16,10 +16,18 @@ import {
 } from '../../../common/attendance.ts';
 import { idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
-import { PUBLIC_RATE_LIMIT, checkInDevice, passCookieName } from '../qr-sessions/routes.ts';
-import { browserSignature, reviewFlag } from './proxy-flags.ts';
-import { clockHours, createManualRecord, listScheduleAttendance, overrideAttendance } from './service.ts';
-import { submitAttendance } from './submit.ts';
+import {
+  PUBLIC_RATE_LIMIT,
+  browserSignature,
+  checkInDevice,
+  clockHours,
+  createManualRecord,
+  listScheduleAttendance,
+  overrideAttendance,
+  passFromCookie,
+  reviewFlag,
+  submitAttendance,
+} from './service.ts';
 
 export function attendanceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
@@ -29,7 +37,7 @@ export function attendanceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (req, reply) => {
         const device = checkInDevice(req, reply, deps.config.cookieSecure ?? req.protocol === 'https');
         // SPEC's six fields carry no pass: the one opening the link set as a cookie stands in for it.
-        const passCookie = /^[0-9a-f-]{36}$/i.test(req.body.sessionId) ? req.cookies[passCookieName(req.body.sessionId)] : undefined;
+        const passCookie = passFromCookie(req, req.body.sessionId);
         const input = req.body.pass || req.body.token || !passCookie ? req.body : { ...req.body, pass: passCookie };
         return submitAttendance(deps.db, input, {
           deviceId: device.id,
@@ -66,7 +74,7 @@ export function attendanceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           response: { 200: z.array(clockHoursSchema) },
         },
       },
-      async (req) => clockHours(deps.db, { ...req.query, instructorId: req.user!.role === 'instructor' ? req.user!.id : undefined }),
+      async (req) => clockHours(deps.db, req.user!, req.query),
     );
   };
 }

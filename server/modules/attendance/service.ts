@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AttendanceRow, manualRecordSchema, overrideSchema } from '../../../common/attendance.ts';
 import type { AttendanceStatus } from '../../../common/constants.ts';
@@ -8,13 +7,30 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { localDate } from '../../lib/school-time.ts';
-import { isoOrNull } from '../../lib/sql-values.ts';
 import { recordAudit } from '../audit-logs/service.ts';
+import { closeExpiredSessions, listRecentSessionMeetings } from '../qr-sessions/service.ts';
 import { assertCanUseSchedule } from '../schedules/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { flagsOfMeeting } from './proxy-flags.ts';
-import { insertManualRecord, rosterEnrolment, rosterWithRecords, scheduleCalendar } from './queries.ts';
+import {
+  clockHoursTotals,
+  insertAbsences,
+  insertManualRecord,
+  lockRecordForOverride,
+  rosterEnrolment,
+  rosterWithRecords,
+  scheduleCalendar,
+  setOverride,
+  tryAutoAbsentLock,
+  type ClockHoursFilter,
+} from './queries.ts';
 import { classWindow, scheduledMinutes, whyNotAMeeting } from './rules.ts';
+
+// The module's door for its routes: the public check-in (submit.ts) and the proxy flags (proxy-flags.ts)
+// live in their own files; the device and pass cookies come from the qr-sessions module.
+export { submitAttendance } from './submit.ts';
+export { browserSignature, reviewFlag } from './proxy-flags.ts';
+export { PUBLIC_RATE_LIMIT, checkInDevice, passFromCookie } from '../qr-sessions/service.ts';
 
 type User = { id: number; role: Role };
 type Ctx = { clock: Clock; ip: string | null };
@@ -23,20 +39,11 @@ type Ctx = { clock: Clock; ip: string | null };
 async function meetingRows(db: DbOrTx, scheduleId: number, sessionDate: string): Promise<AttendanceRow[]> {
   const [rows, flags] = await Promise.all([rosterWithRecords(db, scheduleId, sessionDate), flagsOfMeeting(db, scheduleId, sessionDate)]);
   return rows.map((r) => ({
-    id: r.id,
-    studentId: r.student_id,
-    firstName: r.first_name,
-    lastName: r.last_name,
-    sisStudentId: r.sis_student_id,
+    ...r,
     sessionDate,
-    status: r.status,
-    scanInTime: isoOrNull(r.scan_in_time),
-    scanOutTime: isoOrNull(r.scan_out_time),
-    minutesAttended: r.minutes_attended,
-    scheduledMinutes: r.scheduled_minutes,
-    isManualOverride: r.is_manual_override ?? false,
-    overrideReason: r.override_reason,
-    source: r.source,
+    scanInTime: r.scanInTime?.toISOString() ?? null,
+    scanOutTime: r.scanOutTime?.toISOString() ?? null,
+    isManualOverride: r.isManualOverride ?? false,
     flags: r.id == null ? [] : (flags.get(r.id) ?? []),
   }));
 }
@@ -77,30 +84,23 @@ type Override = z.output<typeof overrideSchema>;
 
 export async function overrideAttendance(db: Db, user: User, recordId: number, body: Override, ctx: Ctx): Promise<AttendanceRow> {
   return db.transaction(async (tx) => {
-    const { rows } = await tx.execute<{ schedule_id: number; student_id: number; session_date: string; status: string; is_manual_override: boolean; override_reason: string | null; scanned: number | null; scheduled_minutes: number | null; has_scan: boolean }>(sql`
-      select schedule_id, student_id, session_date::text, status, is_manual_override, override_reason,
-             case when scan_in_time is not null then minutes_attended end as scanned, scheduled_minutes, scan_in_time is not null as has_scan
-        from attendance_records where id = ${recordId} for update`);
-    const before = rows[0];
+    const before = await lockRecordForOverride(tx, recordId);
     if (!before) throw notFound('Attendance record');
-    await assertMayOverride(tx, user, before.schedule_id);
+    await assertMayOverride(tx, user, before.scheduleId);
     const now = ctx.clock.now();
-    const minutes = overrideMinutes(body.status, before.has_scan ? before.scanned : null, before.scheduled_minutes ?? 0);
-    await tx.execute(sql`
-      update attendance_records set status = ${body.status}, is_manual_override = true, override_reason = ${body.overrideReason},
-             overridden_by = ${user.id}, overridden_at = ${now}, minutes_attended = ${minutes}, updated_at = ${now}
-       where id = ${recordId}`);
+    const minutes = overrideMinutes(body.status, before.hasScan ? before.scanned : null, before.scheduledMinutes ?? 0);
+    await setOverride(tx, recordId, { status: body.status, overrideReason: body.overrideReason, overriddenBy: user.id, minutes, now });
     await recordAudit(tx, {
       userId: user.id,
       action: 'Update',
       tableName: 'attendance',
       recordId,
       ipAddress: ctx.ip,
-      oldValues: { status: before.status, isManualOverride: before.is_manual_override, overrideReason: before.override_reason },
+      oldValues: { status: before.status, isManualOverride: before.isManualOverride, overrideReason: before.overrideReason },
       newValues: { status: body.status, isManualOverride: true, overrideReason: body.overrideReason },
       at: now,
     });
-    return meetingRow(tx, before.schedule_id, before.session_date, before.student_id);
+    return meetingRow(tx, before.scheduleId, before.sessionDate, before.studentId);
   });
 }
 
@@ -168,33 +168,42 @@ export type ClockHours = {
 
 /**
  * Clock hours per student and schedule: minutes scheduled for the meetings that took place
- * (those with records) against minutes attended. The dashboard and the SIS export read this.
+ * (those with records) against minutes attended. Instructors see their own schedules' only.
  */
-export async function clockHours(db: DbOrTx, filter: { scheduleId?: number; studentId?: number; instructorId?: number; from?: string; to?: string }): Promise<ClockHours[]> {
-  const where = [sql`true`];
-  if (filter.scheduleId != null) where.push(sql`a.schedule_id = ${filter.scheduleId}`);
-  if (filter.studentId != null) where.push(sql`a.student_id = ${filter.studentId}`);
-  if (filter.instructorId != null) where.push(sql`s.instructor_id = ${filter.instructorId}`);
-  if (filter.from) where.push(sql`a.session_date >= ${filter.from}`);
-  if (filter.to) where.push(sql`a.session_date <= ${filter.to}`);
-  const { rows } = await db.execute<{ student_id: number; schedule_id: number; first_name: string; last_name: string; course_code: string; meetings: number; scheduled: number; attended: number; excused: number }>(sql`
-    select a.student_id, a.schedule_id, st.first_name, st.last_name, c.course_code, count(*)::int as meetings,
-           coalesce(sum(a.scheduled_minutes), 0)::int as scheduled, coalesce(sum(a.minutes_attended), 0)::int as attended,
-           coalesce(sum(a.scheduled_minutes) filter (where a.status = 'excused'), 0)::int as excused
-      from attendance_records a join students st on st.id = a.student_id join schedules s on s.id = a.schedule_id join courses c on c.id = s.course_id
-     where ${sql.join(where, sql` and `)}
-     group by a.student_id, a.schedule_id, st.first_name, st.last_name, c.course_code
-     order by c.course_code, lower(st.last_name), lower(st.first_name)`);
+export async function clockHours(db: DbOrTx, user: User, filter: Omit<ClockHoursFilter, 'instructorId'>): Promise<ClockHours[]> {
+  const rows = await clockHoursTotals(db, { ...filter, instructorId: user.role === 'instructor' ? user.id : undefined });
   return rows.map((r) => ({
-    studentId: r.student_id,
-    scheduleId: r.schedule_id,
-    firstName: r.first_name,
-    lastName: r.last_name,
-    courseCode: r.course_code,
+    studentId: r.studentId,
+    scheduleId: r.scheduleId,
+    firstName: r.firstName,
+    lastName: r.lastName,
+    courseCode: r.courseCode,
     meetings: r.meetings,
     scheduledMinutes: r.scheduled,
     attendedMinutes: r.attended,
     excusedMinutes: r.excused,
     attendanceRate: r.scheduled > 0 ? Math.round((r.attended / r.scheduled) * 1000) / 10 : 0,
   }));
+}
+
+/**
+ * After a class meeting that ran a QR session, students on the roster with no record are marked
+ * absent (source 'auto') once autoMarkAbsentHours have passed since the class ended.
+ * Idempotent and safe with several instances: inserts skip existing records (never touching a
+ * manual override), and a transaction-scoped advisory lock lets one instance do the work.
+ */
+export async function markAbsentees(db: Db, clock: Clock): Promise<number> {
+  const now = clock.now();
+  const { attendance } = await getSettings(db);
+  return db.transaction(async (tx) => {
+    if (!(await tryAutoAbsentLock(tx))) return 0;
+    await closeExpiredSessions(tx, now);
+    let marked = 0;
+    for (const m of await listRecentSessionMeetings(tx, now)) {
+      const window = classWindow(m.sessionDate, m.startTime, m.endTime, attendance.timeZone);
+      if (now.getTime() < window.end.getTime() + attendance.autoMarkAbsentHours * 3_600_000) continue;
+      marked += await insertAbsences(tx, { scheduleId: m.scheduleId, sessionDate: m.sessionDate, scheduledMinutes: scheduledMinutes(window), now });
+    }
+    return marked;
+  });
 }

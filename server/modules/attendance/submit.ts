@@ -4,19 +4,14 @@ import {
   SCAN_EXPIRED,
   SCAN_NO_MATCH,
   SCAN_NOT_FOUND,
-  SCAN_OPEN_LINK,
-  SCAN_STALE_CODE,
   type AttendanceSubmit,
   type AttendanceSubmitResult,
 } from '../../../common/attendance.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
-import { asDate, isoOrNull } from '../../lib/sql-values.ts';
 import { recordAudit } from '../audit-logs/service.ts';
-import { beginCodeAttempt, type CodeAttempt } from '../qr-sessions/code-attempts.ts';
-import { findPublicSession, isSessionUuid, sessionStatus } from '../qr-sessions/service.ts';
-import { isFreshToken, isTypedCode, readPass } from '../qr-sessions/tokens.ts';
+import { admitToCheckIn, findPublicSession, isSessionUuid, sessionStatus } from '../qr-sessions/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { flagPossibleProxy } from './proxy-flags.ts';
 import { insertCheckIn, lockAndReadDeviceCheckIns, lockMeetingRecord, recordCheckOut, rosterCandidates, type CheckInRow } from './queries.ts';
@@ -41,9 +36,9 @@ function answer(action: AttendanceSubmitResult['action'], r: CheckInRow, courseN
     action,
     status: r.status,
     courseName,
-    scanInTime: isoOrNull(r.scan_in_time),
-    scanOutTime: isoOrNull(r.scan_out_time),
-    minutesAttended: r.minutes_attended,
+    scanInTime: r.scanInTime?.toISOString() ?? null,
+    scanOutTime: r.scanOutTime?.toISOString() ?? null,
+    minutesAttended: r.minutesAttended,
   };
 }
 
@@ -84,28 +79,17 @@ export async function submitAttendance(db: Db, input: AttendanceSubmit, ctx: Che
   if (!session) throw new AppError(404, 'SESSION_NOT_FOUND', SCAN_NOT_FOUND);
   if (sessionStatus(session, now) === 'expired') throw new AppError(410, 'SESSION_EXPIRED', SCAN_EXPIRED);
 
-  // A pass is not guessable: with a valid one the code is not in question.
-  const pass = input.pass ? readPass(session.token_secret, session.session_id, ctx.deviceId, input.pass) : null;
-  const passOk = pass != null && pass.forThisDevice && pass.expiresAt.getTime() > now.getTime();
-  let attempt: CodeAttempt | null = null;
-  let codeOk = false;
-  if (!passOk) {
-    // Nothing at all: a form posted without opening the QR link (or a SPEC client without its cookie).
-    if (!input.token && !input.pass) throw new AppError(403, 'OPEN_LINK', SCAN_OPEN_LINK);
-    if (!input.token) throw new AppError(403, 'STALE_CODE', SCAN_STALE_CODE);
-    // Six digits can be guessed and are counted; the QR's 72-bit token cannot be.
-    if (isTypedCode(input.token)) attempt = await beginCodeAttempt(db, ctx.ip, session.session_id, now);
-    codeOk = isFreshToken(session.token_secret, session.session_id, input.token, now);
-  }
+  // A valid pass, or else the code: refused (or counted, when typed) before anything is written.
+  const { pass, passOk, codeOk, attempt } = await admitToCheckIn(db, session, { pass: input.pass, token: input.token, deviceId: ctx.deviceId, ip: ctx.ip, now });
 
   const student = candidates.find(
     (c) =>
-      (normalizeName(c.first_name) === normalizeName(input.firstName) && normalizeName(c.last_name) === normalizeName(input.lastName)) ||
+      (normalizeName(c.firstName) === normalizeName(input.firstName) && normalizeName(c.lastName) === normalizeName(input.lastName)) ||
       (c.email != null && normalizeName(c.email) === normalizeName(input.email)),
   );
-  const window = classWindow(session.session_date, session.start_time, session.end_time, settings.attendance.timeZone);
+  const window = classWindow(session.sessionDate, session.startTime, session.endTime, settings.attendance.timeZone);
   const clientTime = input.scanInTime ? new Date(input.scanInTime) : null;
-  const meeting = { scheduleId: session.schedule_id, sessionDate: session.session_date };
+  const meeting = { scheduleId: session.scheduleId, sessionDate: session.sessionDate };
 
   const outcome = await db.transaction(async (tx: Tx): Promise<{ answer: AttendanceSubmitResult; checkedIn?: { id: number; studentId: number } }> => {
     const deviceStudents = await lockAndReadDeviceCheckIns(tx, { ...meeting, deviceId: ctx.deviceId });
@@ -130,15 +114,15 @@ export async function submitAttendance(db: Db, input: AttendanceSubmit, ctx: Che
       ip: ctx.ip,
       browserSignature: ctx.browserSignature,
     });
-    if (inserted) return { answer: answer('checked_in', inserted, session.course_name), checkedIn: { id: inserted.id, studentId: student.id } };
+    if (inserted) return { answer: answer('checked_in', inserted, session.courseName), checkedIn: { id: inserted.id, studentId: student.id } };
 
     const record = await lockMeetingRecord(tx, { ...meeting, studentId: student.id });
-    const scanIn = asDate(record.scan_in_time);
-    if (record.is_manual_override || !scanIn) return { answer: answer('already_recorded', record, session.course_name) };
-    const lastScan = asDate(record.scan_out_time) ?? scanIn;
+    const scanIn = record.scanInTime;
+    if (record.isManualOverride || !scanIn) return { answer: answer('already_recorded', record, session.courseName) };
+    const lastScan = record.scanOutTime ?? scanIn;
     // A repeat within the retry window, or any repeat before class starts, is not a check-out.
     if (now.getTime() - lastScan.getTime() < RETRY_WINDOW_MS || now < window.start) {
-      return { answer: answer(record.scan_out_time ? 'checked_out' : 'checked_in', record, session.course_name) };
+      return { answer: answer(record.scanOutTime ? 'checked_out' : 'checked_in', record, session.courseName) };
     }
     const checkInStatusNow = record.status === 'incomplete' ? checkInStatus(scanIn, window, settings.attendance.lateThresholdMinutes) : record.status;
     const newStatus = statusAfterCheckOut(checkInStatusNow, now, window, settings.attendance.earlyLeaveThresholdMinutes);
@@ -150,11 +134,11 @@ export async function submitAttendance(db: Db, input: AttendanceSubmit, ctx: Che
       tableName: 'attendance',
       recordId: record.id,
       ipAddress: ctx.ip,
-      oldValues: { status: record.status, scanOutTime: record.scan_out_time, minutesAttended: record.minutes_attended },
+      oldValues: { status: record.status, scanOutTime: record.scanOutTime, minutesAttended: record.minutesAttended },
       newValues: { status: newStatus, scanOutTime: now, minutesAttended: minutes },
       at: now,
     });
-    return { answer: answer('checked_out', updated, session.course_name) };
+    return { answer: answer('checked_out', updated, session.courseName) };
   });
   // The typed code checked a student in (or out): it was not a guess.
   await attempt?.succeeded();

@@ -46,3 +46,20 @@ export function changedFields<T extends Record<string, unknown>>(before: T, afte
   }
   return { oldValues, newValues };
 }
+
+type SqlFragment = ReturnType<typeof sql>;
+
+/**
+ * The audit insert as a fragment of a one-statement write (the check-in, the auto-absent job): one
+ * routine entry per row of `source`, a CTE of the same statement; `recordId` and `newValues` are
+ * expressions over its rows. Like recordAudit, silent when audit logging is off.
+ */
+export function auditInsertFrom(
+  source: SqlFragment,
+  e: { at: Date; action: AuditAction; tableName: string; recordId: SqlFragment; newValues: SqlFragment; userId?: number | null; ipAddress?: string | null },
+): SqlFragment {
+  return sql`
+    insert into audit_logs (timestamp, user_id, action, table_name, record_id, ip_address, new_values)
+    select ${e.at}::timestamptz, ${e.userId ?? null}::int, ${e.action}, ${e.tableName}, (${e.recordId})::text, ${e.ipAddress ?? null}, ${e.newValues}
+      from ${source} where coalesce((select enable_audit_logging from school_settings), true)`;
+}

@@ -2,8 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { analyticsSchema, executiveSummarySchema, realTimeSchema, recentAttendanceSchema, statsSchema } from '../../../common/dashboard.ts';
 import type { AppDeps } from '../../app-deps.ts';
-import { scopeFor } from './scope.ts';
-import { analytics, executiveSummary, realTime, recentAttendance, stats } from './service.ts';
+import { analytics, executiveSummary, realTime, recentAttendance, scopeFor, stats } from './service.ts';
 
 export function dashboardRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const ctx = (req: FastifyRequest) => ({ db: deps.db, scope: scopeFor(req.user!), now: deps.clock.now() });

@@ -1,0 +1,268 @@
+import { desc, eq, sql, type SQL } from 'drizzle-orm';
+import { ATTENDED_STATUSES } from '../../../common/constants.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { attendanceRecords, courses, schedules, students } from '../../db/schema/index.ts';
+import { dayOfWeek } from '../../lib/school-time.ts';
+import type { ScheduleScope } from '../qr-sessions/service.ts';
+
+// Queries of the dashboard: analytic aggregates over a school's attendance, so raw SQL (filters,
+// series, window functions); each row type is built from the schema's column types. Every read is
+// narrowed by a scope (the whole school, or one instructor's schedules).
+
+type RecordColumns = typeof attendanceRecords.$inferSelect;
+type CourseColumns = typeof courses.$inferSelect;
+type StudentColumns = typeof students.$inferSelect;
+
+/** `('present', 'late', 'incomplete')` from the one list of attended statuses (our own constants, not input). */
+const ATTENDED = sql.raw(`(${ATTENDED_STATUSES.map((s) => `'${s}'`).join(', ')})`);
+// Students who are expected in class.
+const ENROLLED = sql.raw(`('enrolled', 'active')`);
+
+/** A condition on a `schedules` alias limiting rows to the scope. */
+function inScope(scope: ScheduleScope, alias = 's'): SQL {
+  return scope.instructorId == null ? sql`true` : sql`${sql.identifier(alias)}.instructor_id = ${scope.instructorId}`;
+}
+
+/** Schedules that meet on a date: weekly pattern within course dates minus holidays, make-up dates, or a session that ran. */
+function meetingOn(date: string, scope: ScheduleScope): SQL {
+  return sql`
+    select s.id from schedules s
+     where ${inScope(scope)} and (
+       (s.is_active and s.day_of_week = ${dayOfWeek(date)} and ${date}::date between s.course_start_date and s.course_end_date
+        and not (${date}::date = any(s.holiday_exceptions)))
+       or ${date}::date = any(s.makeup_dates)
+       or exists (select 1 from qr_sessions q where q.schedule_id = s.id and q.session_date = ${date}))`;
+}
+
+/** Students expected today (on the rosters of the classes meeting) and those checked in. */
+export async function todayCounts(db: DbOrTx, scope: ScheduleScope, today: string): Promise<{ expected: number; checkedIn: number }> {
+  const { rows } = await db.execute<{ expected: number; checkedIn: number }>(sql`
+    with meeting as (${meetingOn(today, scope)})
+    select (select count(*) from schedule_rosters r join students st on st.id = r.student_id join meeting m on m.id = r.schedule_id
+             where st.status in ${ENROLLED})::int as expected,
+           (select count(*) from attendance_records a join meeting m on m.id = a.schedule_id
+             where a.session_date = ${today} and a.status in ${ATTENDED})::int as "checkedIn"`);
+  return rows[0]!;
+}
+
+/** One trivial statement: the database answers. */
+export async function pingDatabase(db: DbOrTx): Promise<void> {
+  await db.execute(sql`select 1`);
+}
+
+/** Records waiting for the SIS export, and those it refused. */
+export async function syncCounts(db: DbOrTx, scope: ScheduleScope): Promise<{ pending: number; failed: number }> {
+  const { rows } = await db.execute<{ pending: number; failed: number }>(sql`
+    select count(*) filter (where a.sync_status = 'pending')::int as pending, count(*) filter (where a.sync_status = 'failed')::int as failed
+      from attendance_records a join schedules s on s.id = a.schedule_id
+     where a.sync_status in ('pending', 'failed') and ${inScope(scope)}`);
+  return rows[0]!;
+}
+
+export type OpenSessionCounts = Pick<RecordColumns, 'scheduleId' | 'sessionDate'> & { expected: number; checkedIn: number };
+
+/** Per open QR session's meeting: students expected and checked in. */
+export async function openSessionCounts(db: DbOrTx, scope: ScheduleScope, now: Date): Promise<OpenSessionCounts[]> {
+  const { rows } = await db.execute<OpenSessionCounts>(sql`
+    select q.schedule_id as "scheduleId", q.session_date::text as "sessionDate",
+           (select count(*) from schedule_rosters r join students st on st.id = r.student_id where r.schedule_id = q.schedule_id and st.status in ${ENROLLED})::int as expected,
+           (select count(*) from attendance_records a where a.schedule_id = q.schedule_id and a.session_date = q.session_date and a.status in ${ATTENDED})::int as "checkedIn"
+      from qr_sessions q join schedules s on s.id = q.schedule_id
+     where q.is_active and q.expires_at > ${now} and ${inScope(scope)}`);
+  return rows;
+}
+
+/** Students checked in and not yet out at the meetings of open QR sessions. */
+export async function studentsInClass(db: DbOrTx, scope: ScheduleScope, now: Date): Promise<number> {
+  const { rows } = await db.execute<{ n: number }>(sql`
+    select count(distinct a.student_id)::int as n
+      from attendance_records a join qr_sessions q on q.schedule_id = a.schedule_id and q.session_date = a.session_date
+      join schedules s on s.id = a.schedule_id
+     where q.is_active and q.expires_at > ${now} and a.scan_in_time is not null and a.scan_out_time is null and ${inScope(scope)}`);
+  return rows[0]!.n;
+}
+
+export type RateTotals = { attended: number; onTime: number; total: number; minutes: number; scheduled: number };
+
+/** Records of meetings in (from, to]: attended, on time, all; minutes attended and scheduled. */
+export async function rateBetween(db: DbOrTx, scope: ScheduleScope, from: string, to: string): Promise<RateTotals> {
+  const { rows } = await db.execute<RateTotals>(sql`
+    select count(*) filter (where a.status in ${ATTENDED})::int as attended,
+           count(*) filter (where a.status = 'present')::int as "onTime",
+           count(*)::int as total,
+           coalesce(sum(a.minutes_attended), 0)::bigint::float8 as minutes,
+           coalesce(sum(a.scheduled_minutes), 0)::bigint::float8 as scheduled
+      from attendance_records a join schedules s on s.id = a.schedule_id
+     where a.session_date > ${from} and a.session_date <= ${to} and ${inScope(scope)}`);
+  return rows[0]!;
+}
+
+/** Attended and all records per day over [from, to], every day listed. */
+export async function dailyTotals(db: DbOrTx, scope: ScheduleScope, from: string, to: string): Promise<{ date: RecordColumns['sessionDate']; attended: number; total: number }[]> {
+  const { rows } = await db.execute<{ date: RecordColumns['sessionDate']; attended: number; total: number }>(sql`
+    select d::date::text as date,
+           count(a.id) filter (where a.status in ${ATTENDED})::int as attended, count(a.id)::int as total
+      from generate_series(${from}::date, ${to}::date, interval '1 day') d
+      left join (attendance_records a join schedules s on s.id = a.schedule_id and ${inScope(scope)}) on a.session_date = d::date
+     group by d order by d`);
+  return rows;
+}
+
+export type CourseTotals = { courseId: CourseColumns['id'] } & Pick<CourseColumns, 'courseName' | 'courseCode'> & {
+  sessions: number;
+  attended: number;
+  total: number;
+  recentAtt: number;
+  recentTotal: number;
+  olderAtt: number;
+  olderTotal: number;
+};
+
+/** Per active course, meetings in (since, today]: sessions held, attended and all records, split at `split`. */
+export async function courseTotals(db: DbOrTx, scope: ScheduleScope, d: { since: string; split: string; today: string }): Promise<CourseTotals[]> {
+  const { rows } = await db.execute<CourseTotals>(sql`
+    select c.id as "courseId", c.course_name as "courseName", c.course_code as "courseCode",
+           count(distinct (a.schedule_id, a.session_date))::int as sessions,
+           count(a.id) filter (where a.status in ${ATTENDED})::int as attended, count(a.id)::int as total,
+           count(a.id) filter (where a.status in ${ATTENDED} and a.session_date > ${d.split})::int as "recentAtt",
+           count(a.id) filter (where a.session_date > ${d.split})::int as "recentTotal",
+           count(a.id) filter (where a.status in ${ATTENDED} and a.session_date <= ${d.split})::int as "olderAtt",
+           count(a.id) filter (where a.session_date <= ${d.split})::int as "olderTotal"
+      from courses c join schedules s on s.course_id = c.id and ${inScope(scope)}
+      left join attendance_records a on a.schedule_id = s.id and a.session_date > ${d.since} and a.session_date <= ${d.today}
+     where c.is_active
+     group by c.id, c.course_name, c.course_code
+     order by c.course_code`);
+  return rows;
+}
+
+/** Sign-ins of the last day and the average sign-in length of the last week (an instructor's own). */
+export async function signInActivity(db: DbOrTx, scope: ScheduleScope, now: Date): Promise<{ daily: number; avgMinutes: number | null }> {
+  const { rows } = await db.execute<{ daily: number; avgMinutes: number | null }>(sql`
+    select count(*) filter (where ls.created_at > ${now}::timestamptz - interval '24 hours')::int as daily,
+           avg(extract(epoch from (coalesce(ls.ended_at, ls.last_seen_at) - ls.created_at)) / 60)
+             filter (where ls.created_at > ${now}::timestamptz - interval '7 days')::float8 as "avgMinutes"
+      from login_sessions ls where ${ownSignIns(scope)}`);
+  return rows[0]!;
+}
+
+/** The three users with the most sign-ins over the last week. */
+export async function mostActiveUsers(db: DbOrTx, scope: ScheduleScope, now: Date): Promise<{ name: string; sessions: number }[]> {
+  const { rows } = await db.execute<{ name: string; sessions: number }>(sql`
+    select coalesce(nullif(trim(u.first_name || ' ' || u.last_name), ''), u.email) as name, count(*)::int as sessions
+      from login_sessions ls join users u on u.id = ls.user_id
+     where ls.created_at > ${now}::timestamptz - interval '7 days' and ${ownSignIns(scope)}
+     group by u.id order by sessions desc, name limit 3`);
+  return rows;
+}
+
+const ownSignIns = (scope: ScheduleScope): SQL => (scope.instructorId == null ? sql`true` : sql`ls.user_id = ${scope.instructorId}`);
+
+export type SchoolCounts = {
+  totalStudents: number;
+  enrolledStudents: number;
+  totalCourses: number;
+  activeCourses: number;
+  activeSchedules: number;
+  instructors: number;
+  classesToday: number;
+};
+
+export async function schoolCounts(db: DbOrTx, scope: ScheduleScope, today: string): Promise<SchoolCounts> {
+  const { rows } = await db.execute<SchoolCounts>(sql`
+    select (select count(*) from students)::int as "totalStudents",
+           (select count(*) from students where status in ${ENROLLED})::int as "enrolledStudents",
+           (select count(*) from courses)::int as "totalCourses",
+           (select count(*) from courses where is_active)::int as "activeCourses",
+           (select count(*) from schedules s where s.is_active and ${inScope(scope)})::int as "activeSchedules",
+           (select count(*) from users where role = 'instructor' and is_active)::int as "instructors",
+           (select count(*) from (${meetingOn(today, scope)}) m)::int as "classesToday"`);
+  return rows[0]!;
+}
+
+/** The 20 records changed last, with their student and course. */
+export async function latestRecords(db: DbOrTx, scope: ScheduleScope) {
+  return db
+    .select({
+      id: attendanceRecords.id,
+      studentId: attendanceRecords.studentId,
+      studentName: sql<string>`${students.firstName} || ' ' || ${students.lastName}`,
+      courseCode: courses.courseCode,
+      courseName: courses.courseName,
+      sessionDate: attendanceRecords.sessionDate,
+      status: attendanceRecords.status,
+      scanInTime: attendanceRecords.scanInTime,
+      scanOutTime: attendanceRecords.scanOutTime,
+      source: attendanceRecords.source,
+    })
+    .from(attendanceRecords)
+    .innerJoin(students, eq(students.id, attendanceRecords.studentId))
+    .innerJoin(schedules, eq(schedules.id, attendanceRecords.scheduleId))
+    .innerJoin(courses, eq(courses.id, schedules.courseId))
+    .where(scope.instructorId == null ? undefined : eq(schedules.instructorId, scope.instructorId))
+    .orderBy(desc(attendanceRecords.updatedAt), desc(attendanceRecords.id))
+    .limit(20);
+}
+
+// ---- Alerts ----
+
+export type CourseRate = { courseId: CourseColumns['id'] } & Pick<CourseColumns, 'courseName' | 'courseCode'> & { attended: number; total: number };
+
+/** Per course, meetings in (since, today]: attended and all records, for courses with at least `minRecords`. */
+export async function courseRates(db: DbOrTx, scope: ScheduleScope, d: { since: string; today: string; minRecords: number }): Promise<CourseRate[]> {
+  const { rows } = await db.execute<CourseRate>(sql`
+    select c.id as "courseId", c.course_name as "courseName", c.course_code as "courseCode",
+           count(*) filter (where a.status in ${ATTENDED})::int as attended, count(*)::int as total
+      from attendance_records a join schedules s on s.id = a.schedule_id join courses c on c.id = s.course_id
+     where a.session_date > ${d.since} and a.session_date <= ${d.today} and ${inScope(scope)}
+     group by c.id, c.course_name, c.course_code
+    having count(*) >= ${d.minRecords}`);
+  return rows;
+}
+
+export type StudentStanding = Pick<RecordColumns, 'studentId' | 'scheduleId'> &
+  Pick<CourseColumns, 'courseName' | 'courseCode'> & {
+    name: StudentColumns['firstName'];
+    /** Statuses of the last meetings, newest first. */
+    recent: RecordColumns['status'][] | null;
+    attendedMinutes: number;
+    scheduledMinutes: number;
+    /** Minutes of the meetings still to come until the course ends. */
+    remainingMinutes: number;
+  };
+
+/**
+ * Per enrolled student and class with meetings in (since, today]: the last `lastN` statuses (newest
+ * first), minutes attended and scheduled, and the minutes of the meetings still to come.
+ */
+export async function studentStandings(db: DbOrTx, scope: ScheduleScope, d: { since: string; today: string; lastN: number }): Promise<StudentStanding[]> {
+  const { rows } = await db.execute<StudentStanding>(sql`
+    with recs as (
+      select a.student_id, a.schedule_id, a.status, a.minutes_attended, a.scheduled_minutes,
+             row_number() over (partition by a.student_id, a.schedule_id order by a.session_date desc) as rn
+        from attendance_records a join schedules s on s.id = a.schedule_id
+       where a.session_date > ${d.since} and a.session_date <= ${d.today} and ${inScope(scope)}
+    ), per as (
+      select student_id, schedule_id,
+             array_agg(status order by rn) filter (where rn <= ${d.lastN}) as recent,
+             coalesce(sum(minutes_attended), 0)::int as attended_minutes,
+             coalesce(sum(scheduled_minutes), 0)::int as scheduled_minutes
+        from recs group by student_id, schedule_id
+    ), remaining as (
+      select s.id as schedule_id,
+             (select count(*) from generate_series(greatest(${d.today}::date + 1, s.course_start_date), s.course_end_date, interval '1 day') d
+               where extract(dow from d) = s.day_of_week and not (d::date = any(s.holiday_exceptions)))::int
+             * (extract(epoch from (case when s.end_time > s.start_time then s.end_time - s.start_time else s.end_time - s.start_time + interval '24 hours' end)) / 60)::int
+               as remaining_minutes
+        from schedules s where s.is_active and ${inScope(scope)}
+    )
+    select per.student_id as "studentId", per.schedule_id as "scheduleId", st.first_name || ' ' || st.last_name as name,
+           c.course_name as "courseName", c.course_code as "courseCode",
+           per.recent, per.attended_minutes as "attendedMinutes", per.scheduled_minutes as "scheduledMinutes",
+           coalesce(remaining.remaining_minutes, 0) as "remainingMinutes"
+      from per join students st on st.id = per.student_id
+      join schedules s on s.id = per.schedule_id join courses c on c.id = s.course_id
+      left join remaining on remaining.schedule_id = per.schedule_id
+     where st.status in ${ENROLLED}`);
+  return rows;
+}

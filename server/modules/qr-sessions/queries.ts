@@ -1,0 +1,102 @@
+import { and, desc, eq, gt, lte, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { courses, qrSessions, schedules, users } from '../../db/schema/index.ts';
+
+// Queries of the qr-sessions module: each takes the database or a transaction first.
+
+// The scan page, the dashboard and the attendance rules take class times as HH:MM.
+const hhmm = (time: typeof schedules.startTime | typeof schedules.endTime) => sql<string>`to_char(${time}, 'HH24:MI')`;
+
+const sessionColumns = {
+  id: qrSessions.id,
+  sessionId: qrSessions.sessionId,
+  scheduleId: qrSessions.scheduleId,
+  tokenSecret: qrSessions.tokenSecret,
+  sessionDate: qrSessions.sessionDate,
+  createdAt: qrSessions.createdAt,
+  expiresAt: qrSessions.expiresAt,
+  endedAt: qrSessions.endedAt,
+  isActive: qrSessions.isActive,
+  instructorId: schedules.instructorId,
+  instructorName: sql<string | null>`nullif(trim(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')), '')`,
+  courseName: courses.courseName,
+  courseCode: courses.courseCode,
+  roomNumber: schedules.roomNumber,
+  startTime: hhmm(schedules.startTime),
+  endTime: hhmm(schedules.endTime),
+};
+
+/** A session with what the screens and the check-in need about its class. */
+export type SessionRow = Pick<
+  typeof qrSessions.$inferSelect,
+  'id' | 'sessionId' | 'scheduleId' | 'tokenSecret' | 'sessionDate' | 'createdAt' | 'expiresAt' | 'endedAt' | 'isActive'
+> &
+  Pick<typeof schedules.$inferSelect, 'instructorId' | 'roomNumber'> &
+  Pick<typeof courses.$inferSelect, 'courseName' | 'courseCode'> & { instructorName: string | null; startTime: string; endTime: string };
+
+function selectSessions(db: DbOrTx, where: SQL | undefined) {
+  return db
+    .select(sessionColumns)
+    .from(qrSessions)
+    .innerJoin(schedules, eq(schedules.id, qrSessions.scheduleId))
+    .innerJoin(courses, eq(courses.id, schedules.courseId))
+    .leftJoin(users, eq(users.id, schedules.instructorId))
+    .where(where);
+}
+
+export async function sessionById(db: DbOrTx, id: number): Promise<SessionRow | null> {
+  const [row] = await selectSessions(db, eq(qrSessions.id, id));
+  return row ?? null;
+}
+
+export async function sessionByUuid(db: DbOrTx, sessionUuid: string): Promise<SessionRow | null> {
+  const [row] = await selectSessions(db, eq(qrSessions.sessionId, sessionUuid));
+  return row ?? null;
+}
+
+/** Open sessions (not ended, not expired), of one instructor's schedules when given, newest first. */
+export async function openSessions(db: DbOrTx, now: Date, instructorId: number | null): Promise<SessionRow[]> {
+  const own = instructorId == null ? undefined : eq(schedules.instructorId, instructorId);
+  return selectSessions(db, and(eq(qrSessions.isActive, true), gt(qrSessions.expiresAt, now), own)).orderBy(desc(qrSessions.createdAt));
+}
+
+/** Close sessions past their expiry; the number closed. */
+export async function closeExpired(db: DbOrTx, now: Date, scheduleId?: number): Promise<number> {
+  const result = await db
+    .update(qrSessions)
+    .set({ isActive: false, endedAt: sql`coalesce(${qrSessions.endedAt}, ${qrSessions.expiresAt})` })
+    .where(and(eq(qrSessions.isActive, true), lte(qrSessions.expiresAt, now), scheduleId == null ? undefined : eq(qrSessions.scheduleId, scheduleId)));
+  return result.rowCount ?? 0;
+}
+
+export async function insertSession(
+  tx: DbOrTx,
+  s: Pick<typeof qrSessions.$inferInsert, 'scheduleId' | 'createdBy' | 'tokenSecret' | 'sessionDate' | 'createdAt' | 'expiresAt'>,
+): Promise<number> {
+  const [row] = await tx.insert(qrSessions).values(s).returning({ id: qrSessions.id });
+  return row!.id;
+}
+
+/** End a session now, or keep the earlier of its end and expiry. */
+export async function endSessionNow(tx: DbOrTx, id: number, now: Date): Promise<void> {
+  await tx
+    .update(qrSessions)
+    .set({ isActive: false, endedAt: sql`least(coalesce(${qrSessions.endedAt}, ${now}), ${qrSessions.expiresAt})` })
+    .where(eq(qrSessions.id, id));
+}
+
+export type RecentMeeting = Pick<typeof qrSessions.$inferSelect, 'scheduleId' | 'sessionDate'> & { startTime: string; endTime: string };
+
+/** Meetings (schedule + date) that had a QR session in the last two weeks, with their class times (HH:MM). */
+export async function recentSessionMeetings(tx: DbOrTx, now: Date): Promise<RecentMeeting[]> {
+  return tx
+    .selectDistinct({
+      scheduleId: qrSessions.scheduleId,
+      sessionDate: qrSessions.sessionDate,
+      startTime: hhmm(schedules.startTime),
+      endTime: hhmm(schedules.endTime),
+    })
+    .from(qrSessions)
+    .innerJoin(schedules, eq(schedules.id, qrSessions.scheduleId))
+    .where(sql`${qrSessions.sessionDate} >= (${now}::timestamptz - interval '14 days')::date`);
+}
