@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import type { z } from 'zod';
 import type { FieldErrors } from '../../lib/api.ts';
-import { focusFirstInvalid, validateForm } from '../../features/auth/validation.ts';
+import { focusFirstInvalid, validateForm } from '../../lib/form-validation.ts';
 import { serverFormErrors } from './form-errors.ts';
 import { notifyFailure } from './notify.ts';
 

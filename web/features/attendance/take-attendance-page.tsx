@@ -4,7 +4,7 @@ import { ATTENDANCE_SCREEN } from '../../../common/messages.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { toast } from '../../lib/toast.ts';
-import { useSignedInUser } from '../auth/use-auth.ts';
+import { useSignedInUser } from '../../lib/use-auth.ts';
 import { ActiveSessionsList } from './active-sessions-list.tsx';
 import { isOpen, useActiveSessions, useEndSession, useSchedules, useStartSession } from './attendance-api.ts';
 import { QrSessionPanel } from './qr-session-panel.tsx';

@@ -8,10 +8,10 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { apiJson, readErrorBody, type FieldErrors } from '../../lib/api.ts';
 import { useDocumentTitle } from '../../lib/document-title.ts';
-import { AuthLayout } from './auth-layout.tsx';
-import { AUTH_USER_KEY, useAuth } from './use-auth.ts';
+import { AuthLayout } from '../../components/auth-layout.tsx';
+import { AUTH_USER_KEY, useAuth } from '../../lib/use-auth.ts';
 import { useSetupStatus } from './use-setup-status.ts';
-import { focusFirstInvalid, validateForm } from './validation.ts';
+import { focusFirstInvalid, validateForm } from '../../lib/form-validation.ts';
 
 export function LoginPage() {
   useDocumentTitle('Sign In');

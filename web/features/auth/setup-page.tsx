@@ -10,10 +10,10 @@ import { SelectField } from '../../components/ui/select-field.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { ApiError, apiJson, readErrorBody, type FieldErrors } from '../../lib/api.ts';
 import { useDocumentTitle } from '../../lib/document-title.ts';
-import { AuthLayout } from './auth-layout.tsx';
-import { AUTH_USER_KEY } from './use-auth.ts';
+import { AuthLayout } from '../../components/auth-layout.tsx';
+import { AUTH_USER_KEY } from '../../lib/use-auth.ts';
 import { SETUP_STATUS_KEY, useSetupStatus } from './use-setup-status.ts';
-import { focusFirstInvalid, validateForm } from './validation.ts';
+import { focusFirstInvalid, validateForm } from '../../lib/form-validation.ts';
 
 type SetupInput = { setupCode: string; firstName: string; lastName: string; email: string; password: string; timeZone?: string };
 

@@ -6,8 +6,8 @@ import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { LoadingScreen, Spinner } from '../../components/ui/spinner.tsx';
 import { apiJson } from '../../lib/api.ts';
 import { useDocumentTitle } from '../../lib/document-title.ts';
-import { AuthLayout } from './auth-layout.tsx';
-import { useAuth } from './use-auth.ts';
+import { AuthLayout } from '../../components/auth-layout.tsx';
+import { useAuth } from '../../lib/use-auth.ts';
 
 /**
  * /sign-out: where GET /api/logout sends a request that did not come from Muster's own pages (a

@@ -16,7 +16,7 @@ import { TablePagination } from '../../components/ui/table-pagination.tsx';
 import { Toolbar } from '../../components/ui/toolbar.tsx';
 import { useDebouncedValue } from '../../components/ui/use-debounced-value.ts';
 import { readErrorBody } from '../../lib/api.ts';
-import { useSignedInUser } from '../auth/use-auth.ts';
+import { useSignedInUser } from '../../lib/use-auth.ts';
 import { studentColumns, studentName } from './student-columns.tsx';
 import { StudentFormDialog } from './student-form-dialog.tsx';
 import { useDeleteStudent, useStudents } from './use-students.ts';

@@ -14,7 +14,7 @@ import { SearchInput } from '../../components/ui/search-input.tsx';
 import { TablePagination } from '../../components/ui/table-pagination.tsx';
 import { Toolbar } from '../../components/ui/toolbar.tsx';
 import { readErrorBody } from '../../lib/api.ts';
-import { useSignedInUser } from '../auth/use-auth.ts';
+import { useSignedInUser } from '../../lib/use-auth.ts';
 import { PasswordLinkDialog } from './password-link-dialog.tsx';
 import { fullName, userColumns } from './user-columns.tsx';
 import { UserFormDialog } from './user-form-dialog.tsx';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { currentUserSchema, type CurrentUser } from '../../../common/auth.ts';
-import { getQueryFn } from '../../lib/api.ts';
+import { currentUserSchema, type CurrentUser } from '../../common/auth.ts';
+import { getQueryFn } from './api.ts';
 
 export const AUTH_USER_KEY = ['/api/auth/user'] as const;
 
