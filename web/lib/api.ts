@@ -1,4 +1,5 @@
 import type { QueryFunction } from '@tanstack/react-query';
+import { noteServerDate } from './server-clock.ts';
 
 /**
  * The one fetch client (SPEC §7): credentials always included, a JSON content type only when a
@@ -23,12 +24,15 @@ async function throwIfNotOk(res: Response): Promise<void> {
 }
 
 export async function apiRequest(method: string, url: string, body?: unknown): Promise<Response> {
+  const sentAt = Date.now();
   const res = await fetch(url, {
     method,
     headers: body !== undefined ? { 'Content-Type': 'application/json' } : {},
     body: body !== undefined ? JSON.stringify(body) : undefined,
     credentials: 'include',
   });
+  // Every answer's Date header sharpens the server-clock estimate the countdowns use.
+  noteServerDate(res, sentAt, Date.now());
   await throwIfNotOk(res);
   return res;
 }

@@ -14,7 +14,7 @@ import { REALTIME_REFRESH_MS, type AttendanceStatus } from '../../../common/cons
 import { scheduleSchema, type Schedule } from '../../../common/schedules.ts';
 import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { apiRequest, readErrorBody } from '../../lib/api.ts';
-import { noteServerDate, serverNow } from './server-clock.ts';
+import { noteServerDate, serverNow } from '../../lib/server-clock.ts';
 import { STATUS_LABELS } from './status-badge.tsx';
 
 /**

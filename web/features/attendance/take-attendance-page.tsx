@@ -10,7 +10,7 @@ import { isOpen, useActiveSessions, useEndSession, useSchedules, useStartSession
 import { QrSessionPanel } from './qr-session-panel.tsx';
 import { RosterPanel } from './roster-panel.tsx';
 import { PICKER_NAME, SchedulePicker } from './schedule-picker.tsx';
-import { useNowAfter } from './server-clock.ts';
+import { useNowAfter } from '../../lib/server-clock.ts';
 
 /**
  * Take Attendance (SPEC §2 '{product}'): choose a class, start a QR session, show the rotating

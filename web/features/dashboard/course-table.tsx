@@ -1,7 +1,8 @@
 import { createColumnHelper, getCoreRowModel, getSortedRowModel, useReactTable, type SortingState } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { DataTable } from '../../components/ui/data-table.tsx';
-import { formatCount, formatPercent } from './format.ts';
+import { formatCount } from '../../lib/format.ts';
+import { formatPercent } from './format.ts';
 import type { CourseAnalytics } from './use-dashboard.ts';
 import { LevelBadge, Trend } from './widgets.tsx';
 

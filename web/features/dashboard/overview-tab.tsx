@@ -5,7 +5,8 @@ import { SCREEN_ACCESS, type ScreenKey } from '../../lib/screen-access.ts';
 import { Card } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useSignedInUser } from '../../lib/use-auth.ts';
-import { formatAgo, formatCount, formatPercent, useNow } from './format.ts';
+import { formatCount } from '../../lib/format.ts';
+import { formatAgo, formatPercent, useNow } from './format.ts';
 import type { ExecutiveSummary } from './use-dashboard.ts';
 import { HealthBadge, Meter, Panel, PanelMessage, Stat } from './widgets.tsx';
 

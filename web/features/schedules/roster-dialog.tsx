@@ -5,7 +5,8 @@ import { Modal, ModalCancel, ModalFooter } from '../../components/ui/dialog.tsx'
 import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { RosterAddStudents } from './roster-add-students.tsx';
 import { RosterTable } from './roster-table.tsx';
-import { dayName, formatTime, scheduleLabel } from './schedule-format.ts';
+import { formatClock } from '../../lib/format.ts';
+import { dayName, scheduleLabel } from '../../lib/schedule-format.ts';
 import { useRemoveFromRoster, useRoster, type RosterEntry } from './use-roster.ts';
 
 /** A schedule's roster: who is expected in class, with remove and add. */
@@ -15,7 +16,7 @@ export function RosterDialog({ schedule, onClose }: { schedule: Schedule | null;
       open={schedule !== null}
       onOpenChange={(open) => !open && onClose()}
       title={schedule ? `Roster: ${scheduleLabel(schedule)}` : 'Roster'}
-      description={schedule ? `${schedule.courseName}, ${dayName(schedule.dayOfWeek)} ${formatTime(schedule.startTime)} – ${formatTime(schedule.endTime)}` : undefined}
+      description={schedule ? `${schedule.courseName}, ${dayName(schedule.dayOfWeek)} ${formatClock(schedule.startTime)} – ${formatClock(schedule.endTime)}` : undefined}
       size="xl"
     >
       {schedule ? <RosterBody scheduleId={schedule.id} /> : null}

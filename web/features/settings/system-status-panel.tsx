@@ -6,6 +6,7 @@ import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { Card } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useBackUpNow, useSystemStatus } from './use-settings.ts';
+import { formatCount } from '../../lib/format.ts';
 
 export function formatBytes(bytes: number | null): string {
   if (bytes == null) return 'Unknown';
@@ -124,7 +125,7 @@ function removedText(removed: Record<string, number>): string {
   const parts = Object.entries(removed).filter(([, n]) => n > 0);
   if (parts.length === 0) return 'Nothing was old enough to remove.';
   const total = parts.reduce((s, [, n]) => s + n, 0);
-  return `Removed ${total.toLocaleString('en-US')} records (${parts.map(([t, n]) => `${t.replaceAll('_', ' ')}: ${n.toLocaleString('en-US')}`).join(', ')}).`;
+  return `Removed ${formatCount(total)} records (${parts.map(([t, n]) => `${t.replaceAll('_', ' ')}: ${formatCount(n)}`).join(', ')}).`;
 }
 
 function Fact({ icon: Icon, title, badge, children }: { icon: typeof Database; title: string; badge?: ReactNode; children: ReactNode }) {
