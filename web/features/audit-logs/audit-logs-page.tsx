@@ -17,7 +17,7 @@ import { useDebouncedValue } from '../../components/ui/use-debounced-value.ts';
 import { cn } from '../../lib/cn.ts';
 import { auditColumns } from './audit-columns.tsx';
 import { AuditDetailsDialog } from './audit-details-dialog.tsx';
-import { downloadAuditCsv, NO_FILTERS, useAuditLogs, useAuditSummary, type AuditFilters } from './use-audit-logs.ts';
+import { downloadAuditCsv, NO_FILTERS, useAuditLogs, useAuditSummary, type AuditFilters } from './audit-logs-api.ts';
 import { formatCount } from '../../lib/format.ts';
 
 /** SPEC §2 filter choices. */

@@ -10,7 +10,7 @@ import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { signOut } from '../../lib/navigation.ts';
-import { useEndOtherSessions, useEndSession, useSessions } from './use-sessions.ts';
+import { useEndOtherSessions, useEndSession, useSessions } from './auth-api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 
 

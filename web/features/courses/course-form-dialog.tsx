@@ -10,9 +10,9 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextareaField } from '../../components/ui/textarea-field.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { numberOrNull, useFormValues } from '../../components/ui/use-form-values.ts';
-import { ProgramSelect } from '../programs/program-select.tsx';
+import { ProgramSelect } from '../../components/pickers/program-select.tsx';
 import { PrerequisitePicker } from './prerequisite-picker.tsx';
-import { useCreateCourse, useUpdateCourse } from './use-courses.ts';
+import { useCreateCourse, useUpdateCourse } from './courses-api.ts';
 
 type Props = {
   /** null: closed; 'new': Add Course; a course: Edit Course. */

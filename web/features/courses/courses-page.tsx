@@ -15,7 +15,8 @@ import { Toolbar } from '../../components/ui/toolbar.tsx';
 import { BulkImportDialog } from './bulk-import-dialog.tsx';
 import { courseColumns } from './course-columns.tsx';
 import { CourseFormDialog } from './course-form-dialog.tsx';
-import { useCourses, useExportCourses, useToggleCourseStatus } from './use-courses.ts';
+import { useCourses } from '../../lib/shared-queries.ts';
+import { useExportCourses, useToggleCourseStatus } from './courses-api.ts';
 
 type StatusFilter = '' | 'active' | 'inactive';
 

@@ -11,7 +11,7 @@ import { cn } from '../../lib/cn.ts';
 import { formatClock, formatCount, formatTimeLeft } from '../../lib/format.ts';
 import { useServerNow } from '../../lib/server-clock.ts';
 import { formatPercent, formatTime, formatWhen } from './format.ts';
-import type { LiveSession, RealTime } from './use-dashboard.ts';
+import type { LiveSession, RealTime } from './dashboard-api.ts';
 import { LevelBadge, Meter, Panel, PanelMessage, Stat } from './widgets.tsx';
 
 type LiveTabProps = {

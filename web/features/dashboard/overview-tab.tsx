@@ -7,7 +7,7 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { useSignedInUser } from '../../lib/use-auth.ts';
 import { formatCount } from '../../lib/format.ts';
 import { formatAgo, formatPercent, useNow } from './format.ts';
-import type { ExecutiveSummary } from './use-dashboard.ts';
+import type { ExecutiveSummary } from './dashboard-api.ts';
 import { HealthBadge, Meter, Panel, PanelMessage, Stat } from './widgets.tsx';
 
 const QUICK_ACTIONS = [

@@ -10,7 +10,7 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { isUnauthorizedError } from '../../lib/api.ts';
 import { toast } from '../../lib/toast.ts';
 import { handleUnauthorized } from '../../lib/unauthorized.ts';
-import { formatBytes, readUploadFailure, SIS_STATUS_KEY, UPLOADS_KEY, uploadFile, useUploadLimitMb, WIZARD_KEY, type UploadFailureBody, type UploadPhase } from './data-api.ts';
+import { formatBytes, readUploadFailure, SIS_STATUS_KEY, UPLOADS_KEY, uploadFile, useUploadLimitMb, WIZARD_KEY, type UploadFailureBody, type UploadPhase } from './data-management-api.ts';
 import { UploadErrorsTable } from './upload-errors-table.tsx';
 
 const UPLOAD_FAILED = 'Upload Failed';

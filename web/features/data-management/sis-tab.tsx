@@ -4,7 +4,7 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { useSisStatus } from './data-api.ts';
+import { useSisStatus } from './data-management-api.ts';
 import { formatCount, formatDateTime } from '../../lib/format.ts';
 
 const SYNC_TYPES = [

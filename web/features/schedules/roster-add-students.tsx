@@ -5,9 +5,9 @@ import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { SearchInput } from '../../components/ui/search-input.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useDebouncedValue } from '../../components/ui/use-debounced-value.ts';
-import { studentStatusLabel } from '../students/student-status.ts';
-import { useStudents } from '../students/use-students.ts';
-import { useAddToRoster } from './use-roster.ts';
+import { studentStatusLabel } from '../../components/student-status.ts';
+import { useStudents } from '../../lib/shared-queries.ts';
+import { useAddToRoster } from './schedules-api.ts';
 import { formatCount } from '../../lib/format.ts';
 
 /** Find students (server search, 20 at a time) and add the ticked ones to the roster. */

@@ -7,7 +7,7 @@ import { RosterAddStudents } from './roster-add-students.tsx';
 import { RosterTable } from './roster-table.tsx';
 import { formatClock } from '../../lib/format.ts';
 import { dayName, scheduleLabel } from '../../lib/schedule-format.ts';
-import { useRemoveFromRoster, useRoster, type RosterEntry } from './use-roster.ts';
+import { useRemoveFromRoster, useRoster, type RosterEntry } from './schedules-api.ts';
 
 /** A schedule's roster: who is expected in class, with remove and add. */
 export function RosterDialog({ schedule, onClose }: { schedule: Schedule | null; onClose: () => void }) {

@@ -10,9 +10,9 @@ import { SelectField } from '../../components/ui/select-field.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { numberOrNull, numberOrUndefined, useFormValues } from '../../components/ui/use-form-values.ts';
-import { useCourses } from '../courses/use-courses.ts';
-import { useUsers } from '../users/use-users.ts';
-import { useCreateSchedule, useUpdateSchedule } from './use-schedules.ts';
+import { CourseSelect } from '../../components/pickers/course-select.tsx';
+import { InstructorSelect } from '../../components/pickers/instructor-select.tsx';
+import { useCreateSchedule, useUpdateSchedule } from './schedules-api.ts';
 
 type Props = {
   /** null: closed; 'new': Create Schedule; a schedule: Edit Schedule. */
@@ -43,9 +43,6 @@ export function ScheduleFormDialog({ target, onClose }: Props) {
 const range = (lo: number, hi: number) => Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
 
 function ScheduleForm({ schedule, onDone }: { schedule: Schedule | null; onDone: () => void }) {
-  const courses = useCourses();
-  const users = useUsers();
-  const instructors = (users.data ?? []).filter((u) => u.role === 'instructor' && (u.isActive || u.id === schedule?.instructorId));
   const { values, bind } = useFormValues({
     courseId: schedule ? String(schedule.courseId) : '',
     instructorId: schedule?.instructorId != null ? String(schedule.instructorId) : '',
@@ -99,25 +96,8 @@ function ScheduleForm({ schedule, onDone }: { schedule: Schedule | null; onDone:
     <form ref={formRef} noValidate onSubmit={onSubmit} aria-label={schedule ? 'Edit schedule' : 'Create schedule'}>
       {serverMessage ? <Alert className="mb-5">{serverMessage}</Alert> : null}
       <div className="grid gap-5 sm:grid-cols-2">
-        <SelectField label="Course" required {...bind('courseId')} error={errors.courseId} className="sm:col-span-2">
-          <option value="" disabled>
-            {courses.isLoading ? 'Loading courses…' : 'Choose a course'}
-          </option>
-          {(courses.data ?? []).map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.courseCode} — {c.courseName}
-              {c.isActive ? '' : ' (inactive)'}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField label="Instructor" {...bind('instructorId')} error={errors.instructorId} className="sm:col-span-2">
-          <option value="">No instructor yet</option>
-          {instructors.map((u) => (
-            <option key={u.id} value={u.id}>
-              {u.firstName} {u.lastName}
-            </option>
-          ))}
-        </SelectField>
+        <CourseSelect required {...bind('courseId')} error={errors.courseId} className="sm:col-span-2" />
+        <InstructorSelect currentId={schedule?.instructorId} {...bind('instructorId')} error={errors.instructorId} className="sm:col-span-2" />
         <TextField
           label="Cohort number"
           type="number"

@@ -10,7 +10,7 @@ import { SwitchField } from '../../components/ui/switch-field.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { readErrorBody } from '../../lib/api.ts';
 import { checkInteger, IntegerField, type IntegerSpec } from './settings-fields.tsx';
-import { useSaveSettings } from './use-settings.ts';
+import { useSaveSettings } from './settings-api.ts';
 
 export type SwitchSpec = { label: string; description: string };
 

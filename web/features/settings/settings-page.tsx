@@ -12,7 +12,7 @@ import { useSignedInUser } from '../../lib/use-auth.ts';
 import { GroupForm, type GroupSpec } from './group-form.tsx';
 import { ATTENDANCE, NOTIFICATIONS, SECURITY, SYSTEM } from './settings-specs.ts';
 import { SystemStatusPanel } from './system-status-panel.tsx';
-import { useSettings } from './use-settings.ts';
+import { useSettings } from '../../lib/shared-queries.ts';
 
 const TABS = [
   { value: 'attendance', label: 'Attendance', icon: ClipboardCheck },

@@ -5,7 +5,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { Card } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { useBackUpNow, useSystemStatus } from './use-settings.ts';
+import { useBackUpNow, useSystemStatus } from './settings-api.ts';
 import { formatCount } from '../../lib/format.ts';
 
 export function formatBytes(bytes: number | null): string {

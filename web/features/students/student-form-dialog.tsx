@@ -10,9 +10,9 @@ import { SelectField } from '../../components/ui/select-field.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { numberOrNull, useFormValues } from '../../components/ui/use-form-values.ts';
-import { STUDENT_STATUS_LABELS } from './student-status.ts';
-import { ProgramSelect } from '../programs/program-select.tsx';
-import { useCreateStudent, useUpdateStudent } from './use-students.ts';
+import { STUDENT_STATUS_LABELS } from '../../components/student-status.ts';
+import { ProgramSelect } from '../../components/pickers/program-select.tsx';
+import { useCreateStudent, useUpdateStudent } from './students-api.ts';
 
 type Props = {
   /** null: closed; 'new': Add Student; a student: Edit Student. */

@@ -6,7 +6,7 @@ import { notifySuccess } from '../../components/ui/notify.ts';
 import { toast } from '../../lib/toast.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { fullName } from './user-columns.tsx';
-import type { UserCreated } from './use-users.ts';
+import type { UserCreated } from './users-api.ts';
 
 /**
  * Shows a one-time set-password link for the admin to hand over (the server never e-mails it).

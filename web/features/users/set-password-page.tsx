@@ -11,7 +11,7 @@ import { readErrorBody, type FieldErrors } from '../../lib/api.ts';
 import { useDocumentTitle } from '../../lib/document-title.ts';
 import { AuthLayout } from '../../components/auth-layout.tsx';
 import { focusFirstInvalid, validateForm } from '../../lib/form-validation.ts';
-import { useSetPassword } from './use-set-password.ts';
+import { useSetPassword } from './users-api.ts';
 
 const PASSWORDS_DIFFER = 'The passwords do not match';
 

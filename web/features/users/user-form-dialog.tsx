@@ -11,7 +11,7 @@ import { SelectField } from '../../components/ui/select-field.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { useFormValues } from '../../components/ui/use-form-values.ts';
-import { useCreateUser, useUpdateUser, type UserCreated } from './use-users.ts';
+import { useCreateUser, useUpdateUser, type UserCreated } from './users-api.ts';
 
 type Props = {
   /** null: closed; 'new': Add User; a user: Edit User. */

@@ -18,7 +18,8 @@ import { useSignedInUser } from '../../lib/use-auth.ts';
 import { PasswordLinkDialog } from './password-link-dialog.tsx';
 import { fullName, userColumns } from './user-columns.tsx';
 import { UserFormDialog } from './user-form-dialog.tsx';
-import { useDeactivateUser, useIssuePasswordLink, useReactivateUser, useUsers, type UserCreated } from './use-users.ts';
+import { useUsers } from '../../lib/shared-queries.ts';
+import { useDeactivateUser, useIssuePasswordLink, useReactivateUser, type UserCreated } from './users-api.ts';
 
 /** /users (SPEC §2, issue 3): staff accounts, created with a set-password link, edited, deactivated. */
 export function UserManagementPage() {
