@@ -1,0 +1,80 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useRef, useState } from 'react';
+import { useForm, type DefaultValues, type FieldValues, type Path, type PathValue, type Resolver } from 'react-hook-form';
+import { z } from 'zod';
+import { focusFirstInvalid } from '../../lib/form-validation.ts';
+import { serverFormErrors } from './form-errors.ts';
+import { notifyFailure } from './notify.ts';
+
+type RecordFormOptions<V extends FieldValues, S extends z.ZodType> = {
+  /** What the inputs start with: strings, as inputs hold them (plus any non-text value such as a list of ids). */
+  defaultValues: V;
+  /** The shared contract from common/ that the server checks too. */
+  schema: S;
+  /** The inputs' values turned into what the contract reads ('' → null for optional numbers, …). */
+  toCandidate: (values: V) => unknown;
+};
+
+/**
+ * A record form (Add/Edit dialogs) on React Hook Form, checked with the shared zod contract
+ * through @hookform/resolvers. Errors show on submit only; each time, focus moves to the first
+ * invalid field. A server refusal is shown beside its fields (or as one message when it names
+ * none) with the SPEC §8 failure toast.
+ */
+export function useRecordForm<V extends FieldValues, S extends z.ZodType>({ defaultValues, schema, toCandidate }: RecordFormOptions<V, S>) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const [serverMessage, setServerMessage] = useState<string | null>(null);
+  // The inputs' strings go through toCandidate, then the contract: its messages are the server's.
+  const contract = z.preprocess((values) => toCandidate(values as V), schema) as unknown as z.ZodType<z.output<S>, V>;
+  const form = useForm<V, unknown, z.output<S>>({
+    defaultValues: defaultValues as DefaultValues<V>,
+    resolver: zodResolver(contract) as Resolver<V, unknown, z.output<S>>,
+    shouldFocusError: false,
+    reValidateMode: 'onSubmit',
+  });
+  const fields = Object.keys(defaultValues);
+
+  /** An input's name, value and change handler (inputs stay controlled: options may load later). */
+  const bind = <N extends Path<V>>(name: N) => ({ ...form.register(name), value: form.watch(name) });
+
+  const set = <N extends Path<V>>(name: N, value: PathValue<V, N>) => form.setValue(name, value);
+
+  const errorOf = (name: string): string | undefined => {
+    const message = (form.formState.errors as Record<string, { message?: unknown } | undefined>)[name]?.message;
+    return typeof message === 'string' ? message : undefined;
+  };
+
+  /** The submit handler: `save` gets the parsed input, or the errors are shown. */
+  const submit = (save: (data: z.output<S>) => void) =>
+    form.handleSubmit(
+      (data) => {
+        setServerMessage(null);
+        save(data);
+      },
+      () => {
+        setServerMessage(null);
+        focusFirstInvalid(formRef.current);
+      },
+    );
+
+  function showRefusal(error: unknown, failureText: string): void {
+    const body = serverFormErrors(error, fields);
+    form.clearErrors();
+    for (const [field, message] of Object.entries(body.fieldErrors)) form.setError(field as Path<V>, { type: 'server', message });
+    setServerMessage(body.message);
+    focusFirstInvalid(formRef.current);
+    notifyFailure(error, failureText);
+  }
+
+  return { formRef, bind, set, values: form.watch(), errorOf, serverMessage, submit, showRefusal };
+}
+
+/** '' → null, else the number ('' means "not given" for optional numeric fields). */
+export function numberOrNull(value: string): number | null {
+  return value.trim() === '' ? null : Number(value);
+}
+
+/** '' → undefined, so a required numeric field reports "… is required" rather than a range error. */
+export function numberOrUndefined(value: string): number | undefined {
+  return value.trim() === '' ? undefined : Number(value);
+}
