@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useRef, useState } from 'react';
-import { useForm, type DefaultValues, type FieldValues, type Path, type PathValue, type Resolver } from 'react-hook-form';
+import { useForm, useWatch, type DefaultValues, type FieldValues, type Path, type PathValue, type Resolver } from 'react-hook-form';
 import { z } from 'zod';
 import { focusFirstInvalid } from '../../lib/form-validation.ts';
 import { serverFormErrors } from './form-errors.ts';
@@ -33,9 +33,11 @@ export function useRecordForm<V extends FieldValues, S extends z.ZodType>({ defa
     reValidateMode: 'onSubmit',
   });
   const fields = Object.keys(defaultValues);
+  // Every input is controlled by these values: a select's options may arrive after its value.
+  const values = useWatch({ control: form.control }) as V;
 
-  /** An input's name, value and change handler (inputs stay controlled: options may load later). */
-  const bind = <N extends Path<V>>(name: N) => ({ ...form.register(name), value: form.watch(name) });
+  /** An input's name, value, ref and change handler. */
+  const bind = <N extends Path<V>>(name: N) => ({ ...form.register(name), value: values[name] as PathValue<V, N> });
 
   const set = <N extends Path<V>>(name: N, value: PathValue<V, N>) => form.setValue(name, value);
 
@@ -66,7 +68,7 @@ export function useRecordForm<V extends FieldValues, S extends z.ZodType>({ defa
     notifyFailure(error, failureText);
   }
 
-  return { formRef, bind, set, values: form.watch(), errorOf, serverMessage, submit, showRefusal };
+  return { formRef, bind, set, values, errorOf, serverMessage, submit, showRefusal };
 }
 
 /** '' → null, else the number ('' means "not given" for optional numeric fields). */
