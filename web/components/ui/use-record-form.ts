@@ -4,7 +4,21 @@ import { useForm, useWatch, type DefaultValues, type FieldValues, type Path, typ
 import { z } from 'zod';
 import { focusFirstInvalid } from '../../lib/form-validation.ts';
 import { serverFormErrors } from './form-errors.ts';
-import { notifyFailure } from './notify.ts';
+import { notifyFailure, notifySuccess } from './notify.ts';
+
+type SaveHandlers = { onSuccess: () => void; onError: (error: Error) => void };
+
+type SaveOptions<I> = {
+  /** The record being edited, or null to add one. */
+  id: number | null;
+  create: { mutate: (input: I, handlers: SaveHandlers) => void };
+  update: { mutate: (vars: { id: number; input: I }, handlers: SaveHandlers) => void };
+  /** The success toast's title ('Course created' / 'Course updated'). */
+  savedTitle: string;
+  /** The failure toast's text (SPEC §8). */
+  failureText: string;
+  onDone: () => void;
+};
 
 type RecordFormOptions<V extends FieldValues, S extends z.ZodType> = {
   /** What the inputs start with: strings, as inputs hold them (plus any non-text value such as a list of ids). */
@@ -59,6 +73,20 @@ export function useRecordForm<V extends FieldValues, S extends z.ZodType>({ defa
       },
     );
 
+  /** The usual Add/Edit save: create or update, then a success toast and onDone, or the refusal shown. */
+  const submitSave = (opts: SaveOptions<z.output<S>>) =>
+    submit((data) => {
+      const handlers: SaveHandlers = {
+        onSuccess: () => {
+          notifySuccess(opts.savedTitle);
+          opts.onDone();
+        },
+        onError: (e) => showRefusal(e, opts.failureText),
+      };
+      if (opts.id != null) opts.update.mutate({ id: opts.id, input: data }, handlers);
+      else opts.create.mutate(data, handlers);
+    });
+
   function showRefusal(error: unknown, failureText: string): void {
     const body = serverFormErrors(error, fields);
     form.clearErrors();
@@ -68,7 +96,7 @@ export function useRecordForm<V extends FieldValues, S extends z.ZodType>({ defa
     notifyFailure(error, failureText);
   }
 
-  return { formRef, bind, set, values, errorOf, serverMessage, submit, showRefusal };
+  return { formRef, bind, set, values, errorOf, serverMessage, submit, submitSave, showRefusal };
 }
 
 /** '' → null, else the number ('' means "not given" for optional numeric fields). */

@@ -2,7 +2,6 @@ import { COURSE_FORM_HOURS } from '../../../common/constants.ts';
 import { courseInputSchema, type Course } from '../../../common/courses.ts';
 import { ProgramSelect } from '../../components/pickers/program-select.tsx';
 import { FormDialog, FormDialogBody } from '../../components/ui/form-dialog.tsx';
-import { notifySuccess } from '../../components/ui/notify.ts';
 import { TextareaField } from '../../components/ui/textarea-field.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { numberOrNull, useRecordForm } from '../../components/ui/use-record-form.ts';
@@ -27,7 +26,7 @@ export function CourseFormDialog({ target, courses, onClose }: Props) {
 const { min, max, step } = COURSE_FORM_HOURS;
 
 function CourseForm({ course, courses, onDone }: { course: Course | null; courses: Course[]; onDone: () => void }) {
-  const { formRef, bind, set, values, errorOf, serverMessage, submit, showRefusal } = useRecordForm({
+  const { formRef, bind, set, values, errorOf, serverMessage, submitSave } = useRecordForm({
     defaultValues: {
       courseCode: course?.courseCode ?? '',
       courseName: course?.courseName ?? '',
@@ -46,16 +45,13 @@ function CourseForm({ course, courses, onDone }: { course: Course | null; course
   // A course is never offered as its own prerequisite.
   const candidates = courses.filter((c) => c.id !== course?.id);
 
-  const onSubmit = submit((data) => {
-    const handlers = {
-      onSuccess: () => {
-        notifySuccess(course ? 'Course updated' : 'Course created');
-        onDone();
-      },
-      onError: (e: Error) => showRefusal(e, course ? 'Failed to update course' : 'Failed to create course'),
-    };
-    if (course) update.mutate({ id: course.id, input: data }, handlers);
-    else create.mutate(data, handlers);
+  const onSubmit = submitSave({
+    id: course?.id ?? null,
+    create,
+    update,
+    savedTitle: course ? 'Course updated' : 'Course created',
+    failureText: course ? 'Failed to update course' : 'Failed to create course',
+    onDone,
   });
 
   return (

@@ -1,17 +1,14 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { courseSchema, type CourseInput } from '../../../common/courses.ts';
 import { COURSES_KEY, SCHEDULES_KEY } from '../../lib/shared-queries.ts';
 import { apiParse } from '../../lib/api.ts';
 import { downloadFile, localDate } from '../../lib/download.ts';
+import { useRefreshingMutation } from '../../lib/use-refreshing-mutation.ts';
 
 /** The Courses screen's changes; the catalog is lib/shared-queries.ts (the schedule form reads it too). */
 export function useCourseMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    // Schedule cards show course names and codes too.
-    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: COURSES_KEY }), queryClient.invalidateQueries({ queryKey: SCHEDULES_KEY })]),
-  });
+  // Schedule cards show course names and codes too.
+  return useRefreshingMutation(fn, [COURSES_KEY, SCHEDULES_KEY]);
 }
 
 export const useCreateCourse = () => useCourseMutation((input: CourseInput) => apiParse(courseSchema, 'POST', '/api/courses', input));

@@ -3,7 +3,6 @@ import { DAY_NAMES, scheduleInputSchema, type Schedule } from '../../../common/s
 import { CourseSelect } from '../../components/pickers/course-select.tsx';
 import { InstructorSelect } from '../../components/pickers/instructor-select.tsx';
 import { FormDialog, FormDialogBody } from '../../components/ui/form-dialog.tsx';
-import { notifySuccess } from '../../components/ui/notify.ts';
 import { SelectField } from '../../components/ui/select-field.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { numberOrNull, numberOrUndefined, useRecordForm } from '../../components/ui/use-record-form.ts';
@@ -35,7 +34,7 @@ const range = (lo: number, hi: number) => Array.from({ length: hi - lo + 1 }, (_
 const orUndefined = (v: string) => (v.trim() === '' ? undefined : v);
 
 function ScheduleForm({ schedule, onDone }: { schedule: Schedule | null; onDone: () => void }) {
-  const { formRef, bind, set, values, errorOf, serverMessage, submit, showRefusal } = useRecordForm({
+  const { formRef, bind, set, values, errorOf, serverMessage, submitSave } = useRecordForm({
     defaultValues: {
       courseId: schedule ? String(schedule.courseId) : '',
       instructorId: schedule?.instructorId != null ? String(schedule.instructorId) : '',
@@ -70,16 +69,13 @@ function ScheduleForm({ schedule, onDone }: { schedule: Schedule | null; onDone:
   const update = useUpdateSchedule();
   const pending = create.isPending || update.isPending;
 
-  const onSubmit = submit((data) => {
-    const handlers = {
-      onSuccess: () => {
-        notifySuccess(schedule ? 'Schedule updated' : 'Schedule created');
-        onDone();
-      },
-      onError: (e: Error) => showRefusal(e, schedule ? 'Failed to update schedule. Please try again.' : 'Failed to create schedule. Please try again.'),
-    };
-    if (schedule) update.mutate({ id: schedule.id, input: data }, handlers);
-    else create.mutate(data, handlers);
+  const onSubmit = submitSave({
+    id: schedule?.id ?? null,
+    create,
+    update,
+    savedTitle: schedule ? 'Schedule updated' : 'Schedule created',
+    failureText: schedule ? 'Failed to update schedule. Please try again.' : 'Failed to create schedule. Please try again.',
+    onDone,
   });
 
   return (

@@ -1,8 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { rosterEntrySchema, scheduleSchema, type ScheduleInput } from '../../../common/schedules.ts';
 import { SCHEDULES_KEY } from '../../lib/shared-queries.ts';
 import { apiParse, apiRequest } from '../../lib/api.ts';
+import { useRefreshingMutation } from '../../lib/use-refreshing-mutation.ts';
 
 /**
  * The Schedules screen's calls. The schedule list is lib/shared-queries.ts (the
@@ -14,13 +15,7 @@ export type RosterEntry = z.infer<typeof rosterEntrySchema>;
 
 export const rosterKey = (scheduleId: number) => [...SCHEDULES_KEY, scheduleId, 'roster'] as const;
 
-function useScheduleMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: SCHEDULES_KEY }),
-  });
-}
+const useScheduleMutation = <TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) => useRefreshingMutation(fn, [SCHEDULES_KEY]);
 
 /** POST /api/schedules: the roster starts with the enrolled students of the course's program. */
 export const useCreateSchedule = () => useScheduleMutation((input: ScheduleInput) => apiParse(scheduleSchema, 'POST', '/api/schedules', input));

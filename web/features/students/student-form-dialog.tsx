@@ -3,7 +3,6 @@ import { studentInputSchema, type Student } from '../../../common/students.ts';
 import { ProgramSelect } from '../../components/pickers/program-select.tsx';
 import { STUDENT_STATUS_LABELS } from '../../components/student-status.ts';
 import { FormDialog, FormDialogBody } from '../../components/ui/form-dialog.tsx';
-import { notifySuccess } from '../../components/ui/notify.ts';
 import { SelectField } from '../../components/ui/select-field.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { numberOrNull, useRecordForm } from '../../components/ui/use-record-form.ts';
@@ -32,7 +31,7 @@ export function StudentFormDialog({ target, canEditSsn, onClose }: Props) {
 }
 
 function StudentForm({ student, canEditSsn, onDone }: { student: Student | null; canEditSsn: boolean; onDone: () => void }) {
-  const { formRef, bind, errorOf, serverMessage, submit, showRefusal } = useRecordForm({
+  const { formRef, bind, errorOf, serverMessage, submitSave } = useRecordForm({
     defaultValues: {
       firstName: student?.firstName ?? '',
       lastName: student?.lastName ?? '',
@@ -56,17 +55,13 @@ function StudentForm({ student, canEditSsn, onDone }: { student: Student | null;
   const update = useUpdateStudent();
   const pending = create.isPending || update.isPending;
 
-  const onSubmit = submit((data) => {
-    const failure = student ? 'Failed to update student. Please try again.' : 'Failed to create student. Please try again.';
-    const handlers = {
-      onSuccess: () => {
-        notifySuccess(student ? 'Student updated' : 'Student created');
-        onDone();
-      },
-      onError: (e: Error) => showRefusal(e, failure),
-    };
-    if (student) update.mutate({ id: student.id, input: data }, handlers);
-    else create.mutate(data, handlers);
+  const onSubmit = submitSave({
+    id: student?.id ?? null,
+    create,
+    update,
+    savedTitle: student ? 'Student updated' : 'Student created',
+    failureText: student ? 'Failed to update student. Please try again.' : 'Failed to create student. Please try again.',
+    onDone,
   });
 
   return (

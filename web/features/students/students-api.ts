@@ -1,16 +1,12 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { studentSchema, type StudentInput } from '../../../common/students.ts';
 import { SCHEDULES_KEY, STUDENTS_KEY } from '../../lib/shared-queries.ts';
 import { apiParse, apiRequest } from '../../lib/api.ts';
+import { useRefreshingMutation } from '../../lib/use-refreshing-mutation.ts';
 
 /** The Students screen's changes; the list itself is lib/shared-queries.ts (the roster reads it too). */
 function useStudentMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    // Rosters change too: a new enrolled student joins their program's schedules.
-    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: STUDENTS_KEY }), queryClient.invalidateQueries({ queryKey: SCHEDULES_KEY })]),
-  });
+  // Rosters change too: a new enrolled student joins their program's schedules.
+  return useRefreshingMutation(fn, [STUDENTS_KEY, SCHEDULES_KEY]);
 }
 
 export const useCreateStudent = () => useStudentMutation((input: StudentInput) => apiParse(studentSchema, 'POST', '/api/students', input));

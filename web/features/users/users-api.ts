@@ -1,21 +1,18 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { userCreatedSchema, userSchema, type UserInput } from '../../../common/users.ts';
 import { okSchema } from '../../../common/validation.ts';
 import { SCHEDULES_KEY, USERS_KEY } from '../../lib/shared-queries.ts';
 import { apiParse } from '../../lib/api.ts';
+import { useRefreshingMutation } from '../../lib/use-refreshing-mutation.ts';
 
 /** The Users screen's changes and the public set-password call; the list is lib/shared-queries.ts. */
 
 export type UserCreated = z.infer<typeof userCreatedSchema>;
 
 function useUserMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    // Schedule cards show instructor names too.
-    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: USERS_KEY }), queryClient.invalidateQueries({ queryKey: SCHEDULES_KEY })]),
-  });
+  // Schedule cards show instructor names too.
+  return useRefreshingMutation(fn, [USERS_KEY, SCHEDULES_KEY]);
 }
 
 /** POST /api/users: a local account with no password yet, plus its one-time set-password link. */
