@@ -99,6 +99,13 @@ export function useRecordForm<V extends FieldValues, S extends z.ZodType>({ defa
   return { formRef, bind, set, values, errorOf, serverMessage, submit, submitSave, showRefusal };
 }
 
+/** A form's starting strings: each field's value on the record as text; '' when absent or adding. */
+export function textValues<const K extends string>(record: { [F in NoInfer<K>]?: unknown } | null, keys: readonly K[]): Record<K, string> {
+  const values = {} as Record<K, string>;
+  for (const key of keys) values[key] = record?.[key] == null ? '' : String(record[key]);
+  return values;
+}
+
 /** '' → null, else the number ('' means "not given" for optional numeric fields). */
 export function numberOrNull(value: string): number | null {
   return value.trim() === '' ? null : Number(value);

@@ -4,7 +4,7 @@ import { ProgramSelect } from '../../components/pickers/program-select.tsx';
 import { FormDialog, FormDialogBody } from '../../components/ui/form-dialog.tsx';
 import { TextareaField } from '../../components/ui/textarea-field.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
-import { numberOrNull, useRecordForm } from '../../components/ui/use-record-form.ts';
+import { numberOrNull, textValues, useRecordForm } from '../../components/ui/use-record-form.ts';
 import { useCreateCourse, useUpdateCourse } from './courses-api.ts';
 import { PrerequisitePicker } from './prerequisite-picker.tsx';
 
@@ -28,12 +28,7 @@ const { min, max, step } = COURSE_FORM_HOURS;
 function CourseForm({ course, courses, onDone }: { course: Course | null; courses: Course[]; onDone: () => void }) {
   const { formRef, bind, set, values, errorOf, serverMessage, submitSave } = useRecordForm({
     defaultValues: {
-      courseCode: course?.courseCode ?? '',
-      courseName: course?.courseName ?? '',
-      clockHours: course?.clockHours != null ? String(course.clockHours) : '',
-      description: course?.description ?? '',
-      programId: course?.programId != null ? String(course.programId) : '',
-      sisCourseId: course?.sisCourseId ?? '',
+      ...textValues(course, ['courseCode', 'courseName', 'clockHours', 'description', 'programId', 'sisCourseId']),
       prerequisiteIds: course?.prerequisiteIds ?? [],
     },
     schema: courseInputSchema,

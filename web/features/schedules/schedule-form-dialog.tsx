@@ -5,7 +5,7 @@ import { InstructorSelect } from '../../components/pickers/instructor-select.tsx
 import { FormDialog, FormDialogBody } from '../../components/ui/form-dialog.tsx';
 import { SelectField } from '../../components/ui/select-field.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
-import { numberOrNull, numberOrUndefined, useRecordForm } from '../../components/ui/use-record-form.ts';
+import { numberOrNull, numberOrUndefined, textValues, useRecordForm } from '../../components/ui/use-record-form.ts';
 import { useCreateSchedule, useUpdateSchedule } from './schedules-api.ts';
 
 type Props = {
@@ -36,17 +36,10 @@ const orUndefined = (v: string) => (v.trim() === '' ? undefined : v);
 function ScheduleForm({ schedule, onDone }: { schedule: Schedule | null; onDone: () => void }) {
   const { formRef, bind, set, values, errorOf, serverMessage, submitSave } = useRecordForm({
     defaultValues: {
-      courseId: schedule ? String(schedule.courseId) : '',
-      instructorId: schedule?.instructorId != null ? String(schedule.instructorId) : '',
-      cohortNumber: schedule ? String(schedule.cohortNumber) : '',
-      termNumber: schedule ? String(schedule.termNumber) : '',
-      dayOfWeek: schedule ? String(schedule.dayOfWeek) : '',
+      ...textValues(schedule, ['courseId', 'instructorId', 'cohortNumber', 'termNumber', 'dayOfWeek', 'roomNumber', 'courseStartDate', 'courseEndDate', 'sisScheduleId']),
+      // 'HH:MM:SS' from the database; the time inputs hold 'HH:MM'.
       startTime: schedule?.startTime.slice(0, 5) ?? '',
       endTime: schedule?.endTime.slice(0, 5) ?? '',
-      roomNumber: schedule?.roomNumber ?? '',
-      courseStartDate: schedule?.courseStartDate ?? '',
-      courseEndDate: schedule?.courseEndDate ?? '',
-      sisScheduleId: schedule?.sisScheduleId ?? '',
       isActive: schedule?.isActive ?? true,
     },
     schema: scheduleInputSchema,

@@ -5,7 +5,7 @@ import { STUDENT_STATUS_LABELS } from '../../components/student-status.ts';
 import { FormDialog, FormDialogBody } from '../../components/ui/form-dialog.tsx';
 import { SelectField } from '../../components/ui/select-field.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
-import { numberOrNull, useRecordForm } from '../../components/ui/use-record-form.ts';
+import { numberOrNull, textValues, useRecordForm } from '../../components/ui/use-record-form.ts';
 import { useCreateStudent, useUpdateStudent } from './students-api.ts';
 
 type Props = {
@@ -33,14 +33,9 @@ export function StudentFormDialog({ target, canEditSsn, onClose }: Props) {
 function StudentForm({ student, canEditSsn, onDone }: { student: Student | null; canEditSsn: boolean; onDone: () => void }) {
   const { formRef, bind, errorOf, serverMessage, submitSave } = useRecordForm({
     defaultValues: {
-      firstName: student?.firstName ?? '',
-      lastName: student?.lastName ?? '',
-      email: student?.email ?? '',
-      phone: student?.phone ?? '',
-      programId: student?.programId != null ? String(student.programId) : '',
+      ...textValues(student, ['firstName', 'lastName', 'email', 'phone', 'programId', 'sisStudentId', 'enrollmentDate']),
       status: student?.status ?? 'enrolled',
-      sisStudentId: student?.sisStudentId ?? '',
-      enrollmentDate: student?.enrollmentDate ?? '',
+      // Never shown: the SSN on file is only masked (ssnMasked).
       socialSecurityNumber: '',
     },
     schema: studentInputSchema,

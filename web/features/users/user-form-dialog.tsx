@@ -5,7 +5,7 @@ import { FormDialog, FormDialogBody } from '../../components/ui/form-dialog.tsx'
 import { notifySuccess } from '../../components/ui/notify.ts';
 import { SelectField } from '../../components/ui/select-field.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
-import { useRecordForm } from '../../components/ui/use-record-form.ts';
+import { textValues, useRecordForm } from '../../components/ui/use-record-form.ts';
 import { useCreateUser, useUpdateUser, type UserCreated } from './users-api.ts';
 
 type Props = {
@@ -31,13 +31,7 @@ export function UserFormDialog({ target, actor, onClose, onCreated }: Props) {
 
 function UserForm({ user, actor, onDone, onCreated }: { user: User | null; actor: CurrentUser; onDone: () => void; onCreated: (c: UserCreated) => void }) {
   const { formRef, bind, errorOf, serverMessage, submit, showRefusal } = useRecordForm({
-    defaultValues: {
-      firstName: user?.firstName ?? '',
-      lastName: user?.lastName ?? '',
-      email: user?.email ?? '',
-      username: user?.username ?? '',
-      role: user?.role ?? '',
-    },
+    defaultValues: textValues(user, ['firstName', 'lastName', 'email', 'username', 'role']),
     schema: userInputSchema,
     toCandidate: (v) => v,
   });
