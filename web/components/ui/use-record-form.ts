@@ -11,8 +11,8 @@ type SaveHandlers = { onSuccess: () => void; onError: (error: Error) => void };
 type SaveOptions<I> = {
   /** The record being edited, or null to add one. */
   id: number | null;
-  create: { mutate: (input: I, handlers: SaveHandlers) => void };
-  update: { mutate: (vars: { id: number; input: I }, handlers: SaveHandlers) => void };
+  create: { mutate: (input: I, handlers: SaveHandlers) => void; isPending: boolean };
+  update: { mutate: (vars: { id: number; input: I }, handlers: SaveHandlers) => void; isPending: boolean };
   /** The success toast's title ('Course created' / 'Course updated'). */
   savedTitle: string;
   /** The failure toast's text (SPEC §8). */
@@ -73,9 +73,15 @@ export function useRecordForm<V extends FieldValues, S extends z.ZodType>({ defa
       },
     );
 
-  /** The usual Add/Edit save: create or update, then a success toast and onDone, or the refusal shown. */
-  const submitSave = (opts: SaveOptions<z.output<S>>) =>
-    submit((data) => {
+  /**
+   * The usual Add/Edit save: create or update, then a success toast and onDone, or the refusal
+   * shown. Returns what FormDialogBody needs besides its labels.
+   */
+  const submitSave = (opts: SaveOptions<z.output<S>>) => ({
+    formRef,
+    serverMessage,
+    pending: opts.create.isPending || opts.update.isPending,
+    onSubmit: submit((data) => {
       const handlers: SaveHandlers = {
         onSuccess: () => {
           notifySuccess(opts.savedTitle);
@@ -85,7 +91,8 @@ export function useRecordForm<V extends FieldValues, S extends z.ZodType>({ defa
       };
       if (opts.id != null) opts.update.mutate({ id: opts.id, input: data }, handlers);
       else opts.create.mutate(data, handlers);
-    });
+    }),
+  });
 
   function showRefusal(error: unknown, failureText: string): void {
     const body = serverFormErrors(error, fields);

@@ -26,7 +26,7 @@ export function CourseFormDialog({ target, courses, onClose }: Props) {
 const { min, max, step } = COURSE_FORM_HOURS;
 
 function CourseForm({ course, courses, onDone }: { course: Course | null; courses: Course[]; onDone: () => void }) {
-  const { formRef, bind, set, values, errorOf, serverMessage, submitSave } = useRecordForm({
+  const { bind, set, values, errorOf, submitSave } = useRecordForm({
     defaultValues: {
       ...textValues(course, ['courseCode', 'courseName', 'clockHours', 'description', 'programId', 'sisCourseId']),
       prerequisiteIds: course?.prerequisiteIds ?? [],
@@ -36,11 +36,10 @@ function CourseForm({ course, courses, onDone }: { course: Course | null; course
   });
   const create = useCreateCourse();
   const update = useUpdateCourse();
-  const pending = create.isPending || update.isPending;
   // A course is never offered as its own prerequisite.
   const candidates = courses.filter((c) => c.id !== course?.id);
 
-  const onSubmit = submitSave({
+  const saving = submitSave({
     id: course?.id ?? null,
     create,
     update,
@@ -50,14 +49,7 @@ function CourseForm({ course, courses, onDone }: { course: Course | null; course
   });
 
   return (
-    <FormDialogBody
-      formRef={formRef}
-      onSubmit={onSubmit}
-      label={course ? 'Edit course' : 'Add course'}
-      serverMessage={serverMessage}
-      pending={pending}
-      submitLabel={course ? 'Save changes' : 'Create course'}
-    >
+    <FormDialogBody {...saving} label={course ? 'Edit course' : 'Add course'} submitLabel={course ? 'Save changes' : 'Create course'}>
       <TextField label="Course code" autoComplete="off" required {...bind('courseCode')} error={errorOf('courseCode')} />
       <TextField label="Course name" autoComplete="off" required {...bind('courseName')} error={errorOf('courseName')} />
       <TextField

@@ -34,7 +34,7 @@ const range = (lo: number, hi: number) => Array.from({ length: hi - lo + 1 }, (_
 const orUndefined = (v: string) => (v.trim() === '' ? undefined : v);
 
 function ScheduleForm({ schedule, onDone }: { schedule: Schedule | null; onDone: () => void }) {
-  const { formRef, bind, set, values, errorOf, serverMessage, submitSave } = useRecordForm({
+  const { bind, set, values, errorOf, submitSave } = useRecordForm({
     defaultValues: {
       ...textValues(schedule, ['courseId', 'instructorId', 'cohortNumber', 'termNumber', 'dayOfWeek', 'roomNumber', 'courseStartDate', 'courseEndDate', 'sisScheduleId']),
       // 'HH:MM:SS' from the database; the time inputs hold 'HH:MM'.
@@ -60,9 +60,8 @@ function ScheduleForm({ schedule, onDone }: { schedule: Schedule | null; onDone:
   });
   const create = useCreateSchedule();
   const update = useUpdateSchedule();
-  const pending = create.isPending || update.isPending;
 
-  const onSubmit = submitSave({
+  const saving = submitSave({
     id: schedule?.id ?? null,
     create,
     update,
@@ -72,14 +71,7 @@ function ScheduleForm({ schedule, onDone }: { schedule: Schedule | null; onDone:
   });
 
   return (
-    <FormDialogBody
-      formRef={formRef}
-      onSubmit={onSubmit}
-      label={schedule ? 'Edit schedule' : 'Create schedule'}
-      serverMessage={serverMessage}
-      pending={pending}
-      submitLabel={schedule ? 'Save changes' : 'Create schedule'}
-    >
+    <FormDialogBody {...saving} label={schedule ? 'Edit schedule' : 'Create schedule'} submitLabel={schedule ? 'Save changes' : 'Create schedule'}>
       <CourseSelect required {...bind('courseId')} error={errorOf('courseId')} className="sm:col-span-2" />
       <InstructorSelect currentId={schedule?.instructorId} {...bind('instructorId')} error={errorOf('instructorId')} className="sm:col-span-2" />
       <TextField

@@ -31,7 +31,7 @@ export function StudentFormDialog({ target, canEditSsn, onClose }: Props) {
 }
 
 function StudentForm({ student, canEditSsn, onDone }: { student: Student | null; canEditSsn: boolean; onDone: () => void }) {
-  const { formRef, bind, errorOf, serverMessage, submitSave } = useRecordForm({
+  const { bind, errorOf, submitSave } = useRecordForm({
     defaultValues: {
       ...textValues(student, ['firstName', 'lastName', 'email', 'phone', 'programId', 'sisStudentId', 'enrollmentDate']),
       status: student?.status ?? 'enrolled',
@@ -48,9 +48,8 @@ function StudentForm({ student, canEditSsn, onDone }: { student: Student | null;
   });
   const create = useCreateStudent();
   const update = useUpdateStudent();
-  const pending = create.isPending || update.isPending;
 
-  const onSubmit = submitSave({
+  const saving = submitSave({
     id: student?.id ?? null,
     create,
     update,
@@ -60,14 +59,7 @@ function StudentForm({ student, canEditSsn, onDone }: { student: Student | null;
   });
 
   return (
-    <FormDialogBody
-      formRef={formRef}
-      onSubmit={onSubmit}
-      label={student ? 'Edit student' : 'Add student'}
-      serverMessage={serverMessage}
-      pending={pending}
-      submitLabel={student ? 'Save changes' : 'Create student'}
-    >
+    <FormDialogBody {...saving} label={student ? 'Edit student' : 'Add student'} submitLabel={student ? 'Save changes' : 'Create student'}>
       <TextField label="First name" autoComplete="off" required {...bind('firstName')} error={errorOf('firstName')} />
       <TextField label="Last name" autoComplete="off" required {...bind('lastName')} error={errorOf('lastName')} />
       <TextField label="E-mail" type="email" autoComplete="off" {...bind('email')} error={errorOf('email')} />
