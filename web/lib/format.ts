@@ -51,5 +51,19 @@ export function formatDate(date: string, style: keyof typeof dateFormats = 'week
 /** An instant as the record tables write it ("Mar 2, 2026, 9:03 AM"). */
 export const formatDateTime = (iso: string): string => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
+/** A size in bytes ("812 B", "1.5 KB", "240 MB"); 'Unknown' when the server could not tell. */
+export function formatBytes(bytes: number | null): string {
+  if (bytes == null) return 'Unknown';
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = bytes / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i += 1;
+  }
+  return `${v >= 100 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
+}
+
 /** A count with thousands separators ("1,234"). */
 export const formatCount = (n: number): string => n.toLocaleString('en-US');

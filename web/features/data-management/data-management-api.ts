@@ -80,4 +80,3 @@ export function uploadFile(type: UploadType, file: File, opts: { dryRun: boolean
   });
 }
 
-export const formatBytes = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : n >= 1024 ? `${Math.round(n / 1024)} KB` : `${n} B`);

@@ -3,8 +3,8 @@ import type { FileUpload } from '../../../common/import-columns.ts';
 import { Badge, type BadgeTone } from '../../components/ui/badge.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { DataTable } from '../../components/ui/data-table.tsx';
-import { formatBytes, useFileUploads } from './data-management-api.ts';
-import { formatDateTime } from '../../lib/format.ts';
+import { useFileUploads } from './data-management-api.ts';
+import { formatBytes, formatDateTime } from '../../lib/format.ts';
 
 const STATUS: Record<string, { tone: BadgeTone; label: string }> = {
   completed: { tone: 'green', label: 'Completed' },

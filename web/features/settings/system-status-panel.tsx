@@ -6,20 +6,7 @@ import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { Card } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useBackUpNow, useSystemStatus } from './settings-api.ts';
-import { formatCount } from '../../lib/format.ts';
-
-export function formatBytes(bytes: number | null): string {
-  if (bytes == null) return 'Unknown';
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let v = bytes / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i += 1;
-  }
-  return `${v >= 100 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
-}
+import { formatBytes, formatCount } from '../../lib/format.ts';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
