@@ -128,3 +128,19 @@ export const backupSummarySchema = z.object({
   error: z.string().nullable(),
 });
 export type BackupSummary = z.infer<typeof backupSummarySchema>;
+
+/** GET /api/settings/system-status: real facts for Settings › System (PRODUCT.md: no fixed figures). */
+export const systemStatusSchema = z.object({
+  database: z.object({
+    connected: z.boolean(),
+    latencyMs: z.number().nullable(),
+    sizeBytes: z.number().nullable(),
+    version: z.string().nullable(),
+    mode: z.enum(['embedded', 'external']),
+  }),
+  fileStorage: z.object({ bytes: z.number(), note: z.string() }),
+  lastBackup: backupSummarySchema.nullable(),
+  backupNote: z.string(),
+  lastRetentionRun: z.object({ at: z.string(), removed: z.record(z.string(), z.number()) }).nullable(),
+});
+export type SystemStatus = z.infer<typeof systemStatusSchema>;

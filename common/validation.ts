@@ -194,3 +194,6 @@ export const listQueryFor = <const K extends readonly [string, ...string[]]>(sor
 export type ListQuery = { search?: string; sort?: string; order?: 'asc' | 'desc'; page?: number; pageSize?: number };
 
 export const TOTAL_COUNT_HEADER = 'x-total-count';
+
+/** The `{ ok: true }` answer of actions that return nothing else (sign in and out, set password, end a session). */
+export const okSchema = z.object({ ok: z.literal(true) });

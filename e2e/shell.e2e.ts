@@ -10,7 +10,7 @@ import { NAV_ITEMS, navItemsFor } from '../common/permissions.ts';
 import { ROLES, ROLE_LABELS, type Role } from '../common/roles.ts';
 import { SETUP_CODE_WRONG } from '../common/auth.ts';
 import { createSetupCodeIfNeeded } from '../server/modules/auth/service.ts';
-import { SCREEN_ACCESS } from '../web/app/screen-access.ts';
+import { SCREEN_ACCESS } from '../web/lib/screen-access.ts';
 import {
   expectTitle,
   hidden,

@@ -16,7 +16,7 @@ import { StudentsPage } from '../features/students/students-page.tsx';
 import { SetPasswordPage } from '../features/users/set-password-page.tsx';
 import { UserManagementPage } from '../features/users/user-management-page.tsx';
 import { NotFoundRoute } from './not-found-route.tsx';
-import type { ScreenKey } from './screen-access.ts';
+import type { ScreenKey } from '../lib/screen-access.ts';
 import { ScreenGuard } from './screen-guard.tsx';
 import { SignedInArea } from './signed-in-area.tsx';
 

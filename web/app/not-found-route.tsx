@@ -1,5 +1,5 @@
 import { LoadingScreen } from '../components/ui/spinner.tsx';
-import { useAuth } from '../features/auth/use-auth.ts';
+import { useAuth } from '../lib/use-auth.ts';
 import { AppShell } from './layout/app-shell.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { LoadingScreen } from '../components/ui/spinner.tsx';
-import { useAuth } from '../features/auth/use-auth.ts';
+import { useAuth } from '../lib/use-auth.ts';
 import { LandingPage } from '../features/landing/landing-page.tsx';
 import { goToSignIn } from '../lib/navigation.ts';
 import { ConnectionProblem } from './connection-problem.tsx';

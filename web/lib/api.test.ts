@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiRequest, getQueryFn, isUnauthorizedError, readErrorBody } from './api.ts';
+import { z } from 'zod';
+import { ApiError, apiParse, apiParseOrNullOn401, apiRequest, isUnauthorizedError, readErrorBody } from './api.ts';
 
 function answer(status: number, body: string, statusText = '') {
   return vi.fn(async () => new Response(body || null, { status, statusText }));
 }
-
-const queryContext = (path: string) => ({ queryKey: [path], signal: new AbortController().signal, meta: undefined }) as never;
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -29,16 +28,23 @@ describe('apiRequest (SPEC §7)', () => {
   });
 });
 
-describe('getQueryFn', () => {
+describe('apiParse', () => {
+  const setupStatus = z.object({ needsSetup: z.boolean() });
+
   it('returns null on 401 when asked to, and throws otherwise', async () => {
     vi.stubGlobal('fetch', answer(401, '{"message":"Unauthorized"}', 'Unauthorized'));
-    await expect(getQueryFn({ on401: 'returnNull' })(queryContext('/api/auth/user'))).resolves.toBeNull();
-    await expect(getQueryFn({ on401: 'throw' })(queryContext('/api/auth/user'))).rejects.toThrow(/^401: /);
+    await expect(apiParseOrNullOn401(setupStatus, '/api/auth/user')).resolves.toBeNull();
+    await expect(apiParse(setupStatus, 'GET', '/api/auth/user')).rejects.toThrow(/^401: /);
   });
 
   it('parses the JSON body of an ok answer', async () => {
     vi.stubGlobal('fetch', answer(200, '{"needsSetup":true}'));
-    await expect(getQueryFn({ on401: 'throw' })(queryContext('/api/setup/status'))).resolves.toEqual({ needsSetup: true });
+    await expect(apiParse(setupStatus, 'GET', '/api/setup/status')).resolves.toEqual({ needsSetup: true });
+  });
+
+  it('refuses an answer that breaks the contract', async () => {
+    vi.stubGlobal('fetch', answer(200, '{"needsSetup":"yes"}'));
+    await expect(apiParse(setupStatus, 'GET', '/api/setup/status')).rejects.toThrow();
   });
 });
 

@@ -1,4 +1,4 @@
-import type { QueryFunction } from '@tanstack/react-query';
+import { noteServerDate } from './server-clock.ts';
 
 /**
  * The one fetch client (SPEC §7): credentials always included, a JSON content type only when a
@@ -23,32 +23,50 @@ async function throwIfNotOk(res: Response): Promise<void> {
 }
 
 export async function apiRequest(method: string, url: string, body?: unknown): Promise<Response> {
+  const sentAt = Date.now();
+  // A FormData body (file uploads) goes as multipart, with the boundary the browser sets.
+  const json = body !== undefined && !(body instanceof FormData);
   const res = await fetch(url, {
     method,
-    headers: body !== undefined ? { 'Content-Type': 'application/json' } : {},
-    body: body !== undefined ? JSON.stringify(body) : undefined,
+    headers: json ? { 'Content-Type': 'application/json' } : {},
+    body: json ? JSON.stringify(body) : (body as FormData | undefined),
     credentials: 'include',
   });
+  // Every answer's Date header sharpens the server-clock estimate the countdowns use.
+  noteServerDate(res, sentAt, Date.now());
   await throwIfNotOk(res);
   return res;
 }
 
-/** apiRequest plus JSON parsing, for callers that want the answer's body. */
+/** A contract schema from common/ (any zod schema): typed structurally, so this file needs no zod. */
+export type Contract<T> = { parse: (data: unknown) => T };
+
+/**
+ * The one way the admin screens read an answer: apiRequest, then the JSON parsed with the shared
+ * contract (common/), so a field the server renamed fails loudly here, not somewhere in a screen.
+ */
+export async function apiParse<T>(contract: Contract<T>, method: string, url: string, body?: unknown): Promise<T> {
+  const res = await apiRequest(method, url, body);
+  return contract.parse(await res.json());
+}
+
+/** A GET where 401 means "nobody is signed in" (SPEC §7 GET /api/auth/user): null, not an error. */
+export async function apiParseOrNullOn401<T>(contract: Contract<T>, url: string): Promise<T | null> {
+  try {
+    return await apiParse(contract, 'GET', url);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+/**
+ * The scan page only: JSON typed from common/ with `import type` but not parsed, which keeps zod
+ * out of its small public bundle. The server serialises these answers with the same schemas.
+ */
 export async function apiJson<T>(method: string, url: string, body?: unknown): Promise<T> {
   const res = await apiRequest(method, url, body);
   return (await res.json()) as T;
-}
-
-type UnauthorizedBehavior = 'throw' | 'returnNull';
-
-/** Default query function: GET the query key joined as a path; 401 throws or yields null. */
-export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
-  return async ({ queryKey }) => {
-    const res = await fetch(queryKey.join('/'), { credentials: 'include' });
-    if (options.on401 === 'returnNull' && res.status === 401) return null;
-    await throwIfNotOk(res);
-    return (await res.json()) as T;
-  };
 }
 
 export function isUnauthorizedError(error: unknown): boolean {

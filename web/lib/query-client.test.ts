@@ -26,7 +26,8 @@ describe('createQueryClient', () => {
     const titles: string[] = [];
     watchToasts((items) => titles.push(...items.map((t) => t.title)));
 
-    await expect(client.fetchQuery({ queryKey: ['/api/users'] })).rejects.toThrow(/^401: /);
+    const { apiRequest } = await import('./api.ts');
+    await expect(client.fetchQuery({ queryKey: ['/api/users'], queryFn: () => apiRequest('GET', '/api/users') })).rejects.toThrow(/^401: /);
     expect(titles).toEqual(['Unauthorized']);
     vi.advanceTimersByTime(500);
     expect(window.location.href).toBe('/api/login');

@@ -1,7 +1,9 @@
 import { KeyRound } from 'lucide-react';
 import { useState, type FormEvent, type RefObject } from 'react';
+import type { z } from 'zod';
+import type { typedCodeResultSchema } from '../../common/attendance.ts';
 import { Alert } from '../components/ui/alert.tsx';
-import { ApiError, apiRequest, readErrorBody } from '../lib/api.ts';
+import { ApiError, apiJson, readErrorBody } from '../lib/api.ts';
 import { ScanField } from './scan-field.tsx';
 import { storePass } from './stored.ts';
 
@@ -21,8 +23,8 @@ export function CodeEntry({ headingRef }: { headingRef: RefObject<HTMLHeadingEle
     setSending(true);
     setError(null);
     try {
-      const res = await apiRequest('POST', '/api/qr-sessions/code', { code: digits });
-      const body = (await res.json()) as { sessionId: string; pass: string; passExpiresAt: string };
+      // Typed from the contract, not parsed: zod stays out of this bundle.
+      const body = await apiJson<z.infer<typeof typedCodeResultSchema>>('POST', '/api/qr-sessions/code', { code: digits });
       storePass(body.sessionId, { pass: body.pass, expiresAt: Date.parse(body.passExpiresAt) });
       window.location.assign(`/attendance/scan/${encodeURIComponent(body.sessionId)}`);
     } catch (err) {

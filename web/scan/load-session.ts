@@ -1,25 +1,15 @@
-import { ApiError, apiJson, apiRequest, readErrorBody } from '../lib/api.ts';
+import type { AttendanceSubmit, AttendanceSubmitResult, PublicSession } from '../../common/attendance.ts';
+import { ApiError, apiJson, readErrorBody } from '../lib/api.ts';
+import { noteServerReading } from '../lib/server-clock.ts';
 
 /**
- * The public session as the scan page uses it (SPEC §3: courseName, roomNumber, sessionDate,
- * startTime, expiresAt; plus the server's clock and the device pass, see common/attendance.ts).
- * Parsed by hand: zod would triple this bundle.
+ * The public session (common/attendance.ts, SPEC §3) as this page keeps it: instants as ms, and
+ * a body missing its optional parts still usable. Checked by hand and typed from the contract
+ * with `import type`: zod itself would triple this bundle.
  */
-export type PublicSession = {
-  sessionId: string;
-  courseName: string;
-  courseCode: string | null;
-  roomNumber: string | null;
-  sessionDate: string | null;
-  startTime: string | null;
-  endTime: string | null;
-  expiresAt: number;
-  /** Server time minus this phone's time, in ms: phone clocks are often wrong. */
-  clockOffset: number;
-  expired: boolean;
-  pass: string | null;
-  passExpiresAt: number | null;
-};
+export type ScanSession = Pick<PublicSession, 'sessionId' | 'courseName'> & {
+  [K in 'courseCode' | 'roomNumber' | 'sessionDate' | 'startTime' | 'endTime' | 'pass']: PublicSession[K] | null;
+} & { expiresAt: number; expired: boolean; passExpiresAt: number | null };
 
 const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
 const instant = (v: unknown) => {
@@ -27,14 +17,13 @@ const instant = (v: unknown) => {
   return Number.isNaN(t) ? null : t;
 };
 
-function asPublicSession(body: unknown, receivedAt: number): PublicSession | null {
+function asScanSession(body: unknown): ScanSession | null {
   if (typeof body !== 'object' || body === null) return null;
-  const b = body as Record<string, unknown>;
+  const b = body as Partial<Record<keyof PublicSession, unknown>>;
   const sessionId = text(b.sessionId);
   const courseName = text(b.courseName);
   const expiresAt = instant(b.expiresAt);
   if (!sessionId || !courseName || expiresAt === null) return null;
-  const serverTime = instant(b.serverTime);
   return {
     sessionId,
     courseName,
@@ -44,7 +33,6 @@ function asPublicSession(body: unknown, receivedAt: number): PublicSession | nul
     sessionDate: text(b.sessionDate),
     startTime: text(b.startTime),
     endTime: text(b.endTime),
-    clockOffset: serverTime === null ? 0 : serverTime - receivedAt,
     expired: b.status === 'expired',
     pass: text(b.pass),
     passExpiresAt: instant(b.passExpiresAt),
@@ -54,14 +42,18 @@ function asPublicSession(body: unknown, receivedAt: number): PublicSession | nul
 /**
  * GET the public session; SPEC §7 allows one retry. Any failure or unusable body is "not found".
  * The QR code's rotating token (`?t=`) is passed on: a fresh one is what lets this phone submit.
+ * The answer's serverTime sets the server clock (lib/server-clock.ts): phone clocks are often wrong.
  */
-export async function loadPublicSession(sessionId: string, token: string | null): Promise<PublicSession | null> {
+export async function loadPublicSession(sessionId: string, token: string | null): Promise<ScanSession | null> {
   const query = token ? `?t=${encodeURIComponent(token)}` : '';
   const url = `/api/qr-sessions/public/${encodeURIComponent(sessionId)}${query}`;
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
+      const sentAt = Date.now();
       const body = await apiJson<unknown>('GET', url);
-      return asPublicSession(body, Date.now());
+      const serverTime = instant((body as { serverTime?: unknown } | null)?.serverTime);
+      if (serverTime !== null) noteServerReading(serverTime, 1, sentAt, Date.now());
+      return asScanSession(body);
     } catch (error) {
       // A 4xx answer is final; only a network error or 5xx is worth the one retry.
       if (error instanceof ApiError && error.status >= 400 && error.status < 500) return null;
@@ -70,28 +62,10 @@ export async function loadPublicSession(sessionId: string, token: string | null)
   return null;
 }
 
-export type Submission = {
-  sessionId: string;
-  studentId: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  pass?: string;
-  token?: string;
-};
-
-export type SubmitResult = {
-  message: string;
-  action: 'checked_in' | 'checked_out' | 'already_recorded';
-  status: string | null;
-  courseName: string | null;
-  scanInTime: string | null;
-  scanOutTime: string | null;
-  minutesAttended: number | null;
-};
+export type Submission = Omit<AttendanceSubmit, 'scanInTime'>;
 
 export type SubmitOutcome =
-  | { ok: true; result: SubmitResult }
+  | { ok: true; result: AttendanceSubmitResult }
   | { ok: false; status: number | null; message: string };
 
 export const SUBMIT_FAILED = 'Failed to submit attendance';
@@ -99,21 +73,9 @@ export const SUBMIT_FAILED = 'Failed to submit attendance';
 /** POST the form. On failure, the server's message (SPEC §8) or 'Failed to submit attendance'. */
 export async function submitAttendance(form: Submission): Promise<SubmitOutcome> {
   try {
-    const res = await apiRequest('POST', '/api/attendance/submit', { ...form, scanInTime: new Date().toISOString() });
-    const b = ((await res.json()) ?? {}) as Record<string, unknown>;
-    const action = b.action === 'checked_out' || b.action === 'already_recorded' ? b.action : 'checked_in';
-    return {
-      ok: true,
-      result: {
-        message: text(b.message) ?? '',
-        action,
-        status: text(b.status),
-        courseName: text(b.courseName),
-        scanInTime: text(b.scanInTime),
-        scanOutTime: text(b.scanOutTime),
-        minutesAttended: typeof b.minutesAttended === 'number' ? b.minutesAttended : null,
-      },
-    };
+    // The server serialises the answer with attendanceSubmitResultSchema.
+    const result = await apiJson<AttendanceSubmitResult>('POST', '/api/attendance/submit', { ...form, scanInTime: new Date().toISOString() });
+    return { ok: true, result };
   } catch (error) {
     const status = error instanceof ApiError ? error.status : null;
     const message = status !== null && status < 500 ? readErrorBody(error).message : null;

@@ -3,10 +3,12 @@ import { useEffect, useRef, useState, type Dispatch, type FormEvent, type ReactN
 import { SESSION_EXPIRED, SESSION_EXPIRED_TEXT, SESSION_NOT_FOUND, SESSION_NOT_FOUND_TEXT } from '../../common/messages.ts';
 import { Alert } from '../components/ui/alert.tsx';
 import { BrandMark } from '../components/ui/brand-mark.tsx';
-import { loadPublicSession, submitAttendance, type PublicSession, type SubmitResult } from './load-session.ts';
+import type { AttendanceSubmitResult as SubmitResult } from '../../common/attendance.ts';
+import { formatClock, formatCountdown, formatDate, formatLocalTime } from '../lib/format.ts';
+import { serverNow, useServerNow } from '../lib/server-clock.ts';
+import { loadPublicSession, submitAttendance, type ScanSession } from './load-session.ts';
 import { CodeEntry } from './code-entry.tsx';
 import { ScanField } from './scan-field.tsx';
-import { formatClock, formatCountdown, formatDate, formatTime } from './scan-format.ts';
 import { sessionIdFromPath } from './session-id.ts';
 import { rememberDetails, rememberedDetails, storePass, storedPass } from './stored.ts';
 
@@ -14,31 +16,20 @@ type State =
   | { kind: 'loading' }
   | { kind: 'enter-code' }
   | { kind: 'not-found' }
-  | { kind: 'expired'; session: PublicSession | null }
-  | { kind: 'form'; session: PublicSession }
-  | { kind: 'success'; session: PublicSession; result: SubmitResult; markedAt: number };
+  | { kind: 'expired'; session: ScanSession | null }
+  | { kind: 'form'; session: ScanSession }
+  | { kind: 'success'; session: ScanSession; result: SubmitResult; markedAt: number };
 
 type SetState = Dispatch<SetStateAction<State>>;
 
-/** The server's clock, read on this phone: refreshed every second (SPEC §9). */
-function useServerNow(offset: number): number {
-  const [now, setNow] = useState(() => Date.now() + offset);
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now() + offset), 1000);
-    return () => clearInterval(timer);
-  }, [offset]);
-  return now;
-}
-
 /** A pass from opening a fresh code now, or one this tab earned a moment ago (a reload). */
-function withPass(session: PublicSession): PublicSession {
+function withPass(session: ScanSession): ScanSession {
   if (session.pass && session.passExpiresAt) {
     storePass(session.sessionId, { pass: session.pass, expiresAt: session.passExpiresAt });
     return session;
   }
   const kept = storedPass(session.sessionId);
-  const serverNow = Date.now() + session.clockOffset;
-  return kept && kept.expiresAt > serverNow ? { ...session, pass: kept.pass, passExpiresAt: kept.expiresAt } : session;
+  return kept && kept.expiresAt > serverNow() ? { ...session, pass: kept.pass, passExpiresAt: kept.expiresAt } : session;
 }
 
 /**
@@ -60,7 +51,7 @@ export function ScanPage() {
       if (cancelled) return;
       if (!loaded) return setState({ kind: 'not-found' });
       const session = withPass(loaded);
-      const over = session.expired || session.expiresAt <= Date.now() + session.clockOffset;
+      const over = session.expired || session.expiresAt <= serverNow();
       setState(over ? { kind: 'expired', session } : { kind: 'form', session });
     });
     return () => {
@@ -134,8 +125,9 @@ function Terminal({
   );
 }
 
-function AttendanceForm({ session, setState }: { session: PublicSession; setState: SetState }) {
-  const now = useServerNow(session.clockOffset);
+function AttendanceForm({ session, setState }: { session: ScanSession; setState: SetState }) {
+  // The server's clock, read on this phone: refreshed every second (SPEC §9).
+  const now = useServerNow();
   const remaining = session.expiresAt - now;
   const [details, setDetails] = useState(() => rememberedDetails() ?? { studentId: '', firstName: '', lastName: '', email: '' });
   const [remember, setRemember] = useState(() => rememberedDetails() !== null);
@@ -180,7 +172,7 @@ function AttendanceForm({ session, setState }: { session: PublicSession; setStat
     setSubmitting(false);
     if (outcome.ok) {
       rememberDetails(remember ? trimmed : null);
-      setState({ kind: 'success', session, result: outcome.result, markedAt: Date.now() + session.clockOffset });
+      setState({ kind: 'success', session, result: outcome.result, markedAt: serverNow() });
       return;
     }
     if (outcome.status === 404) return setState({ kind: 'not-found' });
@@ -210,7 +202,7 @@ function AttendanceForm({ session, setState }: { session: PublicSession; setStat
       {session.courseCode ? <p className="text-sm font-medium text-slate-600">{session.courseCode}</p> : null}
       <dl className="mt-4 grid gap-2 rounded-xl bg-slate-50 p-3.5 text-sm text-slate-700">
         {session.roomNumber ? <Detail icon={<MapPin className="size-4" />} label="Room" value={session.roomNumber} /> : null}
-        {session.sessionDate ? <Detail icon={<CalendarDays className="size-4" />} label="Date" value={formatDate(session.sessionDate)} /> : null}
+        {session.sessionDate ? <Detail icon={<CalendarDays className="size-4" />} label="Date" value={formatDate(session.sessionDate, 'long')} /> : null}
         {session.startTime ? (
           <Detail
             icon={<Clock className="size-4" />}
@@ -263,7 +255,7 @@ function AttendanceForm({ session, setState }: { session: PublicSession; setStat
 /** Check-in or check-out, and when (the server's time, shown on this phone's clock face). */
 function describeResult(result: SubmitResult, markedAt: number) {
   const out = result.action === 'checked_out';
-  const at = formatTime(out ? result.scanOutTime : result.scanInTime) ?? formatTime(new Date(markedAt).toISOString());
+  const at = formatLocalTime(out ? result.scanOutTime : result.scanInTime) ?? formatLocalTime(new Date(markedAt).toISOString());
   const what = result.action === 'already_recorded' ? 'Already recorded' : out ? 'Checked out' : 'Checked in';
   return { out, what, at };
 }
@@ -280,7 +272,7 @@ function Success({
   markedAt,
 }: {
   headingRef: RefObject<HTMLHeadingElement | null>;
-  session: PublicSession;
+  session: ScanSession;
   result: SubmitResult;
   markedAt: number;
 }) {

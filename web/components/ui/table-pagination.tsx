@@ -2,6 +2,7 @@ import type { Table } from '@tanstack/react-table';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { PageSizeSelect } from './page-size-select.tsx';
 import { Button } from './button.tsx';
+import { formatCount } from '../../lib/format.ts';
 
 const PAGE_SIZES = [10, 25, 50, 100];
 
@@ -15,7 +16,6 @@ export function TablePagination<T>({ table, noun }: { table: Table<T>; noun: str
   const pageCount = Math.max(1, table.getPageCount());
   const from = total === 0 ? 0 : pageIndex * pageSize + 1;
   const to = Math.min(total, (pageIndex + 1) * pageSize);
-  const fmt = (n: number) => n.toLocaleString('en-US');
 
   return (
     <div className="flex flex-col gap-3 border-t border-slate-200 px-4 py-3 text-sm text-slate-700 sm:flex-row sm:items-center sm:justify-between">
@@ -24,15 +24,15 @@ export function TablePagination<T>({ table, noun }: { table: Table<T>; noun: str
           `No ${noun}`
         ) : (
           <>
-            Showing <span className="font-semibold text-slate-900">{fmt(from)}</span>–<span className="font-semibold text-slate-900">{fmt(to)}</span> of{' '}
-            <span className="font-semibold text-slate-900">{fmt(total)}</span> {total === 1 ? noun.replace(/s$/, '') : noun}
+            Showing <span className="font-semibold text-slate-900">{formatCount(from)}</span>–<span className="font-semibold text-slate-900">{formatCount(to)}</span> of{' '}
+            <span className="font-semibold text-slate-900">{formatCount(total)}</span> {total === 1 ? noun.replace(/s$/, '') : noun}
           </>
         )}
       </p>
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
         <PageSizeSelect value={pageSize} options={PAGE_SIZES} onChange={(size) => table.setPageSize(size)} />
         <span className="whitespace-nowrap">
-          Page {fmt(pageIndex + 1)} of {fmt(pageCount)}
+          Page {formatCount(pageIndex + 1)} of {formatCount(pageCount)}
         </span>
         <div className="ml-auto flex gap-1 sm:ml-0">
           <Button variant="secondary" size="sm" aria-label="Previous page" onClick={() => table.previousPage()} disabled={!table.getCanPreviousPage()}>

@@ -11,44 +11,28 @@ import {
   type QrSession,
 } from '../../../common/attendance.ts';
 import { REALTIME_REFRESH_MS, type AttendanceStatus } from '../../../common/constants.ts';
-import { scheduleSchema, type Schedule } from '../../../common/schedules.ts';
 import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
-import { apiRequest, readErrorBody } from '../../lib/api.ts';
-import { noteServerDate, serverNow } from './server-clock.ts';
+import { apiParse, readErrorBody } from '../../lib/api.ts';
+import { serverNow } from '../../lib/server-clock.ts';
 import { STATUS_LABELS } from './status-badge.tsx';
 
 /**
  * Query hooks of the Take Attendance screen, one per endpoint (server/modules/qr-sessions and
- * attendance). Answers are parsed with the shared contract in common/, and every answer's Date
- * header feeds the server-clock estimate the countdowns use.
+ * attendance). Answers are parsed with the shared contract in common/; the schedule list it picks
+ * from is lib/shared-queries.ts.
  */
-async function call<T>(schema: z.ZodType<T>, method: string, url: string, body?: unknown): Promise<T> {
-  const sentAt = Date.now();
-  const res = await apiRequest(method, url, body);
-  noteServerDate(res, sentAt, Date.now());
-  return schema.parse(await res.json());
-}
 
 export type QrImage = z.infer<typeof qrImageSchema>;
 
-export const SCHEDULES_KEY = ['/api/schedules'] as const;
 export const ACTIVE_SESSIONS_KEY = ['/api/qr-sessions/active'] as const;
 export const qrImageKey = (sessionId: string) => ['/api/qr-sessions', sessionId, 'qr-image'] as const;
 /** Prefix of every roster query of a schedule (any date), for invalidation. */
 export const rosterKey = (scheduleId: number) => ['/api/attendance/schedule', scheduleId] as const;
 
-/** Instructors get their own schedules, administrators the whole school (the server decides). */
-export function useSchedules() {
-  return useQuery<Schedule[]>({
-    queryKey: SCHEDULES_KEY,
-    queryFn: () => call(z.array(scheduleSchema), 'GET', '/api/schedules'),
-  });
-}
-
 export function useActiveSessions() {
   return useQuery<QrSession[]>({
     queryKey: ACTIVE_SESSIONS_KEY,
-    queryFn: () => call(z.array(qrSessionSchema), 'GET', '/api/qr-sessions/active'),
+    queryFn: () => apiParse(z.array(qrSessionSchema), 'GET', '/api/qr-sessions/active'),
     // Sessions expire on their own: a screen opened again must not list yesterday's.
     refetchOnMount: 'always',
   });
@@ -81,7 +65,7 @@ export function useQrImage(sessionId: string | null) {
     queryKey: key,
     queryFn: async () => {
       try {
-        return await call(qrImageSchema, 'GET', `/api/qr-sessions/${encodeURIComponent(sessionId ?? '')}/qr-image`);
+        return await apiParse(qrImageSchema, 'GET', `/api/qr-sessions/${encodeURIComponent(sessionId ?? '')}/qr-image`);
       } catch (error) {
         const failingAlready = queryClient.getQueryState(key)?.status === 'error';
         if (!isGone(error) && !failingAlready) notifyFailure(error, 'Failed to generate QR code. Please try again.', 'QR Code Error');
@@ -102,7 +86,7 @@ export function useQrImage(sessionId: string | null) {
 export function useRoster(scheduleId: number | null, date: string | null, live: boolean) {
   return useQuery<AttendanceRow[]>({
     queryKey: [...rosterKey(scheduleId ?? 0), date ?? 'today'],
-    queryFn: () => call(z.array(attendanceRowSchema), 'GET', `/api/attendance/schedule/${scheduleId}${date ? `?date=${date}` : ''}`),
+    queryFn: () => apiParse(z.array(attendanceRowSchema), 'GET', `/api/attendance/schedule/${scheduleId}${date ? `?date=${date}` : ''}`),
     enabled: scheduleId != null,
     // Same class, other meeting key (a session started or ended): keep the rows on screen meanwhile.
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[1] === scheduleId ? previous : undefined),
@@ -113,7 +97,7 @@ export function useRoster(scheduleId: number | null, date: string | null, live: 
 export function useStartSession() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (scheduleId: number) => call(qrSessionSchema, 'POST', '/api/qr-sessions', { scheduleId }),
+    mutationFn: (scheduleId: number) => apiParse(qrSessionSchema, 'POST', '/api/qr-sessions', { scheduleId }),
     onSuccess: (session) => {
       queryClient.setQueryData<QrSession[]>(ACTIVE_SESSIONS_KEY, (list) => [session, ...(list ?? []).filter((s) => s.id !== session.id)]);
       void queryClient.invalidateQueries({ queryKey: ACTIVE_SESSIONS_KEY });
@@ -133,7 +117,7 @@ export function useEndSession() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (session: Pick<QrSession, 'sessionId' | 'scheduleId'>) =>
-      call(qrSessionSchema, 'PUT', `/api/qr-sessions/${encodeURIComponent(session.sessionId)}/deactivate`),
+      apiParse(qrSessionSchema, 'PUT', `/api/qr-sessions/${encodeURIComponent(session.sessionId)}/deactivate`),
     onSuccess: (ended) => {
       queryClient.setQueryData<QrSession[]>(ACTIVE_SESSIONS_KEY, (list) => (list ?? []).filter((s) => s.sessionId !== ended.sessionId));
       queryClient.removeQueries({ queryKey: qrImageKey(ended.sessionId) });
@@ -153,8 +137,8 @@ export function useOverride() {
   return useMutation({
     mutationFn: ({ row, scheduleId, status, reason }: OverrideInput) =>
       row.id == null
-        ? call(attendanceRowSchema, 'POST', '/api/attendance', { scheduleId, studentId: row.studentId, sessionDate: row.sessionDate, status, overrideReason: reason })
-        : call(attendanceRowSchema, 'PUT', `/api/attendance/${row.id}`, { status, isManualOverride: true, overrideReason: reason }),
+        ? apiParse(attendanceRowSchema, 'POST', '/api/attendance', { scheduleId, studentId: row.studentId, sessionDate: row.sessionDate, status, overrideReason: reason })
+        : apiParse(attendanceRowSchema, 'PUT', `/api/attendance/${row.id}`, { status, isManualOverride: true, overrideReason: reason }),
     onSuccess: (updated, { scheduleId }) => {
       queryClient.setQueriesData<AttendanceRow[]>({ queryKey: rosterKey(scheduleId) }, (rows) =>
         rows?.map((r) => (r.studentId === updated.studentId && r.sessionDate === updated.sessionDate ? updated : r)),
@@ -176,7 +160,7 @@ export type FlagReviewInput = { flag: CheckInFlag; scheduleId: number; decision:
 export function useReviewFlag() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ flag, decision }: FlagReviewInput) => call(checkInFlagSchema, 'POST', `/api/attendance/flags/${flag.id}/review`, { decision }),
+    mutationFn: ({ flag, decision }: FlagReviewInput) => apiParse(checkInFlagSchema, 'POST', `/api/attendance/flags/${flag.id}/review`, { decision }),
     onSuccess: (_flag, { scheduleId, decision, studentName }) => {
       void queryClient.invalidateQueries({ queryKey: rosterKey(scheduleId) });
       notifySuccess(decision === 'confirmed' ? 'Proxy Confirmed' : 'Flag Cleared', `${studentName}'s check-in is marked ${decision === 'confirmed' ? 'as a proxy check-in' : 'as genuine'}.`);

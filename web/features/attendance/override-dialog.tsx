@@ -8,7 +8,7 @@ import { SelectField } from '../../components/ui/select-field.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextareaField } from '../../components/ui/textarea-field.tsx';
 import { useOverride, type OverrideInput } from './attendance-api.ts';
-import { formatDate } from './format.ts';
+import { formatDate } from '../../lib/format.ts';
 import { AttendanceStatusBadge, STATUS_LABELS } from './status-badge.tsx';
 
 type OverrideStatus = OverrideInput['status'];

@@ -7,7 +7,7 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { cn } from '../../lib/cn.ts';
 import { useDocumentTitle } from '../../lib/document-title.ts';
 import { isGone, useActiveSessions, useQrImage } from './attendance-api.ts';
-import { formatClockRange } from './format.ts';
+import { formatClockRange } from '../../lib/format.ts';
 import { codeEntryAddress, spacedCode, StatusLabel } from './qr-session-panel.tsx';
 import { useSessionCountdown } from './use-session-countdown.ts';
 

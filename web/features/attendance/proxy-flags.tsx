@@ -6,7 +6,7 @@ import { Modal, ModalFooter } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { cn } from '../../lib/cn.ts';
 import { useReviewFlag } from './attendance-api.ts';
-import { formatDate, formatLocalTime } from './format.ts';
+import { formatDate, formatLocalTime } from '../../lib/format.ts';
 
 // "Possible proxy" flags on the roster (docs/decisions/006-proxy-check-ins.md): a badge on the row,
 // the evidence in a dialog, and the instructor's Confirm or Clear.

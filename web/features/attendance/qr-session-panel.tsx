@@ -11,7 +11,8 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { cn } from '../../lib/cn.ts';
 import { ACTIVE_SESSIONS_KEY, isGone, useQrImage } from './attendance-api.ts';
 import { copyText } from './copy-text.ts';
-import { formatClockRange, formatLocalTime, shortId } from './format.ts';
+import { formatClockRange, formatLocalTime } from '../../lib/format.ts';
+import { shortId } from './format.ts';
 import { useSessionCountdown } from './use-session-countdown.ts';
 
 /** '482913' → '482 913': easier to read off a screen at the back of the room. */

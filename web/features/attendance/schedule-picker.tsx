@@ -6,7 +6,8 @@ import { Card } from '../../components/ui/card.tsx';
 import { SelectField } from '../../components/ui/select-field.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { cn } from '../../lib/cn.ts';
-import { dayName, formatClockRange } from './format.ts';
+import { formatClockRange } from '../../lib/format.ts';
+import { dayName } from '../../lib/schedule-format.ts';
 
 export const PICKER_NAME = 'scheduleId';
 

@@ -4,13 +4,14 @@ import { ATTENDANCE_SCREEN } from '../../../common/messages.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { toast } from '../../lib/toast.ts';
-import { useSignedInUser } from '../auth/use-auth.ts';
+import { useSignedInUser } from '../../lib/use-auth.ts';
 import { ActiveSessionsList } from './active-sessions-list.tsx';
-import { isOpen, useActiveSessions, useEndSession, useSchedules, useStartSession } from './attendance-api.ts';
+import { useSchedules } from '../../lib/shared-queries.ts';
+import { isOpen, useActiveSessions, useEndSession, useStartSession } from './attendance-api.ts';
 import { QrSessionPanel } from './qr-session-panel.tsx';
 import { RosterPanel } from './roster-panel.tsx';
 import { PICKER_NAME, SchedulePicker } from './schedule-picker.tsx';
-import { useNowAfter } from './server-clock.ts';
+import { useNowAfter } from '../../lib/server-clock.ts';
 
 /**
  * Take Attendance (SPEC §2 '{product}'): choose a class, start a QR session, show the rotating

@@ -1,6 +1,6 @@
 import type { QrSession } from '../../../common/attendance.ts';
-import { formatCountdown } from './format.ts';
-import { useServerNow } from './server-clock.ts';
+import { formatCountdown } from '../../lib/format.ts';
+import { useServerNow } from '../../lib/server-clock.ts';
 
 // The server calls a session 'expiring' in its last five minutes; the countdown turns amber then.
 const EXPIRING_MS = 5 * 60_000;

@@ -17,14 +17,14 @@ import { useDebouncedValue } from '../../components/ui/use-debounced-value.ts';
 import { cn } from '../../lib/cn.ts';
 import { auditColumns } from './audit-columns.tsx';
 import { AuditDetailsDialog } from './audit-details-dialog.tsx';
-import { downloadAuditCsv, NO_FILTERS, useAuditLogs, useAuditSummary, type AuditFilters } from './use-audit-logs.ts';
+import { downloadAuditCsv, NO_FILTERS, useAuditLogs, useAuditSummary, type AuditFilters } from './audit-logs-api.ts';
+import { formatCount } from '../../lib/format.ts';
 
 /** SPEC §2 filter choices. */
 const ACTIONS = ['Create', 'Update', 'Delete', 'Upload', 'Login'] as const;
 const TABLES = ['students', 'courses', 'attendance', 'users', 'schedules'] as const;
 const PAGE_SIZES = [25, 50, 100];
 
-const fmt = (n: number) => n.toLocaleString('en-US');
 
 /**
  * /audit-logs: filtered and paged on the server (PRODUCT.md); 'Showing X of Y audit logs' where X is
@@ -162,7 +162,7 @@ export function AuditLogsPage() {
 
         <div className="flex flex-col gap-3 border-t border-slate-200 px-4 py-3 text-sm text-slate-700 sm:flex-row sm:items-center sm:justify-between">
           <p aria-live="polite" data-testid="audit-count">
-            Showing {fmt(shown)} of {fmt(total)} audit logs
+            Showing {formatCount(shown)} of {formatCount(total)} audit logs
           </p>
           <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
             <PageSizeSelect
@@ -174,7 +174,7 @@ export function AuditLogsPage() {
               }}
             />
             <span className="whitespace-nowrap">
-              Page {fmt(Math.min(page, pageCount))} of {fmt(pageCount)}
+              Page {formatCount(Math.min(page, pageCount))} of {formatCount(pageCount)}
             </span>
             <div className="flex gap-1">
               <Button variant="secondary" size="sm" onClick={() => setPage((p) => Math.max(1, p - 1))} disabled={page <= 1 || logs.isFetching}>
@@ -214,7 +214,7 @@ function SummaryCard({
     <Card className="flex items-start justify-between gap-3 p-5" data-testid={testId}>
       <div>
         <p className="text-sm font-medium text-slate-600">{label}</p>
-        <p className="mt-1 text-3xl font-bold tracking-tight text-slate-900 tabular-nums">{value === undefined ? '—' : fmt(value)}</p>
+        <p className="mt-1 text-3xl font-bold tracking-tight text-slate-900 tabular-nums">{value === undefined ? '—' : formatCount(value)}</p>
         <p className="mt-1 text-xs text-slate-600">{note}</p>
       </div>
       <span className={cn('flex size-10 shrink-0 items-center justify-center rounded-lg', alert ? 'bg-red-50 text-red-700' : 'bg-blue-50 text-blue-700')}>

@@ -6,12 +6,12 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
-import { apiJson, readErrorBody, type FieldErrors } from '../../lib/api.ts';
+import { readErrorBody, type FieldErrors } from '../../lib/api.ts';
 import { useDocumentTitle } from '../../lib/document-title.ts';
-import { AuthLayout } from './auth-layout.tsx';
-import { AUTH_USER_KEY, useAuth } from './use-auth.ts';
-import { useSetupStatus } from './use-setup-status.ts';
-import { focusFirstInvalid, validateForm } from './validation.ts';
+import { AuthLayout } from '../../components/auth-layout.tsx';
+import { AUTH_USER_KEY, useAuth } from '../../lib/use-auth.ts';
+import { signIn, useSetupStatus } from './auth-api.ts';
+import { focusFirstInvalid, validateForm } from '../../lib/form-validation.ts';
 
 export function LoginPage() {
   useDocumentTitle('Sign In');
@@ -23,7 +23,7 @@ export function LoginPage() {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
 
   const login = useMutation({
-    mutationFn: (body: { email: string; password: string }) => apiJson<{ ok: true }>('POST', '/api/auth/login', body),
+    mutationFn: signIn,
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: AUTH_USER_KEY });
       navigate('/', { replace: true });

@@ -10,9 +10,9 @@ import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { signOut } from '../../lib/navigation.ts';
-import { useEndOtherSessions, useEndSession, useSessions } from './use-sessions.ts';
+import { useEndOtherSessions, useEndSession, useSessions } from './auth-api.ts';
+import { formatDateTime } from '../../lib/format.ts';
 
-const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
  * /sessions: every signed-in user sees where they are signed in and ends what they do not
@@ -98,9 +98,9 @@ export function SessionsPage() {
                       </span>
                     </th>
                     <td className="px-4 py-3 text-slate-700 tabular-nums">{s.ipAddress ?? 'Unknown'}</td>
-                    <td className="px-4 py-3 text-slate-700">{when(s.createdAt)}</td>
-                    <td className="px-4 py-3 text-slate-700">{when(s.lastSeenAt)}</td>
-                    <td className="px-4 py-3 text-slate-700">{when(s.expiresAt)}</td>
+                    <td className="px-4 py-3 text-slate-700">{formatDateTime(s.createdAt)}</td>
+                    <td className="px-4 py-3 text-slate-700">{formatDateTime(s.lastSeenAt)}</td>
+                    <td className="px-4 py-3 text-slate-700">{formatDateTime(s.expiresAt)}</td>
                     <td className="px-4 py-3 text-right">
                       {s.current ? (
                         <Button size="sm" variant="secondary" onClick={signOut}>
@@ -112,7 +112,7 @@ export function SessionsPage() {
                           variant="secondary"
                           onClick={() => onEnd(s)}
                           disabled={endOne.isPending}
-                          aria-label={`End session: ${s.browser}, signed in ${when(s.createdAt)}`}
+                          aria-label={`End session: ${s.browser}, signed in ${formatDateTime(s.createdAt)}`}
                         >
                           End session
                         </Button>

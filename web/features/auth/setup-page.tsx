@@ -2,20 +2,18 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CircleCheck } from 'lucide-react';
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { PASSWORD_HINT, SETUP_CODE_HELP, setupSchema, type CurrentUser } from '../../../common/auth.ts';
+import { PASSWORD_HINT, SETUP_CODE_HELP, setupSchema } from '../../../common/auth.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { LoadingScreen, Spinner } from '../../components/ui/spinner.tsx';
 import { SelectField } from '../../components/ui/select-field.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
-import { ApiError, apiJson, readErrorBody, type FieldErrors } from '../../lib/api.ts';
+import { ApiError, readErrorBody, type FieldErrors } from '../../lib/api.ts';
 import { useDocumentTitle } from '../../lib/document-title.ts';
-import { AuthLayout } from './auth-layout.tsx';
-import { AUTH_USER_KEY } from './use-auth.ts';
-import { SETUP_STATUS_KEY, useSetupStatus } from './use-setup-status.ts';
-import { focusFirstInvalid, validateForm } from './validation.ts';
-
-type SetupInput = { setupCode: string; firstName: string; lastName: string; email: string; password: string; timeZone?: string };
+import { AuthLayout } from '../../components/auth-layout.tsx';
+import { AUTH_USER_KEY } from '../../lib/use-auth.ts';
+import { SETUP_STATUS_KEY, setUpSchool, useSetupStatus } from './auth-api.ts';
+import { focusFirstInvalid, validateForm } from '../../lib/form-validation.ts';
 
 // The browser's zone is the likeliest school zone; every IANA zone the browser knows is offered.
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -37,7 +35,7 @@ export function SetupPage() {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
 
   const setup = useMutation({
-    mutationFn: (body: SetupInput) => apiJson<CurrentUser>('POST', '/api/setup', body),
+    mutationFn: setUpSchool,
     onSuccess: (user) => {
       // The answer is the signed-in user: no second round trip before entering the app.
       queryClient.setQueryData(AUTH_USER_KEY, user);

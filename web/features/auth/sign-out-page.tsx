@@ -4,10 +4,10 @@ import { Link } from 'react-router';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { LoadingScreen, Spinner } from '../../components/ui/spinner.tsx';
-import { apiJson } from '../../lib/api.ts';
 import { useDocumentTitle } from '../../lib/document-title.ts';
-import { AuthLayout } from './auth-layout.tsx';
-import { useAuth } from './use-auth.ts';
+import { AuthLayout } from '../../components/auth-layout.tsx';
+import { useAuth } from '../../lib/use-auth.ts';
+import { signOutHere } from './auth-api.ts';
 
 /**
  * /sign-out: where GET /api/logout sends a request that did not come from Muster's own pages (a
@@ -17,7 +17,7 @@ export function SignOutPage() {
   useDocumentTitle('Sign Out');
   const { user, isLoading } = useAuth();
   const signOut = useMutation({
-    mutationFn: () => apiJson<{ ok: true }>('POST', '/api/auth/logout'),
+    mutationFn: signOutHere,
     // A full page load drops every cached query along with the session.
     onSuccess: () => window.location.assign('/'),
   });

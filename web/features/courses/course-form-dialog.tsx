@@ -1,18 +1,12 @@
-import { useState, type FormEvent } from 'react';
 import { COURSE_FORM_HOURS } from '../../../common/constants.ts';
 import { courseInputSchema, type Course } from '../../../common/courses.ts';
-import { Alert } from '../../components/ui/alert.tsx';
-import { Button } from '../../components/ui/button.tsx';
-import { Modal, ModalCancel, ModalFooter } from '../../components/ui/dialog.tsx';
-import { useFormFeedback } from '../../components/ui/use-form-feedback.ts';
-import { notifySuccess } from '../../components/ui/notify.ts';
-import { Spinner } from '../../components/ui/spinner.tsx';
+import { ProgramSelect } from '../../components/pickers/program-select.tsx';
+import { FormDialog, FormDialogBody } from '../../components/ui/form-dialog.tsx';
 import { TextareaField } from '../../components/ui/textarea-field.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
-import { numberOrNull, useFormValues } from '../../components/ui/use-form-values.ts';
-import { ProgramSelect } from '../programs/program-select.tsx';
+import { numberOrNull, textValues, useRecordForm } from '../../components/ui/use-record-form.ts';
+import { useCreateCourse, useUpdateCourse } from './courses-api.ts';
 import { PrerequisitePicker } from './prerequisite-picker.tsx';
-import { useCreateCourse, useUpdateCourse } from './use-courses.ts';
 
 type Props = {
   /** null: closed; 'new': Add Course; a course: Edit Course. */
@@ -22,87 +16,60 @@ type Props = {
 };
 
 export function CourseFormDialog({ target, courses, onClose }: Props) {
-  const isNew = target === 'new';
   return (
-    <Modal
-      focusFirstField
-      open={target !== null}
-      onOpenChange={(open) => !open && onClose()}
-      title={isNew ? 'Add Course' : 'Edit Course'}
-      description="Course code and name are required."
-      size="lg"
-    >
-      {target !== null ? <CourseForm course={isNew ? null : target} courses={courses} onDone={onClose} /> : null}
-    </Modal>
+    <FormDialog target={target} onClose={onClose} titles={{ add: 'Add Course', edit: 'Edit Course' }} description="Course code and name are required." size="lg">
+      {(course) => <CourseForm course={course} courses={courses} onDone={onClose} />}
+    </FormDialog>
   );
 }
 
 const { min, max, step } = COURSE_FORM_HOURS;
 
 function CourseForm({ course, courses, onDone }: { course: Course | null; courses: Course[]; onDone: () => void }) {
-  const { values, bind } = useFormValues({
-    courseCode: course?.courseCode ?? '',
-    courseName: course?.courseName ?? '',
-    clockHours: course?.clockHours != null ? String(course.clockHours) : '',
-    description: course?.description ?? '',
-    programId: course?.programId != null ? String(course.programId) : '',
-    sisCourseId: course?.sisCourseId ?? '',
+  const { bind, set, values, errorOf, submitSave } = useRecordForm({
+    defaultValues: {
+      ...textValues(course, ['courseCode', 'courseName', 'clockHours', 'description', 'programId', 'sisCourseId']),
+      prerequisiteIds: course?.prerequisiteIds ?? [],
+    },
+    schema: courseInputSchema,
+    toCandidate: (v) => ({ ...v, clockHours: numberOrNull(v.clockHours), programId: numberOrNull(v.programId) }),
   });
-  const [prerequisiteIds, setPrerequisiteIds] = useState<number[]>(course?.prerequisiteIds ?? []);
-  const { formRef, errors, serverMessage, validate, showRefusal } = useFormFeedback([...Object.keys(values), 'prerequisiteIds']);
   const create = useCreateCourse();
   const update = useUpdateCourse();
-  const pending = create.isPending || update.isPending;
   // A course is never offered as its own prerequisite.
   const candidates = courses.filter((c) => c.id !== course?.id);
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const data = validate(courseInputSchema, { ...values, clockHours: numberOrNull(values.clockHours), programId: numberOrNull(values.programId), prerequisiteIds });
-    if (!data) return;
-    const handlers = {
-      onSuccess: () => {
-        notifySuccess(course ? 'Course updated' : 'Course created');
-        onDone();
-      },
-      onError: (e: Error) => showRefusal(e, course ? 'Failed to update course' : 'Failed to create course'),
-    };
-    if (course) update.mutate({ id: course.id, input: data }, handlers);
-    else create.mutate(data, handlers);
-  };
+  const saving = submitSave({
+    id: course?.id ?? null,
+    create,
+    update,
+    savedTitle: course ? 'Course updated' : 'Course created',
+    failureText: course ? 'Failed to update course' : 'Failed to create course',
+    onDone,
+  });
 
   return (
-    <form ref={formRef} noValidate onSubmit={onSubmit} aria-label={course ? 'Edit course' : 'Add course'}>
-      {serverMessage ? <Alert className="mb-5">{serverMessage}</Alert> : null}
-      <div className="grid gap-5 sm:grid-cols-2">
-        <TextField label="Course code" autoComplete="off" required {...bind('courseCode')} error={errors.courseCode} />
-        <TextField label="Course name" autoComplete="off" required {...bind('courseName')} error={errors.courseName} />
-        <TextField
-          label="Clock hours"
-          type="number"
-          inputMode="decimal"
-          min={min}
-          max={max}
-          step={step}
-          placeholder={`${min}-${max}`}
-          {...bind('clockHours')}
-          error={errors.clockHours}
-          hint={errors.clockHours ? undefined : `Optional. ${min} to ${max}, in steps of ${step}.`}
-        />
-        <ProgramSelect {...bind('programId')} error={errors.programId} />
-        <TextField label="SIS course ID" autoComplete="off" {...bind('sisCourseId')} error={errors.sisCourseId} className="sm:col-span-2" />
-        <TextareaField label="Description" {...bind('description')} error={errors.description} className="sm:col-span-2" />
-        <div className="sm:col-span-2">
-          <PrerequisitePicker courses={candidates} value={prerequisiteIds} onChange={setPrerequisiteIds} error={errors.prerequisiteIds} />
-        </div>
+    <FormDialogBody {...saving} label={course ? 'Edit course' : 'Add course'} submitLabel={course ? 'Save changes' : 'Create course'}>
+      <TextField label="Course code" autoComplete="off" required {...bind('courseCode')} error={errorOf('courseCode')} />
+      <TextField label="Course name" autoComplete="off" required {...bind('courseName')} error={errorOf('courseName')} />
+      <TextField
+        label="Clock hours"
+        type="number"
+        inputMode="decimal"
+        min={min}
+        max={max}
+        step={step}
+        placeholder={`${min}-${max}`}
+        {...bind('clockHours')}
+        error={errorOf('clockHours')}
+        hint={errorOf('clockHours') ? undefined : `Optional. ${min} to ${max}, in steps of ${step}.`}
+      />
+      <ProgramSelect {...bind('programId')} error={errorOf('programId')} />
+      <TextField label="SIS course ID" autoComplete="off" {...bind('sisCourseId')} error={errorOf('sisCourseId')} className="sm:col-span-2" />
+      <TextareaField label="Description" {...bind('description')} error={errorOf('description')} className="sm:col-span-2" />
+      <div className="sm:col-span-2">
+        <PrerequisitePicker courses={candidates} value={values.prerequisiteIds} onChange={(ids) => set('prerequisiteIds', ids)} error={errorOf('prerequisiteIds')} />
       </div>
-      <ModalFooter>
-        <ModalCancel />
-        <Button type="submit" disabled={pending}>
-          {pending ? <Spinner className="size-4" /> : null}
-          {course ? 'Save changes' : 'Create course'}
-        </Button>
-      </ModalFooter>
-    </form>
+    </FormDialogBody>
   );
 }

@@ -11,11 +11,12 @@ import { PageHeader } from '../../components/ui/page-header.tsx';
 import { SearchInput } from '../../components/ui/search-input.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { TablePagination } from '../../components/ui/table-pagination.tsx';
-import { Toolbar } from '../../components/ui/toolbar.tsx';
+import { Toolbar, ToolbarSelect } from '../../components/ui/toolbar.tsx';
 import { BulkImportDialog } from './bulk-import-dialog.tsx';
 import { courseColumns } from './course-columns.tsx';
 import { CourseFormDialog } from './course-form-dialog.tsx';
-import { useCourses, useExportCourses, useToggleCourseStatus } from './use-courses.ts';
+import { useCourses } from '../../lib/shared-queries.ts';
+import { useExportCourses, useToggleCourseStatus } from './courses-api.ts';
 
 type StatusFilter = '' | 'active' | 'inactive';
 
@@ -100,21 +101,11 @@ export function CoursesPage() {
       <Card className="overflow-hidden">
         <Toolbar>
           <SearchInput label="Search courses" placeholder="Search by code, name, program or SIS ID" value={search} onChange={setSearch} className="sm:max-w-md sm:flex-1" />
-          <div className="flex items-center gap-2 text-sm">
-            <label htmlFor="course-status-filter" className="text-slate-700">
-              Status
-            </label>
-            <select
-              id="course-status-filter"
-              value={statusFilter}
-              onChange={(e) => setStatusFilter(e.target.value as StatusFilter)}
-              className="h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm"
-            >
-              <option value="">All</option>
-              <option value="active">Active</option>
-              <option value="inactive">Inactive</option>
-            </select>
-          </div>
+          <ToolbarSelect id="course-status-filter" label="Status" value={statusFilter} onChange={(v) => setStatusFilter(v as StatusFilter)}>
+            <option value="">All</option>
+            <option value="active">Active</option>
+            <option value="inactive">Inactive</option>
+          </ToolbarSelect>
         </Toolbar>
         <DataTable
           table={table}

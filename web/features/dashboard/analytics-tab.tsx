@@ -6,9 +6,10 @@ import { Card } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { cn } from '../../lib/cn.ts';
 import { CourseTable } from './course-table.tsx';
-import { formatCount, formatPercent } from './format.ts';
+import { formatCount } from '../../lib/format.ts';
+import { formatPercent } from './format.ts';
 import { trendDays, trendSummary } from './trend-days.ts';
-import { useAnalytics, type Analytics } from './use-dashboard.ts';
+import { useAnalytics, type Analytics } from './dashboard-api.ts';
 import { Panel, PanelMessage, Trend } from './widgets.tsx';
 
 // The chart library is large: it loads with this tab, not with the app.

@@ -1,8 +1,9 @@
 import { createColumnHelper, getCoreRowModel, getSortedRowModel, useReactTable, type SortingState } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { DataTable } from '../../components/ui/data-table.tsx';
-import { formatCount, formatPercent } from './format.ts';
-import type { CourseAnalytics } from './use-dashboard.ts';
+import { formatCount } from '../../lib/format.ts';
+import { formatPercent } from './format.ts';
+import type { CourseAnalytics } from './dashboard-api.ts';
 import { LevelBadge, Trend } from './widgets.tsx';
 
 const RISK_ORDER: Record<string, number> = { high: 0, medium: 1, low: 2 };

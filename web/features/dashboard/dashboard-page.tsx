@@ -9,7 +9,7 @@ import { AnalyticsTab } from './analytics-tab.tsx';
 import { formatTime } from './format.ts';
 import { LiveTab } from './live-tab.tsx';
 import { OverviewTab } from './overview-tab.tsx';
-import { useAnalytics, useExecutiveSummary, useRealTime, useRefreshDashboard } from './use-dashboard.ts';
+import { useAnalytics, useExecutiveSummary, useRealTime, useRefreshDashboard } from './dashboard-api.ts';
 
 const TABS = [
   { value: 'overview', label: 'Overview', icon: LayoutDashboard },

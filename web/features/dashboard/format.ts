@@ -6,8 +6,6 @@ export function formatPercent(value: number): string {
   return `${Number.isInteger(rounded) ? rounded.toFixed(0) : rounded.toFixed(1)}%`;
 }
 
-export const formatCount = (n: number): string => n.toLocaleString('en-US');
-
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit', second: '2-digit' });
 const shortTimeFormat = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
@@ -33,20 +31,6 @@ export function formatAgo(iso: string, now: number): string {
   const minutes = Math.round(seconds / 60);
   if (minutes < 60) return `${minutes} min ago`;
   return `${Math.round(minutes / 60)} h ago`;
-}
-
-/** A school-local wall time 'HH:MM' as the reader's locale writes it ("8:00 AM"). */
-export function formatClock(hhmm: string): string {
-  const [h, m] = hhmm.split(':').map(Number);
-  if (h === undefined || m === undefined || Number.isNaN(h) || Number.isNaN(m)) return hhmm;
-  return new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' }).format(Date.UTC(2000, 0, 1, h, m));
-}
-
-/** SPEC §4: time left as mm:ss (minutes may pass 59), or 'Expired' at zero. */
-export function formatTimeLeft(remainingMs: number): string {
-  if (remainingMs <= 0) return 'Expired';
-  const total = Math.ceil(remainingMs / 1000);
-  return `${String(Math.floor(total / 60)).padStart(2, '0')}:${String(total % 60).padStart(2, '0')}`;
 }
 
 /** Date.now(), re-rendering the caller every `intervalMs` (countdowns: every second, SPEC §9). */

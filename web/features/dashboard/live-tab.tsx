@@ -8,8 +8,10 @@ import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { cn } from '../../lib/cn.ts';
-import { formatClock, formatCount, formatPercent, formatTime, formatTimeLeft, formatWhen, useNow } from './format.ts';
-import type { LiveSession, RealTime } from './use-dashboard.ts';
+import { formatClock, formatCount, formatTimeLeft } from '../../lib/format.ts';
+import { useServerNow } from '../../lib/server-clock.ts';
+import { formatPercent, formatTime, formatWhen } from './format.ts';
+import type { LiveSession, RealTime } from './dashboard-api.ts';
 import { LevelBadge, Meter, Panel, PanelMessage, Stat } from './widgets.tsx';
 
 type LiveTabProps = {
@@ -29,8 +31,6 @@ export function LiveTab({ realTime, autoRefresh, onAutoRefreshChange }: LiveTabP
     // Only when the tab opens.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-  // Countdowns run on the server's clock: the answer says when it was made.
-  const offset = data ? serverOffset(data.generatedAt, realTime.dataUpdatedAt) : 0;
 
   const controls = (
     <>
@@ -87,7 +87,7 @@ export function LiveTab({ realTime, autoRefresh, onAutoRefreshChange }: LiveTabP
           ) : (
             <ul className="grid gap-3" aria-label="Active sessions">
               {data.activeSessions.map((s) => (
-                <SessionItem key={s.id} session={s} offset={offset} />
+                <SessionItem key={s.id} session={s} />
               ))}
             </ul>
           )}
@@ -153,16 +153,9 @@ export function LiveTab({ realTime, autoRefresh, onAutoRefreshChange }: LiveTabP
   );
 }
 
-function serverOffset(generatedAt: string, receivedAt: number): number {
-  const t = Date.parse(generatedAt);
-  if (Number.isNaN(t) || !receivedAt) return 0;
-  const offset = t - receivedAt;
-  // Within a couple of seconds the clocks agree; the difference is only network time.
-  return Math.abs(offset) < 2000 ? 0 : offset;
-}
-
-function SessionItem({ session: s, offset }: { session: LiveSession; offset: number }) {
-  const now = useNow(1000) + offset;
+function SessionItem({ session: s }: { session: LiveSession }) {
+  // Countdowns run on the server's clock (lib/server-clock.ts reads it from every answer).
+  const now = useServerNow();
   const remaining = Date.parse(s.expiresAt) - now;
   const expired = remaining <= 0;
   const status = expired ? 'expired' : s.status;

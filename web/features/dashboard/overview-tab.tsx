@@ -1,12 +1,13 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Activity, BellRing, ChevronRight, CloudUpload, Database, FileBarChart, QrCode, RefreshCcw, Server, Settings, ShieldCheck, Users } from 'lucide-react';
 import { Link } from 'react-router';
-import { SCREEN_ACCESS, type ScreenKey } from '../../app/screen-access.ts';
+import { SCREEN_ACCESS, type ScreenKey } from '../../lib/screen-access.ts';
 import { Card } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { useSignedInUser } from '../auth/use-auth.ts';
-import { formatAgo, formatCount, formatPercent, useNow } from './format.ts';
-import type { ExecutiveSummary } from './use-dashboard.ts';
+import { useSignedInUser } from '../../lib/use-auth.ts';
+import { formatCount } from '../../lib/format.ts';
+import { formatAgo, formatPercent, useNow } from './format.ts';
+import type { ExecutiveSummary } from './dashboard-api.ts';
 import { HealthBadge, Meter, Panel, PanelMessage, Stat } from './widgets.tsx';
 
 const QUICK_ACTIONS = [

@@ -1,4 +1,4 @@
-import type { Analytics } from './use-dashboard.ts';
+import type { Analytics } from './dashboard-api.ts';
 
 export type TrendDay = {
   date: string;

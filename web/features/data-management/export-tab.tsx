@@ -7,7 +7,7 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { toast } from '../../lib/toast.ts';
 import { handleUnauthorized } from '../../lib/unauthorized.ts';
-import { downloadFile } from './data-api.ts';
+import { downloadFile } from '../../lib/download.ts';
 
 /** Data Export: GET /api/export/attendance with an optional date range, saved as attendance_export_{date}.csv. */
 export function ExportTab() {
@@ -23,7 +23,7 @@ export function ExportTab() {
       if (startDate) q.set('startDate', startDate);
       if (endDate) q.set('endDate', endDate);
       const query = q.toString();
-      await downloadFile(`/api/export/attendance${query ? `?${query}` : ''}`, `attendance_export_${new Date().toISOString().slice(0, 10)}.csv`);
+      await downloadFile(`/api/export/attendance${query ? `?${query}` : ''}`, { fallbackName: `attendance_export_${new Date().toISOString().slice(0, 10)}.csv` });
       toast({ title: 'Export Complete', description: 'Attendance data has been exported successfully.', variant: 'success' });
     } catch (e) {
       // SPEC §8: a 401 is the Unauthorized toast and a redirect to sign in; anything else Export Failed.

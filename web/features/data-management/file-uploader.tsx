@@ -10,8 +10,9 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { isUnauthorizedError } from '../../lib/api.ts';
 import { toast } from '../../lib/toast.ts';
 import { handleUnauthorized } from '../../lib/unauthorized.ts';
-import { formatBytes, readUploadFailure, SIS_STATUS_KEY, UPLOADS_KEY, uploadFile, useUploadLimitMb, WIZARD_KEY, type UploadFailureBody, type UploadPhase } from './data-api.ts';
+import { readUploadFailure, SIS_STATUS_KEY, UPLOADS_KEY, uploadFile, useUploadLimitMb, WIZARD_KEY, type UploadFailureBody, type UploadPhase } from './data-management-api.ts';
 import { UploadErrorsTable } from './upload-errors-table.tsx';
+import { formatBytes } from '../../lib/format.ts';
 
 const UPLOAD_FAILED = 'Upload Failed';
 const UPLOAD_FAILED_TEXT = 'Failed to upload file. Please try again.';

@@ -3,7 +3,8 @@ import type { FileUpload } from '../../../common/import-columns.ts';
 import { Badge, type BadgeTone } from '../../components/ui/badge.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { DataTable } from '../../components/ui/data-table.tsx';
-import { formatBytes, useFileUploads } from './data-api.ts';
+import { useFileUploads } from './data-management-api.ts';
+import { formatBytes, formatDateTime } from '../../lib/format.ts';
 
 const STATUS: Record<string, { tone: BadgeTone; label: string }> = {
   completed: { tone: 'green', label: 'Completed' },
@@ -12,10 +13,9 @@ const STATUS: Record<string, { tone: BadgeTone; label: string }> = {
   processing: { tone: 'amber', label: 'Processing' },
 };
 
-const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 const col = createColumnHelper<FileUpload>();
 const COLUMNS = [
-  col.accessor('createdAt', { header: 'When', cell: (c) => <time dateTime={c.getValue()}>{when(c.getValue())}</time>, meta: { className: 'whitespace-nowrap' } }),
+  col.accessor('createdAt', { header: 'When', cell: (c) => <time dateTime={c.getValue()}>{formatDateTime(c.getValue())}</time>, meta: { className: 'whitespace-nowrap' } }),
   col.accessor('fileName', {
     header: 'File',
     cell: (c) => (

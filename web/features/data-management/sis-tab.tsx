@@ -4,7 +4,8 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { useSisStatus } from './data-api.ts';
+import { useSisStatus } from './data-management-api.ts';
+import { formatCount, formatDateTime } from '../../lib/format.ts';
 
 const SYNC_TYPES = [
   { status: 'pending', tone: 'amber', meaning: 'Awaiting sync: changed here and not yet taken by the SIS.' },
@@ -22,7 +23,6 @@ const TABLE_LABEL: Record<SisStatus['tables'][number]['table'], string> = {
   attendance: 'Attendance records',
 };
 
-const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** SIS Integration (SPEC §2): purpose, systems, sync states with live counts, identifiers, the manual steps, export columns. */
 export function SisTab() {
@@ -149,23 +149,23 @@ function SyncTable({ data }: { data: SisStatus }) {
               <th scope="row" className="px-4 py-2 font-medium text-slate-900 sm:px-6">
                 {TABLE_LABEL[t.table]}
               </th>
-              <td className={cell}>{fmt(t.pending)}</td>
-              <td className={cell}>{fmt(t.synced)}</td>
-              <td className={cell}>{fmt(t.failed)}</td>
-              <td className={cell}>{fmt(t.manual)}</td>
-              <td className={cell}>{fmt(t.total)}</td>
-              <td className="px-4 py-2 text-slate-600">{t.lastSyncDate ? new Date(t.lastSyncDate).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }) : '—'}</td>
+              <td className={cell}>{formatCount(t.pending)}</td>
+              <td className={cell}>{formatCount(t.synced)}</td>
+              <td className={cell}>{formatCount(t.failed)}</td>
+              <td className={cell}>{formatCount(t.manual)}</td>
+              <td className={cell}>{formatCount(t.total)}</td>
+              <td className="px-4 py-2 text-slate-600">{t.lastSyncDate ? formatDateTime(t.lastSyncDate) : '—'}</td>
             </tr>
           ))}
           <tr className="bg-slate-50 font-semibold">
             <th scope="row" className="px-4 py-2 text-slate-900 sm:px-6">
               All
             </th>
-            <td className={cell}>{fmt(data.totals.pending)}</td>
-            <td className={cell}>{fmt(data.totals.synced)}</td>
-            <td className={cell}>{fmt(data.totals.failed)}</td>
-            <td className={cell}>{fmt(data.totals.manual)}</td>
-            <td className={cell}>{fmt(data.totals.total)}</td>
+            <td className={cell}>{formatCount(data.totals.pending)}</td>
+            <td className={cell}>{formatCount(data.totals.synced)}</td>
+            <td className={cell}>{formatCount(data.totals.failed)}</td>
+            <td className={cell}>{formatCount(data.totals.manual)}</td>
+            <td className={cell}>{formatCount(data.totals.total)}</td>
             <td />
           </tr>
         </tbody>

@@ -7,12 +7,13 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { downloadFile, useImportColumns } from './data-api.ts';
+import { downloadFile } from '../../lib/download.ts';
+import { useImportColumns } from './data-management-api.ts';
 
 /** GET /api/templates/{type}, saved under the template's name, with SPEC §8's toast. */
 export async function downloadTemplate(type: UploadType, fileName: string): Promise<void> {
   try {
-    const name = await downloadFile(`/api/templates/${type}`, fileName);
+    const name = await downloadFile(`/api/templates/${type}`, { fallbackName: fileName });
     notifySuccess('Template Downloaded', `${name} has been downloaded successfully.`);
   } catch (e) {
     notifyFailure(e, `${fileName} could not be downloaded. Please try again.`, 'Download Failed');

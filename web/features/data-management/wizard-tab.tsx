@@ -12,7 +12,7 @@ import { toast } from '../../lib/toast.ts';
 import { FileUploader } from './file-uploader.tsx';
 import { RecentUploads } from './recent-uploads.tsx';
 import { downloadTemplate } from './templates-tab.tsx';
-import { useResetWizard, useSetWizardStep, useWizard } from './data-api.ts';
+import { useResetWizard, useSetWizardStep, useWizard } from './data-management-api.ts';
 
 const STATUS_TONE: Record<WizardStepStatus, BadgeTone> = { completed: 'green', current: 'blue', available: 'slate', locked: 'amber' };
 const STATUS_LABEL: Record<WizardStepStatus, string> = { completed: 'Completed', current: 'Current', available: 'Available', locked: 'Locked' };

@@ -1,9 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
-import type { Program } from '../../../common/programs.ts';
-
-export const PROGRAMS_KEY = ['/api/programs'] as const;
-
-/** GET /api/programs: the program choices of the student and course forms. */
-export function usePrograms() {
-  return useQuery<Program[]>({ queryKey: PROGRAMS_KEY });
-}
+// Only for features/courses/bulk-import-dialog.tsx, which another change rewrites or deletes;
+// the programs list lives in lib/shared-queries.ts. Delete this file with it.
+export { usePrograms } from '../../lib/shared-queries.ts';

@@ -5,9 +5,10 @@ import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { SearchInput } from '../../components/ui/search-input.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useDebouncedValue } from '../../components/ui/use-debounced-value.ts';
-import { studentStatusLabel } from '../students/student-status.ts';
-import { useStudents } from '../students/use-students.ts';
-import { useAddToRoster } from './use-roster.ts';
+import { studentStatusLabel } from '../../components/student-status.ts';
+import { useStudents } from '../../lib/shared-queries.ts';
+import { useAddToRoster } from './schedules-api.ts';
+import { formatCount } from '../../lib/format.ts';
 
 /** Find students (server search, 20 at a time) and add the ticked ones to the roster. */
 export function RosterAddStudents({ scheduleId, onRoster }: { scheduleId: number; onRoster: ReadonlySet<number> }) {
@@ -78,7 +79,7 @@ export function RosterAddStudents({ scheduleId, onRoster }: { scheduleId: number
       </div>
       {students.data && students.data.total > results.length ? (
         <p className="mt-1.5 text-xs text-slate-600">
-          Showing the first {results.length} of {students.data.total.toLocaleString('en-US')} matches; type more to narrow the search.
+          Showing the first {results.length} of {formatCount(students.data.total)} matches; type more to narrow the search.
         </p>
       ) : null}
     </section>

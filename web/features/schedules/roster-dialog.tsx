@@ -5,8 +5,9 @@ import { Modal, ModalCancel, ModalFooter } from '../../components/ui/dialog.tsx'
 import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { RosterAddStudents } from './roster-add-students.tsx';
 import { RosterTable } from './roster-table.tsx';
-import { dayName, formatTime, scheduleLabel } from './schedule-format.ts';
-import { useRemoveFromRoster, useRoster, type RosterEntry } from './use-roster.ts';
+import { formatClock } from '../../lib/format.ts';
+import { dayName, scheduleLabel } from '../../lib/schedule-format.ts';
+import { useRemoveFromRoster, useRoster, type RosterEntry } from './schedules-api.ts';
 
 /** A schedule's roster: who is expected in class, with remove and add. */
 export function RosterDialog({ schedule, onClose }: { schedule: Schedule | null; onClose: () => void }) {
@@ -15,7 +16,7 @@ export function RosterDialog({ schedule, onClose }: { schedule: Schedule | null;
       open={schedule !== null}
       onOpenChange={(open) => !open && onClose()}
       title={schedule ? `Roster: ${scheduleLabel(schedule)}` : 'Roster'}
-      description={schedule ? `${schedule.courseName}, ${dayName(schedule.dayOfWeek)} ${formatTime(schedule.startTime)} – ${formatTime(schedule.endTime)}` : undefined}
+      description={schedule ? `${schedule.courseName}, ${dayName(schedule.dayOfWeek)} ${formatClock(schedule.startTime)} – ${formatClock(schedule.endTime)}` : undefined}
       size="xl"
     >
       {schedule ? <RosterBody scheduleId={schedule.id} /> : null}

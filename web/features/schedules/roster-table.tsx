@@ -4,8 +4,8 @@ import { useMemo, useState } from 'react';
 import { Badge } from '../../components/ui/badge.tsx';
 import { DataTable } from '../../components/ui/data-table.tsx';
 import { IconButton } from '../../components/ui/icon-button.tsx';
-import { studentStatusLabel, studentStatusTone } from '../students/student-status.ts';
-import type { RosterEntry } from './use-roster.ts';
+import { studentStatusLabel, studentStatusTone } from '../../components/student-status.ts';
+import type { RosterEntry } from './schedules-api.ts';
 
 const col = createColumnHelper<RosterEntry>();
 const nameOf = (r: RosterEntry) => `${r.firstName} ${r.lastName}`;

@@ -5,7 +5,8 @@ import type { Schedule } from '../../../common/schedules.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
-import { dayName, formatDate, formatTime, scheduleLabel } from './schedule-format.ts';
+import { formatClock, formatDate } from '../../lib/format.ts';
+import { dayName, scheduleLabel } from '../../lib/schedule-format.ts';
 
 function Detail({ icon: Icon, term, children }: { icon: LucideIcon; term: string; children: ReactNode }) {
   return (
@@ -36,7 +37,7 @@ export function ScheduleCard({ schedule: s, onEdit, onRoster }: { schedule: Sche
       </div>
       <dl className="mt-4 space-y-2 text-sm">
         <Detail icon={Clock} term="Meets">
-          {dayName(s.dayOfWeek)}, {formatTime(s.startTime)} – {formatTime(s.endTime)}
+          {dayName(s.dayOfWeek)}, {formatClock(s.startTime)} – {formatClock(s.endTime)}
         </Detail>
         <Detail icon={DoorOpen} term="Room">
           {s.roomNumber ? `Room ${s.roomNumber}` : <span className="text-slate-500">No room set</span>}
@@ -45,7 +46,7 @@ export function ScheduleCard({ schedule: s, onEdit, onRoster }: { schedule: Sche
           {s.instructorName ?? <span className="text-slate-500">No instructor assigned</span>}
         </Detail>
         <Detail icon={CalendarRange} term="Course dates">
-          {formatDate(s.courseStartDate)} – {formatDate(s.courseEndDate)}
+          {formatDate(s.courseStartDate, 'medium')} – {formatDate(s.courseEndDate, 'medium')}
         </Detail>
         {s.sisScheduleId ? (
           <Detail icon={Hash} term="SIS schedule ID">

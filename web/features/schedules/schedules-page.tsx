@@ -12,7 +12,7 @@ import { useDebouncedValue } from '../../components/ui/use-debounced-value.ts';
 import { RosterDialog } from './roster-dialog.tsx';
 import { ScheduleCard } from './schedule-card.tsx';
 import { ScheduleFormDialog } from './schedule-form-dialog.tsx';
-import { useSchedules } from './use-schedules.ts';
+import { useSchedules } from '../../lib/shared-queries.ts';
 
 /** /schedules (SPEC §2): searchable schedule cards, create and edit, and each schedule's roster. */
 export function SchedulesPage() {

@@ -1,5 +1,6 @@
 import { Lock, Save } from 'lucide-react';
-import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useMemo, useRef, type FormEvent, type ReactNode } from 'react';
+import { useForm, useWatch, type FieldErrors as FormErrors, type Resolver } from 'react-hook-form';
 import type { Settings, SettingsGroup } from '../../../common/settings.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
@@ -10,7 +11,7 @@ import { SwitchField } from '../../components/ui/switch-field.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { readErrorBody } from '../../lib/api.ts';
 import { checkInteger, IntegerField, type IntegerSpec } from './settings-fields.tsx';
-import { useSaveSettings } from './use-settings.ts';
+import { useSaveSettings } from './settings-api.ts';
 
 export type SwitchSpec = { label: string; description: string };
 
@@ -47,30 +48,11 @@ function timeZones(current: string): string[] {
 }
 
 /**
- * One settings tab's form: integers checked with the shared schema's ranges and messages before
- * anything is sent, the server's field errors shown beside their fields, and a save that sends
- * only this tab's group. Without the edit right (SPEC §6) the fields are read-only and there is
- * no save button.
+ * The tab's checks as a React Hook Form resolver: integers against the shared schema's ranges and
+ * messages (settings-fields.tsx), times of day; the answer is the group's values to send.
  */
-export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; saved: Settings[SettingsGroup]; canEdit: boolean; notice?: ReactNode }) {
-  const initial = useMemo(() => draftOf(spec, saved as Record<string, unknown>), [spec, saved]);
-  const [draft, setDraft] = useState<Draft>(initial);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const formRef = useRef<HTMLFormElement>(null);
-  const save = useSaveSettings();
-  const dirty = Object.keys(initial).some((k) => initial[k] !== draft[k]);
-  const zones = useMemo(() => (spec.timeZone ? timeZones(String(initial.timeZone)) : []), [spec.timeZone, initial.timeZone]);
-
-  const set = (key: string, value: string | boolean) => {
-    setDraft((d) => ({ ...d, [key]: value }));
-    if (errors[key]) setErrors(({ [key]: _, ...rest }) => rest);
-  };
-
-  const focusField = (key: string) => formRef.current?.querySelector<HTMLElement>(`[name="${key}"]`)?.focus();
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!canEdit) return;
+function groupResolver(spec: GroupSpec): Resolver<Draft, unknown, Record<string, unknown>> {
+  return (draft) => {
     const found: Record<string, string> = {};
     const values: Record<string, unknown> = {};
     for (const [key, intSpec] of Object.entries(spec.integers)) {
@@ -84,30 +66,69 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
       if (TIME_OF_DAY.test(String(draft[key]))) values[key] = draft[key];
       else found[key] = `${t.label} must be a time of day such as 02:00`;
     }
-    setErrors(found);
-    const firstInvalid = Object.keys(found)[0];
-    if (firstInvalid) {
-      focusField(firstInvalid);
+    if (Object.keys(found).length === 0) return { values, errors: {} };
+    const errors: FormErrors<Draft> = {};
+    for (const [key, message] of Object.entries(found)) errors[key] = { type: 'validate', message };
+    return { values: {}, errors };
+  };
+}
+
+/**
+ * One settings tab's form (React Hook Form): integers checked with the shared schema's ranges and
+ * messages before anything is sent, the server's field errors shown beside their fields, and a
+ * save that sends only this tab's group. Without the edit right (SPEC §6) the fields are
+ * read-only and there is no save button.
+ */
+export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; saved: Settings[SettingsGroup]; canEdit: boolean; notice?: ReactNode }) {
+  const initial = useMemo(() => draftOf(spec, saved as Record<string, unknown>), [spec, saved]);
+  const form = useForm<Draft, unknown, Record<string, unknown>>({ defaultValues: initial, resolver: groupResolver(spec), shouldFocusError: false, reValidateMode: 'onSubmit' });
+  const draft = useWatch({ control: form.control }) as Draft;
+  const errorOf = (key: string): string | undefined => form.formState.errors[key]?.message;
+  const formRef = useRef<HTMLFormElement>(null);
+  const save = useSaveSettings();
+  const dirty = Object.keys(initial).some((k) => initial[k] !== draft[k]);
+  const zones = useMemo(() => (spec.timeZone ? timeZones(String(initial.timeZone)) : []), [spec.timeZone, initial.timeZone]);
+
+  const set = (key: string, value: string | boolean) => {
+    form.setValue(key, value);
+    if (errorOf(key)) form.clearErrors(key);
+  };
+
+  const focusField = (key: string) => formRef.current?.querySelector<HTMLElement>(`[name="${key}"]`)?.focus();
+
+  const onSubmit = (event: FormEvent) => {
+    if (!canEdit) {
+      event.preventDefault();
       return;
     }
-    save.mutate(
-      { group: spec.group, values: values as Settings[SettingsGroup], savedText: spec.savedText },
-      {
-        onError: (err) => {
-          const { message, fieldErrors } = readErrorBody(err);
-          const mine: Record<string, string> = {};
-          for (const [field, text] of Object.entries(fieldErrors)) {
-            const [group, key] = field.split('.');
-            if (group === spec.group && key) mine[key] = text;
-          }
-          if (Object.keys(mine).length > 0) {
-            setErrors(mine);
-            focusField(Object.keys(mine)[0]!);
-          }
-          notifyFailure(err, message ?? 'Failed to save settings. Please try again.', 'Settings Not Saved');
-        },
+    // Built inside the event: the handlers touch the form element, never during render.
+    void form.handleSubmit(
+      (values) => {
+        save.mutate(
+          { group: spec.group, values: values as Settings[SettingsGroup], savedText: spec.savedText },
+          {
+            onError: (err) => {
+              const { message, fieldErrors } = readErrorBody(err);
+              const mine: Record<string, string> = {};
+              for (const [field, text] of Object.entries(fieldErrors)) {
+                const [group, key] = field.split('.');
+                if (group === spec.group && key) mine[key] = text;
+              }
+              if (Object.keys(mine).length > 0) {
+                form.clearErrors();
+                for (const [key, text] of Object.entries(mine)) form.setError(key, { type: 'server', message: text });
+                focusField(Object.keys(mine)[0]!);
+              }
+              notifyFailure(err, message ?? 'Failed to save settings. Please try again.', 'Settings Not Saved');
+            },
+          },
+        );
       },
-    );
+      (errors) => {
+        const firstInvalid = Object.keys(errors)[0];
+        if (firstInvalid) focusField(firstInvalid);
+      },
+    )(event);
   };
 
   const integerKeys = Object.keys(spec.integers);
@@ -132,7 +153,7 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
                   spec={spec.integers[key]!}
                   value={String(draft[key])}
                   onChange={(v) => set(key, v)}
-                  error={errors[key]}
+                  error={errorOf(key)}
                   readOnly={!canEdit}
                 />
               ))}
@@ -146,7 +167,7 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
                   value={String(draft[key])}
                   onChange={(e) => set(key, e.target.value)}
                   readOnly={!canEdit}
-                  error={errors[key]}
+                  error={errorOf(key)}
                 />
               ))}
               {spec.timeZone ? (
@@ -157,7 +178,7 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
                   value={String(draft.timeZone)}
                   onChange={(e) => set('timeZone', e.target.value)}
                   disabled={!canEdit}
-                  error={errors.timeZone}
+                  error={errorOf('timeZone')}
                 >
                   {zones.map((z) => (
                     <option key={z} value={z}>
@@ -193,10 +214,7 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
                   <p className="text-sm text-slate-600 sm:mr-auto">You have unsaved changes.</p>
                   <Button
                     variant="ghost"
-                    onClick={() => {
-                      setDraft(initial);
-                      setErrors({});
-                    }}
+                    onClick={() => form.reset(initial)}
                   >
                     Discard changes
                   </Button>

@@ -8,11 +8,11 @@ import { Card } from '../../components/ui/card.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { PageTabPanel, PageTabs } from '../../components/ui/page-tabs.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { useSignedInUser } from '../auth/use-auth.ts';
+import { useSignedInUser } from '../../lib/use-auth.ts';
 import { GroupForm, type GroupSpec } from './group-form.tsx';
 import { ATTENDANCE, NOTIFICATIONS, SECURITY, SYSTEM } from './settings-specs.ts';
 import { SystemStatusPanel } from './system-status-panel.tsx';
-import { useSettings } from './use-settings.ts';
+import { useSettings } from '../../lib/shared-queries.ts';
 
 const TABS = [
   { value: 'attendance', label: 'Attendance', icon: ClipboardCheck },

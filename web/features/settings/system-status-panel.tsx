@@ -5,20 +5,8 @@ import { Button } from '../../components/ui/button.tsx';
 import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { Card } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { useBackUpNow, useSystemStatus } from './use-settings.ts';
-
-export function formatBytes(bytes: number | null): string {
-  if (bytes == null) return 'Unknown';
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let v = bytes / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i += 1;
-  }
-  return `${v >= 100 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
-}
+import { useBackUpNow, useSystemStatus } from './settings-api.ts';
+import { formatBytes, formatCount } from '../../lib/format.ts';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -124,7 +112,7 @@ function removedText(removed: Record<string, number>): string {
   const parts = Object.entries(removed).filter(([, n]) => n > 0);
   if (parts.length === 0) return 'Nothing was old enough to remove.';
   const total = parts.reduce((s, [, n]) => s + n, 0);
-  return `Removed ${total.toLocaleString('en-US')} records (${parts.map(([t, n]) => `${t.replaceAll('_', ' ')}: ${n.toLocaleString('en-US')}`).join(', ')}).`;
+  return `Removed ${formatCount(total)} records (${parts.map(([t, n]) => `${t.replaceAll('_', ' ')}: ${formatCount(n)}`).join(', ')}).`;
 }
 
 function Fact({ icon: Icon, title, badge, children }: { icon: typeof Database; title: string; badge?: ReactNode; children: ReactNode }) {

@@ -3,7 +3,7 @@ import { Pencil, Trash2 } from 'lucide-react';
 import type { Student } from '../../../common/students.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { IconButton } from '../../components/ui/icon-button.tsx';
-import { studentStatusLabel, studentStatusTone } from './student-status.ts';
+import { studentStatusLabel, studentStatusTone } from '../../components/student-status.ts';
 
 export const studentName = (s: Pick<Student, 'firstName' | 'lastName'>) => `${s.firstName} ${s.lastName}`.trim();
 

@@ -16,10 +16,11 @@ import { TablePagination } from '../../components/ui/table-pagination.tsx';
 import { Toolbar } from '../../components/ui/toolbar.tsx';
 import { useDebouncedValue } from '../../components/ui/use-debounced-value.ts';
 import { readErrorBody } from '../../lib/api.ts';
-import { useSignedInUser } from '../auth/use-auth.ts';
+import { useSignedInUser } from '../../lib/use-auth.ts';
 import { studentColumns, studentName } from './student-columns.tsx';
 import { StudentFormDialog } from './student-form-dialog.tsx';
-import { useDeleteStudent, useStudents } from './use-students.ts';
+import { useStudents } from '../../lib/shared-queries.ts';
+import { useDeleteStudent } from './students-api.ts';
 
 /**
  * /students (SPEC §2): search, sort and paging happen on the server (10,000 students stay fast);

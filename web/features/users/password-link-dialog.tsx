@@ -4,8 +4,9 @@ import { Button } from '../../components/ui/button.tsx';
 import { Modal, ModalFooter } from '../../components/ui/dialog.tsx';
 import { notifySuccess } from '../../components/ui/notify.ts';
 import { toast } from '../../lib/toast.ts';
-import { formatDateTime, fullName } from './user-columns.tsx';
-import type { UserCreated } from './use-users.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import { fullName } from './user-columns.tsx';
+import type { UserCreated } from './users-api.ts';
 
 /**
  * Shows a one-time set-password link for the admin to hand over (the server never e-mails it).

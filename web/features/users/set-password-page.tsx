@@ -9,9 +9,9 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { readErrorBody, type FieldErrors } from '../../lib/api.ts';
 import { useDocumentTitle } from '../../lib/document-title.ts';
-import { AuthLayout } from '../auth/auth-layout.tsx';
-import { focusFirstInvalid, validateForm } from '../auth/validation.ts';
-import { useSetPassword } from './use-set-password.ts';
+import { AuthLayout } from '../../components/auth-layout.tsx';
+import { focusFirstInvalid, validateForm } from '../../lib/form-validation.ts';
+import { useSetPassword } from './users-api.ts';
 
 const PASSWORDS_DIFFER = 'The passwords do not match';
 

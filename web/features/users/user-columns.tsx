@@ -5,6 +5,7 @@ import { ROLE_LABELS } from '../../../common/roles.ts';
 import type { User } from '../../../common/users.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { IconButton } from '../../components/ui/icon-button.tsx';
+import { formatDateTime } from '../../lib/format.ts';
 
 export type UserActions = {
   onEdit: (user: User) => void;
@@ -20,10 +21,7 @@ export function canManageUser(actor: CurrentUser, target: Pick<User, 'role'>): b
   return actor.role === 'super_admin' || target.role !== 'super_admin';
 }
 
-export function formatDateTime(iso: string | null): string {
-  if (!iso) return 'Never';
-  return new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-}
+export const formatLastLogin = (iso: string | null): string => (iso ? formatDateTime(iso) : 'Never');
 
 const col = createColumnHelper<User>();
 
@@ -54,7 +52,7 @@ export function userColumns(actor: CurrentUser, actions: UserActions): ColumnDef
       header: 'Last login',
       sortDescFirst: true,
       enableGlobalFilter: false,
-      cell: ({ row }) => formatDateTime(row.original.lastLogin),
+      cell: ({ row }) => formatLastLogin(row.original.lastLogin),
     }),
     col.display({
       id: 'actions',

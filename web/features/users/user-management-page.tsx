@@ -12,13 +12,14 @@ import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { SearchInput } from '../../components/ui/search-input.tsx';
 import { TablePagination } from '../../components/ui/table-pagination.tsx';
-import { Toolbar } from '../../components/ui/toolbar.tsx';
+import { Toolbar, ToolbarSelect } from '../../components/ui/toolbar.tsx';
 import { readErrorBody } from '../../lib/api.ts';
-import { useSignedInUser } from '../auth/use-auth.ts';
+import { useSignedInUser } from '../../lib/use-auth.ts';
 import { PasswordLinkDialog } from './password-link-dialog.tsx';
 import { fullName, userColumns } from './user-columns.tsx';
 import { UserFormDialog } from './user-form-dialog.tsx';
-import { useDeactivateUser, useIssuePasswordLink, useReactivateUser, useUsers, type UserCreated } from './use-users.ts';
+import { useUsers } from '../../lib/shared-queries.ts';
+import { useDeactivateUser, useIssuePasswordLink, useReactivateUser, type UserCreated } from './users-api.ts';
 
 /** /users (SPEC §2, issue 3): staff accounts, created with a set-password link, edited, deactivated. */
 export function UserManagementPage() {
@@ -93,24 +94,14 @@ export function UserManagementPage() {
       <Card className="overflow-hidden">
         <Toolbar>
           <SearchInput label="Search users" placeholder="Search by name, e-mail, username or role" value={search} onChange={setSearch} className="sm:max-w-sm sm:flex-1" />
-          <div className="flex items-center gap-2 text-sm">
-            <label htmlFor="user-role-filter" className="text-slate-700">
-              Role
-            </label>
-            <select
-              id="user-role-filter"
-              value={roleFilter}
-              onChange={(e) => setRoleFilter(e.target.value)}
-              className="h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm"
-            >
-              <option value="">All roles</option>
-              {ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {ROLE_LABELS[r]}
-                </option>
-              ))}
-            </select>
-          </div>
+          <ToolbarSelect id="user-role-filter" label="Role" value={roleFilter} onChange={setRoleFilter}>
+            <option value="">All roles</option>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {ROLE_LABELS[r]}
+              </option>
+            ))}
+          </ToolbarSelect>
         </Toolbar>
         <DataTable table={table} caption="Staff accounts" isLoading={users.isLoading} empty={search || roleFilter ? 'No users match your search.' : 'No users yet.'} />
         <TablePagination table={table} noun="users" />

@@ -1,32 +1,40 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
 import type { UploadType } from '../../../common/constants.ts';
-import type { FileUpload, ImportColumnsResponse, RowProblemOut, SisStatus, UploadResult, WizardState } from '../../../common/import-columns.ts';
-import type { Settings } from '../../../common/settings.ts';
-import { ApiError, apiJson, apiRequest } from '../../lib/api.ts';
+import {
+  fileUploadSchema,
+  importColumnsResponseSchema,
+  sisStatusSchema,
+  uploadResultSchema,
+  wizardSchema,
+  type RowProblemOut,
+  type UploadResult,
+  type WizardState,
+} from '../../../common/import-columns.ts';
+import { ApiError, apiParse } from '../../lib/api.ts';
+import { useSettings } from '../../lib/shared-queries.ts';
 
 export const WIZARD_KEY = ['/api/upload-wizard'] as const;
 export const UPLOADS_KEY = ['/api/file-uploads'] as const;
 export const COLUMNS_KEY = ['/api/import-columns'] as const;
 export const SIS_STATUS_KEY = ['/api/sis/status'] as const;
-const SETTINGS_KEY = ['/api/settings'] as const;
 
-export const useWizard = () => useQuery<WizardState>({ queryKey: WIZARD_KEY });
-export const useFileUploads = () => useQuery<FileUpload[]>({ queryKey: UPLOADS_KEY });
-export const useImportColumns = () => useQuery<ImportColumnsResponse>({ queryKey: COLUMNS_KEY });
-export const useSisStatus = () => useQuery<SisStatus>({ queryKey: SIS_STATUS_KEY });
+export const useWizard = () => useQuery({ queryKey: WIZARD_KEY, queryFn: () => apiParse(wizardSchema, 'GET', '/api/upload-wizard') });
+export const useFileUploads = () => useQuery({ queryKey: UPLOADS_KEY, queryFn: () => apiParse(z.array(fileUploadSchema), 'GET', '/api/file-uploads') });
+export const useImportColumns = () => useQuery({ queryKey: COLUMNS_KEY, queryFn: () => apiParse(importColumnsResponseSchema, 'GET', '/api/import-columns') });
+export const useSisStatus = () => useQuery({ queryKey: SIS_STATUS_KEY, queryFn: () => apiParse(sisStatusSchema, 'GET', '/api/sis/status') });
 
 /** The upload limit in force (the maxFileUploadSizeMB setting, at most SPEC's 10 MB). */
 export function useUploadLimitMb(): number {
-  const settings = useQuery<Settings>({ queryKey: SETTINGS_KEY });
-  return settings.data?.system.maxFileUploadSizeMB ?? 10;
+  return useSettings().data?.system.maxFileUploadSizeMB ?? 10;
 }
 
 function useWizardMutation<V>(fn: (v: V) => Promise<WizardState>) {
   const queryClient = useQueryClient();
   return useMutation({ mutationFn: fn, onSuccess: (state) => queryClient.setQueryData(WIZARD_KEY, state) });
 }
-export const useSetWizardStep = () => useWizardMutation((currentStep: number) => apiJson<WizardState>('PUT', '/api/upload-wizard', { currentStep }));
-export const useResetWizard = () => useWizardMutation(() => apiJson<WizardState>('POST', '/api/upload-wizard/reset'));
+export const useSetWizardStep = () => useWizardMutation((currentStep: number) => apiParse(wizardSchema, 'PUT', '/api/upload-wizard', { currentStep }));
+export const useResetWizard = () => useWizardMutation(() => apiParse(wizardSchema, 'POST', '/api/upload-wizard/reset'));
 
 export type UploadFailureBody = { message?: string; errors?: RowProblemOut[]; errorCount?: number };
 export type UploadPhase = { phase: 'uploading'; percent: number } | { phase: 'processing' };
@@ -58,7 +66,7 @@ export function uploadFile(type: UploadType, file: File, opts: { dryRun: boolean
     xhr.onload = () => {
       if (xhr.status >= 200 && xhr.status < 300) {
         try {
-          resolve(JSON.parse(xhr.responseText) as UploadResult);
+          resolve(uploadResultSchema.parse(JSON.parse(xhr.responseText)));
         } catch {
           reject(new ApiError(xhr.status, 'The server answered with something other than JSON', xhr.statusText));
         }
@@ -72,20 +80,3 @@ export function uploadFile(type: UploadType, file: File, opts: { dryRun: boolean
   });
 }
 
-/** Fetch a file the server sends as an attachment and hand it to the browser's downloads. */
-export async function downloadFile(url: string, fallbackName: string): Promise<string> {
-  const res = await apiRequest('GET', url);
-  const blob = await res.blob();
-  const name = /filename="?([^";]+)"?/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
-  const href = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = href;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 10_000);
-  return name;
-}
-
-export const formatBytes = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : n >= 1024 ? `${Math.round(n / 1024)} KB` : `${n} B`);

@@ -5,16 +5,22 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
  * server, and a laptop's clock can be off by minutes; every API answer carries a `Date` header
  * (one-second resolution), which bounds the offset between the two clocks. Bounds from several
  * answers narrow it down. While the local clock agrees with every answer, the offset is zero.
+ * The one home of the server clock on the web: lib/api.ts feeds it every answer's Date header,
+ * the scan page also the public session's serverTime.
  */
 let low = -Infinity;
 let high = Infinity;
 
+/** The Date header of an answer sent at `sentAt` and received at `receivedAt` (local ms). */
 export function noteServerDate(res: Response, sentAt: number, receivedAt: number): void {
   const date = Date.parse(res.headers.get('date') ?? '');
-  if (Number.isNaN(date)) return;
-  // The server read a time in [date, date + 1 s) somewhere between sentAt and receivedAt.
-  const lo = date - receivedAt;
-  const hi = date + 1000 - sentAt;
+  if (!Number.isNaN(date)) noteServerReading(date, 1000, sentAt, receivedAt);
+}
+
+/** A server time `serverMs` (precise to `resolutionMs`) read somewhere between sentAt and receivedAt. */
+export function noteServerReading(serverMs: number, resolutionMs: number, sentAt: number, receivedAt: number): void {
+  const lo = serverMs - receivedAt;
+  const hi = serverMs + resolutionMs - sentAt;
   if (lo > high || hi < low) {
     // One of the clocks was adjusted: start over from this answer.
     low = lo;

@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { ANALYTICS_STALE_MS, REALTIME_REFRESH_MS } from '../../../common/constants.ts';
-import type { analyticsSchema, executiveSummarySchema, realTimeSchema } from '../../../common/dashboard.ts';
-import { apiJson } from '../../lib/api.ts';
+import { analyticsSchema, executiveSummarySchema, realTimeSchema } from '../../../common/dashboard.ts';
+import { apiParse } from '../../lib/api.ts';
 
 export type ExecutiveSummary = z.infer<typeof executiveSummarySchema>;
 export type RealTime = z.infer<typeof realTimeSchema>;
@@ -16,14 +16,14 @@ export const ANALYTICS_KEY = ['/api/dashboard/analytics'] as const;
 
 /** Overview figures (SPEC §7 defaults: fetched once, refreshed on demand). */
 export function useExecutiveSummary() {
-  return useQuery({ queryKey: SUMMARY_KEY, queryFn: () => apiJson<ExecutiveSummary>('GET', SUMMARY_KEY[0]) });
+  return useQuery({ queryKey: SUMMARY_KEY, queryFn: () => apiParse(executiveSummarySchema, 'GET', SUMMARY_KEY[0]) });
 }
 
 /** Live sessions, alerts and server figures; polled every 5 s while `poll` is on (Auto mode). */
 export function useRealTime({ poll }: { poll: boolean }) {
   return useQuery({
     queryKey: REAL_TIME_KEY,
-    queryFn: () => apiJson<RealTime>('GET', REAL_TIME_KEY[0]),
+    queryFn: () => apiParse(realTimeSchema, 'GET', REAL_TIME_KEY[0]),
     refetchInterval: poll ? REALTIME_REFRESH_MS : false,
   });
 }
@@ -32,7 +32,7 @@ export function useRealTime({ poll }: { poll: boolean }) {
 export function useAnalytics() {
   return useQuery({
     queryKey: ANALYTICS_KEY,
-    queryFn: () => apiJson<Analytics>('GET', ANALYTICS_KEY[0]),
+    queryFn: () => apiParse(analyticsSchema, 'GET', ANALYTICS_KEY[0]),
     staleTime: ANALYTICS_STALE_MS,
   });
 }

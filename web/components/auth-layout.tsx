@@ -1,7 +1,7 @@
 import { ClipboardCheck, QrCode, ShieldCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { BrandMark } from '../../components/ui/brand-mark.tsx';
+import { BrandMark } from './ui/brand-mark.tsx';
 
 const POINTS = [
   { icon: QrCode, text: 'Students check in by scanning a QR code with their own phone.' },

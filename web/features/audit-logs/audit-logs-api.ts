@@ -1,8 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { z } from 'zod';
-import type { AuditEntry, auditSummarySchema } from '../../../common/audit-logs.ts';
-import { TOTAL_COUNT_HEADER } from '../../../common/validation.ts';
-import { apiJson, apiRequest } from '../../lib/api.ts';
+import { z } from 'zod';
+import { auditEntrySchema, auditSummarySchema, type AuditEntry } from '../../../common/audit-logs.ts';
+import { apiParse } from '../../lib/api.ts';
+import { apiParsePage } from '../../lib/api-page.ts';
+import { downloadFile } from '../../lib/download.ts';
 
 export const AUDIT_LOGS_KEY = '/api/audit-logs';
 export type AuditSummary = z.infer<typeof auditSummarySchema>;
@@ -32,11 +33,7 @@ export type AuditPage = { items: AuditEntry[]; total: number };
 export function useAuditLogs(filters: AuditFilters, page: number, pageSize: number, enabled: boolean) {
   return useQuery({
     queryKey: [AUDIT_LOGS_KEY, filters, page, pageSize],
-    queryFn: async (): Promise<AuditPage> => {
-      const res = await apiRequest('GET', `${AUDIT_LOGS_KEY}${filterQuery(filters, { page, pageSize })}`);
-      const items = (await res.json()) as AuditEntry[];
-      return { items, total: Number(res.headers.get(TOTAL_COUNT_HEADER) ?? items.length) };
-    },
+    queryFn: (): Promise<AuditPage> => apiParsePage(z.array(auditEntrySchema), `${AUDIT_LOGS_KEY}${filterQuery(filters, { page, pageSize })}`),
     placeholderData: keepPreviousData,
     // The log grows all the time: opening the screen again shows the latest entries.
     staleTime: 0,
@@ -48,7 +45,7 @@ export function useAuditLogs(filters: AuditFilters, page: number, pageSize: numb
 export function useAuditSummary(filters: AuditFilters, enabled: boolean) {
   return useQuery({
     queryKey: [`${AUDIT_LOGS_KEY}/summary`, filters],
-    queryFn: () => apiJson<AuditSummary>('GET', `${AUDIT_LOGS_KEY}/summary${filterQuery(filters)}`),
+    queryFn: () => apiParse(auditSummarySchema, 'GET', `${AUDIT_LOGS_KEY}/summary${filterQuery(filters)}`),
     placeholderData: keepPreviousData,
     // The log grows all the time: opening the screen again shows the latest entries.
     staleTime: 0,
@@ -57,18 +54,6 @@ export function useAuditSummary(filters: AuditFilters, enabled: boolean) {
 }
 
 /** GET /api/audit-logs/export with the filters; saves the CSV under the server's file name. */
-export async function downloadAuditCsv(filters: AuditFilters): Promise<string> {
-  const res = await apiRequest('GET', `${AUDIT_LOGS_KEY}/export${filterQuery(filters)}`);
-  const blob = await res.blob();
-  const disposition = res.headers.get('content-disposition') ?? '';
-  const name = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? `audit-logs-${new Date().toISOString().slice(0, 10)}.csv`;
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  return name;
+export function downloadAuditCsv(filters: AuditFilters): Promise<string> {
+  return downloadFile(`${AUDIT_LOGS_KEY}/export${filterQuery(filters)}`, { fallbackName: `audit-logs-${new Date().toISOString().slice(0, 10)}.csv` });
 }

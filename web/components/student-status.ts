@@ -1,5 +1,5 @@
-import type { STUDENT_STATUSES } from '../../../common/constants.ts';
-import type { BadgeTone } from '../../components/ui/badge.tsx';
+import type { STUDENT_STATUSES } from '../../common/constants.ts';
+import type { BadgeTone } from './ui/badge.tsx';
 
 export type StudentStatus = (typeof STUDENT_STATUSES)[number];
 

@@ -1,6 +1,6 @@
 import type { ComponentProps } from 'react';
-import { SelectField } from '../../components/ui/select-field.tsx';
-import { usePrograms } from './use-programs.ts';
+import { SelectField } from '../ui/select-field.tsx';
+import { usePrograms } from '../../lib/shared-queries.ts';
 
 /** The Program choice of the student and course forms: "No program" or one of GET /api/programs. */
 export function ProgramSelect(props: Omit<ComponentProps<typeof SelectField>, 'label' | 'children' | 'hint'>) {

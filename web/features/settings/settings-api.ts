@@ -1,26 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { BackupSummary, Settings, SettingsGroup } from '../../../common/settings.ts';
+import { backupSummarySchema, settingsSchema, systemStatusSchema, type Settings, type SettingsGroup } from '../../../common/settings.ts';
 import { notifySuccess } from '../../components/ui/notify.ts';
-import { apiJson } from '../../lib/api.ts';
+import { apiParse } from '../../lib/api.ts';
+import { SETTINGS_KEY } from '../../lib/shared-queries.ts';
 
-export const SETTINGS_KEY = ['/api/settings'] as const;
 export const SYSTEM_STATUS_KEY = ['/api/settings/system-status'] as const;
 
-export type SystemStatus = {
-  database: { connected: boolean; latencyMs: number | null; sizeBytes: number | null; version: string | null; mode: 'embedded' | 'external' };
-  fileStorage: { bytes: number; note: string };
-  lastBackup: BackupSummary | null;
-  backupNote: string;
-  lastRetentionRun: { at: string; removed: Record<string, number> } | null;
-};
-
-export function useSettings() {
-  return useQuery({ queryKey: SETTINGS_KEY, queryFn: () => apiJson<Settings>('GET', SETTINGS_KEY[0]) });
-}
+export type { SystemStatus } from '../../../common/settings.ts';
 
 /** Real facts for the System tab; read again on every visit (sizes and runs change). */
 export function useSystemStatus() {
-  return useQuery({ queryKey: SYSTEM_STATUS_KEY, queryFn: () => apiJson<SystemStatus>('GET', SYSTEM_STATUS_KEY[0]), staleTime: 0 });
+  return useQuery({ queryKey: SYSTEM_STATUS_KEY, queryFn: () => apiParse(systemStatusSchema, 'GET', SYSTEM_STATUS_KEY[0]), staleTime: 0 });
 }
 
 /**
@@ -31,7 +21,7 @@ export function useSaveSettings() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ group, values }: { group: SettingsGroup; values: Settings[SettingsGroup]; savedText: string }) =>
-      apiJson<Settings>('PUT', SETTINGS_KEY[0], { [group]: values }),
+      apiParse(settingsSchema, 'PUT', '/api/settings', { [group]: values }),
     onSuccess: (saved, { savedText }) => {
       queryClient.setQueryData(SETTINGS_KEY, saved);
       notifySuccess('Settings Saved', savedText);
@@ -43,7 +33,7 @@ export function useSaveSettings() {
 export function useBackUpNow() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiJson<BackupSummary>('POST', '/api/backups'),
+    mutationFn: () => apiParse(backupSummarySchema, 'POST', '/api/backups'),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: SYSTEM_STATUS_KEY }),
   });
 }

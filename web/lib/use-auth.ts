@@ -1,10 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { currentUserSchema, type CurrentUser } from '../../../common/auth.ts';
-import { getQueryFn } from '../../lib/api.ts';
+import { currentUserSchema, type CurrentUser } from '../../common/auth.ts';
+import { apiParseOrNullOn401 } from './api.ts';
 
 export const AUTH_USER_KEY = ['/api/auth/user'] as const;
-
-const fetchUser = getQueryFn<unknown>({ on401: 'returnNull' });
 
 /**
  * Who is signed in (SPEC §7: GET /api/auth/user, no retry). A 401 means "signed out" here, not
@@ -13,10 +11,7 @@ const fetchUser = getQueryFn<unknown>({ on401: 'returnNull' });
 export function useAuth() {
   const query = useQuery<CurrentUser | null>({
     queryKey: AUTH_USER_KEY,
-    queryFn: async (ctx) => {
-      const body = await fetchUser(ctx);
-      return body === null ? null : currentUserSchema.parse(body);
-    },
+    queryFn: () => apiParseOrNullOn401(currentUserSchema, '/api/auth/user'),
     retry: false,
   });
   return {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { FieldErrors } from '../../lib/api.ts';
+import type { FieldErrors } from './api.ts';
 
 /** Check a form against the shared zod schema; the first message per field, keyed like the server's. */
 export function validateForm<S extends z.ZodType>(schema: S, values: unknown): { data: z.infer<S> | null; errors: FieldErrors } {

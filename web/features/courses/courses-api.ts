@@ -1,0 +1,29 @@
+import { useMutation } from '@tanstack/react-query';
+import { courseSchema, type CourseInput } from '../../../common/courses.ts';
+import { COURSES_KEY, SCHEDULES_KEY } from '../../lib/shared-queries.ts';
+import { apiParse } from '../../lib/api.ts';
+import { downloadFile, localDate } from '../../lib/download.ts';
+import { useRefreshingMutation } from '../../lib/use-refreshing-mutation.ts';
+
+/** The Courses screen's changes; the catalog is lib/shared-queries.ts (the schedule form reads it too). */
+export function useCourseMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) {
+  // Schedule cards show course names and codes too.
+  return useRefreshingMutation(fn, [COURSES_KEY, SCHEDULES_KEY]);
+}
+
+export const useCreateCourse = () => useCourseMutation((input: CourseInput) => apiParse(courseSchema, 'POST', '/api/courses', input));
+
+export const useUpdateCourse = () =>
+  useCourseMutation(({ id, input }: { id: number; input: CourseInput }) => apiParse(courseSchema, 'PUT', `/api/courses/${id}`, input));
+
+export const useToggleCourseStatus = () => useCourseMutation((id: number) => apiParse(courseSchema, 'PATCH', `/api/courses/${id}/toggle-status`));
+
+/** GET /api/courses/export, saved as courses-export-{date}.csv (SPEC §9). */
+export function useExportCourses() {
+  return useMutation({
+    mutationFn: async () => {
+      const name = `courses-export-${localDate()}.csv`;
+      await downloadFile('/api/courses/export', { fallbackName: name, name });
+    },
+  });
+}

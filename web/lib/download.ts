@@ -1,0 +1,31 @@
+import { apiRequest } from './api.ts';
+
+/**
+ * GET a file the server sends as an attachment and hand it to the browser's downloads through a
+ * temporary link. The name is the server's (Content-Disposition), else `fallbackName`; `name`
+ * overrides both. Resolves with the name used.
+ */
+export async function downloadFile(url: string, opts: { fallbackName: string; name?: string }): Promise<string> {
+  const res = await apiRequest('GET', url);
+  const blob = await res.blob();
+  const name = opts.name ?? /filename="?([^";]+)"?/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? opts.fallbackName;
+  const href = URL.createObjectURL(blob);
+  try {
+    const a = document.createElement('a');
+    a.href = href;
+    a.download = name;
+    document.body.append(a);
+    a.click();
+    a.remove();
+  } finally {
+    // Let the download start before the blob goes away.
+    setTimeout(() => URL.revokeObjectURL(href), 10_000);
+  }
+  return name;
+}
+
+/** Today as YYYY-MM-DD in the browser's time zone, for download file names. */
+export function localDate(): string {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
