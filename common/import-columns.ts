@@ -171,6 +171,17 @@ const COURSES: ImportTypeDefinition = {
   ],
 };
 
+/** SPEC §3's simpler course CSV, read and written by the courses screen (Bulk Import, Export). */
+export const COURSE_LIST_COLUMNS = ['courseCode', 'courseName', 'description', 'clockHours', 'programId', 'sisCourseId', 'prerequisiteIds'] as const;
+/**
+ * The course list as the one importer reads it: the course template's columns and rules, with
+ * only courseCode and courseName required (a course is found by SIS course ID, else by code).
+ */
+export const COURSE_LIST: ImportTypeDefinition = {
+  ...COURSES,
+  columns: COURSES.columns.map((c) => ({ ...c, required: c.name === 'courseCode' || c.name === 'courseName' })),
+};
+
 const INSTRUCTORS: ImportTypeDefinition = {
   type: 'instructors',
   step: 3,

@@ -124,6 +124,23 @@ describe('courses', () => {
     expect(await count()).toBe(before);
   });
 
+  it('refuses a prerequisite cycle through bulk upload as through PUT, naming the row and column, and stores nothing', async () => {
+    const a = (await create(course('CYC-A'))).json();
+    const b = (await create(course('CYC-B', { prerequisiteIds: [a.id] }))).json();
+    const put = await t.app.inject({ method: 'PUT', url: `/api/courses/${a.id}`, headers: { cookie: admin }, payload: course('CYC-A', { prerequisiteIds: [b.id] }) });
+    expect(put.statusCode).toBe(400);
+    expect(put.json().message).toMatch(/cycle/);
+    const before = await count();
+    const body = multipart('cycle.csv', `courseCode,courseName,clockHours,prerequisiteIds\nCYC-A,Course CYC-A,60,[${b.id}]\nCYC-NEW,Fresh course,60,[]\n`);
+    const res = await t.app.inject({ method: 'POST', url: '/api/courses/bulk-upload', headers: { cookie: admin, ...body.headers }, payload: body.payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'IMPORT_INVALID', imported: 0 });
+    expect(res.json().errors).toEqual([expect.objectContaining({ row: 2, column: 'prerequisiteIds', message: expect.stringMatching(/cycle/) })]);
+    expect(await count()).toBe(before);
+    const list = (await t.app.inject({ url: '/api/courses', headers: { cookie: admin } })).json();
+    expect(list.find((x: { id: number }) => x.id === a.id).prerequisiteIds).toEqual([]);
+  });
+
   it('bulk-imports an .xlsx spreadsheet', async () => {
     const ws = XLSX.utils.aoa_to_sheet([
       ['courseCode', 'courseName', 'clockHours', 'programId', 'sisCourseId', 'prerequisiteIds'],

@@ -1,10 +1,16 @@
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { COURSE_SELF_PREREQUISITE, type Course, type courseInputSchema } from '../../../common/courses.ts';
+import { COURSE_LIST_COLUMNS } from '../../../common/import-columns.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { csvDownloadHeaders, csvStream } from '../../lib/csv.ts';
 import { withUniqueFields } from '../../lib/db-errors.ts';
-import { badRequest, notFound } from '../../lib/errors.ts';
+import { AppError, badRequest, notFound, type RowProblem } from '../../lib/errors.ts';
+import type { UploadedFile } from '../../lib/upload.ts';
 import { changedFields, recordAudit } from '../audit-logs/service.ts';
+import { refuseUpload, runImport, type ImportDeps } from '../imports/service.ts';
+import { getSettings } from '../settings/service.ts';
 
 type Input = z.output<typeof courseInputSchema>;
 type Ctx = { actorId: number; ip: string | null };
@@ -155,4 +161,59 @@ export async function toggleCourseStatus(db: Db, id: number, ctx: Ctx): Promise<
     });
     return getCourse(tx, id);
   });
+}
+
+/** The school's upload size limit (Settings > System), in MB. */
+export async function uploadLimitMB(db: Db): Promise<number> {
+  return (await getSettings(db)).system.maxFileUploadSizeMB;
+}
+
+/** Header spellings compared as the importer does: course_code = courseCode. */
+const normalise = (h: string) => h.toLowerCase().replace(/[\s_-]/g, '');
+const columnPosition = (column: string) => {
+  const k = COURSE_LIST_COLUMNS.findIndex((c) => normalise(c) === normalise(column));
+  return k < 0 ? COURSE_LIST_COLUMNS.length : k;
+};
+
+/** A course file refused before it was read (wrong type, too large) is listed with the uploads too. */
+export async function refuseCourseUpload(db: Db, err: unknown, ctx: Ctx): Promise<never> {
+  return refuseUpload(db, err, { ...ctx, type: 'courses', dryRun: false });
+}
+
+/**
+ * POST /api/courses/bulk-upload: the courses screen's simpler course CSV, imported by the one
+ * import engine (same rules, limits, upload record, lock and prerequisite cycle check), answered
+ * as SPEC's `{imported, errors}`. A file with problems imports nothing: 400 IMPORT_INVALID with
+ * every problem, by row and then in the list's column order.
+ */
+export async function bulkUploadCourses(deps: ImportDeps, file: UploadedFile, ctx: Ctx) {
+  const outcome = await runImport(deps, { type: 'courses', format: 'course-list', fileName: file.fileName, buffer: file.buffer, kind: file.kind, dryRun: false, actorId: ctx.actorId, ip: ctx.ip });
+  if (!outcome.ok) {
+    const errors = outcome.result.errors
+      .map((e, i) => ({ e, i }))
+      .sort((a, b) => a.e.row - b.e.row || columnPosition(a.e.column) - columnPosition(b.e.column) || a.i - b.i)
+      .map(({ e }) => e);
+    // A file over the reading limits is answered with its own code, as the screen's import always did.
+    if (outcome.unreadable) throw new AppError(400, outcome.unreadable.code, outcome.unreadable.message, { imported: 0, errors });
+    const message = outcome.status === 400 ? `Nothing was imported: ${outcome.errorCount} problem(s) in the file` : outcome.message;
+    throw new AppError(outcome.status, outcome.code, message, { imported: 0, errors });
+  }
+  const { created, updated } = outcome.result;
+  return { imported: created + updated, created, updated, errors: [] as RowProblem[] };
+}
+
+/**
+ * GET /api/courses/export: the course list's columns plus isActive, so an export can be edited
+ * and imported back; audited.
+ */
+export async function exportCourses(db: Db, clock: Clock, ctx: Ctx) {
+  const courses = await listCourses(db);
+  await recordAudit(db, { userId: ctx.actorId, action: 'Export', tableName: 'courses', ipAddress: ctx.ip, newValues: { rows: courses.length } });
+  const date = clock.now().toISOString().slice(0, 10);
+  const csv = csvStream([...COURSE_LIST_COLUMNS, 'isActive']);
+  for (const c of courses) {
+    csv.write({ ...c, clockHours: c.clockHours ?? '', prerequisiteIds: JSON.stringify(c.prerequisiteIds), isActive: c.isActive });
+  }
+  csv.end();
+  return { headers: csvDownloadHeaders(`courses-export-${date}.csv`), body: csv };
 }
