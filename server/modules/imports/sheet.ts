@@ -1,4 +1,5 @@
-import { parseCell, type CellValue, type ImportColumn, type ImportTypeDefinition } from '../../../common/import-columns.ts';
+import type { ImportColumn, ImportTypeDefinition } from '../../../common/import-columns.ts';
+import { parseCell, type CellValue } from './parse-cell.ts';
 import type { Problems } from './problems.ts';
 import type { RawTable } from './read-file.ts';
 

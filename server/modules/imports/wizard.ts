@@ -1,8 +1,30 @@
 import { sql } from 'drizzle-orm';
-import { IMPORT_TYPES, WIZARD_STEP_LOCKED, isStepLocked, wizardState, type WizardState } from '../../../common/import-columns.ts';
+import { IMPORT_TYPES } from '../../../common/import-columns.ts';
+import { WIZARD_STEP_LOCKED, type WizardState } from '../../../common/upload-wizard.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { recordAudit } from '../audit-logs/service.ts';
+
+/** SPEC §4: completed, then current, then available when every prerequisite is completed, else locked. */
+export function wizardState(currentStep: number, completedSteps: readonly number[]): WizardState {
+  const done = new Set(completedSteps);
+  return {
+    currentStep,
+    completedSteps: [...done].sort((a, b) => a - b),
+    steps: IMPORT_TYPES.map((t) => ({
+      step: t.step,
+      type: t.type,
+      label: t.label,
+      prerequisites: [...t.prerequisites],
+      status: done.has(t.step) ? 'completed' : t.step === currentStep ? 'current' : t.prerequisites.every((p) => done.has(p)) ? 'available' : 'locked',
+    })),
+  };
+}
+
+export function isStepLocked(step: number, completedSteps: readonly number[]): boolean {
+  const def = IMPORT_TYPES.find((t) => t.step === step);
+  return !def || !def.prerequisites.every((p) => completedSteps.includes(p));
+}
 
 type Ctx = { actorId: number; ip: string | null };
 type Progress = { current_step: number; completed_steps: number[] };

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { UploadType } from '../../../common/constants.ts';
-import type { FileUpload, ImportColumnsResponse, RowProblemOut, SisStatus, UploadResult, WizardState } from '../../../common/import-columns.ts';
+import type { FileUpload, ImportColumnsResponse, RowProblemOut, SisStatus, UploadResult } from '../../../common/import-columns.ts';
+import type { WizardState } from '../../../common/upload-wizard.ts';
 import type { Settings } from '../../../common/settings.ts';
 import { ApiError, apiJson, apiRequest } from '../../lib/api.ts';
 
