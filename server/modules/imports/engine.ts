@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { UploadType } from '../../../common/constants.ts';
 import { COURSE_LIST, importType, type UploadResult } from '../../../common/import-columns.ts';
 import type { Db } from '../../db/client.ts';
@@ -14,6 +13,7 @@ import type { ImportHandler } from './handler.ts';
 import { planInstructors } from './instructors-import.ts';
 import { clip, Problems } from './problems.ts';
 import { planPrograms } from './programs-import.ts';
+import { lockImportType } from './queries.ts';
 import { readImportFile, UnreadableFile } from './read-file.ts';
 import { planSchedules } from './schedules-import.ts';
 import { Sheet } from './sheet.ts';
@@ -85,7 +85,7 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
     base.rows = table.records.length;
     counts = await deps.db.transaction(async (tx) => {
       // One import of a type at a time, so the checks still hold when the rows are written.
-      await tx.execute(sql`select pg_advisory_xact_lock(727100, ${def.step})`);
+      await lockImportType(tx, def.step);
       const settings = await getSettings(tx);
       const timeZone = settings.attendance.timeZone;
       const sheet = Sheet.build(def, table, problems);
