@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { COURSE_SELF_PREREQUISITE } from '../../../common/courses.ts';
 import { anyOf, CHUNK_ROWS, upsertRows } from './bulk-sql.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { selectCourseRefs, selectPrerequisiteLinks, selectProgramRefs } from './queries.ts';
 import { allRows, copiedColumns, flagDuplicates, keysOf, resolveRef, splitByExisting, syncDateColumn, type ImportHandler, type ImportPlan, type PlanContext } from './handler.ts';
 import type { Sheet } from './sheet.ts';
 
@@ -24,7 +25,7 @@ const COPIED = [
   ['transferCredits', 'transfer_credits', 'bool'],
 ] as const;
 
-type CourseRow = { id: number; sis_course_id: string | null; course_code: string; program_id: number | null };
+type CourseRow = Awaited<ReturnType<typeof selectCourseRefs>>[number];
 /** A course in the prerequisite graph: a stored one by id, a new one from the file by SIS id (or row). */
 type Node = string;
 
@@ -46,13 +47,13 @@ async function planCourseRows({ tx, sheet, problems, timeZone }: PlanContext, by
   const keys = keysOf(sheet, problems, 'sisCourseId');
   flagDuplicates(sheet, problems, 'courseCode', (v) => v.toLowerCase());
 
-  const { rows: programs } = await tx.execute<{ id: number; sis_program_id: string | null }>(sql`select id, sis_program_id from programs`);
-  const programBySis = new Map(programs.filter((p) => p.sis_program_id != null).map((p) => [p.sis_program_id!, p.id]));
+  const programs = await selectProgramRefs(tx);
+  const programBySis = new Map(programs.filter((p) => p.sisProgramId != null).map((p) => [p.sisProgramId!, p.id]));
   const programById = new Map(programs.map((p) => [p.id, p.id]));
-  const { rows: courses } = await tx.execute<CourseRow>(sql`select id, sis_course_id, course_code, program_id from courses`);
-  const courseBySis = new Map(courses.filter((c) => c.sis_course_id != null).map((c) => [c.sis_course_id!, c]));
+  const courses = await selectCourseRefs(tx);
+  const courseBySis = new Map(courses.filter((c) => c.sisCourseId != null).map((c) => [c.sisCourseId!, c]));
   const courseById = new Map(courses.map((c) => [c.id, c]));
-  const courseByCode = new Map(courses.map((c) => [c.course_code.toLowerCase(), c]));
+  const courseByCode = new Map(courses.map((c) => [c.courseCode.toLowerCase(), c]));
 
   // The stored course each row updates (undefined: a new course).
   const targets: (CourseRow | undefined)[] = new Array(sheet.size);
@@ -61,11 +62,11 @@ async function planCourseRows({ tx, sheet, problems, timeZone }: PlanContext, by
     const key = keys[i];
     const code = sheet.text('courseCode', i);
     const owner = code == null ? undefined : courseByCode.get(code.toLowerCase());
-    targets[i] = (key == null ? undefined : courseBySis.get(key)) ?? (byCode && owner && (key == null || owner.sis_course_id == null) ? owner : undefined);
+    targets[i] = (key == null ? undefined : courseBySis.get(key)) ?? (byCode && owner && (key == null || owner.sisCourseId == null) ? owner : undefined);
     const target = targets[i];
     if (target && byCode) {
       const first = targetedBy.get(target.id);
-      if (first !== undefined) problems.add(sheet.row(i), 'courseCode', `Updates the same course as row ${first} (${target.course_code})`, code ?? undefined);
+      if (first !== undefined) problems.add(sheet.row(i), 'courseCode', `Updates the same course as row ${first} (${target.courseCode})`, code ?? undefined);
       else targetedBy.set(target.id, sheet.row(i));
     }
   }
@@ -76,10 +77,9 @@ async function planCourseRows({ tx, sheet, problems, timeZone }: PlanContext, by
     const stored = targets[i];
     return stored ? `id:${stored.id}` : keys[i] != null ? `sis:${keys[i]}` : `row:${i}`;
   };
-  const codeOfNode = new Map<Node, string>(courses.map((c) => [`id:${c.id}`, c.course_code]));
+  const codeOfNode = new Map<Node, string>(courses.map((c) => [`id:${c.id}`, c.courseCode]));
   const edges = new Map<Node, Node[]>();
-  const { rows: links } = await tx.execute<{ course_id: number; prerequisite_id: number }>(sql`select course_id, prerequisite_id from course_prerequisites`);
-  for (const l of links) edges.set(`id:${l.course_id}`, [...(edges.get(`id:${l.course_id}`) ?? []), `id:${l.prerequisite_id}`]);
+  for (const l of await selectPrerequisiteLinks(tx)) edges.set(`id:${l.courseId}`, [...(edges.get(`id:${l.courseId}`) ?? []), `id:${l.prerequisiteId}`]);
   const changed: number[] = [];
 
   for (let i = 0; i < sheet.size; i++) {
@@ -94,7 +94,7 @@ async function planCourseRows({ tx, sheet, problems, timeZone }: PlanContext, by
     const code = sheet.text('courseCode', i);
     const owner = code == null ? undefined : courseByCode.get(code.toLowerCase());
     if (owner && owner !== targets[i]) {
-      problems.add(row, 'courseCode', `courseCode ${code} already belongs to another course (${owner.sis_course_id ? `SIS ID ${owner.sis_course_id}` : `id ${owner.id}`})`, code);
+      problems.add(row, 'courseCode', `courseCode ${code} already belongs to another course (${owner.sisCourseId ? `SIS ID ${owner.sisCourseId}` : `id ${owner.id}`})`, code);
     }
     if (key != null || byCode) codeOfNode.set(nodeOf(i), code ?? key ?? `row ${row}`);
 
@@ -170,7 +170,7 @@ async function writeBySis(w: DbOrTx, sheet: Sheet, keys: readonly (string | null
     rows: allRows(sheet),
     returning: 'id, sis_course_id',
   });
-  const idBySis = new Map(courses.filter((c) => c.sis_course_id != null).map((c) => [c.sis_course_id!, c.id]));
+  const idBySis = new Map(courses.filter((c) => c.sisCourseId != null).map((c) => [c.sisCourseId!, c.id]));
   for (const r of written) idBySis.set(r.sis_course_id, r.id);
   return keys.map((k) => idBySis.get(k!)!);
 }
@@ -198,7 +198,7 @@ async function writeByTarget(
       { db: 'id', type: 'int', value: (i) => rowIds[i] },
       ...copiedColumns(sheet, COPIED.filter(([name]) => name !== 'sisCourseId')),
       // A row without a SIS ID keeps the stored course's.
-      { db: 'sis_course_id', type: 'text', value: (i) => keys[i] ?? targets[i]?.sis_course_id ?? null },
+      { db: 'sis_course_id', type: 'text', value: (i) => keys[i] ?? targets[i]?.sisCourseId ?? null },
       ...(sheet.has('programId') ? [{ db: 'program_id', type: 'int' as const, value: (i: number) => programIds[i] }] : []),
       ...syncDateColumn(sheet, timeZone),
     ],

@@ -1,7 +1,8 @@
 import { and, desc, eq, isNotNull, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { fileUploads, users, wizardProgress } from '../../db/schema/index.ts';
+import { coursePrerequisites, courses, fileUploads, programs, schedules, students, users, wizardProgress } from '../../db/schema/index.ts';
 import type { RowProblem } from '../../lib/errors.ts';
+import { anyOf } from './bulk-sql.ts';
 
 export type UploadRow = typeof fileUploads.$inferSelect;
 export type WizardProgressRow = Pick<typeof wizardProgress.$inferSelect, 'currentStep' | 'completedSteps'>;
@@ -99,4 +100,44 @@ export async function updateWizardProgress(db: DbOrTx, p: WizardProgressRow, act
     .update(wizardProgress)
     .set({ ...p, updatedAt: sql`now()`, updatedBy: actorId })
     .where(eq(wizardProgress.id, true));
+}
+
+// ---- What the import checks read: the records a file's rows may name or collide with. ----
+// Keys come as one array parameter (`= any($1)`): a file may name 100,000 of them.
+
+export async function selectProgramRefs(tx: DbOrTx) {
+  return tx.select({ id: programs.id, sisProgramId: programs.sisProgramId }).from(programs);
+}
+
+export async function selectProgramsByKeyOrCode(tx: DbOrTx, sisIds: readonly string[], codes: readonly string[]) {
+  return tx
+    .select({ id: programs.id, sisProgramId: programs.sisProgramId, programCode: programs.programCode })
+    .from(programs)
+    .where(or(sql`${programs.sisProgramId} = ${anyOf(sisIds, 'text')}`, sql`${programs.programCode} = ${anyOf(codes, 'text')}`));
+}
+
+export async function selectCourseRefs(tx: DbOrTx) {
+  return tx.select({ id: courses.id, sisCourseId: courses.sisCourseId, courseCode: courses.courseCode, programId: courses.programId }).from(courses);
+}
+
+export async function selectPrerequisiteLinks(tx: DbOrTx) {
+  return tx.select({ courseId: coursePrerequisites.courseId, prerequisiteId: coursePrerequisites.prerequisiteId }).from(coursePrerequisites);
+}
+
+export async function selectStudentsBySis(tx: DbOrTx, sisIds: readonly string[]) {
+  return tx
+    .select({ id: students.id, sisStudentId: students.sisStudentId, programId: students.programId })
+    .from(students)
+    .where(sql`${students.sisStudentId} = ${anyOf(sisIds, 'text')}`);
+}
+
+export async function selectScheduleKeys(tx: DbOrTx, sisIds: readonly string[]) {
+  return tx
+    .select({ sisScheduleId: schedules.sisScheduleId })
+    .from(schedules)
+    .where(sql`${schedules.sisScheduleId} = ${anyOf(sisIds, 'text')}`);
+}
+
+export async function selectInstructorRefs(tx: DbOrTx) {
+  return tx.select({ id: users.id, sisUserId: users.sisUserId, email: users.email, isActive: users.isActive }).from(users).where(eq(users.role, 'instructor'));
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { anyOf, dateArrayLiteral, upsertRows } from './bulk-sql.ts';
 import { allRows, copiedColumns, keysOf, resolveRef, splitByExisting, syncDateColumn, type ImportHandler } from './handler.ts';
+import { selectCourseRefs, selectInstructorRefs, selectScheduleKeys } from './queries.ts';
 
 const COPIED = [
   ['sisScheduleId', 'sis_schedule_id', 'text'],
@@ -23,8 +24,6 @@ const COPIED = [
   ['registrationCode', 'registration_code', 'text'],
 ] as const;
 
-type Instructor = { id: number; sis_user_id: string | null; email: string; is_active: boolean };
-
 /**
  * Schedules: upsert by sisScheduleId. courseId must name a course; instructorId, when given, an
  * active instructor (SIS user id, id or e-mail). Each imported schedule's roster gets the enrolled
@@ -32,16 +31,15 @@ type Instructor = { id: number; sis_user_id: string | null; email: string; is_ac
  */
 export const planSchedules: ImportHandler = async ({ tx, sheet, problems, timeZone }) => {
   const keys = keysOf(sheet, problems, 'sisScheduleId');
-  const { rows: courses } = await tx.execute<{ id: number; sis_course_id: string | null }>(sql`select id, sis_course_id from courses`);
-  const courseBySis = new Map(courses.filter((c) => c.sis_course_id != null).map((c) => [c.sis_course_id!, c.id]));
+  const courses = await selectCourseRefs(tx);
+  const courseBySis = new Map(courses.filter((c) => c.sisCourseId != null).map((c) => [c.sisCourseId!, c.id]));
   const courseById = new Map(courses.map((c) => [c.id, c.id]));
-  const { rows: instructors } = await tx.execute<Instructor>(sql`select id, sis_user_id, email, is_active from users where role = 'instructor'`);
-  const instructorBySis = new Map(instructors.filter((u) => u.sis_user_id != null).map((u) => [u.sis_user_id!, u]));
+  const instructors = await selectInstructorRefs(tx);
+  const instructorBySis = new Map(instructors.filter((u) => u.sisUserId != null).map((u) => [u.sisUserId!, u]));
   const instructorById = new Map(instructors.map((u) => [u.id, u]));
   const instructorByEmail = new Map(instructors.map((u) => [u.email.toLowerCase(), u]));
-  const { rows: found } = await tx.execute<{ sis_schedule_id: string }>(sql`
-    select sis_schedule_id from schedules where sis_schedule_id = ${anyOf(keys.filter((k) => k != null), 'text')}`);
-  const existing = new Map(found.map((s) => [s.sis_schedule_id, true]));
+  const found = await selectScheduleKeys(tx, keys.filter((k) => k != null));
+  const existing = new Map(found.map((s) => [s.sisScheduleId!, true]));
 
   const courseIds: (number | null)[] = new Array(sheet.size).fill(null);
   const instructorIds: (number | null)[] = new Array(sheet.size).fill(null);
@@ -57,7 +55,7 @@ export const planSchedules: ImportHandler = async ({ tx, sheet, problems, timeZo
     if (instructorRef !== '' && sheet.text('instructorId', i) != null) {
       const who = resolveRef(instructorRef, instructorBySis, instructorById) ?? instructorByEmail.get(instructorRef.toLowerCase());
       if (!who) problems.add(row, 'instructorId', `No instructor with SIS user ID, id or e-mail ${instructorRef}`, instructorRef);
-      else if (!who.is_active) problems.add(row, 'instructorId', `Instructor ${instructorRef} is deactivated`, instructorRef);
+      else if (!who.isActive) problems.add(row, 'instructorId', `Instructor ${instructorRef} is deactivated`, instructorRef);
       else instructorIds[i] = who.id;
     }
     const start = sheet.text('startTime', i);

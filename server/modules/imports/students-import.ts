@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { anyOf, upsertRows, type DbColumn } from './bulk-sql.ts';
 import { allRows, copiedColumns, keysOf, resolveRef, splitByExisting, syncDateColumn, type ImportHandler } from './handler.ts';
+import { selectProgramRefs, selectStudentsBySis } from './queries.ts';
 
 const COPIED = [
   ['sisStudentId', 'sis_student_id', 'text'],
@@ -29,12 +30,11 @@ const COPIED = [
  */
 export const planStudents: ImportHandler = async ({ tx, sheet, problems, timeZone, today, cipher }) => {
   const keys = keysOf(sheet, problems, 'sisStudentId');
-  const { rows: programs } = await tx.execute<{ id: number; sis_program_id: string | null }>(sql`select id, sis_program_id from programs`);
-  const programBySis = new Map(programs.filter((p) => p.sis_program_id != null).map((p) => [p.sis_program_id!, p.id]));
+  const programs = await selectProgramRefs(tx);
+  const programBySis = new Map(programs.filter((p) => p.sisProgramId != null).map((p) => [p.sisProgramId!, p.id]));
   const programById = new Map(programs.map((p) => [p.id, p.id]));
-  const { rows: found } = await tx.execute<{ id: number; sis_student_id: string; program_id: number | null }>(sql`
-    select id, sis_student_id, program_id from students where sis_student_id = ${anyOf(keys.filter((k) => k != null), 'text')}`);
-  const existing = new Map(found.map((s) => [s.sis_student_id, s]));
+  const found = await selectStudentsBySis(tx, keys.filter((k) => k != null));
+  const existing = new Map(found.map((s) => [s.sisStudentId!, s]));
 
   const programIds: (number | null)[] = new Array(sheet.size).fill(null);
   const movedKeys: string[] = [];
@@ -48,7 +48,7 @@ export const planStudents: ImportHandler = async ({ tx, sheet, problems, timeZon
     }
     programIds[i] = id;
     const before = existing.get(keys[i] ?? '');
-    if (before && before.program_id !== id) movedKeys.push(keys[i]!);
+    if (before && before.programId !== id) movedKeys.push(keys[i]!);
   }
 
   const ssn: DbColumn[] = sheet.has('socialSecurityNumber')
