@@ -1,8 +1,7 @@
-import { sql } from 'drizzle-orm';
 import { COURSE_SELF_PREREQUISITE } from '../../../common/courses.ts';
-import { anyOf, CHUNK_ROWS, upsertRows } from './bulk-sql.ts';
+import { CHUNK_ROWS, upsertRows } from './bulk-sql.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { selectCourseRefs, selectPrerequisiteLinks, selectProgramRefs } from './queries.ts';
+import { replacePrerequisiteLinks, reserveCourseIds, selectCourseRefs, selectPrerequisiteLinks, selectProgramRefs } from './queries.ts';
 import { allRows, copiedColumns, flagDuplicates, keysOf, resolveRef, splitByExisting, syncDateColumn, type ImportHandler, type ImportPlan, type PlanContext } from './handler.ts';
 import type { Sheet } from './sheet.ts';
 
@@ -150,13 +149,7 @@ async function planCourseRows({ tx, sheet, problems, timeZone }: PlanContext, by
           prereqIds.push(typeof p === 'number' ? p : j !== undefined ? rowIds[j]! : courseBySis.get(p)!.id);
         }
       }
-      await w.execute(sql`delete from course_prerequisites where course_id = ${anyOf(rowIds, 'int')}`);
-      for (let s = 0; s < courseIds.length; s += CHUNK_ROWS * 5) {
-        await w.execute(sql`
-          insert into course_prerequisites (course_id, prerequisite_id)
-          select * from unnest(${sql.param(courseIds.slice(s, s + CHUNK_ROWS * 5))}::int[], ${sql.param(prereqIds.slice(s, s + CHUNK_ROWS * 5))}::int[])
-          on conflict do nothing`);
-      }
+      await replacePrerequisiteLinks(w, rowIds, { courseIds, prerequisiteIds: prereqIds }, CHUNK_ROWS * 5);
     },
   };
 }
@@ -188,9 +181,9 @@ async function writeByTarget(
   timeZone: string,
 ): Promise<number[]> {
   const fresh = targets.filter((t) => t === undefined).length;
-  const { rows: ids } = await w.execute<{ id: number }>(sql`select nextval(pg_get_serial_sequence('courses', 'id'))::int as id from generate_series(1, ${fresh}::int)`);
+  const ids = await reserveCourseIds(w, fresh);
   let next = 0;
-  const rowIds = targets.map((t) => t?.id ?? ids[next++]!.id);
+  const rowIds = targets.map((t) => t?.id ?? ids[next++]!);
   await upsertRows(w, {
     table: 'courses',
     conflict: 'id',

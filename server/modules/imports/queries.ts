@@ -1,6 +1,6 @@
 import { and, desc, eq, isNotNull, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { coursePrerequisites, courses, fileUploads, programs, schedules, students, users, wizardProgress } from '../../db/schema/index.ts';
+import { coursePrerequisites, courses, fileUploads, instructorProfiles, programs, scheduleRosters, schedules, students, users, wizardProgress } from '../../db/schema/index.ts';
 import type { RowProblem } from '../../lib/errors.ts';
 import { anyOf } from './bulk-sql.ts';
 
@@ -140,4 +140,84 @@ export async function selectScheduleKeys(tx: DbOrTx, sisIds: readonly string[]) 
 
 export async function selectInstructorRefs(tx: DbOrTx) {
   return tx.select({ id: users.id, sisUserId: users.sisUserId, email: users.email, isActive: users.isActive }).from(users).where(eq(users.role, 'instructor'));
+}
+
+export async function selectUsersByKeys(tx: DbOrTx, sisIds: readonly string[], emails: readonly string[], usernames: readonly string[]) {
+  return tx
+    .select({ id: users.id, email: users.email, username: users.username, role: users.role, sisUserId: users.sisUserId })
+    .from(users)
+    .where(
+      or(
+        sql`${users.sisUserId} = ${anyOf(sisIds, 'text')}`,
+        sql`lower(${users.email}) = ${anyOf(emails, 'text')}`,
+        sql`lower(${users.username}) = ${anyOf(usernames, 'text')}`,
+      ),
+    );
+}
+
+export async function selectProfilesByEmployeeId(tx: DbOrTx, employeeIds: readonly string[]) {
+  return tx
+    .select({ userId: instructorProfiles.userId, employeeId: instructorProfiles.employeeId })
+    .from(instructorProfiles)
+    .where(sql`${instructorProfiles.employeeId} = ${anyOf(employeeIds, 'text')}`);
+}
+
+// ---- The writes beside the bulk upserts (bulk-sql.ts): one statement per list, whatever its length. ----
+
+/** Fresh course ids from the table's sequence, for rows whose id must be known before the write. */
+export async function reserveCourseIds(tx: DbOrTx, count: number): Promise<number[]> {
+  const { rows } = await tx.execute<Pick<typeof courses.$inferSelect, 'id'>>(sql`select nextval(pg_get_serial_sequence('courses', 'id'))::int as id from generate_series(1, ${count}::int)`);
+  return rows.map((r) => r.id);
+}
+
+/** Replace the prerequisites of `courseIds` by the pairs (courseIds[k], prerequisiteIds[k]). */
+export async function replacePrerequisiteLinks(tx: DbOrTx, ofCourses: readonly number[], links: { courseIds: number[]; prerequisiteIds: number[] }, chunk: number): Promise<void> {
+  await tx.delete(coursePrerequisites).where(sql`${coursePrerequisites.courseId} = ${anyOf(ofCourses, 'int')}`);
+  for (let s = 0; s < links.courseIds.length; s += chunk) {
+    await tx.execute(sql`
+      insert into ${coursePrerequisites} (course_id, prerequisite_id)
+      select * from unnest(${sql.param(links.courseIds.slice(s, s + chunk))}::int[], ${sql.param(links.prerequisiteIds.slice(s, s + chunk))}::int[])
+      on conflict do nothing`);
+  }
+}
+
+/** Students moved to another program leave the rosters of the old program's schedules still running on `today`. */
+export async function removeMovedStudentsFromRosters(tx: DbOrTx, sisStudentIds: readonly string[], today: string): Promise<void> {
+  await tx.execute(sql`
+    delete from ${scheduleRosters} r using ${schedules} sc, ${courses} co, ${students} st
+     where st.sis_student_id = ${anyOf(sisStudentIds, 'text')} and r.student_id = st.id and sc.id = r.schedule_id
+       and co.id = sc.course_id and co.program_id is distinct from st.program_id and sc.course_end_date >= ${today}::date`);
+}
+
+/** Enrolled students join the rosters of their program's active schedules that have not ended. */
+export async function addStudentsToRosters(tx: DbOrTx, studentIds: readonly number[], today: string): Promise<void> {
+  await tx.execute(sql`
+    insert into ${scheduleRosters} (schedule_id, student_id)
+    select sc.id, st.id
+      from ${students} st
+      join ${courses} co on co.program_id = st.program_id
+      join ${schedules} sc on sc.course_id = co.id
+     where st.id = ${anyOf(studentIds, 'int')} and st.status = 'enrolled'
+       and sc.is_active and sc.course_end_date >= ${today}::date
+    on conflict do nothing`);
+}
+
+/** Each schedule's roster gets the enrolled students of its course's program. */
+export async function fillScheduleRosters(tx: DbOrTx, scheduleIds: readonly number[]): Promise<void> {
+  await tx.execute(sql`
+    insert into ${scheduleRosters} (schedule_id, student_id)
+    select sc.id, st.id
+      from ${schedules} sc
+      join ${courses} co on co.id = sc.course_id
+      join ${students} st on st.program_id = co.program_id and st.status = 'enrolled'
+     where sc.id = ${anyOf(scheduleIds, 'int')}
+    on conflict do nothing`);
+}
+
+/** Link existing instructor accounts to their SIS user ids. */
+export async function linkUsersToSisIds(tx: DbOrTx, links: readonly { id: number; sis: string }[]): Promise<void> {
+  await tx.execute(sql`
+    update ${users} set sis_user_id = v.sis, updated_at = now()
+      from unnest(${sql.param(links.map((l) => l.id))}::int[], ${sql.param(links.map((l) => l.sis))}::text[]) as v(id, sis)
+     where users.id = v.id`);
 }

@@ -1,7 +1,6 @@
-import { sql } from 'drizzle-orm';
-import { anyOf, dateArrayLiteral, upsertRows } from './bulk-sql.ts';
+import { dateArrayLiteral, upsertRows } from './bulk-sql.ts';
 import { allRows, copiedColumns, keysOf, resolveRef, splitByExisting, syncDateColumn, type ImportHandler } from './handler.ts';
-import { selectCourseRefs, selectInstructorRefs, selectScheduleKeys } from './queries.ts';
+import { fillScheduleRosters, selectCourseRefs, selectInstructorRefs, selectScheduleKeys } from './queries.ts';
 
 const COPIED = [
   ['sisScheduleId', 'sis_schedule_id', 'text'],
@@ -86,14 +85,7 @@ export const planSchedules: ImportHandler = async ({ tx, sheet, problems, timeZo
         rows: allRows(sheet),
         returning: 'id',
       });
-      await w.execute(sql`
-        insert into schedule_rosters (schedule_id, student_id)
-        select sc.id, st.id
-          from schedules sc
-          join courses co on co.id = sc.course_id
-          join students st on st.program_id = co.program_id and st.status = 'enrolled'
-         where sc.id = ${anyOf(written.map((r) => r.id), 'int')}
-        on conflict do nothing`);
+      await fillScheduleRosters(w, written.map((r) => r.id));
     },
   };
 };

@@ -1,7 +1,6 @@
-import { sql } from 'drizzle-orm';
-import { anyOf, upsertRows, type DbColumn } from './bulk-sql.ts';
+import { upsertRows, type DbColumn } from './bulk-sql.ts';
 import { allRows, copiedColumns, keysOf, resolveRef, splitByExisting, syncDateColumn, type ImportHandler } from './handler.ts';
-import { selectProgramRefs, selectStudentsBySis } from './queries.ts';
+import { addStudentsToRosters, removeMovedStudentsFromRosters, selectProgramRefs, selectStudentsBySis } from './queries.ts';
 
 const COPIED = [
   ['sisStudentId', 'sis_student_id', 'text'],
@@ -69,20 +68,9 @@ export const planStudents: ImportHandler = async ({ tx, sheet, problems, timeZon
         returning: 'id',
       });
       if (movedKeys.length > 0) {
-        await w.execute(sql`
-          delete from schedule_rosters r using schedules sc, courses co, students st
-           where st.sis_student_id = ${anyOf(movedKeys, 'text')} and r.student_id = st.id and sc.id = r.schedule_id
-             and co.id = sc.course_id and co.program_id is distinct from st.program_id and sc.course_end_date >= ${today}::date`);
+        await removeMovedStudentsFromRosters(w, movedKeys, today);
       }
-      await w.execute(sql`
-        insert into schedule_rosters (schedule_id, student_id)
-        select sc.id, st.id
-          from students st
-          join courses co on co.program_id = st.program_id
-          join schedules sc on sc.course_id = co.id
-         where st.id = ${anyOf(written.map((r) => r.id), 'int')} and st.status = 'enrolled'
-           and sc.is_active and sc.course_end_date >= ${today}::date
-        on conflict do nothing`);
+      await addStudentsToRosters(w, written.map((r) => r.id), today);
     },
   };
 };
