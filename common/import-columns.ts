@@ -73,6 +73,9 @@ export type ImportTypeDefinition = {
 
 export const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
+/** Header spellings compared without case, spaces, underscores or hyphens: sis_student_id = sisStudentId. */
+export const normaliseHeader = (h: string) => h.toLowerCase().replace(/[\s_-]/g, '');
+
 type ColumnOptions = { required?: boolean; sis?: boolean; aliases?: readonly string[] };
 function col(name: string, rule: ColumnRule, description: string, samples: readonly string[], o: ColumnOptions = {}): ImportColumn {
   const snake = snakeCase(name);

@@ -36,11 +36,6 @@ export async function lockCourse(db: DbOrTx, id: number): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** Serialises prerequisite graph changes, so two edits cannot close a cycle together. */
-export async function lockPrerequisiteGraph(db: DbOrTx): Promise<void> {
-  await db.execute(sql`select pg_advisory_xact_lock(727020)`);
-}
-
 export async function selectExistingCourseIds(db: DbOrTx, ids: readonly number[]): Promise<number[]> {
   const rows = await db.select({ id: courses.id }).from(courses).where(inArray(courses.id, [...ids]));
   return rows.map((r) => r.id);

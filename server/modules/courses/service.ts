@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { COURSE_SELF_PREREQUISITE, type Course, type courseInputSchema } from '../../../common/courses.ts';
-import { COURSE_LIST_COLUMNS } from '../../../common/import-columns.ts';
+import { COURSE_LIST_COLUMNS, normaliseHeader } from '../../../common/import-columns.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { csvDownloadHeaders, csvStream } from '../../lib/csv.ts';
@@ -8,13 +8,11 @@ import { withUniqueFields } from '../../lib/db-errors.ts';
 import { AppError, badRequest, notFound, type RowProblem } from '../../lib/errors.ts';
 import type { UploadedFile } from '../../lib/upload.ts';
 import { changedFields, recordAudit } from '../audit-logs/service.ts';
-import { refuseUpload, runImport, type ImportDeps } from '../imports/service.ts';
+import { lockCourseImports, refuseUpload, runImport, type ImportDeps } from '../imports/service.ts';
 import { findProgramName, listProgramNames } from '../programs/service.ts';
-import { getSettings } from '../settings/service.ts';
 import {
   insertCourse,
   lockCourse,
-  lockPrerequisiteGraph,
   replacePrerequisiteRows,
   selectCourse,
   selectCourses,
@@ -56,7 +54,8 @@ export async function getCourse(db: DbOrTx, id: number): Promise<Course> {
  * (A needs B needs A). Graph changes are serialised so two edits cannot make a cycle together.
  */
 export async function checkPrerequisites(tx: DbOrTx, courseId: number | null, prerequisiteIds: number[]): Promise<void> {
-  await lockPrerequisiteGraph(tx);
+  // The course import's lock: an edit and an import cannot make a cycle together either.
+  await lockCourseImports(tx);
   if (courseId != null && prerequisiteIds.includes(courseId)) {
     throw badRequest(COURSE_SELF_PREREQUISITE, [{ field: 'prerequisiteIds', message: COURSE_SELF_PREREQUISITE }]);
   }
@@ -92,6 +91,8 @@ export async function createCourse(db: Db, input: Input, ctx: Ctx): Promise<Cour
 
 export async function updateCourse(db: Db, id: number, input: Input, ctx: Ctx): Promise<Course> {
   return db.transaction(async (tx) => {
+    // The graph lock before the row lock, in the order a course import takes them.
+    await lockCourseImports(tx);
     if (!(await lockCourse(tx, id))) throw notFound('Course');
     const before = await getCourse(tx, id);
     await assertProgram(tx, input.programId);
@@ -122,15 +123,11 @@ export async function toggleCourseStatus(db: Db, id: number, ctx: Ctx): Promise<
   });
 }
 
-/** The school's upload size limit (Settings > System), in MB. */
-export async function uploadLimitMB(db: Db): Promise<number> {
-  return (await getSettings(db)).system.maxFileUploadSizeMB;
-}
+/** The school's upload size limit (Settings > System), in MB: the same for every upload. */
+export { uploadLimitMB } from '../imports/service.ts';
 
-/** Header spellings compared as the importer does: course_code = courseCode. */
-const normalise = (h: string) => h.toLowerCase().replace(/[\s_-]/g, '');
 const columnPosition = (column: string) => {
-  const k = COURSE_LIST_COLUMNS.findIndex((c) => normalise(c) === normalise(column));
+  const k = COURSE_LIST_COLUMNS.findIndex((c) => normaliseHeader(c) === normaliseHeader(column));
   return k < 0 ? COURSE_LIST_COLUMNS.length : k;
 };
 

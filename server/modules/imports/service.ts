@@ -1,10 +1,11 @@
 import { UPLOAD_TYPES, type UploadType } from '../../../common/constants.ts';
-import { describeImportColumns as describeColumns, isUploadType, type ImportColumnsResponse, type UploadResult } from '../../../common/import-columns.ts';
-import type { Db } from '../../db/client.ts';
+import { describeImportColumns as describeColumns, importType, isUploadType, type ImportColumnsResponse, type UploadResult } from '../../../common/import-columns.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import type { UploadedFile } from '../../lib/upload.ts';
 import { getSettings } from '../settings/service.ts';
 import { recordRefusedUpload, runImport, type ImportDeps } from './engine.ts';
+import { lockImportType } from './queries.ts';
 
 // The imports module's one door: its routes, other modules and the jobs come through here.
 export { runImport, type ImportDeps, type ImportOutcome, type ImportRequest } from './engine.ts';
@@ -42,4 +43,12 @@ export async function importUpload(deps: ImportDeps, file: UploadedFile, u: Acto
 /** What the CSV Templates tab shows: every type's columns, rules and the file rules. */
 export function describeImportColumns(): ImportColumnsResponse {
   return describeColumns();
+}
+
+/**
+ * Serialises changes to the course prerequisite graph with course imports (the lock every import
+ * of courses holds), so a course edit and an import cannot close a cycle together.
+ */
+export async function lockCourseImports(tx: DbOrTx): Promise<void> {
+  await lockImportType(tx, importType('courses').step);
 }

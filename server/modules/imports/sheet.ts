@@ -1,10 +1,9 @@
-import type { ImportColumn, ImportTypeDefinition } from '../../../common/import-columns.ts';
+import { normaliseHeader, type ImportColumn, type ImportTypeDefinition } from '../../../common/import-columns.ts';
 import { parseCell, type CellValue } from './parse-cell.ts';
 import type { Problems } from './problems.ts';
 import type { RawTable } from './read-file.ts';
 
-/** Header spellings compared without case, spaces, underscores or hyphens: sis_student_id = sisStudentId. */
-const normalise = (h: string) => h.toLowerCase().replace(/[\s_-]/g, '');
+const normalise = normaliseHeader;
 
 function headerLookup(def: ImportTypeDefinition): Map<string, ImportColumn> {
   const map = new Map<string, ImportColumn>();
