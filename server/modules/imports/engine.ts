@@ -88,7 +88,7 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
       await lockImportType(tx, def.step);
       const settings = await getSettings(tx);
       const timeZone = settings.attendance.timeZone;
-      const sheet = Sheet.build(def, table, problems);
+      const sheet = Sheet.build(def, table, problems, { ignoreUnknownColumns: courseList });
       if (!sheet) return null;
       const plan = await handler({ tx, sheet, problems, timeZone, today: localDate(deps.clock.now(), timeZone), cipher: deps.cipher });
       if (problems.any) return null;

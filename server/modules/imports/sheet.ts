@@ -55,8 +55,9 @@ export class Sheet {
   /**
    * Map the header to the type's columns and parse every cell. Returns null when the header
    * itself is wrong (unknown, duplicate or missing required columns): rows are not checked then.
+   * `ignoreUnknownColumns`: other columns are skipped instead (the courses screen's list always did).
    */
-  static build(def: ImportTypeDefinition, table: RawTable, problems: Problems): Sheet | null {
+  static build(def: ImportTypeDefinition, table: RawTable, problems: Problems, opts: { ignoreUnknownColumns?: boolean } = {}): Sheet | null {
     const sheet = new Sheet(def, table);
     const lookup = headerLookup(def);
     const before = problems.count;
@@ -71,6 +72,7 @@ export class Sheet {
       }
       const column = lookup.get(normalise(h));
       if (!column) {
+        if (opts.ignoreUnknownColumns) return;
         problems.add(headerRow, h, `Unknown column "${h}": not a column of the ${def.label.toLowerCase()} template`);
         return;
       }
