@@ -23,9 +23,9 @@ import {
  * from them: the documentation cannot disagree with the importer.
  */
 
-export type RefTarget = 'programs' | 'courses' | 'instructors';
+type RefTarget = 'programs' | 'courses' | 'instructors';
 
-export type ColumnRule =
+type ColumnRule =
   | { kind: 'text'; max: number }
   | { kind: 'email' }
   | { kind: 'phone' }
@@ -316,7 +316,7 @@ export function importType(type: UploadType): ImportTypeDefinition {
 export const isUploadType = (v: string): v is UploadType => (UPLOAD_TYPES as readonly string[]).includes(v);
 
 /** File rules of SPEC §5, for the Templates tab. */
-export const FILE_RULES: readonly string[] = [
+const FILE_RULES: readonly string[] = [
   'The first row is the header row; headers match the template exactly (snake_case spellings such as first_name and sis_student_id are accepted too).',
   `UTF-8 CSV (with or without a byte-order mark, CRLF or LF line ends), at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. The wizard accepts .csv; the API also reads .xls and .xlsx.`,
   'Quoted fields may contain commas and line breaks. Empty rows are ignored.',
@@ -378,7 +378,7 @@ export function templateRows(def: ImportTypeDefinition): { header: string[]; row
 
 // ---- What GET /api/import-columns answers (the Templates tab reads it). ----
 
-export const importColumnSchema = z.object({
+const importColumnSchema = z.object({
   name: z.string(),
   required: z.boolean(),
   sis: z.boolean(),
@@ -387,7 +387,7 @@ export const importColumnSchema = z.object({
   description: z.string(),
   example: z.string(),
 });
-export const importTypeSchema = z.object({
+const importTypeSchema = z.object({
   type: z.enum(UPLOAD_TYPES),
   step: z.number().int(),
   label: z.string(),

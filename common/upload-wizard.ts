@@ -9,7 +9,7 @@ export const WIZARD_STEP_LOCKED = 'Step Locked - Complete the required dependenc
 export const stepCompletedMessage = (step: number) =>
   step < IMPORT_TYPES.length ? `Upload Successful: Step ${step} completed successfully! Moving to next step.` : 'All steps completed!';
 
-export const WIZARD_STEP_STATUSES = ['locked', 'available', 'current', 'completed'] as const;
+const WIZARD_STEP_STATUSES = ['locked', 'available', 'current', 'completed'] as const;
 export type WizardStepStatus = (typeof WIZARD_STEP_STATUSES)[number];
 export const wizardSchema = z.object({
   currentStep: z.number().int(),

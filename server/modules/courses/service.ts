@@ -26,7 +26,7 @@ import {
 
 type Input = z.output<typeof courseInputSchema>;
 type Ctx = { actorId: number; ip: string | null };
-export const COURSE_UNIQUE = {
+const COURSE_UNIQUE = {
   courses_course_code_unique: { field: 'courseCode', message: 'Another course already has this course code' },
   courses_sis_course_id_unique: { field: 'sisCourseId', message: 'Another course already has this SIS course ID' },
 };
@@ -43,7 +43,7 @@ export async function listCourses(db: DbOrTx): Promise<Course[]> {
   return rows.map((r) => toCourse(r, r.programId == null ? null : (names.get(r.programId) ?? null)));
 }
 
-export async function getCourse(db: DbOrTx, id: number): Promise<Course> {
+async function getCourse(db: DbOrTx, id: number): Promise<Course> {
   const row = await selectCourse(db, id);
   if (!row) throw notFound('Course');
   return toCourse(row, row.programId == null ? null : ((await findProgramName(db, row.programId)) ?? null));
@@ -53,7 +53,7 @@ export async function getCourse(db: DbOrTx, id: number): Promise<Course> {
  * Prerequisites must exist, must not be the course itself and must not close a cycle
  * (A needs B needs A). Graph changes are serialised so two edits cannot make a cycle together.
  */
-export async function checkPrerequisites(tx: DbOrTx, courseId: number | null, prerequisiteIds: number[]): Promise<void> {
+async function checkPrerequisites(tx: DbOrTx, courseId: number | null, prerequisiteIds: number[]): Promise<void> {
   // The course import's lock: an edit and an import cannot make a cycle together either.
   await lockCourseImports(tx);
   if (courseId != null && prerequisiteIds.includes(courseId)) {

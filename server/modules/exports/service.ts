@@ -10,7 +10,7 @@ import { getSettings } from '../settings/service.ts';
 import { listAttendanceExportBatch, type ExportRange } from './queries.ts';
 
 /** Rows fetched per query: a million-row export never sits in memory. */
-export const EXPORT_BATCH = 5000;
+const EXPORT_BATCH = 5000;
 
 export type { ExportRange } from './queries.ts';
 
@@ -34,7 +34,7 @@ export async function* attendanceRows(db: DbOrTx, range: ExportRange, batch = EX
  * The CSV as a stream: header row, then rows as the batches arrive (backpressure from the client).
  * Text cells that a spreadsheet would run as formulas are neutralised (lib/csv.ts).
  */
-export function attendanceCsvStream(db: DbOrTx, range: ExportRange, batch = EXPORT_BATCH): Readable {
+function attendanceCsvStream(db: DbOrTx, range: ExportRange, batch = EXPORT_BATCH): Readable {
   const csv = csvStream(ATTENDANCE_EXPORT_COLUMNS);
   const source = Readable.from(attendanceRows(db, range, batch));
   source.on('error', (err) => csv.destroy(err));

@@ -75,7 +75,7 @@ export function resolveRef<T>(raw: string, bySis: ReadonlyMap<string, T>, byId: 
 }
 
 /** 'YYYY-MM-DDTHH:MM:SS[offset]' from the parser → an instant; without an offset it is school time. */
-export function toInstant(v: string | null, timeZone: string): string | null {
+function toInstant(v: string | null, timeZone: string): string | null {
   if (v == null) return null;
   if (/(Z|[+-]\d{2}:?\d{2})$/.test(v)) return new Date(v.replace(/([+-]\d{2})(\d{2})$/, '$1:$2')).toISOString();
   const [date, time] = v.split('T') as [string, string];

@@ -7,14 +7,14 @@ import { DAY_NAMES } from '../../../common/schedules.ts';
 // people live beside the rules in ruleText.
 
 export type CellValue = string | number | boolean | null | readonly string[] | readonly (number | string)[];
-export type CellResult = { ok: true; value: CellValue } | { ok: false; message: string };
+type CellResult = { ok: true; value: CellValue } | { ok: false; message: string };
 
 const ok = (value: CellValue): CellResult => ({ ok: true, value });
 const fail = (message: string): CellResult => ({ ok: false, message });
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** A real calendar date within years PostgreSQL and people agree on. */
-export function isRealDate(v: string): boolean {
+function isRealDate(v: string): boolean {
   const m = DATE_RE.exec(v);
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
@@ -25,7 +25,7 @@ export function isRealDate(v: string): boolean {
 const DATETIME_RE = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /** 'YYYY-MM-DD', optionally with HH:MM[:SS] and an offset; null when not one. */
-export function parseDateTime(v: string): { date: string; hours: number; minutes: number; seconds: number; offset: string | null } | null {
+function parseDateTime(v: string): { date: string; hours: number; minutes: number; seconds: number; offset: string | null } | null {
   const m = DATETIME_RE.exec(v);
   if (!m || !isRealDate(m[1]!)) return null;
   const hours = Number(m[2] ?? 0);

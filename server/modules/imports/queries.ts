@@ -4,7 +4,6 @@ import { coursePrerequisites, courses, fileUploads, instructorProfiles, programs
 import type { RowProblem } from '../../lib/errors.ts';
 import { anyOf } from './bulk-sql.ts';
 
-export type UploadRow = typeof fileUploads.$inferSelect;
 export type WizardProgressRow = Pick<typeof wizardProgress.$inferSelect, 'currentStep' | 'completedSteps'>;
 
 /** One import of a type (a wizard step) at a time, so the checks still hold when the rows are written. */

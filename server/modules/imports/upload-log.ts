@@ -9,9 +9,9 @@ import { isoOrNull } from '../../lib/sql-values.ts';
 import { failProcessingUploads, insertUpload, selectUpload, selectUploads, updateUploadResult, type UploadListRow } from './queries.ts';
 
 /** Problems kept with an upload's record (the answer to the upload lists more). */
-export const STORED_PROBLEMS = 200;
+const STORED_PROBLEMS = 200;
 
-export type UploadStatus = 'processing' | 'completed' | 'failed' | 'validated';
+type UploadStatus = 'processing' | 'completed' | 'failed' | 'validated';
 
 /** Record an upload as it starts, so a long import shows as processing to other admins. */
 export async function startUpload(
@@ -85,7 +85,7 @@ export const INTERRUPTED_IMPORT = 'The import was interrupted: the server stoppe
  * when no other instance runs (`otherInstances` 0) or it is older than MAX_IMPORT_MINUTES. Even a
  * wrong call heals itself: a live import overwrites its record's status when it ends.
  */
-export async function failInterruptedUploads(db: DbOrTx, liveInstances: readonly string[], otherInstances: number): Promise<number[]> {
+async function failInterruptedUploads(db: DbOrTx, liveInstances: readonly string[], otherInstances: number): Promise<number[]> {
   const cutoff = otherInstances === 0 ? sql`now()` : sql`now() - make_interval(mins => ${MAX_IMPORT_MINUTES})`;
   return failProcessingUploads(db, liveInstances, cutoff, { row: 0, column: '', message: INTERRUPTED_IMPORT });
 }

@@ -6,7 +6,7 @@ import { recordAudit } from '../audit-logs/service.ts';
 import { insertWizardProgress, selectWizardProgress, updateWizardProgress, type WizardProgressRow } from './queries.ts';
 
 /** SPEC §4: completed, then current, then available when every prerequisite is completed, else locked. */
-export function wizardState(currentStep: number, completedSteps: readonly number[]): WizardState {
+function wizardState(currentStep: number, completedSteps: readonly number[]): WizardState {
   const done = new Set(completedSteps);
   return {
     currentStep,
@@ -21,7 +21,7 @@ export function wizardState(currentStep: number, completedSteps: readonly number
   };
 }
 
-export function isStepLocked(step: number, completedSteps: readonly number[]): boolean {
+function isStepLocked(step: number, completedSteps: readonly number[]): boolean {
   const def = IMPORT_TYPES.find((t) => t.step === step);
   return !def || !def.prerequisites.every((p) => completedSteps.includes(p));
 }

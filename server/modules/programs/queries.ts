@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { programs } from '../../db/schema/index.ts';
 
 export type ProgramRow = typeof programs.$inferSelect;
-export type ProgramValues = typeof programs.$inferInsert;
+type ProgramValues = typeof programs.$inferInsert;
 
 export async function selectPrograms(db: DbOrTx): Promise<ProgramRow[]> {
   return db.select().from(programs).orderBy(asc(programs.programName));

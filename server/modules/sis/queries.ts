@@ -5,7 +5,7 @@ import type { SIS_TABLES } from '../../../common/import-columns.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { attendanceRecords, courses, instructorProfiles, programs, schedules, students } from '../../db/schema/index.ts';
 
-export type SisTable = (typeof SIS_TABLES)[number];
+type SisTable = (typeof SIS_TABLES)[number];
 type SyncStatus = (typeof SYNC_STATUSES)[number];
 type Source = { table: PgTable; syncStatus: PgColumn; lastSyncDate: PgColumn | null };
 
