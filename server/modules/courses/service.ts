@@ -151,8 +151,7 @@ export async function bulkUploadCourses(deps: ImportDeps, file: UploadedFile, ct
       .map(({ e }) => e);
     // A file over the reading limits is answered with its own code, as the screen's import always did.
     if (outcome.unreadable) throw new AppError(400, outcome.unreadable.code, outcome.unreadable.message, { imported: 0, errors });
-    const message = outcome.status === 400 ? `Nothing was imported: ${outcome.errorCount} problem(s) in the file` : outcome.message;
-    throw new AppError(outcome.status, outcome.code, message, { imported: 0, errors });
+    throw new AppError(outcome.status, outcome.code, outcome.message, { imported: 0, errors });
   }
   const { created, updated } = outcome.result;
   return { imported: created + updated, created, updated, errors: [] as RowProblem[] };
