@@ -1,6 +1,7 @@
 import { COURSE_SELF_PREREQUISITE } from '../../../common/courses.ts';
 import { CHUNK_ROWS, upsertRows } from './bulk-sql.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { courses as courseTable } from '../../db/schema/index.ts';
 import { replacePrerequisiteLinks, reserveCourseIds, selectCourseRefs, selectPrerequisiteLinks, selectProgramRefs } from './queries.ts';
 import { allRows, copiedColumns, flagDuplicates, keysOf, resolveRef, splitByExisting, syncDateColumn, type ImportHandler, type ImportPlan, type PlanContext } from './handler.ts';
 import type { Sheet } from './sheet.ts';
@@ -156,15 +157,15 @@ async function planCourseRows({ tx, sheet, problems, timeZone }: PlanContext, by
 
 /** The template import: rows keyed by SIS course ID, upserted on it. Answers each row's course id. */
 async function writeBySis(w: DbOrTx, sheet: Sheet, keys: readonly (string | null)[], courses: readonly CourseRow[], programIds: readonly (number | null)[], timeZone: string): Promise<number[]> {
-  const written = await upsertRows<{ id: number; sis_course_id: string }>(w, {
-    table: 'courses',
-    conflict: 'sis_course_id',
+  const written = await upsertRows(w, {
+    table: courseTable,
+    conflict: courseTable.sisCourseId,
     columns: [...copiedColumns(sheet, COPIED), { db: 'program_id', type: 'int', value: (i) => programIds[i] }, ...syncDateColumn(sheet, timeZone)],
     rows: allRows(sheet),
-    returning: 'id, sis_course_id',
+    returning: { id: courseTable.id, sisCourseId: courseTable.sisCourseId },
   });
   const idBySis = new Map(courses.filter((c) => c.sisCourseId != null).map((c) => [c.sisCourseId!, c.id]));
-  for (const r of written) idBySis.set(r.sis_course_id, r.id);
+  for (const r of written) idBySis.set(r.sisCourseId!, r.id);
   return keys.map((k) => idBySis.get(k!)!);
 }
 
@@ -185,8 +186,8 @@ async function writeByTarget(
   let next = 0;
   const rowIds = targets.map((t) => t?.id ?? ids[next++]!);
   await upsertRows(w, {
-    table: 'courses',
-    conflict: 'id',
+    table: courseTable,
+    conflict: courseTable.id,
     columns: [
       { db: 'id', type: 'int', value: (i) => rowIds[i] },
       ...copiedColumns(sheet, COPIED.filter(([name]) => name !== 'sisCourseId')),
@@ -196,7 +197,7 @@ async function writeByTarget(
       ...syncDateColumn(sheet, timeZone),
     ],
     rows: allRows(sheet),
-    returning: 'id',
+    returning: { id: courseTable.id },
   });
   return rowIds;
 }

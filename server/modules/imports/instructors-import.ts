@@ -1,4 +1,5 @@
 import { ROLE_LABELS } from '../../../common/roles.ts';
+import { instructorProfiles, users as userTable } from '../../db/schema/index.ts';
 import { upsertRows } from './bulk-sql.ts';
 import { allRows, copiedColumns, flagDuplicates, keysOf, syncDateColumn, type ImportHandler } from './handler.ts';
 import { linkUsersToSisIds, selectProfilesByEmployeeId, selectUsersByKeys } from './queries.ts';
@@ -96,9 +97,9 @@ export const planInstructors: ImportHandler = async ({ tx, sheet, problems, time
       if (toLink.length > 0) {
         await linkUsersToSisIds(w, toLink);
       }
-      const written = await upsertRows<{ id: number; sis_user_id: string }>(w, {
-        table: 'users',
-        conflict: 'sis_user_id',
+      const written = await upsertRows(w, {
+        table: userTable,
+        conflict: userTable.sisUserId,
         columns: [
           ...copiedColumns(sheet, [
             ['sisUserId', 'sis_user_id', 'text'],
@@ -110,19 +111,19 @@ export const planInstructors: ImportHandler = async ({ tx, sheet, problems, time
           { db: 'role', type: 'text', value: () => 'instructor', update: false },
         ],
         rows: allRows(sheet),
-        returning: 'id, sis_user_id',
+        returning: { id: userTable.id, sisUserId: userTable.sisUserId },
       });
-      const idBySis = new Map(written.map((r) => [r.sis_user_id, r.id]));
+      const idBySis = new Map(written.map((r) => [r.sisUserId!, r.id]));
       await upsertRows(w, {
-        table: 'instructor_profiles',
-        conflict: 'user_id',
+        table: instructorProfiles,
+        conflict: instructorProfiles.userId,
         columns: [
           { db: 'user_id', type: 'int', value: (i) => idBySis.get(keys[i]!) },
           ...copiedColumns(sheet, PROFILE),
           ...syncDateColumn(sheet, timeZone),
         ],
         rows: allRows(sheet),
-        returning: 'user_id',
+        returning: { userId: instructorProfiles.userId },
       });
     },
   };

@@ -1,3 +1,4 @@
+import { programs } from '../../db/schema/index.ts';
 import { upsertRows } from './bulk-sql.ts';
 import { allRows, copiedColumns, flagDuplicates, keysOf, splitByExisting, syncDateColumn, type ImportHandler } from './handler.ts';
 import { selectProgramsByKeyOrCode } from './queries.ts';
@@ -48,11 +49,11 @@ export const planPrograms: ImportHandler = async ({ tx, sheet, problems, timeZon
     ...splitByExisting(keys, existing),
     write: async (w) => {
       await upsertRows(w, {
-        table: 'programs',
-        conflict: 'sis_program_id',
+        table: programs,
+        conflict: programs.sisProgramId,
         columns: [...copiedColumns(sheet, COPIED), ...syncDateColumn(sheet, timeZone)],
         rows: allRows(sheet),
-        returning: 'id',
+        returning: { id: programs.id },
       });
     },
   };

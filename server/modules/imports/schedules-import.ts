@@ -1,3 +1,4 @@
+import { schedules } from '../../db/schema/index.ts';
 import { dateArrayLiteral, upsertRows } from './bulk-sql.ts';
 import { allRows, copiedColumns, keysOf, resolveRef, splitByExisting, syncDateColumn, type ImportHandler } from './handler.ts';
 import { fillScheduleRosters, selectCourseRefs, selectInstructorRefs, selectScheduleKeys } from './queries.ts';
@@ -71,9 +72,9 @@ export const planSchedules: ImportHandler = async ({ tx, sheet, problems, timeZo
   return {
     ...splitByExisting(keys, existing),
     write: async (w) => {
-      const written = await upsertRows<{ id: number }>(w, {
-        table: 'schedules',
-        conflict: 'sis_schedule_id',
+      const written = await upsertRows(w, {
+        table: schedules,
+        conflict: schedules.sisScheduleId,
         columns: [
           ...copiedColumns(sheet, COPIED),
           { db: 'course_id', type: 'int', value: (i) => courseIds[i] },
@@ -83,7 +84,7 @@ export const planSchedules: ImportHandler = async ({ tx, sheet, problems, timeZo
           ...syncDateColumn(sheet, timeZone),
         ],
         rows: allRows(sheet),
-        returning: 'id',
+        returning: { id: schedules.id },
       });
       await fillScheduleRosters(w, written.map((r) => r.id));
     },

@@ -1,3 +1,4 @@
+import { students } from '../../db/schema/index.ts';
 import { upsertRows, type DbColumn } from './bulk-sql.ts';
 import { allRows, copiedColumns, keysOf, resolveRef, splitByExisting, syncDateColumn, type ImportHandler } from './handler.ts';
 import { addStudentsToRosters, removeMovedStudentsFromRosters, selectProgramRefs, selectStudentsBySis } from './queries.ts';
@@ -60,12 +61,12 @@ export const planStudents: ImportHandler = async ({ tx, sheet, problems, timeZon
   return {
     ...splitByExisting(keys, existing),
     write: async (w) => {
-      const written = await upsertRows<{ id: number }>(w, {
-        table: 'students',
-        conflict: 'sis_student_id',
+      const written = await upsertRows(w, {
+        table: students,
+        conflict: students.sisStudentId,
         columns: [...copiedColumns(sheet, COPIED), { db: 'program_id', type: 'int', value: (i) => programIds[i] }, ...ssn, ...syncDateColumn(sheet, timeZone)],
         rows: allRows(sheet),
-        returning: 'id',
+        returning: { id: students.id },
       });
       if (movedKeys.length > 0) {
         await removeMovedStudentsFromRosters(w, movedKeys, today);
