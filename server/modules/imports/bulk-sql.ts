@@ -9,12 +9,12 @@ export type PgArrayType = 'text' | 'int' | 'numeric' | 'bool' | 'date' | 'time' 
 
 /** A table column written from the file: its value for file row i, and whether re-imports overwrite it. */
 export type DbColumn = {
-  db: string;
+  db: PgColumn;
   type: PgArrayType;
   value: (i: number) => unknown;
   /** false: set on insert only (e.g. role). */
   update?: boolean;
-  /** An expression over the unnest column `u.<db>`, e.g. a cast to date[]. */
+  /** An expression over the unnest column `u.<db name>`, e.g. a cast to date[]. */
   select?: string;
 };
 
@@ -40,14 +40,14 @@ export async function upsertRows<R extends Record<string, PgColumn>>(
     Object.entries(opts.returning).map(([key, column]) => sql`${ident(column.name)} as ${sql.identifier(key)}`),
     sql`, `,
   );
-  const names = opts.columns.map((c) => ident(c.db));
-  const updates = opts.columns.filter((c) => c.update !== false && c.db !== opts.conflict.name).map((c) => sql`${ident(c.db)} = excluded.${ident(c.db)}`);
+  const names = opts.columns.map((c) => ident(c.db.name));
+  const updates = opts.columns.filter((c) => c.update !== false && c.db.name !== opts.conflict.name).map((c) => sql`${ident(c.db.name)} = excluded.${ident(c.db.name)}`);
   if (opts.touchUpdatedAt !== false) updates.push(sql`updated_at = now()`);
   const onConflict: SQL = updates.length > 0 ? sql`do update set ${sql.join(updates, sql`, `)}` : sql`do nothing`;
   for (let start = 0; start < opts.rows.length; start += CHUNK_ROWS) {
     const chunk = opts.rows.slice(start, start + CHUNK_ROWS);
     const arrays = opts.columns.map((c) => sql`${sql.param(chunk.map((i) => c.value(i) ?? null))}::${sql.raw(c.type)}[]`);
-    const selects = opts.columns.map((c) => (c.select ? sql.raw(c.select) : sql`u.${ident(c.db)}`));
+    const selects = opts.columns.map((c) => (c.select ? sql.raw(c.select) : sql`u.${ident(c.db.name)}`));
     const { rows } = await tx.execute<Returned<R>>(sql`
       insert into ${opts.table} (${sql.join(names, sql`, `)})
       select ${sql.join(selects, sql`, `)} from unnest(${sql.join(arrays, sql`, `)}) as u(${sql.join(names, sql`, `)})

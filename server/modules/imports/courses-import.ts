@@ -7,22 +7,22 @@ import { allRows, copiedColumns, flagDuplicates, keysOf, resolveRef, splitByExis
 import type { Sheet } from './sheet.ts';
 
 const COPIED = [
-  ['sisCourseId', 'sis_course_id', 'text'],
-  ['courseCode', 'course_code', 'text'],
-  ['courseName', 'course_name', 'text'],
-  ['clockHours', 'clock_hours', 'numeric'],
-  ['description', 'description', 'text'],
-  ['isActive', 'is_active', 'bool'],
-  ['syllabusUrl', 'syllabus_url', 'text'],
-  ['textbooks', 'textbooks', 'text'],
-  ['labHours', 'lab_hours', 'numeric'],
-  ['lectureHours', 'lecture_hours', 'numeric'],
-  ['passingGrade', 'passing_grade', 'numeric'],
-  ['category', 'category', 'text'],
-  ['credits', 'credits', 'numeric'],
-  ['externalCourseId', 'external_course_id', 'text'],
-  ['departmentCode', 'department_code', 'text'],
-  ['transferCredits', 'transfer_credits', 'bool'],
+  ['sisCourseId', courseTable.sisCourseId, 'text'],
+  ['courseCode', courseTable.courseCode, 'text'],
+  ['courseName', courseTable.courseName, 'text'],
+  ['clockHours', courseTable.clockHours, 'numeric'],
+  ['description', courseTable.description, 'text'],
+  ['isActive', courseTable.isActive, 'bool'],
+  ['syllabusUrl', courseTable.syllabusUrl, 'text'],
+  ['textbooks', courseTable.textbooks, 'text'],
+  ['labHours', courseTable.labHours, 'numeric'],
+  ['lectureHours', courseTable.lectureHours, 'numeric'],
+  ['passingGrade', courseTable.passingGrade, 'numeric'],
+  ['category', courseTable.category, 'text'],
+  ['credits', courseTable.credits, 'numeric'],
+  ['externalCourseId', courseTable.externalCourseId, 'text'],
+  ['departmentCode', courseTable.departmentCode, 'text'],
+  ['transferCredits', courseTable.transferCredits, 'bool'],
 ] as const;
 
 type CourseRow = Awaited<ReturnType<typeof selectCourseRefs>>[number];
@@ -160,7 +160,7 @@ async function writeBySis(w: DbOrTx, sheet: Sheet, keys: readonly (string | null
   const written = await upsertRows(w, {
     table: courseTable,
     conflict: courseTable.sisCourseId,
-    columns: [...copiedColumns(sheet, COPIED), { db: 'program_id', type: 'int', value: (i) => programIds[i] }, ...syncDateColumn(sheet, timeZone)],
+    columns: [...copiedColumns(sheet, COPIED), { db: courseTable.programId, type: 'int', value: (i) => programIds[i] }, ...syncDateColumn(sheet, timeZone, courseTable.lastSyncDate)],
     rows: allRows(sheet),
     returning: { id: courseTable.id, sisCourseId: courseTable.sisCourseId },
   });
@@ -189,12 +189,12 @@ async function writeByTarget(
     table: courseTable,
     conflict: courseTable.id,
     columns: [
-      { db: 'id', type: 'int', value: (i) => rowIds[i] },
+      { db: courseTable.id, type: 'int', value: (i) => rowIds[i] },
       ...copiedColumns(sheet, COPIED.filter(([name]) => name !== 'sisCourseId')),
       // A row without a SIS ID keeps the stored course's.
-      { db: 'sis_course_id', type: 'text', value: (i) => keys[i] ?? targets[i]?.sisCourseId ?? null },
-      ...(sheet.has('programId') ? [{ db: 'program_id', type: 'int' as const, value: (i: number) => programIds[i] }] : []),
-      ...syncDateColumn(sheet, timeZone),
+      { db: courseTable.sisCourseId, type: 'text', value: (i) => keys[i] ?? targets[i]?.sisCourseId ?? null },
+      ...(sheet.has('programId') ? [{ db: courseTable.programId, type: 'int' as const, value: (i: number) => programIds[i] }] : []),
+      ...syncDateColumn(sheet, timeZone, courseTable.lastSyncDate),
     ],
     rows: allRows(sheet),
     returning: { id: courseTable.id },

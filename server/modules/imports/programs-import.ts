@@ -4,23 +4,23 @@ import { allRows, copiedColumns, flagDuplicates, keysOf, splitByExisting, syncDa
 import { selectProgramsByKeyOrCode } from './queries.ts';
 
 const COPIED = [
-  ['sisProgramId', 'sis_program_id', 'text'],
-  ['programName', 'program_name', 'text'],
-  ['programCode', 'program_code', 'text'],
-  ['durationHours', 'duration_hours', 'numeric'],
-  ['credentialType', 'credential_type', 'text'],
-  ['description', 'description', 'text'],
-  ['status', 'status', 'text'],
-  ['startDate', 'start_date', 'date'],
-  ['endDate', 'end_date', 'date'],
-  ['accreditationBody', 'accreditation_body', 'text'],
-  ['programDirector', 'program_director', 'text'],
-  ['tuitionCost', 'tuition_cost', 'numeric'],
-  ['capacity', 'capacity', 'int'],
-  ['campusLocation', 'campus_location', 'text'],
-  ['externalProgramId', 'external_program_id', 'text'],
-  ['regulatoryCode', 'regulatory_code', 'text'],
-  ['syncStatus', 'sync_status', 'text'],
+  ['sisProgramId', programs.sisProgramId, 'text'],
+  ['programName', programs.programName, 'text'],
+  ['programCode', programs.programCode, 'text'],
+  ['durationHours', programs.durationHours, 'numeric'],
+  ['credentialType', programs.credentialType, 'text'],
+  ['description', programs.description, 'text'],
+  ['status', programs.status, 'text'],
+  ['startDate', programs.startDate, 'date'],
+  ['endDate', programs.endDate, 'date'],
+  ['accreditationBody', programs.accreditationBody, 'text'],
+  ['programDirector', programs.programDirector, 'text'],
+  ['tuitionCost', programs.tuitionCost, 'numeric'],
+  ['capacity', programs.capacity, 'int'],
+  ['campusLocation', programs.campusLocation, 'text'],
+  ['externalProgramId', programs.externalProgramId, 'text'],
+  ['regulatoryCode', programs.regulatoryCode, 'text'],
+  ['syncStatus', programs.syncStatus, 'text'],
 ] as const;
 
 /** Programs: upsert by sisProgramId; programCode stays unique across programs. */
@@ -51,7 +51,7 @@ export const planPrograms: ImportHandler = async ({ tx, sheet, problems, timeZon
       await upsertRows(w, {
         table: programs,
         conflict: programs.sisProgramId,
-        columns: [...copiedColumns(sheet, COPIED), ...syncDateColumn(sheet, timeZone)],
+        columns: [...copiedColumns(sheet, COPIED), ...syncDateColumn(sheet, timeZone, programs.lastSyncDate)],
         rows: allRows(sheet),
         returning: { id: programs.id },
       });

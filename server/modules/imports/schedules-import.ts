@@ -1,27 +1,28 @@
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import { schedules } from '../../db/schema/index.ts';
 import { dateArrayLiteral, upsertRows } from './bulk-sql.ts';
 import { allRows, copiedColumns, keysOf, resolveRef, splitByExisting, syncDateColumn, type ImportHandler } from './handler.ts';
 import { fillScheduleRosters, selectCourseRefs, selectInstructorRefs, selectScheduleKeys } from './queries.ts';
 
 const COPIED = [
-  ['sisScheduleId', 'sis_schedule_id', 'text'],
-  ['roomNumber', 'room_number', 'text'],
-  ['startTime', 'start_time', 'time'],
-  ['endTime', 'end_time', 'time'],
-  ['dayOfWeek', 'day_of_week', 'int'],
-  ['courseStartDate', 'course_start_date', 'date'],
-  ['courseEndDate', 'course_end_date', 'date'],
-  ['cohortNumber', 'cohort_number', 'int'],
-  ['termNumber', 'term_number', 'int'],
-  ['isActive', 'is_active', 'bool'],
-  ['room', 'room', 'text'],
-  ['capacity', 'capacity', 'int'],
-  ['notes', 'notes', 'text'],
-  ['gradingPolicy', 'grading_policy', 'text'],
-  ['term', 'term', 'text'],
-  ['externalScheduleId', 'external_schedule_id', 'text'],
-  ['academicYear', 'academic_year', 'text'],
-  ['registrationCode', 'registration_code', 'text'],
+  ['sisScheduleId', schedules.sisScheduleId, 'text'],
+  ['roomNumber', schedules.roomNumber, 'text'],
+  ['startTime', schedules.startTime, 'time'],
+  ['endTime', schedules.endTime, 'time'],
+  ['dayOfWeek', schedules.dayOfWeek, 'int'],
+  ['courseStartDate', schedules.courseStartDate, 'date'],
+  ['courseEndDate', schedules.courseEndDate, 'date'],
+  ['cohortNumber', schedules.cohortNumber, 'int'],
+  ['termNumber', schedules.termNumber, 'int'],
+  ['isActive', schedules.isActive, 'bool'],
+  ['room', schedules.room, 'text'],
+  ['capacity', schedules.capacity, 'int'],
+  ['notes', schedules.notes, 'text'],
+  ['gradingPolicy', schedules.gradingPolicy, 'text'],
+  ['term', schedules.term, 'text'],
+  ['externalScheduleId', schedules.externalScheduleId, 'text'],
+  ['academicYear', schedules.academicYear, 'text'],
+  ['registrationCode', schedules.registrationCode, 'text'],
 ] as const;
 
 /**
@@ -66,8 +67,8 @@ export const planSchedules: ImportHandler = async ({ tx, sheet, problems, timeZo
     if (from && to && to < from) problems.add(row, 'courseEndDate', 'courseEndDate must not be before courseStartDate', sheet.raw('courseEndDate', i));
   }
 
-  const dateList = (name: string, db: string) =>
-    sheet.has(name) ? [{ db, type: 'text' as const, value: (i: number) => dateArrayLiteral(sheet.value<readonly string[]>(name, i)), select: `u.${db}::date[]` }] : [];
+  const dateList = (name: string, db: PgColumn) =>
+    sheet.has(name) ? [{ db, type: 'text' as const, value: (i: number) => dateArrayLiteral(sheet.value<readonly string[]>(name, i)), select: `u.${db.name}::date[]` }] : [];
 
   return {
     ...splitByExisting(keys, existing),
@@ -77,11 +78,11 @@ export const planSchedules: ImportHandler = async ({ tx, sheet, problems, timeZo
         conflict: schedules.sisScheduleId,
         columns: [
           ...copiedColumns(sheet, COPIED),
-          { db: 'course_id', type: 'int', value: (i) => courseIds[i] },
-          ...(sheet.has('instructorId') ? [{ db: 'instructor_id', type: 'int' as const, value: (i: number) => instructorIds[i] }] : []),
-          ...dateList('holidayExceptions', 'holiday_exceptions'),
-          ...dateList('makeupDates', 'makeup_dates'),
-          ...syncDateColumn(sheet, timeZone),
+          { db: schedules.courseId, type: 'int', value: (i) => courseIds[i] },
+          ...(sheet.has('instructorId') ? [{ db: schedules.instructorId, type: 'int' as const, value: (i: number) => instructorIds[i] }] : []),
+          ...dateList('holidayExceptions', schedules.holidayExceptions),
+          ...dateList('makeupDates', schedules.makeupDates),
+          ...syncDateColumn(sheet, timeZone, schedules.lastSyncDate),
         ],
         rows: allRows(sheet),
         returning: { id: schedules.id },

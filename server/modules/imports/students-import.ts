@@ -4,22 +4,22 @@ import { allRows, copiedColumns, keysOf, resolveRef, splitByExisting, syncDateCo
 import { addStudentsToRosters, removeMovedStudentsFromRosters, selectProgramRefs, selectStudentsBySis } from './queries.ts';
 
 const COPIED = [
-  ['sisStudentId', 'sis_student_id', 'text'],
-  ['firstName', 'first_name', 'text'],
-  ['lastName', 'last_name', 'text'],
-  ['email', 'email', 'text'],
-  ['phone', 'phone', 'text'],
-  ['enrollmentDate', 'enrollment_date', 'date'],
-  ['status', 'status', 'text'],
-  ['dateOfBirth', 'date_of_birth', 'date'],
-  ['address', 'address', 'text'],
-  ['emergencyContact', 'emergency_contact', 'text'],
-  ['financialAid', 'financial_aid', 'text'],
-  ['veteranStatus', 'veteran_status', 'bool'],
-  ['graduationDate', 'graduation_date', 'date'],
-  ['externalStudentId', 'external_student_id', 'text'],
-  ['nationalStudentId', 'national_student_id', 'text'],
-  ['transcriptId', 'transcript_id', 'text'],
+  ['sisStudentId', students.sisStudentId, 'text'],
+  ['firstName', students.firstName, 'text'],
+  ['lastName', students.lastName, 'text'],
+  ['email', students.email, 'text'],
+  ['phone', students.phone, 'text'],
+  ['enrollmentDate', students.enrollmentDate, 'date'],
+  ['status', students.status, 'text'],
+  ['dateOfBirth', students.dateOfBirth, 'date'],
+  ['address', students.address, 'text'],
+  ['emergencyContact', students.emergencyContact, 'text'],
+  ['financialAid', students.financialAid, 'text'],
+  ['veteranStatus', students.veteranStatus, 'bool'],
+  ['graduationDate', students.graduationDate, 'date'],
+  ['externalStudentId', students.externalStudentId, 'text'],
+  ['nationalStudentId', students.nationalStudentId, 'text'],
+  ['transcriptId', students.transcriptId, 'text'],
 ] as const;
 
 /**
@@ -53,8 +53,8 @@ export const planStudents: ImportHandler = async ({ tx, sheet, problems, timeZon
 
   const ssn: DbColumn[] = sheet.has('socialSecurityNumber')
     ? [
-        { db: 'ssn_encrypted', type: 'text', value: (i) => { const v = sheet.text('socialSecurityNumber', i); return v ? cipher.encrypt(v) : null; } },
-        { db: 'ssn_last4', type: 'text', value: (i) => sheet.text('socialSecurityNumber', i)?.slice(-4) ?? null },
+        { db: students.ssnEncrypted, type: 'text', value: (i) => { const v = sheet.text('socialSecurityNumber', i); return v ? cipher.encrypt(v) : null; } },
+        { db: students.ssnLast4, type: 'text', value: (i) => sheet.text('socialSecurityNumber', i)?.slice(-4) ?? null },
       ]
     : [];
 
@@ -64,7 +64,7 @@ export const planStudents: ImportHandler = async ({ tx, sheet, problems, timeZon
       const written = await upsertRows(w, {
         table: students,
         conflict: students.sisStudentId,
-        columns: [...copiedColumns(sheet, COPIED), { db: 'program_id', type: 'int', value: (i) => programIds[i] }, ...ssn, ...syncDateColumn(sheet, timeZone)],
+        columns: [...copiedColumns(sheet, COPIED), { db: students.programId, type: 'int', value: (i) => programIds[i] }, ...ssn, ...syncDateColumn(sheet, timeZone, students.lastSyncDate)],
         rows: allRows(sheet),
         returning: { id: students.id },
       });
