@@ -3,12 +3,10 @@ import { parseCell, type CellValue } from './parse-cell.ts';
 import type { Problems } from './problems.ts';
 import type { RawTable } from './read-file.ts';
 
-const normalise = normaliseHeader;
-
 function headerLookup(def: ImportTypeDefinition): Map<string, ImportColumn> {
   const map = new Map<string, ImportColumn>();
   for (const c of def.columns) {
-    for (const spelling of [c.name, ...c.aliases]) map.set(normalise(spelling), c);
+    for (const spelling of [c.name, ...c.aliases]) map.set(normaliseHeader(spelling), c);
   }
   return map;
 }
@@ -70,7 +68,7 @@ export class Sheet {
         if (firstUsed >= 0) problems.add(table.rows[firstUsed]!, `(column ${j + 1})`, 'This cell is in a column with no header');
         return;
       }
-      const column = lookup.get(normalise(h));
+      const column = lookup.get(normaliseHeader(h));
       if (!column) {
         if (opts.ignoreUnknownColumns) return;
         problems.add(headerRow, h, `Unknown column "${h}": not a column of the ${def.label.toLowerCase()} template`);
