@@ -1,6 +1,6 @@
 import type { UploadType } from '../../../common/constants.ts';
 import { COURSE_LIST, importType, type UploadResult } from '../../../common/import-columns.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { pgError } from '../../lib/db-errors.ts';
 import type { RowProblem } from '../../lib/errors.ts';
@@ -98,14 +98,7 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
       // The courses screen's list is not a wizard step.
       const wizard = courseList ? null : await completeWizardStep(tx, def.step, req.actorId);
       await finishUpload(tx, uploadId, { status: 'completed', rows: base.rows, ...result, errorCount: 0, errors: [] });
-      await recordAudit(tx, {
-        userId: req.actorId,
-        action: 'Upload',
-        tableName: AUDIT_TABLE[req.type],
-        recordId: uploadId,
-        ipAddress: req.ip,
-        newValues: { uploadType: req.type, fileName, fileSize: req.buffer.length, rows: base.rows, ...result, ...(wizard ? { wizardStep: def.step, currentStep: wizard.currentStep } : {}) },
-      });
+      await auditUpload(tx, req, uploadId, { fileName, rows: base.rows, ...result, ...(wizard ? { wizardStep: def.step, currentStep: wizard.currentStep } : {}) });
       return result;
     });
   } catch (err) {
@@ -136,18 +129,24 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
 
 type Recorded = Pick<ImportRequest, 'type' | 'dryRun' | 'actorId' | 'ip'> & { buffer: { length: number } };
 
+/** The audit entry of an upload, in the transaction that records its outcome. */
+async function auditUpload(tx: DbOrTx, req: Recorded, uploadId: number, values: { fileName: string; rows: number } & Record<string, unknown>) {
+  const { fileName, rows, ...rest } = values;
+  await recordAudit(tx, {
+    userId: req.actorId,
+    action: 'Upload',
+    tableName: AUDIT_TABLE[req.type],
+    recordId: uploadId,
+    ipAddress: req.ip,
+    newValues: { uploadType: req.type, fileName, fileSize: req.buffer.length, rows, ...rest },
+  });
+}
+
 /** The record and audit entry of a dry run or a refused upload (nothing else was written). */
 async function record(db: Db, req: Recorded, uploadId: number, status: 'validated' | 'failed', r: UploadResult, errorCount: number, errors: RowProblem[]) {
   await db.transaction(async (tx) => {
     await finishUpload(tx, uploadId, { status, rows: r.rows, created: r.created, updated: r.updated, errorCount, errors });
-    await recordAudit(tx, {
-      userId: req.actorId,
-      action: 'Upload',
-      tableName: AUDIT_TABLE[req.type],
-      recordId: uploadId,
-      ipAddress: req.ip,
-      newValues: { uploadType: req.type, fileName: r.fileName, fileSize: req.buffer.length, rows: r.rows, status, dryRun: req.dryRun, created: r.created, updated: r.updated, errorCount },
-    });
+    await auditUpload(tx, req, uploadId, { fileName: r.fileName, rows: r.rows, status, dryRun: req.dryRun, created: r.created, updated: r.updated, errorCount });
   });
 }
 
