@@ -36,7 +36,14 @@ const toCourse = (r: CourseWithPrerequisites, programName: string | null): Cours
   clockHours: r.clockHours == null ? null : Number(r.clockHours),
   programName,
 });
-const toValues = (i: Input): CourseValues => ({ ...i, clockHours: i.clockHours == null ? null : String(i.clockHours) });
+const toValues = (i: Input): CourseValues => ({
+  courseCode: i.courseCode,
+  courseName: i.courseName,
+  clockHours: i.clockHours == null ? null : String(i.clockHours),
+  description: i.description,
+  programId: i.programId,
+  sisCourseId: i.sisCourseId,
+});
 
 export async function listCourses(db: DbOrTx): Promise<Course[]> {
   const [rows, names] = [await selectCourses(db), await listProgramNames(db)];
