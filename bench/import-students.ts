@@ -15,7 +15,7 @@ import { startEmbeddedDatabase } from '../server/db/embedded.ts';
 import { migrateDatabase } from '../server/db/migrate.ts';
 import { fixedClock } from '../server/lib/clock.ts';
 import { createFieldCipher } from '../server/lib/field-cipher.ts';
-import { runImport } from '../server/modules/imports/engine.ts';
+import { runImport } from '../server/modules/imports/service.ts';
 
 /**
  * 100,000 students (~10 MB of CSV, the upload limit) imported through the import engine into an

@@ -15,7 +15,6 @@ import {
   UPLOAD_TYPES,
   type UploadType,
 } from './constants.ts';
-import { DAY_NAMES } from './schedules.ts';
 
 /**
  * The one definition of every CSV import column of SPEC §3, per upload type. The importer
@@ -24,9 +23,9 @@ import { DAY_NAMES } from './schedules.ts';
  * from them: the documentation cannot disagree with the importer.
  */
 
-export type RefTarget = 'programs' | 'courses' | 'instructors';
+type RefTarget = 'programs' | 'courses' | 'instructors';
 
-export type ColumnRule =
+type ColumnRule =
   | { kind: 'text'; max: number }
   | { kind: 'email' }
   | { kind: 'phone' }
@@ -73,6 +72,9 @@ export type ImportTypeDefinition = {
 };
 
 export const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** Header spellings compared without case, spaces, underscores or hyphens: sis_student_id = sisStudentId. */
+export const normaliseHeader = (h: string) => h.toLowerCase().replace(/[\s_-]/g, '');
 
 type ColumnOptions = { required?: boolean; sis?: boolean; aliases?: readonly string[] };
 function col(name: string, rule: ColumnRule, description: string, samples: readonly string[], o: ColumnOptions = {}): ImportColumn {
@@ -169,6 +171,17 @@ const COURSES: ImportTypeDefinition = {
     col('transferCredits', { kind: 'yesNo' }, 'Whether the credits transfer to other schools.', ['No', 'No', 'Yes', 'No']),
     syncDate(['2026-11-02 09:00:00', '2026-11-02 09:00:00', '2026-11-02 09:00:00', '']),
   ],
+};
+
+/** SPEC §3's simpler course CSV, read and written by the courses screen (Bulk Import, Export). */
+export const COURSE_LIST_COLUMNS = ['courseCode', 'courseName', 'description', 'clockHours', 'programId', 'sisCourseId', 'prerequisiteIds'] as const;
+/**
+ * The course list as the one importer reads it: the course template's columns and rules, with
+ * only courseCode and courseName required (a course is found by SIS course ID, else by code).
+ */
+export const COURSE_LIST: ImportTypeDefinition = {
+  ...COURSES,
+  columns: COURSES.columns.map((c) => ({ ...c, required: c.name === 'courseCode' || c.name === 'courseName' })),
 };
 
 const INSTRUCTORS: ImportTypeDefinition = {
@@ -302,12 +315,8 @@ export function importType(type: UploadType): ImportTypeDefinition {
 
 export const isUploadType = (v: string): v is UploadType => (UPLOAD_TYPES as readonly string[]).includes(v);
 
-export const WIZARD_STEP_LOCKED = 'Step Locked - Complete the required dependencies first';
-export const stepCompletedMessage = (step: number) =>
-  step < IMPORT_TYPES.length ? `Upload Successful: Step ${step} completed successfully! Moving to next step.` : 'All steps completed!';
-
 /** File rules of SPEC §5, for the Templates tab. */
-export const FILE_RULES: readonly string[] = [
+const FILE_RULES: readonly string[] = [
   'The first row is the header row; headers match the template exactly (snake_case spellings such as first_name and sis_student_id are accepted too).',
   `UTF-8 CSV (with or without a byte-order mark, CRLF or LF line ends), at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. The wizard accepts .csv; the API also reads .xls and .xlsx.`,
   'Quoted fields may contain commas and line breaks. Empty rows are ignored.',
@@ -358,170 +367,6 @@ export function ruleText(rule: ColumnRule): string {
   }
 }
 
-// ---- Cell parsing: shared so the rules and their texts live side by side. ----
-
-export type CellValue = string | number | boolean | null | readonly string[] | readonly (number | string)[];
-export type CellResult = { ok: true; value: CellValue } | { ok: false; message: string };
-
-const ok = (value: CellValue): CellResult => ({ ok: true, value });
-const fail = (message: string): CellResult => ({ ok: false, message });
-
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-/** A real calendar date within years PostgreSQL and people agree on. */
-export function isRealDate(v: string): boolean {
-  const m = DATE_RE.exec(v);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (y < 1900 || y > 2200 || mo < 1 || mo > 12 || d < 1) return false;
-  return d <= new Date(Date.UTC(y, mo, 0)).getUTCDate();
-}
-
-const DATETIME_RE = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
-
-/** 'YYYY-MM-DD', optionally with HH:MM[:SS] and an offset; null when not one. */
-export function parseDateTime(v: string): { date: string; hours: number; minutes: number; seconds: number; offset: string | null } | null {
-  const m = DATETIME_RE.exec(v);
-  if (!m || !isRealDate(m[1]!)) return null;
-  const hours = Number(m[2] ?? 0);
-  const minutes = Number(m[3] ?? 0);
-  const seconds = Number(m[4] ?? 0);
-  if (hours > 23 || minutes > 59 || seconds > 59) return null;
-  if (m[5] && !m[2]) return null;
-  return { date: m[1]!, hours, minutes, seconds, offset: m[5] ? m[5].toUpperCase() : null };
-}
-
-const EMAIL = z.email();
-const TIME_RE = /^(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?$/;
-
-function parseNumber(raw: string): number | null {
-  const cleaned = /^\$?\d{1,3}(,\d{3})+(\.\d+)?$/.test(raw) ? raw.replace(/[$,]/g, '') : raw.replace(/^\$/, '');
-  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(cleaned)) return null;
-  const n = Number(cleaned);
-  return Number.isFinite(n) ? n : null;
-}
-
-function formatPhone(raw: string): string {
-  const digits = raw.replace(/\D/g, '');
-  const ten = digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
-  if (ten.length === 10 && /^[\d\s().+-]+$/.test(raw)) return `(${ten.slice(0, 3)}) ${ten.slice(3, 6)}-${ten.slice(6)}`;
-  return raw;
-}
-
-const BOOLEAN_WORDS: Record<string, boolean> = { true: true, false: false, yes: true, no: false, y: true, n: false, '1': true, '0': false };
-const DAY_LOOKUP = new Map<string, number>(DAY_NAMES.flatMap((d, i) => [[d.toLowerCase(), i] as const, [d.slice(0, 3).toLowerCase(), i] as const]));
-
-/**
- * Parse one trimmed, non-empty cell by its column's rule. Blank cells are handled by the caller
- * (required check, default value). Messages name the rule, never echo more than needed.
- */
-export function parseCell(column: ImportColumn, raw: string): CellResult {
-  const rule = column.rule;
-  const name = column.name;
-  if (raw.includes('\u0000')) return fail(`${name} contains a NUL character`);
-  switch (rule.kind) {
-    case 'text':
-      return raw.length > rule.max ? fail(`${name} must be at most ${rule.max} characters`) : ok(raw);
-    case 'ref':
-      return raw.length > 254 ? fail(`${name} must be at most 254 characters`) : ok(raw);
-    case 'email':
-      return raw.length <= 254 && EMAIL.safeParse(raw).success ? ok(raw) : fail(`${name} must be a valid e-mail address`);
-    case 'phone': {
-      const digits = raw.replace(/\D/g, '').length;
-      if (raw.length > 40 || digits < 7 || digits > 15 || !/^[\d\s().+\-/]+(\s*(ext\.?|x)\s*\d+)?$/i.test(raw)) {
-        return fail(`${name} must be a phone number (7 to 15 digits)`);
-      }
-      return ok(formatPhone(raw));
-    }
-    case 'url': {
-      if (raw.length > 500) return fail(`${name} must be at most 500 characters`);
-      try {
-        const u = new URL(raw);
-        if (u.protocol === 'http:' || u.protocol === 'https:') return ok(raw);
-      } catch {
-        // fall through
-      }
-      return fail(`${name} must be a web address starting with http:// or https://`);
-    }
-    case 'date': {
-      const dt = parseDateTime(raw);
-      return dt && !dt.offset ? ok(dt.date) : fail(`${name} must be a date YYYY-MM-DD (or YYYY-MM-DD HH:MM:SS)`);
-    }
-    case 'datetime': {
-      const dt = parseDateTime(raw);
-      if (!dt) return fail(`${name} must be a date YYYY-MM-DD or YYYY-MM-DD HH:MM:SS`);
-      const pad = (n: number) => String(n).padStart(2, '0');
-      return ok(`${dt.date}T${pad(dt.hours)}:${pad(dt.minutes)}:${pad(dt.seconds)}${dt.offset ?? ''}`);
-    }
-    case 'time': {
-      const m = TIME_RE.exec(raw);
-      if (!m) return fail(`${name} must be a time HH:MM`);
-      let h = Number(m[1]);
-      const min = Number(m[2]);
-      const ampm = m[4]?.toLowerCase();
-      if (ampm) {
-        if (h < 1 || h > 12) return fail(`${name} must be a time HH:MM`);
-        h = (h % 12) + (ampm === 'pm' ? 12 : 0);
-      }
-      if (h > 23 || min > 59 || Number(m[3] ?? 0) > 59) return fail(`${name} must be a time HH:MM`);
-      return ok(`${String(h).padStart(2, '0')}:${String(min).padStart(2, '0')}`);
-    }
-    case 'integer': {
-      if (!/^[+-]?\d{1,12}(\.0+)?$/.test(raw)) return fail(`${name} must be a whole number from ${rule.min} to ${rule.max}`);
-      const n = Number.parseInt(raw, 10);
-      return n < rule.min || n > rule.max ? fail(`${name} must be between ${rule.min} and ${rule.max}`) : ok(n);
-    }
-    case 'decimal': {
-      const n = raw.length > 30 ? null : parseNumber(raw);
-      if (n === null) return fail(`${name} must be a number from ${rule.min} to ${rule.max}`);
-      return n < rule.min || n > rule.max ? fail(`${name} must be between ${rule.min} and ${rule.max}`) : ok(n);
-    }
-    case 'enum': {
-      const found = rule.values.find((v) => v.toLowerCase() === raw.toLowerCase());
-      return found ? ok(found) : fail(`${name} must be one of ${rule.values.join(', ')}`);
-    }
-    case 'boolean': {
-      const b = BOOLEAN_WORDS[raw.toLowerCase()];
-      return b === undefined ? fail(`${name} must be true or false (Yes/No)`) : ok(b);
-    }
-    case 'yesNo': {
-      const v = raw.toLowerCase();
-      return v === 'yes' ? ok(true) : v === 'no' ? ok(false) : fail(`${name} must be Yes or No`);
-    }
-    case 'dayOfWeek': {
-      if (/^\d+$/.test(raw)) {
-        const n = Number(raw);
-        return n >= DAY_OF_WEEK.min && n <= DAY_OF_WEEK.max ? ok(n) : fail(`${name} must be between ${DAY_OF_WEEK.min} (Sunday) and ${DAY_OF_WEEK.max} (Saturday)`);
-      }
-      const day = DAY_LOOKUP.get(raw.toLowerCase());
-      return day === undefined ? fail(`${name} must be one day: ${DAY_OF_WEEK.min} (Sunday) to ${DAY_OF_WEEK.max} (Saturday)`) : ok(day);
-    }
-    case 'idList': {
-      let parsed: unknown;
-      try {
-        parsed = raw.length > 5000 ? undefined : JSON.parse(raw);
-      } catch {
-        parsed = undefined;
-      }
-      const valid =
-        Array.isArray(parsed) &&
-        parsed.length <= 50 &&
-        parsed.every((v) => (typeof v === 'number' && Number.isInteger(v) && v > 0 && v < 2 ** 31) || (typeof v === 'string' && v.trim() !== '' && v.length <= 100 && !v.includes('\u0000')));
-      if (!valid) return fail(`${name} must be a JSON array of course IDs, such as [1,2,3] or []`);
-      return ok([...new Set((parsed as (number | string)[]).map((v) => (typeof v === 'string' ? v.trim() : v)))]);
-    }
-    case 'dateList': {
-      const parts = raw.split(/[\s,;]+/).filter(Boolean);
-      if (parts.length > 366) return fail(`${name} may list at most 366 dates`);
-      const bad = parts.find((p) => !isRealDate(p));
-      return bad !== undefined ? fail(`${name} must be dates YYYY-MM-DD separated by spaces`) : ok([...new Set(parts)].sort());
-    }
-    case 'ssn': {
-      if (!/^\d{3}-?\d{2}-?\d{4}$/.test(raw)) return fail(`${name} must be nine digits, such as 123-45-6789`);
-      return ok(raw.replace(/-/g, ''));
-    }
-  }
-}
-
 /** The template CSV's header and rows, from the sample values. */
 export function templateRows(def: ImportTypeDefinition): { header: string[]; rows: string[][] } {
   const count = def.columns[0]!.samples.length;
@@ -533,7 +378,7 @@ export function templateRows(def: ImportTypeDefinition): { header: string[]; row
 
 // ---- What GET /api/import-columns answers (the Templates tab reads it). ----
 
-export const importColumnSchema = z.object({
+const importColumnSchema = z.object({
   name: z.string(),
   required: z.boolean(),
   sis: z.boolean(),
@@ -542,7 +387,7 @@ export const importColumnSchema = z.object({
   description: z.string(),
   example: z.string(),
 });
-export const importTypeSchema = z.object({
+const importTypeSchema = z.object({
   type: z.enum(UPLOAD_TYPES),
   step: z.number().int(),
   label: z.string(),
@@ -595,47 +440,6 @@ export const uploadResultSchema = z.object({
   uploadId: z.number().int(),
 });
 export type UploadResult = z.infer<typeof uploadResultSchema>;
-
-/** The body of a refused import (400): every problem, nothing written. */
-export type UploadFailure = UploadResult & { message: string; code: string; errorCount: number };
-
-export const WIZARD_STEP_STATUSES = ['locked', 'available', 'current', 'completed'] as const;
-export type WizardStepStatus = (typeof WIZARD_STEP_STATUSES)[number];
-export const wizardSchema = z.object({
-  currentStep: z.number().int(),
-  completedSteps: z.array(z.number().int()),
-  steps: z.array(
-    z.object({
-      step: z.number().int(),
-      type: z.enum(UPLOAD_TYPES),
-      label: z.string(),
-      status: z.enum(WIZARD_STEP_STATUSES),
-      prerequisites: z.array(z.number().int()),
-    }),
-  ),
-});
-export type WizardState = z.infer<typeof wizardSchema>;
-
-/** SPEC §4: completed, then current, then available when every prerequisite is completed, else locked. */
-export function wizardState(currentStep: number, completedSteps: readonly number[]): WizardState {
-  const done = new Set(completedSteps);
-  return {
-    currentStep,
-    completedSteps: [...done].sort((a, b) => a - b),
-    steps: IMPORT_TYPES.map((t) => ({
-      step: t.step,
-      type: t.type,
-      label: t.label,
-      prerequisites: [...t.prerequisites],
-      status: done.has(t.step) ? 'completed' : t.step === currentStep ? 'current' : t.prerequisites.every((p) => done.has(p)) ? 'available' : 'locked',
-    })),
-  };
-}
-
-export function isStepLocked(step: number, completedSteps: readonly number[]): boolean {
-  const def = IMPORT_TYPES.find((t) => t.step === step);
-  return !def || !def.prerequisites.every((p) => completedSteps.includes(p));
-}
 
 export const fileUploadSchema = z.object({
   id: z.number().int(),

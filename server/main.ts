@@ -6,7 +6,7 @@ import { openDatabase } from './db/connect.ts';
 import { startJobs } from './jobs/scheduler.ts';
 import { openFieldCipher } from './lib/field-cipher.ts';
 import { loggerOptions } from './lib/logging.ts';
-import { recoverInterruptedUploads } from './modules/imports/upload-log.ts';
+import { recoverInterruptedUploads } from './modules/imports/service.ts';
 import { createSetupCodeIfNeeded } from './modules/auth/service.ts';
 import { adoptServerTimeZone } from './modules/settings/service.ts';
 import { serverTimeZone } from './lib/school-time.ts';

@@ -4,7 +4,7 @@ import type { Db } from '../db/client.ts';
 import { runScheduledBackup } from '../modules/backups/service.ts';
 import { systemClock } from '../lib/clock.ts';
 import { purgeExpiredCounters } from '../lib/shared-counters.ts';
-import { sweepInterruptedUploads } from '../modules/imports/upload-log.ts';
+import { sweepInterruptedUploads } from '../modules/imports/service.ts';
 import { markAbsentees } from './auto-absent.ts';
 import { purgeExpiredLoginSessions } from './login-session-cleanup.ts';
 import { purgeExpiredData } from './retention.ts';

@@ -124,6 +124,28 @@ describe('courses', () => {
     expect(await count()).toBe(before);
   });
 
+  it('refuses a prerequisite cycle through bulk upload as through PUT, naming the row and column, and stores nothing', async () => {
+    const a = (await create(course('CYC-A'))).json();
+    const b = (await create(course('CYC-B', { prerequisiteIds: [a.id] }))).json();
+    const put = await t.app.inject({ method: 'PUT', url: `/api/courses/${a.id}`, headers: { cookie: admin }, payload: course('CYC-A', { prerequisiteIds: [b.id] }) });
+    expect(put.statusCode).toBe(400);
+    expect(put.json().message).toMatch(/cycle/);
+    const before = await count();
+    const body = multipart('cycle.csv', `courseCode,courseName,clockHours,prerequisiteIds\nCYC-A,Course CYC-A,60,[${b.id}]\nCYC-NEW,Fresh course,60,[]\n`);
+    const res = await t.app.inject({ method: 'POST', url: '/api/courses/bulk-upload', headers: { cookie: admin, ...body.headers }, payload: body.payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'IMPORT_INVALID', imported: 0 });
+    expect(res.json().errors).toEqual([expect.objectContaining({ row: 2, column: 'prerequisiteIds', message: expect.stringMatching(/cycle/) })]);
+    expect(await count()).toBe(before);
+    // Without the cycle the same row goes through, an unknown column ignored as the screen always did.
+    const fine = multipart('fine.csv', `courseCode,courseName,clockHours,prerequisiteIds,notes\nCYC-A,Course CYC-A,60,[],ignored\nCYC-NEW,Fresh course,60,[${a.id}],\n`);
+    const ok = await t.app.inject({ method: 'POST', url: '/api/courses/bulk-upload', headers: { cookie: admin, ...fine.headers }, payload: fine.payload });
+    expect(ok.json()).toMatchObject({ imported: 2, errors: [] });
+    expect(await count()).toBe(before + 1);
+    const list = (await t.app.inject({ url: '/api/courses', headers: { cookie: admin } })).json();
+    expect(list.find((x: { id: number }) => x.id === a.id).prerequisiteIds).toEqual([]);
+  });
+
   it('bulk-imports an .xlsx spreadsheet', async () => {
     const ws = XLSX.utils.aoa_to_sheet([
       ['courseCode', 'courseName', 'clockHours', 'programId', 'sisCourseId', 'prerequisiteIds'],

@@ -3,15 +3,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bulkUploadResultSchema, courseInputSchema, courseSchema } from '../../../common/courses.ts';
 import { idParam } from '../../../common/validation.ts';
-import { getSettings } from '../settings/service.ts';
 import type { AppDeps } from '../../app-deps.ts';
-import { csvDownloadHeaders, csvStream } from '../../lib/csv.ts';
-import { AppError } from '../../lib/errors.ts';
-import { readTabular } from '../../lib/tabular-file.ts';
 import { readUploadedFile } from '../../lib/upload.ts';
-import { recordAudit } from '../audit-logs/service.ts';
-import { COURSE_BULK_COLUMNS, importCourses } from './bulk-import.ts';
-import { createCourse, listCourses, toggleCourseStatus, updateCourse } from './service.ts';
+import { bulkUploadCourses, createCourse, exportCourses, listCourses, refuseCourseUpload, toggleCourseStatus, updateCourse, uploadLimitMB } from './service.ts';
 
 export function coursesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const ctx = (req: FastifyRequest) => ({ actorId: req.user!.id, ip: req.ip });
@@ -27,26 +21,14 @@ export function coursesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       toggleCourseStatus(deps.db, req.params.id, ctx(req)),
     );
 
-    // Same columns as the bulk import plus isActive, so an export can be edited and imported back.
     app.get('/api/courses/export', { config: { action: 'courses:manage' } }, async (req, reply) => {
-      const courses = await listCourses(deps.db);
-      await recordAudit(deps.db, { userId: req.user!.id, action: 'Export', tableName: 'courses', ipAddress: req.ip, newValues: { rows: courses.length } });
-      const date = deps.clock.now().toISOString().slice(0, 10);
-      const csv = csvStream([...COURSE_BULK_COLUMNS, 'isActive']);
-      for (const c of courses) {
-        csv.write({ ...c, clockHours: c.clockHours ?? '', prerequisiteIds: JSON.stringify(c.prerequisiteIds), isActive: c.isActive });
-      }
-      csv.end();
-      return reply.headers(csvDownloadHeaders(`courses-export-${date}.csv`)).send(csv);
+      const { headers, body } = await exportCourses(deps.db, deps.clock, ctx(req));
+      return reply.headers(headers).send(body);
     });
 
     app.post('/api/courses/bulk-upload', { config: { action: 'courses:manage' }, schema: { response: { 200: bulkUploadResultSchema } } }, async (req) => {
-      const file = await readUploadedFile(req, { maxFileUploadSizeMB: (await getSettings(deps.db)).system.maxFileUploadSizeMB });
-      const result = await importCourses(deps.db, readTabular(file.buffer, file.kind), { ...ctx(req), fileName: file.fileName });
-      if (result.errors.length > 0) {
-        throw new AppError(400, 'IMPORT_INVALID', `Nothing was imported: ${result.errors.length} problem(s) in the file`, { imported: 0, errors: result.errors });
-      }
-      return result;
+      const file = await readUploadedFile(req, { maxFileUploadSizeMB: await uploadLimitMB(deps.db) }).catch((err: unknown) => refuseCourseUpload(deps.db, err, ctx(req)));
+      return bulkUploadCourses(deps, file, ctx(req));
     });
   };
 }

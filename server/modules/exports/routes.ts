@@ -2,8 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isoDate } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
-import { csvDownloadHeaders } from '../../lib/csv.ts';
-import { exportAttendance } from './attendance-export.ts';
+import { exportAttendance } from './service.ts';
 
 const optionalDate = (label: string) =>
   z
@@ -12,7 +11,7 @@ const optionalDate = (label: string) =>
     .transform((v) => (v ? v : null))
     .pipe(isoDate(label).nullable());
 
-export const attendanceExportQuery = z
+const attendanceExportQuery = z
   .object({ startDate: optionalDate('startDate'), endDate: optionalDate('endDate') })
   .refine((q) => !q.startDate || !q.endDate || q.startDate <= q.endDate, { path: ['endDate'], message: 'endDate must not be before startDate' });
 
@@ -20,9 +19,9 @@ export const attendanceExportQuery = z
 export function exportsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.get('/api/export/attendance', { config: { action: 'data:manage' }, schema: { querystring: attendanceExportQuery } }, async (req, reply) => {
-      const { fileName, stream } = await exportAttendance(deps.db, req.query, { actorId: req.user!.id, ip: req.ip, clock: deps.clock });
+      const { headers, stream } = await exportAttendance(deps.db, req.query, { actorId: req.user!.id, ip: req.ip, clock: deps.clock });
       stream.on('error', (err) => req.log.error({ err }, 'attendance export failed mid-stream'));
-      return reply.headers(csvDownloadHeaders(fileName)).send(stream);
+      return reply.headers(headers).send(stream);
     });
   };
 }

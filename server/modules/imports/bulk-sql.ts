@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
 
 /** Rows per statement: one INSERT … SELECT FROM unnest(…) per chunk, never one query per row. */
@@ -8,12 +9,12 @@ export type PgArrayType = 'text' | 'int' | 'numeric' | 'bool' | 'date' | 'time' 
 
 /** A table column written from the file: its value for file row i, and whether re-imports overwrite it. */
 export type DbColumn = {
-  db: string;
+  db: PgColumn;
   type: PgArrayType;
   value: (i: number) => unknown;
   /** false: set on insert only (e.g. role). */
   update?: boolean;
-  /** An expression over the unnest column `u.<db>`, e.g. a cast to date[]. */
+  /** An expression over the unnest column `u.<db name>`, e.g. a cast to date[]. */
   select?: string;
 };
 
@@ -22,30 +23,37 @@ const ident = (name: string) => {
   return sql.raw(name);
 };
 
+/** The returned row: each named column's value, typed from the schema (ids and text, as the driver gives them). */
+type Returned<R extends Record<string, PgColumn>> = { [K in keyof R]: R[K]['_']['notNull'] extends true ? R[K]['_']['data'] : R[K]['_']['data'] | null };
+
 /**
  * Multi-row INSERT … ON CONFLICT (key) DO UPDATE in chunks, fed by one array parameter per
  * column (`unnest`), so 100,000 rows are 100 statements. Columns absent from the file are not in
  * `columns`: inserts get the table default, updates leave them alone.
  */
-export async function upsertRows<R extends Record<string, unknown>>(
+export async function upsertRows<R extends Record<string, PgColumn>>(
   tx: DbOrTx,
-  opts: { table: string; conflict: string; columns: DbColumn[]; rows: readonly number[]; returning: string; touchUpdatedAt?: boolean },
-): Promise<R[]> {
-  const out: R[] = [];
-  const names = opts.columns.map((c) => ident(c.db));
-  const updates = opts.columns.filter((c) => c.update !== false && c.db !== opts.conflict).map((c) => sql`${ident(c.db)} = excluded.${ident(c.db)}`);
+  opts: { table: PgTable; conflict: PgColumn; columns: DbColumn[]; rows: readonly number[]; returning: R; touchUpdatedAt?: boolean },
+): Promise<Returned<R>[]> {
+  const out: Returned<R>[] = [];
+  const returning = sql.join(
+    Object.entries(opts.returning).map(([key, column]) => sql`${ident(column.name)} as ${sql.identifier(key)}`),
+    sql`, `,
+  );
+  const names = opts.columns.map((c) => ident(c.db.name));
+  const updates = opts.columns.filter((c) => c.update !== false && c.db.name !== opts.conflict.name).map((c) => sql`${ident(c.db.name)} = excluded.${ident(c.db.name)}`);
   if (opts.touchUpdatedAt !== false) updates.push(sql`updated_at = now()`);
   const onConflict: SQL = updates.length > 0 ? sql`do update set ${sql.join(updates, sql`, `)}` : sql`do nothing`;
   for (let start = 0; start < opts.rows.length; start += CHUNK_ROWS) {
     const chunk = opts.rows.slice(start, start + CHUNK_ROWS);
     const arrays = opts.columns.map((c) => sql`${sql.param(chunk.map((i) => c.value(i) ?? null))}::${sql.raw(c.type)}[]`);
-    const selects = opts.columns.map((c) => (c.select ? sql.raw(c.select) : sql`u.${ident(c.db)}`));
-    const { rows } = await tx.execute<R>(sql`
-      insert into ${ident(opts.table)} (${sql.join(names, sql`, `)})
+    const selects = opts.columns.map((c) => (c.select ? sql.raw(c.select) : sql`u.${ident(c.db.name)}`));
+    const { rows } = await tx.execute<Returned<R>>(sql`
+      insert into ${opts.table} (${sql.join(names, sql`, `)})
       select ${sql.join(selects, sql`, `)} from unnest(${sql.join(arrays, sql`, `)}) as u(${sql.join(names, sql`, `)})
-      on conflict (${ident(opts.conflict)}) ${onConflict}
-      returning ${sql.raw(opts.returning)}`);
-    out.push(...(rows as R[]));
+      on conflict (${ident(opts.conflict.name)}) ${onConflict}
+      returning ${returning}`);
+    out.push(...(rows as Returned<R>[]));
   }
   return out;
 }

@@ -1,29 +1,32 @@
-import { sql } from 'drizzle-orm';
 import { COURSE_SELF_PREREQUISITE } from '../../../common/courses.ts';
-import { anyOf, CHUNK_ROWS, upsertRows } from './bulk-sql.ts';
-import { allRows, copiedColumns, flagDuplicates, keysOf, resolveRef, splitByExisting, syncDateColumn, type ImportHandler } from './handler.ts';
+import { CHUNK_ROWS, upsertRows } from './bulk-sql.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { courses as courseTable } from '../../db/schema/index.ts';
+import { replacePrerequisiteLinks, reserveCourseIds, selectCourseRefs, selectPrerequisiteLinks, selectProgramRefs } from './queries.ts';
+import { allRows, copiedColumns, flagDuplicates, keysOf, resolveRef, splitByExisting, syncDateColumn, type ImportHandler, type ImportPlan, type PlanContext } from './handler.ts';
+import type { Sheet } from './sheet.ts';
 
 const COPIED = [
-  ['sisCourseId', 'sis_course_id', 'text'],
-  ['courseCode', 'course_code', 'text'],
-  ['courseName', 'course_name', 'text'],
-  ['clockHours', 'clock_hours', 'numeric'],
-  ['description', 'description', 'text'],
-  ['isActive', 'is_active', 'bool'],
-  ['syllabusUrl', 'syllabus_url', 'text'],
-  ['textbooks', 'textbooks', 'text'],
-  ['labHours', 'lab_hours', 'numeric'],
-  ['lectureHours', 'lecture_hours', 'numeric'],
-  ['passingGrade', 'passing_grade', 'numeric'],
-  ['category', 'category', 'text'],
-  ['credits', 'credits', 'numeric'],
-  ['externalCourseId', 'external_course_id', 'text'],
-  ['departmentCode', 'department_code', 'text'],
-  ['transferCredits', 'transfer_credits', 'bool'],
+  ['sisCourseId', courseTable.sisCourseId, 'text'],
+  ['courseCode', courseTable.courseCode, 'text'],
+  ['courseName', courseTable.courseName, 'text'],
+  ['clockHours', courseTable.clockHours, 'numeric'],
+  ['description', courseTable.description, 'text'],
+  ['isActive', courseTable.isActive, 'bool'],
+  ['syllabusUrl', courseTable.syllabusUrl, 'text'],
+  ['textbooks', courseTable.textbooks, 'text'],
+  ['labHours', courseTable.labHours, 'numeric'],
+  ['lectureHours', courseTable.lectureHours, 'numeric'],
+  ['passingGrade', courseTable.passingGrade, 'numeric'],
+  ['category', courseTable.category, 'text'],
+  ['credits', courseTable.credits, 'numeric'],
+  ['externalCourseId', courseTable.externalCourseId, 'text'],
+  ['departmentCode', courseTable.departmentCode, 'text'],
+  ['transferCredits', courseTable.transferCredits, 'bool'],
 ] as const;
 
-type CourseRow = { id: number; sis_course_id: string | null; course_code: string; program_id: number | null };
-/** A course in the prerequisite graph: a stored one by id, a new one from the file by SIS id. */
+type CourseRow = Awaited<ReturnType<typeof selectCourseRefs>>[number];
+/** A course in the prerequisite graph: a stored one by id, a new one from the file by SIS id (or row). */
 type Node = string;
 
 /**
@@ -31,28 +34,52 @@ type Node = string;
  * (case-insensitive); prerequisites must exist in the database or on an earlier row, and may
  * not make a course its own prerequisite, directly or through a cycle.
  */
-export const planCourses: ImportHandler = async ({ tx, sheet, problems, timeZone }) => {
+export const planCourses: ImportHandler = (ctx) => planCourseRows(ctx, false);
+
+/**
+ * The course list of the courses screen (SPEC §3's simpler course CSV): the same checks, but a
+ * row without a SIS course ID, or whose SIS ID is new while its code names a course without one,
+ * updates the stored course with that code, as the screen's import always did.
+ */
+export const planCourseList: ImportHandler = (ctx) => planCourseRows(ctx, true);
+
+async function planCourseRows({ tx, sheet, problems, timeZone }: PlanContext, byCode: boolean): Promise<ImportPlan> {
   const keys = keysOf(sheet, problems, 'sisCourseId');
   flagDuplicates(sheet, problems, 'courseCode', (v) => v.toLowerCase());
 
-  const { rows: programs } = await tx.execute<{ id: number; sis_program_id: string | null }>(sql`select id, sis_program_id from programs`);
-  const programBySis = new Map(programs.filter((p) => p.sis_program_id != null).map((p) => [p.sis_program_id!, p.id]));
+  const programs = await selectProgramRefs(tx);
+  const programBySis = new Map(programs.filter((p) => p.sisProgramId != null).map((p) => [p.sisProgramId!, p.id]));
   const programById = new Map(programs.map((p) => [p.id, p.id]));
-  const { rows: courses } = await tx.execute<CourseRow>(sql`select id, sis_course_id, course_code, program_id from courses`);
-  const courseBySis = new Map(courses.filter((c) => c.sis_course_id != null).map((c) => [c.sis_course_id!, c]));
+  const courses = await selectCourseRefs(tx);
+  const courseBySis = new Map(courses.filter((c) => c.sisCourseId != null).map((c) => [c.sisCourseId!, c]));
   const courseById = new Map(courses.map((c) => [c.id, c]));
-  const courseByCode = new Map(courses.map((c) => [c.course_code.toLowerCase(), c]));
+  const courseByCode = new Map(courses.map((c) => [c.courseCode.toLowerCase(), c]));
+
+  // The stored course each row updates (undefined: a new course).
+  const targets: (CourseRow | undefined)[] = new Array(sheet.size);
+  const targetedBy = new Map<number, number>();
+  for (let i = 0; i < sheet.size; i++) {
+    const key = keys[i];
+    const code = sheet.text('courseCode', i);
+    const owner = code == null ? undefined : courseByCode.get(code.toLowerCase());
+    targets[i] = (key == null ? undefined : courseBySis.get(key)) ?? (byCode && owner && (key == null || owner.sisCourseId == null) ? owner : undefined);
+    const target = targets[i];
+    if (target && byCode) {
+      const first = targetedBy.get(target.id);
+      if (first !== undefined) problems.add(sheet.row(i), 'courseCode', `Updates the same course as row ${first} (${target.courseCode})`, code ?? undefined);
+      else targetedBy.set(target.id, sheet.row(i));
+    }
+  }
 
   const programIds: (number | null)[] = new Array(sheet.size).fill(null);
   const fileRowOfKey = new Map<string, number>();
   const nodeOf = (i: number): Node => {
-    const stored = courseBySis.get(keys[i] ?? '');
-    return stored ? `id:${stored.id}` : `sis:${keys[i]}`;
+    const stored = targets[i];
+    return stored ? `id:${stored.id}` : keys[i] != null ? `sis:${keys[i]}` : `row:${i}`;
   };
-  const codeOfNode = new Map<Node, string>(courses.map((c) => [`id:${c.id}`, c.course_code]));
+  const codeOfNode = new Map<Node, string>(courses.map((c) => [`id:${c.id}`, c.courseCode]));
   const edges = new Map<Node, Node[]>();
-  const { rows: links } = await tx.execute<{ course_id: number; prerequisite_id: number }>(sql`select course_id, prerequisite_id from course_prerequisites`);
-  for (const l of links) edges.set(`id:${l.course_id}`, [...(edges.get(`id:${l.course_id}`) ?? []), `id:${l.prerequisite_id}`]);
+  for (const l of await selectPrerequisiteLinks(tx)) edges.set(`id:${l.courseId}`, [...(edges.get(`id:${l.courseId}`) ?? []), `id:${l.prerequisiteId}`]);
   const changed: number[] = [];
 
   for (let i = 0; i < sheet.size; i++) {
@@ -66,15 +93,15 @@ export const planCourses: ImportHandler = async ({ tx, sheet, problems, timeZone
     }
     const code = sheet.text('courseCode', i);
     const owner = code == null ? undefined : courseByCode.get(code.toLowerCase());
-    if (owner && owner.sis_course_id !== key) {
-      problems.add(row, 'courseCode', `courseCode ${code} already belongs to another course (${owner.sis_course_id ? `SIS ID ${owner.sis_course_id}` : `id ${owner.id}`})`, code);
+    if (owner && owner !== targets[i]) {
+      problems.add(row, 'courseCode', `courseCode ${code} already belongs to another course (${owner.sisCourseId ? `SIS ID ${owner.sisCourseId}` : `id ${owner.id}`})`, code);
     }
-    if (key != null) codeOfNode.set(nodeOf(i), code ?? key);
+    if (key != null || byCode) codeOfNode.set(nodeOf(i), code ?? key ?? `row ${row}`);
 
     const prereqs = sheet.value<readonly (number | string)[]>('prerequisiteIds', i);
-    if (prereqs && key != null) {
+    if (prereqs && (key != null || byCode)) {
       const self = nodeOf(i);
-      const targets: Node[] = [];
+      const targetsOfRow: Node[] = [];
       for (const p of prereqs) {
         let target: Node | null = null;
         if (typeof p === 'number') {
@@ -90,9 +117,9 @@ export const planCourses: ImportHandler = async ({ tx, sheet, problems, timeZone
           problems.add(row, 'prerequisiteIds', `No course with SIS ID ${p} in the database or on an earlier row`, sheet.raw('prerequisiteIds', i));
         }
         if (target === self) problems.add(row, 'prerequisiteIds', COURSE_SELF_PREREQUISITE, sheet.raw('prerequisiteIds', i));
-        else if (target) targets.push(target);
+        else if (target) targetsOfRow.push(target);
       }
-      edges.set(self, targets);
+      edges.set(self, targetsOfRow);
       changed.push(i);
     }
     if (key != null && !fileRowOfKey.has(key)) fileRowOfKey.set(key, i);
@@ -107,39 +134,73 @@ export const planCourses: ImportHandler = async ({ tx, sheet, problems, timeZone
     }
   }
 
+  const updated = targets.filter((t) => t !== undefined).length;
   return {
-    ...splitByExisting(keys, courseBySis),
+    ...(byCode ? { created: sheet.size - updated, updated } : splitByExisting(keys, courseBySis)),
     write: async (w) => {
-      const written = await upsertRows<{ id: number; sis_course_id: string }>(w, {
-        table: 'courses',
-        conflict: 'sis_course_id',
-        columns: [...copiedColumns(sheet, COPIED), { db: 'program_id', type: 'int', value: (i) => programIds[i] }, ...syncDateColumn(sheet, timeZone)],
-        rows: allRows(sheet),
-        returning: 'id, sis_course_id',
-      });
+      const rowIds = byCode ? await writeByTarget(w, sheet, keys, targets, programIds, timeZone) : await writeBySis(w, sheet, keys, courses, programIds, timeZone);
       if (!sheet.has('prerequisiteIds')) return;
-      const idBySis = new Map(courses.filter((c) => c.sis_course_id != null).map((c) => [c.sis_course_id!, c.id]));
-      for (const r of written) idBySis.set(r.sis_course_id, r.id);
       const courseIds: number[] = [];
       const prereqIds: number[] = [];
       for (let i = 0; i < sheet.size; i++) {
         const prereqs = sheet.value<readonly (number | string)[]>('prerequisiteIds', i) ?? [];
         for (const p of prereqs) {
-          courseIds.push(idBySis.get(keys[i]!)!);
-          prereqIds.push(typeof p === 'number' ? p : idBySis.get(p)!);
+          courseIds.push(rowIds[i]!);
+          const j = typeof p === 'number' ? undefined : fileRowOfKey.get(p);
+          prereqIds.push(typeof p === 'number' ? p : j !== undefined ? rowIds[j]! : courseBySis.get(p)!.id);
         }
       }
-      const ids = written.map((r) => r.id);
-      await w.execute(sql`delete from course_prerequisites where course_id = ${anyOf(ids, 'int')}`);
-      for (let s = 0; s < courseIds.length; s += CHUNK_ROWS * 5) {
-        await w.execute(sql`
-          insert into course_prerequisites (course_id, prerequisite_id)
-          select * from unnest(${sql.param(courseIds.slice(s, s + CHUNK_ROWS * 5))}::int[], ${sql.param(prereqIds.slice(s, s + CHUNK_ROWS * 5))}::int[])
-          on conflict do nothing`);
-      }
+      await replacePrerequisiteLinks(w, rowIds, { courseIds, prerequisiteIds: prereqIds }, CHUNK_ROWS * 5);
     },
   };
-};
+}
+
+/** The template import: rows keyed by SIS course ID, upserted on it. Answers each row's course id. */
+async function writeBySis(w: DbOrTx, sheet: Sheet, keys: readonly (string | null)[], courses: readonly CourseRow[], programIds: readonly (number | null)[], timeZone: string): Promise<number[]> {
+  const written = await upsertRows(w, {
+    table: courseTable,
+    conflict: courseTable.sisCourseId,
+    columns: [...copiedColumns(sheet, COPIED), { db: courseTable.programId, type: 'int', value: (i) => programIds[i] }, ...syncDateColumn(sheet, timeZone, courseTable.lastSyncDate)],
+    rows: allRows(sheet),
+    returning: { id: courseTable.id, sisCourseId: courseTable.sisCourseId },
+  });
+  const idBySis = new Map(courses.filter((c) => c.sisCourseId != null).map((c) => [c.sisCourseId!, c.id]));
+  for (const r of written) idBySis.set(r.sisCourseId!, r.id);
+  return keys.map((k) => idBySis.get(k!)!);
+}
+
+/**
+ * The course list: every row's id is known before the write (its stored course, or a fresh one
+ * from the sequence), so rows with and without a SIS ID are upserted on the id alike.
+ */
+async function writeByTarget(
+  w: DbOrTx,
+  sheet: Sheet,
+  keys: readonly (string | null)[],
+  targets: readonly (CourseRow | undefined)[],
+  programIds: readonly (number | null)[],
+  timeZone: string,
+): Promise<number[]> {
+  const fresh = targets.filter((t) => t === undefined).length;
+  const ids = await reserveCourseIds(w, fresh);
+  let next = 0;
+  const rowIds = targets.map((t) => t?.id ?? ids[next++]!);
+  await upsertRows(w, {
+    table: courseTable,
+    conflict: courseTable.id,
+    columns: [
+      { db: courseTable.id, type: 'int', value: (i) => rowIds[i] },
+      ...copiedColumns(sheet, COPIED.filter(([name]) => name !== 'sisCourseId')),
+      // A row without a SIS ID keeps the stored course's.
+      { db: courseTable.sisCourseId, type: 'text', value: (i) => keys[i] ?? targets[i]?.sisCourseId ?? null },
+      ...(sheet.has('programId') ? [{ db: courseTable.programId, type: 'int' as const, value: (i: number) => programIds[i] }] : []),
+      ...syncDateColumn(sheet, timeZone, courseTable.lastSyncDate),
+    ],
+    rows: allRows(sheet),
+    returning: { id: courseTable.id },
+  });
+  return rowIds;
+}
 
 /** A path from one of `from` to `goal` through the graph, or null. */
 function findPath(edges: ReadonlyMap<Node, Node[]>, from: readonly Node[], goal: Node): Node[] | null {

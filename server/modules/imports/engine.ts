@@ -1,7 +1,6 @@
-import { sql } from 'drizzle-orm';
 import type { UploadType } from '../../../common/constants.ts';
-import { importType, type UploadResult } from '../../../common/import-columns.ts';
-import type { Db } from '../../db/client.ts';
+import { COURSE_LIST, importType, type UploadResult } from '../../../common/import-columns.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { pgError } from '../../lib/db-errors.ts';
 import type { RowProblem } from '../../lib/errors.ts';
@@ -9,11 +8,12 @@ import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { localDate } from '../../lib/school-time.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { getSettings } from '../settings/service.ts';
-import { planCourses } from './courses-import.ts';
+import { planCourseList, planCourses } from './courses-import.ts';
 import type { ImportHandler } from './handler.ts';
 import { planInstructors } from './instructors-import.ts';
 import { clip, Problems } from './problems.ts';
 import { planPrograms } from './programs-import.ts';
+import { lockImportType } from './queries.ts';
 import { readImportFile, UnreadableFile } from './read-file.ts';
 import { planSchedules } from './schedules-import.ts';
 import { Sheet } from './sheet.ts';
@@ -38,11 +38,13 @@ export type ImportRequest = {
   dryRun: boolean;
   actorId: number | null;
   ip: string | null;
+  /** 'course-list': the courses screen's simpler course CSV (type courses), outside the wizard. */
+  format?: 'template' | 'course-list';
 };
 /** A refused import: every problem (up to the answer's cap), the total, and the HTTP status to answer. */
 export type ImportOutcome =
   | { ok: true; result: UploadResult }
-  | { ok: false; status: 400 | 409; code: string; message: string; errorCount: number; result: UploadResult };
+  | { ok: false; status: 400 | 409; code: string; message: string; errorCount: number; result: UploadResult; unreadable?: { code: string; message: string } };
 
 /** An audit table name per upload type: instructors are users. */
 const AUDIT_TABLE: Record<UploadType, string> = { programs: 'programs', courses: 'courses', instructors: 'users', students: 'students', schedules: 'schedules' };
@@ -68,42 +70,42 @@ function writeProblem(err: unknown): { status: 400 | 409; message: string } | nu
  * Every upload, refused or not, is recorded in file_uploads. Never throws for bad input.
  */
 export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<ImportOutcome> {
-  const def = importType(req.type);
+  const courseList = req.format === 'course-list' && req.type === 'courses';
+  const def = courseList ? COURSE_LIST : importType(req.type);
+  const handler = courseList ? planCourseList : HANDLERS[req.type];
   const fileName = clip(req.fileName || 'upload.csv', 255) || 'upload.csv';
   const uploadId = await startUpload(deps.db, { type: req.type, fileName, fileSize: req.buffer.length, dryRun: req.dryRun, uploadedBy: req.actorId, ownerInstance: deps.instanceId?.() ?? null });
   const problems = new Problems();
   const base = { type: req.type, fileName, rows: 0, created: 0, updated: 0, dryRun: req.dryRun, errors: [] as RowProblem[], uploadId };
   let refusal: { status: 400 | 409; message: string } | null = null;
+  let unreadable: { code: string; message: string } | undefined;
   let counts: { created: number; updated: number } | null = null;
   try {
     const table = readImportFile(req.buffer, req.kind);
     base.rows = table.records.length;
     counts = await deps.db.transaction(async (tx) => {
       // One import of a type at a time, so the checks still hold when the rows are written.
-      await tx.execute(sql`select pg_advisory_xact_lock(727100, ${def.step})`);
+      await lockImportType(tx, def.step);
       const settings = await getSettings(tx);
       const timeZone = settings.attendance.timeZone;
-      const sheet = Sheet.build(def, table, problems);
+      const sheet = Sheet.build(def, table, problems, { ignoreUnknownColumns: courseList });
       if (!sheet) return null;
-      const plan = await HANDLERS[req.type]({ tx, sheet, problems, timeZone, today: localDate(deps.clock.now(), timeZone), cipher: deps.cipher });
+      const plan = await handler({ tx, sheet, problems, timeZone, today: localDate(deps.clock.now(), timeZone), cipher: deps.cipher });
       if (problems.any) return null;
       const result = { created: plan.created, updated: plan.updated };
       if (req.dryRun) return result;
       await plan.write(tx);
-      const wizard = await completeWizardStep(tx, def.step, req.actorId);
+      // The courses screen's list is not a wizard step.
+      const wizard = courseList ? null : await completeWizardStep(tx, def.step, req.actorId);
       await finishUpload(tx, uploadId, { status: 'completed', rows: base.rows, ...result, errorCount: 0, errors: [] });
-      await recordAudit(tx, {
-        userId: req.actorId,
-        action: 'Upload',
-        tableName: AUDIT_TABLE[req.type],
-        recordId: uploadId,
-        ipAddress: req.ip,
-        newValues: { uploadType: req.type, fileName, fileSize: req.buffer.length, rows: base.rows, ...result, wizardStep: def.step, currentStep: wizard.currentStep },
-      });
+      await auditUpload(tx, req, uploadId, { fileName, rows: base.rows, ...result, ...(wizard ? { wizardStep: def.step, currentStep: wizard.currentStep } : {}) });
       return result;
     });
   } catch (err) {
-    if (err instanceof UnreadableFile) problems.add(err.row, '', err.message);
+    if (err instanceof UnreadableFile) {
+      problems.add(err.row, '', err.message);
+      if (err.code) unreadable = { code: err.code, message: err.message };
+    }
     else {
       refusal = writeProblem(err);
       if (!refusal) {
@@ -122,23 +124,29 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
   const errors = problems.list();
   await record(deps.db, req, uploadId, 'failed', base, problems.count, errors);
   const message = refusal?.message ?? `Nothing was imported: ${problems.count} problem${problems.count === 1 ? '' : 's'} in the file`;
-  return { ok: false, status: refusal?.status ?? 400, code: 'IMPORT_INVALID', message, errorCount: problems.count, result: { ...base, errors } };
+  return { ok: false, status: refusal?.status ?? 400, code: 'IMPORT_INVALID', message, errorCount: problems.count, result: { ...base, errors }, ...(unreadable ? { unreadable } : {}) };
 }
 
 type Recorded = Pick<ImportRequest, 'type' | 'dryRun' | 'actorId' | 'ip'> & { buffer: { length: number } };
+
+/** The audit entry of an upload, in the transaction that records its outcome. */
+async function auditUpload(tx: DbOrTx, req: Recorded, uploadId: number, values: { fileName: string; rows: number } & Record<string, unknown>) {
+  const { fileName, rows, ...rest } = values;
+  await recordAudit(tx, {
+    userId: req.actorId,
+    action: 'Upload',
+    tableName: AUDIT_TABLE[req.type],
+    recordId: uploadId,
+    ipAddress: req.ip,
+    newValues: { uploadType: req.type, fileName, fileSize: req.buffer.length, rows, ...rest },
+  });
+}
 
 /** The record and audit entry of a dry run or a refused upload (nothing else was written). */
 async function record(db: Db, req: Recorded, uploadId: number, status: 'validated' | 'failed', r: UploadResult, errorCount: number, errors: RowProblem[]) {
   await db.transaction(async (tx) => {
     await finishUpload(tx, uploadId, { status, rows: r.rows, created: r.created, updated: r.updated, errorCount, errors });
-    await recordAudit(tx, {
-      userId: req.actorId,
-      action: 'Upload',
-      tableName: AUDIT_TABLE[req.type],
-      recordId: uploadId,
-      ipAddress: req.ip,
-      newValues: { uploadType: req.type, fileName: r.fileName, fileSize: req.buffer.length, rows: r.rows, status, dryRun: req.dryRun, created: r.created, updated: r.updated, errorCount },
-    });
+    await auditUpload(tx, req, uploadId, { fileName: r.fileName, rows: r.rows, status, dryRun: req.dryRun, created: r.created, updated: r.updated, errorCount });
   });
 }
 

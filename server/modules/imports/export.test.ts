@@ -2,8 +2,8 @@ import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATTENDANCE_EXPORT_COLUMNS, importType, templateRows } from '../../../common/import-columns.ts';
-import { attendanceRows } from '../exports/attendance-export.ts';
-import { sisStatus } from '../sis/routes.ts';
+import { attendanceRows } from '../exports/service.ts';
+import { sisStatus } from '../sis/service.ts';
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { csv, upload } from './test-support.ts';
 

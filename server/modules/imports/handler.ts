@@ -1,3 +1,4 @@
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { zonedInstant } from '../../lib/school-time.ts';
@@ -75,7 +76,7 @@ export function resolveRef<T>(raw: string, bySis: ReadonlyMap<string, T>, byId: 
 }
 
 /** 'YYYY-MM-DDTHH:MM:SS[offset]' from the parser → an instant; without an offset it is school time. */
-export function toInstant(v: string | null, timeZone: string): string | null {
+function toInstant(v: string | null, timeZone: string): string | null {
   if (v == null) return null;
   if (/(Z|[+-]\d{2}:?\d{2})$/.test(v)) return new Date(v.replace(/([+-]\d{2})(\d{2})$/, '$1:$2')).toISOString();
   const [date, time] = v.split('T') as [string, string];
@@ -84,12 +85,12 @@ export function toInstant(v: string | null, timeZone: string): string | null {
 }
 
 /** Columns copied as parsed, for those present in the file: [file column, table column, array type]. */
-export function copiedColumns(sheet: Sheet, specs: readonly (readonly [string, string, PgArrayType])[]): DbColumn[] {
+export function copiedColumns(sheet: Sheet, specs: readonly (readonly [string, PgColumn, PgArrayType])[]): DbColumn[] {
   return specs.filter(([name]) => sheet.has(name)).map(([name, db, type]) => ({ db, type, value: (i: number) => sheet.value(name, i) }));
 }
 
-export function syncDateColumn(sheet: Sheet, timeZone: string): DbColumn[] {
-  return sheet.has('lastSyncDate') ? [{ db: 'last_sync_date', type: 'timestamptz', value: (i) => toInstant(sheet.text('lastSyncDate', i), timeZone) }] : [];
+export function syncDateColumn(sheet: Sheet, timeZone: string, column: PgColumn): DbColumn[] {
+  return sheet.has('lastSyncDate') ? [{ db: column, type: 'timestamptz', value: (i) => toInstant(sheet.text('lastSyncDate', i), timeZone) }] : [];
 }
 
 /** Indices 0..n-1 of the rows to write. */

@@ -1,25 +1,26 @@
-import { sql } from 'drizzle-orm';
-import { ROLE_LABELS, type Role } from '../../../common/roles.ts';
-import { anyOf, upsertRows } from './bulk-sql.ts';
+import { ROLE_LABELS } from '../../../common/roles.ts';
+import { instructorProfiles, users as userTable } from '../../db/schema/index.ts';
+import { upsertRows } from './bulk-sql.ts';
 import { allRows, copiedColumns, flagDuplicates, keysOf, syncDateColumn, type ImportHandler } from './handler.ts';
+import { linkUsersToSisIds, selectProfilesByEmployeeId, selectUsersByKeys } from './queries.ts';
 
 const PROFILE = [
-  ['phone', 'phone', 'text'],
-  ['department', 'department', 'text'],
-  ['qualifications', 'qualifications', 'text'],
-  ['hireDate', 'hire_date', 'date'],
-  ['salary', 'salary', 'numeric'],
-  ['officeLocation', 'office_location', 'text'],
-  ['bio', 'bio', 'text'],
-  ['specializations', 'specializations', 'text'],
-  ['certifications', 'certifications', 'text'],
-  ['employmentType', 'employment_type', 'text'],
-  ['externalInstructorId', 'external_instructor_id', 'text'],
-  ['employeeId', 'employee_id', 'text'],
-  ['licenseNumber', 'license_number', 'text'],
+  ['phone', instructorProfiles.phone, 'text'],
+  ['department', instructorProfiles.department, 'text'],
+  ['qualifications', instructorProfiles.qualifications, 'text'],
+  ['hireDate', instructorProfiles.hireDate, 'date'],
+  ['salary', instructorProfiles.salary, 'numeric'],
+  ['officeLocation', instructorProfiles.officeLocation, 'text'],
+  ['bio', instructorProfiles.bio, 'text'],
+  ['specializations', instructorProfiles.specializations, 'text'],
+  ['certifications', instructorProfiles.certifications, 'text'],
+  ['employmentType', instructorProfiles.employmentType, 'text'],
+  ['externalInstructorId', instructorProfiles.externalInstructorId, 'text'],
+  ['employeeId', instructorProfiles.employeeId, 'text'],
+  ['licenseNumber', instructorProfiles.licenseNumber, 'text'],
 ] as const;
 
-type UserRow = { id: number; email: string; username: string | null; role: Role; sis_user_id: string | null };
+type UserRow = Awaited<ReturnType<typeof selectUsersByKeys>>[number];
 
 /**
  * Instructors become users with the Instructor role (login = e-mail, no password: a set-password
@@ -36,16 +37,12 @@ export const planInstructors: ImportHandler = async ({ tx, sheet, problems, time
   const col = (name: string) => allRows(sheet).map((i) => sheet.text(name, i)).filter((v): v is string => v != null);
   const emails = col('email').map((e) => e.toLowerCase());
   const usernames = col('username').map((u) => u.toLowerCase());
-  const { rows: users } = await tx.execute<UserRow>(sql`
-    select id, email, username, role, sis_user_id from users
-     where sis_user_id = ${anyOf(keys.filter((k) => k != null), 'text')}
-        or lower(email) = ${anyOf(emails, 'text')} or lower(username) = ${anyOf(usernames, 'text')}`);
-  const bySis = new Map(users.filter((u) => u.sis_user_id != null).map((u) => [u.sis_user_id!, u]));
+  const users = await selectUsersByKeys(tx, keys.filter((k) => k != null), emails, usernames);
+  const bySis = new Map(users.filter((u) => u.sisUserId != null).map((u) => [u.sisUserId!, u]));
   const byEmail = new Map(users.map((u) => [u.email.toLowerCase(), u]));
   const byUsername = new Map(users.filter((u) => u.username != null).map((u) => [u.username!.toLowerCase(), u]));
-  const { rows: employees } = await tx.execute<{ user_id: number; employee_id: string }>(sql`
-    select user_id, employee_id from instructor_profiles where employee_id = ${anyOf(col('employeeId'), 'text')}`);
-  const byEmployeeId = new Map(employees.map((e) => [e.employee_id, e.user_id]));
+  const employees = await selectProfilesByEmployeeId(tx, col('employeeId'));
+  const byEmployeeId = new Map(employees.map((e) => [e.employeeId!, e.userId]));
 
   /** The existing account each row updates (null: a new one). */
   const target: (UserRow | null)[] = new Array(sheet.size).fill(null);
@@ -75,8 +72,8 @@ export const planInstructors: ImportHandler = async ({ tx, sheet, problems, time
         problems.add(row, 'email', `${email} is the login of a ${ROLE_LABELS[emailUser.role]} account; only instructors are imported`, email);
         continue;
       }
-      if (emailUser.sis_user_id != null) {
-        problems.add(row, 'email', `${email} is the login of the instructor with SIS user ID ${emailUser.sis_user_id}`, email);
+      if (emailUser.sisUserId != null) {
+        problems.add(row, 'email', `${email} is the login of the instructor with SIS user ID ${emailUser.sisUserId}`, email);
         continue;
       }
       t = emailUser;
@@ -98,38 +95,35 @@ export const planInstructors: ImportHandler = async ({ tx, sheet, problems, time
     updated,
     write: async (w) => {
       if (toLink.length > 0) {
-        await w.execute(sql`
-          update users set sis_user_id = v.sis, updated_at = now()
-            from unnest(${sql.param(toLink.map((l) => l.id))}::int[], ${sql.param(toLink.map((l) => l.sis))}::text[]) as v(id, sis)
-           where users.id = v.id`);
+        await linkUsersToSisIds(w, toLink);
       }
-      const written = await upsertRows<{ id: number; sis_user_id: string }>(w, {
-        table: 'users',
-        conflict: 'sis_user_id',
+      const written = await upsertRows(w, {
+        table: userTable,
+        conflict: userTable.sisUserId,
         columns: [
           ...copiedColumns(sheet, [
-            ['sisUserId', 'sis_user_id', 'text'],
-            ['email', 'email', 'text'],
-            ['firstName', 'first_name', 'text'],
-            ['lastName', 'last_name', 'text'],
-            ['username', 'username', 'text'],
+            ['sisUserId', userTable.sisUserId, 'text'],
+            ['email', userTable.email, 'text'],
+            ['firstName', userTable.firstName, 'text'],
+            ['lastName', userTable.lastName, 'text'],
+            ['username', userTable.username, 'text'],
           ]),
-          { db: 'role', type: 'text', value: () => 'instructor', update: false },
+          { db: userTable.role, type: 'text', value: () => 'instructor', update: false },
         ],
         rows: allRows(sheet),
-        returning: 'id, sis_user_id',
+        returning: { id: userTable.id, sisUserId: userTable.sisUserId },
       });
-      const idBySis = new Map(written.map((r) => [r.sis_user_id, r.id]));
+      const idBySis = new Map(written.map((r) => [r.sisUserId!, r.id]));
       await upsertRows(w, {
-        table: 'instructor_profiles',
-        conflict: 'user_id',
+        table: instructorProfiles,
+        conflict: instructorProfiles.userId,
         columns: [
-          { db: 'user_id', type: 'int', value: (i) => idBySis.get(keys[i]!) },
+          { db: instructorProfiles.userId, type: 'int', value: (i) => idBySis.get(keys[i]!) },
           ...copiedColumns(sheet, PROFILE),
-          ...syncDateColumn(sheet, timeZone),
+          ...syncDateColumn(sheet, timeZone, instructorProfiles.lastSyncDate),
         ],
         rows: allRows(sheet),
-        returning: 'user_id',
+        returning: { userId: instructorProfiles.userId },
       });
     },
   };

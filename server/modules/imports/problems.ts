@@ -3,7 +3,7 @@ import type { RowProblem } from '../../lib/errors.ts';
 /** Longest value or column name echoed back in a problem: a huge cell must not become a huge answer. */
 const CLIP = 200;
 /** Problems kept in memory and answered; the count goes on past it. */
-export const MAX_PROBLEMS_ANSWERED = 1000;
+const MAX_PROBLEMS_ANSWERED = 1000;
 
 /** Strip what PostgreSQL's jsonb refuses (NUL) and other control characters, and shorten. */
 export function clip(v: string, max = CLIP): string {

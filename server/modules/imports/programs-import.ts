@@ -1,25 +1,26 @@
-import { sql } from 'drizzle-orm';
-import { anyOf, upsertRows } from './bulk-sql.ts';
+import { programs } from '../../db/schema/index.ts';
+import { upsertRows } from './bulk-sql.ts';
 import { allRows, copiedColumns, flagDuplicates, keysOf, splitByExisting, syncDateColumn, type ImportHandler } from './handler.ts';
+import { selectProgramsByKeyOrCode } from './queries.ts';
 
 const COPIED = [
-  ['sisProgramId', 'sis_program_id', 'text'],
-  ['programName', 'program_name', 'text'],
-  ['programCode', 'program_code', 'text'],
-  ['durationHours', 'duration_hours', 'numeric'],
-  ['credentialType', 'credential_type', 'text'],
-  ['description', 'description', 'text'],
-  ['status', 'status', 'text'],
-  ['startDate', 'start_date', 'date'],
-  ['endDate', 'end_date', 'date'],
-  ['accreditationBody', 'accreditation_body', 'text'],
-  ['programDirector', 'program_director', 'text'],
-  ['tuitionCost', 'tuition_cost', 'numeric'],
-  ['capacity', 'capacity', 'int'],
-  ['campusLocation', 'campus_location', 'text'],
-  ['externalProgramId', 'external_program_id', 'text'],
-  ['regulatoryCode', 'regulatory_code', 'text'],
-  ['syncStatus', 'sync_status', 'text'],
+  ['sisProgramId', programs.sisProgramId, 'text'],
+  ['programName', programs.programName, 'text'],
+  ['programCode', programs.programCode, 'text'],
+  ['durationHours', programs.durationHours, 'numeric'],
+  ['credentialType', programs.credentialType, 'text'],
+  ['description', programs.description, 'text'],
+  ['status', programs.status, 'text'],
+  ['startDate', programs.startDate, 'date'],
+  ['endDate', programs.endDate, 'date'],
+  ['accreditationBody', programs.accreditationBody, 'text'],
+  ['programDirector', programs.programDirector, 'text'],
+  ['tuitionCost', programs.tuitionCost, 'numeric'],
+  ['capacity', programs.capacity, 'int'],
+  ['campusLocation', programs.campusLocation, 'text'],
+  ['externalProgramId', programs.externalProgramId, 'text'],
+  ['regulatoryCode', programs.regulatoryCode, 'text'],
+  ['syncStatus', programs.syncStatus, 'text'],
 ] as const;
 
 /** Programs: upsert by sisProgramId; programCode stays unique across programs. */
@@ -28,18 +29,16 @@ export const planPrograms: ImportHandler = async ({ tx, sheet, problems, timeZon
   flagDuplicates(sheet, problems, 'programCode');
   const wanted = keys.filter((k): k is string => k != null);
   const codes = sheet.has('programCode') ? allRows(sheet).map((i) => sheet.text('programCode', i)).filter((c): c is string => c != null) : [];
-  const { rows: found } = await tx.execute<{ id: number; sis_program_id: string | null; program_code: string | null }>(sql`
-    select id, sis_program_id, program_code from programs
-     where sis_program_id = ${anyOf(wanted, 'text')} or program_code = ${anyOf(codes, 'text')}`);
+  const found = await selectProgramsByKeyOrCode(tx, wanted, codes);
   const wantedSet = new Set(wanted);
-  const existing = new Map(found.filter((p) => p.sis_program_id != null && wantedSet.has(p.sis_program_id)).map((p) => [p.sis_program_id!, p]));
-  const byCode = new Map(found.filter((p) => p.program_code != null).map((p) => [p.program_code!, p]));
+  const existing = new Map(found.filter((p) => p.sisProgramId != null && wantedSet.has(p.sisProgramId)).map((p) => [p.sisProgramId!, p]));
+  const byCode = new Map(found.filter((p) => p.programCode != null).map((p) => [p.programCode!, p]));
 
   for (let i = 0; i < sheet.size; i++) {
     const code = sheet.text('programCode', i);
     const owner = code == null ? undefined : byCode.get(code);
-    if (owner && owner.sis_program_id !== keys[i]) {
-      problems.add(sheet.row(i), 'programCode', `programCode ${code} already belongs to another program (${owner.sis_program_id ? `SIS ID ${owner.sis_program_id}` : `id ${owner.id}`})`, code);
+    if (owner && owner.sisProgramId !== keys[i]) {
+      problems.add(sheet.row(i), 'programCode', `programCode ${code} already belongs to another program (${owner.sisProgramId ? `SIS ID ${owner.sisProgramId}` : `id ${owner.id}`})`, code);
     }
     const start = sheet.text('startDate', i);
     const end = sheet.text('endDate', i);
@@ -50,11 +49,11 @@ export const planPrograms: ImportHandler = async ({ tx, sheet, problems, timeZon
     ...splitByExisting(keys, existing),
     write: async (w) => {
       await upsertRows(w, {
-        table: 'programs',
-        conflict: 'sis_program_id',
-        columns: [...copiedColumns(sheet, COPIED), ...syncDateColumn(sheet, timeZone)],
+        table: programs,
+        conflict: programs.sisProgramId,
+        columns: [...copiedColumns(sheet, COPIED), ...syncDateColumn(sheet, timeZone, programs.lastSyncDate)],
         rows: allRows(sheet),
-        returning: 'id',
+        returning: { id: programs.id },
       });
     },
   };

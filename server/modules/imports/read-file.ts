@@ -12,6 +12,8 @@ export class UnreadableFile extends Error {
   constructor(
     readonly row: number,
     message: string,
+    /** The error code of a file over the reading limits (FILE_TOO_BIG_TO_READ). */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -31,7 +33,7 @@ export function readImportFile(buffer: Buffer, kind: 'csv' | 'xlsx' | 'xls'): Ra
     try {
       checkTabularLimits(buffer, kind);
     } catch (err) {
-      throw new UnreadableFile(1, err instanceof AppError ? err.message : 'The file could not be read.');
+      throw new UnreadableFile(1, err instanceof AppError ? err.message : 'The file could not be read.', err instanceof AppError ? err.code : undefined);
     }
     const text = buffer.toString('utf8');
     if (text.includes('\uFFFD')) throw new UnreadableFile(1, 'The file is not valid UTF-8 text. Save it as "CSV UTF-8" and try again.');
@@ -46,7 +48,7 @@ export function readImportFile(buffer: Buffer, kind: 'csv' | 'xlsx' | 'xls'): Ra
     try {
       table = readTabular(buffer, kind);
     } catch (err) {
-      throw new UnreadableFile(1, err instanceof AppError ? err.message : 'The spreadsheet could not be read.');
+      throw new UnreadableFile(1, err instanceof AppError ? err.message : 'The spreadsheet could not be read.', err instanceof AppError ? err.code : undefined);
     }
     return {
       headers: table.headers,

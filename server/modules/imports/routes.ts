@@ -2,17 +2,24 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { UPLOAD_TYPES, type UploadType } from '../../../common/constants.ts';
-import { describeImportColumns, fileUploadSchema, importColumnsResponseSchema, rowProblemSchema, uploadResultSchema, wizardSchema } from '../../../common/import-columns.ts';
+import { fileUploadSchema, importColumnsResponseSchema, rowProblemSchema, uploadResultSchema } from '../../../common/import-columns.ts';
+import { wizardSchema } from '../../../common/upload-wizard.ts';
 import { idParam } from '../../../common/validation.ts';
-import { getSettings } from '../settings/service.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { csvDownloadHeaders } from '../../lib/csv.ts';
-import { AppError, badRequest } from '../../lib/errors.ts';
 import { readUploadedFile } from '../../lib/upload.ts';
-import { recordRefusedUpload, runImport } from './engine.ts';
-import { templateCsv } from './templates.ts';
-import { getUpload, listUploads } from './upload-log.ts';
-import { getWizard, resetWizard, setWizardStep } from './wizard.ts';
+import {
+  describeImportColumns,
+  getUpload,
+  getWizard,
+  importUpload,
+  listUploads,
+  refuseUpload,
+  resetWizard,
+  setWizardStep,
+  templateCsv,
+  uploadLimitMB,
+} from './service.ts';
 
 const typeParam = z.object({ type: z.enum(UPLOAD_TYPES, { error: `type must be one of ${UPLOAD_TYPES.join(', ')}` }) });
 const flag = z
@@ -24,22 +31,10 @@ const flag = z
 export function importsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     /** Read the file, import it, answer the result or every problem (400) — the refused upload recorded too. */
-    const handleUpload = async (req: FastifyRequest, typeGiven: UploadType | undefined, dryRun: boolean) => {
-      let file;
-      try {
-        file = await readUploadedFile(req, { maxFileUploadSizeMB: (await getSettings(deps.db)).system.maxFileUploadSizeMB });
-      } catch (err) {
-        if (typeGiven && err instanceof AppError && (err.code === 'INVALID_FILE_TYPE' || err.code === 'FILE_TOO_LARGE')) {
-          await recordRefusedUpload(deps.db, { type: typeGiven, dryRun, actorId: req.user!.id, ip: req.ip, message: err.message });
-        }
-        throw err;
-      }
-      const parsedType = typeParam.shape.type.safeParse(typeGiven ?? file.fields.type);
-      if (!parsedType.success) throw badRequest(`Say what the file holds: type must be one of ${UPLOAD_TYPES.join(', ')}`, [{ field: 'type', message: 'Unknown upload type' }]);
-      const type = parsedType.data;
-      const outcome = await runImport(deps, { type, fileName: file.fileName, buffer: file.buffer, kind: file.kind, dryRun, actorId: req.user!.id, ip: req.ip });
-      if (!outcome.ok) throw new AppError(outcome.status, outcome.code, outcome.message, { ...outcome.result, errorCount: outcome.errorCount });
-      return outcome.result;
+    const handleUpload = async (req: FastifyRequest, type: UploadType | undefined, dryRun: boolean) => {
+      const actor = { actorId: req.user!.id, ip: req.ip };
+      const file = await readUploadedFile(req, { maxFileUploadSizeMB: await uploadLimitMB(deps.db) }).catch((err: unknown) => refuseUpload(deps.db, err, { ...actor, type, dryRun }));
+      return importUpload(deps, file, { ...actor, type, dryRun });
     };
 
     app.post(

@@ -1,29 +1,29 @@
-import { sql } from 'drizzle-orm';
-import { anyOf, dateArrayLiteral, upsertRows } from './bulk-sql.ts';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { schedules } from '../../db/schema/index.ts';
+import { dateArrayLiteral, upsertRows } from './bulk-sql.ts';
 import { allRows, copiedColumns, keysOf, resolveRef, splitByExisting, syncDateColumn, type ImportHandler } from './handler.ts';
+import { fillScheduleRosters, selectCourseRefs, selectInstructorRefs, selectScheduleKeys } from './queries.ts';
 
 const COPIED = [
-  ['sisScheduleId', 'sis_schedule_id', 'text'],
-  ['roomNumber', 'room_number', 'text'],
-  ['startTime', 'start_time', 'time'],
-  ['endTime', 'end_time', 'time'],
-  ['dayOfWeek', 'day_of_week', 'int'],
-  ['courseStartDate', 'course_start_date', 'date'],
-  ['courseEndDate', 'course_end_date', 'date'],
-  ['cohortNumber', 'cohort_number', 'int'],
-  ['termNumber', 'term_number', 'int'],
-  ['isActive', 'is_active', 'bool'],
-  ['room', 'room', 'text'],
-  ['capacity', 'capacity', 'int'],
-  ['notes', 'notes', 'text'],
-  ['gradingPolicy', 'grading_policy', 'text'],
-  ['term', 'term', 'text'],
-  ['externalScheduleId', 'external_schedule_id', 'text'],
-  ['academicYear', 'academic_year', 'text'],
-  ['registrationCode', 'registration_code', 'text'],
+  ['sisScheduleId', schedules.sisScheduleId, 'text'],
+  ['roomNumber', schedules.roomNumber, 'text'],
+  ['startTime', schedules.startTime, 'time'],
+  ['endTime', schedules.endTime, 'time'],
+  ['dayOfWeek', schedules.dayOfWeek, 'int'],
+  ['courseStartDate', schedules.courseStartDate, 'date'],
+  ['courseEndDate', schedules.courseEndDate, 'date'],
+  ['cohortNumber', schedules.cohortNumber, 'int'],
+  ['termNumber', schedules.termNumber, 'int'],
+  ['isActive', schedules.isActive, 'bool'],
+  ['room', schedules.room, 'text'],
+  ['capacity', schedules.capacity, 'int'],
+  ['notes', schedules.notes, 'text'],
+  ['gradingPolicy', schedules.gradingPolicy, 'text'],
+  ['term', schedules.term, 'text'],
+  ['externalScheduleId', schedules.externalScheduleId, 'text'],
+  ['academicYear', schedules.academicYear, 'text'],
+  ['registrationCode', schedules.registrationCode, 'text'],
 ] as const;
-
-type Instructor = { id: number; sis_user_id: string | null; email: string; is_active: boolean };
 
 /**
  * Schedules: upsert by sisScheduleId. courseId must name a course; instructorId, when given, an
@@ -32,16 +32,15 @@ type Instructor = { id: number; sis_user_id: string | null; email: string; is_ac
  */
 export const planSchedules: ImportHandler = async ({ tx, sheet, problems, timeZone }) => {
   const keys = keysOf(sheet, problems, 'sisScheduleId');
-  const { rows: courses } = await tx.execute<{ id: number; sis_course_id: string | null }>(sql`select id, sis_course_id from courses`);
-  const courseBySis = new Map(courses.filter((c) => c.sis_course_id != null).map((c) => [c.sis_course_id!, c.id]));
+  const courses = await selectCourseRefs(tx);
+  const courseBySis = new Map(courses.filter((c) => c.sisCourseId != null).map((c) => [c.sisCourseId!, c.id]));
   const courseById = new Map(courses.map((c) => [c.id, c.id]));
-  const { rows: instructors } = await tx.execute<Instructor>(sql`select id, sis_user_id, email, is_active from users where role = 'instructor'`);
-  const instructorBySis = new Map(instructors.filter((u) => u.sis_user_id != null).map((u) => [u.sis_user_id!, u]));
+  const instructors = await selectInstructorRefs(tx);
+  const instructorBySis = new Map(instructors.filter((u) => u.sisUserId != null).map((u) => [u.sisUserId!, u]));
   const instructorById = new Map(instructors.map((u) => [u.id, u]));
   const instructorByEmail = new Map(instructors.map((u) => [u.email.toLowerCase(), u]));
-  const { rows: found } = await tx.execute<{ sis_schedule_id: string }>(sql`
-    select sis_schedule_id from schedules where sis_schedule_id = ${anyOf(keys.filter((k) => k != null), 'text')}`);
-  const existing = new Map(found.map((s) => [s.sis_schedule_id, true]));
+  const found = await selectScheduleKeys(tx, keys.filter((k) => k != null));
+  const existing = new Map(found.map((s) => [s.sisScheduleId!, true]));
 
   const courseIds: (number | null)[] = new Array(sheet.size).fill(null);
   const instructorIds: (number | null)[] = new Array(sheet.size).fill(null);
@@ -57,7 +56,7 @@ export const planSchedules: ImportHandler = async ({ tx, sheet, problems, timeZo
     if (instructorRef !== '' && sheet.text('instructorId', i) != null) {
       const who = resolveRef(instructorRef, instructorBySis, instructorById) ?? instructorByEmail.get(instructorRef.toLowerCase());
       if (!who) problems.add(row, 'instructorId', `No instructor with SIS user ID, id or e-mail ${instructorRef}`, instructorRef);
-      else if (!who.is_active) problems.add(row, 'instructorId', `Instructor ${instructorRef} is deactivated`, instructorRef);
+      else if (!who.isActive) problems.add(row, 'instructorId', `Instructor ${instructorRef} is deactivated`, instructorRef);
       else instructorIds[i] = who.id;
     }
     const start = sheet.text('startTime', i);
@@ -68,34 +67,27 @@ export const planSchedules: ImportHandler = async ({ tx, sheet, problems, timeZo
     if (from && to && to < from) problems.add(row, 'courseEndDate', 'courseEndDate must not be before courseStartDate', sheet.raw('courseEndDate', i));
   }
 
-  const dateList = (name: string, db: string) =>
-    sheet.has(name) ? [{ db, type: 'text' as const, value: (i: number) => dateArrayLiteral(sheet.value<readonly string[]>(name, i)), select: `u.${db}::date[]` }] : [];
+  const dateList = (name: string, db: PgColumn) =>
+    sheet.has(name) ? [{ db, type: 'text' as const, value: (i: number) => dateArrayLiteral(sheet.value<readonly string[]>(name, i)), select: `u.${db.name}::date[]` }] : [];
 
   return {
     ...splitByExisting(keys, existing),
     write: async (w) => {
-      const written = await upsertRows<{ id: number }>(w, {
-        table: 'schedules',
-        conflict: 'sis_schedule_id',
+      const written = await upsertRows(w, {
+        table: schedules,
+        conflict: schedules.sisScheduleId,
         columns: [
           ...copiedColumns(sheet, COPIED),
-          { db: 'course_id', type: 'int', value: (i) => courseIds[i] },
-          ...(sheet.has('instructorId') ? [{ db: 'instructor_id', type: 'int' as const, value: (i: number) => instructorIds[i] }] : []),
-          ...dateList('holidayExceptions', 'holiday_exceptions'),
-          ...dateList('makeupDates', 'makeup_dates'),
-          ...syncDateColumn(sheet, timeZone),
+          { db: schedules.courseId, type: 'int', value: (i) => courseIds[i] },
+          ...(sheet.has('instructorId') ? [{ db: schedules.instructorId, type: 'int' as const, value: (i: number) => instructorIds[i] }] : []),
+          ...dateList('holidayExceptions', schedules.holidayExceptions),
+          ...dateList('makeupDates', schedules.makeupDates),
+          ...syncDateColumn(sheet, timeZone, schedules.lastSyncDate),
         ],
         rows: allRows(sheet),
-        returning: 'id',
+        returning: { id: schedules.id },
       });
-      await w.execute(sql`
-        insert into schedule_rosters (schedule_id, student_id)
-        select sc.id, st.id
-          from schedules sc
-          join courses co on co.id = sc.course_id
-          join students st on st.program_id = co.program_id and st.status = 'enrolled'
-         where sc.id = ${anyOf(written.map((r) => r.id), 'int')}
-        on conflict do nothing`);
+      await fillScheduleRosters(w, written.map((r) => r.id));
     },
   };
 };

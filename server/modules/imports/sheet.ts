@@ -1,14 +1,12 @@
-import { parseCell, type CellValue, type ImportColumn, type ImportTypeDefinition } from '../../../common/import-columns.ts';
+import { normaliseHeader, type ImportColumn, type ImportTypeDefinition } from '../../../common/import-columns.ts';
+import { parseCell, type CellValue } from './parse-cell.ts';
 import type { Problems } from './problems.ts';
 import type { RawTable } from './read-file.ts';
-
-/** Header spellings compared without case, spaces, underscores or hyphens: sis_student_id = sisStudentId. */
-const normalise = (h: string) => h.toLowerCase().replace(/[\s_-]/g, '');
 
 function headerLookup(def: ImportTypeDefinition): Map<string, ImportColumn> {
   const map = new Map<string, ImportColumn>();
   for (const c of def.columns) {
-    for (const spelling of [c.name, ...c.aliases]) map.set(normalise(spelling), c);
+    for (const spelling of [c.name, ...c.aliases]) map.set(normaliseHeader(spelling), c);
   }
   return map;
 }
@@ -55,8 +53,9 @@ export class Sheet {
   /**
    * Map the header to the type's columns and parse every cell. Returns null when the header
    * itself is wrong (unknown, duplicate or missing required columns): rows are not checked then.
+   * `ignoreUnknownColumns`: other columns are skipped instead (the courses screen's list always did).
    */
-  static build(def: ImportTypeDefinition, table: RawTable, problems: Problems): Sheet | null {
+  static build(def: ImportTypeDefinition, table: RawTable, problems: Problems, opts: { ignoreUnknownColumns?: boolean } = {}): Sheet | null {
     const sheet = new Sheet(def, table);
     const lookup = headerLookup(def);
     const before = problems.count;
@@ -69,8 +68,9 @@ export class Sheet {
         if (firstUsed >= 0) problems.add(table.rows[firstUsed]!, `(column ${j + 1})`, 'This cell is in a column with no header');
         return;
       }
-      const column = lookup.get(normalise(h));
+      const column = lookup.get(normaliseHeader(h));
       if (!column) {
+        if (opts.ignoreUnknownColumns) return;
         problems.add(headerRow, h, `Unknown column "${h}": not a column of the ${def.label.toLowerCase()} template`);
         return;
       }

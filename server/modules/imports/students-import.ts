@@ -1,24 +1,25 @@
-import { sql } from 'drizzle-orm';
-import { anyOf, upsertRows, type DbColumn } from './bulk-sql.ts';
+import { students } from '../../db/schema/index.ts';
+import { upsertRows, type DbColumn } from './bulk-sql.ts';
 import { allRows, copiedColumns, keysOf, resolveRef, splitByExisting, syncDateColumn, type ImportHandler } from './handler.ts';
+import { addStudentsToRosters, removeMovedStudentsFromRosters, selectProgramRefs, selectStudentsBySis } from './queries.ts';
 
 const COPIED = [
-  ['sisStudentId', 'sis_student_id', 'text'],
-  ['firstName', 'first_name', 'text'],
-  ['lastName', 'last_name', 'text'],
-  ['email', 'email', 'text'],
-  ['phone', 'phone', 'text'],
-  ['enrollmentDate', 'enrollment_date', 'date'],
-  ['status', 'status', 'text'],
-  ['dateOfBirth', 'date_of_birth', 'date'],
-  ['address', 'address', 'text'],
-  ['emergencyContact', 'emergency_contact', 'text'],
-  ['financialAid', 'financial_aid', 'text'],
-  ['veteranStatus', 'veteran_status', 'bool'],
-  ['graduationDate', 'graduation_date', 'date'],
-  ['externalStudentId', 'external_student_id', 'text'],
-  ['nationalStudentId', 'national_student_id', 'text'],
-  ['transcriptId', 'transcript_id', 'text'],
+  ['sisStudentId', students.sisStudentId, 'text'],
+  ['firstName', students.firstName, 'text'],
+  ['lastName', students.lastName, 'text'],
+  ['email', students.email, 'text'],
+  ['phone', students.phone, 'text'],
+  ['enrollmentDate', students.enrollmentDate, 'date'],
+  ['status', students.status, 'text'],
+  ['dateOfBirth', students.dateOfBirth, 'date'],
+  ['address', students.address, 'text'],
+  ['emergencyContact', students.emergencyContact, 'text'],
+  ['financialAid', students.financialAid, 'text'],
+  ['veteranStatus', students.veteranStatus, 'bool'],
+  ['graduationDate', students.graduationDate, 'date'],
+  ['externalStudentId', students.externalStudentId, 'text'],
+  ['nationalStudentId', students.nationalStudentId, 'text'],
+  ['transcriptId', students.transcriptId, 'text'],
 ] as const;
 
 /**
@@ -29,12 +30,11 @@ const COPIED = [
  */
 export const planStudents: ImportHandler = async ({ tx, sheet, problems, timeZone, today, cipher }) => {
   const keys = keysOf(sheet, problems, 'sisStudentId');
-  const { rows: programs } = await tx.execute<{ id: number; sis_program_id: string | null }>(sql`select id, sis_program_id from programs`);
-  const programBySis = new Map(programs.filter((p) => p.sis_program_id != null).map((p) => [p.sis_program_id!, p.id]));
+  const programs = await selectProgramRefs(tx);
+  const programBySis = new Map(programs.filter((p) => p.sisProgramId != null).map((p) => [p.sisProgramId!, p.id]));
   const programById = new Map(programs.map((p) => [p.id, p.id]));
-  const { rows: found } = await tx.execute<{ id: number; sis_student_id: string; program_id: number | null }>(sql`
-    select id, sis_student_id, program_id from students where sis_student_id = ${anyOf(keys.filter((k) => k != null), 'text')}`);
-  const existing = new Map(found.map((s) => [s.sis_student_id, s]));
+  const found = await selectStudentsBySis(tx, keys.filter((k) => k != null));
+  const existing = new Map(found.map((s) => [s.sisStudentId!, s]));
 
   const programIds: (number | null)[] = new Array(sheet.size).fill(null);
   const movedKeys: string[] = [];
@@ -48,41 +48,30 @@ export const planStudents: ImportHandler = async ({ tx, sheet, problems, timeZon
     }
     programIds[i] = id;
     const before = existing.get(keys[i] ?? '');
-    if (before && before.program_id !== id) movedKeys.push(keys[i]!);
+    if (before && before.programId !== id) movedKeys.push(keys[i]!);
   }
 
   const ssn: DbColumn[] = sheet.has('socialSecurityNumber')
     ? [
-        { db: 'ssn_encrypted', type: 'text', value: (i) => { const v = sheet.text('socialSecurityNumber', i); return v ? cipher.encrypt(v) : null; } },
-        { db: 'ssn_last4', type: 'text', value: (i) => sheet.text('socialSecurityNumber', i)?.slice(-4) ?? null },
+        { db: students.ssnEncrypted, type: 'text', value: (i) => { const v = sheet.text('socialSecurityNumber', i); return v ? cipher.encrypt(v) : null; } },
+        { db: students.ssnLast4, type: 'text', value: (i) => sheet.text('socialSecurityNumber', i)?.slice(-4) ?? null },
       ]
     : [];
 
   return {
     ...splitByExisting(keys, existing),
     write: async (w) => {
-      const written = await upsertRows<{ id: number }>(w, {
-        table: 'students',
-        conflict: 'sis_student_id',
-        columns: [...copiedColumns(sheet, COPIED), { db: 'program_id', type: 'int', value: (i) => programIds[i] }, ...ssn, ...syncDateColumn(sheet, timeZone)],
+      const written = await upsertRows(w, {
+        table: students,
+        conflict: students.sisStudentId,
+        columns: [...copiedColumns(sheet, COPIED), { db: students.programId, type: 'int', value: (i) => programIds[i] }, ...ssn, ...syncDateColumn(sheet, timeZone, students.lastSyncDate)],
         rows: allRows(sheet),
-        returning: 'id',
+        returning: { id: students.id },
       });
       if (movedKeys.length > 0) {
-        await w.execute(sql`
-          delete from schedule_rosters r using schedules sc, courses co, students st
-           where st.sis_student_id = ${anyOf(movedKeys, 'text')} and r.student_id = st.id and sc.id = r.schedule_id
-             and co.id = sc.course_id and co.program_id is distinct from st.program_id and sc.course_end_date >= ${today}::date`);
+        await removeMovedStudentsFromRosters(w, movedKeys, today);
       }
-      await w.execute(sql`
-        insert into schedule_rosters (schedule_id, student_id)
-        select sc.id, st.id
-          from students st
-          join courses co on co.program_id = st.program_id
-          join schedules sc on sc.course_id = co.id
-         where st.id = ${anyOf(written.map((r) => r.id), 'int')} and st.status = 'enrolled'
-           and sc.is_active and sc.course_end_date >= ${today}::date
-        on conflict do nothing`);
+      await addStudentsToRosters(w, written.map((r) => r.id), today);
     },
   };
 };

@@ -1,28 +1,24 @@
-import { and, eq, isNotNull, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { UploadType } from '../../../common/constants.ts';
 import type { FileUpload } from '../../../common/import-columns.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { fileUploads } from '../../db/schema/uploads.ts';
 import { joinInstances, liveInstanceIds, type Presence } from '../../lib/instance-presence.ts';
 import type { RowProblem } from '../../lib/errors.ts';
 import { notFound } from '../../lib/errors.ts';
 import { isoOrNull } from '../../lib/sql-values.ts';
+import { failProcessingUploads, insertUpload, selectUpload, selectUploads, updateUploadResult, type UploadListRow } from './queries.ts';
 
 /** Problems kept with an upload's record (the answer to the upload lists more). */
-export const STORED_PROBLEMS = 200;
+const STORED_PROBLEMS = 200;
 
-export type UploadStatus = 'processing' | 'completed' | 'failed' | 'validated';
+type UploadStatus = 'processing' | 'completed' | 'failed' | 'validated';
 
 /** Record an upload as it starts, so a long import shows as processing to other admins. */
 export async function startUpload(
   db: DbOrTx,
   u: { type: UploadType; fileName: string; fileSize: number; dryRun: boolean; uploadedBy: number | null; ownerInstance?: string | null },
 ): Promise<number> {
-  const [row] = await db
-    .insert(fileUploads)
-    .values({ uploadType: u.type, fileName: u.fileName, fileSize: u.fileSize, status: 'processing', dryRun: u.dryRun, uploadedBy: u.uploadedBy, ownerInstance: u.ownerInstance ?? null })
-    .returning({ id: fileUploads.id });
-  return row!.id;
+  return insertUpload(db, { uploadType: u.type, fileName: u.fileName, fileSize: u.fileSize, status: 'processing', dryRun: u.dryRun, uploadedBy: u.uploadedBy, ownerInstance: u.ownerInstance ?? null });
 }
 
 export async function finishUpload(
@@ -30,65 +26,43 @@ export async function finishUpload(
   id: number,
   r: { status: UploadStatus; rows: number; created: number; updated: number; errorCount: number; errors: readonly RowProblem[] },
 ): Promise<void> {
-  const errors = r.errors.length > 0 ? JSON.stringify(r.errors.slice(0, STORED_PROBLEMS)) : null;
-  await db.execute(sql`
-    update file_uploads set status = ${r.status}, row_count = ${r.rows}, created_count = ${r.created}, updated_count = ${r.updated},
-           error_count = ${r.errorCount}, errors = ${errors}::jsonb, completed_at = now()
-     where id = ${id}`);
+  await updateUploadResult(db, id, {
+    status: r.status,
+    rowCount: r.rows,
+    createdCount: r.created,
+    updatedCount: r.updated,
+    errorCount: r.errorCount,
+    errors: r.errors.length > 0 ? r.errors.slice(0, STORED_PROBLEMS) : null,
+  });
 }
 
-type Row = {
-  id: number;
-  upload_type: UploadType;
-  file_name: string;
-  file_size: number;
-  row_count: number;
-  created_count: number;
-  updated_count: number;
-  error_count: number;
-  status: string;
-  dry_run: boolean;
-  uploaded_by: number | null;
-  uploader: string | null;
-  created_at: string;
-  completed_at: string | null;
-  errors?: RowProblem[] | null;
-};
-
-const toUpload = (r: Row): FileUpload => ({
+// The type column holds one of UPLOAD_TYPES (a check constraint in the schema).
+const toUpload = (r: UploadListRow): FileUpload => ({
   id: r.id,
-  type: r.upload_type,
-  fileName: r.file_name,
-  fileSize: r.file_size,
-  rows: r.row_count,
-  created: r.created_count,
-  updated: r.updated_count,
-  errorCount: r.error_count,
+  type: r.uploadType as UploadType,
+  fileName: r.fileName,
+  fileSize: r.fileSize,
+  rows: r.rowCount,
+  created: r.createdCount,
+  updated: r.updatedCount,
+  errorCount: r.errorCount,
   status: r.status,
-  dryRun: r.dry_run,
-  uploadedBy: r.uploaded_by,
+  dryRun: r.dryRun,
+  uploadedBy: r.uploadedBy,
   uploadedByName: r.uploader,
-  createdAt: isoOrNull(r.created_at)!,
-  completedAt: isoOrNull(r.completed_at),
+  createdAt: isoOrNull(r.createdAt)!,
+  completedAt: isoOrNull(r.completedAt),
 });
-
-const SELECT = sql`
-  select f.id, f.upload_type, f.file_name, f.file_size, f.row_count, f.created_count, f.updated_count, f.error_count, f.status,
-         f.dry_run, f.uploaded_by, coalesce(nullif(trim(u.first_name || ' ' || u.last_name), ''), u.email) as uploader,
-         f.created_at, f.completed_at
-    from file_uploads f left join users u on u.id = f.uploaded_by`;
 
 /** Newest first, with who uploaded. */
 export async function listUploads(db: DbOrTx, limit: number): Promise<FileUpload[]> {
-  const { rows } = await db.execute<Row>(sql`${SELECT} order by f.created_at desc, f.id desc limit ${limit}`);
-  return rows.map(toUpload);
+  return (await selectUploads(db, limit)).map(toUpload);
 }
 
 export async function getUpload(db: DbOrTx, id: number): Promise<FileUpload & { errors: RowProblem[] }> {
-  const { rows } = await db.execute<Row>(sql`
-    select x.*, f.errors from (${SELECT} where f.id = ${id}) x join file_uploads f on f.id = x.id`);
-  if (!rows[0]) throw notFound('Upload');
-  return { ...toUpload(rows[0]), errors: rows[0].errors ?? [] };
+  const row = await selectUpload(db, id);
+  if (!row) throw notFound('Upload');
+  return { ...toUpload(row), errors: (row.errors as RowProblem[] | null) ?? [] };
 }
 
 /**
@@ -111,20 +85,9 @@ export const INTERRUPTED_IMPORT = 'The import was interrupted: the server stoppe
  * when no other instance runs (`otherInstances` 0) or it is older than MAX_IMPORT_MINUTES. Even a
  * wrong call heals itself: a live import overwrites its record's status when it ends.
  */
-export async function failInterruptedUploads(db: DbOrTx, liveInstances: readonly string[], otherInstances: number): Promise<number[]> {
+async function failInterruptedUploads(db: DbOrTx, liveInstances: readonly string[], otherInstances: number): Promise<number[]> {
   const cutoff = otherInstances === 0 ? sql`now()` : sql`now() - make_interval(mins => ${MAX_IMPORT_MINUTES})`;
-  const ownerGone = liveInstances.length > 0 ? notInArray(fileUploads.ownerInstance, [...liveInstances]) : sql`true`;
-  const failed = await db
-    .update(fileUploads)
-    .set({ status: 'failed', errorCount: 1, errors: [{ row: 0, column: '', message: INTERRUPTED_IMPORT }] satisfies RowProblem[], completedAt: sql`now()` })
-    .where(
-      and(
-        eq(fileUploads.status, 'processing'),
-        or(and(isNotNull(fileUploads.ownerInstance), ownerGone), and(isNull(fileUploads.ownerInstance), lt(fileUploads.createdAt, cutoff))),
-      ),
-    )
-    .returning({ id: fileUploads.id });
-  return failed.map((r) => r.id);
+  return failProcessingUploads(db, liveInstances, cutoff, { row: 0, column: '', message: INTERRUPTED_IMPORT });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadType } from '../../../common/constants.ts';
-import { importType, templateRows, WIZARD_STEP_LOCKED } from '../../../common/import-columns.ts';
+import { importType, templateRows } from '../../../common/import-columns.ts';
+import { WIZARD_STEP_LOCKED } from '../../../common/upload-wizard.ts';
 import { auditEntries, createTestApp, type TestApp } from '../../test/helpers.ts';
 import { csv, upload } from './test-support.ts';
 

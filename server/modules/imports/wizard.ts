@@ -1,48 +1,59 @@
-import { sql } from 'drizzle-orm';
-import { IMPORT_TYPES, WIZARD_STEP_LOCKED, isStepLocked, wizardState, type WizardState } from '../../../common/import-columns.ts';
+import { IMPORT_TYPES } from '../../../common/import-columns.ts';
+import { WIZARD_STEP_LOCKED, type WizardState } from '../../../common/upload-wizard.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { recordAudit } from '../audit-logs/service.ts';
+import { insertWizardProgress, selectWizardProgress, updateWizardProgress, type WizardProgressRow } from './queries.ts';
 
-type Ctx = { actorId: number; ip: string | null };
-type Progress = { current_step: number; completed_steps: number[] };
-
-async function readProgress(db: DbOrTx, lock = false): Promise<Progress> {
-  const { rows } = await db.execute<Progress>(
-    lock
-      ? sql`select current_step, completed_steps from wizard_progress where id for update`
-      : sql`select current_step, completed_steps from wizard_progress where id`,
-  );
-  // Migration 0001 creates the row; recreate it should someone have deleted it.
-  if (!rows[0]) {
-    await db.execute(sql`insert into wizard_progress (id) values (true) on conflict do nothing`);
-    return { current_step: 1, completed_steps: [] };
-  }
-  return rows[0];
+/** SPEC §4: completed, then current, then available when every prerequisite is completed, else locked. */
+function wizardState(currentStep: number, completedSteps: readonly number[]): WizardState {
+  const done = new Set(completedSteps);
+  return {
+    currentStep,
+    completedSteps: [...done].sort((a, b) => a - b),
+    steps: IMPORT_TYPES.map((t) => ({
+      step: t.step,
+      type: t.type,
+      label: t.label,
+      prerequisites: [...t.prerequisites],
+      status: done.has(t.step) ? 'completed' : t.step === currentStep ? 'current' : t.prerequisites.every((p) => done.has(p)) ? 'available' : 'locked',
+    })),
+  };
 }
 
-async function saveProgress(db: DbOrTx, p: Progress, actorId: number | null): Promise<void> {
-  await db.execute(sql`
-    update wizard_progress set current_step = ${p.current_step}, completed_steps = ${sql.param(p.completed_steps)}::int[],
-           updated_at = now(), updated_by = ${actorId} where id`);
+function isStepLocked(step: number, completedSteps: readonly number[]): boolean {
+  const def = IMPORT_TYPES.find((t) => t.step === step);
+  return !def || !def.prerequisites.every((p) => completedSteps.includes(p));
+}
+
+type Ctx = { actorId: number; ip: string | null };
+
+async function readProgress(db: DbOrTx, lock = false): Promise<WizardProgressRow> {
+  const row = await selectWizardProgress(db, lock);
+  // Migration 0001 creates the row; recreate it should someone have deleted it.
+  if (!row) {
+    await insertWizardProgress(db);
+    return { currentStep: 1, completedSteps: [] };
+  }
+  return row;
 }
 
 /** The upload wizard of SPEC §4, stored once per school so every admin sees the same progress. */
 export async function getWizard(db: DbOrTx): Promise<WizardState> {
   const p = await readProgress(db);
-  return wizardState(p.current_step, p.completed_steps);
+  return wizardState(p.currentStep, p.completedSteps);
 }
 
 /** Move to a step (Previous / Next / a step's button). A locked step is refused. */
 export async function setWizardStep(db: Db, step: number, ctx: Ctx): Promise<WizardState> {
   return db.transaction(async (tx) => {
     const p = await readProgress(tx, true);
-    if (isStepLocked(step, p.completed_steps)) throw new AppError(400, 'STEP_LOCKED', WIZARD_STEP_LOCKED, { errors: [{ field: 'currentStep', message: WIZARD_STEP_LOCKED }] });
-    if (step !== p.current_step) {
-      await saveProgress(tx, { ...p, current_step: step }, ctx.actorId);
-      await recordAudit(tx, { userId: ctx.actorId, action: 'Update', tableName: 'wizard_progress', ipAddress: ctx.ip, oldValues: { currentStep: p.current_step }, newValues: { currentStep: step } });
+    if (isStepLocked(step, p.completedSteps)) throw new AppError(400, 'STEP_LOCKED', WIZARD_STEP_LOCKED, { errors: [{ field: 'currentStep', message: WIZARD_STEP_LOCKED }] });
+    if (step !== p.currentStep) {
+      await updateWizardProgress(tx, { ...p, currentStep: step }, ctx.actorId);
+      await recordAudit(tx, { userId: ctx.actorId, action: 'Update', tableName: 'wizard_progress', ipAddress: ctx.ip, oldValues: { currentStep: p.currentStep }, newValues: { currentStep: step } });
     }
-    return wizardState(step, p.completed_steps);
+    return wizardState(step, p.completedSteps);
   });
 }
 
@@ -50,13 +61,13 @@ export async function setWizardStep(db: Db, step: number, ctx: Ctx): Promise<Wiz
 export async function resetWizard(db: Db, ctx: Ctx): Promise<WizardState> {
   return db.transaction(async (tx) => {
     const p = await readProgress(tx, true);
-    await saveProgress(tx, { current_step: 1, completed_steps: [] }, ctx.actorId);
+    await updateWizardProgress(tx, { currentStep: 1, completedSteps: [] }, ctx.actorId);
     await recordAudit(tx, {
       userId: ctx.actorId,
       action: 'Update',
       tableName: 'wizard_progress',
       ipAddress: ctx.ip,
-      oldValues: { currentStep: p.current_step, completedSteps: p.completed_steps },
+      oldValues: { currentStep: p.currentStep, completedSteps: p.completedSteps },
       newValues: { currentStep: 1, completedSteps: [], reset: true },
     });
     return wizardState(1, []);
@@ -70,13 +81,13 @@ export async function resetWizard(db: Db, ctx: Ctx): Promise<WizardState> {
  */
 export async function completeWizardStep(tx: DbOrTx, step: number, actorId: number | null): Promise<WizardState> {
   const p = await readProgress(tx, true);
-  const completed = [...new Set([...p.completed_steps, step])].sort((a, b) => a - b);
-  let current = p.current_step;
-  if (step === p.current_step && step < IMPORT_TYPES.length) {
+  const completed = [...new Set([...p.completedSteps, step])].sort((a, b) => a - b);
+  let current = p.currentStep;
+  if (step === p.currentStep && step < IMPORT_TYPES.length) {
     const open = (s: number) => !completed.includes(s) && !isStepLocked(s, completed);
     const next = step + 1;
     current = !isStepLocked(next, completed) ? next : (IMPORT_TYPES.map((t) => t.step).find(open) ?? step);
   }
-  await saveProgress(tx, { current_step: current, completed_steps: completed }, actorId);
+  await updateWizardProgress(tx, { currentStep: current, completedSteps: completed }, actorId);
   return wizardState(current, completed);
 }

@@ -1,11 +1,10 @@
-import { asc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Program, programInputSchema } from '../../../common/programs.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { programs } from '../../db/schema/index.ts';
 import { withUniqueFields } from '../../lib/db-errors.ts';
 import { notFound } from '../../lib/errors.ts';
 import { changedFields, recordAudit } from '../audit-logs/service.ts';
+import { insertProgram, selectProgramForUpdate, selectProgramName, selectProgramNames, selectPrograms, updateProgramRow, type ProgramRow } from './queries.ts';
 
 type Input = z.output<typeof programInputSchema>;
 type Ctx = { actorId: number; ip: string | null };
@@ -14,9 +13,8 @@ const UNIQUE = {
   programs_program_code_unique: { field: 'programCode', message: 'Another program already has this program code' },
 };
 
-type Row = typeof programs.$inferSelect;
 const num = (v: string | null) => (v == null ? null : Number(v));
-function toProgram(r: Row): Program {
+function toProgram(r: ProgramRow): Program {
   return {
     id: r.id,
     programName: r.programName,
@@ -41,27 +39,34 @@ function toProgram(r: Row): Program {
 const toColumns = (i: Input) => ({ ...i, durationHours: i.durationHours?.toString() ?? null, tuitionCost: i.tuitionCost?.toString() ?? null });
 
 export async function listPrograms(db: DbOrTx): Promise<Program[]> {
-  return (await db.select().from(programs).orderBy(asc(programs.programName))).map(toProgram);
+  return (await selectPrograms(db)).map(toProgram);
 }
 
 export async function createProgram(db: Db, input: Input, ctx: Ctx): Promise<Program> {
   return db.transaction(async (tx) => {
-    const [row] = await withUniqueFields(() => tx.insert(programs).values(toColumns(input)).returning(), UNIQUE);
-    await recordAudit(tx, { userId: ctx.actorId, action: 'Create', tableName: 'programs', recordId: row!.id, ipAddress: ctx.ip, newValues: input });
-    return toProgram(row!);
+    const row = await withUniqueFields(() => insertProgram(tx, toColumns(input)), UNIQUE);
+    await recordAudit(tx, { userId: ctx.actorId, action: 'Create', tableName: 'programs', recordId: row.id, ipAddress: ctx.ip, newValues: input });
+    return toProgram(row);
   });
 }
 
 export async function updateProgram(db: Db, id: number, input: Input, ctx: Ctx): Promise<Program> {
   return db.transaction(async (tx) => {
-    const [before] = await tx.select().from(programs).where(eq(programs.id, id)).for('update');
+    const before = await selectProgramForUpdate(tx, id);
     if (!before) throw notFound('Program');
-    const [row] = await withUniqueFields(
-      () => tx.update(programs).set({ ...toColumns(input), updatedAt: sql`now()` }).where(eq(programs.id, id)).returning(),
-      UNIQUE,
-    );
+    const row = await withUniqueFields(() => updateProgramRow(tx, id, toColumns(input)), UNIQUE);
     const diff = changedFields(toProgram(before) as unknown as Record<string, unknown>, input as Record<string, unknown>);
     await recordAudit(tx, { userId: ctx.actorId, action: 'Update', tableName: 'programs', recordId: id, ipAddress: ctx.ip, ...diff });
     return toProgram(row!);
   });
+}
+
+/** Program names by id, for the courses list. */
+export async function listProgramNames(db: DbOrTx): Promise<Map<number, string>> {
+  return new Map((await selectProgramNames(db)).map((p) => [p.id, p.programName]));
+}
+
+/** The program's name, or undefined when there is no program with this id. */
+export async function findProgramName(db: DbOrTx, id: number): Promise<string | undefined> {
+  return (await selectProgramName(db, id))?.programName;
 }

@@ -6,11 +6,10 @@ import {
   importColumnsResponseSchema,
   sisStatusSchema,
   uploadResultSchema,
-  wizardSchema,
   type RowProblemOut,
   type UploadResult,
-  type WizardState,
 } from '../../../common/import-columns.ts';
+import { wizardSchema, type WizardState } from '../../../common/upload-wizard.ts';
 import { ApiError, apiParse } from '../../lib/api.ts';
 import { useSettings } from '../../lib/shared-queries.ts';
 

@@ -1,5 +1,6 @@
 import { Check, ChevronLeft, ChevronRight, Download, Lock, RotateCcw } from 'lucide-react';
-import { IMPORT_TYPES, WIZARD_STEP_LOCKED, type WizardState, type WizardStepStatus } from '../../../common/import-columns.ts';
+import { IMPORT_TYPES } from '../../../common/import-columns.ts';
+import { WIZARD_STEP_LOCKED, type WizardState, type WizardStepStatus } from '../../../common/upload-wizard.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge, type BadgeTone } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';

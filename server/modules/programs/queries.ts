@@ -1,0 +1,39 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { programs } from '../../db/schema/index.ts';
+
+export type ProgramRow = typeof programs.$inferSelect;
+type ProgramValues = typeof programs.$inferInsert;
+
+export async function selectPrograms(db: DbOrTx): Promise<ProgramRow[]> {
+  return db.select().from(programs).orderBy(asc(programs.programName));
+}
+
+/** The program, locked for the rest of the transaction. */
+export async function selectProgramForUpdate(db: DbOrTx, id: number): Promise<ProgramRow | undefined> {
+  const [row] = await db.select().from(programs).where(eq(programs.id, id)).for('update');
+  return row;
+}
+
+export async function insertProgram(db: DbOrTx, values: ProgramValues): Promise<ProgramRow> {
+  const [row] = await db.insert(programs).values(values).returning();
+  return row!;
+}
+
+export async function updateProgramRow(db: DbOrTx, id: number, values: ProgramValues): Promise<ProgramRow | undefined> {
+  const [row] = await db
+    .update(programs)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(programs.id, id))
+    .returning();
+  return row;
+}
+
+export async function selectProgramNames(db: DbOrTx): Promise<Pick<ProgramRow, 'id' | 'programName'>[]> {
+  return db.select({ id: programs.id, programName: programs.programName }).from(programs);
+}
+
+export async function selectProgramName(db: DbOrTx, id: number): Promise<Pick<ProgramRow, 'programName'> | undefined> {
+  const [row] = await db.select({ programName: programs.programName }).from(programs).where(eq(programs.id, id));
+  return row;
+}

@@ -1,0 +1,15 @@
+import { SIS_TABLES, type SisStatus } from '../../../common/import-columns.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { isoOrNull } from '../../lib/sql-values.ts';
+import { countSyncStatuses } from './queries.ts';
+
+/** Sync status counts (pending, synced, failed, manual) per table, read from the database. */
+export async function sisStatus(db: DbOrTx): Promise<SisStatus> {
+  const tables: SisStatus['tables'] = [];
+  for (const table of SIS_TABLES) {
+    const r = await countSyncStatuses(db, table);
+    tables.push({ table, pending: r.pending, synced: r.synced, failed: r.failed, manual: r.manual, total: r.total, lastSyncDate: isoOrNull(r.lastSyncDate) });
+  }
+  const sum = (k: 'pending' | 'synced' | 'failed' | 'manual' | 'total') => tables.reduce((n, t) => n + t[k], 0);
+  return { tables, totals: { pending: sum('pending'), synced: sum('synced'), failed: sum('failed'), manual: sum('manual'), total: sum('total') } };
+}
