@@ -1,31 +1,27 @@
 import { FileSpreadsheet, Upload } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { MAX_UPLOAD_BYTES } from '../../../common/constants.ts';
+import { COURSE_LIST, COURSE_LIST_COLUMNS, ruleText } from '../../../common/import-columns.ts';
+import { ImportProblemsTable } from '../../components/import-problems-table.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Modal, ModalCancel, ModalFooter } from '../../components/ui/dialog.tsx';
 import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { readErrorBody } from '../../lib/api.ts';
+import { usePrograms } from '../../lib/shared-queries.ts';
 import { cn } from '../../lib/cn.ts';
-import { usePrograms } from '../programs/use-programs.ts';
-import { ImportProblemsTable } from './import-problems-table.tsx';
-import { importProblems, useBulkUploadCourses } from './use-courses.ts';
+import { importProblems, useBulkUploadCourses } from './courses-api.ts';
 
 export const INVALID_FILE_TYPE = 'Invalid File Type: Please upload a CSV or Excel file (.csv, .xls, .xlsx).';
 export const FILE_TOO_LARGE = 'File Too Large: Please upload a file smaller than 10MB.';
 export const UPLOAD_FAILED = 'Failed to upload courses. Please check the file format.';
 
-/** The simpler course layout of SPEC §3, with what each column takes. */
-const COLUMNS: { name: string; note: string; required?: boolean }[] = [
-  { name: 'courseCode', note: 'unique, up to 50 characters', required: true },
-  { name: 'courseName', note: 'the course title', required: true },
-  { name: 'description', note: 'free text' },
-  { name: 'clockHours', note: 'a number from 1 to 120' },
-  { name: 'programId', note: 'a program id or SIS program id' },
-  { name: 'sisCourseId', note: 'the SIS identifier; matches existing courses' },
-  { name: 'prerequisiteIds', note: 'a JSON array of course ids, such as [1,2] or []' },
-];
+/** The simpler course layout of SPEC §3, described by the same contract the importer checks. */
+const COLUMNS = COURSE_LIST_COLUMNS.map((name) => {
+  const column = COURSE_LIST.columns.find((c) => c.name === name)!;
+  return { name, note: `${column.description} ${ruleText(column.rule)}.`, required: column.required };
+});
 
 /** SPEC §5: .csv, .xls or .xlsx, at most 10 MB; checked here before anything is sent. */
 export function checkFile(file: File): string | null {
@@ -134,7 +130,7 @@ function ImportForm({ onDone }: { onDone: () => void }) {
             <p className="font-semibold">{UPLOAD_FAILED}</p>
             {serverMessage ? <p className="mt-0.5">{serverMessage}</p> : null}
           </Alert>
-          {problems.length > 0 ? <ImportProblemsTable problems={problems} /> : null}
+          {problems.length > 0 ? <ImportProblemsTable errors={problems} /> : null}
         </div>
       ) : null}
 

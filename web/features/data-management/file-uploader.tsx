@@ -12,7 +12,7 @@ import { isUnauthorizedError } from '../../lib/api.ts';
 import { toast } from '../../lib/toast.ts';
 import { handleUnauthorized } from '../../lib/unauthorized.ts';
 import { readUploadFailure, SIS_STATUS_KEY, UPLOADS_KEY, uploadFile, useUploadLimitMb, WIZARD_KEY, type UploadFailureBody, type UploadPhase } from './data-management-api.ts';
-import { UploadErrorsTable } from './upload-errors-table.tsx';
+import { ImportProblemsTable } from '../../components/import-problems-table.tsx';
 import { formatBytes } from '../../lib/format.ts';
 
 const UPLOAD_FAILED = 'Upload Failed';
@@ -143,7 +143,7 @@ export function FileUploader({ type, step, label }: { type: UploadType; step: nu
             <p className="font-semibold">{outcome.dryRun ? 'Preview found problems' : UPLOAD_FAILED}</p>
             <p>{outcome.message}</p>
           </Alert>
-          {outcome.body?.errors && outcome.body.errors.length > 0 ? <UploadErrorsTable errors={outcome.body.errors} total={outcome.body.errorCount ?? outcome.body.errors.length} /> : null}
+          {outcome.body?.errors && outcome.body.errors.length > 0 ? <ImportProblemsTable errors={outcome.body.errors} total={outcome.body.errorCount ?? outcome.body.errors.length} /> : null}
         </div>
       ) : null}
     </div>

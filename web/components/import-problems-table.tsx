@@ -1,6 +1,6 @@
 import { createColumnHelper, getCoreRowModel, getSortedRowModel, useReactTable } from '@tanstack/react-table';
-import type { RowProblemOut } from '../../../common/import-columns.ts';
-import { DataTable } from '../../components/ui/data-table.tsx';
+import type { RowProblemOut } from '../../common/import-columns.ts';
+import { DataTable } from './ui/data-table.tsx';
 
 const col = createColumnHelper<RowProblemOut>();
 const COLUMNS = [
@@ -10,8 +10,11 @@ const COLUMNS = [
   col.accessor('message', { header: 'Problem' }),
 ];
 
-/** Every problem of a refused file, by row (as a spreadsheet shows it) and column. */
-export function UploadErrorsTable({ errors, total }: { errors: RowProblemOut[]; total: number }) {
+/**
+ * Every problem of a refused file, by row (as a spreadsheet shows it) and column: the one table for
+ * the Data Management uploads and the courses screen's bulk import (both answered by one engine).
+ */
+export function ImportProblemsTable({ errors, total = errors.length }: { errors: RowProblemOut[]; total?: number }) {
   // eslint-disable-next-line react-hooks/incompatible-library
   const table = useReactTable({ data: errors, columns: COLUMNS, getCoreRowModel: getCoreRowModel(), getSortedRowModel: getSortedRowModel() });
   return (
