@@ -6,8 +6,6 @@ export const COURSE_FORM_HOURS = { min: 50, max: 150, step: 0.5 } as const;
 export const COHORT = { min: 1, max: 30 } as const;
 export const TERM = { min: 1, max: 4 } as const;
 export const DAY_OF_WEEK = { min: 0, max: 6 } as const;
-export const WIZARD_STEPS = 5;
-
 export const ATTENDANCE_STATUSES = ['present', 'late', 'absent', 'incomplete', 'excused'] as const;
 export type AttendanceStatus = (typeof ATTENDANCE_STATUSES)[number];
 export const OVERRIDE_STATUSES = ['present', 'late', 'absent', 'excused'] as const;

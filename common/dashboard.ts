@@ -22,7 +22,7 @@ export const executiveSummarySchema = z.object({
   }),
 });
 
-export const alertSchema = z.object({
+const alertSchema = z.object({
   id: z.string(),
   courseName: z.string(),
   courseCode: z.string(),

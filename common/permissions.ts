@@ -33,7 +33,7 @@ export type Action = (typeof ACTIONS)[number];
 const ALL: readonly Role[] = ['super_admin', 'it_admin', 'instructor', 'support_staff'];
 const ADMINS: readonly Role[] = ['super_admin', 'it_admin'];
 
-export const PERMISSIONS: Record<Action, readonly Role[]> = {
+const PERMISSIONS: Record<Action, readonly Role[]> = {
   'dashboard:view': ALL,
   'attendance:take': ['super_admin', 'it_admin', 'instructor'],
   'users:view': ADMINS,

@@ -47,4 +47,3 @@ export const programInputSchema = z
     regulatoryCode: optionalText(100),
   })
   .refine((p) => !p.startDate || !p.endDate || p.endDate >= p.startDate, { path: ['endDate'], message: 'End date must not be before the start date' });
-export type ProgramInput = z.input<typeof programInputSchema>;

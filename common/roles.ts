@@ -8,7 +8,3 @@ export const ROLE_LABELS: Record<Role, string> = {
   instructor: 'Instructor',
   support_staff: 'Support Staff',
 };
-
-export function isRole(value: unknown): value is Role {
-  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
-}

@@ -1,5 +1,5 @@
 // Client-side routes of SPEC §2 (plus sign-in, first-run setup, set-password, sign-out confirmation and your sessions).
-export const APP_ROUTES = [
+const APP_ROUTES = [
   '/',
   '/login',
   '/setup',

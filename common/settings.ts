@@ -31,7 +31,7 @@ export const attendanceSettingsSchema = z.object({
   timeZone: z.string().refine(isValidTimeZone, 'Time zone must be an IANA zone such as America/Chicago'),
 });
 
-export const notificationSettingsSchema = z.object({
+const notificationSettingsSchema = z.object({
   emailNotifications: z.boolean(),
   smsNotifications: z.boolean(),
   weeklyReports: z.boolean(),

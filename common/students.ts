@@ -38,7 +38,7 @@ export const studentInputSchema = z.object({
 export type StudentInput = z.input<typeof studentInputSchema>;
 
 /** The keys GET /api/students sorts by (the web table's column ids). */
-export const STUDENT_SORT_KEYS = ['name', 'firstName', 'lastName', 'email', 'sisStudentId', 'status', 'program', 'id'] as const;
+const STUDENT_SORT_KEYS = ['name', 'firstName', 'lastName', 'email', 'sisStudentId', 'status', 'program', 'id'] as const;
 export type StudentSortKey = (typeof STUDENT_SORT_KEYS)[number];
 export const studentListQuerySchema = listQueryFor(STUDENT_SORT_KEYS);
 

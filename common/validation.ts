@@ -56,7 +56,7 @@ export const requiredText = (label: string, max = 200) =>
   z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
 
 /** The longest e-mail address SMTP carries; longer ones would also overflow the e-mail indexes. */
-export const EMAIL_MAX = 254;
+const EMAIL_MAX = 254;
 const email = () => z.email('Enter a valid e-mail address').max(EMAIL_MAX, `E-mail must be at most ${EMAIL_MAX} characters`);
 
 /** A required e-mail address (trimmed). */
@@ -86,10 +86,10 @@ export const tokenText = (label: string, opts: { max: number; min?: number; extr
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** Dates the school can mean (and PostgreSQL stores): 1900 to 2200. */
-export const DATE_YEARS = { min: 1900, max: 2200 } as const;
+const DATE_YEARS = { min: 1900, max: 2200 } as const;
 
 /** A YYYY-MM-DD that exists on the calendar (no 2026-02-30, no month 13, no year 0). */
-export function isCalendarDate(v: string): boolean {
+function isCalendarDate(v: string): boolean {
   const m = DATE_RE.exec(v);
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];

@@ -9,7 +9,7 @@ import { stringify as stringifySync } from 'csv-stringify/sync';
  * a leading apostrophe, which spreadsheets read as "this is text"; numbers stay numbers.
  */
 
-export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
+const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
 /** The first characters a spreadsheet treats as the start of a formula (with the full-width forms Apple Numbers folds to them). */
 const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;

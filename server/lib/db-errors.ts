@@ -14,7 +14,7 @@ export function pgError(err: unknown): PgError {
   return {};
 }
 
-export function rethrowUnique(err: unknown, byConstraint: Record<string, { field: string; message: string }>): never {
+function rethrowUnique(err: unknown, byConstraint: Record<string, { field: string; message: string }>): never {
   const e = pgError(err);
   if (e.code === '23505' && e.constraint && byConstraint[e.constraint]) {
     const { field, message } = byConstraint[e.constraint]!;

@@ -21,4 +21,3 @@ export const conflict = (message: string, field?: string) =>
   new AppError(409, 'CONFLICT', message, field ? { errors: [{ field, message }] } : undefined);
 export const badRequest = (message: string, errors?: FieldError[]) =>
   new AppError(400, 'VALIDATION', message, errors ? { errors } : undefined);
-export const tooManyRequests = (message: string) => new AppError(429, 'RATE_LIMITED', message);

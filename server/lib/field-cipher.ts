@@ -70,9 +70,9 @@ export function keyFingerprint(key: Buffer): string {
   return createHmac('sha256', key).update('muster encryption key fingerprint v1').digest('hex');
 }
 
-export const KEY_FINGERPRINT_FACT = 'encryption_key_fingerprint';
+const KEY_FINGERPRINT_FACT = 'encryption_key_fingerprint';
 /** Where the first key came from (a file path and host, or the setting): never the key. */
-export const KEY_ORIGIN_FACT = 'encryption_key_origin';
+const KEY_ORIGIN_FACT = 'encryption_key_origin';
 
 export class EncryptionKeyMismatch extends Error {}
 

@@ -45,7 +45,7 @@ export function safeError(err: unknown, depth = 0): unknown {
 }
 
 /** A request as the log shows it: the path and the names of query parameters, never their values. */
-export function safeRequest(req: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
+function safeRequest(req: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
   const [path, query] = req.url.split('?', 2) as [string, string | undefined];
   const keys = query ? [...new URLSearchParams(query).keys()] : [];
   return {

@@ -26,10 +26,6 @@ export function mondayOnOrBefore(date: string): string {
   return addDays(date, -((dayOfWeek(date) + 6) % 7));
 }
 
-export function daysBetween(from: string, to: string): number {
-  return Math.round((utcMidnight(to) - utcMidnight(from)) / DAY_MS);
-}
-
 /** 'HH:MM' → minutes after midnight. */
 export function minutesOfDay(time: string): number {
   const [h, m] = time.split(':').map(Number);

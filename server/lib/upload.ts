@@ -6,7 +6,7 @@ import { INVALID_CSV_TYPE, INVALID_FILE_TYPE, fileKind, fileTooLarge } from './t
 
 export type UploadedFile = { fileName: string; buffer: Buffer; kind: 'csv' | 'xlsx' | 'xls'; fields: Record<string, string> };
 
-export const MALFORMED_MULTIPART = 'The upload could not be read: send the file as multipart/form-data in the field "file"';
+const MALFORMED_MULTIPART = 'The upload could not be read: send the file as multipart/form-data in the field "file"';
 const MAX_FILE_NAME = 255;
 
 /**

@@ -18,7 +18,7 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
  * cookie; the reference is derived from the key one way, so a listed id cannot be turned back into
  * the key, let alone the cookie.
  */
-export function sessionRef(sessionId: string): string {
+function sessionRef(sessionId: string): string {
   return createHash('sha256').update(`muster-session-ref:${sessionId}`).digest('hex').slice(0, SESSION_REF_LENGTH);
 }
 
@@ -80,7 +80,7 @@ export async function endLoginSession(db: DbOrTx, sessionId: string, clock: Cloc
 }
 
 /** "Firefox on Windows" from a user agent; the raw text (shortened) when it names neither. */
-export function describeBrowser(userAgent: string | null): string {
+function describeBrowser(userAgent: string | null): string {
   if (!userAgent) return 'Unknown browser';
   const ua = userAgent;
   const browser = /Edg(e|A|iOS)?\//.test(ua)

@@ -4,7 +4,7 @@
  * setup), and signing out drops every cached query along with the page.
  */
 export const SIGN_IN_URL = '/api/login';
-export const SIGN_OUT_URL = '/api/logout';
+const SIGN_OUT_URL = '/api/logout';
 
 export function goToSignIn(): void {
   window.location.href = SIGN_IN_URL;
