@@ -140,3 +140,14 @@ export async function selectSchoolTimeZone(db: DbOrTx): Promise<string> {
   if (!row) throw new Error('school_settings row is missing; migrations not applied?');
   return row.timeZone;
 }
+
+/**
+ * Deletes the entries older than `cutoff`; the number removed. The log refuses deletes (migration
+ * 0001's trigger) unless the transaction says it is the retention job, so say so just around it.
+ */
+export async function deleteAuditEntriesBefore(tx: DbOrTx, cutoff: Date): Promise<number> {
+  await tx.execute(sql`select set_config('muster.audit_purge', 'on', true)`);
+  const result = await tx.delete(auditLogs).where(lt(auditLogs.timestamp, cutoff));
+  await tx.execute(sql`select set_config('muster.audit_purge', 'off', true)`);
+  return result.rowCount ?? 0;
+}

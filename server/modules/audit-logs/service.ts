@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { csvStream } from '../../lib/csv.ts';
 import {
+  deleteAuditEntriesBefore,
   insertAuditEntry,
   selectAuditBatches,
   selectAuditPage,
@@ -119,4 +120,9 @@ export async function lastRetentionRun(db: DbOrTx): Promise<{ at: string; remove
   const entry = await selectLatestEntry(db, 'Purge', 'retention');
   if (!entry) return null;
   return { at: entry.timestamp.toISOString(), removed: (entry.newValues as { removed?: Record<string, number> } | null)?.removed ?? {} };
+}
+
+/** Retention: removes the entries older than `cutoff` (call inside the purge's transaction); the number removed. */
+export async function purgeAuditEntriesBefore(tx: DbOrTx, cutoff: Date): Promise<number> {
+  return deleteAuditEntriesBefore(tx, cutoff);
 }
