@@ -85,19 +85,6 @@ export async function lockSchedule(tx: DbOrTx, id: number): Promise<boolean> {
   return rows.length > 0;
 }
 
-export async function courseExists(db: DbOrTx, courseId: number): Promise<boolean> {
-  const rows = await db.select({ id: courses.id }).from(courses).where(eq(courses.id, courseId));
-  return rows.length > 0;
-}
-
-export async function isActiveInstructor(db: DbOrTx, userId: number): Promise<boolean> {
-  const rows = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.id, userId), eq(users.role, 'instructor'), eq(users.isActive, true)));
-  return rows.length > 0;
-}
-
 export async function insertSchedule(db: DbOrTx, values: ScheduleWrite): Promise<number> {
   const [row] = await db.insert(schedules).values(values).returning({ id: schedules.id });
   return row!.id;
@@ -159,4 +146,13 @@ export async function deleteRosterEntry(db: DbOrTx, scheduleId: number, studentI
     .where(and(eq(scheduleRosters.scheduleId, scheduleId), eq(scheduleRosters.studentId, studentId)))
     .returning({ studentId: scheduleRosters.studentId });
   return rows.length > 0;
+}
+
+/** Bulk statement: the student joins the rosters of the program's active schedules not ended by `today`. */
+export async function insertIntoProgramRosters(db: DbOrTx, studentId: number, programId: number, today: string): Promise<void> {
+  await db.execute(sql`
+    insert into ${scheduleRosters} (schedule_id, student_id)
+    select sc.id, ${studentId} from ${schedules} sc join ${courses} co on co.id = sc.course_id
+     where co.program_id = ${programId} and sc.is_active and sc.course_end_date >= ${today}::date
+    on conflict do nothing`);
 }

@@ -4,15 +4,16 @@ import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { withUniqueFields } from '../../lib/db-errors.ts';
-import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
+import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { changedFields, recordAudit } from '../audit-logs/service.ts';
+import { getCourse } from '../courses/service.ts';
+import { isActiveInstructor } from '../users/service.ts';
 import {
-  courseExists,
   deleteRosterEntry,
   insertProgramRoster,
   insertRosterEntries,
   insertSchedule,
-  isActiveInstructor,
+  insertIntoProgramRosters,
   lockSchedule,
   selectExistingStudentIds,
   selectRoster,
@@ -59,6 +60,16 @@ export async function assertCanUseSchedule(db: DbOrTx, user: { id: number; role:
   const schedule = await getSchedule(db, scheduleId);
   if (user.role === 'instructor' && schedule.instructorId !== user.id) throw forbidden('This schedule belongs to another instructor');
   return schedule;
+}
+
+async function courseExists(tx: DbOrTx, courseId: number): Promise<boolean> {
+  try {
+    await getCourse(tx, courseId);
+    return true;
+  } catch (err) {
+    if (err instanceof AppError && err.statusCode === 404) return false;
+    throw err;
+  }
 }
 
 async function checkReferences(tx: DbOrTx, input: Input) {
@@ -118,4 +129,9 @@ export async function removeFromRoster(db: Db, scheduleId: number, studentId: nu
     if (!(await deleteRosterEntry(tx, scheduleId, studentId))) throw notFound('Roster entry');
     await recordAudit(tx, { userId: ctx.actorId, action: 'Delete', tableName: 'schedule_rosters', recordId: scheduleId, ipAddress: ctx.ip, oldValues: { studentId } });
   });
+}
+
+/** A newly enrolled student joins the rosters of their program's active schedules that have not ended by `today`. */
+export async function addStudentToProgramRosters(tx: DbOrTx, studentId: number, programId: number, today: string): Promise<void> {
+  await insertIntoProgramRosters(tx, studentId, programId, today);
 }

@@ -2,7 +2,7 @@ import { and, count, eq, exists, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { StudentSortKey } from '../../../common/students.ts';
 import { MAX_INT32, type ListQuery } from '../../../common/validation.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { attendanceRecords, courses, programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
+import { attendanceRecords, programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
 import { likePattern } from '../../lib/paging.ts';
 
 // Reads and writes of the students module: each takes the database or a transaction first, and a scope.
@@ -143,15 +143,6 @@ export async function updateStudentRow(db: DbOrTx, id: number, values: StudentWr
     .update(students)
     .set({ ...values, updatedAt: sql`now()` })
     .where(eq(students.id, id));
-}
-
-/** Bulk statement: the student joins the rosters of the program's active schedules not ended by `today`. */
-export async function insertIntoProgramRosters(db: DbOrTx, studentId: number, programId: number, today: string): Promise<void> {
-  await db.execute(sql`
-    insert into ${scheduleRosters} (schedule_id, student_id)
-    select sc.id, ${studentId} from ${schedules} sc join ${courses} co on co.id = sc.course_id
-     where co.program_id = ${programId} and sc.is_active and sc.course_end_date >= ${today}::date
-    on conflict do nothing`);
 }
 
 export async function hasAttendanceHistory(db: DbOrTx, studentId: number): Promise<boolean> {

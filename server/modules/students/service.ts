@@ -11,12 +11,12 @@ import { maskSsn, type FieldCipher } from '../../lib/field-cipher.ts';
 import { localDate } from '../../lib/school-time.ts';
 import { getSettings } from '../settings/service.ts';
 import { changedFields, recordAudit } from '../audit-logs/service.ts';
+import { addStudentToProgramRosters } from '../schedules/service.ts';
 import {
   ALL_STUDENTS,
   deleteStudentRow,
   findStudentRow,
   hasAttendanceHistory,
-  insertIntoProgramRosters,
   insertStudent,
   listStudentRows,
   lockStudent,
@@ -102,7 +102,7 @@ export async function createStudent(db: Db, input: Input, ctx: Ctx): Promise<Stu
     // A new student joins the rosters of their program's active schedules that have not ended.
     if (input.programId != null && input.status === 'enrolled') {
       const today = localDate(ctx.clock.now(), (await getSettings(tx)).attendance.timeZone);
-      await insertIntoProgramRosters(tx, id, input.programId, today);
+      await addStudentToProgramRosters(tx, id, input.programId, today);
     }
     await recordAudit(tx, { userId: ctx.actorId, action: 'Create', tableName: 'students', recordId: id, ipAddress: ctx.ip, newValues: auditable(input) });
     return getStudent(tx, id, { scope: ALL_STUDENTS, showSsn: ctx.showSsn });

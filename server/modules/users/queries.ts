@@ -68,3 +68,11 @@ export async function endAllLoginSessions(db: DbOrTx, userId: number, now: Date)
     .set({ endedAt: now })
     .where(and(eq(loginSessions.userId, userId), isNull(loginSessions.endedAt)));
 }
+
+export async function activeInstructorExists(db: DbOrTx, userId: number): Promise<boolean> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.role, 'instructor'), eq(users.isActive, true)));
+  return rows.length > 0;
+}

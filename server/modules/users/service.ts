@@ -9,6 +9,7 @@ import { assertPasswordAllowed } from '../../lib/password-rules.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { changedFields, recordAudit } from '../audit-logs/service.ts';
 import {
+  activeInstructorExists,
   countActiveSuperAdmins,
   endAllLoginSessions,
   findPasswordTokenOwner,
@@ -32,6 +33,11 @@ const SET_PASSWORD_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 export type PublicUser = { id: number; firstName: string; lastName: string; email: string; username: string | null; role: Role; isActive: boolean; lastLogin: string | null };
 const toPublic = (u: Omit<PublicUser, 'lastLogin'> & { lastLogin: Date | null }): PublicUser => ({ ...u, lastLogin: u.lastLogin?.toISOString() ?? null });
+
+/** Whether the user exists, is an instructor and is active (a schedule may be given to them). */
+export async function isActiveInstructor(db: DbOrTx, userId: number): Promise<boolean> {
+  return activeInstructorExists(db, userId);
+}
 
 export async function listUsers(db: DbOrTx): Promise<PublicUser[]> {
   return (await selectUsers(db)).map(toPublic);
