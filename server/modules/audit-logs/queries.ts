@@ -1,14 +1,20 @@
-import { and, desc, eq, ilike, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { AuditQuery } from '../../../common/audit-logs.ts';
+import { and, desc, eq, ilike, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { AUDIT_ACTIONS, AuditQuery } from '../../../common/audit-logs.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { auditLogs, schoolSettings, users } from '../../db/schema/index.ts';
 import { likePattern } from '../../lib/paging.ts';
+
+type AuditAction = (typeof AUDIT_ACTIONS)[number];
+/** The actions that change data, counted as "data modifications". */
+const DATA_CHANGES: AuditAction[] = ['Create', 'Update', 'Delete'];
+const LOGIN: AuditAction = 'Login';
 
 /**
  * One audit row as it is written (the id and, by default, the timestamp come from the database).
  * Values left undefined are stored as SQL null; anything else (null included) as JSON.
  */
-export type AuditInsert = Pick<typeof auditLogs.$inferInsert, 'userId' | 'action' | 'tableName' | 'recordId' | 'ipAddress' | 'oldValues' | 'newValues'> & {
+export type AuditInsert = Pick<typeof auditLogs.$inferInsert, 'userId' | 'tableName' | 'recordId' | 'ipAddress' | 'oldValues' | 'newValues'> & {
+  action: AuditAction;
   at: Date | null;
   always: boolean;
 };
@@ -112,15 +118,15 @@ export async function selectAuditSummary(db: DbOrTx, q: AuditQuery, timeZone: st
   const filtered = sql`${auditLogs} left join ${users} on ${users.id} = ${auditLogs.userId}`;
   const { rows } = await db.execute<{ recent: number; failed: number; mods: number; total: number }>(sql`
     select (select count(*) from ${auditLogs} where ${auditLogs.timestamp} > ${since})::int as recent,
-           (select count(*) from ${auditLogs} where ${auditLogs.action} = 'Login' and ${auditLogs.newValues}->>'outcome' = 'failed'
+           (select count(*) from ${auditLogs} where ${auditLogs.action} = ${LOGIN} and ${auditLogs.newValues}->>'outcome' = 'failed'
              and ${auditLogs.timestamp} > ${since})::int as failed,
-           (select count(*) from ${filtered} where ${where} and ${auditLogs.action} in ('Create', 'Update', 'Delete'))::int as mods,
+           (select count(*) from ${filtered} where ${where} and ${inArray(auditLogs.action, DATA_CHANGES)})::int as mods,
            (select count(*) from ${filtered} where ${where})::int as total`);
   return rows[0]!;
 }
 
 /** The newest entry of an action on a table (e.g. the last retention run). */
-export async function selectLatestEntry(db: DbOrTx, action: string, tableName: string) {
+export async function selectLatestEntry(db: DbOrTx, action: AuditAction, tableName: string) {
   const [row] = await db
     .select({ timestamp: auditLogs.timestamp, newValues: auditLogs.newValues })
     .from(auditLogs)
