@@ -55,6 +55,17 @@ export async function getSchedule(db: DbOrTx, id: number): Promise<Schedule> {
   return toSchedule(row);
 }
 
+/** The schedules list: instructors get their own, admins and support staff the whole school. */
+export async function listVisibleSchedules(db: DbOrTx, user: { id: number; role: Role }, search?: string): Promise<Schedule[]> {
+  return listSchedules(db, { search, instructorId: user.role === 'instructor' ? user.id : undefined });
+}
+
+/** One instructor's schedules; an instructor may ask only for their own. */
+export async function listInstructorSchedules(db: DbOrTx, user: { id: number; role: Role }, instructorId: number): Promise<Schedule[]> {
+  if (user.role === 'instructor' && instructorId !== user.id) throw forbidden('Instructors can list only their own schedules');
+  return listSchedules(db, { instructorId });
+}
+
 /** Instructors see and run only their own schedules; admins any. */
 export async function assertCanUseSchedule(db: DbOrTx, user: { id: number; role: Role }, scheduleId: number): Promise<Schedule> {
   const schedule = await getSchedule(db, scheduleId);
@@ -107,6 +118,12 @@ export type RosterEntry = Awaited<ReturnType<typeof selectRoster>>[number];
 
 export async function listRoster(db: DbOrTx, scheduleId: number): Promise<RosterEntry[]> {
   return selectRoster(db, scheduleId);
+}
+
+/** A schedule's roster, for someone who may use the schedule. */
+export async function listRosterFor(db: DbOrTx, user: { id: number; role: Role }, scheduleId: number): Promise<RosterEntry[]> {
+  await assertCanUseSchedule(db, user, scheduleId);
+  return listRoster(db, scheduleId);
 }
 
 export async function addToRoster(db: Db, scheduleId: number, studentIds: number[], ctx: Ctx): Promise<RosterEntry[]> {
