@@ -20,6 +20,7 @@ import {
   selectUsers,
   setPasswordByToken,
   updateUserRow,
+  type PublicUserRow,
 } from './queries.ts';
 
 type Actor = { id: number; role: Role };
@@ -31,8 +32,9 @@ const UNIQUE = {
 };
 const SET_PASSWORD_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-export type PublicUser = { id: number; firstName: string; lastName: string; email: string; username: string | null; role: Role; isActive: boolean; lastLogin: string | null };
-const toPublic = (u: Omit<PublicUser, 'lastLogin'> & { lastLogin: Date | null }): PublicUser => ({ ...u, lastLogin: u.lastLogin?.toISOString() ?? null });
+/** A user as the API shows them: the stored row, with the last sign-in as an ISO string. */
+export type PublicUser = Omit<PublicUserRow, 'lastLogin'> & { lastLogin: string | null };
+const toPublic = (u: PublicUserRow): PublicUser => ({ ...u, lastLogin: u.lastLogin?.toISOString() ?? null });
 
 /** Whether the user exists, is an instructor and is active (a schedule may be given to them). */
 export async function isActiveInstructor(db: DbOrTx, userId: number): Promise<boolean> {
