@@ -131,6 +131,26 @@ export async function insertUser(tx: DbOrTx, u: NewUser): Promise<number> {
   }
 }
 
+/**
+ * `npm run user:create`: a user with a password of their own, checked against the password rule,
+ * created and audited in one transaction (no acting user: the command line has none).
+ */
+export async function createUserFromCommandLine(db: Db, u: NewUser & { password: string }): Promise<number> {
+  await assertPasswordAllowed(u.password, u);
+  return db.transaction(async (tx) => {
+    const userId = await insertUser(tx, u);
+    await recordAudit(tx, {
+      userId: null,
+      action: 'Create',
+      tableName: 'users',
+      recordId: userId,
+      newValues: { email: u.email, firstName: u.firstName, lastName: u.lastName, role: u.role, via: 'cli' },
+      always: true,
+    });
+    return userId;
+  });
+}
+
 // --- First-run setup code -------------------------------------------------------------------
 
 // Unambiguous letters and digits (no 0/O, 1/I/L): read off a console and typed by a person.
