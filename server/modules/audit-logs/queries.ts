@@ -19,6 +19,38 @@ export type AuditInsert = Pick<typeof auditLogs.$inferInsert, 'userId' | 'tableN
   always: boolean;
 };
 
+/** Whether an entry is written: security events always; others while audit logging is on in the settings. */
+function auditSwitch(always: boolean): SQL {
+  return sql`${always} or coalesce((select ${schoolSettings.enableAuditLogging} from ${schoolSettings}), true)`;
+}
+
+/** A value of an audit column: a bound value, or an SQL expression (e.g. over the rows of a CTE). */
+type AuditValue = SQL | string | number | Date | null;
+
+/**
+ * The one audit insert, as a statement fragment: `insert into audit_logs … select … [from <from>]
+ * where <audit switch>`. With `from` (a CTE of rows just written, say) it writes one entry per row,
+ * so a statement can write rows and their audit entries together; `oldValues`/`newValues` are
+ * jsonb expressions.
+ */
+export function auditInsertSql(a: {
+  at: AuditValue;
+  userId: AuditValue;
+  action: AuditAction;
+  tableName: string;
+  recordId: AuditValue;
+  ipAddress?: AuditValue;
+  oldValues?: SQL | null;
+  newValues?: SQL | null;
+  from?: SQL;
+  always?: boolean;
+}): SQL {
+  return sql`insert into ${auditLogs} (timestamp, user_id, action, table_name, record_id, ip_address, old_values, new_values)
+    select ${a.at}, ${a.userId}, ${a.action}, ${a.tableName}, ${a.recordId}, ${a.ipAddress ?? null}, ${a.oldValues ?? null}, ${a.newValues ?? null}
+    ${a.from ? sql`from ${a.from}` : sql``}
+    where ${auditSwitch(a.always ?? false)}`;
+}
+
 /**
  * One statement: the entry is written only when it is a security event (`always`) or audit logging
  * is on in the school's settings, so the check cannot race a settings change.
@@ -26,11 +58,19 @@ export type AuditInsert = Pick<typeof auditLogs.$inferInsert, 'userId' | 'tableN
 export async function insertAuditEntry(tx: DbOrTx, e: AuditInsert): Promise<void> {
   const oldJson = e.oldValues === undefined ? null : JSON.stringify(e.oldValues);
   const newJson = e.newValues === undefined ? null : JSON.stringify(e.newValues);
-  await tx.execute(sql`
-    insert into ${auditLogs} (timestamp, user_id, action, table_name, record_id, ip_address, old_values, new_values)
-    select coalesce(${e.at}::timestamptz, now()), ${e.userId}, ${e.action}, ${e.tableName}, ${e.recordId},
-           ${e.ipAddress}, ${oldJson}::jsonb, ${newJson}::jsonb
-    where ${e.always} or coalesce((select ${schoolSettings.enableAuditLogging} from ${schoolSettings}), true)`);
+  await tx.execute(
+    auditInsertSql({
+      at: sql`coalesce(${e.at}::timestamptz, now())`,
+      userId: e.userId ?? null,
+      action: e.action,
+      tableName: e.tableName,
+      recordId: e.recordId ?? null,
+      ipAddress: e.ipAddress ?? null,
+      oldValues: sql`${oldJson}::jsonb`,
+      newValues: sql`${newJson}::jsonb`,
+      always: e.always,
+    }),
+  );
 }
 
 /** Condition for the audit filters; dates compare with the entry's calendar date in the school's zone. */

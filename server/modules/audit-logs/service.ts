@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { csvStream } from '../../lib/csv.ts';
 import {
+  auditInsertSql,
   deleteAuditEntriesBefore,
   insertAuditEntry,
   selectAuditBatches,
@@ -125,4 +126,12 @@ export async function lastRetentionRun(db: DbOrTx): Promise<{ at: string; remove
 /** Retention: removes the entries older than `cutoff` (call inside the purge's transaction); the number removed. */
 export async function purgeAuditEntriesBefore(tx: DbOrTx, cutoff: Date): Promise<number> {
   return deleteAuditEntriesBefore(tx, cutoff);
+}
+
+/**
+ * The audit insert as a fragment, for a statement that writes rows and their audit entries
+ * together (the check-in, the auto-absent job): use it instead of restating the insert.
+ */
+export function auditInsertFragment(a: Parameters<typeof auditInsertSql>[0]) {
+  return auditInsertSql(a);
 }
