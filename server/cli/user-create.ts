@@ -2,9 +2,7 @@ import { z } from 'zod';
 import { passwordSchema } from '../../common/auth.ts';
 import { ROLES } from '../../common/roles.ts';
 import { badRequest } from '../lib/errors.ts';
-import { assertPasswordAllowed } from '../lib/password-rules.ts';
-import { recordAudit } from '../modules/audit-logs/service.ts';
-import { insertUser } from '../modules/auth/service.ts';
+import { createUserFromCommandLine } from '../modules/auth/service.ts';
 import { readFlags } from './args.ts';
 import { runCli } from './run-cli.ts';
 
@@ -31,18 +29,6 @@ await runCli(async (db) => {
   });
   if (!parsed.success) throw badRequest('Invalid user', parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })));
   const u = parsed.data;
-  await assertPasswordAllowed(u.password, u);
-  const id = await db.transaction(async (tx) => {
-    const userId = await insertUser(tx, u);
-    await recordAudit(tx, {
-      userId: null,
-      action: 'Create',
-      tableName: 'users',
-      recordId: userId,
-      newValues: { email: u.email, firstName: u.firstName, lastName: u.lastName, role: u.role, via: 'cli' },
-      always: true,
-    });
-    return userId;
-  });
+  const id = await createUserFromCommandLine(db, u);
   console.log(`Created ${u.role} ${u.email} (id ${id}).`);
 });

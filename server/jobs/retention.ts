@@ -1,7 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { attendanceRecords, fileUploads, loginSessions, qrSessions } from '../db/schema/index.ts';
 import type { Clock } from '../lib/clock.ts';
-import { recordAudit } from '../modules/audit-logs/service.ts';
+import { purgeAuditEntriesBefore, recordAudit } from '../modules/audit-logs/service.ts';
 import { getSettings } from '../modules/settings/service.ts';
 
 export type RetentionResult = { cutoff: string; removed: Record<string, number> };
@@ -21,17 +22,14 @@ export async function purgeExpiredData(db: Db, clock: Clock): Promise<RetentionR
   return db.transaction(async (tx) => {
     const { rows: lock } = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(727004) as locked`);
     if (!lock[0]?.locked) return null;
-    const count = async (q: ReturnType<typeof sql>) => (await tx.execute(q)).rowCount ?? 0;
+    const count = async (q: Promise<{ rowCount: number | null }>) => (await q).rowCount ?? 0;
     const removed: Record<string, number> = {
-      attendance_records: await count(sql`delete from attendance_records where session_date < ${cutoffDate}`),
-      qr_sessions: await count(sql`delete from qr_sessions where session_date < ${cutoffDate}`),
-      login_sessions: await count(sql`delete from login_sessions where created_at < ${cutoff}`),
-      file_uploads: await count(sql`delete from file_uploads where created_at < ${cutoff}`),
+      attendance_records: await count(tx.delete(attendanceRecords).where(lt(attendanceRecords.sessionDate, cutoffDate))),
+      qr_sessions: await count(tx.delete(qrSessions).where(lt(qrSessions.sessionDate, cutoffDate))),
+      login_sessions: await count(tx.delete(loginSessions).where(lt(loginSessions.createdAt, cutoff))),
+      file_uploads: await count(tx.delete(fileUploads).where(lt(fileUploads.createdAt, cutoff))),
     };
-    // The audit log refuses deletes unless the transaction says it is the retention job.
-    await tx.execute(sql`select set_config('muster.audit_purge', 'on', true)`);
-    removed.audit_logs = await count(sql`delete from audit_logs where timestamp < ${cutoff}`);
-    await tx.execute(sql`select set_config('muster.audit_purge', 'off', true)`);
+    removed.audit_logs = await purgeAuditEntriesBefore(tx, cutoff);
     if (Object.values(removed).some((n) => n > 0)) {
       await recordAudit(tx, {
         userId: null,

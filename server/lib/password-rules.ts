@@ -1,12 +1,4 @@
-import {
-  PASSWORD_BLANK,
-  PASSWORD_COMMON,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  PASSWORD_PERSONAL,
-  PASSWORD_RULE,
-  PASSWORD_TOO_LONG,
-} from '../../common/auth.ts';
+import { PASSWORD_COMMON, PASSWORD_PERSONAL, passwordSchema } from '../../common/auth.ts';
 import { badRequest } from './errors.ts';
 
 /** Whose password it is: a password may not be, or contain, their e-mail or name. */
@@ -39,9 +31,9 @@ function personalParts(owner: PasswordOwner): string[] {
  * setup, set-password links and the CLI all call it (through assertPasswordAllowed).
  */
 export async function passwordProblem(password: string, owner: PasswordOwner): Promise<string | null> {
-  if (password.length < PASSWORD_MIN_LENGTH) return PASSWORD_RULE;
-  if (password.length > PASSWORD_MAX_LENGTH) return PASSWORD_TOO_LONG;
-  if (password.trim() === '') return PASSWORD_BLANK;
+  // Length and blankness: the contract's schema, the same check the browser makes.
+  const basic = passwordSchema.safeParse(password);
+  if (!basic.success) return basic.error.issues[0]!.message;
   const lower = password.toLowerCase();
   if (personalParts(owner).some((part) => lower.includes(part))) return PASSWORD_PERSONAL;
   const common = await loadCommonPasswords();

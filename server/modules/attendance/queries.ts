@@ -4,7 +4,7 @@ import type { CheckInFlagEvidence, CheckInFlagReason, CheckInFlagStatus } from '
 import type { DbOrTx } from '../../db/client.ts';
 import { attendanceRecords, checkInFlags, scheduleRosters, schedules, students, users, type courses } from '../../db/schema/index.ts';
 import { asDate } from '../../lib/sql-values.ts';
-import { auditInsertFrom } from '../audit-logs/service.ts';
+import { auditInsertFragment } from '../audit-logs/service.ts';
 
 // Queries of the attendance module: each takes the database or a transaction first. The check-in
 // statements are raw SQL because they do several things in one round trip (a morning rush is bound
@@ -128,11 +128,13 @@ export async function insertCheckIn(tx: DbOrTx, c: NewCheckIn): Promise<CheckInR
               ${c.minutesAttended}, ${c.scheduledMinutes}, 'qr', ${c.deviceId}, ${c.now}, ${c.now})
       on conflict (schedule_id, student_id, session_date) do nothing
       returning id, status, scan_in_time, scan_out_time, is_manual_override, minutes_attended
-    ), audit as (${auditInsertFrom(sql`ins`, {
-      at: c.now,
+    ), audit as (${auditInsertFragment({
+      from: sql`ins`,
+      userId: null,
+      at: sql`${c.now}::timestamptz`,
       action: 'Create',
       tableName: 'attendance',
-      recordId: sql`ins.id`,
+      recordId: sql`ins.id::text`,
       ipAddress: c.ip,
       newValues: sql`jsonb_build_object('studentId', ${c.studentId}::int, 'scheduleId', ${c.scheduleId}::int, 'status', ins.status,
                                         'scanInTime', ins.scan_in_time, 'source', 'qr', 'qrSessionId', ${c.qrSessionId}::int)`,
@@ -451,11 +453,13 @@ export async function insertAbsences(tx: DbOrTx, m: { scheduleId: number; sessio
        where r.schedule_id = ${m.scheduleId} and st.status in ('enrolled', 'active')
       on conflict (schedule_id, student_id, session_date) do nothing
       returning id, student_id
-    ), audit as (${auditInsertFrom(sql`ins`, {
-      at: m.now,
+    ), audit as (${auditInsertFragment({
+      from: sql`ins`,
+      userId: null,
+      at: sql`${m.now}::timestamptz`,
       action: 'Create',
       tableName: 'attendance',
-      recordId: sql`ins.id`,
+      recordId: sql`ins.id::text`,
       newValues: sql`jsonb_build_object('status', 'absent', 'source', 'auto', 'studentId', ins.student_id, 'scheduleId', ${m.scheduleId}::int, 'sessionDate', ${m.sessionDate}::text)`,
     })}
     )

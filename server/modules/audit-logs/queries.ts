@@ -1,78 +1,199 @@
-import { sql, type SQL } from 'drizzle-orm';
-import type { AuditEntry, AuditQuery } from '../../../common/audit-logs.ts';
+import { and, desc, eq, ilike, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { AUDIT_ACTIONS, AuditQuery } from '../../../common/audit-logs.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { auditLogs, schoolSettings, users } from '../../db/schema/index.ts';
 import { likePattern } from '../../lib/paging.ts';
-import { isoOrNull } from '../../lib/sql-values.ts';
 
-/** WHERE for the audit filters; dates compare with the entry's calendar date in the school's zone. */
-export function auditWhere(q: AuditQuery, timeZone: string): SQL {
-  const parts: SQL[] = [sql`true`];
-  if (q.action && q.action !== 'all') parts.push(sql`lower(l.action) = lower(${q.action})`);
-  if (q.table && q.table !== 'all') parts.push(sql`l.table_name = ${q.table}`);
-  if (q.startDate) parts.push(sql`(l.timestamp at time zone ${timeZone})::date >= ${q.startDate}::date`);
-  if (q.endDate) parts.push(sql`(l.timestamp at time zone ${timeZone})::date <= ${q.endDate}::date`);
-  if (q.search) {
-    const term = likePattern(q.search);
-    parts.push(sql`(l.action ilike ${term} or l.table_name ilike ${term} or u.email ilike ${term}
-                    or (u.first_name || ' ' || u.last_name) ilike ${term} or (l.user_id is null and 'system' ilike ${term}))`);
-  }
-  return sql.join(parts, sql` and `);
+type AuditAction = (typeof AUDIT_ACTIONS)[number];
+/** The actions that change data, counted as "data modifications". */
+const DATA_CHANGES: AuditAction[] = ['Create', 'Update', 'Delete'];
+const LOGIN: AuditAction = 'Login';
+
+/**
+ * One audit row as it is written (the id and, by default, the timestamp come from the database).
+ * Values left undefined are stored as SQL null; anything else (null included) as JSON.
+ */
+export type AuditInsert = Pick<typeof auditLogs.$inferInsert, 'userId' | 'tableName' | 'recordId' | 'ipAddress' | 'oldValues' | 'newValues'> & {
+  action: AuditAction;
+  at: Date | null;
+  always: boolean;
+};
+
+/** Whether an entry is written: security events always; others while audit logging is on in the settings. */
+function auditSwitch(always: boolean): SQL {
+  return sql`${always} or coalesce((select ${schoolSettings.enableAuditLogging} from ${schoolSettings}), true)`;
 }
 
-type Row = { id: number; timestamp: string; user_id: number | null; user_name: string | null; action: string; table_name: string; record_id: string | null; ip_address: string | null; old_values: unknown; new_values: unknown };
+/** A value of an audit column: a bound value, or an SQL expression (e.g. over the rows of a CTE). */
+type AuditValue = SQL | string | number | Date | null;
 
-const toEntry = (r: Row): AuditEntry => ({
-  id: Number(r.id),
-  timestamp: isoOrNull(r.timestamp)!,
-  userId: r.user_id,
-  userName: r.user_name,
-  action: r.action,
-  tableName: r.table_name,
-  recordId: r.record_id,
-  ipAddress: r.ip_address,
-  oldValues: r.old_values ?? null,
-  newValues: r.new_values ?? null,
-});
+/**
+ * The one audit insert, as a statement fragment: `insert into audit_logs … select … [from <from>]
+ * where <audit switch>`. With `from` (a CTE of rows just written, say) it writes one entry per row,
+ * so a statement can write rows and their audit entries together; `oldValues`/`newValues` are
+ * jsonb expressions.
+ */
+export function auditInsertSql(a: {
+  at: AuditValue;
+  userId: AuditValue;
+  action: AuditAction;
+  tableName: string;
+  recordId: AuditValue;
+  ipAddress?: AuditValue;
+  oldValues?: SQL | null;
+  newValues?: SQL | null;
+  from?: SQL;
+  always?: boolean;
+}): SQL {
+  return sql`insert into ${auditLogs} (timestamp, user_id, action, table_name, record_id, ip_address, old_values, new_values)
+    select ${a.at}, ${a.userId}, ${a.action}, ${a.tableName}, ${a.recordId}, ${a.ipAddress ?? null}, ${a.oldValues ?? null}, ${a.newValues ?? null}
+    ${a.from ? sql`from ${a.from}` : sql``}
+    where ${auditSwitch(a.always ?? false)}`;
+}
 
-const SELECT = sql`
-  select l.id, l.timestamp, l.user_id, nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '') as user_name,
-         l.action, l.table_name, l.record_id, l.ip_address, l.old_values, l.new_values
-    from audit_logs l left join users u on u.id = l.user_id`;
+/**
+ * One statement: the entry is written only when it is a security event (`always`) or audit logging
+ * is on in the school's settings, so the check cannot race a settings change.
+ */
+export async function insertAuditEntry(tx: DbOrTx, e: AuditInsert): Promise<void> {
+  const oldJson = e.oldValues === undefined ? null : JSON.stringify(e.oldValues);
+  const newJson = e.newValues === undefined ? null : JSON.stringify(e.newValues);
+  await tx.execute(
+    auditInsertSql({
+      at: sql`coalesce(${e.at}::timestamptz, now())`,
+      userId: e.userId ?? null,
+      action: e.action,
+      tableName: e.tableName,
+      recordId: e.recordId ?? null,
+      ipAddress: e.ipAddress ?? null,
+      oldValues: sql`${oldJson}::jsonb`,
+      newValues: sql`${newJson}::jsonb`,
+      always: e.always,
+    }),
+  );
+}
 
-export async function listAuditEntries(db: DbOrTx, q: AuditQuery, timeZone: string): Promise<{ items: AuditEntry[]; total: number }> {
+/** Condition for the audit filters; dates compare with the entry's calendar date in the school's zone. */
+function auditWhere(q: AuditQuery, timeZone: string): SQL | undefined {
+  const localDate = sql`(${auditLogs.timestamp} at time zone ${timeZone})::date`;
+  const term = q.search ? likePattern(q.search) : null;
+  return and(
+    q.action && q.action !== 'all' ? sql`lower(${auditLogs.action}) = lower(${q.action})` : undefined,
+    q.table && q.table !== 'all' ? eq(auditLogs.tableName, q.table) : undefined,
+    q.startDate ? sql`${localDate} >= ${q.startDate}::date` : undefined,
+    q.endDate ? sql`${localDate} <= ${q.endDate}::date` : undefined,
+    term == null
+      ? undefined
+      : or(
+          ilike(auditLogs.action, term),
+          ilike(auditLogs.tableName, term),
+          ilike(users.email, term),
+          sql`(${users.firstName} || ' ' || ${users.lastName}) ilike ${term}`,
+          and(isNull(auditLogs.userId), sql`'system' ilike ${term}`),
+        ),
+  );
+}
+
+const userName = sql<string | null>`nullif(trim(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')), '')`;
+
+function selectEntries(db: DbOrTx, where: SQL | undefined) {
+  return db
+    .select({
+      id: auditLogs.id,
+      timestamp: auditLogs.timestamp,
+      userId: auditLogs.userId,
+      userName,
+      action: auditLogs.action,
+      tableName: auditLogs.tableName,
+      recordId: auditLogs.recordId,
+      ipAddress: auditLogs.ipAddress,
+      oldValues: auditLogs.oldValues,
+      newValues: auditLogs.newValues,
+    })
+    .from(auditLogs)
+    .leftJoin(users, eq(users.id, auditLogs.userId))
+    .where(where);
+}
+
+export type AuditEntryRow = Awaited<ReturnType<typeof selectEntries>>[number];
+
+/** One page of the filtered entries, newest first, and the filtered total. */
+export async function selectAuditPage(db: DbOrTx, q: AuditQuery, timeZone: string): Promise<{ rows: AuditEntryRow[]; total: number }> {
   const where = auditWhere(q, timeZone);
   const pageSize = q.pageSize ?? 50;
   const page = q.page ?? 1;
-  const [{ rows }, { rows: count }] = await Promise.all([
-    db.execute<Row>(sql`${SELECT} where ${where} order by l.timestamp desc, l.id desc limit ${pageSize} offset ${(page - 1) * pageSize}`),
-    db.execute<{ n: number }>(sql`select count(*)::int as n from audit_logs l left join users u on u.id = l.user_id where ${where}`),
+  const [rows, [count]] = await Promise.all([
+    selectEntries(db, where)
+      .orderBy(desc(auditLogs.timestamp), desc(auditLogs.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(auditLogs)
+      .leftJoin(users, eq(users.id, auditLogs.userId))
+      .where(where),
   ]);
-  return { items: rows.map(toEntry), total: count[0]!.n };
+  return { rows, total: count!.n };
 }
 
 /** Entries in batches by id (newest first), for a streamed export that never holds the whole log. */
-export async function* auditEntriesInBatches(db: DbOrTx, q: AuditQuery, timeZone: string, batch = 2000): AsyncGenerator<AuditEntry[]> {
+export async function* selectAuditBatches(db: DbOrTx, q: AuditQuery, timeZone: string, batch = 2000): AsyncGenerator<AuditEntryRow[]> {
   const where = auditWhere(q, timeZone);
   let before: number | null = null;
   for (;;) {
-    const { rows }: { rows: Row[] } = await db.execute<Row>(
-      sql`${SELECT} where ${where} ${before == null ? sql`` : sql`and l.id < ${before}`} order by l.id desc limit ${batch}`,
-    );
+    const rows: AuditEntryRow[] = await selectEntries(db, and(where, before == null ? undefined : lt(auditLogs.id, before)))
+      .orderBy(desc(auditLogs.id))
+      .limit(batch);
     if (rows.length === 0) return;
-    yield rows.map(toEntry);
-    before = Number(rows.at(-1)!.id);
+    yield rows;
+    before = rows.at(-1)!.id;
     if (rows.length < batch) return;
   }
 }
 
-export async function auditSummary(db: DbOrTx, q: AuditQuery, timeZone: string, now: Date) {
+/** Aggregate: activity and failed sign-ins of the last 24 hours, and the filter's data changes and total. */
+export async function selectAuditSummary(db: DbOrTx, q: AuditQuery, timeZone: string, now: Date) {
+  const where = auditWhere(q, timeZone) ?? sql`true`;
+  const since = sql`${now}::timestamptz - interval '24 hours'`;
+  const filtered = sql`${auditLogs} left join ${users} on ${users.id} = ${auditLogs.userId}`;
   const { rows } = await db.execute<{ recent: number; failed: number; mods: number; total: number }>(sql`
-    select (select count(*) from audit_logs where timestamp > ${now}::timestamptz - interval '24 hours')::int as recent,
-           (select count(*) from audit_logs where action = 'Login' and new_values->>'outcome' = 'failed'
-             and timestamp > ${now}::timestamptz - interval '24 hours')::int as failed,
-           (select count(*) from audit_logs l left join users u on u.id = l.user_id
-             where ${auditWhere(q, timeZone)} and l.action in ('Create', 'Update', 'Delete'))::int as mods,
-           (select count(*) from audit_logs l left join users u on u.id = l.user_id where ${auditWhere(q, timeZone)})::int as total`);
-  const r = rows[0]!;
-  return { recentActivity24h: r.recent, failedLoginAttempts24h: r.failed, dataModifications: r.mods, total: r.total };
+    select (select count(*) from ${auditLogs} where ${auditLogs.timestamp} > ${since})::int as recent,
+           (select count(*) from ${auditLogs} where ${auditLogs.action} = ${LOGIN} and ${auditLogs.newValues}->>'outcome' = 'failed'
+             and ${auditLogs.timestamp} > ${since})::int as failed,
+           (select count(*) from ${filtered} where ${where} and ${inArray(auditLogs.action, DATA_CHANGES)})::int as mods,
+           (select count(*) from ${filtered} where ${where})::int as total`);
+  return rows[0]!;
+}
+
+/** The newest entry of an action on a table (e.g. the last retention run). */
+export async function selectLatestEntry(db: DbOrTx, action: AuditAction, tableName: string) {
+  const [row] = await db
+    .select({ timestamp: auditLogs.timestamp, newValues: auditLogs.newValues })
+    .from(auditLogs)
+    .where(and(eq(auditLogs.action, action), eq(auditLogs.tableName, tableName)))
+    .orderBy(desc(auditLogs.id))
+    .limit(1);
+  return row;
+}
+
+/**
+ * The school's time zone, read here rather than through the settings service: settings audits its
+ * own changes, so audit-logs stands below it and must not import it (as the insert above reads
+ * the audit switch in SQL).
+ */
+export async function selectSchoolTimeZone(db: DbOrTx): Promise<string> {
+  const [row] = await db.select({ timeZone: schoolSettings.timeZone }).from(schoolSettings).where(eq(schoolSettings.id, true));
+  if (!row) throw new Error('school_settings row is missing; migrations not applied?');
+  return row.timeZone;
+}
+
+/**
+ * Deletes the entries older than `cutoff`; the number removed. The log refuses deletes (migration
+ * 0001's trigger) unless the transaction says it is the retention job, so say so just around it.
+ */
+export async function deleteAuditEntriesBefore(tx: DbOrTx, cutoff: Date): Promise<number> {
+  await tx.execute(sql`select set_config('muster.audit_purge', 'on', true)`);
+  const result = await tx.delete(auditLogs).where(lt(auditLogs.timestamp, cutoff));
+  await tx.execute(sql`select set_config('muster.audit_purge', 'off', true)`);
+  return result.rowCount ?? 0;
 }

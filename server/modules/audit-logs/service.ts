@@ -1,7 +1,22 @@
-import { sql } from 'drizzle-orm';
+import type { Stringifier } from 'csv-stringify';
+import type { AUDIT_ACTIONS, AuditEntry as AuditLogEntry, AuditQuery } from '../../../common/audit-logs.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { csvStream } from '../../lib/csv.ts';
+import {
+  auditInsertSql,
+  deleteAuditEntriesBefore,
+  insertAuditEntry,
+  selectAuditBatches,
+  selectAuditPage,
+  selectAuditSummary,
+  selectLatestEntry,
+  selectSchoolTimeZone,
+  type AuditEntryRow,
+} from './queries.ts';
 
-export type AuditAction = 'Create' | 'Update' | 'Delete' | 'Upload' | 'Login' | 'Logout' | 'Export' | 'Purge';
+/** The action names an audit entry may carry: the list in common/audit-logs.ts. */
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export type AuditEntry = {
   userId: number | null;
@@ -25,13 +40,17 @@ export type AuditEntry = {
  * change commit or roll back together.
  */
 export async function recordAudit(tx: DbOrTx, e: AuditEntry): Promise<void> {
-  const oldJson = e.oldValues === undefined ? null : JSON.stringify(e.oldValues);
-  const newJson = e.newValues === undefined ? null : JSON.stringify(e.newValues);
-  await tx.execute(sql`
-    insert into audit_logs (timestamp, user_id, action, table_name, record_id, ip_address, old_values, new_values)
-    select coalesce(${e.at ?? null}::timestamptz, now()), ${e.userId}, ${e.action}, ${e.tableName}, ${e.recordId == null ? null : String(e.recordId)},
-           ${e.ipAddress ?? null}, ${oldJson}::jsonb, ${newJson}::jsonb
-    where ${e.always ?? false} or coalesce((select enable_audit_logging from school_settings), true)`);
+  await insertAuditEntry(tx, {
+    at: e.at ?? null,
+    userId: e.userId,
+    action: e.action,
+    tableName: e.tableName,
+    recordId: e.recordId == null ? null : String(e.recordId),
+    ipAddress: e.ipAddress ?? null,
+    oldValues: e.oldValues,
+    newValues: e.newValues,
+    always: e.always ?? false,
+  });
 }
 
 /** The changed fields only: what an auditor wants to see in a diff. */
@@ -47,19 +66,72 @@ export function changedFields<T extends Record<string, unknown>>(before: T, afte
   return { oldValues, newValues };
 }
 
-type SqlFragment = ReturnType<typeof sql>;
+// --- Reading the log (Audit Logs page) ------------------------------------------------------
+
+const toEntry = (r: AuditEntryRow): AuditLogEntry => ({ ...r, timestamp: r.timestamp.toISOString(), oldValues: r.oldValues ?? null, newValues: r.newValues ?? null });
+
+/** One page of the filtered log, newest first, with the filtered total (dates in the school's zone). */
+export async function listAuditEntries(db: DbOrTx, q: AuditQuery): Promise<{ items: AuditLogEntry[]; total: number }> {
+  const { rows, total } = await selectAuditPage(db, q, await selectSchoolTimeZone(db));
+  return { items: rows.map(toEntry), total };
+}
+
+export async function summariseAuditLog(db: DbOrTx, q: AuditQuery, now: Date) {
+  const r = await selectAuditSummary(db, q, await selectSchoolTimeZone(db), now);
+  return { recentActivity24h: r.recent, failedLoginAttempts24h: r.failed, dataModifications: r.mods, total: r.total };
+}
+
+const EXPORT_COLUMNS = ['id', 'timestamp', 'userId', 'user', 'action', 'tableName', 'recordId', 'ipAddress', 'oldValues', 'newValues'] as const;
 
 /**
- * The audit insert as a fragment of a one-statement write (the check-in, the auto-absent job): one
- * routine entry per row of `source`, a CTE of the same statement; `recordId` and `newValues` are
- * expressions over its rows. Like recordAudit, silent when audit logging is off.
+ * The filtered log as a CSV download: the export itself is audited first, then the entries stream
+ * out in batches (never the whole log in memory), honouring the stream's backpressure.
  */
-export function auditInsertFrom(
-  source: SqlFragment,
-  e: { at: Date; action: AuditAction; tableName: string; recordId: SqlFragment; newValues: SqlFragment; userId?: number | null; ipAddress?: string | null },
-): SqlFragment {
-  return sql`
-    insert into audit_logs (timestamp, user_id, action, table_name, record_id, ip_address, new_values)
-    select ${e.at}::timestamptz, ${e.userId ?? null}::int, ${e.action}, ${e.tableName}, (${e.recordId})::text, ${e.ipAddress ?? null}, ${e.newValues}
-      from ${source} where coalesce((select enable_audit_logging from school_settings), true)`;
+export async function exportAuditLog(
+  db: DbOrTx,
+  q: AuditQuery,
+  ctx: { userId: number; ip: string | null; clock: Clock },
+): Promise<{ fileName: string; csv: Stringifier }> {
+  const timeZone = await selectSchoolTimeZone(db);
+  await recordAudit(db, { userId: ctx.userId, action: 'Export', tableName: 'audit_logs', ipAddress: ctx.ip, newValues: { filters: q }, always: true });
+  const csv = csvStream(EXPORT_COLUMNS);
+  void (async () => {
+    try {
+      for await (const batch of selectAuditBatches(db, q, timeZone)) {
+        for (const e of batch.map(toEntry)) {
+          const ok = csv.write({
+            ...e,
+            user: e.userName ?? (e.userId == null ? 'System' : ''),
+            oldValues: e.oldValues == null ? '' : JSON.stringify(e.oldValues),
+            newValues: e.newValues == null ? '' : JSON.stringify(e.newValues),
+          });
+          if (!ok) await new Promise((r) => csv.once('drain', r));
+        }
+      }
+      csv.end();
+    } catch (err) {
+      csv.destroy(err as Error);
+    }
+  })();
+  return { fileName: `audit-logs-${ctx.clock.now().toISOString().slice(0, 10)}.csv`, csv };
+}
+
+/** The last retention run as its Purge entry recorded it (Settings › System). */
+export async function lastRetentionRun(db: DbOrTx): Promise<{ at: string; removed: Record<string, number> } | null> {
+  const entry = await selectLatestEntry(db, 'Purge', 'retention');
+  if (!entry) return null;
+  return { at: entry.timestamp.toISOString(), removed: (entry.newValues as { removed?: Record<string, number> } | null)?.removed ?? {} };
+}
+
+/** Retention: removes the entries older than `cutoff` (call inside the purge's transaction); the number removed. */
+export async function purgeAuditEntriesBefore(tx: DbOrTx, cutoff: Date): Promise<number> {
+  return deleteAuditEntriesBefore(tx, cutoff);
+}
+
+/**
+ * The audit insert as a fragment, for a statement that writes rows and their audit entries
+ * together (the check-in, the auto-absent job): use it instead of restating the insert.
+ */
+export function auditInsertFragment(a: Parameters<typeof auditInsertSql>[0]) {
+  return auditInsertSql(a);
 }

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, desc, eq, inArray, notInArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { knownDevices } from '../../db/schema/index.ts';
+import { findKnownDeviceId, insertKnownDevice, pruneKnownDevices, touchKnownDevice } from './queries.ts';
 
 /**
  * A long-lived httpOnly cookie marking a browser that has signed in before. One browser may be
@@ -31,12 +30,7 @@ export function deviceTokens(cookie: string | undefined): string[] {
 export async function findKnownDevice(db: DbOrTx, userId: number, cookie: string | undefined): Promise<string | null> {
   const ids = deviceTokens(cookie).map(hashToken);
   if (ids.length === 0) return null;
-  const [row] = await db
-    .select({ id: knownDevices.id })
-    .from(knownDevices)
-    .where(and(eq(knownDevices.userId, userId), inArray(knownDevices.id, ids)))
-    .limit(1);
-  return row?.id ?? null;
+  return findKnownDeviceId(db, userId, ids);
 }
 
 /**
@@ -46,17 +40,11 @@ export async function findKnownDevice(db: DbOrTx, userId: number, cookie: string
 export async function rememberDevice(db: DbOrTx, userId: number, known: string | null, cookie: string | undefined, now: Date): Promise<string> {
   const tokens = deviceTokens(cookie);
   if (known) {
-    await db.update(knownDevices).set({ lastUsedAt: now }).where(eq(knownDevices.id, known));
+    await touchKnownDevice(db, known, now);
     return tokens.join('.');
   }
   const token = randomBytes(32).toString('base64url');
-  await db.insert(knownDevices).values({ id: hashToken(token), userId, createdAt: now, lastUsedAt: now });
-  const keep = db
-    .select({ id: knownDevices.id })
-    .from(knownDevices)
-    .where(eq(knownDevices.userId, userId))
-    .orderBy(desc(knownDevices.lastUsedAt))
-    .limit(MAX_DEVICES_PER_USER);
-  await db.delete(knownDevices).where(and(eq(knownDevices.userId, userId), notInArray(knownDevices.id, keep)));
+  await insertKnownDevice(db, hashToken(token), userId, now);
+  await pruneKnownDevices(db, userId, MAX_DEVICES_PER_USER);
   return [token, ...tokens].slice(0, MAX_TOKENS).join('.');
 }

@@ -12,9 +12,17 @@ import {
   setupStatusSchema,
 } from '../../../common/auth.ts';
 import type { AppDeps } from '../../app-deps.ts';
-import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS } from './known-devices.ts';
 import { SESSION_COOKIE, endLoginSession } from '../../plugins/login-sessions.ts';
-import { endOtherOwnSessions, endOwnSession, listOwnSessions, setupFirstAdmin, signIn, userCount } from './service.ts';
+import {
+  DEVICE_COOKIE,
+  DEVICE_COOKIE_MAX_AGE_SECONDS,
+  endOtherOwnSessions,
+  endOwnSession,
+  listOwnSessions,
+  setupFirstAdmin,
+  signIn,
+  userCount,
+} from './service.ts';
 
 const okSchema = z.object({ ok: z.literal(true) });
 

@@ -1,9 +1,7 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import { INVALID_CREDENTIALS, SETUP_CODE_WRONG, type LoginSessionInfo } from '../../../common/auth.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { setupCodes } from '../../db/schema/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { pgError } from '../../lib/db-errors.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
@@ -14,6 +12,16 @@ import { serverTimeZone } from '../../lib/school-time.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { setSchoolTimeZone } from '../settings/service.ts';
 import { findKnownDevice, rememberDevice } from './known-devices.ts';
+import {
+  countUsers,
+  deleteSetupCodes,
+  findSignInAccount,
+  insertSetupCode,
+  insertUserReturningId,
+  lockUsersTable,
+  selectSetupCodeHashes,
+  setLastLogin,
+} from './queries.ts';
 import { createLoginSession, endOtherUserSessions, endUserSession, listUserSessions } from '../../plugins/login-sessions.ts';
 import {
   SignInThrottled,
@@ -23,6 +31,9 @@ import {
   unknownAccountKey,
   type SignInSubject,
 } from './sign-in-throttle.ts';
+
+// The known-browser cookie's name and lifetime, for the routes that set it.
+export { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS } from './known-devices.ts';
 
 type Meta = { ip: string | null; userAgent: string | null };
 
@@ -40,10 +51,7 @@ export async function signIn(
   clock: Clock,
 ): Promise<{ token: string; userId: number; deviceCookie: string }> {
   const now = clock.now();
-  const { rows } = await db.execute<{ id: number; password_hash: string | null; is_active: boolean }>(
-    sql`select id, password_hash, is_active from users where lower(email) = lower(${email.trim()})`,
-  );
-  const user = rows[0];
+  const user = await findSignInAccount(db, email.trim());
   const subject: SignInSubject = {
     account: user ? `u${user.id}` : unknownAccountKey(email),
     address: meta.ip ?? 'unknown',
@@ -52,8 +60,8 @@ export async function signIn(
   await reserveSignInAttempt(db, subject, now);
 
   // Always run one argon2 verification so the answer takes as long whether or not the e-mail exists.
-  const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), password);
-  if (!user || !ok || !user.is_active) {
+  const ok = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), password);
+  if (!user || !ok || !user.isActive) {
     await recordSignInFailure(db, subject, now);
     await recordAudit(db, {
       userId: user?.id ?? null,
@@ -70,7 +78,7 @@ export async function signIn(
   const result = await db.transaction(async (tx) => {
     const token = await createLoginSession(tx, user.id, meta, now);
     const deviceCookie = await rememberDevice(tx, user.id, subject.device, meta.deviceCookie, now);
-    await tx.execute(sql`update users set last_login = ${now} where id = ${user.id}`);
+    await setLastLogin(tx, user.id, now);
     await recordAudit(tx, {
       userId: user.id,
       action: 'Login',
@@ -88,8 +96,7 @@ export async function signIn(
 }
 
 export async function userCount(db: DbOrTx): Promise<number> {
-  const { rows } = await db.execute<{ n: number }>(sql`select count(*)::int as n from users`);
-  return rows[0]!.n;
+  return countUsers(db);
 }
 
 export type NewUser = {
@@ -108,17 +115,40 @@ export type NewUser = {
 export async function insertUser(tx: DbOrTx, u: NewUser): Promise<number> {
   const passwordHash = u.password ? await hashPassword(u.password) : null;
   try {
-    const { rows } = await tx.execute<{ id: number }>(sql`
-      insert into users (email, username, first_name, last_name, role, password_hash)
-      values (${u.email.trim()}, ${u.username ?? null}, ${u.firstName}, ${u.lastName}, ${u.role}, ${passwordHash})
-      returning id`);
-    return rows[0]!.id;
+    return await insertUserReturningId(tx, {
+      email: u.email.trim(),
+      username: u.username ?? null,
+      firstName: u.firstName,
+      lastName: u.lastName,
+      role: u.role,
+      passwordHash,
+    });
   } catch (err) {
     const c = pgError(err).constraint;
     if (c === 'users_email_unique') throw conflict('A user with this e-mail already exists', 'email');
     if (c === 'users_username_unique') throw conflict('A user with this username already exists', 'username');
     throw err;
   }
+}
+
+/**
+ * `npm run user:create`: a user with a password of their own, checked against the password rule,
+ * created and audited in one transaction (no acting user: the command line has none).
+ */
+export async function createUserFromCommandLine(db: Db, u: NewUser & { password: string }): Promise<number> {
+  await assertPasswordAllowed(u.password, u);
+  return db.transaction(async (tx) => {
+    const userId = await insertUser(tx, u);
+    await recordAudit(tx, {
+      userId: null,
+      action: 'Create',
+      tableName: 'users',
+      recordId: userId,
+      newValues: { email: u.email, firstName: u.firstName, lastName: u.lastName, role: u.role, via: 'cli' },
+      always: true,
+    });
+    return userId;
+  });
 }
 
 // --- First-run setup code -------------------------------------------------------------------
@@ -152,21 +182,21 @@ function newSetupCode(): string {
 export async function createSetupCodeIfNeeded(db: Db): Promise<string | null> {
   if ((await userCount(db)) > 0) {
     // Users came another way (user:create, the demo seed): no code may linger.
-    await db.delete(setupCodes);
+    await deleteSetupCodes(db);
     return null;
   }
   const code = newSetupCode();
-  await db.insert(setupCodes).values({ codeHash: hashSetupCode(code).toString('hex') });
+  await insertSetupCode(db, hashSetupCode(code).toString('hex'));
   return code;
 }
 
 /** Whether `code` matches a stored setup code; every stored hash is compared in constant time. */
 async function setupCodeMatches(tx: DbOrTx, code: string): Promise<boolean> {
   const typed = hashSetupCode(code);
-  const stored = await tx.select({ codeHash: setupCodes.codeHash }).from(setupCodes);
+  const stored = await selectSetupCodeHashes(tx);
   let match = false;
-  for (const s of stored) {
-    const candidate = Buffer.from(s.codeHash, 'hex');
+  for (const hash of stored) {
+    const candidate = Buffer.from(hash, 'hex');
     if (candidate.length === typed.length && timingSafeEqual(candidate, typed)) match = true;
   }
   return match;
@@ -191,14 +221,14 @@ export async function setupFirstAdmin(
   }
   const { setupCode, timeZone, ...person } = input;
   return db.transaction(async (tx) => {
-    await tx.execute(sql`lock table users in share row exclusive mode`);
+    await lockUsersTable(tx);
     if ((await userCount(tx)) > 0) throw conflict('Setup is already complete: a user exists. Sign in instead.');
     if (!(await setupCodeMatches(tx, setupCode))) {
       throw new AppError(403, 'SETUP_CODE_WRONG', SETUP_CODE_WRONG, { errors: [{ field: 'setupCode', message: SETUP_CODE_WRONG }] });
     }
     await assertPasswordAllowed(person.password, person);
     const userId = await insertUser(tx, { ...person, role: 'super_admin' });
-    await tx.delete(setupCodes);
+    await deleteSetupCodes(tx);
     // The school's zone dates every class meeting: the one chosen at setup, else the server's own.
     await setSchoolTimeZone(tx, timeZone ?? serverTimeZone(), userId, now);
     await recordAudit(tx, {

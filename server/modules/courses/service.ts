@@ -50,7 +50,7 @@ export async function listCourses(db: DbOrTx): Promise<Course[]> {
   return rows.map((r) => toCourse(r, r.programId == null ? null : (names.get(r.programId) ?? null)));
 }
 
-async function getCourse(db: DbOrTx, id: number): Promise<Course> {
+export async function getCourse(db: DbOrTx, id: number): Promise<Course> {
   const row = await selectCourse(db, id);
   if (!row) throw notFound('Course');
   return toCourse(row, row.programId == null ? null : ((await findProgramName(db, row.programId)) ?? null));

@@ -4,13 +4,13 @@ import { z } from 'zod';
 import { rosterAddSchema, rosterEntrySchema, scheduleInputSchema, scheduleSchema } from '../../../common/schedules.ts';
 import { dbId, idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
-import { forbidden } from '../../lib/errors.ts';
 import {
   addToRoster,
   assertCanUseSchedule,
   createSchedule,
-  listRoster,
-  listSchedules,
+  listInstructorSchedules,
+  listRosterFor,
+  listVisibleSchedules,
   removeFromRoster,
   updateSchedule,
 } from './service.ts';
@@ -22,15 +22,12 @@ export function schedulesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.get(
       '/api/schedules',
       { config: { action: 'schedules:view' }, schema: { querystring: z.object({ search: z.string().trim().max(200).optional() }), response: { 200: z.array(scheduleSchema) } } },
-      async (req) => listSchedules(deps.db, { search: req.query.search, instructorId: req.user!.role === 'instructor' ? req.user!.id : undefined }),
+      async (req) => listVisibleSchedules(deps.db, req.user!, req.query.search),
     );
     app.get(
       '/api/schedules/instructor/:userId',
       { config: { action: 'schedules:view' }, schema: { params: z.object({ userId: dbId('userId') }), response: { 200: z.array(scheduleSchema) } } },
-      async (req) => {
-        if (req.user!.role === 'instructor' && req.params.userId !== req.user!.id) throw forbidden('Instructors can list only their own schedules');
-        return listSchedules(deps.db, { instructorId: req.params.userId });
-      },
+      async (req) => listInstructorSchedules(deps.db, req.user!, req.params.userId),
     );
     app.get('/api/schedules/:id', { config: { action: 'schedules:view' }, schema: { params: idParam, response: { 200: scheduleSchema } } }, async (req) =>
       assertCanUseSchedule(deps.db, req.user!, req.params.id),
@@ -41,10 +38,9 @@ export function schedulesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.put('/api/schedules/:id', { config: { action: 'schedules:manage' }, schema: { params: idParam, body: scheduleInputSchema, response: { 200: scheduleSchema } } }, async (req) =>
       updateSchedule(deps.db, req.params.id, req.body, ctx(req)),
     );
-    app.get('/api/schedules/:id/roster', { config: { action: 'schedules:view' }, schema: { params: idParam, response: { 200: z.array(rosterEntrySchema) } } }, async (req) => {
-      await assertCanUseSchedule(deps.db, req.user!, req.params.id);
-      return listRoster(deps.db, req.params.id);
-    });
+    app.get('/api/schedules/:id/roster', { config: { action: 'schedules:view' }, schema: { params: idParam, response: { 200: z.array(rosterEntrySchema) } } }, async (req) =>
+      listRosterFor(deps.db, req.user!, req.params.id),
+    );
     app.post(
       '/api/schedules/:id/roster',
       { config: { action: 'schedules:manage' }, schema: { params: idParam, body: rosterAddSchema, response: { 200: z.array(rosterEntrySchema) } } },

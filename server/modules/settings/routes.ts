@@ -2,14 +2,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { settingsSchema, settingsUpdateSchema } from '../../../common/settings.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { getSettings, updateSettings } from './service.ts';
-import { systemStatus } from './system-status.ts';
 
 export function settingsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.get('/api/settings', { config: { action: 'settings:view' }, schema: { response: { 200: settingsSchema } } }, async () =>
       getSettings(deps.db),
     );
-    app.get('/api/settings/system-status', { config: { action: 'settings:view' } }, async () => systemStatus(deps.db, deps.config));
     // Every role may edit notifications, so the route admits all; the service checks each group.
     app.put(
       '/api/settings',

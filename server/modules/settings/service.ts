@@ -1,4 +1,3 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import { can } from '../../../common/permissions.ts';
 import type { Role } from '../../../common/roles.ts';
 import {
@@ -9,11 +8,17 @@ import {
   type SettingsUpdate,
 } from '../../../common/settings.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { schoolSettings } from '../../db/schema/index.ts';
 import { badRequest, forbidden } from '../../lib/errors.ts';
 import { recordAudit } from '../audit-logs/service.ts';
+import {
+  selectSettingsRow,
+  selectSettingsRowForUpdate,
+  updateSettingsRow,
+  updateTimeZoneIfUnconfigured,
+  type SettingsRow,
+} from './queries.ts';
 
-type Row = typeof schoolSettings.$inferSelect;
+type Row = SettingsRow;
 
 function toSettings(r: Row): Settings {
   return {
@@ -46,7 +51,7 @@ function toSettings(r: Row): Settings {
 
 /** The school's settings as stored (one row, created by migration 0001). */
 export async function getSettings(db: DbOrTx): Promise<Settings> {
-  const [row] = await db.select().from(schoolSettings).where(eq(schoolSettings.id, true));
+  const row = await selectSettingsRow(db);
   if (!row) throw new Error('school_settings row is missing; migrations not applied?');
   return toSettings(row);
 }
@@ -67,7 +72,7 @@ export async function updateSettings(
   if (groups.length === 0) throw badRequest('No settings to change');
 
   return db.transaction(async (tx) => {
-    const [row] = await tx.select().from(schoolSettings).where(eq(schoolSettings.id, true)).for('update');
+    const row = await selectSettingsRowForUpdate(tx);
     const before = toSettings(row!);
     const merged = structuredClone(before);
     for (const g of groups) Object.assign(merged[g], update[g]);
@@ -79,10 +84,7 @@ export async function updateSettings(
       );
     }
     const flat = Object.assign({}, ...groups.map((g) => merged[g])) as Partial<Row>;
-    await tx
-      .update(schoolSettings)
-      .set({ ...flat, updatedAt: new Date(), updatedBy: actor.id })
-      .where(eq(schoolSettings.id, true));
+    await updateSettingsRow(tx, { ...flat, updatedAt: new Date(), updatedBy: actor.id });
     const oldValues: Record<string, unknown> = {};
     const newValues: Record<string, unknown> = {};
     for (const g of groups) {
@@ -110,7 +112,7 @@ export async function updateSettings(
 
 /** Set the school's time zone (first-run setup); the caller has validated it. */
 export async function setSchoolTimeZone(db: DbOrTx, timeZone: string, by: number | null, at: Date): Promise<void> {
-  await db.update(schoolSettings).set({ timeZone, updatedAt: at, updatedBy: by }).where(eq(schoolSettings.id, true));
+  await updateSettingsRow(db, { timeZone, updatedAt: at, updatedBy: by });
 }
 
 /**
@@ -119,8 +121,5 @@ export async function setSchoolTimeZone(db: DbOrTx, timeZone: string, by: number
  * next day. Runs on every open of the database (app and CLI); changes nothing once anyone chose.
  */
 export async function adoptServerTimeZone(db: DbOrTx, timeZone: string): Promise<void> {
-  await db
-    .update(schoolSettings)
-    .set({ timeZone })
-    .where(and(eq(schoolSettings.id, true), isNull(schoolSettings.updatedBy), sql`not exists (select 1 from users)`));
+  await updateTimeZoneIfUnconfigured(db, timeZone);
 }

@@ -2,10 +2,10 @@ import { and, count, eq, exists, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { StudentSortKey } from '../../../common/students.ts';
 import { MAX_INT32, type ListQuery } from '../../../common/validation.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
+import { attendanceRecords, programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
 import { likePattern } from '../../lib/paging.ts';
 
-// Reads of the students module: each takes the database or a transaction first, and a scope.
+// Reads and writes of the students module: each takes the database or a transaction first, and a scope.
 
 /**
  * Which students a reader may see (need-to-know): every student, or only those on the roster of a
@@ -114,4 +114,42 @@ export async function findStudentRow(db: DbOrTx, id: number, scope: StudentScope
     .where(and(eq(students.id, id), inScope(db, scope)))
     .limit(1);
   return row ?? null;
+}
+
+/** The columns a create or update writes (the SSN pair only when the input touches it). */
+export type StudentWrite = Pick<
+  typeof students.$inferInsert,
+  'firstName' | 'lastName' | 'email' | 'phone' | 'programId' | 'status' | 'sisStudentId' | 'enrollmentDate' | 'ssnEncrypted' | 'ssnLast4'
+>;
+
+export async function programExists(db: DbOrTx, programId: number): Promise<boolean> {
+  const rows = await db.select({ id: programs.id }).from(programs).where(eq(programs.id, programId));
+  return rows.length > 0;
+}
+
+/** Locks the student row for the rest of the transaction; false when it does not exist. */
+export async function lockStudent(tx: DbOrTx, id: number): Promise<boolean> {
+  const rows = await tx.select({ id: students.id }).from(students).where(eq(students.id, id)).for('update');
+  return rows.length > 0;
+}
+
+export async function insertStudent(db: DbOrTx, values: StudentWrite): Promise<number> {
+  const [row] = await db.insert(students).values(values).returning({ id: students.id });
+  return row!.id;
+}
+
+export async function updateStudentRow(db: DbOrTx, id: number, values: StudentWrite): Promise<void> {
+  await db
+    .update(students)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(students.id, id));
+}
+
+export async function hasAttendanceHistory(db: DbOrTx, studentId: number): Promise<boolean> {
+  const rows = await db.select({ id: attendanceRecords.id }).from(attendanceRecords).where(eq(attendanceRecords.studentId, studentId)).limit(1);
+  return rows.length > 0;
+}
+
+export async function deleteStudentRow(db: DbOrTx, id: number): Promise<void> {
+  await db.delete(students).where(eq(students.id, id));
 }

@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { studentInputSchema} from '../../../common/students.ts';
 import { STUDENT_HAS_ATTENDANCE, type Student } from '../../../common/students.ts';
 import type { Role } from '../../../common/roles.ts';
@@ -12,7 +11,21 @@ import { maskSsn, type FieldCipher } from '../../lib/field-cipher.ts';
 import { localDate } from '../../lib/school-time.ts';
 import { getSettings } from '../settings/service.ts';
 import { changedFields, recordAudit } from '../audit-logs/service.ts';
-import { ALL_STUDENTS, findStudentRow, listStudentRows, type StudentRow, type StudentScope } from './queries.ts';
+import { addStudentToProgramRosters } from '../schedules/service.ts';
+import {
+  ALL_STUDENTS,
+  deleteStudentRow,
+  findStudentRow,
+  hasAttendanceHistory,
+  insertStudent,
+  listStudentRows,
+  lockStudent,
+  programExists,
+  updateStudentRow,
+  type StudentRow,
+  type StudentScope,
+  type StudentWrite,
+} from './queries.ts';
 
 type Input = z.output<typeof studentInputSchema>;
 type Ctx = { actorId: number; ip: string | null; clock: Clock; cipher: FieldCipher; showSsn: boolean };
@@ -54,25 +67,24 @@ export async function getStudent(db: DbOrTx, id: number, reader: StudentReader):
 
 async function assertProgramExists(tx: DbOrTx, programId: number | null) {
   if (programId == null) return;
-  const { rows } = await tx.execute(sql`select 1 from programs where id = ${programId}`);
-  if (rows.length === 0) throw badRequest('Program does not exist', [{ field: 'programId', message: `No program with id ${programId}` }]);
+  if (!(await programExists(tx, programId))) throw badRequest('Program does not exist', [{ field: 'programId', message: `No program with id ${programId}` }]);
 }
 
-function columns(input: Input, ctx: Ctx) {
+function columns(input: Input, ctx: Ctx): StudentWrite {
   const ssnDigits = input.socialSecurityNumber?.replace(/-/g, '');
   return {
-    first_name: input.firstName,
-    last_name: input.lastName,
+    firstName: input.firstName,
+    lastName: input.lastName,
     email: input.email,
     phone: input.phone,
-    program_id: input.programId,
+    programId: input.programId,
     status: input.status,
-    sis_student_id: input.sisStudentId,
-    enrollment_date: input.enrollmentDate,
+    sisStudentId: input.sisStudentId,
+    enrollmentDate: input.enrollmentDate,
     // undefined: leave the stored SSN alone; null: clear it.
     ...(input.socialSecurityNumber === undefined
       ? {}
-      : { ssn_encrypted: ssnDigits ? ctx.cipher.encrypt(ssnDigits) : null, ssn_last4: ssnDigits ? ssnDigits.slice(-4) : null }),
+      : { ssnEncrypted: ssnDigits ? ctx.cipher.encrypt(ssnDigits) : null, ssnLast4: ssnDigits ? ssnDigits.slice(-4) : null }),
   };
 }
 
@@ -86,24 +98,11 @@ export async function createStudent(db: Db, input: Input, ctx: Ctx): Promise<Stu
   if (input.socialSecurityNumber && !ctx.showSsn) throw badRequest('Only administrators may record an SSN', [{ field: 'socialSecurityNumber', message: 'Not allowed for your role' }]);
   return db.transaction(async (tx) => {
     await assertProgramExists(tx, input.programId);
-    const c = columns(input, ctx);
-    const keys = Object.keys(c);
-    const { rows } = await withUniqueFields(
-      () =>
-        tx.execute<{ id: number }>(sql`
-          insert into students (${sql.raw(keys.join(', '))})
-          values (${sql.join(Object.values(c).map((v) => sql`${v}`), sql`, `)}) returning id`),
-      UNIQUE,
-    );
-    const id = rows[0]!.id;
+    const id = await withUniqueFields(() => insertStudent(tx, columns(input, ctx)), UNIQUE);
     // A new student joins the rosters of their program's active schedules that have not ended.
     if (input.programId != null && input.status === 'enrolled') {
       const today = localDate(ctx.clock.now(), (await getSettings(tx)).attendance.timeZone);
-      await tx.execute(sql`
-        insert into schedule_rosters (schedule_id, student_id)
-        select sc.id, ${id} from schedules sc join courses co on co.id = sc.course_id
-         where co.program_id = ${input.programId} and sc.is_active and sc.course_end_date >= ${today}::date
-        on conflict do nothing`);
+      await addStudentToProgramRosters(tx, id, input.programId, today);
     }
     await recordAudit(tx, { userId: ctx.actorId, action: 'Create', tableName: 'students', recordId: id, ipAddress: ctx.ip, newValues: auditable(input) });
     return getStudent(tx, id, { scope: ALL_STUDENTS, showSsn: ctx.showSsn });
@@ -113,19 +112,10 @@ export async function createStudent(db: Db, input: Input, ctx: Ctx): Promise<Stu
 export async function updateStudent(db: Db, id: number, input: Input, ctx: Ctx): Promise<Student> {
   if (input.socialSecurityNumber !== undefined && !ctx.showSsn) throw badRequest('Only administrators may change an SSN', [{ field: 'socialSecurityNumber', message: 'Not allowed for your role' }]);
   return db.transaction(async (tx) => {
-    const { rows: found } = await tx.execute(sql`select id from students where id = ${id} for update`);
-    if (found.length === 0) throw notFound('Student');
+    if (!(await lockStudent(tx, id))) throw notFound('Student');
     const before = await getStudent(tx, id, { scope: ALL_STUDENTS, showSsn: false });
     await assertProgramExists(tx, input.programId);
-    const c = columns(input, ctx);
-    await withUniqueFields(
-      () =>
-        tx.execute(sql`update students set ${sql.join(
-          Object.entries(c).map(([k, v]) => sql`${sql.raw(k)} = ${v}`),
-          sql`, `,
-        )}, updated_at = now() where id = ${id}`),
-      UNIQUE,
-    );
+    await withUniqueFields(() => updateStudentRow(tx, id, columns(input, ctx)), UNIQUE);
     const { socialSecurityNumber: _ssn, ...comparable } = input;
     const diff = changedFields(before as unknown as Record<string, unknown>, comparable as Record<string, unknown>);
     if (input.socialSecurityNumber !== undefined) (diff.newValues as Record<string, unknown>).socialSecurityNumber = input.socialSecurityNumber ? '(set)' : '(cleared)';
@@ -137,12 +127,10 @@ export async function updateStudent(db: Db, id: number, input: Input, ctx: Ctx):
 /** Hard delete only for a student without attendance history; otherwise change the status. */
 export async function deleteStudent(db: Db, id: number, ctx: Omit<Ctx, 'cipher' | 'showSsn'>): Promise<void> {
   await db.transaction(async (tx) => {
-    const { rows } = await tx.execute<{ id: number }>(sql`select id from students where id = ${id} for update`);
-    if (rows.length === 0) throw notFound('Student');
+    if (!(await lockStudent(tx, id))) throw notFound('Student');
     const before = await getStudent(tx, id, { scope: ALL_STUDENTS, showSsn: false });
-    const { rows: history } = await tx.execute(sql`select 1 from attendance_records where student_id = ${id} limit 1`);
-    if (history.length > 0) throw conflict(STUDENT_HAS_ATTENDANCE);
-    await tx.execute(sql`delete from students where id = ${id}`);
+    if (await hasAttendanceHistory(tx, id)) throw conflict(STUDENT_HAS_ATTENDANCE);
+    await deleteStudentRow(tx, id);
     await recordAudit(tx, { userId: ctx.actorId, action: 'Delete', tableName: 'students', recordId: id, ipAddress: ctx.ip, oldValues: before });
   });
 }

@@ -1,15 +1,27 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, eq, sql } from 'drizzle-orm';
 import { IT_ADMIN_SUPER, LAST_SUPER_ADMIN, OWN_ROLE, SELF_DEACTIVATE, type UserInput } from '../../../common/users.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { users } from '../../db/schema/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { withUniqueFields } from '../../lib/db-errors.ts';
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { assertPasswordAllowed } from '../../lib/password-rules.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { changedFields, recordAudit } from '../audit-logs/service.ts';
+import {
+  activeInstructorExists,
+  countActiveSuperAdmins,
+  endAllLoginSessions,
+  findPasswordTokenOwner,
+  insertUserRow,
+  livePasswordToken,
+  lockSuperAdmins,
+  selectUserForUpdate,
+  selectUsers,
+  setPasswordByToken,
+  updateUserRow,
+  type PublicUserRow,
+} from './queries.ts';
 
 type Actor = { id: number; role: Role };
 type Meta = { ip: string | null; clock: Clock };
@@ -20,38 +32,23 @@ const UNIQUE = {
 };
 const SET_PASSWORD_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-const publicColumns = {
-  id: users.id,
-  firstName: users.firstName,
-  lastName: users.lastName,
-  email: users.email,
-  username: users.username,
-  role: users.role,
-  isActive: users.isActive,
-  lastLogin: users.lastLogin,
-};
-export type PublicUser = { id: number; firstName: string; lastName: string; email: string; username: string | null; role: Role; isActive: boolean; lastLogin: string | null };
-const toPublic = (u: Omit<PublicUser, 'lastLogin'> & { lastLogin: Date | null }): PublicUser => ({ ...u, lastLogin: u.lastLogin?.toISOString() ?? null });
+/** A user as the API shows them: the stored row, with the last sign-in as an ISO string. */
+export type PublicUser = Omit<PublicUserRow, 'lastLogin'> & { lastLogin: string | null };
+const toPublic = (u: PublicUserRow): PublicUser => ({ ...u, lastLogin: u.lastLogin?.toISOString() ?? null });
+
+/** Whether the user exists, is an instructor and is active (a schedule may be given to them). */
+export async function isActiveInstructor(db: DbOrTx, userId: number): Promise<boolean> {
+  return activeInstructorExists(db, userId);
+}
 
 export async function listUsers(db: DbOrTx): Promise<PublicUser[]> {
-  const rows = await db.select(publicColumns).from(users).orderBy(asc(users.lastName), asc(users.firstName));
-  return rows.map(toPublic);
+  return (await selectUsers(db)).map(toPublic);
 }
 
 async function getUserForUpdate(tx: DbOrTx, id: number) {
-  const [row] = await tx.select(publicColumns).from(users).where(eq(users.id, id)).for('update');
+  const row = await selectUserForUpdate(tx, id);
   if (!row) throw notFound('User');
   return row;
-}
-
-/** Serialises role changes so two admins cannot demote the last two super_admins at once. */
-async function lockSuperAdmins(tx: DbOrTx) {
-  await tx.execute(sql`select pg_advisory_xact_lock(727010)`);
-}
-
-async function activeSuperAdminCount(tx: DbOrTx): Promise<number> {
-  const [r] = await tx.select({ n: sql<number>`count(*)::int` }).from(users).where(and(eq(users.role, 'super_admin'), eq(users.isActive, true)));
-  return r!.n;
 }
 
 function newPasswordToken(now: Date) {
@@ -69,16 +66,12 @@ export async function createUser(db: Db, actor: Actor, input: UserInput, meta: M
   const now = meta.clock.now();
   const t = newPasswordToken(now);
   return db.transaction(async (tx) => {
-    const [row] = await withUniqueFields(
-      () =>
-        tx
-          .insert(users)
-          .values({ ...input, passwordTokenHash: t.hash, passwordTokenExpiresAt: t.expiresAt, createdAt: now, updatedAt: now })
-          .returning(publicColumns),
+    const row = await withUniqueFields(
+      () => insertUserRow(tx, { ...input, passwordTokenHash: t.hash, passwordTokenExpiresAt: t.expiresAt, createdAt: now, updatedAt: now }),
       UNIQUE,
     );
-    await recordAudit(tx, { userId: actor.id, action: 'Create', tableName: 'users', recordId: row!.id, ipAddress: meta.ip, newValues: input, always: true, at: now });
-    return { user: toPublic(row!), token: t.token, expiresAt: t.expiresAt };
+    await recordAudit(tx, { userId: actor.id, action: 'Create', tableName: 'users', recordId: row.id, ipAddress: meta.ip, newValues: input, always: true, at: now });
+    return { user: toPublic(row), token: t.token, expiresAt: t.expiresAt };
   });
 }
 
@@ -88,13 +81,10 @@ export async function updateUser(db: Db, actor: Actor, id: number, input: UserIn
     const before = await getUserForUpdate(tx, id);
     if (actor.role !== 'super_admin' && (before.role === 'super_admin' || input.role === 'super_admin')) throw forbidden(IT_ADMIN_SUPER);
     if (id === actor.id && input.role !== before.role) throw forbidden(OWN_ROLE);
-    if (before.role === 'super_admin' && input.role !== 'super_admin' && before.isActive && (await activeSuperAdminCount(tx)) <= 1) {
+    if (before.role === 'super_admin' && input.role !== 'super_admin' && before.isActive && (await countActiveSuperAdmins(tx)) <= 1) {
       throw badRequest(LAST_SUPER_ADMIN, [{ field: 'role', message: LAST_SUPER_ADMIN }]);
     }
-    const [row] = await withUniqueFields(
-      () => tx.update(users).set({ ...input, updatedAt: meta.clock.now() }).where(eq(users.id, id)).returning(publicColumns),
-      UNIQUE,
-    );
+    const row = await withUniqueFields(() => updateUserRow(tx, id, { ...input, updatedAt: meta.clock.now() }), UNIQUE);
     const diff = changedFields(before as Record<string, unknown>, input);
     await recordAudit(tx, { userId: actor.id, action: 'Update', tableName: 'users', recordId: id, ipAddress: meta.ip, ...diff, always: true });
     return toPublic(row!);
@@ -108,9 +98,9 @@ export async function setUserActive(db: Db, actor: Actor, id: number, active: bo
     const before = await getUserForUpdate(tx, id);
     if (actor.role !== 'super_admin' && before.role === 'super_admin') throw forbidden(IT_ADMIN_SUPER);
     if (!active && id === actor.id) throw badRequest(SELF_DEACTIVATE);
-    if (!active && before.role === 'super_admin' && before.isActive && (await activeSuperAdminCount(tx)) <= 1) throw badRequest(LAST_SUPER_ADMIN);
-    const [row] = await tx.update(users).set({ isActive: active, updatedAt: meta.clock.now() }).where(eq(users.id, id)).returning(publicColumns);
-    if (!active) await tx.execute(sql`update login_sessions set ended_at = ${meta.clock.now()} where user_id = ${id} and ended_at is null`);
+    if (!active && before.role === 'super_admin' && before.isActive && (await countActiveSuperAdmins(tx)) <= 1) throw badRequest(LAST_SUPER_ADMIN);
+    const row = await updateUserRow(tx, id, { isActive: active, updatedAt: meta.clock.now() });
+    if (!active) await endAllLoginSessions(tx, id, meta.clock.now());
     await recordAudit(tx, {
       userId: actor.id,
       action: active ? 'Update' : 'Delete',
@@ -131,7 +121,7 @@ export async function issuePasswordLink(db: Db, actor: Actor, id: number, meta: 
     const before = await getUserForUpdate(tx, id);
     if (actor.role !== 'super_admin' && before.role === 'super_admin') throw forbidden(IT_ADMIN_SUPER);
     const t = newPasswordToken(meta.clock.now());
-    await tx.update(users).set({ passwordTokenHash: t.hash, passwordTokenExpiresAt: t.expiresAt }).where(eq(users.id, id));
+    await updateUserRow(tx, id, { passwordTokenHash: t.hash, passwordTokenExpiresAt: t.expiresAt });
     await recordAudit(tx, { userId: actor.id, action: 'Update', tableName: 'users', recordId: id, ipAddress: meta.ip, newValues: { passwordLinkIssued: true }, always: true });
     return { user: toPublic(before), token: t.token, expiresAt: t.expiresAt };
   });
@@ -142,19 +132,15 @@ const INVALID_LINK = 'This link is invalid or has expired. Ask an administrator 
 /** Redeem a set-password link: checks the password against the rule, sets it, burns the token. */
 export async function redeemPasswordLink(db: Db, token: string, password: string, meta: Meta): Promise<void> {
   const hash = createHash('sha256').update(token).digest('hex');
-  const live = and(eq(users.passwordTokenHash, hash), sql`${users.passwordTokenExpiresAt} > ${meta.clock.now()}`, eq(users.isActive, true));
-  const [owner] = await db.select({ email: users.email, firstName: users.firstName, lastName: users.lastName }).from(users).where(live);
+  const live = livePasswordToken(hash, meta.clock.now());
+  const owner = await findPasswordTokenOwner(db, live);
   if (!owner) throw badRequest(INVALID_LINK);
   await assertPasswordAllowed(password, owner);
   const passwordHash = await hashPassword(password);
   await db.transaction(async (tx) => {
-    const [u] = await tx
-      .update(users)
-      .set({ passwordHash, passwordTokenHash: null, passwordTokenExpiresAt: null, mustChangePassword: false, updatedAt: meta.clock.now() })
-      .where(live)
-      .returning({ id: users.id });
-    if (!u) throw badRequest(INVALID_LINK);
-    await tx.execute(sql`update login_sessions set ended_at = ${meta.clock.now()} where user_id = ${u.id} and ended_at is null`);
-    await recordAudit(tx, { userId: u.id, action: 'Update', tableName: 'users', recordId: u.id, ipAddress: meta.ip, newValues: { passwordSet: true }, always: true });
+    const userId = await setPasswordByToken(tx, live, { passwordHash, passwordTokenHash: null, passwordTokenExpiresAt: null, mustChangePassword: false, updatedAt: meta.clock.now() });
+    if (userId == null) throw badRequest(INVALID_LINK);
+    await endAllLoginSessions(tx, userId, meta.clock.now());
+    await recordAudit(tx, { userId, action: 'Update', tableName: 'users', recordId: userId, ipAddress: meta.ip, newValues: { passwordSet: true }, always: true });
   });
 }

@@ -1,0 +1,30 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { schoolSettings, users } from '../../db/schema/index.ts';
+
+export type SettingsRow = typeof schoolSettings.$inferSelect;
+export type SettingsWrite = Partial<typeof schoolSettings.$inferInsert>;
+
+// school_settings has one row (id = true), created by migration 0001.
+
+export async function selectSettingsRow(db: DbOrTx): Promise<SettingsRow | undefined> {
+  const [row] = await db.select().from(schoolSettings).where(eq(schoolSettings.id, true));
+  return row;
+}
+
+export async function selectSettingsRowForUpdate(tx: DbOrTx): Promise<SettingsRow | undefined> {
+  const [row] = await tx.select().from(schoolSettings).where(eq(schoolSettings.id, true)).for('update');
+  return row;
+}
+
+export async function updateSettingsRow(db: DbOrTx, values: SettingsWrite): Promise<void> {
+  await db.update(schoolSettings).set(values).where(eq(schoolSettings.id, true));
+}
+
+/** Sets the zone only while nobody has saved settings and no user exists. */
+export async function updateTimeZoneIfUnconfigured(db: DbOrTx, timeZone: string): Promise<void> {
+  await db
+    .update(schoolSettings)
+    .set({ timeZone })
+    .where(and(eq(schoolSettings.id, true), isNull(schoolSettings.updatedBy), sql`not exists (select 1 from ${users})`));
+}
