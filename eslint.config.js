@@ -1,7 +1,69 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import js from '@eslint/js';
+import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+
+// The house style's boundaries (docs/decisions/011-module-doors-and-floors.md), as lint rules so
+// they stay true: which folder may import which.
+const root = import.meta.dirname;
+const at = (p) => path.join(root, p);
+const dirsIn = (p) => fs.readdirSync(at(p), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const serverModules = dirsIn('server/modules');
+const webFeatures = dirsIn('web/features');
+
+const serverZones = [
+  {
+    target: ['server/lib/**', 'server/plugins/**', 'server/db/**'].map(at),
+    from: ['server/modules/**', 'server/jobs/**', 'server/cli/**', 'server/seed/**', 'server/{app,main}.ts'].map(at),
+    message: ' lib, plugins and db stand below the modules: pass what they need in as arguments.',
+  },
+  {
+    // Jobs, CLIs and the demo seed are callers like routes: through a module's service only.
+    target: ['server/jobs/**', 'server/cli/**', 'server/seed/**'].map(at),
+    from: [at('server/modules/**')],
+    except: [at('server/modules/*/service.ts')],
+    message: ' Reach a module through its service.ts.',
+  },
+  ...serverModules.flatMap((name) => [
+    {
+      target: [at(`server/modules/${name}/**`)],
+      from: [at('server/modules/**'), at('server/{app,main}.ts')],
+      except: [at(`server/modules/${name}/**`), at('server/modules/*/service.ts')],
+      message: ' Another module is reached only through its service.ts.',
+    },
+    {
+      target: [at(`server/modules/${name}/routes.ts`)],
+      from: at('server/modules'),
+      except: [`./${name}/service.ts`],
+      message: ' A routes file calls its own service and nothing else of the modules.',
+    },
+  ]),
+];
+
+const webZones = [
+  {
+    target: ['web/components/**', 'web/lib/**'].map(at),
+    from: ['web/features/**', 'web/app/**', 'web/scan/**'].map(at),
+    message: ' The design system and web/lib import no feature and nothing from the app shell.',
+  },
+  {
+    target: [at('web/features/**')],
+    from: [at('web/app/**'), at('web/scan/**')],
+    message: ' Features do not import the app shell; app-wide state lives in web/lib.',
+  },
+  ...webFeatures.map((name) => ({
+    target: [at(`web/features/${name}/**`)],
+    from: [at('web/features/**')],
+    except: [at(`web/features/${name}/**`)],
+    message: ' Features do not import each other: shared pieces live in web/components or web/lib.',
+  })),
+];
+
+// no-cycle reads the imported files itself: tell it they are TypeScript.
+const IMPORT_SETTINGS = { 'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] }, 'import-x/extensions': ['.ts', '.tsx', '.js'] };
 
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'node_modules/**', 'server/db/migrations/**', 'coverage/**'] },
@@ -12,6 +74,26 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['server/**/*.ts'],
+    ignores: ['server/**/*.test.ts', 'server/**/test-support.ts', 'server/test/**'],
+    plugins: { 'import-x': importX },
+    settings: IMPORT_SETTINGS,
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: serverZones }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    files: ['web/**/*.{ts,tsx}'],
+    ignores: ['web/**/*.test.ts'],
+    plugins: { 'import-x': importX },
+    settings: IMPORT_SETTINGS,
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: webZones }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   {
