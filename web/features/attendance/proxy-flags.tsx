@@ -14,6 +14,7 @@ import { formatDate, formatLocalTime } from '../../lib/format.ts';
 const REASON_TITLES: Record<CheckInFlagReason, string> = {
   shared_browser: 'Same browser as another student’s check-in',
   dropped_cookie: 'The browser dropped its device cookie',
+  scanned_after_override: 'Scanned while marked absent',
 };
 
 type Standing = 'flagged' | 'confirmed' | 'cleared';
