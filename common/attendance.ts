@@ -76,7 +76,7 @@ export const attendanceSubmitResultSchema = z.object({
 export type AttendanceSubmitResult = z.infer<typeof attendanceSubmitResultSchema>;
 
 // Flags on public check-ins for the instructor: "possible proxy" (docs/decisions/006-proxy-check-ins.md),
-// and a scan by a student whose record of the meeting already said they were not there (007).
+// and a scan by a student whose record of the meeting already said they were not there (004).
 export const PROXY_FLAG_REASONS = ['shared_browser', 'dropped_cookie'] as const;
 export const CHECK_IN_FLAG_REASONS = [...PROXY_FLAG_REASONS, 'scanned_after_override'] as const;
 /** `accepted`: the scan was accepted and the record set to what it would have given. */
