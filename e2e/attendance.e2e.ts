@@ -319,8 +319,14 @@ describe('Take Attendance', () => {
       // He comes after all and scans the code: the page tells him what the record says.
       await page.getByRole('button', { name: 'Start Session', exact: true }).click();
       await visible(toastWith(page, 'QR Session Started'));
+      // The URL field is empty until the session's first QR image has loaded.
+      await visible(page.getByRole('img', { name: `QR code to check in to ${cls.courseName}` }));
+      await page.waitForFunction(() => /\/attendance\/scan\//.test((document.querySelector('input[readonly]') as HTMLInputElement | null)?.value ?? ''));
+      const scanUrl = await page.getByLabel('Attendance URL').inputValue();
+      expect(scanUrl).toMatch(new RegExp(`^${server.baseUrl}/attendance/scan/`));
       const p = phone.page;
-      await p.goto(await page.getByLabel('Attendance URL').inputValue());
+      await p.goto(scanUrl);
+      await visible(p.getByRole('heading', { level: 1, name: cls.courseName }));
       await p.getByLabel('Student ID').fill('STU-1002');
       await p.getByLabel('First Name').fill('José');
       await p.getByLabel('Last Name').fill('Peña');
