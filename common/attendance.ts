@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ATTENDANCE_STATUSES, OVERRIDE_STATUSES } from './constants.ts';
+import { ATTENDANCE_STATUSES, ATTENDANCE_STATUS_LABELS, OVERRIDE_STATUSES, type AttendanceStatus } from './constants.ts';
 import { dbId, isoDate, isoDateTime, queryDate, tokenText } from './validation.ts';
 
 export const qrSessionSchema = z.object({
@@ -75,11 +75,15 @@ export const attendanceSubmitResultSchema = z.object({
 });
 export type AttendanceSubmitResult = z.infer<typeof attendanceSubmitResultSchema>;
 
-// "Possible proxy" flags on public check-ins (docs/decisions/006-proxy-check-ins.md).
-export const CHECK_IN_FLAG_REASONS = ['shared_browser', 'dropped_cookie'] as const;
-export const CHECK_IN_FLAG_STATUSES = ['flagged', 'confirmed', 'cleared'] as const;
+// Flags on public check-ins for the instructor: "possible proxy" (docs/decisions/006-proxy-check-ins.md),
+// and a scan by a student whose record of the meeting already said they were not there (004).
+export const PROXY_FLAG_REASONS = ['shared_browser', 'dropped_cookie'] as const;
+export const CHECK_IN_FLAG_REASONS = [...PROXY_FLAG_REASONS, 'scanned_after_override'] as const;
+/** `accepted`: the scan was accepted and the record set to what it would have given. */
+export const CHECK_IN_FLAG_STATUSES = ['flagged', 'confirmed', 'cleared', 'accepted'] as const;
 export type CheckInFlagReason = (typeof CHECK_IN_FLAG_REASONS)[number];
 export type CheckInFlagStatus = (typeof CHECK_IN_FLAG_STATUSES)[number];
+export const isProxyFlagReason = (reason: CheckInFlagReason): boolean => (PROXY_FLAG_REASONS as readonly string[]).includes(reason);
 /** Check-ins from one address and browser signature this close together are flagged together. */
 export const SHARED_BROWSER_WINDOW_MINUTES = 3;
 
@@ -98,6 +102,14 @@ export const checkInFlagEvidenceSchema = z.object({
   deviceCookie: z.enum(['missing', 'replaced']).optional(),
   /** dropped_cookie: when the scan page this browser submitted from was given its pass. */
   passIssuedAt: z.string().nullable().optional(),
+  /** scanned_after_override: the first 12 hex digits of SHA-256 of the scanning browser's device cookie. */
+  device: z.string().optional(),
+  /** scanned_after_override: the status that stood when the student scanned. */
+  standingStatus: z.enum(ATTENDANCE_STATUSES).optional(),
+  /** scanned_after_override: what the scan would have given (the school's late threshold at that time). */
+  scanStatus: z.enum(['present', 'late']).optional(),
+  /** scanned_after_override: the scan's time of day on the school's clock, HH:MM. */
+  localTime: z.string().optional(),
 });
 export type CheckInFlagEvidence = z.infer<typeof checkInFlagEvidenceSchema>;
 
@@ -117,10 +129,14 @@ export type CheckInFlag = z.infer<typeof checkInFlagSchema>;
 
 /** POST /api/attendance/flags/:flagId/review */
 export const flagReviewParamsSchema = z.object({ flagId: dbId('flagId') });
+/** confirmed / cleared: a proxy flag's verdict (cleared also dismisses a scan flag); accept_scan: a scan flag's correction. */
+export const FLAG_DECISIONS = ['confirmed', 'cleared', 'accept_scan'] as const;
 export const flagReviewSchema = z.object({
-  decision: z.enum(['confirmed', 'cleared'], { error: 'decision must be confirmed or cleared' }),
+  decision: z.enum(FLAG_DECISIONS, { error: 'decision must be confirmed, cleared or accept_scan' }),
 });
 export type FlagDecision = z.infer<typeof flagReviewSchema>['decision'];
+/** The flag's status after each decision. */
+export const FLAG_STATUS_AFTER: Record<FlagDecision, CheckInFlagStatus> = { confirmed: 'confirmed', cleared: 'cleared', accept_scan: 'accepted' };
 
 /** One roster row merged with the day's record; id is null while the student has no record. */
 export const attendanceRowSchema = z.object({
@@ -193,4 +209,12 @@ export const SCAN_TOO_MANY_CODES =
   'Too many wrong codes have been typed from this network. Scan the QR code on the classroom screen instead, or ask your instructor to mark you present.';
 export const typedCodeSchema = z.object({ code: z.string().trim().regex(/^\d{3}\s?\d{3}$/, 'Enter the six digits shown on the classroom screen') });
 export const typedCodeResultSchema = z.object({ sessionId: z.string(), courseName: z.string(), pass: z.string(), passExpiresAt: z.string() });
+/**
+ * The answer to a scan that meets a record saying the student was not there (absent, excused): the
+ * truth, and who to see. The instructor is told too (a scanned_after_override flag on the roster).
+ */
+export function standingRecordMessage(status: AttendanceStatus, byInstructor: boolean): string {
+  const who = byInstructor ? 'Your instructor has recorded you' : 'You have been recorded';
+  return `${who} as ${ATTENDANCE_STATUS_LABELS[status]} for this class. If you are here, please see your instructor.`;
+}
 export const SESSION_ALREADY_OPEN = 'A session is already open for this class. End it before starting a new one.';

@@ -8,6 +8,14 @@ export const TERM = { min: 1, max: 4 } as const;
 export const DAY_OF_WEEK = { min: 0, max: 6 } as const;
 export const ATTENDANCE_STATUSES = ['present', 'late', 'absent', 'incomplete', 'excused'] as const;
 export type AttendanceStatus = (typeof ATTENDANCE_STATUSES)[number];
+/** How a status reads on screen and in the scan page's answers. */
+export const ATTENDANCE_STATUS_LABELS: Record<AttendanceStatus, string> = {
+  present: 'Present',
+  late: 'Late',
+  absent: 'Absent',
+  incomplete: 'Incomplete',
+  excused: 'Excused',
+};
 export const OVERRIDE_STATUSES = ['present', 'late', 'absent', 'excused'] as const;
 export const ATTENDANCE_SOURCES = ['qr', 'manual', 'auto'] as const;
 export const SYNC_STATUSES = ['pending', 'synced', 'failed', 'manual'] as const;

@@ -26,6 +26,8 @@ export const UNAUTHORIZED_DESCRIPTION = 'You are logged out. Logging in again...
 export const PAGE_NOT_FOUND = 'Page Not Found';
 
 export const SESSION_NOT_FOUND = 'Session Not Found';
+/** The scan page's title when the record of the class says the student was not there (absent, excused). */
+export const SEE_YOUR_INSTRUCTOR = 'See your instructor';
 export const SESSION_NOT_FOUND_TEXT =
   'This attendance session is either expired, invalid, or does not exist. Please check with your instructor for a new QR code.';
 export const SESSION_EXPIRED = 'Session Expired';

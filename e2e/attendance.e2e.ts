@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OVERRIDE_VALIDATION, SCAN_NO_MATCH } from '../common/attendance.ts';
-import { SESSION_EXPIRED_TEXT } from '../common/messages.ts';
+import { OVERRIDE_VALIDATION, SCAN_NO_MATCH, standingRecordMessage } from '../common/attendance.ts';
+import { SEE_YOUR_INSTRUCTOR, SESSION_EXPIRED_TEXT } from '../common/messages.ts';
 import {
   expectTitle,
   hidden,
@@ -21,7 +21,8 @@ import {
 
 // Take Attendance end to end (issue 4): an instructor starts a session, a phone checks in from the
 // URL the page shows, the roster fills in, a "possible proxy" flag is reviewed (issue 9), an
-// override, the end of the session.
+// override, the end of the session. Then (issue 17) a student marked absent scans anyway: the phone
+// says to see the instructor, and the roster offers the correction in one click.
 
 let browser: Browser;
 let server: E2eServer;
@@ -294,4 +295,69 @@ describe('Take Attendance', () => {
       await Promise.all([staff.context.close(), phone.context.close(), late.context.close()]);
     }
   }, 120_000);
+
+  it('tells a student marked absent to see the instructor, and lets the instructor accept the scan in one click', async () => {
+    const staff = await newPage(browser, server.baseUrl);
+    const phone = await newPhonePage(browser, server.baseUrl);
+    const { page } = staff;
+    try {
+      await signIn(page, instructor);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Take Attendance' }).click();
+      await visible(page.getByRole('heading', { level: 1, name: 'Take Attendance' }));
+      await page.getByLabel('Class schedule').selectOption(String(cls.scheduleId));
+
+      // José called in sick: the instructor marks him absent.
+      const row = rosterRow(page, 'José Peña');
+      await page.getByRole('button', { name: 'Override attendance for José Peña' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Override Attendance' });
+      await dialog.getByLabel('New status').selectOption('absent');
+      await dialog.getByLabel('Reason for override').fill('Called in sick');
+      await dialog.getByRole('button', { name: 'Save Override' }).click();
+      await hidden(dialog);
+      await visible(row.getByText('Absent', { exact: true }));
+
+      // He comes after all and scans the code: the page tells him what the record says.
+      await page.getByRole('button', { name: 'Start Session', exact: true }).click();
+      await visible(toastWith(page, 'QR Session Started'));
+      // The URL field is empty until the session's first QR image has loaded.
+      await visible(page.getByRole('img', { name: `QR code to check in to ${cls.courseName}` }));
+      await page.waitForFunction(() => /\/attendance\/scan\//.test((document.querySelector('input[readonly]') as HTMLInputElement | null)?.value ?? ''));
+      const scanUrl = await page.getByLabel('Attendance URL').inputValue();
+      expect(scanUrl).toMatch(new RegExp(`^${server.baseUrl}/attendance/scan/`));
+      const p = phone.page;
+      await p.goto(scanUrl);
+      await visible(p.getByRole('heading', { level: 1, name: cls.courseName }));
+      await p.getByLabel('Student ID').fill('STU-1002');
+      await p.getByLabel('First Name').fill('José');
+      await p.getByLabel('Last Name').fill('Peña');
+      await p.getByLabel('Email').fill('jose.pena@student.example');
+      await p.getByRole('button', { name: 'Mark My Attendance' }).click();
+      await visible(p.getByRole('heading', { level: 1, name: SEE_YOUR_INSTRUCTOR }));
+      await visible(p.getByText('Recorded as Absent', { exact: true }));
+      await visible(p.getByText(standingRecordMessage('absent', true)));
+      expect(await p.getByText('Attendance Marked!').count()).toBe(0);
+      expect(await p.title()).toBe(`${SEE_YOUR_INSTRUCTOR} · Muster`);
+      await screenshot(p, 'scan-see-instructor');
+      expect(await seriousViolations(p)).toEqual([]);
+
+      // The roster (polled every 5 s) shows the scan, still Absent, with the correction one click away.
+      await visible(row.getByText(/^Scanned at \d{1,2}:\d{2}\s?[AP]M while marked Absent$/), 7_000);
+      await visible(row.getByText('Absent', { exact: true }));
+      await waitForText(page, '[data-testid="roster-summary"]', (t) => t.includes('1 scanned while marked absent'));
+      await screenshot(page, 'roster-scan-flag');
+      expect(await seriousViolations(page)).toEqual([]);
+      await row.getByRole('button', { name: /^Mark (present|late)$/ }).click();
+      await visible(page.getByRole('region', { name: /Notification/ }).getByText(/^José Peña is now marked (Present|Late), checked in at the time of the scan\.$/));
+      await visible(row.getByText(/^(Present|Late)$/));
+      expect(await row.getByText(/while marked Absent/).count()).toBe(0);
+      expect(await row.getByText('Called in sick').count()).toBe(0);
+
+      await page.getByRole('button', { name: 'End Session', exact: true }).click();
+      await visible(toastWith(page, 'Session Ended'));
+      expect(staff.errors).toEqual([]);
+      expect(phone.errors).toEqual([]);
+    } finally {
+      await Promise.all([staff.context.close(), phone.context.close()]);
+    }
+  }, 90_000);
 });

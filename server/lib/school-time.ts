@@ -59,6 +59,12 @@ export function localDate(instant: Date, timeZone: string): string {
   return `${String(p.year).padStart(4, '0')}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
 }
 
+/** The school-local time of day of an instant, HH:MM. */
+export function localTimeOfDay(instant: Date, timeZone: string): string {
+  const p = partsIn(instant.getTime(), timeZone);
+  return `${String(p.hour).padStart(2, '0')}:${String(p.minute).padStart(2, '0')}`;
+}
+
 function offsetMs(instant: number, timeZone: string): number {
   const p = partsIn(instant, timeZone);
   const asUtc = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);

@@ -1,6 +1,7 @@
-import { CalendarDays, CircleCheck, Clock, LogIn, LogOut, MapPin, SearchX, TimerOff } from 'lucide-react';
+import { CalendarDays, CircleCheck, Clock, LogIn, LogOut, MapPin, SearchX, TimerOff, UserRound } from 'lucide-react';
 import { useEffect, useRef, useState, type Dispatch, type FormEvent, type ReactNode, type RefObject, type SetStateAction } from 'react';
-import { SESSION_EXPIRED, SESSION_EXPIRED_TEXT, SESSION_NOT_FOUND, SESSION_NOT_FOUND_TEXT } from '../../common/messages.ts';
+import { ATTENDANCE_STATUS_LABELS, isAttendedStatus } from '../../common/constants.ts';
+import { SEE_YOUR_INSTRUCTOR, SESSION_EXPIRED, SESSION_EXPIRED_TEXT, SESSION_NOT_FOUND, SESSION_NOT_FOUND_TEXT } from '../../common/messages.ts';
 import { Alert } from '../components/ui/alert.tsx';
 import { BrandMark } from '../components/ui/brand-mark.tsx';
 import type { AttendanceSubmitResult as SubmitResult } from '../../common/attendance.ts';
@@ -22,6 +23,12 @@ type State =
 
 type SetState = Dispatch<SetStateAction<State>>;
 
+/**
+ * The record of this class says the student was not there (marked absent or excused before they
+ * scanned): the scan did not change it, so the page must not say "Attendance Marked!".
+ */
+const notMarked = (result: SubmitResult): boolean => result.action === 'already_recorded' && !isAttendedStatus(result.status);
+
 /** A pass from opening a fresh code now, or one this tab earned a moment ago (a reload). */
 function withPass(session: ScanSession): ScanSession {
   if (session.pass && session.passExpiresAt) {
@@ -32,9 +39,19 @@ function withPass(session: ScanSession): ScanSession {
   return kept && kept.expiresAt > serverNow() ? { ...session, pass: kept.pass, passExpiresAt: kept.expiresAt } : session;
 }
 
+const TITLES: Record<State['kind'], string> = {
+  loading: 'Mark Attendance',
+  'enter-code': 'Enter the class code',
+  'not-found': SESSION_NOT_FOUND,
+  expired: SESSION_EXPIRED,
+  form: 'Mark Attendance',
+  success: 'Attendance Marked!',
+};
+
 /**
  * Public page a student opens from the class QR code (SPEC §2, §4): loading, then Session Not
- * Found, Session Expired, the form, or Attendance Marked!. Its own entry and bundle: no admin
+ * Found, Session Expired, the form, or Attendance Marked! (or See your instructor, when the record of
+ * the class says absent or excused). Its own entry and bundle: no admin
  * code, no router, no query cache, so it stays fast on a cheap phone.
  */
 export function ScanPage() {
@@ -59,12 +76,12 @@ export function ScanPage() {
     };
   }, [sessionId]);
 
+  const title = state.kind === 'success' && notMarked(state.result) ? SEE_YOUR_INSTRUCTOR : TITLES[state.kind];
   useEffect(() => {
-    const titles = { loading: 'Mark Attendance', 'enter-code': 'Enter the class code', 'not-found': SESSION_NOT_FOUND, expired: SESSION_EXPIRED, form: 'Mark Attendance', success: 'Attendance Marked!' };
-    document.title = `${titles[state.kind]} · Muster`;
+    document.title = `${title} · Muster`;
     // A terminal state replaces the form: move focus to its heading so it is read out.
     if (state.kind === 'not-found' || state.kind === 'expired' || state.kind === 'success') headingRef.current?.focus();
-  }, [state.kind]);
+  }, [state.kind, title]);
 
   return (
     <main className="flex min-h-dvh flex-col items-center bg-slate-50 px-4 pt-6 pb-10 sm:pt-10">
@@ -87,6 +104,8 @@ export function ScanPage() {
           </Terminal>
         ) : state.kind === 'form' ? (
           <AttendanceForm session={state.session} setState={setState} />
+        ) : notMarked(state.result) ? (
+          <SeeInstructor headingRef={headingRef} session={state.session} result={state.result} />
         ) : (
           <Success headingRef={headingRef} session={state.session} result={state.result} markedAt={state.markedAt} />
         )}
@@ -261,6 +280,7 @@ function describeResult(result: SubmitResult, markedAt: number) {
 }
 
 function resultAnnouncement(result: SubmitResult, markedAt: number, courseName: string): string {
+  if (notMarked(result)) return `${SEE_YOUR_INSTRUCTOR}. ${result.courseName ?? courseName}: recorded as ${ATTENDANCE_STATUS_LABELS[result.status]}. ${result.message}`;
   const { what, at } = describeResult(result, markedAt);
   return `Attendance marked for ${result.courseName ?? courseName}. ${what}${at ? ` at ${at}` : ''}. ${result.message}`;
 }
@@ -301,6 +321,20 @@ function Success({
       {result.action === 'checked_in' ? <p className="mt-4 text-sm text-slate-600">Leaving early? Scan the class code again to check out.</p> : null}
       <p className="mt-4 text-sm font-medium text-slate-700">You can close this page now.</p>
     </div>
+  );
+}
+
+/** Not a success: what the record says, and who can change it. Amber, not green: nothing was marked. */
+function SeeInstructor({ headingRef, session, result }: { headingRef: RefObject<HTMLHeadingElement | null>; session: ScanSession; result: SubmitResult }) {
+  return (
+    <Terminal headingRef={headingRef} icon={<UserRound className="size-7 text-amber-700" />} tone="bg-amber-50" title={SEE_YOUR_INSTRUCTOR}>
+      <p className="mt-1 text-base font-medium text-slate-800">{result.courseName ?? session.courseName}</p>
+      <div className="mt-5 rounded-xl bg-amber-50 px-4 py-4 ring-1 ring-amber-600/20 ring-inset">
+        <p className="text-lg font-semibold text-slate-900">Recorded as {ATTENDANCE_STATUS_LABELS[result.status]}</p>
+        <p className="mt-1 text-sm text-slate-700">{result.message}</p>
+      </div>
+      <p className="mt-4 text-sm text-slate-600">Your instructor can see that you scanned, and when.</p>
+    </Terminal>
   );
 }
 

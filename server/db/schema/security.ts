@@ -1,4 +1,5 @@
-import { check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { CHECK_IN_FLAG_REASONS, CHECK_IN_FLAG_STATUSES } from '../../../common/attendance.ts';
 import { attendanceRecords } from './attendance.ts';
 import { users } from './users.ts';
@@ -55,6 +56,8 @@ export const installationFacts = pgTable('installation_facts', {
 /**
  * A check-in that may have been made for someone else ("possible proxy"), with the evidence, for
  * the instructor to confirm or clear. A web page cannot prove a device: this detects and shows.
+ * Also a scan by a student whose record already says absent or excused, for the instructor to
+ * accept (the record becomes what the scan would have given) or dismiss.
  */
 export const checkInFlags = pgTable(
   'check_in_flags',
@@ -72,6 +75,8 @@ export const checkInFlags = pgTable(
   },
   (t) => [
     index('check_in_flags_record_idx').on(t.attendanceRecordId),
+    // One open flag per record and reason: a student scanning again and again raises one.
+    uniqueIndex('check_in_flags_one_open').on(t.attendanceRecordId, t.reason).where(sql`${t.status} = 'flagged'`),
     check('check_in_flags_reason_check', inList(t.reason, CHECK_IN_FLAG_REASONS)),
     check('check_in_flags_status_check', inList(t.status, CHECK_IN_FLAG_STATUSES)),
   ],

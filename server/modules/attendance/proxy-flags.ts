@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { z } from 'zod';
 import {
   SHARED_BROWSER_WINDOW_MINUTES,
   checkInFlagEvidenceSchema,
@@ -7,12 +8,12 @@ import {
   type CheckInFlagEvidence,
   type CheckInFlagReason,
   type CheckInFlagStatus,
-  type FlagDecision,
 } from '../../../common/attendance.ts';
+import type { AttendanceStatus } from '../../../common/constants.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import type { PassFacts } from '../qr-sessions/service.ts';
 import { assertCanUseSchedule } from '../schedules/service.ts';
@@ -20,6 +21,7 @@ import {
   flagById,
   checkInStanding,
   insertFlags,
+  insertOpenFlag,
   lockFlag,
   lockOrigin,
   meetingFlags,
@@ -154,6 +156,60 @@ export async function flagPossibleProxy(db: Db, c: { recordId: number; studentId
   });
 }
 
+// What a scanned_after_override flag keeps beyond what the roster shows: the device cookie itself
+// and the QR session, so that accepting the scan records it as the check-in it would have been.
+const scanEvidenceSchema = checkInFlagEvidenceSchema.extend({ deviceId: z.string(), qrSessionId: z.number().int() });
+export type ScanEvidence = z.infer<typeof scanEvidenceSchema>;
+
+/** The stored evidence of a scanned_after_override flag, or null when it is not one. */
+export function storedScanEvidence(v: unknown): ScanEvidence | null {
+  const parsed = scanEvidenceSchema.safeParse(v);
+  return parsed.success ? parsed.data : null;
+}
+
+export type ScanAfterOverride = {
+  recordId: number;
+  qrSessionId: number;
+  standingStatus: AttendanceStatus;
+  /** What the scan would have given at its time. */
+  scanStatus: 'present' | 'late';
+  /** The scan's time of day on the school's clock, HH:MM. */
+  localTime: string;
+  now: Date;
+  origin: Pick<CheckInOrigin, 'ip' | 'browserSignature' | 'deviceId'>;
+};
+
+/**
+ * A scan by a student whose record of the meeting says they were not there (an instructor's
+ * absent or excused, or the auto-absent job's): flagged for the instructor, in the scan's own
+ * transaction, with when and from where. One open flag per record: scanning again adds nothing.
+ * Audited like the proxy flags, whatever the audit setting.
+ */
+export async function flagScanAfterOverride(tx: DbOrTx, c: ScanAfterOverride): Promise<void> {
+  const shown: CheckInFlagEvidence = {
+    checkedInAt: c.now.toISOString(),
+    ipAddress: c.origin.ip,
+    signature: c.origin.browserSignature.slice(0, SIGNATURE_SHOWN),
+    device: createHash('sha256').update(c.origin.deviceId).digest('hex').slice(0, SIGNATURE_SHOWN),
+    standingStatus: c.standingStatus,
+    scanStatus: c.scanStatus,
+    localTime: c.localTime,
+  };
+  const evidence: ScanEvidence = { ...shown, deviceId: c.origin.deviceId, qrSessionId: c.qrSessionId };
+  const id = await insertOpenFlag(tx, { attendanceRecordId: c.recordId, reason: 'scanned_after_override', evidence, createdAt: c.now });
+  if (id == null) return;
+  await recordAudit(tx, {
+    userId: null,
+    action: 'Create',
+    tableName: 'check_in_flags',
+    recordId: id,
+    ipAddress: c.origin.ip,
+    newValues: { attendanceRecordId: c.recordId, reason: 'scanned_after_override', status: 'flagged', evidence: shown },
+    always: true,
+    at: c.now,
+  });
+}
+
 const parseEvidence = (v: unknown): CheckInFlagEvidence => {
   const parsed = checkInFlagEvidenceSchema.safeParse(v);
   return parsed.success ? parsed.data : { checkedInAt: '', ipAddress: null, signature: '' };
@@ -193,19 +249,39 @@ export async function flagsOfMeeting(db: DbOrTx, scheduleId: number, sessionDate
   return byRecord;
 }
 
+/** One flag as the roster shows it. */
+export async function flagView(db: DbOrTx, flagId: number): Promise<CheckInFlag> {
+  const row = await flagById(db, flagId);
+  if (!row) throw notFound('Flag');
+  const [flag] = await toFlags(db, [row]);
+  return flag!;
+}
+
 /**
- * The instructor's judgement on a flag: confirmed (it was a proxy check-in) or cleared (it was not).
- * Instructors review flags on their own schedules only; administrators any. The record itself is
- * not changed: an override does that, with its own reason. Audited, whatever the audit setting.
+ * The instructor's judgement on a flag: a proxy flag confirmed (it was a proxy check-in) or cleared
+ * (it was not); a scan flag cleared (dismissed). Instructors review flags on their own schedules
+ * only; administrators any. The record itself is not changed: an override does that, with its own
+ * reason (or, for a scan flag, accepting the scan). Audited, whatever the audit setting.
  */
-export async function reviewFlag(db: Db, user: { id: number; role: Role }, flagId: number, decision: FlagDecision, ctx: { clock: Clock; ip: string | null }): Promise<CheckInFlag> {
+export async function judgeFlag(
+  db: Db,
+  user: { id: number; role: Role },
+  flagId: number,
+  decision: 'confirmed' | 'cleared',
+  ctx: { clock: Clock; ip: string | null },
+): Promise<CheckInFlag> {
   const found = await flagById(db, flagId);
   if (!found) throw notFound('Flag');
   await assertCanUseSchedule(db, user, found.scheduleId);
+  if (decision === 'confirmed' && found.reason === 'scanned_after_override') {
+    throw badRequest('A scan made while marked absent is accepted or dismissed, not confirmed as a proxy');
+  }
   const now = ctx.clock.now();
   await db.transaction(async (tx) => {
     const before = await lockFlag(tx, flagId);
     if (!before) throw notFound('Flag');
+    // The record was changed by accepting the scan; an override changes it back, not the flag.
+    if (before.status === 'accepted') throw conflict('This scan was accepted; override the attendance record to change it');
     await setFlagReview(tx, flagId, { status: decision, reviewedBy: user.id, reviewedAt: now });
     await recordAudit(tx, {
       userId: user.id,
@@ -219,6 +295,5 @@ export async function reviewFlag(db: Db, user: { id: number; role: Role }, flagI
       at: now,
     });
   });
-  const [flag] = await toFlags(db, [(await flagById(db, flagId))!]);
-  return flag!;
+  return flagView(db, flagId);
 }

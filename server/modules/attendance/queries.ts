@@ -223,6 +223,12 @@ export async function insertFlags(tx: DbOrTx, flags: NewFlag[]): Promise<{ id: n
   return tx.insert(checkInFlags).values(flags).returning({ id: checkInFlags.id, attendanceRecordId: checkInFlags.attendanceRecordId });
 }
 
+/** A flag unless the record has an open one of that reason (check_in_flags_one_open): its id, or null. */
+export async function insertOpenFlag(tx: DbOrTx, flag: NewFlag): Promise<number | null> {
+  const [row] = await tx.insert(checkInFlags).values(flag).onConflictDoNothing().returning({ id: checkInFlags.id });
+  return row?.id ?? null;
+}
+
 // ---- Flags for staff ----
 
 export type FlagRow = {
@@ -357,7 +363,10 @@ export async function insertManualRecord(tx: DbOrTx, r: NewManualRecord): Promis
 
 // ---- Overrides ----
 
-export type OverrideTarget = Pick<RecordColumns, 'scheduleId' | 'studentId' | 'sessionDate' | 'status' | 'isManualOverride' | 'overrideReason' | 'scheduledMinutes'> & {
+export type OverrideTarget = Pick<
+  RecordColumns,
+  'scheduleId' | 'studentId' | 'sessionDate' | 'status' | 'isManualOverride' | 'overrideReason' | 'scheduledMinutes' | 'scanInTime' | 'scanOutTime' | 'source'
+> & {
   /** Minutes from scans, when the record has a check-in. */
   scanned: RecordColumns['minutesAttended'];
   hasScan: boolean;
@@ -375,14 +384,16 @@ export async function lockRecordForOverride(tx: DbOrTx, recordId: number): Promi
       overrideReason: attendanceRecords.overrideReason,
       scheduledMinutes: attendanceRecords.scheduledMinutes,
       scanInTime: attendanceRecords.scanInTime,
+      scanOutTime: attendanceRecords.scanOutTime,
+      source: attendanceRecords.source,
       minutesAttended: attendanceRecords.minutesAttended,
     })
     .from(attendanceRecords)
     .where(eq(attendanceRecords.id, recordId))
     .for('update');
   if (!row) return null;
-  const { scanInTime, minutesAttended, ...rest } = row;
-  return { ...rest, status: rest.status as AttendanceStatus, scanned: scanInTime != null ? minutesAttended : null, hasScan: scanInTime != null };
+  const { minutesAttended, ...rest } = row;
+  return { ...rest, status: rest.status as AttendanceStatus, scanned: rest.scanInTime != null ? minutesAttended : null, hasScan: rest.scanInTime != null };
 }
 
 export async function setOverride(
@@ -400,6 +411,41 @@ export async function setOverride(
       overriddenAt: o.now,
       minutesAttended: o.minutes,
       updatedAt: o.now,
+    })
+    .where(eq(attendanceRecords.id, recordId));
+}
+
+export type AcceptedScan = {
+  status: AttendanceStatus;
+  scanInTime: Date;
+  minutes: number;
+  scheduledMinutes: number;
+  qrSessionId: number | null;
+  deviceId: string | null;
+  now: Date;
+};
+
+/**
+ * The record as the accepted scan would have made it: a QR check-in at the scan's time. The
+ * override it replaces is cleared (the audit log keeps it), so a later scan checks the student out.
+ */
+export async function setAcceptedScan(tx: DbOrTx, recordId: number, a: AcceptedScan): Promise<void> {
+  await tx
+    .update(attendanceRecords)
+    .set({
+      status: a.status,
+      scanInTime: a.scanInTime,
+      scanOutTime: null,
+      minutesAttended: a.minutes,
+      scheduledMinutes: a.scheduledMinutes,
+      qrSessionId: a.qrSessionId,
+      deviceId: a.deviceId,
+      source: 'qr',
+      isManualOverride: false,
+      overrideReason: null,
+      overriddenBy: null,
+      overriddenAt: null,
+      updatedAt: a.now,
     })
     .where(eq(attendanceRecords.id, recordId));
 }

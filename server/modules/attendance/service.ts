@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AttendanceRow, manualRecordSchema, overrideSchema } from '../../../common/attendance.ts';
+import type { AttendanceRow, CheckInFlag, FlagDecision, manualRecordSchema, overrideSchema } from '../../../common/attendance.ts';
 import type { AttendanceStatus } from '../../../common/constants.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Schedule } from '../../../common/schedules.ts';
@@ -8,28 +8,32 @@ import type { Clock } from '../../lib/clock.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { localDate } from '../../lib/school-time.ts';
 import { recordAudit } from '../audit-logs/service.ts';
-import { closeExpiredSessions, listRecentSessionMeetings } from '../qr-sessions/service.ts';
+import { closeExpiredSessions, listActiveSessionsIn, listRecentSessionMeetings } from '../qr-sessions/service.ts';
 import { assertCanUseSchedule } from '../schedules/service.ts';
 import { getSettings } from '../settings/service.ts';
-import { flagsOfMeeting } from './proxy-flags.ts';
+import { flagView, flagsOfMeeting, judgeFlag, storedScanEvidence } from './proxy-flags.ts';
 import {
   clockHoursTotals,
+  flagById,
   insertAbsences,
   insertManualRecord,
+  lockFlag,
   lockRecordForOverride,
   rosterEnrolment,
   rosterWithRecords,
   scheduleCalendar,
+  setAcceptedScan,
+  setFlagReview,
   setOverride,
   tryAutoAbsentLock,
   type ClockHoursFilter,
 } from './queries.ts';
-import { classWindow, scheduledMinutes, whyNotAMeeting } from './rules.ts';
+import { checkInStatus, classWindow, minutesAttended, scheduledMinutes, whyNotAMeeting } from './rules.ts';
 
 // The module's door for its routes: the public check-in (submit.ts) and the proxy flags (proxy-flags.ts)
 // live in their own files; the device and pass cookies come from the qr-sessions module.
 export { submitAttendance } from './submit.ts';
-export { browserSignature, reviewFlag } from './proxy-flags.ts';
+export { browserSignature } from './proxy-flags.ts';
 export { PUBLIC_RATE_LIMIT, checkInDevice, passFromCookie } from '../qr-sessions/service.ts';
 
 type User = { id: number; role: Role };
@@ -153,6 +157,81 @@ export async function createManualRecord(db: Db, user: User, body: z.output<type
   });
 }
 
+/**
+ * The instructor's decision on a flag of a check-in: a proxy flag confirmed or cleared, a scan made
+ * while marked absent accepted (the record becomes what the scan would have given) or dismissed.
+ */
+export async function reviewFlag(db: Db, user: User, flagId: number, decision: FlagDecision, ctx: Ctx): Promise<CheckInFlag> {
+  return decision === 'accept_scan' ? acceptScan(db, user, flagId, ctx) : judgeFlag(db, user, flagId, decision, ctx);
+}
+
+/**
+ * Accept a scan made while the record said absent or excused: the record becomes the check-in the
+ * scan would have been (present or late as the school's threshold gave it then, scan-in at the
+ * scan's time, minutes from then to the end of class), the override marker is cleared and the flag
+ * is marked accepted; both audited. An override by another name: the same per-record rules apply
+ * (instructors on their own schedules, and only while instructor overrides are allowed).
+ */
+async function acceptScan(db: Db, user: User, flagId: number, ctx: Ctx): Promise<CheckInFlag> {
+  const found = await flagById(db, flagId);
+  if (!found) throw notFound('Flag');
+  const schedule = await assertMayOverride(db, user, found.scheduleId);
+  const evidence = found.reason === 'scanned_after_override' ? storedScanEvidence(found.evidence) : null;
+  if (!evidence) throw badRequest('Only a scan made while marked absent can be accepted');
+  const { attendance } = await getSettings(db);
+  const now = ctx.clock.now();
+  await db.transaction(async (tx) => {
+    const flag = await lockFlag(tx, flagId);
+    if (!flag) throw notFound('Flag');
+    if (flag.status === 'accepted') return; // pressed twice: the record already shows the scan
+    const before = await lockRecordForOverride(tx, found.attendanceRecordId);
+    if (!before) throw notFound('Attendance record');
+    const scanAt = new Date(evidence.checkedInAt);
+    const window = classWindow(before.sessionDate, schedule.startTime, schedule.endTime, attendance.timeZone);
+    const status = evidence.scanStatus ?? checkInStatus(scanAt, window, attendance.lateThresholdMinutes);
+    const minutes = minutesAttended(scanAt, null, window);
+    await setAcceptedScan(tx, found.attendanceRecordId, {
+      status,
+      scanInTime: scanAt,
+      minutes,
+      scheduledMinutes: before.scheduledMinutes ?? scheduledMinutes(window),
+      qrSessionId: evidence.qrSessionId,
+      deviceId: evidence.deviceId,
+      now,
+    });
+    await recordAudit(tx, {
+      userId: user.id,
+      action: 'Update',
+      tableName: 'attendance',
+      recordId: found.attendanceRecordId,
+      ipAddress: ctx.ip,
+      oldValues: {
+        status: before.status,
+        isManualOverride: before.isManualOverride,
+        overrideReason: before.overrideReason,
+        source: before.source,
+        scanInTime: before.scanInTime,
+        scanOutTime: before.scanOutTime,
+      },
+      newValues: { status, isManualOverride: false, source: 'qr', scanInTime: scanAt, scanOutTime: null, minutesAttended: minutes, acceptedScanFlagId: flagId },
+      at: now,
+    });
+    await setFlagReview(tx, flagId, { status: 'accepted', reviewedBy: user.id, reviewedAt: now });
+    await recordAudit(tx, {
+      userId: user.id,
+      action: 'Update',
+      tableName: 'check_in_flags',
+      recordId: flagId,
+      ipAddress: ctx.ip,
+      oldValues: { status: flag.status },
+      newValues: { status: 'accepted', attendanceRecordId: found.attendanceRecordId, studentId: found.studentId },
+      always: true,
+      at: now,
+    });
+  });
+  return flagView(db, flagId);
+}
+
 export type ClockHours = {
   studentId: number;
   scheduleId: number;
@@ -188,7 +267,8 @@ export async function clockHours(db: DbOrTx, user: User, filter: Omit<ClockHours
 
 /**
  * After a class meeting that ran a QR session, students on the roster with no record are marked
- * absent (source 'auto') once autoMarkAbsentHours have passed since the class ended.
+ * absent (source 'auto') once autoMarkAbsentHours have passed since the class ended, and not while
+ * a QR session of that meeting is still open (a student may yet scan it; the next run marks them).
  * Idempotent and safe with several instances: inserts skip existing records (never touching a
  * manual override), and a transaction-scoped advisory lock lets one instance do the work.
  */
@@ -198,8 +278,10 @@ export async function markAbsentees(db: Db, clock: Clock): Promise<number> {
   return db.transaction(async (tx) => {
     if (!(await tryAutoAbsentLock(tx))) return 0;
     await closeExpiredSessions(tx, now);
+    const open = new Set((await listActiveSessionsIn(tx, { instructorId: null }, now)).map((q) => `${q.scheduleId}:${q.sessionDate}`));
     let marked = 0;
     for (const m of await listRecentSessionMeetings(tx, now)) {
+      if (open.has(`${m.scheduleId}:${m.sessionDate}`)) continue;
       const window = classWindow(m.sessionDate, m.startTime, m.endTime, attendance.timeZone);
       if (now.getTime() < window.end.getTime() + attendance.autoMarkAbsentHours * 3_600_000) continue;
       marked += await insertAbsences(tx, { scheduleId: m.scheduleId, sessionDate: m.sessionDate, scheduledMinutes: scheduledMinutes(window), now });

@@ -4,16 +4,19 @@ import {
   SCAN_EXPIRED,
   SCAN_NO_MATCH,
   SCAN_NOT_FOUND,
+  standingRecordMessage,
   type AttendanceSubmit,
   type AttendanceSubmitResult,
 } from '../../../common/attendance.ts';
+import { isAttendedStatus } from '../../../common/constants.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
+import { localTimeOfDay } from '../../lib/school-time.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { admitToCheckIn, findPublicSession, isSessionUuid, sessionStatus } from '../qr-sessions/service.ts';
 import { getSettings } from '../settings/service.ts';
-import { flagPossibleProxy } from './proxy-flags.ts';
+import { flagPossibleProxy, flagScanAfterOverride } from './proxy-flags.ts';
 import { insertCheckIn, lockAndReadDeviceCheckIns, lockMeetingRecord, recordCheckOut, rosterCandidates, type CheckInRow } from './queries.ts';
 import { checkInStatus, classWindow, minutesAttended, scheduledMinutes, statusAfterCheckOut } from './rules.ts';
 
@@ -29,7 +32,10 @@ function answer(action: AttendanceSubmitResult['action'], r: CheckInRow, courseN
   const messages = {
     checked_in: r.status === 'late' ? 'You are checked in (late).' : 'You are checked in.',
     checked_out: r.status === 'incomplete' ? 'You are checked out. You left before the end of class, so this meeting counts as incomplete.' : 'You are checked out. Have a good day!',
-    already_recorded: 'Your attendance for this class has already been recorded by your instructor.',
+    // A record that does not show the student present must not be answered as if it did.
+    already_recorded: isAttendedStatus(r.status)
+      ? 'Your attendance for this class has already been recorded by your instructor.'
+      : standingRecordMessage(r.status, r.isManualOverride),
   };
   return {
     message: messages[action],
@@ -118,7 +124,22 @@ export async function submitAttendance(db: Db, input: AttendanceSubmit, ctx: Che
 
     const record = await lockMeetingRecord(tx, { ...meeting, studentId: student.id });
     const scanIn = record.scanInTime;
-    if (record.isManualOverride || !scanIn) return { answer: answer('already_recorded', record, session.courseName) };
+    if (record.isManualOverride || !scanIn) {
+      // Marked absent or excused (by the instructor or the auto-absent job) and now here: the record
+      // stands, and the instructor is shown the scan on the roster to correct it with one click.
+      if (!isAttendedStatus(record.status)) {
+        await flagScanAfterOverride(tx, {
+          recordId: record.id,
+          qrSessionId: session.id,
+          standingStatus: record.status,
+          scanStatus: status,
+          localTime: localTimeOfDay(now, settings.attendance.timeZone),
+          now,
+          origin: { ip: ctx.ip, browserSignature: ctx.browserSignature, deviceId: ctx.deviceId },
+        });
+      }
+      return { answer: answer('already_recorded', record, session.courseName) };
+    }
     const lastScan = record.scanOutTime ?? scanIn;
     // A repeat within the retry window, or any repeat before class starts, is not a check-out.
     if (now.getTime() - lastScan.getTime() < RETRY_WINDOW_MS || now < window.start) {

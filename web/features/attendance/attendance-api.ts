@@ -10,11 +10,10 @@ import {
   type FlagDecision,
   type QrSession,
 } from '../../../common/attendance.ts';
-import { REALTIME_REFRESH_MS, type AttendanceStatus } from '../../../common/constants.ts';
+import { ATTENDANCE_STATUS_LABELS, REALTIME_REFRESH_MS, type AttendanceStatus } from '../../../common/constants.ts';
 import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { apiParse, readErrorBody } from '../../lib/api.ts';
 import { serverNow } from '../../lib/server-clock.ts';
-import { STATUS_LABELS } from './status-badge.tsx';
 
 /**
  * Query hooks of the Take Attendance screen, one per endpoint (server/modules/qr-sessions and
@@ -144,7 +143,7 @@ export function useOverride() {
         rows?.map((r) => (r.studentId === updated.studentId && r.sessionDate === updated.sessionDate ? updated : r)),
       );
       void queryClient.invalidateQueries({ queryKey: rosterKey(scheduleId) });
-      notifySuccess('Attendance Updated', `${updated.firstName} ${updated.lastName} is now marked ${updated.status ? STATUS_LABELS[updated.status] : 'Absent'}.`);
+      notifySuccess('Attendance Updated', `${updated.firstName} ${updated.lastName} is now marked ${updated.status ? ATTENDANCE_STATUS_LABELS[updated.status] : 'Absent'}.`);
     },
     onError: (error) => {
       // A date the class does not meet (or a student not on the roster) is worth saying exactly.
@@ -156,14 +155,26 @@ export function useOverride() {
 
 export type FlagReviewInput = { flag: CheckInFlag; scheduleId: number; decision: FlagDecision; studentName: string };
 
-/** Confirm or clear a "possible proxy" flag; the roster is read again to show the decision. */
+/** The toast after a decision: a proxy verdict, or a scan made while marked absent accepted or dismissed. */
+function reviewNotice({ flag, decision, studentName }: FlagReviewInput): [string, string] {
+  if (decision === 'accept_scan') {
+    const status = flag.evidence.scanStatus ?? 'present';
+    return ['Attendance Updated', `${studentName} is now marked ${ATTENDANCE_STATUS_LABELS[status]}, checked in at the time of the scan.`];
+  }
+  if (flag.reason === 'scanned_after_override') return ['Scan Dismissed', `${studentName}'s record stays as it was.`];
+  return decision === 'confirmed'
+    ? ['Proxy Confirmed', `${studentName}'s check-in is marked as a proxy check-in.`]
+    : ['Flag Cleared', `${studentName}'s check-in is marked as genuine.`];
+}
+
+/** Decide on a check-in flag (confirm, clear, accept a scan); the roster is read again to show it. */
 export function useReviewFlag() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ flag, decision }: FlagReviewInput) => apiParse(checkInFlagSchema, 'POST', `/api/attendance/flags/${flag.id}/review`, { decision }),
-    onSuccess: (_flag, { scheduleId, decision, studentName }) => {
-      void queryClient.invalidateQueries({ queryKey: rosterKey(scheduleId) });
-      notifySuccess(decision === 'confirmed' ? 'Proxy Confirmed' : 'Flag Cleared', `${studentName}'s check-in is marked ${decision === 'confirmed' ? 'as a proxy check-in' : 'as genuine'}.`);
+    onSuccess: (_flag, input) => {
+      void queryClient.invalidateQueries({ queryKey: rosterKey(input.scheduleId) });
+      notifySuccess(...reviewNotice(input));
     },
     onError: (error) => notifyFailure(error, 'Failed to save the review. Please try again.'),
   });

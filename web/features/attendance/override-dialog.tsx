@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { OVERRIDE_VALIDATION, type AttendanceRow } from '../../../common/attendance.ts';
-import { OVERRIDE_STATUSES } from '../../../common/constants.ts';
+import { ATTENDANCE_STATUS_LABELS, OVERRIDE_STATUSES } from '../../../common/constants.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Modal, ModalCancel, ModalFooter } from '../../components/ui/dialog.tsx';
@@ -9,7 +9,7 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextareaField } from '../../components/ui/textarea-field.tsx';
 import { useOverride, type OverrideInput } from './attendance-api.ts';
 import { formatDate } from '../../lib/format.ts';
-import { AttendanceStatusBadge, STATUS_LABELS } from './status-badge.tsx';
+import { AttendanceStatusBadge } from './status-badge.tsx';
 
 type OverrideStatus = OverrideInput['status'];
 const isOverrideStatus = (v: string): v is OverrideStatus => (OVERRIDE_STATUSES as readonly string[]).includes(v);
@@ -73,7 +73,7 @@ function OverrideForm({ row, scheduleId, onDone }: { row: AttendanceRow; schedul
           <option value="">Select a status…</option>
           {OVERRIDE_STATUSES.map((s) => (
             <option key={s} value={s}>
-              {STATUS_LABELS[s]}
+              {ATTENDANCE_STATUS_LABELS[s]}
             </option>
           ))}
         </SelectField>

@@ -1,6 +1,6 @@
 import { ShieldAlert, ShieldCheck, ShieldX } from 'lucide-react';
 import type { ReactNode } from 'react';
-import type { AttendanceRow, CheckInFlag, CheckInFlagReason, FlagDecision } from '../../../common/attendance.ts';
+import { FLAG_STATUS_AFTER, isProxyFlagReason, type AttendanceRow, type CheckInFlag, type CheckInFlagReason, type FlagDecision } from '../../../common/attendance.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Modal, ModalFooter } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
@@ -9,17 +9,23 @@ import { useReviewFlag } from './attendance-api.ts';
 import { formatDate, formatLocalTime } from '../../lib/format.ts';
 
 // "Possible proxy" flags on the roster (docs/decisions/006-proxy-check-ins.md): a badge on the row,
-// the evidence in a dialog, and the instructor's Confirm or Clear.
+// the evidence in a dialog, and the instructor's Confirm or Clear. A scan made while marked absent
+// is another kind of flag, shown on the row itself (scan-flag.tsx).
 
 const REASON_TITLES: Record<CheckInFlagReason, string> = {
   shared_browser: 'Same browser as another student’s check-in',
   dropped_cookie: 'The browser dropped its device cookie',
+  scanned_after_override: 'Scanned while marked absent',
 };
 
 type Standing = 'flagged' | 'confirmed' | 'cleared';
 
-/** The row's standing: any flag still to review; else any confirmed; else all cleared. */
-export function flagStanding(flags: CheckInFlag[]): Standing | null {
+/** The row's "possible proxy" flags (not its scans made while marked absent). */
+const proxyFlags = (row: AttendanceRow): CheckInFlag[] => row.flags.filter((f) => isProxyFlagReason(f.reason));
+
+/** The row's proxy standing: any flag still to review; else any confirmed; else all cleared. */
+export function flagStanding(row: AttendanceRow): Standing | null {
+  const flags = proxyFlags(row);
   if (flags.length === 0) return null;
   if (flags.some((f) => f.status === 'flagged')) return 'flagged';
   return flags.some((f) => f.status === 'confirmed') ? 'confirmed' : 'cleared';
@@ -33,7 +39,7 @@ const BADGES: Record<Standing, { label: string; icon: typeof ShieldAlert; tone: 
 
 /** A badge that is a button: it opens the evidence. Text carries the meaning; colour only supports it. */
 export function ProxyFlagBadge({ row, onOpen }: { row: AttendanceRow; onOpen: () => void }) {
-  const standing = flagStanding(row.flags);
+  const standing = flagStanding(row);
   if (!standing) return null;
   const { label, icon: Icon, tone } = BADGES[standing];
   return (
@@ -57,7 +63,7 @@ export function ProxyFlagBadge({ row, onOpen }: { row: AttendanceRow; onOpen: ()
 export function ProxyFlagDialog({ row, scheduleId, onClose }: { row: AttendanceRow | null; scheduleId: number; onClose: () => void }) {
   return (
     <Modal
-      open={row != null && row.flags.length > 0}
+      open={row != null && proxyFlags(row).length > 0}
       onOpenChange={(open) => {
         if (!open) onClose();
       }}
@@ -77,7 +83,7 @@ function FlagList({ row, scheduleId }: { row: AttendanceRow; scheduleId: number 
         A web page cannot prove which phone it runs on, so this check-in was accepted and flagged for you to judge. Confirm it if the student was not
         in class (then override the status), or clear it if they were.
       </p>
-      {row.flags.map((flag) => (
+      {proxyFlags(row).map((flag) => (
         <FlagSection key={flag.id} flag={flag} row={row} scheduleId={scheduleId} />
       ))}
     </div>
@@ -90,6 +96,7 @@ function FlagSection({ flag, row, scheduleId }: { flag: CheckInFlag; row: Attend
   const e = flag.evidence;
   const headingId = `flag-${flag.id}-title`;
   const decide = (decision: FlagDecision) => review.mutate({ flag, scheduleId, decision, studentName });
+  const pending = review.isPending ? (review.variables?.decision ?? null) : null;
   return (
     <section aria-labelledby={headingId} className="rounded-lg border border-slate-200 p-4">
       <div className="flex flex-wrap items-start justify-between gap-2">
@@ -132,10 +139,10 @@ function FlagSection({ flag, row, scheduleId }: { flag: CheckInFlag; row: Attend
         ) : null}
       </dl>
       <ModalFooter className="mt-4 pt-4">
-        <DecisionButton decision="cleared" flag={flag} pending={review.isPending ? (review.variables?.decision ?? null) : null} onDecide={decide}>
+        <DecisionButton decision="cleared" flag={flag} pending={pending} onDecide={decide}>
           Clear flag
         </DecisionButton>
-        <DecisionButton decision="confirmed" flag={flag} pending={review.isPending ? (review.variables?.decision ?? null) : null} onDecide={decide}>
+        <DecisionButton decision="confirmed" flag={flag} pending={pending} onDecide={decide}>
           Confirm proxy
         </DecisionButton>
       </ModalFooter>
@@ -160,7 +167,7 @@ function DecisionButton({
   onDecide: (d: FlagDecision) => void;
   children: ReactNode;
 }) {
-  const unavailable = pending != null || flag.status === decision;
+  const unavailable = pending != null || flag.status === FLAG_STATUS_AFTER[decision];
   return (
     <Button
       variant={decision === 'confirmed' ? 'destructive' : 'secondary'}

@@ -12,6 +12,7 @@ import { formatDate, formatLocalTime } from '../../lib/format.ts';
 import { formatMinutes } from './format.ts';
 import { OverrideDialog } from './override-dialog.tsx';
 import { ProxyFlagBadge, ProxyFlagDialog, flagStanding } from './proxy-flags.tsx';
+import { ScanFlagNotice, openScanFlag } from './scan-flag.tsx';
 import { AttendanceStatusBadge } from './status-badge.tsx';
 
 type Filter = 'all' | 'missing' | 'in';
@@ -43,7 +44,8 @@ export function RosterPanel({ schedule, date, live }: { schedule: Schedule; date
   const sessionDate = rows[0]?.sessionDate;
   const editing = rows.find((r) => r.studentId === editingId) ?? null;
   const reviewing = rows.find((r) => r.studentId === reviewingId) ?? null;
-  const toReview = rows.filter((r) => flagStanding(r.flags) === 'flagged').length;
+  const toReview = rows.filter((r) => flagStanding(r) === 'flagged').length;
+  const scansToReview = rows.filter((r) => openScanFlag(r) != null).length;
 
   return (
     <Card className="overflow-hidden">
@@ -90,6 +92,7 @@ export function RosterPanel({ schedule, date, live }: { schedule: Schedule; date
                 <span className="font-semibold text-slate-900">{rows.length}</span>
                 <span className="text-slate-500"> · {missing} not checked in</span>
                 {toReview > 0 ? <span className="font-medium text-amber-900"> · {toReview} possible proxy to review</span> : null}
+                {scansToReview > 0 ? <span className="font-medium text-amber-900"> · {scansToReview} scanned while marked absent</span> : null}
               </p>
               <div
                 role="progressbar"
@@ -139,7 +142,13 @@ export function RosterPanel({ schedule, date, live }: { schedule: Schedule; date
               </thead>
               <tbody className="divide-y divide-slate-100">
                 {shown.map((r) => (
-                  <RosterRow key={r.studentId} row={r} onOverride={() => setEditingId(r.studentId)} onReview={() => setReviewingId(r.studentId)} />
+                  <RosterRow
+                    key={r.studentId}
+                    row={r}
+                    scheduleId={schedule.id}
+                    onOverride={() => setEditingId(r.studentId)}
+                    onReview={() => setReviewingId(r.studentId)}
+                  />
                 ))}
                 {shown.length === 0 ? (
                   <tr>
@@ -159,7 +168,7 @@ export function RosterPanel({ schedule, date, live }: { schedule: Schedule; date
   );
 }
 
-function RosterRow({ row, onOverride, onReview }: { row: AttendanceRow; onOverride: () => void; onReview: () => void }) {
+function RosterRow({ row, scheduleId, onOverride, onReview }: { row: AttendanceRow; scheduleId: number; onOverride: () => void; onReview: () => void }) {
   const name = `${row.firstName} ${row.lastName}`;
   const minutes = formatMinutes(row.minutesAttended);
   return (
@@ -177,11 +186,12 @@ function RosterRow({ row, onOverride, onReview }: { row: AttendanceRow; onOverri
         ) : row.source === 'auto' ? (
           <p className="mt-1 text-xs text-slate-500">Marked automatically</p>
         ) : null}
-        {row.flags.length > 0 ? (
+        {flagStanding(row) ? (
           <div>
             <ProxyFlagBadge row={row} onOpen={onReview} />
           </div>
         ) : null}
+        <ScanFlagNotice row={row} scheduleId={scheduleId} />
       </td>
       <td className="px-3 py-3 text-slate-700 tabular-nums">{formatLocalTime(row.scanInTime) ?? <span className="text-slate-400">—</span>}</td>
       <td className="px-3 py-3 text-slate-700 tabular-nums">{formatLocalTime(row.scanOutTime) ?? <span className="text-slate-400">—</span>}</td>

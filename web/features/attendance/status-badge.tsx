@@ -1,13 +1,5 @@
-import type { AttendanceStatus } from '../../../common/constants.ts';
+import { ATTENDANCE_STATUS_LABELS as STATUS_LABELS, type AttendanceStatus } from '../../../common/constants.ts';
 import { Badge, type BadgeTone } from '../../components/ui/badge.tsx';
-
-export const STATUS_LABELS: Record<AttendanceStatus, string> = {
-  present: 'Present',
-  late: 'Late',
-  absent: 'Absent',
-  incomplete: 'Incomplete',
-  excused: 'Excused',
-};
 
 const TONES: Record<AttendanceStatus, BadgeTone> = {
   present: 'green',

@@ -1,0 +1,5 @@
+ALTER TABLE "check_in_flags" DROP CONSTRAINT "check_in_flags_reason_check";--> statement-breakpoint
+ALTER TABLE "check_in_flags" DROP CONSTRAINT "check_in_flags_status_check";--> statement-breakpoint
+CREATE UNIQUE INDEX "check_in_flags_one_open" ON "check_in_flags" USING btree ("attendance_record_id","reason") WHERE "check_in_flags"."status" = 'flagged';--> statement-breakpoint
+ALTER TABLE "check_in_flags" ADD CONSTRAINT "check_in_flags_reason_check" CHECK ("check_in_flags"."reason" is null or "check_in_flags"."reason" in ('shared_browser', 'dropped_cookie', 'scanned_after_override'));--> statement-breakpoint
+ALTER TABLE "check_in_flags" ADD CONSTRAINT "check_in_flags_status_check" CHECK ("check_in_flags"."status" is null or "check_in_flags"."status" in ('flagged', 'confirmed', 'cleared', 'accepted'));
