@@ -54,7 +54,10 @@ const cast = {
  * A streaming CSV of records keyed by `columns` (header row first). Write records and end it;
  * backpressure as any stream (`write` returns false → wait for 'drain').
  */
-export function csvStream(columns: readonly string[]): Stringifier {
+/** A CSV being written: rows go in with write(), the file streams out to the reply. */
+export type CsvStream = Stringifier;
+
+export function csvStream(columns: readonly string[]): CsvStream {
   return stringify({ header: true, columns: [...columns], cast });
 }
 

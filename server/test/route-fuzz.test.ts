@@ -15,13 +15,14 @@ import { IDENTITIES, LIVE, renderMultipart, requestArb, routeSpecs, type FuzzReq
  *  - no write on refusal: a 4xx leaves every table as it was (row count and the newest row
  *    version, max(xmin), per table — any insert, update or delete changes one of them), except
  *    the tables that legitimately record refusals (audit log, rate-limit counters, sign-in state,
- *    and for uploads the upload log).
+ *    and for uploads — /api/upload and the courses screen's bulk upload, one engine — the upload log).
  * FUZZ_REQUESTS sets the number of requests (default 10,000), FUZZ_SEED the fast-check seed.
  */
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_309);
 const ALWAYS_EXCLUDED = new Set(['audit_logs', 'rate_limit_counters', 'login_sessions', 'known_devices']);
-const excludedFor = (route: RouteSpec) => (route.url === '/api/upload' || route.url.startsWith('/api/upload/') ? new Set([...ALWAYS_EXCLUDED, 'file_uploads']) : ALWAYS_EXCLUDED);
+const isUploadRoute = (url: string) => url === '/api/upload' || url.startsWith('/api/upload/') || url === '/api/courses/bulk-upload';
+const excludedFor = (route: RouteSpec) => (isUploadRoute(route.url) ? new Set([...ALWAYS_EXCLUDED, 'file_uploads']) : ALWAYS_EXCLUDED);
 
 let t: TestApp;
 const users = {} as Record<Role, { cookie: string; userId: number; email: string }>;

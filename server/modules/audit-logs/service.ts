@@ -1,8 +1,7 @@
-import type { Stringifier } from 'csv-stringify';
 import type { AUDIT_ACTIONS, AuditEntry as AuditLogEntry, AuditQuery } from '../../../common/audit-logs.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { csvStream } from '../../lib/csv.ts';
+import { csvStream, type CsvStream } from '../../lib/csv.ts';
 import {
   auditInsertSql,
   deleteAuditEntriesBefore,
@@ -91,7 +90,7 @@ export async function exportAuditLog(
   db: DbOrTx,
   q: AuditQuery,
   ctx: { userId: number; ip: string | null; clock: Clock },
-): Promise<{ fileName: string; csv: Stringifier }> {
+): Promise<{ fileName: string; csv: CsvStream }> {
   const timeZone = await selectSchoolTimeZone(db);
   await recordAudit(db, { userId: ctx.userId, action: 'Export', tableName: 'audit_logs', ipAddress: ctx.ip, newValues: { filters: q }, always: true });
   const csv = csvStream(EXPORT_COLUMNS);
