@@ -107,6 +107,33 @@ describe('courses', () => {
     expect((await auditEntries(t.db, 'courses')).at(-1)).toMatchObject({ action: 'Upload', new_values: { updated: 2, created: 0 } });
   });
 
+  it('keeps the hours an import gave: a 45-hour course from either importer edits and saves; a new value meets the form rule (issue 17 item 3)', async () => {
+    const viaScreen = multipart('list.csv', `courseCode,courseName,clockHours,programId\nHRS-45,Phlebotomy Basics,45,${programId}\n`);
+    expect((await t.app.inject({ method: 'POST', url: '/api/courses/bulk-upload', headers: { cookie: admin, ...viaScreen.headers }, payload: viaScreen.payload })).json()).toMatchObject({ imported: 1 });
+    const viaWizard = multipart('courses.csv', `sisCourseId,programId,courseCode,courseName,clockHours\nSIS-HRS-37,PN,HRS-37,Lab Safety,37.5\n`);
+    expect((await t.app.inject({ method: 'POST', url: '/api/upload/courses', headers: { cookie: admin, ...viaWizard.headers }, payload: viaWizard.payload })).statusCode).toBe(200);
+    const all = (await t.app.inject({ url: '/api/courses', headers: { cookie: admin } })).json() as { id: number; courseCode: string; clockHours: number }[];
+    for (const [code, hours] of [['HRS-45', 45], ['HRS-37', 37.5]] as const) {
+      const c = all.find((x) => x.courseCode === code)!;
+      expect(c.clockHours).toBe(hours);
+      const put = (clockHours: unknown) =>
+        t.app.inject({ method: 'PUT', url: `/api/courses/${c.id}`, headers: { cookie: admin }, payload: course(code, { courseName: `${code} edited`, description: 'Now with a description', clockHours }) });
+      // Unchanged hours: the edit saves (before: 400 "Clock hours must be between 50 and 150").
+      const kept = await put(hours);
+      expect(kept.statusCode).toBe(200);
+      expect(kept.json()).toMatchObject({ clockHours: hours, description: 'Now with a description' });
+      // A new value is typed: the form's rule applies, named on the field.
+      for (const typed of [46, 49.5, 150.5, 60.25]) {
+        const refused = await put(typed);
+        expect(refused.statusCode).toBe(400);
+        expect(refused.json().errors[0].field).toBe('clockHours');
+      }
+      expect((await put(50)).json().clockHours).toBe(50);
+    }
+    // A new course through the form or the API still starts within 50–150.
+    expect((await create(course('HRS-NEW', { clockHours: 45 }))).json().errors[0]).toMatchObject({ field: 'clockHours', message: 'Clock hours must be between 50 and 150' });
+  });
+
   it('imports nothing when one row is bad, and reports row and column', async () => {
     const before = await count();
     const csv = 'courseCode,courseName,clockHours,programId,prerequisiteIds\nOK-1,Fine,60,,[]\nOK-2,Also fine,60,,\nBAD-1,,500,NOPE,[1,\nOK-1,Duplicate,60,,[]\n';

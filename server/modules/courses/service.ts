@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { COURSE_SELF_PREREQUISITE, type Course, type courseInputSchema } from '../../../common/courses.ts';
+import { COURSE_SELF_PREREQUISITE, courseHoursProblem, type Course, type courseInputSchema } from '../../../common/courses.ts';
 import { COURSE_LIST_COLUMNS, normaliseHeader } from '../../../common/import-columns.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -85,7 +85,14 @@ async function assertProgram(tx: DbOrTx, programId: number | null) {
   if ((await findProgramName(tx, programId)) === undefined) throw badRequest('Program does not exist', [{ field: 'programId', message: `No program with id ${programId}` }]);
 }
 
+/** Hours typed on the form or sent to the API: the one rule of common/courses.ts (decision 012). */
+function assertCourseHours(value: number | null, current?: number | null): void {
+  const problem = courseHoursProblem(value, current);
+  if (problem) throw badRequest(problem, [{ field: 'clockHours', message: problem }]);
+}
+
 export async function createCourse(db: Db, input: Input, ctx: Ctx): Promise<Course> {
+  assertCourseHours(input.clockHours);
   return db.transaction(async (tx) => {
     await assertProgram(tx, input.programId);
     await checkPrerequisites(tx, null, input.prerequisiteIds);
@@ -102,6 +109,8 @@ export async function updateCourse(db: Db, id: number, input: Input, ctx: Ctx): 
     await lockCourseImports(tx);
     if (!(await lockCourse(tx, id))) throw notFound('Course');
     const before = await getCourse(tx, id);
+    // A course keeps the hours it has (an imported 45-hour course stays editable); a new value meets the form's rule.
+    assertCourseHours(input.clockHours, before.clockHours);
     await assertProgram(tx, input.programId);
     await checkPrerequisites(tx, id, input.prerequisiteIds);
     await withUniqueFields(() => updateCourseRow(tx, id, toValues(input)), COURSE_UNIQUE);
