@@ -292,6 +292,17 @@ describe('courses', () => {
       expect(await table.evaluate((t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth)).toBe(0);
       await screenshot(page, 'records-courses-imported');
 
+      // The imported 45-hour course edits from the form (issue 17 item 3, decision 012): its hours stay valid as they are.
+      await page.getByRole('button', { name: 'Edit NUR130' }).click();
+      const editImported = dialog(page, 'Edit Course');
+      await visible(editImported);
+      await visible(editImported.getByText('Imported as 45: keep it, or enter 50 to 150, in steps of 0.5.'));
+      await editImported.getByLabel('Description').fill('Prenatal, labor and newborn care');
+      await editImported.getByRole('button', { name: 'Save changes' }).click();
+      await expectToast(page, 'Course updated');
+      await hidden(editImported);
+      expect((await courses()).find((c) => c.courseCode === 'NUR130')).toMatchObject({ clockHours: 45, description: 'Prenatal, labor and newborn care' });
+
       // A .csv whose third line has clock hours out of range: nothing is imported, the row is reported.
       const before = (await courses()).length;
       await page.getByRole('button', { name: 'Bulk Import' }).click();

@@ -1,5 +1,5 @@
 import { COURSE_FORM_HOURS } from '../../../common/constants.ts';
-import { courseInputSchema, type Course } from '../../../common/courses.ts';
+import { courseFormSchema, courseHoursProblem, type Course } from '../../../common/courses.ts';
 import { ProgramSelect } from '../../components/pickers/program-select.tsx';
 import { FormDialog, FormDialogBody } from '../../components/ui/form-dialog.tsx';
 import { TextareaField } from '../../components/ui/textarea-field.tsx';
@@ -31,11 +31,14 @@ function CourseForm({ course, courses, onDone }: { course: Course | null; course
       ...textValues(course, ['courseCode', 'courseName', 'clockHours', 'description', 'programId', 'sisCourseId']),
       prerequisiteIds: course?.prerequisiteIds ?? [],
     },
-    schema: courseInputSchema,
+    // The hours rule of decision 012: a course keeps the hours it has; typed hours meet the form's range.
+    schema: courseFormSchema(course?.clockHours),
     toCandidate: (v) => ({ ...v, clockHours: numberOrNull(v.clockHours), programId: numberOrNull(v.programId) }),
   });
   const create = useCreateCourse();
   const update = useUpdateCourse();
+  // Hours an import gave outside the form's range stay valid as they are (and the browser must not refuse them).
+  const keptHours = course?.clockHours != null && courseHoursProblem(course.clockHours) ? course.clockHours : null;
   // A course is never offered as its own prerequisite.
   const candidates = courses.filter((c) => c.id !== course?.id);
 
@@ -56,13 +59,19 @@ function CourseForm({ course, courses, onDone }: { course: Course | null; course
         label="Clock hours"
         type="number"
         inputMode="decimal"
-        min={min}
+        min={keptHours == null ? min : Math.min(min, keptHours)}
         max={max}
-        step={step}
+        step={keptHours == null ? step : 'any'}
         placeholder={`${min}-${max}`}
         {...bind('clockHours')}
         error={errorOf('clockHours')}
-        hint={errorOf('clockHours') ? undefined : `Optional. ${min} to ${max}, in steps of ${step}.`}
+        hint={
+          errorOf('clockHours')
+            ? undefined
+            : keptHours == null
+              ? `Optional. ${min} to ${max}, in steps of ${step}.`
+              : `Imported as ${keptHours}: keep it, or enter ${min} to ${max}, in steps of ${step}.`
+        }
       />
       <ProgramSelect {...bind('programId')} error={errorOf('programId')} />
       <TextField label="SIS course ID" autoComplete="off" {...bind('sisCourseId')} error={errorOf('sisCourseId')} className="sm:col-span-2" />
