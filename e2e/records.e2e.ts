@@ -13,7 +13,7 @@ import {
   apiSend,
   hidden,
   launchBrowser,
-  reportCspViolations,
+  watchedPage,
   screenshot,
   seriousViolations,
   signIn,
@@ -113,14 +113,7 @@ afterAll(async () => {
 
 async function newContext(storageState?: typeof adminState): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1280, height: 900 }, storageState });
-  await reportCspViolations(context);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) errors.push(`console: ${msg.text()}`);
-  });
-  return { context, page, errors };
+  return watchedPage(context);
 }
 
 /** A signed-in it_admin page, already on `path`. */
