@@ -76,14 +76,8 @@ export function CoursesPage() {
               {exporter.isPending ? <Spinner className="size-4" /> : <Download aria-hidden="true" className="size-4" />}
               Export
             </Button>
-            <Button variant="secondary" onClick={() => setImporting(true)}>
-              <Upload aria-hidden="true" className="size-4" />
-              Bulk Import
-            </Button>
-            <Button onClick={() => setEditing('new')}>
-              <Plus aria-hidden="true" className="size-4" />
-              Add Course
-            </Button>
+            <Button variant="secondary" onClick={() => setImporting(true)} icon={Upload}>Bulk Import</Button>
+            <Button onClick={() => setEditing('new')} icon={Plus}>Add Course</Button>
           </>
         }
       />

@@ -67,12 +67,7 @@ export function UserManagementPage() {
       <PageHeader
         title="User Management"
         subtitle="Staff accounts, roles and access"
-        actions={
-          <Button onClick={() => setEditing('new')}>
-            <UserPlus aria-hidden="true" className="size-4" />
-            Add User
-          </Button>
-        }
+        actions={<Button onClick={() => setEditing('new')} icon={UserPlus}>Add User</Button>}
       />
       {users.isError ? <Alert className="mb-6">The user list could not be loaded. Reload the page to try again.</Alert> : null}
       <Card className="overflow-hidden">
