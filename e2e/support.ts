@@ -161,6 +161,16 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
 }
 
+/** Runs `use` on a fresh page (see newPage) and closes its context afterwards, whether it passed or failed. */
+export async function withNewPage(browser: Browser, baseUrl: string, use: (p: { page: Page; errors: string[] }) => Promise<void>): Promise<void> {
+  const { context, page, errors } = await newPage(browser, baseUrl);
+  try {
+    await use({ page, errors });
+  } finally {
+    await context.close();
+  }
+}
+
 /** A phone-sized touch context (390×844, like a mid-range phone), for the public scan page. */
 export async function newPhonePage(browser: Browser, baseUrl: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
