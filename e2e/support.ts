@@ -161,14 +161,22 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
 }
 
-/** Runs `use` on a fresh page (see newPage) and closes its context afterwards, whether it passed or failed. */
-export async function withNewPage(browser: Browser, baseUrl: string, use: (p: { page: Page; errors: string[] }) => Promise<void>): Promise<void> {
-  const { context, page, errors } = await newPage(browser, baseUrl);
+/** Runs `use` on an opened page and closes its context afterwards, whether it passed or failed. */
+export async function usingPage(
+  opening: Promise<{ context: BrowserContext; page: Page; errors: string[] }>,
+  use: (p: { page: Page; errors: string[] }) => Promise<void>,
+): Promise<void> {
+  const { context, page, errors } = await opening;
   try {
     await use({ page, errors });
   } finally {
     await context.close();
   }
+}
+
+/** Runs `use` on a fresh page (see newPage), then closes it. */
+export function withNewPage(browser: Browser, baseUrl: string, use: (p: { page: Page; errors: string[] }) => Promise<void>): Promise<void> {
+  return usingPage(newPage(browser, baseUrl), use);
 }
 
 /** A phone-sized touch context (390×844, like a mid-range phone), for the public scan page. */
