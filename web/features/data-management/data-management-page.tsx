@@ -1,4 +1,5 @@
 import { FileDown, FileSpreadsheet, RefreshCw, Upload } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { PageTabPanel, PageTabs, type PageTab } from '../../components/ui/page-tabs.tsx';
 import { useTabParam } from '../../lib/use-tab-param.ts';
@@ -13,6 +14,7 @@ const TABS = [
   { value: 'export', label: 'Data Export', icon: FileDown },
   { value: 'sync', label: 'SIS Integration', icon: RefreshCw },
 ] as const satisfies readonly PageTab<string>[];
+const PANELS: Record<(typeof TABS)[number]['value'], () => ReactNode> = { wizard: WizardTab, templates: TemplatesTab, export: ExportTab, sync: SisTab };
 
 /** /data-management (SPEC §2): the tab lives in ?tab=wizard|templates|export|sync, default wizard. */
 export function DataManagementPage() {
@@ -22,18 +24,14 @@ export function DataManagementPage() {
     <>
       <PageHeader title="Data Management & SIS Integration" subtitle="Import programs, courses, instructors, students and schedules from CSV, and export attendance for your SIS" />
       <PageTabs label="Data management sections" tabs={TABS} value={tab} onValueChange={select}>
-        <PageTabPanel value="wizard">
-          <WizardTab />
-        </PageTabPanel>
-        <PageTabPanel value="templates">
-          <TemplatesTab />
-        </PageTabPanel>
-        <PageTabPanel value="export">
-          <ExportTab />
-        </PageTabPanel>
-        <PageTabPanel value="sync">
-          <SisTab />
-        </PageTabPanel>
+        {TABS.map(({ value }) => {
+          const Panel = PANELS[value];
+          return (
+            <PageTabPanel key={value} value={value}>
+              <Panel />
+            </PageTabPanel>
+          );
+        })}
       </PageTabs>
     </>
   );
