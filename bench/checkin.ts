@@ -1,18 +1,14 @@
 // Benchmark: 1,000 rostered students check in concurrently against one server on the embedded
 // database, beside the same server's throughput on a minimal endpoint doing one durable insert.
 // Run: npm run bench -- checkin   (prints a table; nothing is asserted)
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
-import { createDb } from '../server/db/client.ts';
-import { startEmbeddedDatabase } from '../server/db/embedded.ts';
-import { migrateDatabase } from '../server/db/migrate.ts';
 import { createFieldCipher } from '../server/lib/field-cipher.ts';
 import { tokenAt } from '../server/modules/qr-sessions/tokens.ts';
+import { withBenchDatabase } from './bench-database.ts';
 
 const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 100);
@@ -48,12 +44,7 @@ async function hammer(count: number, concurrency: number, send: (i: number) => P
 const pctl = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 export async function run(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-bench-'));
-  fs.chmodSync(dataDir, 0o755);
-  const pg = await startEmbeddedDatabase({ dataDir, preferredPort: 56500, role: 'app', log: () => {} });
-  const db = createDb(pg.url, 20);
-  try {
-    await migrateDatabase(db);
+  await withBenchDatabase({ name: 'checkin', port: 56500, poolSize: 20 }, async (db, url) => {
     const now = new Date();
     const start = new Date(now.getTime() - 5 * 60_000).toISOString().slice(11, 16);
     const end = new Date(now.getTime() + 3 * 3_600_000).toISOString().slice(11, 16);
@@ -73,7 +64,7 @@ export async function run(): Promise<void> {
     const sessionId = sess[0]!.session_id;
     await db.execute(sql`create table bench_probe (id bigserial primary key, v text not null, at timestamptz not null default now())`);
 
-    const config = { ...loadConfig({ NODE_ENV: 'production' }), databaseUrl: pg.url };
+    const config = { ...loadConfig({ NODE_ENV: 'production' }), databaseUrl: url };
     const app = await buildApp({ db, config, cipher: createFieldCipher(randomBytes(32)) }, { webRoot: '/nonexistent' });
     // The baseline: the same server, one durable insert, nothing else.
     app.post('/bench/insert', async (req) => {
@@ -112,11 +103,7 @@ export async function run(): Promise<void> {
     console.log(`statuses: ${JSON.stringify(Object.fromEntries(checkins.statuses))}`);
     console.log(`acknowledged check-ins: ${acknowledged}, stored: ${stored[0]!.n}, lost: ${acknowledged - stored[0]!.n}`);
     console.log(`check-in throughput is ${(rps(checkins) / rps(baseline)).toFixed(2)}x the durable-insert baseline`);
-  } finally {
-    await db.$client.end().catch(() => {});
-    await pg.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 // Run directly (tsx bench/checkin.ts) or through bench/run.ts.

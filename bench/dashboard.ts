@@ -3,16 +3,12 @@
 // Run: npm run bench -- dashboard   (prints tables; nothing is asserted)
 // Env: BENCH_RUNS (default 20), BENCH_STUDENTS (2000), BENCH_MEETINGS (500 per student),
 //      BENCH_EXPLAIN=1 to print EXPLAIN ANALYZE of the slowest statements.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
-import { createDb, type Db } from '../server/db/client.ts';
-import { startEmbeddedDatabase } from '../server/db/embedded.ts';
-import { migrateDatabase } from '../server/db/migrate.ts';
+import type { Db } from '../server/db/client.ts';
 import { analytics, executiveSummary, realTime } from '../server/modules/dashboard/service.ts';
 import { createResponseTimes } from '../server/plugins/response-times.ts';
+import { withBenchDatabase } from './bench-database.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 2000);
@@ -156,12 +152,7 @@ function slowestStatements(r: Measured, top = 3): Statement[] {
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 export async function run(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-bench-dashboard-'));
-  fs.chmodSync(dataDir, 0o755);
-  const embedded = await startEmbeddedDatabase({ dataDir, preferredPort: 56600, role: 'app', log: () => {} });
-  const db = createDb(embedded.url, 10);
-  try {
-    await migrateDatabase(db);
+  await withBenchDatabase({ name: 'dashboard', port: 56600, poolSize: 10 }, async (db) => {
     await seed(db);
     const stmts = instrument(db);
     const responseTimes = createResponseTimes();
@@ -204,11 +195,7 @@ export async function run(): Promise<void> {
         }
       }
     }
-  } finally {
-    await db.$client.end();
-    await embedded.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 // Run directly: `npx tsx bench/dashboard.ts`.

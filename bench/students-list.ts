@@ -1,18 +1,13 @@
 // Benchmark: the Students screen's list calls over 10,000 students (server-side search, sort and
 // paging), beside a plain indexed primary-key page read measured in the same run.
 // Run: npm run bench -- students-list
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
-import { createDb } from '../server/db/client.ts';
-import { startEmbeddedDatabase } from '../server/db/embedded.ts';
-import { migrateDatabase } from '../server/db/migrate.ts';
 import { createFieldCipher } from '../server/lib/field-cipher.ts';
 import { createLoginSession } from '../server/plugins/login-sessions.ts';
+import { withBenchDatabase } from './bench-database.ts';
 
 const STUDENTS = 10_000;
 const RUNS = 40;
@@ -30,12 +25,7 @@ async function time(run: () => Promise<unknown>): Promise<number[]> {
 }
 
 export async function run(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-bench-list-'));
-  fs.chmodSync(dataDir, 0o755);
-  const pg = await startEmbeddedDatabase({ dataDir, preferredPort: 56600, role: 'app', log: () => {} });
-  const db = createDb(pg.url, 10);
-  try {
-    await migrateDatabase(db);
+  await withBenchDatabase({ name: 'list', port: 56600, poolSize: 10 }, async (db, url) => {
     await db.execute(sql`insert into programs (program_name) values ('Practical Nursing'), ('Medical Assistant')`);
     await db.execute(sql`
       insert into students (first_name, last_name, email, sis_student_id, program_id, status)
@@ -47,7 +37,7 @@ export async function run(): Promise<void> {
     await db.execute(sql`analyze students`);
     const { rows: u } = await db.execute<{ id: number }>(sql`insert into users (email, role) values ('bench@x.edu', 'it_admin') returning id`);
     const token = await createLoginSession(db, u[0]!.id, { ip: null, userAgent: null });
-    const config = { ...loadConfig({ NODE_ENV: 'production' }), databaseUrl: pg.url };
+    const config = { ...loadConfig({ NODE_ENV: 'production' }), databaseUrl: url };
     const app = await buildApp({ db, config, cipher: createFieldCipher(randomBytes(32)) }, { webRoot: '/nonexistent' });
     await app.ready();
     const list = (query: string) => async () => {
@@ -72,11 +62,7 @@ export async function run(): Promise<void> {
     await app.close();
     console.log(`\nStudents list over ${STUDENTS.toLocaleString('en-US')} students, ${RUNS} runs each (app.inject, embedded PostgreSQL)`);
     console.table(results);
-  } finally {
-    await db.$client.end().catch(() => {});
-    await pg.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 // Run directly (tsx bench/students-list.ts) or through bench/run.ts.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../common/roles.ts';
 import type { Settings } from '../common/settings.ts';
 import { seedDemoSchool, type SeedAccount } from '../server/seed/demo-school.ts';
-import { launchBrowser, newPage, screenshot, seriousViolations, signIn, startServer, visible, type E2eServer } from './support.ts';
+import { launchBrowser, newPage, screenshot, seriousViolations, signIn, startServer, visible, withNewPage, type E2eServer } from './support.ts';
 
 /**
  * Dashboard, Audit Logs and Settings in real Chromium against the demo school (issue 6):
@@ -63,8 +63,7 @@ afterAll(async () => {
 
 describe('dashboard', () => {
   it('renders Overview, Live and Analytics from the demo school, with keyboard tabs and no serious axe violations', async () => {
-    const { context, page, errors } = await newPage(browser, server.baseUrl);
-    try {
+    await withNewPage(browser, server.baseUrl, async ({ page, errors }) => {
       await signIn(page, accounts.super_admin);
       schedules = await getJson<Schedule[]>(page, '/api/schedules');
       expect(schedules.length).toBeGreaterThan(2);
@@ -179,9 +178,7 @@ describe('dashboard', () => {
       await screenshot(page, 'dashboard-analytics');
       expect(await seriousViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('is readable on a phone', async () => {
@@ -205,8 +202,7 @@ describe('dashboard', () => {
   });
 
   it('polls the live figures every 5 s in Auto mode and not at all in Manual mode', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
-    try {
+    await withNewPage(browser, server.baseUrl, async ({ page }) => {
       await signIn(page, accounts.it_admin);
       const realTime = countRequests(page, '/api/dashboard/real-time');
       await page.getByRole('tab', { name: 'Live' }).click();
@@ -228,16 +224,13 @@ describe('dashboard', () => {
       await page.locator('main').getByRole('button', { name: 'Refresh' }).last().click();
       await page.waitForResponse((r) => new URL(r.url()).pathname === '/api/dashboard/real-time');
       expect(realTime.count()).toBe(1);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });
 
 describe('audit logs', () => {
   it('filters and pages on the server, exports the filtered CSV and shows a diff', async () => {
-    const { context, page, errors } = await newPage(browser, server.baseUrl);
-    try {
+    await withNewPage(browser, server.baseUrl, async ({ page, errors }) => {
       // A failed sign-in first, so the Failed Login Attempts card has a real one to count.
       const failed = await page.request.post('/api/auth/login', { data: { email: accounts.it_admin.email, password: 'not the password' } });
       expect(failed.status()).toBe(401);
@@ -331,16 +324,13 @@ describe('audit logs', () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
       await screenshot(page, 'audit-logs-phone');
       expect(errors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });
 
 describe('settings', () => {
   it('saves the QR expiry as super_admin and a new session uses it', async () => {
-    const { context, page, errors } = await newPage(browser, server.baseUrl);
-    try {
+    await withNewPage(browser, server.baseUrl, async ({ page, errors }) => {
       await signIn(page, accounts.super_admin);
       await page.goto('/settings');
       await visible(page.getByRole('heading', { level: 1, name: 'Settings' }));
@@ -436,14 +426,11 @@ describe('settings', () => {
       await screenshot(page, 'settings-system');
       expect(await seriousViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('gives an IT Administrator attendance only, and a Limited Access notice on Security and System', async () => {
-    const { context, page, errors } = await newPage(browser, server.baseUrl);
-    try {
+    await withNewPage(browser, server.baseUrl, async ({ page, errors }) => {
       await signIn(page, accounts.it_admin);
       await page.goto('/settings');
       await visible(page.getByLabel('QR code expiration (minutes)'));
@@ -465,9 +452,7 @@ describe('settings', () => {
       // The server refuses it too.
       expect((await page.request.put('/api/settings', { data: { security: { sessionTimeoutMinutes: 30 } } })).status()).toBe(403);
       expect(errors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('lets an instructor save notifications only, and tells them whom to ask for the rest', async () => {

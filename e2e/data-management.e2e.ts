@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATTENDANCE_EXPORT_COLUMNS, IMPORT_TYPES } from '../common/import-columns.ts';
 import { WIZARD_STEP_LOCKED } from '../common/upload-wizard.ts';
-import { expectTitle, hidden, launchBrowser, newPage, screenshot, seriousViolations, signIn, startServer, visible, type E2eServer, type TestUser } from './support.ts';
+import { expectTitle, hidden, launchBrowser, screenshot, seriousViolations, signIn, startServer, visible, withNewPage, type E2eServer, type TestUser } from './support.ts';
 
 // The whole data-management journey in Chromium: the five templates downloaded from the app,
 // imported through the wizard in order, then an attendance export; axe on every tab.
@@ -48,8 +48,7 @@ async function waitForStatuses(page: Page, expected: string[]) {
 
 describe('data management', () => {
   it('runs the whole wizard with the downloaded templates, then exports attendance', async () => {
-    const { context, page, errors } = await newPage(browser, server.baseUrl);
-    try {
+    await withNewPage(browser, server.baseUrl, async ({ page, errors }) => {
       await signIn(page, admin);
       await page.goto('/data-management');
       await visible(page.getByRole('heading', { level: 1, name: 'Data Management & SIS Integration' }));
@@ -174,14 +173,11 @@ describe('data management', () => {
       await page.getByRole('button', { name: 'Reset Wizard' }).click();
       await waitForStatuses(page, ['Current', 'Locked', 'Locked', 'Locked', 'Locked']);
       expect(errors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('opens the tab named in ?tab= and shows Export Failed when the export fails', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
-    try {
+    await withNewPage(browser, server.baseUrl, async ({ page }) => {
       await signIn(page, admin);
       await page.goto('/data-management?tab=sync');
       await visible(page.getByRole('heading', { name: 'Supported systems' }));
@@ -197,8 +193,6 @@ describe('data management', () => {
       await page.getByRole('button', { name: 'Export Attendance' }).click();
       await expectToast(page, 'Unauthorized', 'You are logged out. Logging in again...');
       await page.waitForURL((u) => u.pathname === '/login', { timeout: 10_000 });
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

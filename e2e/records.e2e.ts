@@ -13,7 +13,8 @@ import {
   apiSend,
   hidden,
   launchBrowser,
-  reportCspViolations,
+  usingPage,
+  watchedPage,
   screenshot,
   seriousViolations,
   signIn,
@@ -113,14 +114,7 @@ afterAll(async () => {
 
 async function newContext(storageState?: typeof adminState): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1280, height: 900 }, storageState });
-  await reportCspViolations(context);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) errors.push(`console: ${msg.text()}`);
-  });
-  return { context, page, errors };
+  return watchedPage(context);
 }
 
 /** A signed-in it_admin page, already on `path`. */
@@ -161,8 +155,7 @@ async function courses(): Promise<Course[]> {
 
 describe('courses', () => {
   it('creates a course with a prerequisite, refuses a cycle, toggles status and exports', async () => {
-    const { context, page, errors } = await adminPage('/courses', 'Courses');
-    try {
+    await usingPage(adminPage('/courses', 'Courses'), async ({ page, errors }) => {
       const table = page.getByRole('table', { name: 'Course catalog' });
       await visible(table.getByRole('rowheader', { name: 'NUR100' }));
       expect(await table.getByRole('columnheader', { name: 'Code' }).getAttribute('aria-sort')).toBe('ascending');
@@ -247,14 +240,11 @@ describe('courses', () => {
       expect(csv).toContain('NUR110');
       await expectToast(page, 'Courses exported successfully.');
       expect(errors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('bulk-imports courses from .xlsx, and reports the bad row of a .csv without importing anything', async () => {
-    const { context, page } = await adminPage('/courses', 'Courses');
-    try {
+    await usingPage(adminPage('/courses', 'Courses'), async ({ page }) => {
       await page.getByRole('button', { name: 'Bulk Import' }).click();
       const box = dialog(page, 'Bulk Import Courses');
       await visible(box);
@@ -327,16 +317,13 @@ describe('courses', () => {
       expect((await courses()).some((c) => c.courseCode === 'NUR140')).toBe(false);
       await box.getByRole('button', { name: 'Cancel' }).click();
       await hidden(box);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });
 
 describe('schedules', () => {
   it('creates a schedule whose roster holds the program’s enrolled students, edits the roster and the schedule', async () => {
-    const { context, page, errors } = await adminPage('/schedules', 'Schedules');
-    try {
+    await usingPage(adminPage('/schedules', 'Schedules'), async ({ page, errors }) => {
       const list = page.getByRole('list', { name: 'Schedules' });
       await visible(list.getByRole('heading', { name: 'Clinical Procedures' }));
       await expectNoSeriousViolations(page, 'schedules screen');
@@ -433,9 +420,7 @@ describe('schedules', () => {
       await page.getByRole('searchbox', { name: 'Search schedules' }).fill('no such class');
       await visible(page.getByRole('heading', { name: 'No schedules match your search' }));
       expect(errors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });
 
@@ -692,8 +677,7 @@ describe('users', () => {
 
 describe('support staff', () => {
   it('sees Students but not Courses, manages students without SSNs, and the API refuses course changes', async () => {
-    const { context, page, errors } = await newContext();
-    try {
+    await usingPage(newContext(), async ({ page, errors }) => {
       await signIn(page, support);
       const nav = page.getByRole('navigation', { name: 'Main' });
       await visible(nav.getByRole('link', { name: 'Students' }));
@@ -736,8 +720,6 @@ describe('support staff', () => {
       await page.goto('/courses');
       await visible(page.getByRole('heading', { level: 1, name: 'Access Denied' }));
       expect(errors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

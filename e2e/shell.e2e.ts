@@ -21,6 +21,7 @@ import {
   signIn,
   startServer,
   visible,
+  withNewPage,
   type E2eServer,
   type TestUser,
 } from './support.ts';
@@ -104,8 +105,7 @@ describe('screen access table', () => {
 
 describe('logged out', () => {
   it('shows the landing page with its six feature cards, and Sign In leads to the sign-in page', async () => {
-    const { context, page, errors } = await newPage(browser, server.baseUrl);
-    try {
+    await withNewPage(browser, server.baseUrl, async ({ page, errors }) => {
       await page.goto('/');
       await visible(page.getByRole('heading', { level: 1, name: 'Attendance that counts every clock hour' }));
       const cards = await page.getByRole('heading', { level: 3 }).allTextContents();
@@ -127,25 +127,19 @@ describe('logged out', () => {
       expect(await page.getByRole('link', { name: 'Create the first Super Administrator' }).count()).toBe(0);
       expect((await page.request.get('/favicon.svg')).status()).toBe(200);
       expect(errors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('sends a logged-out visit to a screen to the sign-in page', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
-    try {
+    await withNewPage(browser, server.baseUrl, async ({ page }) => {
       await page.goto('/students');
       await page.waitForURL((url) => url.pathname === '/login');
       await visible(page.getByRole('heading', { level: 1, name: 'Sign in to Muster' }));
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('sign-in page is accessible and shows the server error in an alert', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
-    try {
+    await withNewPage(browser, server.baseUrl, async ({ page }) => {
       await page.goto('/login');
       await visible(page.getByLabel('E-mail'));
       expect(await page.getByLabel('E-mail').getAttribute('autocomplete')).toBe('username');
@@ -164,14 +158,11 @@ describe('logged out', () => {
       const alert = await visible(page.getByRole('alert'));
       expect(await alert.textContent()).toContain('Invalid e-mail or password');
       expect(new URL(page.url()).pathname).toBe('/login');
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('shows Page Not Found for an unknown path, with a 404 status and a link home', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
-    try {
+    await withNewPage(browser, server.baseUrl, async ({ page }) => {
       const res = await page.goto('/no-such-page');
       expect(res?.status()).toBe(404);
       await visible(page.getByRole('heading', { level: 1, name: 'Page Not Found' }));
@@ -179,9 +170,7 @@ describe('logged out', () => {
       await page.getByRole('link', { name: 'Go to the home page' }).click();
       await page.waitForURL((url) => url.pathname === '/');
       await visible(page.getByRole('link', { name: 'Get Started' }));
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('serves the public scan page from its own small bundle and says Session Not Found', async () => {
@@ -262,8 +251,7 @@ describe('first run', () => {
 
 describe.each(ROLES)('signed in as %s', (role) => {
   it('shows exactly the role’s menu, guards every screen, and signs out to the landing page', async () => {
-    const { context, page, errors } = await newPage(browser, server.baseUrl);
-    try {
+    await withNewPage(browser, server.baseUrl, async ({ page, errors }) => {
       await signIn(page, users[role]);
 
       const entries = await mainNav(page).getByRole('link').allTextContents();
@@ -303,16 +291,13 @@ describe.each(ROLES)('signed in as %s', (role) => {
       await page.goto('/settings');
       await page.waitForURL((url) => url.pathname === '/login');
       expect(errors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });
 
 describe('signed-in shell', () => {
   it('has no serious accessibility violations, a skip link and a main landmark', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
-    try {
+    await withNewPage(browser, server.baseUrl, async ({ page }) => {
       await signIn(page, users.it_admin);
       await screenshot(page, 'shell-dashboard');
       expect(await seriousViolations(page)).toEqual([]);
@@ -330,9 +315,7 @@ describe('signed-in shell', () => {
       await page.goto('/not-a-screen');
       await visible(page.getByRole('heading', { level: 1, name: 'Page Not Found' }));
       await visible(mainNav(page));
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('collapses the sidebar into a menu on a phone, which opens and closes', async () => {

@@ -83,15 +83,10 @@ export async function reportCspViolations(context: BrowserContext): Promise<void
 }
 
 /**
- * A fresh browser context (no cookies) and page. `errors` collects uncaught exceptions and console
- * errors such as Content-Security-Policy refusals; failed requests (an expected 401) are left out.
+ * A new page in `context`. `errors` collects uncaught exceptions and console errors such as
+ * Content-Security-Policy refusals; failed requests (an expected 401) are left out.
  */
-export async function newPage(
-  browser: Browser,
-  baseUrl: string,
-  viewport = { width: 1280, height: 800 },
-): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport });
+export async function watchedPage(context: BrowserContext): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   await reportCspViolations(context);
   const page = await context.newPage();
   const errors: string[] = [];
@@ -100,6 +95,16 @@ export async function newPage(
     if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) errors.push(`console: ${msg.text()}`);
   });
   return { context, page, errors };
+}
+
+/** A fresh browser context (no cookies) and a watched page (see watchedPage). */
+export async function newPage(
+  browser: Browser,
+  baseUrl: string,
+  viewport = { width: 1280, height: 800 },
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport });
+  return watchedPage(context);
 }
 
 /** Wait until the locator is visible (vitest's expect does not retry like Playwright's). */
@@ -156,17 +161,28 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
 }
 
+/** Runs `use` on an opened page and closes its context afterwards, whether it passed or failed. */
+export async function usingPage(
+  opening: Promise<{ context: BrowserContext; page: Page; errors: string[] }>,
+  use: (p: { page: Page; errors: string[] }) => Promise<void>,
+): Promise<void> {
+  const { context, page, errors } = await opening;
+  try {
+    await use({ page, errors });
+  } finally {
+    await context.close();
+  }
+}
+
+/** Runs `use` on a fresh page (see newPage), then closes it. */
+export function withNewPage(browser: Browser, baseUrl: string, use: (p: { page: Page; errors: string[] }) => Promise<void>): Promise<void> {
+  return usingPage(newPage(browser, baseUrl), use);
+}
+
 /** A phone-sized touch context (390×844, like a mid-range phone), for the public scan page. */
 export async function newPhonePage(browser: Browser, baseUrl: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
-  await reportCspViolations(context);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) errors.push(`console: ${msg.text()}`);
-  });
-  return { context, page, errors };
+  return watchedPage(context);
 }
 
 export type SeededStudent = { id: number; sisStudentId: string; firstName: string; lastName: string; email: string };

@@ -3,18 +3,15 @@ import { can, type Action } from '../../common/permissions.ts';
 import { ROLES, type Role } from '../../common/roles.ts';
 import { ROLE_NOT_PERMITTED } from './authorization.ts';
 import { createLoginSession } from './login-sessions.ts';
-import { insertUser } from '../modules/auth/service.ts';
-import { createTestApp, type TestApp } from '../test/helpers.ts';
+import { createTestApp, insertUserPerRole, type TestApp } from '../test/helpers.ts';
 
 // Walks every registered /api route, so a new route cannot slip past the permission table.
 let t: TestApp;
-const userIds = {} as Record<Role, number>;
+let userIds: Record<Role, number>;
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const role of ROLES) {
-    userIds[role] = await insertUser(t.db, { email: `${role}@perm.test`, password: null, firstName: 'P', lastName: role, role });
-  }
+  userIds = await insertUserPerRole(t.db, 'perm.test', 'P');
 });
 afterAll(() => t.close());
 

@@ -3,8 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROLES, type Role } from '../../common/roles.ts';
 import { createLoginSession } from './login-sessions.ts';
-import { insertUser } from '../modules/auth/service.ts';
-import { createTestApp, type TestApp } from '../test/helpers.ts';
+import { createTestApp, insertUserPerRole, type TestApp } from '../test/helpers.ts';
 
 /**
  * The outside review's bypass: `GET /%61pi/users` and `GET http://host/api/users` answered 200 to
@@ -14,13 +13,11 @@ import { createTestApp, type TestApp } from '../test/helpers.ts';
  */
 let t: TestApp;
 let port: number;
-const userIds = {} as Record<Role, number>;
+let userIds: Record<Role, number>;
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const role of ROLES) {
-    userIds[role] = await insertUser(t.db, { email: `${role}@spell.test`, password: null, firstName: 'S', lastName: role, role });
-  }
+  userIds = await insertUserPerRole(t.db, 'spell.test', 'S');
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   port = (t.app.server.address() as AddressInfo).port;
 });

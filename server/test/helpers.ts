@@ -6,7 +6,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { inject } from 'vitest';
-import type { Role } from '../../common/roles.ts';
+import { ROLES, type Role } from '../../common/roles.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { createDb, type Db } from '../db/client.ts';
@@ -76,6 +76,13 @@ export async function createTestApp(opts: { clock?: Clock; config?: Partial<Conf
       return { cookie: sessionCookie(res), userId, email };
     },
   };
+}
+
+/** One user without a password per role (e-mail `<role>@<domain>`, first name `firstName`), for walks over every role. */
+export async function insertUserPerRole(db: Db, domain: string, firstName: string): Promise<Record<Role, number>> {
+  const ids = {} as Record<Role, number>;
+  for (const role of ROLES) ids[role] = await insertUser(db, { email: `${role}@${domain}`, password: null, firstName, lastName: role, role });
+  return ids;
 }
 
 export function sessionCookie(res: LightMyRequestResponse): string {

@@ -1,7 +1,9 @@
 import { ClipboardCheck, QrCode, ShieldCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { Alert } from './ui/alert.tsx';
 import { BrandMark } from './ui/brand-mark.tsx';
+import { buttonClasses } from './ui/button.tsx';
 
 const POINTS = [
   { icon: QrCode, text: 'Students check in by scanning a QR code with their own phone.' },
@@ -44,5 +46,30 @@ export function AuthLayout({ title, subtitle, children }: { title: string; subti
         </div>
       </main>
     </div>
+  );
+}
+
+type AuthNoticeProps = {
+  title: string;
+  subtitle: string;
+  /** The one message of the page, as an info note or an error. */
+  notice: ReactNode;
+  noticeVariant?: 'info' | 'error';
+  /** The way on: a full-width button-styled link to the sign-in page. */
+  linkVariant?: 'primary' | 'secondary';
+  linkLabel: ReactNode;
+};
+
+/** An auth page that has nothing to fill in: one notice and a link to sign in (setup done, password set, a broken link). */
+export function AuthNotice({ title, subtitle, notice, noticeVariant = 'info', linkVariant = 'primary', linkLabel }: AuthNoticeProps) {
+  return (
+    <AuthLayout title={title} subtitle={subtitle}>
+      <Alert variant={noticeVariant} className="mb-6">
+        {notice}
+      </Alert>
+      <Link to="/login" className={buttonClasses(linkVariant, 'lg', 'w-full')}>
+        {linkLabel}
+      </Link>
+    </AuthLayout>
   );
 }

@@ -11,6 +11,15 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** A fresh client (modules are reset before each test) and the titles of the toasts it shows. */
+async function clientWatchingToasts() {
+  const { createQueryClient } = await import('./query-client.ts');
+  const { watchToasts } = await import('./toast.ts');
+  const titles: string[] = [];
+  watchToasts((items) => titles.push(...items.map((t) => t.title)));
+  return { client: createQueryClient(), titles };
+}
+
 describe('createQueryClient', () => {
   it('uses the SPEC §7 defaults', async () => {
     const { createQueryClient } = await import('./query-client.ts');
@@ -20,11 +29,7 @@ describe('createQueryClient', () => {
   });
 
   it('sends a 401 from a query to the Unauthorized handling', async () => {
-    const { createQueryClient } = await import('./query-client.ts');
-    const { watchToasts } = await import('./toast.ts');
-    const client = createQueryClient();
-    const titles: string[] = [];
-    watchToasts((items) => titles.push(...items.map((t) => t.title)));
+    const { client, titles } = await clientWatchingToasts();
 
     const { apiRequest } = await import('./api.ts');
     await expect(client.fetchQuery({ queryKey: ['/api/users'], queryFn: () => apiRequest('GET', '/api/users') })).rejects.toThrow(/^401: /);
@@ -34,11 +39,7 @@ describe('createQueryClient', () => {
   });
 
   it('sends a 401 from a mutation to the Unauthorized handling', async () => {
-    const { createQueryClient } = await import('./query-client.ts');
-    const { watchToasts } = await import('./toast.ts');
-    const client = createQueryClient();
-    const titles: string[] = [];
-    watchToasts((items) => titles.push(...items.map((t) => t.title)));
+    const { client, titles } = await clientWatchingToasts();
 
     const mutation = client.getMutationCache().build(client, {
       mutationFn: async () => {

@@ -24,17 +24,8 @@ afterAll(() => t?.close());
 
 const student = (i: number) => cls.students[i]!;
 
-/** A check-in as the scan page makes it: open the scan URL (keeping the cookie it gives), then submit with the pass. */
-async function scanAndSubmit(s: TestStudent, phone: Phone) {
-  const opened = await cls.open(session.sessionId, phone, (await cls.screen(session.sessionId)).token);
-  const device = phone.device ?? deviceCookieOf(opened);
-  const res = await cls.submit(session.sessionId, s, { ...phone, device }, { pass: opened.json().pass });
-  return { res, device };
-}
-
-async function roster(cookie = cls.instructor.cookie): Promise<AttendanceRow[]> {
-  return (await t.app.inject({ url: `/api/attendance/schedule/${cls.scheduleId}?date=2026-03-02`, headers: { cookie } })).json();
-}
+const scanAndSubmit = (s: TestStudent, phone: Phone) => cls.scan(session.sessionId, s, phone);
+const roster = (cookie?: string): Promise<AttendanceRow[]> => cls.roster('2026-03-02', cookie);
 const flagsOf = async (s: TestStudent): Promise<CheckInFlag[]> => (await roster()).find((r) => r.studentId === s.id)!.flags;
 
 describe('check-in origins', () => {

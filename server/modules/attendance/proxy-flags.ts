@@ -282,18 +282,26 @@ export async function judgeFlag(
     if (!before) throw notFound('Flag');
     // The record was changed by accepting the scan; an override changes it back, not the flag.
     if (before.status === 'accepted') throw conflict('This scan was accepted; override the attendance record to change it');
-    await setFlagReview(tx, flagId, { status: decision, reviewedBy: user.id, reviewedAt: now });
-    await recordAudit(tx, {
-      userId: user.id,
-      action: 'Update',
-      tableName: 'check_in_flags',
-      recordId: flagId,
-      ipAddress: ctx.ip,
-      oldValues: { status: before.status },
-      newValues: { status: decision, attendanceRecordId: found.attendanceRecordId, studentId: found.studentId },
-      always: true,
-      at: now,
-    });
+    await recordFlagReview(tx, { flagId, from: before.status, to: decision, about: found, userId: user.id, ip: ctx.ip, at: now });
   });
   return flagView(db, flagId);
+}
+
+/** Sets a flag's review and audits it (whatever the audit setting): the status before and after, and the record it is about. */
+export async function recordFlagReview(
+  tx: DbOrTx,
+  r: { flagId: number; from: string; to: CheckInFlagStatus; about: { attendanceRecordId: number; studentId: number }; userId: number; ip: string | null; at: Date },
+): Promise<void> {
+  await setFlagReview(tx, r.flagId, { status: r.to, reviewedBy: r.userId, reviewedAt: r.at });
+  await recordAudit(tx, {
+    userId: r.userId,
+    action: 'Update',
+    tableName: 'check_in_flags',
+    recordId: r.flagId,
+    ipAddress: r.ip,
+    oldValues: { status: r.from },
+    newValues: { status: r.to, attendanceRecordId: r.about.attendanceRecordId, studentId: r.about.studentId },
+    always: true,
+    at: r.at,
+  });
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCAN_DEVICE_USED, standingRecordMessage, type AttendanceRow, type CheckInFlag } from '../../../common/attendance.ts';
 import { markAbsentees } from '../../jobs/auto-absent.ts';
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
-import { PIXEL, deviceCookieOf, seedClass, type Phone, type TestClass, type TestStudent } from './test-support.ts';
+import { PIXEL, seedClass, type Phone, type TestClass, type TestStudent } from './test-support.ts';
 
 // Issue 17, item 1: a student marked absent who then arrives and scans is told the truth ("see your
 // instructor"), the record stands, and the scan is flagged on the roster for a one-click correction.
@@ -23,17 +23,8 @@ afterAll(() => t?.close());
 
 const student = (i: number) => cls.students[i]!;
 
-async function scanAndSubmit(s: TestStudent, phone: Phone) {
-  const opened = await cls.open(session.sessionId, phone, (await cls.screen(session.sessionId)).token);
-  const device = phone.device ?? deviceCookieOf(opened);
-  const res = await cls.submit(session.sessionId, s, { ...phone, device }, { pass: opened.json().pass });
-  return { res, device };
-}
-
-async function rowOf(s: TestStudent, cookie = cls.instructor.cookie): Promise<AttendanceRow> {
-  const rows: AttendanceRow[] = (await t.app.inject({ url: `/api/attendance/schedule/${cls.scheduleId}?date=2026-03-02`, headers: { cookie } })).json();
-  return rows.find((r) => r.studentId === s.id)!;
-}
+const scanAndSubmit = (s: TestStudent, phone: Phone) => cls.scan(session.sessionId, s, phone);
+const rowOf = async (s: TestStudent, cookie?: string): Promise<AttendanceRow> => (await cls.roster('2026-03-02', cookie)).find((r) => r.studentId === s.id)!;
 const scanFlags = async (s: TestStudent): Promise<CheckInFlag[]> => (await rowOf(s)).flags.filter((f) => f.reason === 'scanned_after_override');
 const markAs = (s: TestStudent, status: string, overrideReason: string) =>
   t.app.inject({ method: 'POST', url: '/api/attendance', headers: { cookie: cls.instructor.cookie }, payload: { scheduleId: cls.scheduleId, studentId: s.id, status, overrideReason } });

@@ -11,7 +11,7 @@ import { recordAudit } from '../audit-logs/service.ts';
 import { closeExpiredSessions, listActiveSessionsIn, listRecentSessionMeetings } from '../qr-sessions/service.ts';
 import { assertCanUseSchedule } from '../schedules/service.ts';
 import { getSettings } from '../settings/service.ts';
-import { flagView, flagsOfMeeting, judgeFlag, storedScanEvidence } from './proxy-flags.ts';
+import { flagView, flagsOfMeeting, judgeFlag, recordFlagReview, storedScanEvidence } from './proxy-flags.ts';
 import {
   clockHoursTotals,
   flagById,
@@ -23,7 +23,6 @@ import {
   rosterWithRecords,
   scheduleCalendar,
   setAcceptedScan,
-  setFlagReview,
   setOverride,
   tryAutoAbsentLock,
   type ClockHoursFilter,
@@ -216,18 +215,7 @@ async function acceptScan(db: Db, user: User, flagId: number, ctx: Ctx): Promise
       newValues: { status, isManualOverride: false, source: 'qr', scanInTime: scanAt, scanOutTime: null, minutesAttended: minutes, acceptedScanFlagId: flagId },
       at: now,
     });
-    await setFlagReview(tx, flagId, { status: 'accepted', reviewedBy: user.id, reviewedAt: now });
-    await recordAudit(tx, {
-      userId: user.id,
-      action: 'Update',
-      tableName: 'check_in_flags',
-      recordId: flagId,
-      ipAddress: ctx.ip,
-      oldValues: { status: flag.status },
-      newValues: { status: 'accepted', attendanceRecordId: found.attendanceRecordId, studentId: found.studentId },
-      always: true,
-      at: now,
-    });
+    await recordFlagReview(tx, { flagId, from: flag.status, to: 'accepted', about: found, userId: user.id, ip: ctx.ip, at: now });
   });
   return flagView(db, flagId);
 }

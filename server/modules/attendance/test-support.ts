@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
+import type { AttendanceRow } from '../../../common/attendance.ts';
 import { ROTATE_MS, shortCodeAt, tokenAt } from '../qr-sessions/tokens.ts';
 import type { TestApp } from '../../test/helpers.ts';
 
@@ -27,6 +28,10 @@ export type TestClass = {
   open: (sessionId: string, phone: Phone, token?: string) => Promise<LightMyRequestResponse>;
   /** Submit the form from a phone. */
   submit: (sessionId: string, s: TestStudent, phone: Phone, extra?: Record<string, unknown>) => Promise<LightMyRequestResponse>;
+  /** A check-in as the scan page makes it: open the scan URL (keeping the cookie it gives), then submit with the pass. */
+  scan: (sessionId: string, s: TestStudent, phone: Phone) => Promise<{ res: LightMyRequestResponse; device: string | null }>;
+  /** The class's roster for a day, as a user sees it (the instructor by default). */
+  roster: (date: string, cookie?: string) => Promise<AttendanceRow[]>;
 };
 
 /** Headers and cookie of a phone's request. */
@@ -71,7 +76,7 @@ export async function seedClass(t: TestApp, size: number, tag = 'A'): Promise<Te
   const secretOf = async (sessionId: string) =>
     (await t.db.execute<{ token_secret: Buffer }>(sql`select token_secret from qr_sessions where session_id = ${sessionId}::uuid`)).rows[0]!.token_secret;
 
-  return {
+  const cls: Omit<TestClass, 'scan' | 'roster'> = {
     scheduleId,
     instructor,
     admin,
@@ -96,6 +101,15 @@ export async function seedClass(t: TestApp, size: number, tag = 'A'): Promise<Te
         payload: { sessionId, studentId: s.sis, firstName: s.first, lastName: s.last, email: s.email, ...extra },
       }),
   };
+  const scan: TestClass['scan'] = async (sessionId, s, phone) => {
+    const opened = await cls.open(sessionId, phone, (await cls.screen(sessionId)).token);
+    const device = phone.device ?? deviceCookieOf(opened);
+    const res = await cls.submit(sessionId, s, { ...phone, device }, { pass: opened.json().pass });
+    return { res, device };
+  };
+  const roster: TestClass['roster'] = async (date, cookie = instructor.cookie) =>
+    (await t.app.inject({ url: `/api/attendance/schedule/${scheduleId}?date=${date}`, headers: { cookie } })).json();
+  return { ...cls, scan, roster };
 }
 
 /** The n-th six-digit code (n ≥ 1) that is neither the code on the screen now nor the previous one. */

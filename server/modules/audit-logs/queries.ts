@@ -1,6 +1,7 @@
 import { and, desc, eq, ilike, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { AUDIT_ACTIONS, AuditQuery } from '../../../common/audit-logs.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { userFullName } from '../../db/user-name.ts';
 import { auditLogs, schoolSettings, users } from '../../db/schema/index.ts';
 import { likePattern } from '../../lib/paging.ts';
 
@@ -94,15 +95,13 @@ function auditWhere(q: AuditQuery, timeZone: string): SQL | undefined {
   );
 }
 
-const userName = sql<string | null>`nullif(trim(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')), '')`;
-
 function selectEntries(db: DbOrTx, where: SQL | undefined) {
   return db
     .select({
       id: auditLogs.id,
       timestamp: auditLogs.timestamp,
       userId: auditLogs.userId,
-      userName,
+      userName: userFullName,
       action: auditLogs.action,
       tableName: auditLogs.tableName,
       recordId: auditLogs.recordId,

@@ -75,23 +75,17 @@ export async function reserveSignInAttempt(db: DbOrTx, s: SignInSubject, now: Da
     readHits(db, accountFailuresKey(s), L.windowMs, now),
     readHits(db, addressFailuresKey(s), L.windowMs, now),
   ]);
-  if (account.hits >= L.accountFailures) {
-    const key = `sign-in:slow:account:${s.account}`;
+  // The slow lane: one attempt counted in its window; past `limit`, it is given back and refused.
+  const takeSlow = async (key: string, limit: number) => {
     const slow = await countHit(db, key, L.slowWindowMs, now);
-    if (slow.hits > L.slowAccountAttempts) {
+    if (slow.hits > limit) {
       await countHit(db, key, L.slowWindowMs, now, -1);
       await refuse(slow.resetAt);
     }
     taken.push({ key, windowMs: L.slowWindowMs });
-  }
-  if (address.hits >= L.addressFailures) {
-    const key = `sign-in:slow:addr:${s.address}`;
-    const slow = await countHit(db, key, L.slowWindowMs, now);
-    if (slow.hits > L.slowAddressAttempts) {
-      await countHit(db, key, L.slowWindowMs, now, -1);
-      await refuse(slow.resetAt);
-    }
-  }
+  };
+  if (account.hits >= L.accountFailures) await takeSlow(`sign-in:slow:account:${s.account}`, L.slowAccountAttempts);
+  if (address.hits >= L.addressFailures) await takeSlow(`sign-in:slow:addr:${s.address}`, L.slowAddressAttempts);
 }
 
 /** A verified wrong password (or unknown or inactive account): count it where it slows others. */

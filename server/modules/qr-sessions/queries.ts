@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, lte, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
+import { userFullName } from '../../db/user-name.ts';
 import { courses, qrSessions, schedules, users } from '../../db/schema/index.ts';
 
 // Queries of the qr-sessions module: each takes the database or a transaction first.
@@ -18,7 +19,7 @@ const sessionColumns = {
   endedAt: qrSessions.endedAt,
   isActive: qrSessions.isActive,
   instructorId: schedules.instructorId,
-  instructorName: sql<string | null>`nullif(trim(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')), '')`,
+  instructorName: userFullName,
   courseName: courses.courseName,
   courseCode: courses.courseCode,
   roomNumber: schedules.roomNumber,

@@ -1,5 +1,6 @@
 import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
+import { userFullName } from '../../db/user-name.ts';
 import { courses, scheduleRosters, schedules, students, users } from '../../db/schema/index.ts';
 
 export type ScheduleWrite = Pick<
@@ -18,7 +19,6 @@ export type ScheduleWrite = Pick<
   | 'isActive'
 >;
 
-const instructorName = sql<string | null>`nullif(trim(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')), '')`;
 const rosterCount = sql<number>`(select count(*)::int from ${scheduleRosters} where ${scheduleRosters.scheduleId} = ${schedules.id})`;
 
 /** Schedules with their course, instructor name and roster size: the shape the API answers with. */
@@ -30,7 +30,7 @@ function selectScheduleRows(db: DbOrTx, where: SQL | undefined) {
       courseName: courses.courseName,
       courseCode: courses.courseCode,
       instructorId: schedules.instructorId,
-      instructorName,
+      instructorName: userFullName,
       cohortNumber: schedules.cohortNumber,
       termNumber: schedules.termNumber,
       dayOfWeek: schedules.dayOfWeek,

@@ -1,3 +1,4 @@
+import type { LucideIcon } from 'lucide-react';
 import type { ButtonHTMLAttributes } from 'react';
 import { cn } from '../../lib/cn.ts';
 
@@ -30,8 +31,18 @@ export function buttonClasses(variant: ButtonVariant = 'primary', size: ButtonSi
   );
 }
 
-type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant; size?: ButtonSize };
+type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
+  variant?: ButtonVariant;
+  size?: ButtonSize;
+  /** A decorative icon before the label (hidden from screen readers: the label names the button). */
+  icon?: LucideIcon;
+};
 
-export function Button({ variant, size, className, type = 'button', ...props }: ButtonProps) {
-  return <button type={type} className={buttonClasses(variant, size, className)} {...props} />;
+export function Button({ variant, size, className, type = 'button', icon: Icon, children, ...props }: ButtonProps) {
+  return (
+    <button type={type} className={buttonClasses(variant, size, className)} {...props}>
+      {Icon ? <Icon aria-hidden="true" className="size-4" /> : null}
+      {children}
+    </button>
+  );
 }

@@ -151,10 +151,7 @@ function LiveSession({ session }: { session: QrSession }) {
                   onFocus={(e) => e.currentTarget.select()}
                   className="block h-10 min-w-0 flex-1 rounded-lg border border-slate-300 bg-slate-50 px-3 font-mono text-xs text-slate-700"
                 />
-                <Button variant="secondary" onClick={() => void copyUrl()} disabled={!data} className="disabled:opacity-50">
-                  <Copy aria-hidden="true" className="size-4" />
-                  Copy
-                </Button>
+                <Button variant="secondary" onClick={() => void copyUrl()} disabled={!data} className="disabled:opacity-50" icon={Copy}>Copy</Button>
               </div>
             </div>
           ) : null}

@@ -200,10 +200,7 @@ function RosterRow({ row, scheduleId, onOverride, onReview }: { row: AttendanceR
         {row.scheduledMinutes ? <span className="text-xs text-slate-500"> / {formatMinutes(row.scheduledMinutes)}</span> : null}
       </td>
       <td className="px-5 py-2 text-right sm:px-6">
-        <Button size="sm" variant="ghost" onClick={onOverride} aria-label={`Override attendance for ${name}`}>
-          <PencilLine aria-hidden="true" className="size-4" />
-          Override
-        </Button>
+        <Button size="sm" variant="ghost" onClick={onOverride} aria-label={`Override attendance for ${name}`} icon={PencilLine}>Override</Button>
       </td>
     </tr>
   );

@@ -146,10 +146,7 @@ export function AuditLogsPage() {
             onChange={(e) => update({ endDate: e.target.value })}
             error={datesInvalid ? 'End date must not be before the start date' : undefined}
           />
-          <Button variant="ghost" onClick={() => update(NO_FILTERS)} disabled={!filtered} className="lg:mb-0">
-            <FilterX aria-hidden="true" className="size-4" />
-            Clear
-          </Button>
+          <Button variant="ghost" onClick={() => update(NO_FILTERS)} disabled={!filtered} className="lg:mb-0" icon={FilterX}>Clear</Button>
         </div>
 
         <DataTable
@@ -177,8 +174,7 @@ export function AuditLogsPage() {
               Page {formatCount(Math.min(page, pageCount))} of {formatCount(pageCount)}
             </span>
             <div className="flex gap-1">
-              <Button variant="secondary" size="sm" onClick={() => setPage((p) => Math.max(1, p - 1))} disabled={page <= 1 || logs.isFetching}>
-                <ChevronLeft aria-hidden="true" className="size-4" />
+              <Button variant="secondary" size="sm" onClick={() => setPage((p) => Math.max(1, p - 1))} disabled={page <= 1 || logs.isFetching} icon={ChevronLeft}>
                 Previous
               </Button>
               <Button variant="secondary" size="sm" onClick={() => setPage((p) => p + 1)} disabled={page >= pageCount || logs.isFetching}>

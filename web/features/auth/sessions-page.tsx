@@ -54,10 +54,7 @@ export function SessionsPage() {
         subtitle="Where you are signed in to Muster. End any session you do not recognise, then tell an administrator."
         actions={
           <>
-            <Button variant="secondary" onClick={() => void sessions.refetch()} disabled={sessions.isFetching}>
-              <RefreshCw aria-hidden="true" className="size-4" />
-              Refresh
-            </Button>
+            <Button variant="secondary" onClick={() => void sessions.refetch()} disabled={sessions.isFetching} icon={RefreshCw}>Refresh</Button>
             <Button variant="destructive" onClick={onEndOthers} disabled={others.length === 0 || endOthers.isPending}>
               {endOthers.isPending ? <Spinner className="size-4" /> : <LogOut aria-hidden="true" className="size-4" />}
               Sign out all other sessions

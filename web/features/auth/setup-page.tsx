@@ -1,16 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CircleCheck } from 'lucide-react';
 import { useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { PASSWORD_HINT, SETUP_CODE_HELP, setupSchema } from '../../../common/auth.ts';
 import { Alert } from '../../components/ui/alert.tsx';
-import { Button, buttonClasses } from '../../components/ui/button.tsx';
+import { Button } from '../../components/ui/button.tsx';
 import { LoadingScreen, Spinner } from '../../components/ui/spinner.tsx';
 import { SelectField } from '../../components/ui/select-field.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { ApiError, readErrorBody, type FieldErrors } from '../../lib/api.ts';
 import { useDocumentTitle } from '../../lib/document-title.ts';
-import { AuthLayout } from '../../components/auth-layout.tsx';
+import { AuthLayout, AuthNotice } from '../../components/auth-layout.tsx';
 import { AUTH_USER_KEY } from '../../lib/use-auth.ts';
 import { SETUP_STATUS_KEY, setUpSchool, useSetupStatus } from './auth-api.ts';
 import { focusFirstInvalid, validateForm } from '../../lib/form-validation.ts';
@@ -56,14 +56,12 @@ export function SetupPage() {
 
   if (status.data && !status.data.needsSetup) {
     return (
-      <AuthLayout title="Setup is complete" subtitle="This school already has a Super Administrator.">
-        <Alert variant="info" className="mb-6">
-          Accounts for other staff are created by an administrator. Sign in with your own account.
-        </Alert>
-        <Link to="/login" className={buttonClasses('primary', 'lg', 'w-full')}>
-          Go to sign in
-        </Link>
-      </AuthLayout>
+      <AuthNotice
+        title="Setup is complete"
+        subtitle="This school already has a Super Administrator."
+        notice="Accounts for other staff are created by an administrator. Sign in with your own account."
+        linkLabel="Go to sign in"
+      />
     );
   }
 

@@ -1,4 +1,3 @@
-import { getCoreRowModel, getFilteredRowModel, getPaginationRowModel, getSortedRowModel, useReactTable, type SortingState } from '@tanstack/react-table';
 import { Download, Plus, Upload } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import type { Course } from '../../../common/courses.ts';
@@ -12,6 +11,7 @@ import { SearchInput } from '../../components/ui/search-input.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { TablePagination } from '../../components/ui/table-pagination.tsx';
 import { Toolbar, ToolbarSelect } from '../../components/ui/toolbar.tsx';
+import { useSearchableTable } from '../../components/ui/use-searchable-table.ts';
 import { BulkImportDialog } from './bulk-import-dialog.tsx';
 import { courseColumns } from './course-columns.tsx';
 import { CourseFormDialog } from './course-form-dialog.tsx';
@@ -23,9 +23,7 @@ type StatusFilter = '' | 'active' | 'inactive';
 /** /courses (SPEC §2): catalog table, add/edit, activate/deactivate, CSV export and bulk import. */
 export function CoursesPage() {
   const courses = useCourses();
-  const [search, setSearch] = useState('');
   const [statusFilter, setStatusFilter] = useState<StatusFilter>('');
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'courseCode', desc: false }]);
   const [editing, setEditing] = useState<Course | 'new' | null>(null);
   const [importing, setImporting] = useState(false);
   const toggle = useToggleCourseStatus();
@@ -53,20 +51,12 @@ export function CoursesPage() {
     [codes, toggle.mutate, togglingId],
   );
 
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const table = useReactTable({
+  const { table, search, setSearch } = useSearchableTable({
     data,
     columns,
-    state: { globalFilter: search, sorting },
-    onGlobalFilterChange: setSearch,
-    onSortingChange: setSorting,
-    enableSortingRemoval: false,
+    initialSorting: [{ id: 'courseCode', desc: false }],
     getRowId: (c) => String(c.id),
-    getCoreRowModel: getCoreRowModel(),
-    getFilteredRowModel: getFilteredRowModel(),
-    getSortedRowModel: getSortedRowModel(),
-    getPaginationRowModel: getPaginationRowModel(),
-    initialState: { pagination: { pageIndex: 0, pageSize: 25 }, columnVisibility: { sisCourseId: false } },
+    columnVisibility: { sisCourseId: false },
   });
 
   const onExport = () =>
@@ -86,14 +76,8 @@ export function CoursesPage() {
               {exporter.isPending ? <Spinner className="size-4" /> : <Download aria-hidden="true" className="size-4" />}
               Export
             </Button>
-            <Button variant="secondary" onClick={() => setImporting(true)}>
-              <Upload aria-hidden="true" className="size-4" />
-              Bulk Import
-            </Button>
-            <Button onClick={() => setEditing('new')}>
-              <Plus aria-hidden="true" className="size-4" />
-              Add Course
-            </Button>
+            <Button variant="secondary" onClick={() => setImporting(true)} icon={Upload}>Bulk Import</Button>
+            <Button onClick={() => setEditing('new')} icon={Plus}>Add Course</Button>
           </>
         }
       />

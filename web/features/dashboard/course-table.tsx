@@ -1,6 +1,7 @@
-import { createColumnHelper, getCoreRowModel, getSortedRowModel, useReactTable, type SortingState } from '@tanstack/react-table';
-import { useMemo, useState } from 'react';
+import { createColumnHelper } from '@tanstack/react-table';
+import { useMemo } from 'react';
 import { DataTable } from '../../components/ui/data-table.tsx';
+import { useSortableTable } from '../../components/ui/use-sortable-table.ts';
 import { formatCount } from '../../lib/format.ts';
 import { formatPercent } from './format.ts';
 import type { CourseAnalytics } from './dashboard-api.ts';
@@ -11,7 +12,6 @@ const col = createColumnHelper<CourseAnalytics>();
 
 /** Course Performance Analysis: sortable, riskiest first. */
 export function CourseTable({ courses }: { courses: CourseAnalytics[] }) {
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'risk', desc: false }]);
   const columns = useMemo(
     () => [
       col.accessor('courseName', {
@@ -40,17 +40,7 @@ export function CourseTable({ courses }: { courses: CourseAnalytics[] }) {
     ],
     [],
   );
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const table = useReactTable({
-    data: courses,
-    columns,
-    state: { sorting },
-    onSortingChange: setSorting,
-    enableSortingRemoval: false,
-    getRowId: (c) => String(c.courseId),
-    getCoreRowModel: getCoreRowModel(),
-    getSortedRowModel: getSortedRowModel(),
-  });
+  const table = useSortableTable({ data: courses, columns, getRowId: (c) => String(c.courseId), initialSorting: [{ id: 'risk', desc: false }] });
   return (
     <>
       {/* A phone gets one card per course; wider screens the sortable table. */}

@@ -1,10 +1,10 @@
 import { BarChart3, LayoutDashboard, Radio, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { PageTabPanel, PageTabs } from '../../components/ui/page-tabs.tsx';
 import { cn } from '../../lib/cn.ts';
+import { useTabParam } from '../../lib/use-tab-param.ts';
 import { AnalyticsTab } from './analytics-tab.tsx';
 import { formatTime } from './format.ts';
 import { LiveTab } from './live-tab.tsx';
@@ -16,18 +16,13 @@ const TABS = [
   { value: 'live', label: 'Live', icon: Radio },
   { value: 'analytics', label: 'Analytics', icon: BarChart3 },
 ] as const;
-type Tab = (typeof TABS)[number]['value'];
-
-const isTab = (v: string | null): v is Tab => TABS.some((t) => t.value === v);
 
 /**
  * / (SPEC §2): Overview, Live and Analytics. Every figure comes from the dashboard API (PRODUCT.md:
  * nothing is a placeholder). The open tab is kept in ?tab= so a reload or a shared link keeps it.
  */
 export function DashboardPage() {
-  const [params, setParams] = useSearchParams();
-  const tabParam = params.get('tab');
-  const tab: Tab = isTab(tabParam) ? tabParam : 'overview';
+  const [tab, setTab] = useTabParam(TABS);
   const [autoRefresh, setAutoRefresh] = useState(true);
 
   const summary = useExecutiveSummary();
@@ -38,17 +33,6 @@ export function DashboardPage() {
 
   const refreshing = summary.isFetching || realTime.isFetching || analytics.isFetching;
   const updatedAt = Math.max(summary.dataUpdatedAt, realTime.dataUpdatedAt, analytics.dataUpdatedAt);
-
-  const setTab = (next: Tab) =>
-    setParams(
-      (p) => {
-        const copy = new URLSearchParams(p);
-        if (next === 'overview') copy.delete('tab');
-        else copy.set('tab', next);
-        return copy;
-      },
-      { replace: true },
-    );
 
   return (
     <>

@@ -1,7 +1,8 @@
 import { FileDown, FileSpreadsheet, RefreshCw, Upload } from 'lucide-react';
-import { useSearchParams } from 'react-router';
+import type { ReactNode } from 'react';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { PageTabPanel, PageTabs, type PageTab } from '../../components/ui/page-tabs.tsx';
+import { useTabParam } from '../../lib/use-tab-param.ts';
 import { ExportTab } from './export-tab.tsx';
 import { SisTab } from './sis-tab.tsx';
 import { TemplatesTab } from './templates-tab.tsx';
@@ -13,40 +14,24 @@ const TABS = [
   { value: 'export', label: 'Data Export', icon: FileDown },
   { value: 'sync', label: 'SIS Integration', icon: RefreshCw },
 ] as const satisfies readonly PageTab<string>[];
-type TabKey = (typeof TABS)[number]['value'];
-const isTab = (v: string | null): v is TabKey => TABS.some((t) => t.value === v);
+const PANELS: Record<(typeof TABS)[number]['value'], () => ReactNode> = { wizard: WizardTab, templates: TemplatesTab, export: ExportTab, sync: SisTab };
 
 /** /data-management (SPEC §2): the tab lives in ?tab=wizard|templates|export|sync, default wizard. */
 export function DataManagementPage() {
-  const [params, setParams] = useSearchParams();
-  const requested = params.get('tab');
-  const tab: TabKey = isTab(requested) ? requested : 'wizard';
-  const select = (next: TabKey) =>
-    setParams(
-      (p) => {
-        const q = new URLSearchParams(p);
-        q.set('tab', next);
-        return q;
-      },
-      { replace: true },
-    );
+  const [tab, select] = useTabParam(TABS, { alwaysInUrl: true });
 
   return (
     <>
       <PageHeader title="Data Management & SIS Integration" subtitle="Import programs, courses, instructors, students and schedules from CSV, and export attendance for your SIS" />
       <PageTabs label="Data management sections" tabs={TABS} value={tab} onValueChange={select}>
-        <PageTabPanel value="wizard">
-          <WizardTab />
-        </PageTabPanel>
-        <PageTabPanel value="templates">
-          <TemplatesTab />
-        </PageTabPanel>
-        <PageTabPanel value="export">
-          <ExportTab />
-        </PageTabPanel>
-        <PageTabPanel value="sync">
-          <SisTab />
-        </PageTabPanel>
+        {TABS.map(({ value }) => {
+          const Panel = PANELS[value];
+          return (
+            <PageTabPanel key={value} value={value}>
+              <Panel />
+            </PageTabPanel>
+          );
+        })}
       </PageTabs>
     </>
   );

@@ -115,14 +115,8 @@ export function FileUploader({ type, step, label }: { type: UploadType; step: nu
           </p>
         ) : null}
         <div className="mt-4 flex flex-wrap gap-2">
-          <Button onClick={() => void send(false)} disabled={!file || busy}>
-            <Upload aria-hidden="true" className="size-4" />
-            Upload {label}
-          </Button>
-          <Button variant="secondary" onClick={() => void send(true)} disabled={!file || busy}>
-            <Eye aria-hidden="true" className="size-4" />
-            Preview (dry run)
-          </Button>
+          <Button onClick={() => void send(false)} disabled={!file || busy} icon={Upload}>Upload {label}</Button>
+          <Button variant="secondary" onClick={() => void send(true)} disabled={!file || busy} icon={Eye}>Preview (dry run)</Button>
         </div>
       </div>
 

@@ -72,18 +72,14 @@ export function WizardTab() {
           ))}
         </ol>
         <div className="mt-5 flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
-          <Button variant="secondary" onClick={() => goTo(state.currentStep - 1)} disabled={state.currentStep <= 1 || setStep.isPending}>
-            <ChevronLeft aria-hidden="true" className="size-4" />
+          <Button variant="secondary" onClick={() => goTo(state.currentStep - 1)} disabled={state.currentStep <= 1 || setStep.isPending} icon={ChevronLeft}>
             Previous Step
           </Button>
           <Button variant="secondary" onClick={() => goTo(state.currentStep + 1)} disabled={!next || next.status === 'locked' || setStep.isPending}>
             Next Step
             <ChevronRight aria-hidden="true" className="size-4" />
           </Button>
-          <Button variant="ghost" className="sm:ml-auto" onClick={doReset} disabled={reset.isPending}>
-            <RotateCcw aria-hidden="true" className="size-4" />
-            Reset Wizard
-          </Button>
+          <Button variant="ghost" className="sm:ml-auto" onClick={doReset} disabled={reset.isPending} icon={RotateCcw}>Reset Wizard</Button>
         </div>
       </Card>
 
@@ -98,10 +94,7 @@ export function WizardTab() {
               Required columns: {def.columns.filter((c) => c.required).map((c) => c.name).join(', ')}.
             </p>
           </div>
-          <Button variant="secondary" size="sm" onClick={() => void downloadTemplate(def.type, def.templateFile)}>
-            <Download aria-hidden="true" className="size-4" />
-            {def.templateFile}
-          </Button>
+          <Button variant="secondary" size="sm" onClick={() => void downloadTemplate(def.type, def.templateFile)} icon={Download}>{def.templateFile}</Button>
         </div>
         <ul className="mt-3 list-disc space-y-1 pl-5 text-sm text-slate-700">
           {def.notes.map((n) => (

@@ -1,8 +1,9 @@
-import { createColumnHelper, getCoreRowModel, getSortedRowModel, useReactTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
+import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
 import { UserMinus } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { Badge } from '../../components/ui/badge.tsx';
 import { DataTable } from '../../components/ui/data-table.tsx';
+import { useSortableTable } from '../../components/ui/use-sortable-table.ts';
 import { IconButton } from '../../components/ui/icon-button.tsx';
 import { studentStatusLabel, studentStatusTone } from '../../components/student-status.ts';
 import type { RosterEntry } from './schedules-api.ts';
@@ -40,19 +41,8 @@ function rosterColumns(onRemove: (r: RosterEntry) => void, removingId: number | 
 
 /** The students on a schedule's roster, with a remove action per row. */
 export function RosterTable({ entries, isLoading, onRemove, removingId }: { entries: RosterEntry[]; isLoading: boolean; onRemove: (r: RosterEntry) => void; removingId: number | null }) {
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'name', desc: false }]);
   const columns = useMemo(() => rosterColumns(onRemove, removingId), [onRemove, removingId]);
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const table = useReactTable({
-    data: entries,
-    columns,
-    state: { sorting },
-    onSortingChange: setSorting,
-    enableSortingRemoval: false,
-    getRowId: (r) => String(r.studentId),
-    getCoreRowModel: getCoreRowModel(),
-    getSortedRowModel: getSortedRowModel(),
-  });
+  const table = useSortableTable({ data: entries, columns, getRowId: (r) => String(r.studentId), initialSorting: [{ id: 'name', desc: false }] });
   return (
     <div className="max-h-80 overflow-y-auto rounded-lg border border-slate-200">
       <DataTable table={table} caption="Students on the roster" isLoading={isLoading} empty="No students on this roster yet. Add some below." />

@@ -1,5 +1,4 @@
 import { Bell, ClipboardCheck, Server, ShieldCheck } from 'lucide-react';
-import { useSearchParams } from 'react-router';
 import { can } from '../../../common/permissions.ts';
 import type { Role } from '../../../common/roles.ts';
 import { SETTINGS_EDIT_ACTION, type SettingsGroup } from '../../../common/settings.ts';
@@ -9,6 +8,7 @@ import { PageHeader } from '../../components/ui/page-header.tsx';
 import { PageTabPanel, PageTabs } from '../../components/ui/page-tabs.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useSignedInUser } from '../../lib/use-auth.ts';
+import { useTabParam } from '../../lib/use-tab-param.ts';
 import { GroupForm, type GroupSpec } from './group-form.tsx';
 import { ATTENDANCE, NOTIFICATIONS, SECURITY, SYSTEM } from './settings-specs.ts';
 import { SystemStatusPanel } from './system-status-panel.tsx';
@@ -20,8 +20,6 @@ const TABS = [
   { value: 'security', label: 'Security', icon: ShieldCheck },
   { value: 'system', label: 'System', icon: Server },
 ] as const satisfies readonly { value: SettingsGroup; label: string; icon: unknown }[];
-type Tab = (typeof TABS)[number]['value'];
-const isTab = (v: string | null): v is Tab => TABS.some((t) => t.value === v);
 
 /** SPEC §6: what a role that may not save this tab reads instead of a save button. */
 function LimitedAccess({ role }: { role: Role }) {
@@ -44,19 +42,7 @@ function LimitedAccess({ role }: { role: Role }) {
 export function SettingsPage() {
   const user = useSignedInUser();
   const settings = useSettings();
-  const [params, setParams] = useSearchParams();
-  const tabParam = params.get('tab');
-  const tab: Tab = isTab(tabParam) ? tabParam : 'attendance';
-  const setTab = (next: Tab) =>
-    setParams(
-      (p) => {
-        const copy = new URLSearchParams(p);
-        if (next === 'attendance') copy.delete('tab');
-        else copy.set('tab', next);
-        return copy;
-      },
-      { replace: true },
-    );
+  const [tab, setTab] = useTabParam(TABS);
 
   const form = (spec: GroupSpec) => {
     const saved = settings.data![spec.group];

@@ -95,10 +95,7 @@ export function StudentsPage() {
         subtitle="Student records, programs and enrollment status"
         actions={
           canManage ? (
-            <Button onClick={() => setEditing('new')}>
-              <UserPlus aria-hidden="true" className="size-4" />
-              Add Student
-            </Button>
+            <Button onClick={() => setEditing('new')} icon={UserPlus}>Add Student</Button>
           ) : null
         }
       />

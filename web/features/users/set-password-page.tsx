@@ -1,15 +1,15 @@
 import { KeyRound, LogIn } from 'lucide-react';
 import { useRef, useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { PASSWORD_RULE } from '../../../common/auth.ts';
 import { setPasswordSchema } from '../../../common/users.ts';
 import { Alert } from '../../components/ui/alert.tsx';
-import { Button, buttonClasses } from '../../components/ui/button.tsx';
+import { Button } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { readErrorBody, type FieldErrors } from '../../lib/api.ts';
 import { useDocumentTitle } from '../../lib/document-title.ts';
-import { AuthLayout } from '../../components/auth-layout.tsx';
+import { AuthLayout, AuthNotice } from '../../components/auth-layout.tsx';
 import { focusFirstInvalid, validateForm } from '../../lib/form-validation.ts';
 import { useSetPassword } from './users-api.ts';
 
@@ -26,26 +26,30 @@ export function SetPasswordPage() {
 
   if (setPassword.isSuccess) {
     return (
-      <AuthLayout title="Your password is set" subtitle="You can now sign in with your e-mail address and the new password.">
-        <Alert variant="info" className="mb-6">
-          The link has been used and no longer works.
-        </Alert>
-        <Link to="/login" className={buttonClasses('primary', 'lg', 'w-full')}>
-          <LogIn aria-hidden="true" className="size-4" />
-          Sign in
-        </Link>
-      </AuthLayout>
+      <AuthNotice
+        title="Your password is set"
+        subtitle="You can now sign in with your e-mail address and the new password."
+        notice="The link has been used and no longer works."
+        linkLabel={
+          <>
+            <LogIn aria-hidden="true" className="size-4" />
+            Sign in
+          </>
+        }
+      />
     );
   }
 
   if (!token) {
     return (
-      <AuthLayout title="Set your password" subtitle="This page needs the link an administrator gave you.">
-        <Alert className="mb-6">This link is incomplete. Open the full link you were given, or ask an administrator for a new one.</Alert>
-        <Link to="/login" className={buttonClasses('secondary', 'lg', 'w-full')}>
-          Go to sign in
-        </Link>
-      </AuthLayout>
+      <AuthNotice
+        title="Set your password"
+        subtitle="This page needs the link an administrator gave you."
+        notice="This link is incomplete. Open the full link you were given, or ask an administrator for a new one."
+        noticeVariant="error"
+        linkVariant="secondary"
+        linkLabel="Go to sign in"
+      />
     );
   }
 

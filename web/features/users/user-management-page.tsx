@@ -1,4 +1,3 @@
-import { getCoreRowModel, getFilteredRowModel, getPaginationRowModel, getSortedRowModel, useReactTable, type SortingState } from '@tanstack/react-table';
 import { UserPlus } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { ROLES, ROLE_LABELS } from '../../../common/roles.ts';
@@ -13,6 +12,7 @@ import { PageHeader } from '../../components/ui/page-header.tsx';
 import { SearchInput } from '../../components/ui/search-input.tsx';
 import { TablePagination } from '../../components/ui/table-pagination.tsx';
 import { Toolbar, ToolbarSelect } from '../../components/ui/toolbar.tsx';
+import { useSearchableTable } from '../../components/ui/use-searchable-table.ts';
 import { readErrorBody } from '../../lib/api.ts';
 import { useSignedInUser } from '../../lib/use-auth.ts';
 import { PasswordLinkDialog } from './password-link-dialog.tsx';
@@ -25,9 +25,7 @@ import { useDeactivateUser, useIssuePasswordLink, useReactivateUser, type UserCr
 export function UserManagementPage() {
   const actor = useSignedInUser();
   const users = useUsers();
-  const [search, setSearch] = useState('');
   const [roleFilter, setRoleFilter] = useState('');
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'name', desc: false }]);
   const [editing, setEditing] = useState<User | 'new' | null>(null);
   const [link, setLink] = useState<UserCreated | null>(null);
   const [deactivating, setDeactivating] = useState<User | null>(null);
@@ -60,21 +58,7 @@ export function UserManagementPage() {
   );
   const data = useMemo(() => (users.data ?? []).filter((u) => !roleFilter || u.role === roleFilter), [users.data, roleFilter]);
 
-  // TanStack Table hands back functions React Compiler cannot memoise; this screen does not rely on it.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const table = useReactTable({
-    data,
-    columns,
-    state: { globalFilter: search, sorting },
-    onGlobalFilterChange: setSearch,
-    onSortingChange: setSorting,
-    enableSortingRemoval: false,
-    getCoreRowModel: getCoreRowModel(),
-    getFilteredRowModel: getFilteredRowModel(),
-    getSortedRowModel: getSortedRowModel(),
-    getPaginationRowModel: getPaginationRowModel(),
-    initialState: { pagination: { pageIndex: 0, pageSize: 25 } },
-  });
+  const { table, search, setSearch } = useSearchableTable({ data, columns, initialSorting: [{ id: 'name', desc: false }] });
 
   const deactivateError = deactivate.isError ? (readErrorBody(deactivate.error).message ?? 'Failed to deactivate user. Please try again.') : null;
 
@@ -83,12 +67,7 @@ export function UserManagementPage() {
       <PageHeader
         title="User Management"
         subtitle="Staff accounts, roles and access"
-        actions={
-          <Button onClick={() => setEditing('new')}>
-            <UserPlus aria-hidden="true" className="size-4" />
-            Add User
-          </Button>
-        }
+        actions={<Button onClick={() => setEditing('new')} icon={UserPlus}>Add User</Button>}
       />
       {users.isError ? <Alert className="mb-6">The user list could not be loaded. Reload the page to try again.</Alert> : null}
       <Card className="overflow-hidden">
