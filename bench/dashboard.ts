@@ -160,7 +160,10 @@ export async function run(): Promise<void> {
     const scope = { instructorId: null };
     // Each call 31 s after the previous one, so the 30-second alert cache never answers: worst case.
     let calls = 0;
-    const ctx = () => ({ db, scope, now: new Date(Date.now() + 31_000 * calls++) });
+    // The viewer: a seeded user with no notification choice of their own, so the school default applies.
+    const viewer = await db.execute<{ id: number }>(sql`select min(id) as id from users`);
+    const viewerId = Number(viewer.rows[0]!.id);
+    const ctx = () => ({ db, scope, now: new Date(Date.now() + 31_000 * calls++), viewerId });
 
     // All measured in this one run, on the same warmed database.
     const baseline = await measure('GROUP BY status (1M rows)', () => db.execute(sql`select status, count(*) from attendance_records group by status`), stmts);

@@ -53,6 +53,8 @@ export const realTimeSchema = z.object({
     }),
   ),
   alerts: z.array(alertSchema),
+  /** The viewer's own low-attendance alerts switch: off means `alerts` is empty by choice, not calm. */
+  alertsOn: z.boolean(),
   systemLoad: z.number(),
   totalActiveStudents: z.number().int(),
   avgResponseTimeMs: z.number().nullable(),

@@ -22,7 +22,8 @@ export const ACTIONS = [
   'audit:view',
   'settings:view',
   'settings:edit-attendance',
-  'settings:edit-notifications',
+  'settings:edit-notifications', // the caller's own notification switches
+  'settings:edit-notification-defaults', // the school's defaults for users who have not chosen
   'settings:edit-security',
   'settings:edit-system',
   'backups:view', // the backup history, with hosts and paths
@@ -52,7 +53,8 @@ const PERMISSIONS: Record<Action, readonly Role[]> = {
   'audit:view': ADMINS,
   'settings:view': ALL,
   'settings:edit-attendance': ADMINS,
-  'settings:edit-notifications': ALL, // SPEC §6: notification switches are unrestricted
+  'settings:edit-notifications': ALL, // SPEC §6: notification switches are unrestricted (each user's own)
+  'settings:edit-notification-defaults': ADMINS,
   'settings:edit-security': ['super_admin'],
   'settings:edit-system': ['super_admin'],
   'backups:view': ADMINS,

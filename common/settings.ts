@@ -31,7 +31,7 @@ export const attendanceSettingsSchema = z.object({
   timeZone: z.string().refine(isValidTimeZone, 'Time zone must be an IANA zone such as America/Chicago'),
 });
 
-const notificationSettingsSchema = z.object({
+export const notificationSettingsSchema = z.object({
   emailNotifications: z.boolean(),
   smsNotifications: z.boolean(),
   weeklyReports: z.boolean(),
@@ -77,6 +77,13 @@ export const settingsUpdateSchema = z
   .partial()
   .strict();
 export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
+
+export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
+export const NOTIFICATION_SWITCHES = Object.keys(notificationSettingsSchema.shape) as (keyof NotificationSettings)[];
+
+/** PUT /api/settings/notification-defaults: any subset of the five switches. */
+export const notificationDefaultsUpdateSchema = notificationSettingsSchema.partial().strict();
+export type NotificationDefaultsUpdate = z.infer<typeof notificationDefaultsUpdateSchema>;
 
 export const SETTINGS_EDIT_ACTION: Record<SettingsGroup, Action> = {
   attendance: 'settings:edit-attendance',

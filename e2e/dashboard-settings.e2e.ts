@@ -475,4 +475,51 @@ describe('settings', () => {
       await context.close();
     }
   });
+
+  it("keeps an instructor's notification switches their own: the Live tab says alerts are off for them, the admin's stay on (issue 17)", async () => {
+    const mine = await newPage(browser, server.baseUrl);
+    const admin = await newPage(browser, server.baseUrl);
+    try {
+      await signIn(mine.page, accounts.instructor);
+      await mine.page.goto('/settings?tab=notifications');
+      const panel = mine.page.getByRole('tabpanel');
+      await visible(panel.getByRole('heading', { name: 'Your notifications' }));
+      await visible(panel.getByText("These switches are yours: they change what you are alerted about and sent, not anyone else's."));
+      expect(await panel.getByRole('heading', { name: 'School defaults' }).count()).toBe(0);
+      await mine.page.getByRole('switch', { name: 'Low attendance alerts' }).click();
+      await panel.getByRole('button', { name: 'Save Settings' }).click();
+      await visible(mine.page.getByText('Notification settings have been updated successfully.'));
+      expect((await getJson<Settings>(mine.page, '/api/settings')).notifications.lowAttendanceAlerts).toBe(false);
+
+      await mine.page.goto('/?tab=live');
+      await visible(mine.page.getByText('Low-attendance alerts are off for you.'));
+      expect(await mine.page.getByText('All systems running smoothly').count()).toBe(0);
+      expect(await mine.page.getByTestId('alerts-off').getByRole('link', { name: 'Settings › Notifications' }).getAttribute('href')).toBe('/settings?tab=notifications');
+      await screenshot(mine.page, 'dashboard-live-alerts-off');
+      expect(await seriousViolations(mine.page)).toEqual([]);
+
+      // The administrator's alerts and switches are untouched.
+      await signIn(admin.page, accounts.super_admin);
+      expect((await getJson<Settings>(admin.page, '/api/settings')).notifications.lowAttendanceAlerts).toBe(true);
+      const live = await getJson<RealTime & { alertsOn: boolean }>(admin.page, '/api/dashboard/real-time');
+      expect(live.alertsOn).toBe(true);
+      expect(live.alerts.length).toBeGreaterThan(0);
+
+      // School defaults: a second section for administrators, saved apart from their own switches.
+      await admin.page.goto('/settings?tab=notifications');
+      const adminPanel = admin.page.getByRole('tabpanel');
+      await visible(adminPanel.getByRole('heading', { name: 'School defaults' }));
+      await admin.page.getByRole('switch', { name: 'Weekly summary by default' }).click();
+      await adminPanel.getByRole('button', { name: 'Save School Defaults' }).click();
+      await visible(admin.page.getByText('School notification defaults have been updated successfully.'));
+      expect((await getJson<{ weeklyReports: boolean }>(admin.page, '/api/settings/notification-defaults')).weeklyReports).toBe(false);
+      expect(await seriousViolations(admin.page)).toEqual([]);
+      expect(mine.errors).toEqual([]);
+      expect(admin.errors).toEqual([]);
+    } finally {
+      await mine.context.close();
+      await admin.context.close();
+    }
+  });
 });
+

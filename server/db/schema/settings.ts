@@ -48,3 +48,19 @@ export const schoolSettings = pgTable(
     check('settings_upload_size_check', sql`${t.maxFileUploadSizeMB} between 1 and 10`),
   ],
 );
+
+/**
+ * Each user's own notification switches (issue 17): null means "not chosen", so the school
+ * default in school_settings applies. One user's choice never changes anyone else's.
+ */
+export const userNotificationPreferences = pgTable('user_notification_preferences', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  emailNotifications: boolean('email_notifications'),
+  smsNotifications: boolean('sms_notifications'),
+  weeklyReports: boolean('weekly_reports'),
+  lowAttendanceAlerts: boolean('low_attendance_alerts'),
+  systemMaintenanceNotices: boolean('system_maintenance_notices'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

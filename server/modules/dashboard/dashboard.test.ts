@@ -124,4 +124,21 @@ describe('dashboard figures', () => {
     expect((await get('real-time')).alerts).toEqual([]);
     await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: admin.cookie }, payload: { notifications: { lowAttendanceAlerts: true } } });
   });
+
+  it("takes the viewer's own lowAttendanceAlerts: an instructor turning them off leaves the admin's alerts on (issue 17)", async () => {
+    const put = await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: i1.cookie }, payload: { notifications: { lowAttendanceAlerts: false } } });
+    expect(put.statusCode).toBe(200);
+    const mine = await get('real-time', i1.cookie);
+    expect(mine.alerts).toEqual([]);
+    expect(mine.alertsOn).toBe(false);
+    expect((await get('executive-summary', i1.cookie)).todayMetrics.criticalAlerts).toBe(0);
+    const admins = await get('real-time');
+    expect(admins.alertsOn).toBe(true);
+    expect(admins.alerts.length).toBeGreaterThan(0);
+    expect((await get('executive-summary')).todayMetrics.criticalAlerts).toBeGreaterThan(0);
+    await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: i1.cookie }, payload: { notifications: { lowAttendanceAlerts: true } } });
+    const again = await get('real-time', i1.cookie);
+    expect(again.alertsOn).toBe(true);
+    expect(again.alerts.length).toBeGreaterThan(0);
+  });
 });

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import { analytics, executiveSummary, realTime, recentAttendance, scopeFor, stats } from './service.ts';
 
 export function dashboardRoutes(deps: AppDeps): FastifyPluginAsyncZod {
-  const ctx = (req: FastifyRequest) => ({ db: deps.db, scope: scopeFor(req.user!), now: deps.clock.now() });
+  const ctx = (req: FastifyRequest) => ({ db: deps.db, scope: scopeFor(req.user!), now: deps.clock.now(), viewerId: req.user!.id });
   const config = { action: 'dashboard:view' as const };
   return async (app) => {
     app.get('/api/dashboard/executive-summary', { config, schema: { response: { 200: executiveSummarySchema } } }, async (req) => executiveSummary(ctx(req), deps.responseTimes));

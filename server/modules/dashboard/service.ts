@@ -5,7 +5,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { addDays, localDate } from '../../lib/school-time.ts';
 import { listActiveSessionsIn, scopeOfUser, type ScheduleScope } from '../qr-sessions/service.ts';
-import { getSettings } from '../settings/service.ts';
+import { effectiveNotifications, getSettings } from '../settings/service.ts';
 import { computeAlerts } from './alerts.ts';
 import {
   courseTotals,
@@ -26,17 +26,23 @@ import {
 export type Scope = ScheduleScope;
 export const scopeFor = scopeOfUser;
 
-type Ctx = { db: DbOrTx; scope: Scope; now: Date };
+/** viewerId: the signed-in user, whose own notification switches decide whether alerts are raised. */
+type Ctx = { db: DbOrTx; scope: Scope; now: Date; viewerId: number };
 /** The server's own response-time figures (plugins/response-times.ts), as buildApp hands them over. */
 type ResponseTimes = Pick<AppDeps['responseTimes'], 'average'>;
 const pct = (num: number, den: number) => (den > 0 ? Math.round((num / den) * 1000) / 10 : 0);
 const trendOf = (current: number, previous: number, epsilon = 1): 'up' | 'down' | 'flat' =>
   current - previous > epsilon ? 'up' : previous - current > epsilon ? 'down' : 'flat';
 
-async function schoolToday(db: DbOrTx, now: Date) {
-  const { attendance, notifications } = await getSettings(db);
-  const today = localDate(now, attendance.timeZone);
-  return { today, timeZone: attendance.timeZone, alertsOn: notifications.lowAttendanceAlerts };
+async function schoolDate(db: DbOrTx, now: Date) {
+  const { attendance } = await getSettings(db);
+  return { today: localDate(now, attendance.timeZone), timeZone: attendance.timeZone };
+}
+
+async function schoolToday(db: DbOrTx, now: Date, viewerId: number) {
+  const [date, notifications] = await Promise.all([schoolDate(db, now), effectiveNotifications(db, viewerId)]);
+  // Low-attendance alerts are each viewer's own choice (issue 17), not a school-wide switch.
+  return { ...date, alertsOn: notifications.lowAttendanceAlerts };
 }
 
 async function databaseHealth(db: DbOrTx): Promise<{ status: 'healthy' | 'warning' | 'error'; latencyMs: number | null }> {
@@ -55,8 +61,8 @@ export function systemLoadPercent(): number {
   return Math.min(100, Math.round((os.loadavg()[0]! / Math.max(1, os.cpus().length)) * 1000) / 10);
 }
 
-export async function executiveSummary({ db, scope, now }: Ctx, responseTimes: ResponseTimes): Promise<z.infer<typeof executiveSummarySchema>> {
-  const { today, alertsOn } = await schoolToday(db, now);
+export async function executiveSummary({ db, scope, now, viewerId }: Ctx, responseTimes: ResponseTimes): Promise<z.infer<typeof executiveSummarySchema>> {
+  const { today, alertsOn } = await schoolToday(db, now, viewerId);
   const [database, counts, sessions, sync, alerts] = await Promise.all([
     databaseHealth(db),
     todayCounts(db, scope, today),
@@ -86,8 +92,8 @@ export async function executiveSummary({ db, scope, now }: Ctx, responseTimes: R
   };
 }
 
-export async function realTime({ db, scope, now }: Ctx, responseTimes: ResponseTimes): Promise<z.infer<typeof realTimeSchema>> {
-  const { today, alertsOn } = await schoolToday(db, now);
+export async function realTime({ db, scope, now, viewerId }: Ctx, responseTimes: ResponseTimes): Promise<z.infer<typeof realTimeSchema>> {
+  const { today, alertsOn } = await schoolToday(db, now, viewerId);
   const sessions = await listActiveSessionsIn(db, scope, now);
   const [counts, inClass] = await Promise.all([openSessionCounts(db, scope, now), studentsInClass(db, scope, now)]);
   const countFor = (scheduleId: number, date: string) => counts.find((c) => c.scheduleId === scheduleId && c.sessionDate === date);
@@ -111,6 +117,7 @@ export async function realTime({ db, scope, now }: Ctx, responseTimes: ResponseT
       };
     }),
     alerts: alertsOn ? (await computeAlerts(db, scope, today, now)).slice(0, 50) : [],
+    alertsOn,
     systemLoad: systemLoadPercent(),
     totalActiveStudents: inClass,
     avgResponseTimeMs: avg.averageMs,
@@ -119,8 +126,8 @@ export async function realTime({ db, scope, now }: Ctx, responseTimes: ResponseT
   };
 }
 
-export async function analytics({ db, scope, now }: Ctx): Promise<z.infer<typeof analyticsSchema>> {
-  const { today, alertsOn } = await schoolToday(db, now);
+export async function analytics({ db, scope, now, viewerId }: Ctx): Promise<z.infer<typeof analyticsSchema>> {
+  const { today, alertsOn } = await schoolToday(db, now, viewerId);
   const weekAgo = addDays(today, -7);
   const days = await dailyTotals(db, scope, addDays(today, -6), today);
   const [last30, prev30, last7, prev7] = await Promise.all([
@@ -170,7 +177,7 @@ export async function analytics({ db, scope, now }: Ctx): Promise<z.infer<typeof
 }
 
 export async function stats({ db, scope, now }: Ctx): Promise<z.infer<typeof statsSchema>> {
-  const { today } = await schoolToday(db, now);
+  const { today } = await schoolDate(db, now);
   const counts = await schoolCounts(db, scope, today);
   const r30 = await rateBetween(db, scope, addDays(today, -30), today);
   return { ...counts, attendanceRate30d: pct(r30.attended, r30.total) };

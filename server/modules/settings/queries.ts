@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { schoolSettings, users } from '../../db/schema/index.ts';
+import { schoolSettings, userNotificationPreferences, users } from '../../db/schema/index.ts';
 
 export type SettingsRow = typeof schoolSettings.$inferSelect;
 export type SettingsWrite = Partial<typeof schoolSettings.$inferInsert>;
@@ -27,4 +27,24 @@ export async function updateTimeZoneIfUnconfigured(db: DbOrTx, timeZone: string)
     .update(schoolSettings)
     .set({ timeZone })
     .where(and(eq(schoolSettings.id, true), isNull(schoolSettings.updatedBy), sql`not exists (select 1 from ${users})`));
+}
+
+export type NotificationPreferencesRow = typeof userNotificationPreferences.$inferSelect;
+export type NotificationPreferencesWrite = Omit<typeof userNotificationPreferences.$inferInsert, 'userId'>;
+
+export async function selectNotificationPreferences(db: DbOrTx, userId: number): Promise<NotificationPreferencesRow | undefined> {
+  const [row] = await db.select().from(userNotificationPreferences).where(eq(userNotificationPreferences.userId, userId));
+  return row;
+}
+
+export async function selectNotificationPreferencesForUpdate(tx: DbOrTx, userId: number): Promise<NotificationPreferencesRow | undefined> {
+  const [row] = await tx.select().from(userNotificationPreferences).where(eq(userNotificationPreferences.userId, userId)).for('update');
+  return row;
+}
+
+export async function upsertNotificationPreferences(db: DbOrTx, userId: number, values: NotificationPreferencesWrite): Promise<void> {
+  await db
+    .insert(userNotificationPreferences)
+    .values({ userId, ...values })
+    .onConflictDoUpdate({ target: userNotificationPreferences.userId, set: values });
 }

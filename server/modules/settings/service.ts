@@ -3,17 +3,25 @@ import type { Role } from '../../../common/roles.ts';
 import {
   SETTINGS_EDIT_ACTION,
   SETTINGS_GROUPS,
+  NOTIFICATION_SWITCHES,
   settingsSchema,
+  type NotificationDefaultsUpdate,
+  type NotificationSettings,
   type Settings,
+  type SettingsGroup,
   type SettingsUpdate,
 } from '../../../common/settings.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { badRequest, forbidden } from '../../lib/errors.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import {
+  selectNotificationPreferences,
+  selectNotificationPreferencesForUpdate,
   selectSettingsRow,
   selectSettingsRowForUpdate,
+  type NotificationPreferencesRow,
   updateSettingsRow,
+  upsertNotificationPreferences,
   updateTimeZoneIfUnconfigured,
   type SettingsRow,
 } from './queries.ts';
@@ -56,9 +64,45 @@ export async function getSettings(db: DbOrTx): Promise<Settings> {
   return toSettings(row);
 }
 
+/** The user's effective switches: their own choice where they made one, else the school default. */
+function overlayNotifications(defaults: NotificationSettings, prefs: NotificationPreferencesRow | undefined): NotificationSettings {
+  const out = { ...defaults };
+  for (const k of NOTIFICATION_SWITCHES) out[k] = prefs?.[k] ?? defaults[k];
+  return out;
+}
+
+/** What this user is alerted about and sent (issue 17): their choice over the school default. */
+export async function effectiveNotifications(db: DbOrTx, userId: number): Promise<NotificationSettings> {
+  const [school, prefs] = await Promise.all([getSettings(db), selectNotificationPreferences(db, userId)]);
+  return overlayNotifications(school.notifications, prefs);
+}
+
+/** GET /api/settings: the school's settings with `notifications` as the caller's own switches. */
+export async function getSettingsFor(db: DbOrTx, userId: number): Promise<Settings> {
+  const [school, prefs] = await Promise.all([getSettings(db), selectNotificationPreferences(db, userId)]);
+  return { ...school, notifications: overlayNotifications(school.notifications, prefs) };
+}
+
+/** Old and new values of the fields that changed, keyed `group.field`. */
+function changedFields(groups: readonly SettingsGroup[], before: Settings, after: Settings) {
+  const oldValues: Record<string, unknown> = {};
+  const newValues: Record<string, unknown> = {};
+  for (const g of groups) {
+    for (const [k, v] of Object.entries(after[g])) {
+      const prev = (before[g] as Record<string, unknown>)[k];
+      if (prev !== v) {
+        oldValues[`${g}.${k}`] = prev;
+        newValues[`${g}.${k}`] = v;
+      }
+    }
+  }
+  return { oldValues, newValues };
+}
+
 /**
  * Apply a partial update. Each group needs its own edit right (SPEC §6): a caller who sends a group
- * they may not edit is refused as a whole, nothing is written. Audited with the changed fields.
+ * they may not edit is refused as a whole, nothing is written. `notifications` are the caller's own
+ * preferences (issue 17), never the school's; the other groups are school-wide. Audited.
  */
 export async function updateSettings(
   db: Db,
@@ -70,10 +114,13 @@ export async function updateSettings(
   const refused = groups.filter((g) => !can(actor.role, SETTINGS_EDIT_ACTION[g]));
   if (refused.length > 0) throw forbidden(`Your role may not change ${refused.join(', ')} settings`);
   if (groups.length === 0) throw badRequest('No settings to change');
+  const schoolGroups = groups.filter((g) => g !== 'notifications');
 
   return db.transaction(async (tx) => {
     const row = await selectSettingsRowForUpdate(tx);
-    const before = toSettings(row!);
+    const prefs = await selectNotificationPreferencesForUpdate(tx, actor.id);
+    const school = toSettings(row!);
+    const before: Settings = { ...school, notifications: overlayNotifications(school.notifications, prefs) };
     const merged = structuredClone(before);
     for (const g of groups) Object.assign(merged[g], update[g]);
     const checked = settingsSchema.safeParse(merged);
@@ -83,30 +130,63 @@ export async function updateSettings(
         checked.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })),
       );
     }
-    const flat = Object.assign({}, ...groups.map((g) => merged[g])) as Partial<Row>;
-    await updateSettingsRow(tx, { ...flat, updatedAt: new Date(), updatedBy: actor.id });
-    const oldValues: Record<string, unknown> = {};
-    const newValues: Record<string, unknown> = {};
-    for (const g of groups) {
-      for (const [k, v] of Object.entries(merged[g])) {
-        const prev = (before[g] as Record<string, unknown>)[k];
-        if (prev !== v) {
-          oldValues[`${g}.${k}`] = prev;
-          newValues[`${g}.${k}`] = v;
-        }
-      }
+    if (schoolGroups.length > 0) {
+      const flat = Object.assign({}, ...schoolGroups.map((g) => merged[g])) as Partial<Row>;
+      await updateSettingsRow(tx, { ...flat, updatedAt: new Date(), updatedBy: actor.id });
+      await recordAudit(tx, {
+        userId: actor.id,
+        action: 'Update',
+        tableName: 'settings',
+        recordId: schoolGroups.join(','),
+        ipAddress,
+        ...changedFields(schoolGroups, before, merged),
+        always: true,
+      });
     }
+    if (update.notifications && Object.keys(update.notifications).length > 0) {
+      // Only the switches sent become the user's choice; the others keep following the school.
+      await upsertNotificationPreferences(tx, actor.id, { ...update.notifications, updatedAt: new Date() });
+      await recordAudit(tx, {
+        userId: actor.id,
+        action: 'Update',
+        tableName: 'user_notification_settings',
+        recordId: String(actor.id),
+        ipAddress,
+        ...changedFields(['notifications'], before, merged),
+        always: true,
+      });
+    }
+    return merged;
+  });
+}
+
+/** The school's notification defaults: what applies to a user who has not chosen. */
+export async function getNotificationDefaults(db: DbOrTx): Promise<NotificationSettings> {
+  return (await getSettings(db)).notifications;
+}
+
+/** Change the school's notification defaults (administrators; the route checks the action). Audited. */
+export async function updateNotificationDefaults(
+  db: Db,
+  actor: { id: number },
+  update: NotificationDefaultsUpdate,
+  ipAddress: string | null,
+): Promise<NotificationSettings> {
+  if (Object.keys(update).length === 0) throw badRequest('No settings to change');
+  return db.transaction(async (tx) => {
+    const before = toSettings((await selectSettingsRowForUpdate(tx))!);
+    const after: Settings = { ...before, notifications: { ...before.notifications, ...update } };
+    await updateSettingsRow(tx, { ...after.notifications, updatedAt: new Date(), updatedBy: actor.id });
     await recordAudit(tx, {
       userId: actor.id,
       action: 'Update',
       tableName: 'settings',
-      recordId: groups.join(','),
+      recordId: 'notification-defaults',
       ipAddress,
-      oldValues,
-      newValues,
+      ...changedFields(['notifications'], before, after),
       always: true,
     });
-    return merged;
+    return after.notifications;
   });
 }
 

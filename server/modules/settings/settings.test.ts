@@ -93,3 +93,88 @@ describe('settings', () => {
     expect((await t.app.inject({ url: '/api/auth/user', headers: { cookie } })).statusCode).toBe(401);
   });
 });
+
+describe('notification switches are each user\'s own (issue 17)', () => {
+  // Fresh sign-ins: the block above shortened the session timeout and moved the clock on.
+  let superAdmin: string, itAdmin: string, instructor: string, support: string;
+  beforeAll(async () => {
+    await put((await t.signedIn('super_admin')).cookie, { security: { sessionTimeoutMinutes: 60 } });
+    superAdmin = (await t.signedIn('super_admin')).cookie;
+    itAdmin = (await t.signedIn('it_admin')).cookie;
+    instructor = (await t.signedIn('instructor')).cookie;
+    support = (await t.signedIn('support_staff')).cookie;
+  });
+  const get = async (cookie: string) => (await t.app.inject({ url: '/api/settings', headers: { cookie } })).json();
+  const putDefaults = (cookie: string, payload: unknown) =>
+    t.app.inject({ method: 'PUT', url: '/api/settings/notification-defaults', headers: { cookie }, payload: payload as object });
+
+  it("an instructor turning off low-attendance alerts changes only their own answer, not the school's", async () => {
+    const { cookie: mine } = await t.signedIn('instructor');
+    const { cookie: admin } = await t.signedIn('super_admin');
+    const res = await put(mine, { notifications: { lowAttendanceAlerts: false } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().notifications.lowAttendanceAlerts).toBe(false);
+    expect((await get(mine)).notifications.lowAttendanceAlerts).toBe(false);
+    expect((await get(admin)).notifications.lowAttendanceAlerts).toBe(true);
+    const defaults = await t.app.inject({ url: '/api/settings/notification-defaults', headers: { cookie: mine } });
+    expect(defaults.statusCode).toBe(200);
+    expect(defaults.json().lowAttendanceAlerts).toBe(true);
+    const { rows } = await t.db.execute<{ low: boolean }>(sql`select low_attendance_alerts as low from school_settings`);
+    expect(rows[0]!.low).toBe(true);
+  });
+
+  it('school defaults apply to users who have not chosen, not to one who chose', async () => {
+    const { cookie: chose } = await t.signedIn('support_staff');
+    const { cookie: unchosen } = await t.signedIn('instructor');
+    const { cookie: admin } = await t.signedIn('it_admin');
+    expect((await put(chose, { notifications: { emailNotifications: true } })).statusCode).toBe(200);
+    const res = await putDefaults(admin, { emailNotifications: false });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().emailNotifications).toBe(false);
+    expect((await get(unchosen)).notifications.emailNotifications).toBe(false);
+    expect((await get(chose)).notifications.emailNotifications).toBe(true);
+    // A switch the user did not send keeps following the school.
+    expect((await putDefaults(superAdmin, { smsNotifications: true })).statusCode).toBe(200);
+    expect((await get(chose)).notifications.smsNotifications).toBe(true);
+    expect((await putDefaults(superAdmin, { emailNotifications: true, smsNotifications: false })).statusCode).toBe(200);
+  });
+
+  it('only super_admin and it_admin change the defaults; bad values are refused with the field named', async () => {
+    expect((await putDefaults(instructor, { weeklyReports: false })).statusCode).toBe(403);
+    expect((await putDefaults(support, { weeklyReports: false })).statusCode).toBe(403);
+    const bad = await putDefaults(superAdmin, { weeklyReports: 'yes' });
+    expect(bad.statusCode).toBe(400);
+    expect(JSON.stringify(bad.json())).toContain('weeklyReports');
+    expect((await putDefaults(superAdmin, { bogus: true })).statusCode).toBe(400);
+    expect((await putDefaults(superAdmin, {})).statusCode).toBe(400);
+    const badOwn = await put(instructor, { notifications: { smsNotifications: 1 } });
+    expect(badOwn.statusCode).toBe(400);
+    expect(JSON.stringify(badOwn.json())).toContain('smsNotifications');
+    const { rows } = await t.db.execute<{ w: boolean }>(sql`select weekly_reports as w from school_settings`);
+    expect(rows[0]!.w).toBe(true);
+  });
+
+  it('audits a user\'s own change and a change of the defaults', async () => {
+    const me = await t.signedIn('instructor');
+    await put(me.cookie, { notifications: { systemMaintenanceNotices: false } });
+    const own = await t.db.execute<{ user_id: number; record_id: string; old_values: object; new_values: object }>(
+      sql`select user_id, record_id, old_values, new_values from audit_logs where table_name = 'user_notification_settings' order by id desc limit 1`,
+    );
+    expect(own.rows[0]).toMatchObject({
+      user_id: me.userId,
+      record_id: String(me.userId),
+      old_values: { 'notifications.systemMaintenanceNotices': true },
+      new_values: { 'notifications.systemMaintenanceNotices': false },
+    });
+    await putDefaults(itAdmin, { weeklyReports: false });
+    const school = await t.db.execute<{ record_id: string; old_values: object; new_values: object }>(
+      sql`select record_id, old_values, new_values from audit_logs where table_name = 'settings' order by id desc limit 1`,
+    );
+    expect(school.rows[0]).toMatchObject({
+      record_id: 'notification-defaults',
+      old_values: { 'notifications.weeklyReports': true },
+      new_values: { 'notifications.weeklyReports': false },
+    });
+    await putDefaults(itAdmin, { weeklyReports: true });
+  });
+});

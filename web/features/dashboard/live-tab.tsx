@@ -1,5 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { BellRing, CheckCircle2, Clock, Gauge, MapPin, QrCode, RefreshCw, Timer, User, Users } from 'lucide-react';
+import { BellOff, BellRing, CheckCircle2, Clock, Gauge, MapPin, QrCode, RefreshCw, Timer, User, Users } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { REALTIME_REFRESH_MS } from '../../../common/constants.ts';
@@ -96,6 +96,19 @@ export function LiveTab({ realTime, autoRefresh, onAutoRefreshChange }: LiveTabP
         <Panel title="Live Alerts" icon={BellRing} description={data && data.alerts.length > 0 ? `${data.alerts.length} low-attendance ${data.alerts.length === 1 ? 'alert' : 'alerts'}` : undefined}>
           {!data ? (
             <Pending query={realTime} />
+          ) : !data.alertsOn ? (
+            // Alerts are each viewer's own choice (issue 17): an empty list then is not calm.
+            <div className="flex flex-col items-center py-10 text-center" data-testid="alerts-off">
+              <BellOff aria-hidden="true" className="size-10 text-slate-400" />
+              <p className="mt-3 text-sm font-semibold text-slate-900">Low-attendance alerts are off for you.</p>
+              <p className="mt-1 text-sm text-slate-600">
+                Turn them on in{' '}
+                <Link to="/settings?tab=notifications" className="font-medium text-blue-700 underline underline-offset-2 hover:text-blue-800">
+                  Settings › Notifications
+                </Link>
+                .
+              </p>
+            </div>
           ) : data.alerts.length === 0 ? (
             <div className="flex flex-col items-center py-10 text-center">
               <CheckCircle2 aria-hidden="true" className="size-10 text-emerald-600" />

@@ -11,7 +11,7 @@ import { SwitchField } from '../../components/ui/switch-field.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { readErrorBody } from '../../lib/api.ts';
 import { checkInteger, IntegerField, type IntegerSpec } from './settings-fields.tsx';
-import { useSaveSettings } from './settings-api.ts';
+import { useSaveNotificationDefaults, useSaveSettings } from './settings-api.ts';
 
 export type SwitchSpec = { label: string; description: string };
 
@@ -27,6 +27,11 @@ export type GroupSpec = {
   timeZone?: { label: string; hint: string };
   /** Times of day, HH:MM (the system group's nightly backup time). */
   times?: Record<string, { label: string; hint: string }>;
+  /** Where the form saves: PUT /api/settings (default) or the school's notification defaults. */
+  target?: 'settings' | 'notification-defaults';
+  /** Id stem of the form's title when two forms show one group. */
+  formId?: string;
+  saveLabel?: string;
 };
 
 const TIME_OF_DAY = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
@@ -85,7 +90,10 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
   const draft = useWatch({ control: form.control }) as Draft;
   const errorOf = (key: string): string | undefined => form.formState.errors[key]?.message;
   const formRef = useRef<HTMLFormElement>(null);
-  const save = useSaveSettings();
+  const saveSettings = useSaveSettings();
+  const saveDefaults = useSaveNotificationDefaults();
+  const save = spec.target === 'notification-defaults' ? saveDefaults : saveSettings;
+  const titleId = `${spec.formId ?? spec.group}-settings-title`;
   const dirty = Object.keys(initial).some((k) => initial[k] !== draft[k]);
   const zones = useMemo(() => (spec.timeZone ? timeZones(String(initial.timeZone)) : []), [spec.timeZone, initial.timeZone]);
 
@@ -135,9 +143,9 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
   const timeKeys = Object.keys(spec.times ?? {});
   return (
     <Card>
-      <form ref={formRef} onSubmit={onSubmit} noValidate aria-labelledby={`${spec.group}-settings-title`}>
+      <form ref={formRef} onSubmit={onSubmit} noValidate aria-labelledby={titleId}>
         <div className="border-b border-slate-100 px-5 py-4 sm:px-6">
-          <h2 id={`${spec.group}-settings-title`} className="text-base font-semibold text-slate-900">
+          <h2 id={titleId} className="text-base font-semibold text-slate-900">
             {spec.title}
           </h2>
           <p className="mt-0.5 text-sm text-slate-600">{spec.description}</p>
@@ -222,7 +230,7 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
               ) : null}
               <Button type="submit" disabled={save.isPending}>
                 {save.isPending ? <Spinner className="size-4" /> : <Save aria-hidden="true" className="size-4" />}
-                {save.isPending ? 'Saving…' : 'Save Settings'}
+                {save.isPending ? 'Saving…' : (spec.saveLabel ?? 'Save Settings')}
               </Button>
             </>
           ) : (

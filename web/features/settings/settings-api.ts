@@ -1,5 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { backupSummarySchema, settingsSchema, systemStatusSchema, type Settings, type SettingsGroup } from '../../../common/settings.ts';
+import {
+  backupSummarySchema,
+  notificationSettingsSchema,
+  settingsSchema,
+  systemStatusSchema,
+  type Settings,
+  type SettingsGroup,
+} from '../../../common/settings.ts';
 import { notifySuccess } from '../../components/ui/notify.ts';
 import { apiParse } from '../../lib/api.ts';
 import { SETTINGS_KEY } from '../../lib/shared-queries.ts';
@@ -24,6 +31,30 @@ export function useSaveSettings() {
       apiParse(settingsSchema, 'PUT', '/api/settings', { [group]: values }),
     onSuccess: (saved, { savedText }) => {
       queryClient.setQueryData(SETTINGS_KEY, saved);
+      notifySuccess('Settings Saved', savedText);
+    },
+  });
+}
+
+export const NOTIFICATION_DEFAULTS_KEY = ['/api/settings/notification-defaults'] as const;
+
+/** The school's notification defaults (what applies to people who have not chosen). */
+export function useNotificationDefaults(enabled: boolean) {
+  return useQuery({ queryKey: NOTIFICATION_DEFAULTS_KEY, queryFn: () => apiParse(notificationSettingsSchema, 'GET', NOTIFICATION_DEFAULTS_KEY[0]), enabled });
+}
+
+/**
+ * PUT the school's notification defaults (super_admin, it_admin). The caller's own switches are read
+ * again: where they have not chosen, the new default is now theirs too.
+ */
+export function useSaveNotificationDefaults() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ values }: { group: SettingsGroup; values: Settings[SettingsGroup]; savedText: string }) =>
+      apiParse(notificationSettingsSchema, 'PUT', NOTIFICATION_DEFAULTS_KEY[0], values),
+    onSuccess: async (saved, { savedText }) => {
+      queryClient.setQueryData(NOTIFICATION_DEFAULTS_KEY, saved);
+      await queryClient.invalidateQueries({ queryKey: SETTINGS_KEY });
       notifySuccess('Settings Saved', savedText);
     },
   });

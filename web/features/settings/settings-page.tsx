@@ -10,7 +10,8 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { useSignedInUser } from '../../lib/use-auth.ts';
 import { useTabParam } from '../../lib/use-tab-param.ts';
 import { GroupForm, type GroupSpec } from './group-form.tsx';
-import { ATTENDANCE, NOTIFICATIONS, SECURITY, SYSTEM } from './settings-specs.ts';
+import { useNotificationDefaults } from './settings-api.ts';
+import { ATTENDANCE, NOTIFICATION_DEFAULTS, NOTIFICATIONS, SECURITY, SYSTEM } from './settings-specs.ts';
 import { SystemStatusPanel } from './system-status-panel.tsx';
 import { useSettings } from '../../lib/shared-queries.ts';
 
@@ -42,6 +43,8 @@ function LimitedAccess({ role }: { role: Role }) {
 export function SettingsPage() {
   const user = useSignedInUser();
   const settings = useSettings();
+  const editsDefaults = can(user.role, 'settings:edit-notification-defaults');
+  const defaults = useNotificationDefaults(editsDefaults);
   const [tab, setTab] = useTabParam(TABS);
 
   const form = (spec: GroupSpec) => {
@@ -72,7 +75,12 @@ export function SettingsPage() {
             {form(ATTENDANCE)}
           </PageTabPanel>
           <PageTabPanel value="notifications" keepMounted>
-            {form(NOTIFICATIONS)}
+            <div className="grid gap-6">
+              {form(NOTIFICATIONS)}
+              {editsDefaults && defaults.data ? (
+                <GroupForm key={JSON.stringify(defaults.data)} spec={NOTIFICATION_DEFAULTS} saved={defaults.data} canEdit />
+              ) : null}
+            </div>
           </PageTabPanel>
           <PageTabPanel value="security" keepMounted>
             {form(SECURITY)}

@@ -32,16 +32,36 @@ export const ATTENDANCE: GroupSpec = {
 
 export const NOTIFICATIONS: GroupSpec = {
   group: 'notifications',
-  title: 'Notifications',
-  description: 'Which messages the school sends and which alerts the dashboard raises.',
+  title: 'Your notifications',
+  description: 'These switches are yours: they change what you are alerted about and sent, not anyone else\'s.',
   savedText: 'Notification settings have been updated successfully.',
   integers: {},
   switches: {
     emailNotifications: { label: 'Email notifications', description: 'Saved preference for e-mail notices to staff; Muster does not send e-mail yet.' },
     smsNotifications: { label: 'SMS notifications', description: 'Saved preference for text-message notices; Muster does not send SMS yet.' },
     weeklyReports: { label: 'Weekly reports', description: 'Saved preference for a weekly attendance summary; not sent yet.' },
-    lowAttendanceAlerts: { label: 'Low attendance alerts', description: 'Raise alerts on the dashboard when a course or student falls below the required rate.' },
+    lowAttendanceAlerts: { label: 'Low attendance alerts', description: 'Show me alerts on the dashboard when a course or student falls below the required rate.' },
     systemMaintenanceNotices: { label: 'System maintenance notices', description: 'Saved preference for maintenance announcements; not sent yet.' },
+  },
+};
+
+/** Settings › Notifications, second section (super_admin, it_admin): the school's defaults. */
+export const NOTIFICATION_DEFAULTS: GroupSpec = {
+  group: 'notifications',
+  target: 'notification-defaults',
+  formId: 'notification-defaults',
+  saveLabel: 'Save School Defaults',
+  title: 'School defaults',
+  description: 'What applies to people who have not chosen their own switches. Nobody\'s own choice is changed.',
+  savedText: 'School notification defaults have been updated successfully.',
+  integers: {},
+  // Labels unlike the personal ones: each switch on the tab keeps one accessible name.
+  switches: {
+    emailNotifications: { label: 'E-mail by default', description: 'For people who have not chosen: e-mail notices.' },
+    smsNotifications: { label: 'Text messages by default', description: 'For people who have not chosen: SMS notices.' },
+    weeklyReports: { label: 'Weekly summary by default', description: 'For people who have not chosen: the weekly attendance summary.' },
+    lowAttendanceAlerts: { label: 'Dashboard alerts by default', description: 'For people who have not chosen: low-attendance alerts on the dashboard.' },
+    systemMaintenanceNotices: { label: 'Maintenance announcements by default', description: 'For people who have not chosen: maintenance announcements.' },
   },
 };
 
