@@ -2,8 +2,6 @@ import { z } from 'zod';
 import { queryDate, queryInt } from './validation.ts';
 
 export const AUDIT_ACTIONS = ['Create', 'Update', 'Delete', 'Upload', 'Login', 'Logout', 'Export', 'Purge'] as const;
-export const AUDIT_TABLES = ['students', 'courses', 'attendance', 'users', 'schedules', 'programs', 'settings', 'qr_sessions', 'schedule_rosters', 'file_uploads', 'wizard_progress'] as const;
-
 export const auditQuerySchema = z
   .object({
     search: z.string().trim().max(200).optional(),
