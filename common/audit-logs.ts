@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { queryDate, queryInt } from './validation.ts';
 
 export const AUDIT_ACTIONS = ['Create', 'Update', 'Delete', 'Upload', 'Login', 'Logout', 'Export', 'Purge'] as const;
+
 export const auditQuerySchema = z
   .object({
     search: z.string().trim().max(200).optional(),
