@@ -27,6 +27,10 @@ export const qrImageSchema = z.object({
   rotatesAt: z.string(),
   /** A short code students can type when the QR cannot be scanned from the back row. */
   shortCode: z.string(),
+  /** The scan URL's host is this computer only (localhost, 127.x, ::1): no phone can reach it. */
+  loopback: z.boolean(),
+  /** When loopback: this machine's network addresses (http://192.168.1.20:3000) phones could reach. */
+  networkUrls: z.array(z.string()),
 });
 
 export const publicSessionSchema = z.object({

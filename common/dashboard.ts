@@ -87,6 +87,20 @@ export const statsSchema = z.object({
   attendanceRate30d: z.number(),
 });
 
+/** First-run checklist (issue 17 item 6): what the school already has, from real rows. */
+export const gettingStartedSchema = z.object({
+  /** A person chose the school's time zone (at setup or in Settings), not the server's default. */
+  timeZoneChosen: z.boolean(),
+  timeZone: z.string(),
+  programs: z.number().int(),
+  courses: z.number().int(),
+  students: z.number().int(),
+  instructors: z.number().int(),
+  schedules: z.number().int(),
+  attendanceRecords: z.number().int(),
+});
+export type GettingStarted = z.infer<typeof gettingStartedSchema>;
+
 export const recentAttendanceSchema = z.array(
   z.object({
     id: z.number().int(),

@@ -1,7 +1,7 @@
 import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import { ATTENDED_STATUSES } from '../../../common/constants.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { attendanceRecords, courses, schedules, students } from '../../db/schema/index.ts';
+import { attendanceRecords, courses, programs, schedules, students, users } from '../../db/schema/index.ts';
 import { dayOfWeek } from '../../lib/school-time.ts';
 import type { ScheduleScope } from '../qr-sessions/service.ts';
 
@@ -177,6 +177,20 @@ export async function schoolCounts(db: DbOrTx, scope: ScheduleScope, today: stri
            (select count(*) from schedules s where s.is_active and ${inScope(scope)})::int as "activeSchedules",
            (select count(*) from users where role = 'instructor' and is_active)::int as "instructors",
            (select count(*) from (${meetingOn(today, scope)}) m)::int as "classesToday"`);
+  return rows[0]!;
+}
+
+export type SetupCounts = { programs: number; courses: number; students: number; instructors: number; schedules: number; attendanceRecords: number };
+
+/** How much the school has set up, counted over every row (the checklist is school-wide). */
+export async function setupCounts(db: DbOrTx): Promise<SetupCounts> {
+  const { rows } = await db.execute<SetupCounts>(sql`
+    select (select count(*) from ${programs})::int as "programs",
+           (select count(*) from ${courses})::int as "courses",
+           (select count(*) from ${students})::int as "students",
+           (select count(*) from ${users} where ${users.role} = 'instructor')::int as "instructors",
+           (select count(*) from ${schedules})::int as "schedules",
+           (select count(*) from ${attendanceRecords})::int as "attendanceRecords"`);
   return rows[0]!;
 }
 

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { analyticsSchema, executiveSummarySchema, realTimeSchema, recentAttendanceSchema, statsSchema } from '../../../common/dashboard.ts';
+import { analyticsSchema, executiveSummarySchema, gettingStartedSchema, realTimeSchema, recentAttendanceSchema, statsSchema } from '../../../common/dashboard.ts';
 import type { AppDeps } from '../../app-deps.ts';
-import { analytics, executiveSummary, realTime, recentAttendance, scopeFor, stats } from './service.ts';
+import { analytics, executiveSummary, gettingStarted, realTime, recentAttendance, scopeFor, stats } from './service.ts';
 
 export function dashboardRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const ctx = (req: FastifyRequest) => ({ db: deps.db, scope: scopeFor(req.user!), now: deps.clock.now(), viewerId: req.user!.id });
@@ -12,6 +12,8 @@ export function dashboardRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.get('/api/dashboard/real-time', { config, schema: { response: { 200: realTimeSchema } } }, async (req) => realTime(ctx(req), deps.responseTimes));
     app.get('/api/dashboard/analytics', { config, schema: { response: { 200: analyticsSchema } } }, async (req) => analytics(ctx(req)));
     app.get('/api/dashboard/stats', { config, schema: { response: { 200: statsSchema } } }, async (req) => stats(ctx(req)));
+    // The first-run checklist is for those who set the school up.
+    app.get('/api/dashboard/getting-started', { config: { action: 'users:manage' }, schema: { response: { 200: gettingStartedSchema } } }, async () => gettingStarted(deps.db));
     app.get('/api/dashboard/recent-attendance', { config, schema: { response: { 200: recentAttendanceSchema } } }, async (req) => recentAttendance(ctx(req)));
   };
 }

@@ -1,11 +1,11 @@
 import os from 'node:os';
 import type { z } from 'zod';
-import type { analyticsSchema, executiveSummarySchema, realTimeSchema, recentAttendanceSchema, statsSchema } from '../../../common/dashboard.ts';
+import type { analyticsSchema, executiveSummarySchema, GettingStarted, realTimeSchema, recentAttendanceSchema, statsSchema } from '../../../common/dashboard.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { addDays, localDate } from '../../lib/school-time.ts';
 import { listActiveSessionsIn, scopeOfUser, type ScheduleScope } from '../qr-sessions/service.ts';
-import { effectiveNotifications, getSettings } from '../settings/service.ts';
+import { effectiveNotifications, getSettings, schoolTimeZoneChoice } from '../settings/service.ts';
 import { computeAlerts } from './alerts.ts';
 import {
   courseTotals,
@@ -16,6 +16,7 @@ import {
   pingDatabase,
   rateBetween,
   schoolCounts,
+  setupCounts,
   signInActivity,
   studentsInClass,
   syncCounts,
@@ -186,4 +187,10 @@ export async function stats({ db, scope, now }: Ctx): Promise<z.infer<typeof sta
 export async function recentAttendance({ db, scope }: Ctx): Promise<z.infer<typeof recentAttendanceSchema>> {
   const rows = await latestRecords(db, scope);
   return rows.map((r) => ({ ...r, scanInTime: r.scanInTime?.toISOString() ?? null, scanOutTime: r.scanOutTime?.toISOString() ?? null }));
+}
+
+/** The first-run checklist's facts (issue 17 item 6): counts over the whole school, and the time-zone choice. */
+export async function gettingStarted(db: DbOrTx): Promise<GettingStarted> {
+  const [counts, zone] = await Promise.all([setupCounts(db), schoolTimeZoneChoice(db)]);
+  return { ...counts, timeZone: zone.timeZone, timeZoneChosen: zone.chosen };
 }

@@ -90,6 +90,35 @@ export async function selectWizardProgress(db: DbOrTx, lock: boolean): Promise<W
   return row;
 }
 
+/** The wizard as nobody has moved it yet (never saved by a person, nothing completed). */
+export async function selectWizardUntouched(db: DbOrTx): Promise<boolean> {
+  const [row] = await db.select({ updatedBy: wizardProgress.updatedBy, completedSteps: wizardProgress.completedSteps }).from(wizardProgress).where(eq(wizardProgress.id, true));
+  return row != null && row.updatedBy == null && row.completedSteps.length === 0;
+}
+
+/** Adopt steps for data already there, only while the wizard is still untouched (a reset or a move since wins). */
+export async function adoptWizardProgress(db: DbOrTx, p: WizardProgressRow): Promise<boolean> {
+  const rows = await db
+    .update(wizardProgress)
+    .set({ ...p, updatedAt: sql`now()` })
+    .where(and(eq(wizardProgress.id, true), isNull(wizardProgress.updatedBy), sql`cardinality(${wizardProgress.completedSteps}) = 0`))
+    .returning({ id: wizardProgress.id });
+  return rows.length > 0;
+}
+
+export type TypeRowCounts = { programs: number; courses: number; instructors: number; students: number; schedules: number };
+
+/** Rows of each import type already in the school (added by hand or before the wizard existed). */
+export async function typeRowCounts(db: DbOrTx): Promise<TypeRowCounts> {
+  const { rows } = await db.execute<TypeRowCounts>(sql`
+    select (select count(*) from ${programs})::int as "programs",
+           (select count(*) from ${courses})::int as "courses",
+           (select count(*) from ${users} where ${users.role} = 'instructor')::int as "instructors",
+           (select count(*) from ${students})::int as "students",
+           (select count(*) from ${schedules})::int as "schedules"`);
+  return rows[0]!;
+}
+
 export async function insertWizardProgress(db: DbOrTx): Promise<void> {
   await db.insert(wizardProgress).values({ id: true }).onConflictDoNothing();
 }

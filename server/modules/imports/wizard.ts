@@ -3,7 +3,7 @@ import { WIZARD_STEP_LOCKED, type WizardState } from '../../../common/upload-wiz
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { recordAudit } from '../audit-logs/service.ts';
-import { insertWizardProgress, selectWizardProgress, updateWizardProgress, type WizardProgressRow } from './queries.ts';
+import { adoptWizardProgress, insertWizardProgress, selectWizardProgress, selectWizardUntouched, typeRowCounts, updateWizardProgress, type WizardProgressRow } from './queries.ts';
 
 /** SPEC §4: completed, then current, then available when every prerequisite is completed, else locked. */
 function wizardState(currentStep: number, completedSteps: readonly number[]): WizardState {
@@ -38,8 +38,26 @@ async function readProgress(db: DbOrTx, lock = false): Promise<WizardProgressRow
   return row;
 }
 
+/**
+ * Issue 17 item 6: a school that added records by hand (or before the wizard) opens a wizard that
+ * already counts them. Only an untouched wizard adopts, in step order with prerequisites, so a
+ * Reset Wizard or any move stays as the person left it.
+ */
+async function adoptExistingData(db: DbOrTx): Promise<void> {
+  if (!(await selectWizardUntouched(db))) return;
+  const counts = await typeRowCounts(db);
+  const completed: number[] = [];
+  for (const t of IMPORT_TYPES) {
+    if (counts[t.type] > 0 && t.prerequisites.every((p) => completed.includes(p))) completed.push(t.step);
+  }
+  if (completed.length === 0) return;
+  const open = IMPORT_TYPES.find((t) => !completed.includes(t.step) && !isStepLocked(t.step, completed));
+  await adoptWizardProgress(db, { currentStep: open?.step ?? IMPORT_TYPES.length, completedSteps: completed });
+}
+
 /** The upload wizard of SPEC §4, stored once per school so every admin sees the same progress. */
 export async function getWizard(db: DbOrTx): Promise<WizardState> {
+  await adoptExistingData(db);
   const p = await readProgress(db);
   return wizardState(p.currentStep, p.completedSteps);
 }

@@ -7,6 +7,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { pgError } from '../../lib/db-errors.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { localDate } from '../../lib/school-time.ts';
+import { isLoopbackHost, networkBaseUrls } from '../../lib/network-addresses.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { assertCanUseSchedule } from '../schedules/service.ts';
 import { getSettings } from '../settings/service.ts';
@@ -135,7 +136,14 @@ export async function currentQrImage(db: DbOrTx, user: User, ref: string, baseUr
   const { token, rotatesAt } = tokenAt(s.tokenSecret, s.sessionId, now);
   const attendanceUrl = `${baseUrl.replace(/\/$/, '')}/attendance/scan/${s.sessionId}?t=${token}`;
   const qrCode = await QRCode.toDataURL(attendanceUrl, { width: 384, margin: 1, errorCorrectionLevel: 'M' });
-  return { qrCode, attendanceUrl, rotatesAt: rotatesAt.toISOString(), shortCode: shortCodeAt(s.tokenSecret, s.sessionId, now) };
+  return { qrCode, attendanceUrl, rotatesAt: rotatesAt.toISOString(), shortCode: shortCodeAt(s.tokenSecret, s.sessionId, now), ...reachabilityOf(attendanceUrl) };
+}
+
+/** Whether phones can reach the scan URL; when it is loopback, the addresses they could use instead. */
+export function reachabilityOf(attendanceUrl: string): { loopback: boolean; networkUrls: string[] } {
+  const url = new URL(attendanceUrl);
+  const loopback = isLoopbackHost(url.hostname);
+  return { loopback, networkUrls: loopback ? networkBaseUrls(url.protocol, url.port) : [] };
 }
 
 /**

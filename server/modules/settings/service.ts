@@ -203,3 +203,9 @@ export async function setSchoolTimeZone(db: DbOrTx, timeZone: string, by: number
 export async function adoptServerTimeZone(db: DbOrTx, timeZone: string): Promise<void> {
   await updateTimeZoneIfUnconfigured(db, timeZone);
 }
+
+/** The school's time zone and whether a person chose it (setup or Settings), for the first-run checklist. */
+export async function schoolTimeZoneChoice(db: DbOrTx): Promise<{ timeZone: string; chosen: boolean }> {
+  const row = await selectSettingsRow(db);
+  return { timeZone: row?.timeZone ?? 'UTC', chosen: row?.updatedBy != null };
+}

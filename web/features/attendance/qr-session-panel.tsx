@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import type { QrSession } from '../../../common/attendance.ts';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
+import { Alert } from '../../components/ui/alert.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
 import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
@@ -120,6 +121,7 @@ function LiveSession({ session }: { session: QrSession }) {
         </div>
 
         <div className="min-w-0 space-y-5">
+          {data?.loopback && !over ? <LoopbackWarning host={new URL(data.attendanceUrl).hostname} networkUrls={data.networkUrls} /> : null}
           {over ? (
             <p className="rounded-lg bg-slate-50 px-4 py-3 text-sm text-slate-700">
               Students can no longer check in to this session. Start a new session to take attendance again; the roster below keeps today’s
@@ -190,6 +192,28 @@ function LiveSession({ session }: { session: QrSession }) {
         </div>
       </dl>
     </Card>
+  );
+}
+
+/** The scan address names this computer only: phones would open their own loopback, not Muster. */
+function LoopbackWarning({ host, networkUrls }: { host: string; networkUrls: string[] }) {
+  const first = networkUrls[0];
+  return (
+    <Alert variant="info" className="border-amber-300 bg-amber-50 text-amber-900">
+      <p className="font-semibold">Phones can’t reach {host}.</p>
+      <p className="mt-1">
+        Set PUBLIC_URL (see README) to an address phones can reach
+        {first ? (
+          <>
+            , or open Muster at <span className="font-mono">{first}</span> on this computer
+          </>
+        ) : (
+          ', or open Muster at this computer’s network address'
+        )}
+        .
+      </p>
+      {networkUrls.length > 1 ? <p className="mt-1">Other addresses of this computer: {networkUrls.slice(1).join(', ')}</p> : null}
+    </Alert>
   );
 }
 

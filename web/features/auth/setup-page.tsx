@@ -6,21 +6,17 @@ import { PASSWORD_HINT, SETUP_CODE_HELP, setupSchema } from '../../../common/aut
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { LoadingScreen, Spinner } from '../../components/ui/spinner.tsx';
-import { SelectField } from '../../components/ui/select-field.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { ApiError, readErrorBody, type FieldErrors } from '../../lib/api.ts';
 import { useDocumentTitle } from '../../lib/document-title.ts';
 import { AuthLayout, AuthNotice } from '../../components/auth-layout.tsx';
+import { TimeZoneField } from '../../components/time-zone-field.tsx';
 import { AUTH_USER_KEY } from '../../lib/use-auth.ts';
 import { SETUP_STATUS_KEY, setUpSchool, useSetupStatus } from './auth-api.ts';
 import { focusFirstInvalid, validateForm } from '../../lib/form-validation.ts';
 
-// The browser's zone is the likeliest school zone; every IANA zone the browser knows is offered.
+// The browser's zone is the likeliest school zone; the picker offers every IANA zone, US zones first.
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-const zones = (() => {
-  const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  return all.includes(browserZone) ? all : [browserZone, ...all];
-})();
 
 /**
  * First run (PRODUCT.md): while no user exists, create the first Super Administrator. The one-time
@@ -33,6 +29,7 @@ export function SetupPage() {
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [timeZone, setTimeZone] = useState(browserZone);
 
   const setup = useMutation({
     mutationFn: setUpSchool,
@@ -114,13 +111,13 @@ export function SetupPage() {
           hint={PASSWORD_HINT}
           error={fieldErrors.password}
         />
-        <SelectField label="School time zone" name="timeZone" defaultValue={browserZone} hint="Class dates and late marks use this zone; you can change it later in Settings." error={fieldErrors.timeZone}>
-          {zones.map((z) => (
-            <option key={z} value={z}>
-              {z.replaceAll('_', ' ')}
-            </option>
-          ))}
-        </SelectField>
+        <TimeZoneField
+          label="School time zone"
+          value={timeZone}
+          onChange={setTimeZone}
+          hint="Class dates and late marks use this zone; you can change it later in Settings."
+          error={fieldErrors.timeZone}
+        />
         <Button type="submit" size="lg" className="w-full" disabled={setup.isPending}>
           {setup.isPending ? <Spinner className="size-4" /> : <CircleCheck aria-hidden="true" className="size-4" />}
           {setup.isPending ? 'Creating account…' : 'Create account'}

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { ANALYTICS_STALE_MS, REALTIME_REFRESH_MS } from '../../../common/constants.ts';
-import { analyticsSchema, executiveSummarySchema, realTimeSchema } from '../../../common/dashboard.ts';
+import { analyticsSchema, executiveSummarySchema, gettingStartedSchema, realTimeSchema } from '../../../common/dashboard.ts';
 import { apiParse } from '../../lib/api.ts';
 
 export type ExecutiveSummary = z.infer<typeof executiveSummarySchema>;
@@ -13,6 +13,7 @@ export type CourseAnalytics = Analytics['courseAnalytics'][number];
 export const SUMMARY_KEY = ['/api/dashboard/executive-summary'] as const;
 export const REAL_TIME_KEY = ['/api/dashboard/real-time'] as const;
 export const ANALYTICS_KEY = ['/api/dashboard/analytics'] as const;
+export const GETTING_STARTED_KEY = ['/api/dashboard/getting-started'] as const;
 
 /** Overview figures (SPEC §7 defaults: fetched once, refreshed on demand). */
 export function useExecutiveSummary() {
@@ -37,9 +38,14 @@ export function useAnalytics() {
   });
 }
 
-/** The header's Refresh: all three dashboard queries at once. */
+/** What the school has set up so far, for the first-run checklist (administrators only). */
+export function useGettingStarted({ enabled }: { enabled: boolean }) {
+  return useQuery({ queryKey: GETTING_STARTED_KEY, queryFn: () => apiParse(gettingStartedSchema, 'GET', GETTING_STARTED_KEY[0]), enabled });
+}
+
+/** The header's Refresh: every dashboard query at once (a disabled one is skipped). */
 export function useRefreshDashboard() {
   const queryClient = useQueryClient();
   return () =>
-    Promise.all([SUMMARY_KEY, REAL_TIME_KEY, ANALYTICS_KEY].map((queryKey) => queryClient.refetchQueries({ queryKey, exact: true })));
+    Promise.all([SUMMARY_KEY, REAL_TIME_KEY, ANALYTICS_KEY, GETTING_STARTED_KEY].map((queryKey) => queryClient.refetchQueries({ queryKey, exact: true })));
 }

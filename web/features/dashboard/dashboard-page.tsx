@@ -7,6 +7,7 @@ import { cn } from '../../lib/cn.ts';
 import { useTabParam } from '../../lib/use-tab-param.ts';
 import { AnalyticsTab } from './analytics-tab.tsx';
 import { formatTime } from './format.ts';
+import { GettingStartedCard } from './getting-started-card.tsx';
 import { LiveTab } from './live-tab.tsx';
 import { OverviewTab } from './overview-tab.tsx';
 import { useAnalytics, useExecutiveSummary, useRealTime, useRefreshDashboard } from './dashboard-api.ts';
@@ -57,6 +58,7 @@ export function DashboardPage() {
           </div>
         }
       />
+      <GettingStartedCard />
       <PageTabs label="Dashboard views" tabs={TABS} value={tab} onValueChange={setTab}>
         <PageTabPanel value="overview">
           <OverviewTab summary={summary} />

@@ -3,9 +3,9 @@ import { useMemo, useRef, type FormEvent, type ReactNode } from 'react';
 import { useForm, useWatch, type FieldErrors as FormErrors, type Resolver } from 'react-hook-form';
 import type { Settings, SettingsGroup } from '../../../common/settings.ts';
 import { Button } from '../../components/ui/button.tsx';
+import { TimeZoneField } from '../../components/time-zone-field.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { notifyFailure } from '../../components/ui/notify.ts';
-import { SelectField } from '../../components/ui/select-field.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { SwitchField } from '../../components/ui/switch-field.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
@@ -47,10 +47,6 @@ function draftOf(spec: GroupSpec, values: Record<string, unknown>): Draft {
   return draft;
 }
 
-function timeZones(current: string): string[] {
-  const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  return zones.includes(current) || !current ? zones : [current, ...zones];
-}
 
 /**
  * The tab's checks as a React Hook Form resolver: integers against the shared schema's ranges and
@@ -95,7 +91,6 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
   const save = spec.target === 'notification-defaults' ? saveDefaults : saveSettings;
   const titleId = `${spec.formId ?? spec.group}-settings-title`;
   const dirty = Object.keys(initial).some((k) => initial[k] !== draft[k]);
-  const zones = useMemo(() => (spec.timeZone ? timeZones(String(initial.timeZone)) : []), [spec.timeZone, initial.timeZone]);
 
   const set = (key: string, value: string | boolean) => {
     form.setValue(key, value);
@@ -179,21 +174,14 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
                 />
               ))}
               {spec.timeZone ? (
-                <SelectField
+                <TimeZoneField
                   label={spec.timeZone.label}
-                  name="timeZone"
                   hint={spec.timeZone.hint}
                   value={String(draft.timeZone)}
-                  onChange={(e) => set('timeZone', e.target.value)}
+                  onChange={(zone) => set('timeZone', zone)}
                   disabled={!canEdit}
                   error={errorOf('timeZone')}
-                >
-                  {zones.map((z) => (
-                    <option key={z} value={z}>
-                      {z.replaceAll('_', ' ')}
-                    </option>
-                  ))}
-                </SelectField>
+                />
               ) : null}
             </div>
           ) : null}
