@@ -1,7 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import type { AttendanceRow } from '../../../common/attendance.ts';
 import { ROTATE_MS, shortCodeAt, tokenAt } from '../qr-sessions/tokens.ts';
+import { courses, programs, qrSessions, students as studentsTable } from '../../db/schema/index.ts';
 import type { TestApp } from '../../test/helpers.ts';
 
 // A class with a roster, an instructor and QR sessions, for the check-in tests of this module and
@@ -56,12 +57,12 @@ export async function seedClass(t: TestApp, size: number, tag = 'A'): Promise<Te
   await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: sa }, payload: { attendance: { timeZone: 'America/Chicago' }, security: { sessionTimeoutMinutes: 1440 } } });
   const admin = (await t.signedIn('it_admin')).cookie;
   const instructor = await t.signedIn('instructor');
-  const programId = (await t.db.execute<{ id: number }>(sql`insert into programs (program_name) values ('PN') returning id`)).rows[0]!.id;
-  const courseId = (await t.db.execute<{ id: number }>(sql`insert into courses (course_code, course_name, program_id) values (${`NUR-${tag}`}, ${`Fundamentals of Nursing ${tag}`}, ${programId}) returning id`)).rows[0]!.id;
+  const [{ id: programId }] = await t.db.insert(programs).values({ programName: 'PN' }).returning({ id: programs.id }) as [{ id: number }];
+  const [{ id: courseId }] = await t.db.insert(courses).values({ courseCode: `NUR-${tag}`, courseName: `Fundamentals of Nursing ${tag}`, programId }).returning({ id: courses.id }) as [{ id: number }];
   const students: TestStudent[] = [];
   for (let i = 0; i < size; i++) {
     const s = { sis: `STU-${tag}${2000 + i}`, first: `First${i}`, last: `${tag}Last${i}`, email: `student.${tag}${i}@student.edu` };
-    const id = (await t.db.execute<{ id: number }>(sql`insert into students (first_name, last_name, email, sis_student_id, program_id) values (${s.first}, ${s.last}, ${s.email}, ${s.sis}, ${programId}) returning id`)).rows[0]!.id;
+    const [{ id }] = await t.db.insert(studentsTable).values({ firstName: s.first, lastName: s.last, email: s.email, sisStudentId: s.sis, programId }).returning({ id: studentsTable.id }) as [{ id: number }];
     students.push({ id, ...s });
   }
   const res = await t.app.inject({
@@ -74,7 +75,7 @@ export async function seedClass(t: TestApp, size: number, tag = 'A'): Promise<Te
   const scheduleId = res.json().id as number;
 
   const secretOf = async (sessionId: string) =>
-    (await t.db.execute<{ token_secret: Buffer }>(sql`select token_secret from qr_sessions where session_id = ${sessionId}::uuid`)).rows[0]!.token_secret;
+    (await t.db.select({ secret: qrSessions.tokenSecret }).from(qrSessions).where(eq(qrSessions.sessionId, sessionId)))[0]!.secret;
 
   const cls: Omit<TestClass, 'scan' | 'roster'> = {
     scheduleId,

@@ -1,5 +1,5 @@
 import { COURSE_SELF_PREREQUISITE } from '../../../common/courses.ts';
-import { CHUNK_ROWS, upsertRows } from './bulk-sql.ts';
+import { CHUNK_ROWS, upsertRows } from '../../db/bulk-upsert.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { courses as courseTable } from '../../db/schema/index.ts';
 import { replacePrerequisiteLinks, reserveCourseIds, selectCourseRefs, selectPrerequisiteLinks, selectProgramRefs } from './queries.ts';

@@ -2,7 +2,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { zonedInstant } from '../../lib/school-time.ts';
-import type { DbColumn, PgArrayType } from './bulk-sql.ts';
+import type { DbColumn, PgArrayType } from '../../db/bulk-upsert.ts';
 import type { Problems } from './problems.ts';
 import type { Sheet } from './sheet.ts';
 

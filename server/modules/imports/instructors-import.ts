@@ -1,6 +1,6 @@
 import { ROLE_LABELS } from '../../../common/roles.ts';
 import { instructorProfiles, users as userTable } from '../../db/schema/index.ts';
-import { upsertRows } from './bulk-sql.ts';
+import { upsertRows } from '../../db/bulk-upsert.ts';
 import { allRows, copiedColumns, flagDuplicates, keysOf, syncDateColumn, type ImportHandler } from './handler.ts';
 import { linkUsersToSisIds, selectProfilesByEmployeeId, selectUsersByKeys } from './queries.ts';
 

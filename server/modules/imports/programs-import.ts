@@ -1,5 +1,5 @@
 import { programs } from '../../db/schema/index.ts';
-import { upsertRows } from './bulk-sql.ts';
+import { upsertRows } from '../../db/bulk-upsert.ts';
 import { allRows, copiedColumns, flagDuplicates, keysOf, splitByExisting, syncDateColumn, type ImportHandler } from './handler.ts';
 import { selectProgramsByKeyOrCode } from './queries.ts';
 

@@ -2,7 +2,7 @@ import { and, desc, eq, isNotNull, isNull, lt, notInArray, or, sql } from 'drizz
 import type { DbOrTx } from '../../db/client.ts';
 import { coursePrerequisites, courses, fileUploads, instructorProfiles, programs, scheduleRosters, schedules, students, users, wizardProgress } from '../../db/schema/index.ts';
 import type { RowProblem } from '../../lib/errors.ts';
-import { anyOf } from './bulk-sql.ts';
+import { anyOf } from '../../db/bulk-upsert.ts';
 
 export type WizardProgressRow = Pick<typeof wizardProgress.$inferSelect, 'currentStep' | 'completedSteps'>;
 
@@ -190,7 +190,7 @@ export async function selectProfilesByEmployeeId(tx: DbOrTx, employeeIds: readon
     .where(sql`${instructorProfiles.employeeId} = ${anyOf(employeeIds, 'text')}`);
 }
 
-// ---- The writes beside the bulk upserts (bulk-sql.ts): one statement per list, whatever its length. ----
+// ---- The writes beside the bulk upserts (db/bulk-upsert.ts): one statement per list, whatever its length. ----
 
 /** Fresh course ids from the table's sequence, for rows whose id must be known before the write. */
 export async function reserveCourseIds(tx: DbOrTx, count: number): Promise<number[]> {

@@ -1,6 +1,6 @@
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { schedules } from '../../db/schema/index.ts';
-import { dateArrayLiteral, upsertRows } from './bulk-sql.ts';
+import { dateArrayLiteral, upsertRows } from '../../db/bulk-upsert.ts';
 import { allRows, copiedColumns, keysOf, resolveRef, splitByExisting, syncDateColumn, type ImportHandler } from './handler.ts';
 import { fillScheduleRosters, selectCourseRefs, selectInstructorRefs, selectScheduleKeys } from './queries.ts';
 

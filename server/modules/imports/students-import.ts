@@ -1,5 +1,5 @@
 import { students } from '../../db/schema/index.ts';
-import { upsertRows, type DbColumn } from './bulk-sql.ts';
+import { upsertRows, type DbColumn } from '../../db/bulk-upsert.ts';
 import { allRows, copiedColumns, keysOf, resolveRef, splitByExisting, syncDateColumn, type ImportHandler } from './handler.ts';
 import { addStudentsToRosters, removeMovedStudentsFromRosters, selectProgramRefs, selectStudentsBySis } from './queries.ts';
 

@@ -1,6 +1,8 @@
+// The bulk upsert every import uses (INSERT … SELECT FROM unnest … ON CONFLICT), typed from the
+// schema: a shared mechanism of the data floor, so modules keep their own SQL in queries.ts.
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from './client.ts';
 
 /** Rows per statement: one INSERT … SELECT FROM unnest(…) per chunk, never one query per row. */
 export const CHUNK_ROWS = 1000;
