@@ -467,6 +467,8 @@ describe('settings', () => {
       await screenshot(page, 'settings-phone-instructor');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
       await page.getByRole('tab', { name: 'Notifications' }).click();
+      // The Notifications panel has drawn before its notices are counted (count() does not wait).
+      await visible(page.getByRole('switch', { name: 'Weekly reports' }));
       expect(await panel.getByText('Limited Access').count()).toBe(0);
       await page.getByRole('switch', { name: 'Weekly reports' }).click();
       await panel.getByRole('button', { name: 'Save Settings' }).click();
