@@ -28,6 +28,11 @@ export const ACTIONS = [
   'settings:edit-system',
   'backups:view', // the backup history, with hosts and paths
   'backups:run', // Back up now
+  'calendar:view', // school closures
+  'calendar:manage',
+  'hours:view', // the clock-hour ledger, time cards, record history (instructors: their rosters' students)
+  'hours:export', // the hours CSV of a program or the school
+  'make-up:record', // make-up sessions (instructors: their rosters' students, supervised by themselves)
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -59,6 +64,11 @@ const PERMISSIONS: Record<Action, readonly Role[]> = {
   'settings:edit-system': ['super_admin'],
   'backups:view': ADMINS,
   'backups:run': ['super_admin'],
+  'calendar:view': ALL,
+  'calendar:manage': ADMINS,
+  'hours:view': ALL,
+  'hours:export': ['super_admin', 'it_admin', 'support_staff'],
+  'make-up:record': ['super_admin', 'it_admin', 'instructor'],
 };
 
 export function can(role: Role | null | undefined, action: Action): boolean {
@@ -71,10 +81,13 @@ export const NAV_ITEMS = [
   { label: 'Take Attendance', path: '/attendance', roles: ['super_admin', 'it_admin', 'instructor'] },
   { label: 'User Management', path: '/users', roles: ADMINS },
   { label: 'Students', path: '/students', roles: ['super_admin', 'it_admin', 'support_staff'] },
+  { label: 'Programs', path: '/programs', roles: ADMINS },
+  { label: 'Hours', path: '/hours', roles: ['super_admin', 'it_admin', 'support_staff'] },
   { label: 'Courses', path: '/courses', roles: ADMINS },
   { label: 'Schedules', path: '/schedules', roles: ADMINS },
   { label: 'Data Management', path: '/data-management', roles: ADMINS },
   { label: 'Audit Logs', path: '/audit-logs', roles: ADMINS },
+  { label: 'School Calendar', path: '/calendar', roles: ADMINS },
   { label: 'Settings', path: '/settings', roles: ['super_admin', 'it_admin', 'instructor'] },
 ] as const satisfies readonly { label: string; path: string; roles: readonly Role[] }[];
 

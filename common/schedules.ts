@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { COHORT, DAY_OF_WEEK, TERM } from './constants.ts';
-import { dbId, isoDate, optionalDbId, optionalText } from './validation.ts';
+import { CLOCK_TIME, clockTime, dbId, isoDate, optionalDbId, optionalText } from './validation.ts';
 
 export const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 
@@ -27,12 +27,7 @@ export type Schedule = z.infer<typeof scheduleSchema>;
 
 const intIn = (label: string, lo: number, hi: number) =>
   z.number({ error: `${label} is required` }).int(`${label} must be a whole number`).min(lo, `${label} must be between ${lo} and ${hi}`).max(hi, `${label} must be between ${lo} and ${hi}`);
-const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
-const time = (label: string) =>
-  z
-    .string({ error: `${label} is required` })
-    .regex(TIME, `${label} must be a time (HH:MM)`)
-    .transform((v) => v.slice(0, 5));
+const time = clockTime;
 
 export const scheduleInputSchema = z
   .object({
@@ -50,7 +45,7 @@ export const scheduleInputSchema = z
     isActive: z.boolean().default(true),
   })
   // Compared only when both are valid times, so one bad field gives one message.
-  .refine((s) => !(TIME.test(s.startTime) && TIME.test(s.endTime)) || s.startTime < s.endTime, {
+  .refine((s) => !(CLOCK_TIME.test(s.startTime) && CLOCK_TIME.test(s.endTime)) || s.startTime < s.endTime, {
     path: ['endTime'],
     message: 'End time must be after the start time',
   })

@@ -131,6 +131,14 @@ export const isoDateTime = (label: string) =>
       return Number.isFinite(t) && new Date(t).getUTCFullYear() >= DATE_YEARS.min && new Date(t).getUTCFullYear() <= DATE_YEARS.max;
     }, `${label} must be an ISO date and time such as 2026-03-02T14:05:00Z`);
 
+export const CLOCK_TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
+/** A time of day HH:MM (seconds accepted and dropped). */
+export const clockTime = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .regex(CLOCK_TIME, `${label} must be a time (HH:MM)`)
+    .transform((v) => v.slice(0, 5));
+
 // ---- Numbers and ids ----
 
 /**

@@ -62,6 +62,8 @@ export const attendanceRecords = pgTable(
     overriddenAt: timestamp('overridden_at', { withTimezone: true }),
     source: text('source').notNull(),
     deviceId: text('device_id'),
+    // The staff member who wrote a manual record (null for scans and the auto-absent job).
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     syncStatus: text('sync_status').notNull().default('pending'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -8,3 +8,4 @@ export * from './audit.ts';
 export * from './settings.ts';
 export * from './uploads.ts';
 export * from './security.ts';
+export * from './hours.ts';

@@ -1,6 +1,6 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { programs } from '../../db/schema/index.ts';
+import { courses, programPolicies, programs } from '../../db/schema/index.ts';
 
 export type ProgramRow = typeof programs.$inferSelect;
 type ProgramValues = typeof programs.$inferInsert;
@@ -36,4 +36,26 @@ export async function selectProgramNames(db: DbOrTx): Promise<Pick<ProgramRow, '
 export async function selectProgramName(db: DbOrTx, id: number): Promise<Pick<ProgramRow, 'programName'> | undefined> {
   const [row] = await db.select({ programName: programs.programName }).from(programs).where(eq(programs.id, id));
   return row;
+}
+
+export type ProgramPolicyRow = typeof programPolicies.$inferSelect;
+
+/** The stored policy row of a program (none: every value is its default). */
+export async function selectPolicyRow(db: DbOrTx, programId: number): Promise<ProgramPolicyRow | undefined> {
+  const [row] = await db.select().from(programPolicies).where(eq(programPolicies.programId, programId));
+  return row;
+}
+
+/** The sum of the clock hours of the program's active courses: programHours' default. */
+export async function selectActiveCourseHours(db: DbOrTx, programId: number): Promise<number> {
+  const [row] = await db
+    .select({ hours: sql<string | null>`sum(${courses.clockHours})` })
+    .from(courses)
+    .where(and(eq(courses.programId, programId), eq(courses.isActive, true)));
+  return Number(row?.hours ?? 0);
+}
+
+export async function programExists(db: DbOrTx, id: number): Promise<boolean> {
+  const [row] = await db.select({ id: programs.id }).from(programs).where(eq(programs.id, id));
+  return row != null;
 }

@@ -1,10 +1,22 @@
 import type { z } from 'zod';
+import { POLICY_DEFAULTS, defaultProgramWeeks, paymentPeriodPlan, type ProgramPolicy } from '../../../common/hours.ts';
 import type { Program, programInputSchema } from '../../../common/programs.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { withUniqueFields } from '../../lib/db-errors.ts';
 import { notFound } from '../../lib/errors.ts';
 import { changedFields, recordAudit } from '../audit-logs/service.ts';
-import { insertProgram, selectProgramForUpdate, selectProgramName, selectProgramNames, selectPrograms, updateProgramRow, type ProgramRow } from './queries.ts';
+import {
+  insertProgram,
+  programExists,
+  selectActiveCourseHours,
+  selectPolicyRow,
+  selectProgramForUpdate,
+  selectProgramName,
+  selectProgramNames,
+  selectPrograms,
+  updateProgramRow,
+  type ProgramRow,
+} from './queries.ts';
 
 type Input = z.output<typeof programInputSchema>;
 type Ctx = { actorId: number; ip: string | null };
@@ -69,4 +81,36 @@ export async function listProgramNames(db: DbOrTx): Promise<Map<number, string>>
 /** The program's name, or undefined when there is no program with this id. */
 export async function findProgramName(db: DbOrTx, id: number): Promise<string | undefined> {
   return (await selectProgramName(db, id))?.programName;
+}
+
+const numOrNull = (v: string | null | undefined) => (v == null ? null : Number(v));
+
+/**
+ * A program's clock-hour policy with every default filled in (COMPLIANCE.md), and the payment
+ * periods it gives; undefined when there is no such program.
+ */
+export async function programPolicy(db: DbOrTx, programId: number): Promise<ProgramPolicy | undefined> {
+  const [exists, row, courseHours] = await Promise.all([programExists(db, programId), selectPolicyRow(db, programId), selectActiveCourseHours(db, programId)]);
+  if (!exists) return undefined;
+  const academicYearHours = numOrNull(row?.academicYearHours) ?? POLICY_DEFAULTS.academicYearHours;
+  const academicYearWeeks = numOrNull(row?.academicYearWeeks) ?? POLICY_DEFAULTS.academicYearWeeks;
+  const programHours = numOrNull(row?.programHours) ?? courseHours;
+  const programWeeks = numOrNull(row?.programWeeks) ?? defaultProgramWeeks(programHours, academicYearHours, academicYearWeeks);
+  const paymentPeriods = paymentPeriodPlan(programHours, programWeeks, academicYearHours, academicYearWeeks);
+  return {
+    programId,
+    programHours,
+    programWeeks,
+    academicYearHours,
+    academicYearWeeks,
+    excusedCapPercent: numOrNull(row?.excusedCapPercent) ?? POLICY_DEFAULTS.excusedCapPercent,
+    minimumAttendancePercent: numOrNull(row?.minimumAttendancePercent) ?? POLICY_DEFAULTS.minimumAttendancePercent,
+    sapCheckpointHours: row?.sapCheckpointHours?.map(Number) ?? paymentPeriods.map((p) => p.endHours),
+    withdrawAfterDays: row?.withdrawAfterDays ?? POLICY_DEFAULTS.withdrawAfterDays,
+    makeUpDeadlineDays: row?.makeUpDeadlineDays ?? POLICY_DEFAULTS.makeUpDeadlineDays,
+    makeUpCapPercent: numOrNull(row?.makeUpCapPercent),
+    isSet: { programHours: row?.programHours != null, programWeeks: row?.programWeeks != null, sapCheckpointHours: row?.sapCheckpointHours != null },
+    paymentPeriods,
+    updatedAt: row?.updatedAt.toISOString() ?? null,
+  };
 }

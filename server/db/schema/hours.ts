@@ -1,0 +1,105 @@
+import { sql } from 'drizzle-orm';
+import { check, date, index, integer, jsonb, numeric, pgTable, serial, text, time, timestamp } from 'drizzle-orm/pg-core';
+import { courses, programs } from './academics.ts';
+import { attendanceRecords } from './attendance.ts';
+import { students } from './students.ts';
+import { users } from './users.ts';
+
+/**
+ * A program's clock-hour policy (COMPLIANCE.md). A missing row, or a null column, means the default:
+ * programHours from the active courses, programWeeks from the academic year, checkpoints at the
+ * payment periods' ends.
+ */
+export const programPolicies = pgTable(
+  'program_policies',
+  {
+    programId: integer('program_id')
+      .primaryKey()
+      .references(() => programs.id, { onDelete: 'cascade' }),
+    programHours: numeric('program_hours', { precision: 7, scale: 1 }),
+    programWeeks: numeric('program_weeks', { precision: 5, scale: 1 }),
+    academicYearHours: numeric('academic_year_hours', { precision: 7, scale: 1 }).notNull().default('900'),
+    academicYearWeeks: numeric('academic_year_weeks', { precision: 5, scale: 1 }).notNull().default('26'),
+    excusedCapPercent: numeric('excused_cap_percent', { precision: 4, scale: 1 }).notNull().default('10'),
+    minimumAttendancePercent: numeric('minimum_attendance_percent', { precision: 4, scale: 1 }).notNull().default('80'),
+    sapCheckpointHours: numeric('sap_checkpoint_hours', { precision: 7, scale: 1 }).array(),
+    withdrawAfterDays: integer('withdraw_after_days').notNull().default(14),
+    makeUpDeadlineDays: integer('make_up_deadline_days').notNull().default(14),
+    makeUpCapPercent: numeric('make_up_cap_percent', { precision: 4, scale: 1 }),
+    updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('program_policies_year_check', sql`${t.academicYearHours} >= 900 and ${t.academicYearWeeks} >= 26`),
+    check('program_policies_excused_cap_check', sql`${t.excusedCapPercent} between 0 and 10`),
+    check('program_policies_minimum_check', sql`${t.minimumAttendancePercent} between 0 and 100`),
+    check('program_policies_withdraw_check', sql`${t.withdrawAfterDays} between 1 and 14`),
+    check('program_policies_make_up_check', sql`${t.makeUpDeadlineDays} >= 0 and (${t.makeUpCapPercent} is null or ${t.makeUpCapPercent} between 0 and 100)`),
+  ],
+);
+
+/** Days the school (or one program) does not meet: never scheduled, never an absence. */
+export const calendarClosures = pgTable(
+  'calendar_closures',
+  {
+    id: serial('id').primaryKey(),
+    startDate: date('start_date').notNull(),
+    endDate: date('end_date').notNull(),
+    name: text('name').notNull(),
+    // null: the whole school.
+    programId: integer('program_id').references(() => programs.id, { onDelete: 'cascade' }),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('calendar_closures_dates_idx').on(t.startDate, t.endDate),
+    check('calendar_closures_dates_check', sql`${t.endDate} >= ${t.startDate}`),
+    check('calendar_closures_name_not_blank', sql`length(trim(${t.name})) > 0`),
+  ],
+);
+
+/** Supervised time outside the regular schedule that replaces missed time. Times are school-local. */
+export const makeUpSessions = pgTable(
+  'make_up_sessions',
+  {
+    id: serial('id').primaryKey(),
+    studentId: integer('student_id')
+      .notNull()
+      .references(() => students.id, { onDelete: 'cascade' }),
+    sessionDate: date('session_date').notNull(),
+    startTime: time('start_time').notNull(),
+    endTime: time('end_time').notNull(),
+    minutes: integer('minutes').notNull(),
+    supervisorId: integer('supervisor_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    courseId: integer('course_id').references(() => courses.id, { onDelete: 'set null' }),
+    note: text('note'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('make_up_sessions_student_idx').on(t.studentId, t.sessionDate),
+    check('make_up_sessions_times_check', sql`${t.endTime} > ${t.startTime} and ${t.minutes} > 0`),
+  ],
+);
+
+/**
+ * Every staff change to an attendance record, with the record's values before and after: the first
+ * change's `before` is the record as first captured, so a correction never hides the original.
+ */
+export const attendanceCorrections = pgTable(
+  'attendance_corrections',
+  {
+    id: serial('id').primaryKey(),
+    attendanceRecordId: integer('attendance_record_id')
+      .notNull()
+      .references(() => attendanceRecords.id, { onDelete: 'cascade' }),
+    changedBy: integer('changed_by').references(() => users.id, { onDelete: 'set null' }),
+    changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
+    reason: text('reason').notNull(),
+    before: jsonb('before').notNull(),
+    after: jsonb('after').notNull(),
+  },
+  (t) => [index('attendance_corrections_record_idx').on(t.attendanceRecordId, t.changedAt)],
+);
