@@ -153,3 +153,13 @@ export async function hasAttendanceHistory(db: DbOrTx, studentId: number): Promi
 export async function deleteStudentRow(db: DbOrTx, id: number): Promise<void> {
   await db.delete(students).where(eq(students.id, id));
 }
+
+/** The student's status, the row locked for the rest of the transaction (leaves and withdrawals change it). */
+export async function lockStudentStatusRow(db: DbOrTx, id: number): Promise<{ status: string } | undefined> {
+  const [row] = await db.select({ status: students.status }).from(students).where(eq(students.id, id)).for('update');
+  return row;
+}
+
+export async function updateStudentStatusRow(db: DbOrTx, id: number, status: string): Promise<void> {
+  await db.update(students).set({ status, updatedAt: sql`now()` }).where(eq(students.id, id));
+}
