@@ -167,6 +167,8 @@ describe('withdrawal', () => {
     expect((await get('/api/compliance/withdrawal-watch')).json().map((r: { firstName: string }) => r.firstName)).not.toContain('S1');
     const h = (await get(`/api/students/${ids.S1}/hours?from=2026-05-18&to=2026-05-22`)).json();
     expect(h.lastDateOfAttendance).toBe('2026-05-07');
+    expect((await get(`/api/students/${ids.S1}`)).json().lastDateOfAttendance).toBe('2026-05-07');
+    expect((await get(`/api/students/${ids.S6}`)).json().lastDateOfAttendance).toBe('2026-05-21');
     expect(h.days.every((d: { scheduledMinutes: number }) => d.scheduledMinutes === 0)).toBe(true);
   });
 

@@ -19,7 +19,7 @@ type StudentColumns = typeof students.$inferSelect;
 export type StudentRow = Pick<
   StudentColumns,
   'id' | 'firstName' | 'lastName' | 'email' | 'phone' | 'programId' | 'status' | 'sisStudentId' | 'enrollmentDate' | 'ssnLast4'
-> & { programName: (typeof programs.$inferSelect)['programName'] | null };
+> & { programName: (typeof programs.$inferSelect)['programName'] | null; lastDateOfAttendance: string | null };
 
 const rowColumns = {
   id: students.id,
@@ -33,6 +33,13 @@ const rowColumns = {
   sisStudentId: students.sisStudentId,
   enrollmentDate: students.enrollmentDate,
   ssnLast4: students.ssnLast4,
+  // The last date of attendance (issue 13): the one frozen with a withdrawal, else the latest day
+  // with an attended record or a make-up session (the hours ledger's rule, read from the indexes).
+  lastDateOfAttendance: sql<string | null>`case when exists (select 1 from student_withdrawals w where w.student_id = ${students.id})
+    then (select w.last_date_of_attendance::text from student_withdrawals w where w.student_id = ${students.id})
+    else greatest(
+      (select max(a.session_date)::text from attendance_records a where a.student_id = ${students.id} and a.status in ('present', 'late', 'incomplete')),
+      (select max(m.session_date)::text from make_up_sessions m where m.student_id = ${students.id})) end`,
 };
 
 /** The scope as a condition on `students` (undefined: no condition). */
