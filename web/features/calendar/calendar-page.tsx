@@ -29,7 +29,8 @@ export function CalendarPage() {
     <>
       <PageHeader title="School Calendar" subtitle="Closures: days the school or a program does not meet" actions={<Button onClick={() => setAdding(true)} icon={Plus}>Add Closure</Button>} />
       {closures.isError ? <Alert className="mb-6">The closures could not be loaded. Reload the page to try again.</Alert> : null}
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+      {/* Stacked: the month grid takes the full width, so its seven columns fit without scrolling. */}
+      <div className="grid gap-6">
         <MonthView month={month} onMonthChange={setMonth} closures={all} />
         <ClosureList closures={all} isLoading={closures.isLoading} onDelete={setDeleting} onShow={(c) => setMonth(monthOf(c.startDate))} />
       </div>

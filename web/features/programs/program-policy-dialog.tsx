@@ -96,7 +96,7 @@ function hintFor(policy: ProgramPolicy, key: Key): string {
     const value = key === 'makeUpCapPercent' ? 'no cap' : `${shownText(policy, key)}${derived ? `, ${derived}` : ''}`;
     return `In force: ${value} (default).${ruleText}`;
   }
-  return `In force: ${shownText(policy, key)} (set for this program). Clear it for the default, ${derived ?? fmt(fixedDefault ?? 0)}.${ruleText}`;
+  return `In force: ${shownText(policy, key)} (set for this program; blank: ${derived ?? fmt(fixedDefault ?? 0)}).${ruleText}`;
 }
 
 /** "450, 900 1350" → [450, 900, 1350]; a word that is not a number stays NaN, for the contract to refuse. */
