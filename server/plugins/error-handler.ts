@@ -14,10 +14,15 @@ function fromPostgres(err: { code?: string; constraint?: string; detail?: string
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const errors = error.validation.map((v) => ({
-        field: v.instancePath.replace(/^\//, '').replace(/\//g, '.') || (v.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') || 'body',
-        message: v.message ?? 'Invalid value',
-      }));
+      const errors = error.validation.flatMap((v) => {
+        const field = v.instancePath.replace(/^\//, '').replace(/\//g, '.') || (v.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') || '';
+        // A strict body's unknown key is named as the field itself, not as "body".
+        const unknownKeys = v.keyword === 'unrecognized_keys' ? (v.params as { keys?: unknown[] }).keys : undefined;
+        if (Array.isArray(unknownKeys) && unknownKeys.length > 0) {
+          return unknownKeys.map((key) => ({ field: field ? `${field}.${String(key)}` : String(key), message: `${String(key)} is not a known field` }));
+        }
+        return [{ field: field || 'body', message: v.message ?? 'Invalid value' }];
+      });
       const summary = errors.map((e) => `${e.field}: ${e.message}`).join('; ');
       return reply.status(400).send({ message: `Validation failed: ${summary}`, code: 'VALIDATION', errors });
     }

@@ -3,6 +3,7 @@ import { Route, Routes } from 'react-router';
 import { ProjectorPage } from '../features/attendance/projector-page.tsx';
 import { TakeAttendancePage } from '../features/attendance/take-attendance-page.tsx';
 import { AuditLogsPage } from '../features/audit-logs/audit-logs-page.tsx';
+import { CalendarPage } from '../features/calendar/calendar-page.tsx';
 import { LoginPage } from '../features/auth/login-page.tsx';
 import { SessionsPage } from '../features/auth/sessions-page.tsx';
 import { SetupPage } from '../features/auth/setup-page.tsx';
@@ -10,6 +11,7 @@ import { SignOutPage } from '../features/auth/sign-out-page.tsx';
 import { CoursesPage } from '../features/courses/courses-page.tsx';
 import { DashboardPage } from '../features/dashboard/dashboard-page.tsx';
 import { DataManagementPage } from '../features/data-management/data-management-page.tsx';
+import { ProgramsPage } from '../features/programs/programs-page.tsx';
 import { SchedulesPage } from '../features/schedules/schedules-page.tsx';
 import { SettingsPage } from '../features/settings/settings-page.tsx';
 import { StudentsPage } from '../features/students/students-page.tsx';
@@ -27,10 +29,12 @@ const SCREENS: { path: string | null; access: ScreenKey; page: ReactElement }[] 
   { path: 'attendance/present', access: 'attendance', page: <ProjectorPage /> },
   { path: 'users', access: 'users', page: <UserManagementPage /> },
   { path: 'students', access: 'students', page: <StudentsPage /> },
+  { path: 'programs', access: 'programs', page: <ProgramsPage /> },
   { path: 'courses', access: 'courses', page: <CoursesPage /> },
   { path: 'schedules', access: 'schedules', page: <SchedulesPage /> },
   { path: 'data-management', access: 'data-management', page: <DataManagementPage /> },
   { path: 'audit-logs', access: 'audit-logs', page: <AuditLogsPage /> },
+  { path: 'calendar', access: 'calendar', page: <CalendarPage /> },
   { path: 'settings', access: 'settings', page: <SettingsPage /> },
 ];
 

@@ -12,6 +12,8 @@ export type ScreenKey =
   | 'attendance'
   | 'users'
   | 'students'
+  | 'programs'
+  | 'calendar'
   | 'courses'
   | 'schedules'
   | 'data-management'
@@ -35,6 +37,8 @@ export const SCREEN_ACCESS: Record<ScreenKey, ScreenRule> = {
   // The Students screen is the record-keeping screen of its menu entry's roles; instructors read
   // students only through their own rosters.
   students: { allows: (r) => navRoles('/students').includes(r), deniedMessage: (r) => roleAccessDenied(r, 'view students') },
+  programs: { allows: (r) => can(r, 'programs:manage'), deniedMessage: (r) => roleAccessDenied(r, 'manage programs') },
+  calendar: { allows: (r) => can(r, 'calendar:manage'), deniedMessage: (r) => roleAccessDenied(r, 'manage the school calendar') },
   courses: { allows: (r) => can(r, 'courses:manage'), deniedMessage: (r) => roleAccessDenied(r, 'manage courses') },
   schedules: { allows: (r) => can(r, 'schedules:manage'), deniedMessage: (r) => roleAccessDenied(r, 'manage schedules') },
   'data-management': { allows: (r) => can(r, 'data:manage'), deniedMessage: () => DATA_MANAGEMENT_ACCESS_DENIED },

@@ -17,7 +17,7 @@ import { apiParsePage } from './api-page.ts';
  * them after a change. Everything else a feature reads is in its own `*-api.ts`.
  */
 
-const PROGRAMS_KEY = ['/api/programs'] as const;
+export const PROGRAMS_KEY = ['/api/programs'] as const;
 export const SETTINGS_KEY = ['/api/settings'] as const;
 export const COURSES_KEY = ['/api/courses'] as const;
 export const USERS_KEY = ['/api/users'] as const;

@@ -22,7 +22,7 @@ import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { localDate, localTimeOfDay } from '../../lib/school-time.ts';
 import { recordHistory, recordStudentId, type ClassWindow } from '../attendance/service.ts';
 import { recordAudit } from '../audit-logs/service.ts';
-import { listClosures } from '../calendar/service.ts';
+import { closedDates as closedDatesOf } from '../calendar/service.ts';
 import { programPolicy } from '../programs/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { computeLedger, type Ledger, type LedgerSchedule } from './ledger.ts';
@@ -82,17 +82,6 @@ const NO_PROGRAM_POLICY = {
   minimumAttendancePercent: POLICY_DEFAULTS.minimumAttendancePercent,
   sapCheckpointHours: [],
 };
-
-/** Closed dates in [from, to] for a program: school-wide closures and the program's own. */
-async function closedDatesFor(db: DbOrTx, programId: number | null, from: string, to: string): Promise<Set<string>> {
-  const closures = await listClosures(db, { from, to, programId: programId ?? undefined });
-  const dates = new Set<string>();
-  for (const c of closures) {
-    if (c.programId != null && c.programId !== programId) continue;
-    for (let d = c.startDate < from ? from : c.startDate; d <= c.endDate && d <= to; d = addDays(d, 1)) dates.add(d);
-  }
-  return dates;
-}
 
 /** Every date of the leaves. */
 export function leaveDays(leaves: { startDate: string; endDate: string }[]): Set<string> {
@@ -155,7 +144,7 @@ export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: str
     const from = earliestDate(s.enrollmentDate, schedules, asOf);
     if (!policies.has(s.programId)) policies.set(s.programId, s.programId == null ? Promise.resolve(undefined) : programPolicy(db, s.programId));
     const closureKey = `${s.programId}|${from}`;
-    if (!closures.has(closureKey)) closures.set(closureKey, closedDatesFor(db, s.programId, from, asOf));
+    if (!closures.has(closureKey)) closures.set(closureKey, closedDatesOf(db, { from, to: asOf, programId: s.programId }));
     const [policy, closedDates] = await Promise.all([policies.get(s.programId)!, closures.get(closureKey)!]);
     const leaves = leavesOf.get(s.id) ?? [];
     const withdrawal = withdrawalOf.get(s.id);

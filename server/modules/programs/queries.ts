@@ -29,6 +29,11 @@ export async function updateProgramRow(db: DbOrTx, id: number, values: ProgramVa
   return row;
 }
 
+export async function selectProgram(db: DbOrTx, id: number): Promise<ProgramRow | undefined> {
+  const [row] = await db.select().from(programs).where(eq(programs.id, id));
+  return row;
+}
+
 export async function selectProgramNames(db: DbOrTx): Promise<Pick<ProgramRow, 'id' | 'programName'>[]> {
   return db.select({ id: programs.id, programName: programs.programName }).from(programs);
 }
@@ -44,6 +49,16 @@ export type ProgramPolicyRow = typeof programPolicies.$inferSelect;
 export async function selectPolicyRow(db: DbOrTx, programId: number): Promise<ProgramPolicyRow | undefined> {
   const [row] = await db.select().from(programPolicies).where(eq(programPolicies.programId, programId));
   return row;
+}
+
+type PolicyValues = Omit<typeof programPolicies.$inferInsert, 'programId' | 'updatedAt'>;
+
+/** Write the program's policy row (one per program), replacing every value it had. */
+export async function upsertPolicyRow(db: DbOrTx, programId: number, values: PolicyValues): Promise<void> {
+  await db
+    .insert(programPolicies)
+    .values({ programId, ...values })
+    .onConflictDoUpdate({ target: programPolicies.programId, set: { ...values, updatedAt: sql`now()` } });
 }
 
 /** The sum of the clock hours of the program's active courses: programHours' default. */

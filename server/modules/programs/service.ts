@@ -1,20 +1,23 @@
 import type { z } from 'zod';
-import { POLICY_DEFAULTS, defaultProgramWeeks, paymentPeriodPlan, type ProgramPolicy } from '../../../common/hours.ts';
+import { POLICY_DEFAULTS, defaultProgramWeeks, paymentPeriodPlan, type ProgramPolicy, type ProgramPolicyInput } from '../../../common/hours.ts';
 import type { Program, programInputSchema } from '../../../common/programs.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { withUniqueFields } from '../../lib/db-errors.ts';
-import { notFound } from '../../lib/errors.ts';
+import { badRequest, notFound } from '../../lib/errors.ts';
 import { changedFields, recordAudit } from '../audit-logs/service.ts';
 import {
   insertProgram,
   programExists,
   selectActiveCourseHours,
   selectPolicyRow,
+  selectProgram,
   selectProgramForUpdate,
   selectProgramName,
   selectProgramNames,
   selectPrograms,
   updateProgramRow,
+  upsertPolicyRow,
+  type ProgramPolicyRow,
   type ProgramRow,
 } from './queries.ts';
 
@@ -54,6 +57,12 @@ export async function listPrograms(db: DbOrTx): Promise<Program[]> {
   return (await selectPrograms(db)).map(toProgram);
 }
 
+export async function getProgram(db: DbOrTx, id: number): Promise<Program> {
+  const row = await selectProgram(db, id);
+  if (!row) throw notFound('Program');
+  return toProgram(row);
+}
+
 export async function createProgram(db: Db, input: Input, ctx: Ctx): Promise<Program> {
   return db.transaction(async (tx) => {
     const row = await withUniqueFields(() => insertProgram(tx, toColumns(input)), UNIQUE);
@@ -90,8 +99,10 @@ const numOrNull = (v: string | null | undefined) => (v == null ? null : Number(v
  * periods it gives; undefined when there is no such program.
  */
 export async function programPolicy(db: DbOrTx, programId: number): Promise<ProgramPolicy | undefined> {
-  const [exists, row, courseHours] = await Promise.all([programExists(db, programId), selectPolicyRow(db, programId), selectActiveCourseHours(db, programId)]);
-  if (!exists) return undefined;
+  // One after the other: inside a transaction the three share one connection (pg deprecates overlapping queries on it).
+  if (!(await programExists(db, programId))) return undefined;
+  const row = await selectPolicyRow(db, programId);
+  const courseHours = await selectActiveCourseHours(db, programId);
   const academicYearHours = numOrNull(row?.academicYearHours) ?? POLICY_DEFAULTS.academicYearHours;
   const academicYearWeeks = numOrNull(row?.academicYearWeeks) ?? POLICY_DEFAULTS.academicYearWeeks;
   const programHours = numOrNull(row?.programHours) ?? courseHours;
@@ -113,4 +124,89 @@ export async function programPolicy(db: DbOrTx, programId: number): Promise<Prog
     paymentPeriods,
     updatedAt: row?.updatedAt.toISOString() ?? null,
   };
+}
+
+/**
+ * The policy as stored: what PUT sets and the audit log compares. null means "the default" for the
+ * values whose default is derived (program hours and weeks, checkpoints) and for the make-up cap
+ * (no cap); the others are stored with their default filled in.
+ */
+type PolicySettings = Pick<ProgramPolicy, 'academicYearHours' | 'academicYearWeeks' | 'excusedCapPercent' | 'minimumAttendancePercent' | 'withdrawAfterDays' | 'makeUpDeadlineDays' | 'makeUpCapPercent'> & {
+  programHours: number | null;
+  programWeeks: number | null;
+  sapCheckpointHours: number[] | null;
+};
+
+function storedSettings(row: ProgramPolicyRow | undefined): PolicySettings {
+  return {
+    programHours: numOrNull(row?.programHours),
+    programWeeks: numOrNull(row?.programWeeks),
+    academicYearHours: numOrNull(row?.academicYearHours) ?? POLICY_DEFAULTS.academicYearHours,
+    academicYearWeeks: numOrNull(row?.academicYearWeeks) ?? POLICY_DEFAULTS.academicYearWeeks,
+    excusedCapPercent: numOrNull(row?.excusedCapPercent) ?? POLICY_DEFAULTS.excusedCapPercent,
+    minimumAttendancePercent: numOrNull(row?.minimumAttendancePercent) ?? POLICY_DEFAULTS.minimumAttendancePercent,
+    sapCheckpointHours: row?.sapCheckpointHours?.map(Number) ?? null,
+    withdrawAfterDays: row?.withdrawAfterDays ?? POLICY_DEFAULTS.withdrawAfterDays,
+    makeUpDeadlineDays: row?.makeUpDeadlineDays ?? POLICY_DEFAULTS.makeUpDeadlineDays,
+    makeUpCapPercent: numOrNull(row?.makeUpCapPercent),
+  };
+}
+
+function settingsFromInput(i: ProgramPolicyInput): PolicySettings {
+  return {
+    programHours: i.programHours ?? null,
+    programWeeks: i.programWeeks ?? null,
+    academicYearHours: i.academicYearHours ?? POLICY_DEFAULTS.academicYearHours,
+    academicYearWeeks: i.academicYearWeeks ?? POLICY_DEFAULTS.academicYearWeeks,
+    excusedCapPercent: i.excusedCapPercent ?? POLICY_DEFAULTS.excusedCapPercent,
+    minimumAttendancePercent: i.minimumAttendancePercent ?? POLICY_DEFAULTS.minimumAttendancePercent,
+    sapCheckpointHours: i.sapCheckpointHours ?? null,
+    withdrawAfterDays: i.withdrawAfterDays ?? POLICY_DEFAULTS.withdrawAfterDays,
+    makeUpDeadlineDays: i.makeUpDeadlineDays ?? POLICY_DEFAULTS.makeUpDeadlineDays,
+    makeUpCapPercent: i.makeUpCapPercent ?? POLICY_DEFAULTS.makeUpCapPercent,
+  };
+}
+
+const str = (n: number | null) => (n == null ? null : String(n));
+
+/** A policy read, 404 when there is no such program. */
+export async function getProgramPolicy(db: DbOrTx, programId: number): Promise<ProgramPolicy> {
+  const policy = await programPolicy(db, programId);
+  if (!policy) throw notFound('Program');
+  return policy;
+}
+
+/**
+ * PUT /api/programs/{id}/policy: replaces the program's policy (a value left out or null takes its
+ * default) and answers the new effective policy. Audited with the settings that changed.
+ */
+export async function setProgramPolicy(db: Db, programId: number, input: ProgramPolicyInput, ctx: Ctx): Promise<ProgramPolicy> {
+  return db.transaction(async (tx) => {
+    // Locks the program, so two saves of the same policy apply one after the other.
+    if (!(await selectProgramForUpdate(tx, programId))) throw notFound('Program');
+    const next = settingsFromInput(input);
+    const programHours = next.programHours ?? (await selectActiveCourseHours(tx, programId));
+    const beyond = next.sapCheckpointHours?.find((h) => h > programHours);
+    if (beyond !== undefined) {
+      const message = `sapCheckpointHours must not go beyond the program's ${programHours} hours (${beyond} does)`;
+      throw badRequest(message, [{ field: 'sapCheckpointHours', message }]);
+    }
+    const before = storedSettings(await selectPolicyRow(tx, programId));
+    await upsertPolicyRow(tx, programId, {
+      programHours: str(next.programHours),
+      programWeeks: str(next.programWeeks),
+      academicYearHours: String(next.academicYearHours),
+      academicYearWeeks: String(next.academicYearWeeks),
+      excusedCapPercent: String(next.excusedCapPercent),
+      minimumAttendancePercent: String(next.minimumAttendancePercent),
+      sapCheckpointHours: next.sapCheckpointHours?.map(String) ?? null,
+      withdrawAfterDays: next.withdrawAfterDays,
+      makeUpDeadlineDays: next.makeUpDeadlineDays,
+      makeUpCapPercent: str(next.makeUpCapPercent),
+      updatedBy: ctx.actorId,
+    });
+    const diff = changedFields(before as Record<string, unknown>, next as Record<string, unknown>);
+    await recordAudit(tx, { userId: ctx.actorId, action: 'Update', tableName: 'program_policies', recordId: programId, ipAddress: ctx.ip, ...diff });
+    return (await programPolicy(tx, programId))!;
+  });
 }

@@ -1,8 +1,10 @@
 import {
   BookOpen,
   CalendarDays,
+  CalendarOff,
   Database,
   GraduationCap,
+  Layers,
   LayoutDashboard,
   QrCode,
   ScrollText,
@@ -17,9 +19,11 @@ export const NAV_ICONS: Record<string, LucideIcon> = {
   '/attendance': QrCode,
   '/users': Users,
   '/students': GraduationCap,
+  '/programs': Layers,
   '/courses': BookOpen,
   '/schedules': CalendarDays,
   '/data-management': Database,
   '/audit-logs': ScrollText,
+  '/calendar': CalendarOff,
   '/settings': Settings,
 };

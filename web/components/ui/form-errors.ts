@@ -7,7 +7,8 @@ import { readErrorBody, type FieldErrors } from '../../lib/api.ts';
  */
 export function serverFormErrors(error: unknown, fields: readonly string[]): { fieldErrors: FieldErrors; message: string | null } {
   const { message, fieldErrors } = readErrorBody(error);
-  const shown = Object.keys(fieldErrors).filter((f) => fields.includes(f));
+  // 'sapCheckpointHours.1' is shown on the form's sapCheckpointHours field.
+  const shown = Object.keys(fieldErrors).filter((f) => fields.includes(f.split('.')[0]!));
   const fallback = message ?? 'The server refused the change. Please try again.';
   return { fieldErrors, message: shown.length === 0 ? fallback : null };
 }

@@ -56,7 +56,9 @@ export function useRecordForm<V extends FieldValues, S extends z.ZodType>({ defa
   const set = <N extends Path<V>>(name: N, value: PathValue<V, N>) => form.setValue(name, value);
 
   const errorOf = (name: string): string | undefined => {
-    const message = (form.formState.errors as Record<string, { message?: unknown } | undefined>)[name]?.message;
+    const error = (form.formState.errors as Record<string, { message?: unknown } | ({ message?: unknown } | undefined)[] | undefined>)[name];
+    // A list field typed as one input (e.g. "450, 900"): its items' errors are shown on it.
+    const message = Array.isArray(error) ? error.find((e) => typeof e?.message === 'string')?.message : error?.message;
     return typeof message === 'string' ? message : undefined;
   };
 
