@@ -15,6 +15,7 @@ export const POLICY_DEFAULTS = {
   withdrawAfterDays: 14,
   makeUpDeadlineDays: 14,
   makeUpCapPercent: null,
+  attendanceEditLockDays: null,
 } as const;
 /** The federal ceiling on excused absences that count toward a payment period. */
 export const EXCUSED_CAP_CEILING_PERCENT = 10;
@@ -48,6 +49,7 @@ export const programPolicyInputSchema = z
     withdrawAfterDays: intIn('withdrawAfterDays', 1, 14).nullish(),
     makeUpDeadlineDays: intIn('makeUpDeadlineDays', 0, 365).nullish(),
     makeUpCapPercent: numIn('makeUpCapPercent', 0, 100, 0.1).nullish(),
+    attendanceEditLockDays: intIn('attendanceEditLockDays', 1, 3650).nullish(),
   })
   .strict();
 export type ProgramPolicyInput = z.output<typeof programPolicyInputSchema>;
@@ -72,6 +74,8 @@ export const programPolicySchema = z.object({
   withdrawAfterDays: z.number().int(),
   makeUpDeadlineDays: z.number().int(),
   makeUpCapPercent: z.number().nullable(),
+  /** Records older than this many days can be changed by super_admin only, with a reason (null: never locked). */
+  attendanceEditLockDays: z.number().int().nullable(),
   /** Which values were set for this program (false: the default shown is in force). */
   isSet: z.object({ programHours: z.boolean(), programWeeks: z.boolean(), sapCheckpointHours: z.boolean() }),
   /** The payment periods these values give (COMPLIANCE.md). */

@@ -573,3 +573,8 @@ export async function selectWithdrawalDate(db: DbOrTx, studentId: number): Promi
   const [row] = await db.select({ date: studentWithdrawals.withdrawalDate }).from(studentWithdrawals).where(eq(studentWithdrawals.studentId, studentId));
   return row?.date ?? null;
 }
+
+export async function selectStudentProgramId(db: DbOrTx, studentId: number): Promise<number | null> {
+  const [row] = await db.select({ programId: students.programId }).from(students).where(eq(students.id, studentId));
+  return row?.programId ?? null;
+}

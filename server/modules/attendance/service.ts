@@ -7,11 +7,12 @@ import type { Schedule } from '../../../common/schedules.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
-import { localDate } from '../../lib/school-time.ts';
+import { addDays, localDate } from '../../lib/school-time.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { closeExpiredSessions, listActiveSessionsIn, listRecentSessionMeetings } from '../qr-sessions/service.ts';
 import { assertCanUseSchedule } from '../schedules/service.ts';
 import { getSettings } from '../settings/service.ts';
+import { programPolicy } from '../programs/service.ts';
 import { flagView, flagsOfMeeting, judgeFlag, recordFlagReview, storedScanEvidence } from './proxy-flags.ts';
 import {
   clockHoursTotals,
@@ -20,6 +21,7 @@ import {
   insertCorrection,
   selectCorrections,
   selectHistoryRecord,
+  selectStudentProgramId,
   selectWithdrawalDate,
   insertManualRecord,
   lockFlag,
@@ -84,6 +86,21 @@ async function assertWithdrawalAllows(db: DbOrTx, user: User, studentId: number,
   if (user.role !== 'super_admin' && user.role !== 'it_admin') throw forbidden(`The student withdrew on ${withdrawn}; only an administrator can change attendance up to that date`);
 }
 
+/**
+ * The program's attendanceEditLockDays: a record of a meeting older than that many days may be
+ * changed only by super_admin (every change carries a reason already).
+ */
+async function assertNotLocked(db: DbOrTx, user: User, studentId: number, sessionDate: string, clock: Clock): Promise<void> {
+  if (user.role === 'super_admin') return;
+  const programId = await selectStudentProgramId(db, studentId);
+  const lockDays = programId == null ? null : ((await programPolicy(db, programId))?.attendanceEditLockDays ?? null);
+  if (lockDays == null) return;
+  const today = localDate(clock.now(), (await getSettings(db)).attendance.timeZone);
+  if (sessionDate < addDays(today, -lockDays)) {
+    throw forbidden(`Attendance older than ${lockDays} days is locked for this program; only a super admin can change it, with a reason`);
+  }
+}
+
 async function assertMayOverride(db: DbOrTx, user: User, scheduleId: number): Promise<Schedule> {
   const schedule = await assertCanUseSchedule(db, user, scheduleId);
   if (user.role === 'instructor' && !(await getSettings(db)).attendance.allowInstructorOverride) {
@@ -143,6 +160,7 @@ export async function overrideAttendance(db: Db, user: User, recordId: number, b
     if (!before) throw notFound('Attendance record');
     const schedule = await assertMayOverride(tx, user, before.scheduleId);
     await assertWithdrawalAllows(tx, user, before.studentId, before.sessionDate);
+    await assertNotLocked(tx, user, before.studentId, before.sessionDate, ctx.clock);
     const now = ctx.clock.now();
     const window = classWindow(before.sessionDate, schedule.startTime, schedule.endTime, timeZone);
     const punch = correctedPunch(body, before, window);
@@ -187,6 +205,7 @@ export async function createManualRecord(db: Db, user: User, body: z.output<type
     throw refuseDate(`The student enrolled on ${enrolment.enrollmentDate}; ${sessionDate} is before that`);
   }
   await assertWithdrawalAllows(db, user, body.studentId, sessionDate);
+  await assertNotLocked(db, user, body.studentId, sessionDate, ctx.clock);
   const window = classWindow(sessionDate, schedule.startTime, schedule.endTime, settings.attendance.timeZone);
   const scheduled = scheduledMinutes(window);
   const punch = correctedPunch(body, { scanInTime: null, scanOutTime: null }, window);

@@ -242,3 +242,19 @@ describe('reports', () => {
   });
 });
 
+
+describe('the attendance edit lock', () => {
+  it('closes records older than the program’s attendanceEditLockDays to all but super_admin', async () => {
+    const policy = await t.app.inject({ method: 'PUT', url: `/api/programs/${programP}/policy`, headers: { cookie: admin }, payload: { programHours: 600, programWeeks: 30, attendanceEditLockDays: 30 } });
+    expect(policy.statusCode).toBe(200);
+    expect(policy.json().attendanceEditLockDays).toBe(30);
+    const { rows } = await t.db.execute<{ id: number; session_date: string }>(sql`select id, session_date::text from attendance_records where student_id = ${ids.S6} and session_date in ('2026-03-02', '2026-05-21') order by session_date`);
+    const change = (id: number, cookie: string) => t.app.inject({ method: 'PUT', url: `/api/attendance/${id}`, headers: { cookie }, payload: { status: 'late', overrideReason: 'Arrived 09:10 per the sign-in sheet' } });
+    const old = await change(rows[0]!.id, admin);
+    expect(old.statusCode).toBe(403);
+    expect(old.json().message).toContain('older than 30 days is locked');
+    expect((await change(rows[1]!.id, admin)).statusCode).toBe(200); // yesterday: open
+    const sa = (await t.signedIn('super_admin')).cookie;
+    expect((await change(rows[0]!.id, sa)).statusCode).toBe(200);
+  });
+});

@@ -41,6 +41,7 @@ describe('program policy', () => {
       withdrawAfterDays: 14,
       makeUpDeadlineDays: 14,
       makeUpCapPercent: null,
+      attendanceEditLockDays: null,
       isSet: { programHours: false, programWeeks: false, sapCheckpointHours: false },
       paymentPeriods: [
         { number: 1, startHours: 0, endHours: 450, weeks: 13 },

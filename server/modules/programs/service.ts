@@ -120,6 +120,7 @@ export async function programPolicy(db: DbOrTx, programId: number): Promise<Prog
     withdrawAfterDays: row?.withdrawAfterDays ?? POLICY_DEFAULTS.withdrawAfterDays,
     makeUpDeadlineDays: row?.makeUpDeadlineDays ?? POLICY_DEFAULTS.makeUpDeadlineDays,
     makeUpCapPercent: numOrNull(row?.makeUpCapPercent),
+    attendanceEditLockDays: row?.attendanceEditLockDays ?? null,
     isSet: { programHours: row?.programHours != null, programWeeks: row?.programWeeks != null, sapCheckpointHours: row?.sapCheckpointHours != null },
     paymentPeriods,
     updatedAt: row?.updatedAt.toISOString() ?? null,
@@ -131,7 +132,7 @@ export async function programPolicy(db: DbOrTx, programId: number): Promise<Prog
  * values whose default is derived (program hours and weeks, checkpoints) and for the make-up cap
  * (no cap); the others are stored with their default filled in.
  */
-type PolicySettings = Pick<ProgramPolicy, 'academicYearHours' | 'academicYearWeeks' | 'excusedCapPercent' | 'minimumAttendancePercent' | 'withdrawAfterDays' | 'makeUpDeadlineDays' | 'makeUpCapPercent'> & {
+type PolicySettings = Pick<ProgramPolicy, 'academicYearHours' | 'academicYearWeeks' | 'excusedCapPercent' | 'minimumAttendancePercent' | 'withdrawAfterDays' | 'makeUpDeadlineDays' | 'makeUpCapPercent' | 'attendanceEditLockDays'> & {
   programHours: number | null;
   programWeeks: number | null;
   sapCheckpointHours: number[] | null;
@@ -149,6 +150,7 @@ function storedSettings(row: ProgramPolicyRow | undefined): PolicySettings {
     withdrawAfterDays: row?.withdrawAfterDays ?? POLICY_DEFAULTS.withdrawAfterDays,
     makeUpDeadlineDays: row?.makeUpDeadlineDays ?? POLICY_DEFAULTS.makeUpDeadlineDays,
     makeUpCapPercent: numOrNull(row?.makeUpCapPercent),
+    attendanceEditLockDays: row?.attendanceEditLockDays ?? null,
   };
 }
 
@@ -164,6 +166,7 @@ function settingsFromInput(i: ProgramPolicyInput): PolicySettings {
     withdrawAfterDays: i.withdrawAfterDays ?? POLICY_DEFAULTS.withdrawAfterDays,
     makeUpDeadlineDays: i.makeUpDeadlineDays ?? POLICY_DEFAULTS.makeUpDeadlineDays,
     makeUpCapPercent: i.makeUpCapPercent ?? POLICY_DEFAULTS.makeUpCapPercent,
+    attendanceEditLockDays: i.attendanceEditLockDays ?? POLICY_DEFAULTS.attendanceEditLockDays,
   };
 }
 
@@ -203,6 +206,7 @@ export async function setProgramPolicy(db: Db, programId: number, input: Program
       withdrawAfterDays: next.withdrawAfterDays,
       makeUpDeadlineDays: next.makeUpDeadlineDays,
       makeUpCapPercent: str(next.makeUpCapPercent),
+      attendanceEditLockDays: next.attendanceEditLockDays,
       updatedBy: ctx.actorId,
     });
     const diff = changedFields(before as Record<string, unknown>, next as Record<string, unknown>);

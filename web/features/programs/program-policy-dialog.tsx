@@ -59,6 +59,7 @@ const FIELD_SPECS: Record<keyof typeof POLICY_DEFAULTS | 'programHours' | 'progr
   withdrawAfterDays: { label: 'Withdraw after (days without attendance)', step: 1, rule: '1 to 14 consecutive calendar days.' },
   makeUpDeadlineDays: { label: 'Make-up deadline (days)', step: 1, rule: 'Days allowed to make up missed time.' },
   makeUpCapPercent: { label: 'Make-up cap (% of program hours)', step: 0.1, derived: 'no cap' },
+  attendanceEditLockDays: { label: 'Lock attendance after (days)', step: 1, derived: 'never locked', rule: 'Older records: super admin only, with a reason.' },
 };
 const KEYS = Object.keys(FIELD_SPECS) as Key[];
 
@@ -93,7 +94,7 @@ function hintFor(policy: ProgramPolicy, key: Key): string {
   const fixedDefault = key in POLICY_DEFAULTS ? POLICY_DEFAULTS[key as keyof typeof POLICY_DEFAULTS] : null;
   const ruleText = rule ? ` ${rule}` : '';
   if (!isSet(policy, key)) {
-    const value = key === 'makeUpCapPercent' ? 'no cap' : `${shownText(policy, key)}${derived ? `, ${derived}` : ''}`;
+    const value = fixedDefault === null && derived ? derived : `${shownText(policy, key)}${derived ? `, ${derived}` : ''}`;
     return `In force: ${value} (default).${ruleText}`;
   }
   return `In force: ${shownText(policy, key)} (set for this program; blank: ${derived ?? fmt(fixedDefault ?? 0)}).${ruleText}`;
