@@ -10,8 +10,10 @@ import { SignOutPage } from '../features/auth/sign-out-page.tsx';
 import { CoursesPage } from '../features/courses/courses-page.tsx';
 import { DashboardPage } from '../features/dashboard/dashboard-page.tsx';
 import { DataManagementPage } from '../features/data-management/data-management-page.tsx';
+import { HoursPage } from '../features/hours/hours-page.tsx';
 import { SchedulesPage } from '../features/schedules/schedules-page.tsx';
 import { SettingsPage } from '../features/settings/settings-page.tsx';
+import { StudentPage } from '../features/students/student-page.tsx';
 import { StudentsPage } from '../features/students/students-page.tsx';
 import { SetPasswordPage } from '../features/users/set-password-page.tsx';
 import { UserManagementPage } from '../features/users/user-management-page.tsx';
@@ -27,6 +29,8 @@ const SCREENS: { path: string | null; access: ScreenKey; page: ReactElement }[] 
   { path: 'attendance/present', access: 'attendance', page: <ProjectorPage /> },
   { path: 'users', access: 'users', page: <UserManagementPage /> },
   { path: 'students', access: 'students', page: <StudentsPage /> },
+  { path: 'students/:id', access: 'student', page: <StudentPage /> },
+  { path: 'hours', access: 'hours', page: <HoursPage /> },
   { path: 'courses', access: 'courses', page: <CoursesPage /> },
   { path: 'schedules', access: 'schedules', page: <SchedulesPage /> },
   { path: 'data-management', access: 'data-management', page: <DataManagementPage /> },
