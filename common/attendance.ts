@@ -165,17 +165,27 @@ export type AttendanceRow = z.infer<typeof attendanceRowSchema>;
 
 export const OVERRIDE_VALIDATION = 'Validation Error: Please select a status and provide a reason for the override.';
 
-export const overrideSchema = z.object({
+const overrideFields = {
   status: z.enum(OVERRIDE_STATUSES, { error: OVERRIDE_VALIDATION }),
   isManualOverride: z.boolean().optional(),
   overrideReason: z.string({ error: OVERRIDE_VALIDATION }).trim().min(1, OVERRIDE_VALIDATION).max(500),
-});
+  /** A corrected punch: the times the student really came and left (the original stays in the record's history). */
+  scanInTime: isoDateTime('scanInTime').optional(),
+  scanOutTime: isoDateTime('scanOutTime').optional(),
+};
+const punchOrder = (o: { scanInTime?: string; scanOutTime?: string }) => !o.scanInTime || !o.scanOutTime || Date.parse(o.scanOutTime) >= Date.parse(o.scanInTime);
+const PUNCH_ORDER = { path: ['scanOutTime'], message: 'scanOutTime must not be before scanInTime' };
 
-export const manualRecordSchema = overrideSchema.extend({
-  scheduleId: dbId('scheduleId'),
-  studentId: dbId('studentId'),
-  sessionDate: isoDate('sessionDate').optional(),
-});
+export const overrideSchema = z.object(overrideFields).refine(punchOrder, PUNCH_ORDER);
+
+export const manualRecordSchema = z
+  .object({
+    ...overrideFields,
+    scheduleId: dbId('scheduleId'),
+    studentId: dbId('studentId'),
+    sessionDate: isoDate('sessionDate').optional(),
+  })
+  .refine(punchOrder, PUNCH_ORDER);
 
 /** GET /api/attendance/schedule/:scheduleId */
 export const scheduleAttendanceParamsSchema = z.object({ scheduleId: dbId('scheduleId') });

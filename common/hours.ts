@@ -190,6 +190,10 @@ export const ledgerDaySchema = z.object({
   attendedMinutes: z.number().int(),
   excusedMinutes: z.number().int(),
   makeUpMinutes: z.number().int(),
+  /** Attended + make-up + the excused minutes the cap let count, that day. */
+  creditedMinutes: z.number().int(),
+  /** The school or the student's program was closed. */
+  closed: z.boolean(),
 });
 export type LedgerDay = z.infer<typeof ledgerDaySchema>;
 
@@ -308,6 +312,28 @@ export const timeCardQuerySchema = z
   .object({ from: queryDate('from'), to: queryDate('to') })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ['to'], message: 'to must not be before from' })
   .refine((q) => !q.from || !q.to || daysBetween(q.from, q.to) <= 731, { path: ['to'], message: 'from–to may span at most two years' });
+
+// ---- A student's records ----
+
+export const studentRecordSchema = z.object({
+  id: z.number().int(),
+  scheduleId: z.number().int(),
+  courseCode: z.string(),
+  courseName: z.string(),
+  sessionDate: z.string(),
+  status: z.enum(ATTENDANCE_STATUSES),
+  scanInTime: z.string().nullable(),
+  scanOutTime: z.string().nullable(),
+  minutesAttended: z.number().int().nullable(),
+  source: z.enum(ATTENDANCE_SOURCES),
+  isManualOverride: z.boolean(),
+  /** Staff changed it after it was captured: GET /api/attendance/{id}/history has the original. */
+  corrected: z.boolean(),
+});
+export type StudentRecord = z.infer<typeof studentRecordSchema>;
+export const studentRecordsQuerySchema = z
+  .object({ from: queryDate('from'), to: queryDate('to') })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ['to'], message: 'to must not be before from' });
 
 // ---- Record history ----
 

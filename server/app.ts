@@ -39,6 +39,7 @@ import { importsRoutes } from './modules/imports/routes.ts';
 import { exportsRoutes } from './modules/exports/routes.ts';
 import { sisRoutes } from './modules/sis/routes.ts';
 import { backupsRoutes } from './modules/backups/routes.ts';
+import { hoursRoutes } from './modules/hours/routes.ts';
 
 
 
@@ -105,6 +106,7 @@ export async function buildApp(
   await app.register(exportsRoutes(full));
   await app.register(sisRoutes(full));
   await app.register(backupsRoutes(full));
+  await app.register(hoursRoutes(full));
   // The API reference for SIS integrators: Swagger UI at /api/docs, the OpenAPI description at /api/docs/json.
   await app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PREFIX, uiConfig: { deepLinking: false } });
 

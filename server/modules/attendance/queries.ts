@@ -2,7 +2,8 @@ import { and, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { AttendanceStatus } from '../../../common/constants.ts';
 import type { CheckInFlagEvidence, CheckInFlagReason, CheckInFlagStatus } from '../../../common/attendance.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { attendanceRecords, checkInFlags, scheduleRosters, schedules, students, users, type courses } from '../../db/schema/index.ts';
+import { attendanceCorrections, attendanceRecords, checkInFlags, scheduleRosters, schedules, students, users, type courses } from '../../db/schema/index.ts';
+import { userFullName } from '../../db/user-name.ts';
 import { asDate } from '../../lib/sql-values.ts';
 import { auditInsertFragment } from '../audit-logs/service.ts';
 
@@ -334,6 +335,8 @@ export type NewManualRecord = {
   scheduledMinutes: number;
   overrideReason: string;
   overriddenBy: number;
+  scanInTime: Date | null;
+  scanOutTime: Date | null;
   now: Date;
 };
 
@@ -352,7 +355,10 @@ export async function insertManualRecord(tx: DbOrTx, r: NewManualRecord): Promis
       overrideReason: r.overrideReason,
       overriddenBy: r.overriddenBy,
       overriddenAt: r.now,
+      scanInTime: r.scanInTime,
+      scanOutTime: r.scanOutTime,
       source: 'manual',
+      createdBy: r.overriddenBy,
       createdAt: r.now,
       updatedAt: r.now,
     })
@@ -370,6 +376,7 @@ export type OverrideTarget = Pick<
   /** Minutes from scans, when the record has a check-in. */
   scanned: RecordColumns['minutesAttended'];
   hasScan: boolean;
+  minutesAttended: RecordColumns['minutesAttended'];
 };
 
 /** A record locked for an override, with what the override needs about it; null when there is none. */
@@ -393,17 +400,18 @@ export async function lockRecordForOverride(tx: DbOrTx, recordId: number): Promi
     .for('update');
   if (!row) return null;
   const { minutesAttended, ...rest } = row;
-  return { ...rest, status: rest.status as AttendanceStatus, scanned: rest.scanInTime != null ? minutesAttended : null, hasScan: rest.scanInTime != null };
+  return { ...rest, minutesAttended, status: rest.status as AttendanceStatus, scanned: rest.scanInTime != null ? minutesAttended : null, hasScan: rest.scanInTime != null };
 }
 
 export async function setOverride(
   tx: DbOrTx,
   recordId: number,
-  o: { status: AttendanceStatus; overrideReason: string; overriddenBy: number; minutes: number; now: Date },
+  o: { status: AttendanceStatus; overrideReason: string; overriddenBy: number; minutes: number; now: Date; times?: { scanInTime: Date | null; scanOutTime: Date | null } },
 ): Promise<void> {
   await tx
     .update(attendanceRecords)
     .set({
+      ...o.times,
       status: o.status,
       isManualOverride: true,
       overrideReason: o.overrideReason,
@@ -448,6 +456,48 @@ export async function setAcceptedScan(tx: DbOrTx, recordId: number, a: AcceptedS
       updatedAt: a.now,
     })
     .where(eq(attendanceRecords.id, recordId));
+}
+
+// ---- Corrections (the record's history) ----
+
+export async function insertCorrection(tx: DbOrTx, c: typeof attendanceCorrections.$inferInsert): Promise<void> {
+  await tx.insert(attendanceCorrections).values(c);
+}
+
+export type HistoryRecord = Pick<
+  RecordColumns,
+  'id' | 'studentId' | 'scheduleId' | 'sessionDate' | 'status' | 'scanInTime' | 'scanOutTime' | 'minutesAttended' | 'source' | 'overrideReason' | 'createdAt'
+> & { createdByName: string | null };
+
+export async function selectHistoryRecord(db: DbOrTx, recordId: number): Promise<HistoryRecord | undefined> {
+  const [row] = await db
+    .select({
+      id: attendanceRecords.id,
+      studentId: attendanceRecords.studentId,
+      scheduleId: attendanceRecords.scheduleId,
+      sessionDate: attendanceRecords.sessionDate,
+      status: attendanceRecords.status,
+      scanInTime: attendanceRecords.scanInTime,
+      scanOutTime: attendanceRecords.scanOutTime,
+      minutesAttended: attendanceRecords.minutesAttended,
+      source: attendanceRecords.source,
+      overrideReason: attendanceRecords.overrideReason,
+      createdAt: attendanceRecords.createdAt,
+      createdByName: userFullName,
+    })
+    .from(attendanceRecords)
+    .leftJoin(users, eq(users.id, attendanceRecords.createdBy))
+    .where(eq(attendanceRecords.id, recordId));
+  return row ? { ...row, status: row.status as AttendanceStatus } : undefined;
+}
+
+export async function selectCorrections(db: DbOrTx, recordId: number) {
+  return db
+    .select({ at: attendanceCorrections.changedAt, by: userFullName, email: users.email, reason: attendanceCorrections.reason, before: attendanceCorrections.before, after: attendanceCorrections.after })
+    .from(attendanceCorrections)
+    .leftJoin(users, eq(users.id, attendanceCorrections.changedBy))
+    .where(eq(attendanceCorrections.attendanceRecordId, recordId))
+    .orderBy(attendanceCorrections.changedAt, attendanceCorrections.id);
 }
 
 // ---- Clock hours ----

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { AttendanceRow, CheckInFlag, FlagDecision, manualRecordSchema, overrideSchema } from '../../../common/attendance.ts';
 import type { AttendanceStatus } from '../../../common/constants.ts';
+import type { AttendanceHistory, RecordValues } from '../../../common/hours.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Schedule } from '../../../common/schedules.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
@@ -16,6 +17,9 @@ import {
   clockHoursTotals,
   flagById,
   insertAbsences,
+  insertCorrection,
+  selectCorrections,
+  selectHistoryRecord,
   insertManualRecord,
   lockFlag,
   lockRecordForOverride,
@@ -27,12 +31,14 @@ import {
   tryAutoAbsentLock,
   type ClockHoursFilter,
 } from './queries.ts';
-import { checkInStatus, classWindow, minutesAttended, scheduledMinutes, whyNotAMeeting } from './rules.ts';
+import { checkInStatus, classWindow, minutesAttended, scheduledMinutes, whyNotAMeeting, type ClassWindow } from './rules.ts';
 
 // The module's door for its routes: the public check-in (submit.ts) and the proxy flags (proxy-flags.ts)
 // live in their own files; the device and pass cookies come from the qr-sessions module.
 export { submitAttendance } from './submit.ts';
 export { browserSignature } from './proxy-flags.ts';
+// The meeting rules the hours ledger shares (one definition of when a class meets and for how long).
+export { classWindow, whyNotAMeeting, type ClassWindow, type MeetingCalendar } from './rules.ts';
 export { PUBLIC_RATE_LIMIT, checkInDevice, passFromCookie } from '../qr-sessions/service.ts';
 
 type User = { id: number; role: Role };
@@ -84,23 +90,61 @@ function overrideMinutes(status: AttendanceStatus, scanned: number | null, sched
 }
 
 type Override = z.output<typeof overrideSchema>;
+type Punch = { scanInTime: Date | null; scanOutTime: Date | null };
+
+/** A record's values as its history shows them. */
+function recordValues(r: { status: AttendanceStatus; scanInTime: Date | null; scanOutTime: Date | null; minutesAttended: number | null; source: string; overrideReason: string | null }): RecordValues {
+  return {
+    status: r.status,
+    scanInTime: r.scanInTime?.toISOString() ?? null,
+    scanOutTime: r.scanOutTime?.toISOString() ?? null,
+    minutesAttended: r.minutesAttended,
+    source: r.source as RecordValues['source'],
+    overrideReason: r.overrideReason,
+  };
+}
+
+/**
+ * Corrected times sent with an override or a manual record: only for present or late, and on the
+ * meeting (from 12 hours before its start to 12 hours after its end), else a 400 naming the field.
+ */
+function correctedPunch(body: { status: AttendanceStatus; scanInTime?: string; scanOutTime?: string }, current: Punch, window: ClassWindow): Punch | null {
+  if (!body.scanInTime && !body.scanOutTime) return null;
+  const field = body.scanInTime ? 'scanInTime' : 'scanOutTime';
+  if (body.status !== 'present' && body.status !== 'late') throw badRequest('Times can be corrected only for a present or late record', [{ field, message: 'Only for present or late' }]);
+  const punch = { scanInTime: body.scanInTime ? new Date(body.scanInTime) : current.scanInTime, scanOutTime: body.scanOutTime ? new Date(body.scanOutTime) : current.scanOutTime };
+  if (!punch.scanInTime) throw badRequest('A check-out time needs a check-in time', [{ field: 'scanInTime', message: 'scanInTime is required with scanOutTime' }]);
+  const slack = 12 * 3_600_000;
+  for (const [name, at] of [['scanInTime', punch.scanInTime], ['scanOutTime', punch.scanOutTime]] as const) {
+    if (at && (at.getTime() < window.start.getTime() - slack || at.getTime() > window.end.getTime() + slack)) {
+      throw badRequest(`${name} must be on the day of the class meeting`, [{ field: name, message: 'Not on the day of the class meeting' }]);
+    }
+  }
+  if (punch.scanOutTime && punch.scanOutTime < punch.scanInTime) throw badRequest('scanOutTime must not be before scanInTime', [{ field: 'scanOutTime', message: 'Before scanInTime' }]);
+  return punch;
+}
 
 export async function overrideAttendance(db: Db, user: User, recordId: number, body: Override, ctx: Ctx): Promise<AttendanceRow> {
+  const { timeZone } = (await getSettings(db)).attendance;
   return db.transaction(async (tx) => {
     const before = await lockRecordForOverride(tx, recordId);
     if (!before) throw notFound('Attendance record');
-    await assertMayOverride(tx, user, before.scheduleId);
+    const schedule = await assertMayOverride(tx, user, before.scheduleId);
     const now = ctx.clock.now();
-    const minutes = overrideMinutes(body.status, before.hasScan ? before.scanned : null, before.scheduledMinutes ?? 0);
-    await setOverride(tx, recordId, { status: body.status, overrideReason: body.overrideReason, overriddenBy: user.id, minutes, now });
+    const window = classWindow(before.sessionDate, schedule.startTime, schedule.endTime, timeZone);
+    const punch = correctedPunch(body, before, window);
+    const minutes = punch ? minutesAttended(punch.scanInTime!, punch.scanOutTime, window) : overrideMinutes(body.status, before.hasScan ? before.scanned : null, before.scheduledMinutes ?? 0);
+    await setOverride(tx, recordId, { status: body.status, overrideReason: body.overrideReason, overriddenBy: user.id, minutes, now, times: punch ?? undefined });
+    const after = { ...before, ...(punch ?? {}), status: body.status, minutesAttended: minutes, overrideReason: body.overrideReason };
+    await insertCorrection(tx, { attendanceRecordId: recordId, changedBy: user.id, changedAt: now, reason: body.overrideReason, before: recordValues(before), after: recordValues(after) });
     await recordAudit(tx, {
       userId: user.id,
       action: 'Update',
       tableName: 'attendance',
       recordId,
       ipAddress: ctx.ip,
-      oldValues: { status: before.status, isManualOverride: before.isManualOverride, overrideReason: before.overrideReason },
-      newValues: { status: body.status, isManualOverride: true, overrideReason: body.overrideReason },
+      oldValues: { status: before.status, isManualOverride: before.isManualOverride, overrideReason: before.overrideReason, ...(punch ? { scanInTime: before.scanInTime, scanOutTime: before.scanOutTime } : {}) },
+      newValues: { status: body.status, isManualOverride: true, overrideReason: body.overrideReason, ...(punch ?? {}) },
       at: now,
     });
     return meetingRow(tx, before.scheduleId, before.sessionDate, before.studentId);
@@ -129,14 +173,18 @@ export async function createManualRecord(db: Db, user: User, body: z.output<type
   if (enrolment.enrollmentDate && sessionDate < enrolment.enrollmentDate) {
     throw refuseDate(`The student enrolled on ${enrolment.enrollmentDate}; ${sessionDate} is before that`);
   }
-  const scheduled = scheduledMinutes(classWindow(sessionDate, schedule.startTime, schedule.endTime, settings.attendance.timeZone));
+  const window = classWindow(sessionDate, schedule.startTime, schedule.endTime, settings.attendance.timeZone);
+  const scheduled = scheduledMinutes(window);
+  const punch = correctedPunch(body, { scanInTime: null, scanOutTime: null }, window);
   return db.transaction(async (tx) => {
     const id = await insertManualRecord(tx, {
       studentId: body.studentId,
       scheduleId: body.scheduleId,
       sessionDate,
       status: body.status,
-      minutesAttended: overrideMinutes(body.status, null, scheduled),
+      scanInTime: punch?.scanInTime ?? null,
+      scanOutTime: punch?.scanOutTime ?? null,
+      minutesAttended: punch ? minutesAttended(punch.scanInTime!, punch.scanOutTime, window) : overrideMinutes(body.status, null, scheduled),
       scheduledMinutes: scheduled,
       overrideReason: body.overrideReason,
       overriddenBy: user.id,
@@ -149,7 +197,7 @@ export async function createManualRecord(db: Db, user: User, body: z.output<type
       tableName: 'attendance',
       recordId: id,
       ipAddress: ctx.ip,
-      newValues: { studentId: body.studentId, scheduleId: body.scheduleId, sessionDate, status: body.status, overrideReason: body.overrideReason, source: 'manual' },
+      newValues: { studentId: body.studentId, scheduleId: body.scheduleId, sessionDate, status: body.status, overrideReason: body.overrideReason, source: 'manual', ...(punch ?? {}) },
       at: now,
     });
     return meetingRow(tx, body.scheduleId, sessionDate, body.studentId);
@@ -215,6 +263,14 @@ async function acceptScan(db: Db, user: User, flagId: number, ctx: Ctx): Promise
       newValues: { status, isManualOverride: false, source: 'qr', scanInTime: scanAt, scanOutTime: null, minutesAttended: minutes, acceptedScanFlagId: flagId },
       at: now,
     });
+    await insertCorrection(tx, {
+      attendanceRecordId: found.attendanceRecordId,
+      changedBy: user.id,
+      changedAt: now,
+      reason: 'Accepted the scan made while marked absent',
+      before: recordValues(before),
+      after: recordValues({ status, scanInTime: scanAt, scanOutTime: null, minutesAttended: minutes, source: 'qr', overrideReason: null }),
+    });
     await recordFlagReview(tx, { flagId, from: flag.status, to: 'accepted', about: found, userId: user.id, ip: ctx.ip, at: now });
   });
   return flagView(db, flagId);
@@ -276,4 +332,29 @@ export async function markAbsentees(db: Db, clock: Clock): Promise<number> {
     }
     return marked;
   });
+}
+
+/**
+ * GET /api/attendance/{id}/history: the record as first captured and every staff change after it.
+ * Who may read is decided by the caller (the hours module's need-to-know) before this runs.
+ */
+export async function recordHistory(db: DbOrTx, recordId: number): Promise<AttendanceHistory> {
+  const [record, changes] = await Promise.all([selectHistoryRecord(db, recordId), selectCorrections(db, recordId)]);
+  if (!record) throw notFound('Attendance record');
+  const current = recordValues(record);
+  const first = changes[0]?.before as RecordValues | undefined;
+  return {
+    recordId,
+    studentId: record.studentId,
+    scheduleId: record.scheduleId,
+    sessionDate: record.sessionDate,
+    original: { ...(first ?? current), capturedAt: record.createdAt.toISOString(), capturedBy: record.createdByName },
+    changes: changes.map((c) => ({ at: c.at.toISOString(), by: c.by ?? c.email, reason: c.reason, before: c.before as RecordValues, after: c.after as RecordValues })),
+    current,
+  };
+}
+
+/** Which student a record belongs to (for the need-to-know check before its history is read). */
+export async function recordStudentId(db: DbOrTx, recordId: number): Promise<number | undefined> {
+  return (await selectHistoryRecord(db, recordId))?.studentId;
 }

@@ -1,0 +1,291 @@
+import type { AttendanceStatus } from '../../../common/constants.ts';
+import {
+  EXCUSED_CAP_CEILING_PERCENT,
+  addDays,
+  type LedgerDay,
+  type LedgerTotals,
+  type PaymentPeriodPlan,
+  type PaymentPeriodProgress,
+  type SapCheckpoint,
+} from '../../../common/hours.ts';
+import { classWindow, whyNotAMeeting, type ClassWindow, type MeetingCalendar } from '../attendance/service.ts';
+
+/**
+ * The clock-hour ledger of one student as a pure function of what was scheduled, recorded and made
+ * up (COMPLIANCE.md, docs/decisions/014-clock-hour-ledger.md). Minutes are exact integers; the
+ * database is read elsewhere, so the tests hand this a hand-computed school.
+ */
+
+export type LedgerSchedule = MeetingCalendar & {
+  scheduleId: number;
+  startTime: string;
+  endTime: string;
+  /** On the student's roster: its meetings are scheduled for the student. Off it, only its records count. */
+  onRoster: boolean;
+};
+
+export type LedgerRecord = {
+  scheduleId: number;
+  sessionDate: string;
+  status: AttendanceStatus;
+  scanInTime: Date | null;
+  scanOutTime: Date | null;
+  minutesAttended: number | null;
+};
+
+export type LedgerPolicy = {
+  paymentPeriods: PaymentPeriodPlan[];
+  excusedCapPercent: number;
+  minimumAttendancePercent: number;
+  sapCheckpointHours: number[];
+};
+
+export type LedgerInput = {
+  /** The student's enrolment date; null: the first meeting of their roster. */
+  enrollmentDate: string | null;
+  asOf: string;
+  timeZone: string;
+  schedules: LedgerSchedule[];
+  /** School-local dates the school (or the student's program) is closed. */
+  closedDates: ReadonlySet<string>;
+  records: LedgerRecord[];
+  makeUps: { date: string; minutes: number }[];
+  policy: LedgerPolicy;
+  /** Shared between students of one request: a class window per schedule and date. */
+  windowCache?: Map<string, ClassWindow>;
+};
+
+export type LedgerDayRow = LedgerDay;
+
+export type Ledger = {
+  startDate: string | null;
+  lastDateOfAttendance: string | null;
+  totals: LedgerTotals;
+  attendancePercent: number | null;
+  paymentPeriods: PaymentPeriodProgress[];
+  sapCheckpoints: SapCheckpoint[];
+  /** Every day from startDate to asOf, in order. */
+  days: LedgerDayRow[];
+};
+
+type Interval = [number, number];
+
+/** Total length in ms of the union of intervals. */
+function unionMs(intervals: Interval[]): number {
+  if (intervals.length === 0) return 0;
+  if (intervals.length === 1) return Math.max(0, intervals[0]![1] - intervals[0]![0]);
+  const sorted = [...intervals].sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let [from, to] = sorted[0]!;
+  for (const [a, b] of sorted.slice(1)) {
+    if (a > to) {
+      total += Math.max(0, to - from);
+      [from, to] = [a, b];
+    } else if (b > to) to = b;
+  }
+  return total + Math.max(0, to - from);
+}
+
+const minutesOf = (ms: number) => Math.floor(ms / 60_000);
+const round1 = (n: number) => Math.round(n * 10) / 10;
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** A meeting's attended interval from its record (null: none). */
+function attendedInterval(r: LedgerRecord, w: ClassWindow): Interval | null {
+  if (r.status === 'absent' || r.status === 'excused') return null;
+  if (r.scanInTime) {
+    // A record with no check-out earns up to the class end, never past it.
+    const from = Math.max(r.scanInTime.getTime(), w.start.getTime());
+    const to = Math.min((r.scanOutTime ?? w.end).getTime(), w.end.getTime());
+    return to > from ? [from, to] : null;
+  }
+  // Recorded by staff without times: present/late credit the meeting, incomplete the minutes given.
+  if (r.status === 'incomplete') {
+    const minutes = Math.max(0, r.minutesAttended ?? 0);
+    return minutes > 0 ? [w.start.getTime(), Math.min(w.end.getTime(), w.start.getTime() + minutes * 60_000)] : null;
+  }
+  return [w.start.getTime(), w.end.getTime()];
+}
+
+/** The first date from which any rostered schedule meets, on or after its earliest date; null if none. */
+function firstMeeting(schedules: LedgerSchedule[], closed: ReadonlySet<string>): string | null {
+  let best: string | null = null;
+  for (const s of schedules) {
+    if (!s.onRoster) continue;
+    const candidates = [...s.makeupDates];
+    // The first regular meeting: the first matching weekday on or after the course start.
+    for (let d = s.courseStartDate, i = 0; d <= s.courseEndDate && i < 400; d = addDays(d, 1), i++) {
+      if (!closed.has(d) && whyNotAMeeting(d, s) === null) {
+        candidates.push(d);
+        break;
+      }
+    }
+    for (const d of candidates) if (!closed.has(d) && (best == null || d < best)) best = d;
+  }
+  return best;
+}
+
+export function computeLedger(input: LedgerInput): Ledger {
+  const { asOf, timeZone, closedDates, policy } = input;
+  const cache = input.windowCache ?? new Map<string, ClassWindow>();
+  const windowOf = (s: LedgerSchedule, date: string) => {
+    const key = `${s.scheduleId}|${date}`;
+    let w = cache.get(key);
+    if (!w) cache.set(key, (w = classWindow(date, s.startTime, s.endTime, timeZone)));
+    return w;
+  };
+  const startDate = input.enrollmentDate ?? firstMeeting(input.schedules, closedDates);
+  const scheduleById = new Map(input.schedules.map((s) => [s.scheduleId, s]));
+  const recordsByDate = new Map<string, LedgerRecord[]>();
+  for (const r of input.records) {
+    if (startDate == null || r.sessionDate < startDate || r.sessionDate > asOf) continue;
+    const list = recordsByDate.get(r.sessionDate) ?? [];
+    list.push(r);
+    recordsByDate.set(r.sessionDate, list);
+  }
+  const makeUpByDate = new Map<string, number>();
+  for (const m of input.makeUps) makeUpByDate.set(m.date, (makeUpByDate.get(m.date) ?? 0) + m.minutes);
+
+  // ---- the days ----
+  const days: LedgerDayRow[] = [];
+  if (startDate != null) {
+    const rostered = input.schedules.filter((s) => s.onRoster);
+    for (let date = startDate; date <= asOf; date = addDays(date, 1)) {
+      const closed = closedDates.has(date);
+      const scheduled: Interval[] = [];
+      const meetingOf = new Map<number, ClassWindow>();
+      if (!closed) {
+        for (const s of rostered) {
+          if (whyNotAMeeting(date, s) !== null) continue;
+          const w = windowOf(s, date);
+          meetingOf.set(s.scheduleId, w);
+          scheduled.push([w.start.getTime(), w.end.getTime()]);
+        }
+      }
+      const attended: Interval[] = [];
+      const excused: Interval[] = [];
+      for (const r of recordsByDate.get(date) ?? []) {
+        const s = scheduleById.get(r.scheduleId);
+        if (!s) continue;
+        const meeting = meetingOf.get(r.scheduleId);
+        // Excused time exists only for a meeting that was scheduled: a closed day is never an absence.
+        if (r.status === 'excused') {
+          if (meeting) excused.push([meeting.start.getTime(), meeting.end.getTime()]);
+          continue;
+        }
+        const a = attendedInterval(r, meeting ?? windowOf(s, date));
+        if (a) attended.push(a);
+      }
+      days.push({
+        date,
+        closed,
+        scheduledMinutes: minutesOf(unionMs(scheduled)),
+        attendedMinutes: minutesOf(unionMs(attended)),
+        excusedMinutes: minutesOf(unionMs(excused)),
+        makeUpMinutes: makeUpByDate.get(date) ?? 0,
+        creditedMinutes: 0,
+      });
+    }
+  }
+
+  // ---- payment periods, the excused cap and SAP, walking the days in order ----
+  const plan = policy.paymentPeriods;
+  const capPercent = Math.min(policy.excusedCapPercent, EXCUSED_CAP_CEILING_PERCENT);
+  const periods = plan.map((p) => {
+    const startMinutes = Math.round(p.startHours * 60);
+    const endMinutes = Math.round(p.endHours * 60);
+    return { plan: p, startMinutes, endMinutes, credited: 0, excusedCredited: 0, excusedCap: Math.floor(((endMinutes - startMinutes) * capPercent) / 100), hoursReachedOn: null as string | null };
+  });
+  const checkpoints = [...policy.sapCheckpointHours].sort((a, b) => a - b).map((h) => ({ atHours: h, atMinutes: Math.round(h * 60), evaluatedOn: null as string | null, percent: null as number | null, met: null as boolean | null }));
+  const totals: LedgerTotals = { scheduledMinutes: 0, attendedMinutes: 0, excusedMinutes: 0, excusedCreditedMinutes: 0, excusedUncreditedMinutes: 0, makeUpMinutes: 0, creditedMinutes: 0 };
+  let lastDateOfAttendance: string | null = null;
+  let current = 0; // the first period whose hours are not reached
+  for (const day of days) {
+    totals.scheduledMinutes += day.scheduledMinutes;
+    totals.attendedMinutes += day.attendedMinutes;
+    totals.excusedMinutes += day.excusedMinutes;
+    totals.makeUpMinutes += day.makeUpMinutes;
+    if (day.attendedMinutes > 0 || day.makeUpMinutes > 0) lastDateOfAttendance = day.date;
+    // Excused minutes count toward the current period only up to its cap.
+    let excusedCredited = day.excusedMinutes;
+    const period = periods[Math.min(current, periods.length - 1)];
+    if (period) {
+      excusedCredited = Math.min(day.excusedMinutes, Math.max(0, period.excusedCap - period.excusedCredited));
+      period.excusedCredited += excusedCredited;
+    }
+    totals.excusedCreditedMinutes += excusedCredited;
+    totals.excusedUncreditedMinutes += day.excusedMinutes - excusedCredited;
+    let credit = day.attendedMinutes + day.makeUpMinutes + excusedCredited;
+    day.creditedMinutes = credit;
+    totals.creditedMinutes += credit;
+    // Minutes beyond a period's end carry into the next; past the last period they stay with it.
+    while (credit > 0 && periods.length > 0) {
+      const p = periods[Math.min(current, periods.length - 1)]!;
+      const room = current < periods.length ? p.endMinutes - p.startMinutes - p.credited : credit;
+      const take = Math.min(room, credit);
+      p.credited += take;
+      credit -= take;
+      if (current < periods.length && p.credited >= p.endMinutes - p.startMinutes) {
+        p.hoursReachedOn ??= day.date;
+        current++;
+      }
+    }
+    for (const c of checkpoints) {
+      if (c.evaluatedOn == null && totals.creditedMinutes >= c.atMinutes) {
+        c.evaluatedOn = day.date;
+        const ratio = totals.scheduledMinutes > 0 ? (totals.creditedMinutes / totals.scheduledMinutes) * 100 : 100;
+        c.percent = round1(ratio);
+        c.met = ratio >= policy.minimumAttendancePercent;
+      }
+    }
+  }
+
+  // A period is completed on the first day its hours are reached and its weeks (counted from the
+  // student's start, cumulatively as COMPLIANCE.md's example) have elapsed, never before the last one.
+  let cumulativeWeeks = 0;
+  let previousCompletedOn: string | null = null;
+  let previousCompleted = true;
+  const paymentPeriods: PaymentPeriodProgress[] = periods.map((p, i) => {
+    cumulativeWeeks += p.plan.weeks;
+    const weeksEndOn = startDate ? addDays(startDate, Math.ceil(cumulativeWeeks * 7) - 1) : null;
+    const startedOn = i === 0 ? startDate : previousCompletedOn ? addDays(previousCompletedOn, 1) : null;
+    let completedOn: string | null = null;
+    if (previousCompleted && p.hoursReachedOn && weeksEndOn) {
+      const on = p.hoursReachedOn > weeksEndOn ? p.hoursReachedOn : weeksEndOn;
+      if (on <= asOf) completedOn = previousCompletedOn && previousCompletedOn > on ? previousCompletedOn : on;
+    }
+    const size = p.endMinutes - p.startMinutes;
+    const status = completedOn ? 'completed' : (previousCompleted && startDate != null && startDate <= asOf) || p.credited > 0 ? 'in_progress' : 'not_started';
+    previousCompleted = completedOn != null;
+    previousCompletedOn = completedOn;
+    return {
+      number: p.plan.number,
+      startHours: p.plan.startHours,
+      endHours: p.plan.endHours,
+      weeks: p.plan.weeks,
+      creditedMinutes: p.credited,
+      excusedCreditedMinutes: p.excusedCredited,
+      excusedCapMinutes: p.excusedCap,
+      status,
+      completedOn,
+      startedOn: status === 'not_started' ? null : startedOn,
+      weeksEndOn,
+      hoursRemaining: round2(Math.max(0, size - p.credited) / 60),
+    };
+  });
+
+  return {
+    startDate,
+    lastDateOfAttendance,
+    totals,
+    attendancePercent: totals.scheduledMinutes > 0 ? round1((totals.creditedMinutes / totals.scheduledMinutes) * 100) : null,
+    paymentPeriods,
+    sapCheckpoints: checkpoints.map((c) => ({
+      atHours: c.atHours,
+      status: c.evaluatedOn == null ? 'pending' : c.met ? 'met' : 'not_met',
+      evaluatedOn: c.evaluatedOn,
+      attendancePercent: c.percent,
+    })),
+    days,
+  };
+}

@@ -1,0 +1,228 @@
+import { and, asc, count, desc, eq, exists, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { AttendanceStatus } from '../../../common/constants.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { attendanceRecords, courses, makeUpSessions, programs, scheduleRosters, schedules, students, users } from '../../db/schema/index.ts';
+import { userFullName } from '../../db/user-name.ts';
+import { likePattern } from '../../lib/paging.ts';
+
+// Reads and writes of the hours ledger. The ledger is a read model over other modules' tables
+// (rosters, schedules, records): decision 010 allows reads across tables, writes stay with their module.
+
+export type LedgerStudentRow = Pick<typeof students.$inferSelect, 'id' | 'programId' | 'enrollmentDate' | 'status' | 'firstName' | 'lastName' | 'sisStudentId'> & {
+  programName: string | null;
+};
+
+const studentColumns = {
+  id: students.id,
+  programId: students.programId,
+  enrollmentDate: students.enrollmentDate,
+  status: students.status,
+  firstName: students.firstName,
+  lastName: students.lastName,
+  sisStudentId: students.sisStudentId,
+  programName: programs.programName,
+};
+
+export async function selectLedgerStudent(db: DbOrTx, studentId: number): Promise<LedgerStudentRow | undefined> {
+  const [row] = await db.select(studentColumns).from(students).leftJoin(programs, eq(programs.id, students.programId)).where(eq(students.id, studentId));
+  return row;
+}
+
+/** Is the student on the roster of a schedule this instructor teaches? */
+export async function isOnInstructorRoster(db: DbOrTx, studentId: number, instructorId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(scheduleRosters)
+    .innerJoin(schedules, eq(schedules.id, scheduleRosters.scheduleId))
+    .where(and(eq(scheduleRosters.studentId, studentId), eq(schedules.instructorId, instructorId)))
+    .limit(1);
+  return row != null;
+}
+
+const onInstructorRoster = (instructorId: number) =>
+  exists(
+    sql`(select 1 from ${scheduleRosters} r join ${schedules} s on s.id = r.schedule_id where r.student_id = ${students.id} and s.instructor_id = ${instructorId})`,
+  );
+
+export type LedgerScheduleRow = Pick<
+  typeof schedules.$inferSelect,
+  'id' | 'dayOfWeek' | 'startTime' | 'endTime' | 'courseStartDate' | 'courseEndDate' | 'holidayExceptions' | 'makeupDates'
+> & { studentId: number; onRoster: boolean };
+
+/** The schedules of the students' rosters, and those they have records in (off-roster records still count as attended). */
+export async function selectLedgerSchedules(db: DbOrTx, studentIds: number[]): Promise<LedgerScheduleRow[]> {
+  if (studentIds.length === 0) return [];
+  const cols = {
+    id: schedules.id,
+    dayOfWeek: schedules.dayOfWeek,
+    startTime: schedules.startTime,
+    endTime: schedules.endTime,
+    courseStartDate: schedules.courseStartDate,
+    courseEndDate: schedules.courseEndDate,
+    holidayExceptions: schedules.holidayExceptions,
+    makeupDates: schedules.makeupDates,
+  };
+  const [rostered, recorded] = await Promise.all([
+    db
+      .select({ ...cols, studentId: scheduleRosters.studentId })
+      .from(scheduleRosters)
+      .innerJoin(schedules, eq(schedules.id, scheduleRosters.scheduleId))
+      .where(inArray(scheduleRosters.studentId, studentIds)),
+    db
+      .selectDistinct({ ...cols, studentId: attendanceRecords.studentId })
+      .from(attendanceRecords)
+      .innerJoin(schedules, eq(schedules.id, attendanceRecords.scheduleId))
+      .where(inArray(attendanceRecords.studentId, studentIds)),
+  ]);
+  const seen = new Set(rostered.map((r) => `${r.studentId}|${r.id}`));
+  return [...rostered.map((r) => ({ ...r, onRoster: true })), ...recorded.filter((r) => !seen.has(`${r.studentId}|${r.id}`)).map((r) => ({ ...r, onRoster: false }))];
+}
+
+export type LedgerRecordRow = Pick<typeof attendanceRecords.$inferSelect, 'studentId' | 'scheduleId' | 'sessionDate' | 'scanInTime' | 'scanOutTime' | 'minutesAttended'> & {
+  status: AttendanceStatus;
+};
+
+export async function selectLedgerRecords(db: DbOrTx, studentIds: number[], asOf: string): Promise<LedgerRecordRow[]> {
+  if (studentIds.length === 0) return [];
+  const rows = await db
+    .select({
+      studentId: attendanceRecords.studentId,
+      scheduleId: attendanceRecords.scheduleId,
+      sessionDate: attendanceRecords.sessionDate,
+      status: attendanceRecords.status,
+      scanInTime: attendanceRecords.scanInTime,
+      scanOutTime: attendanceRecords.scanOutTime,
+      minutesAttended: attendanceRecords.minutesAttended,
+    })
+    .from(attendanceRecords)
+    .where(and(inArray(attendanceRecords.studentId, studentIds), lte(attendanceRecords.sessionDate, asOf)));
+  return rows.map((r) => ({ ...r, status: r.status as AttendanceStatus }));
+}
+
+export async function selectLedgerMakeUps(db: DbOrTx, studentIds: number[], asOf: string): Promise<{ studentId: number; date: string; minutes: number }[]> {
+  if (studentIds.length === 0) return [];
+  return db
+    .select({ studentId: makeUpSessions.studentId, date: makeUpSessions.sessionDate, minutes: makeUpSessions.minutes })
+    .from(makeUpSessions)
+    .where(and(inArray(makeUpSessions.studentId, studentIds), lte(makeUpSessions.sessionDate, asOf)));
+}
+
+// ---- The program summary: one page of students, in SQL order ----
+
+export type HoursStudentFilter = { programId?: number; search?: string; instructorId?: number };
+const SORT_COLUMNS = { lastName: sql`lower(${students.lastName})`, firstName: sql`lower(${students.firstName})`, sisStudentId: students.sisStudentId };
+
+function summaryWhere(f: HoursStudentFilter): SQL | undefined {
+  const pattern = f.search ? likePattern(f.search) : undefined;
+  return and(
+    f.programId != null ? eq(students.programId, f.programId) : undefined,
+    f.instructorId != null ? onInstructorRoster(f.instructorId) : undefined,
+    pattern
+      ? or(ilike(students.firstName, pattern), ilike(students.lastName, pattern), ilike(students.sisStudentId, pattern), ilike(sql`${students.firstName} || ' ' || ${students.lastName}`, pattern))
+      : undefined,
+  );
+}
+
+export async function selectHoursStudents(
+  db: DbOrTx,
+  f: HoursStudentFilter & { sort: keyof typeof SORT_COLUMNS; order: 'asc' | 'desc'; limit?: number; offset?: number; afterId?: number },
+): Promise<LedgerStudentRow[]> {
+  const by = SORT_COLUMNS[f.sort];
+  const q = db
+    .select(studentColumns)
+    .from(students)
+    .leftJoin(programs, eq(programs.id, students.programId))
+    .where(and(summaryWhere(f), f.afterId != null ? sql`${students.id} > ${f.afterId}` : undefined))
+    .orderBy(...(f.afterId != null ? [asc(students.id)] : [f.order === 'desc' ? desc(by) : asc(by), asc(students.id)]))
+    .$dynamic();
+  if (f.limit != null) q.limit(f.limit);
+  if (f.offset) q.offset(f.offset);
+  return q;
+}
+
+export async function countHoursStudents(db: DbOrTx, f: HoursStudentFilter): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(students).where(summaryWhere(f));
+  return row?.n ?? 0;
+}
+
+// ---- Make-up sessions ----
+
+export type MakeUpRow = typeof makeUpSessions.$inferSelect & { supervisorName: string; courseCode: string | null };
+
+export async function selectMakeUps(db: DbOrTx, studentId: number): Promise<MakeUpRow[]> {
+  const rows = await db
+    .select({ m: makeUpSessions, supervisorName: sql<string>`coalesce(${userFullName}, ${users.email})`, courseCode: courses.courseCode })
+    .from(makeUpSessions)
+    .innerJoin(users, eq(users.id, makeUpSessions.supervisorId))
+    .leftJoin(courses, eq(courses.id, makeUpSessions.courseId))
+    .where(eq(makeUpSessions.studentId, studentId))
+    .orderBy(desc(makeUpSessions.sessionDate), desc(makeUpSessions.startTime), desc(makeUpSessions.id));
+  return rows.map((r) => ({ ...r.m, supervisorName: r.supervisorName, courseCode: r.courseCode }));
+}
+
+export async function selectMakeUp(db: DbOrTx, studentId: number, id: number): Promise<typeof makeUpSessions.$inferSelect | undefined> {
+  const [row] = await db
+    .select()
+    .from(makeUpSessions)
+    .where(and(eq(makeUpSessions.id, id), eq(makeUpSessions.studentId, studentId)))
+    .for('update');
+  return row;
+}
+
+export async function insertMakeUp(tx: DbOrTx, values: typeof makeUpSessions.$inferInsert): Promise<number> {
+  const [row] = await tx.insert(makeUpSessions).values(values).returning({ id: makeUpSessions.id });
+  return row!.id;
+}
+
+export async function deleteMakeUpRow(tx: DbOrTx, id: number): Promise<void> {
+  await tx.delete(makeUpSessions).where(eq(makeUpSessions.id, id));
+}
+
+/** The student's make-up minutes so far, with the row locked so two dialogs cannot both pass the cap. */
+export async function lockStudentMakeUpMinutes(tx: DbOrTx, studentId: number): Promise<number> {
+  await tx.select({ id: students.id }).from(students).where(eq(students.id, studentId)).for('update');
+  const [row] = await tx.select({ minutes: sql<string | null>`sum(${makeUpSessions.minutes})` }).from(makeUpSessions).where(eq(makeUpSessions.studentId, studentId));
+  return Number(row?.minutes ?? 0);
+}
+
+export type SupervisorRow = Pick<typeof users.$inferSelect, 'id' | 'role' | 'isActive'>;
+export async function selectSupervisor(db: DbOrTx, userId: number): Promise<SupervisorRow | undefined> {
+  const [row] = await db.select({ id: users.id, role: users.role, isActive: users.isActive }).from(users).where(eq(users.id, userId));
+  return row;
+}
+
+export async function courseExists(db: DbOrTx, courseId: number): Promise<boolean> {
+  const [row] = await db.select({ id: courses.id }).from(courses).where(eq(courses.id, courseId));
+  return row != null;
+}
+
+// ---- A student's records (the History tab) ----
+
+export async function selectStudentRecords(db: DbOrTx, studentId: number, from: string | undefined, to: string | undefined) {
+  return db
+    .select({
+      id: attendanceRecords.id,
+      scheduleId: attendanceRecords.scheduleId,
+      courseCode: courses.courseCode,
+      courseName: courses.courseName,
+      sessionDate: attendanceRecords.sessionDate,
+      status: attendanceRecords.status,
+      scanInTime: attendanceRecords.scanInTime,
+      scanOutTime: attendanceRecords.scanOutTime,
+      minutesAttended: attendanceRecords.minutesAttended,
+      source: attendanceRecords.source,
+      isManualOverride: attendanceRecords.isManualOverride,
+      corrections: sql<number>`(select count(*)::int from attendance_corrections c where c.attendance_record_id = ${attendanceRecords.id})`,
+    })
+    .from(attendanceRecords)
+    .innerJoin(schedules, eq(schedules.id, attendanceRecords.scheduleId))
+    .innerJoin(courses, eq(courses.id, schedules.courseId))
+    .where(
+      and(
+        eq(attendanceRecords.studentId, studentId),
+        from ? sql`${attendanceRecords.sessionDate} >= ${from}` : undefined,
+        to ? sql`${attendanceRecords.sessionDate} <= ${to}` : undefined,
+      ),
+    )
+    .orderBy(desc(attendanceRecords.sessionDate), asc(schedules.startTime));
+}

@@ -1,0 +1,76 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  attendanceHistorySchema,
+  hoursExportQuerySchema,
+  hoursListQuerySchema,
+  hoursSummaryRowSchema,
+  makeUpDeleteSchema,
+  makeUpInputSchema,
+  makeUpParamsSchema,
+  makeUpSessionSchema,
+  studentHoursQuerySchema,
+  studentHoursSchema,
+  studentRecordSchema,
+  studentRecordsQuerySchema,
+} from '../../../common/hours.ts';
+import { TOTAL_COUNT_HEADER, idParam } from '../../../common/validation.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { badRequest } from '../../lib/errors.ts';
+import { attendanceHistory, deleteMakeUp, exportHours, hoursSummary, listMakeUps, recordMakeUp, studentHours, studentRecords } from './service.ts';
+
+/** The clock-hour ledger (issue 12): per student, per program, the CSV, make-up sessions. */
+export function hoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/students/:id/hours',
+      { config: { action: 'hours:view' }, schema: { params: idParam, querystring: studentHoursQuerySchema, response: { 200: studentHoursSchema } } },
+      async (req) => studentHours(deps.db, req.user!, req.params.id, req.query, deps.clock),
+    );
+    app.get(
+      '/api/hours',
+      { config: { action: 'hours:view' }, schema: { querystring: hoursListQuerySchema, response: { 200: z.array(hoursSummaryRowSchema) } } },
+      async (req, reply) => {
+        const { items, total } = await hoursSummary(deps.db, req.user!, req.query, deps.clock);
+        reply.header(TOTAL_COUNT_HEADER, String(total));
+        return items;
+      },
+    );
+    app.get('/api/export/hours', { config: { action: 'hours:export' }, schema: { querystring: hoursExportQuerySchema } }, async (req, reply) => {
+      const { headers, stream } = await exportHours(deps.db, req.query, { actorId: req.user!.id, ip: req.ip, clock: deps.clock });
+      stream.on('error', (err) => req.log.error({ err }, 'hours export failed mid-stream'));
+      return reply.headers(headers).send(stream);
+    });
+    app.get(
+      '/api/students/:id/records',
+      { config: { action: 'hours:view' }, schema: { params: idParam, querystring: studentRecordsQuerySchema, response: { 200: z.array(studentRecordSchema) } } },
+      async (req) => studentRecords(deps.db, req.user!, req.params.id, req.query),
+    );
+    app.get(
+      '/api/attendance/:id/history',
+      { config: { action: 'hours:view' }, schema: { params: idParam, response: { 200: attendanceHistorySchema } } },
+      async (req) => attendanceHistory(deps.db, req.user!, req.params.id),
+    );
+    app.get(
+      '/api/students/:id/make-up-sessions',
+      { config: { action: 'hours:view' }, schema: { params: idParam, response: { 200: z.array(makeUpSessionSchema) } } },
+      async (req) => listMakeUps(deps.db, req.user!, req.params.id),
+    );
+    app.post(
+      '/api/students/:id/make-up-sessions',
+      { config: { action: 'make-up:record' }, schema: { params: idParam, body: makeUpInputSchema, response: { 201: makeUpSessionSchema } } },
+      async (req, reply) => reply.status(201).send(await recordMakeUp(deps.db, req.user!, req.params.id, req.body, { clock: deps.clock, ip: req.ip })),
+    );
+    // The reason travels in the JSON body (or ?reason= for clients that cannot send a DELETE body).
+    app.delete(
+      '/api/students/:id/make-up-sessions/:sessionId',
+      { config: { action: 'make-up:record' }, schema: { params: makeUpParamsSchema, querystring: makeUpDeleteSchema.partial(), body: makeUpDeleteSchema.optional() } },
+      async (req, reply) => {
+        const parsed = makeUpDeleteSchema.safeParse({ reason: req.body?.reason ?? req.query.reason });
+        if (!parsed.success) throw badRequest('reason is required', [{ field: 'reason', message: 'reason is required' }]);
+        await deleteMakeUp(deps.db, req.user!, req.params.id, req.params.sessionId, parsed.data.reason, { clock: deps.clock, ip: req.ip });
+        return reply.status(204).send();
+      },
+    );
+  };
+}

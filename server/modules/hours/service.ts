@@ -1,0 +1,393 @@
+import { Readable } from 'node:stream';
+import type { z } from 'zod';
+import {
+  HOURS_EXPORT_COLUMNS,
+  POLICY_DEFAULTS,
+  addDays,
+  type AttendanceHistory,
+  type HoursSummaryRow,
+  type MakeUpInput,
+  type MakeUpSession,
+  type ProgramPolicy,
+  type StudentHours,
+  type hoursListQuerySchema,
+  type studentRecordSchema,
+} from '../../../common/hours.ts';
+import type { Role } from '../../../common/roles.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { csvDownloadHeaders, csvStream } from '../../lib/csv.ts';
+import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
+import { localDate } from '../../lib/school-time.ts';
+import { recordHistory, recordStudentId, type ClassWindow } from '../attendance/service.ts';
+import { recordAudit } from '../audit-logs/service.ts';
+import { listClosures } from '../calendar/service.ts';
+import { programPolicy } from '../programs/service.ts';
+import { getSettings } from '../settings/service.ts';
+import { computeLedger, type Ledger, type LedgerSchedule } from './ledger.ts';
+import {
+  countHoursStudents,
+  courseExists,
+  deleteMakeUpRow,
+  insertMakeUp,
+  isOnInstructorRoster,
+  lockStudentMakeUpMinutes,
+  selectHoursStudents,
+  selectLedgerMakeUps,
+  selectLedgerRecords,
+  selectLedgerSchedules,
+  selectLedgerStudent,
+  selectMakeUp,
+  selectMakeUps,
+  selectStudentRecords,
+  selectSupervisor,
+  type LedgerStudentRow,
+  type MakeUpRow,
+} from './queries.ts';
+
+export { computeLedger } from './ledger.ts';
+
+type User = { id: number; role: Role };
+type Ctx = { clock: Clock; ip: string | null };
+
+const isAdmin = (u: User) => u.role === 'super_admin' || u.role === 'it_admin';
+
+/**
+ * Need-to-know for one student's hours, records and time card: administrators and support staff
+ * any student (404 when there is none); instructors only students on their own rosters — 403
+ * otherwise, for unknown ids too, decided before anything about the student is read.
+ */
+export async function assertMayReadStudent(db: DbOrTx, user: User, studentId: number): Promise<LedgerStudentRow> {
+  if (user.role === 'instructor' && !(await isOnInstructorRoster(db, studentId, user.id))) {
+    throw forbidden('You can see the hours of students on your own class rosters only');
+  }
+  const student = await selectLedgerStudent(db, studentId);
+  if (!student) throw notFound('Student');
+  return student;
+}
+
+async function schoolToday(db: DbOrTx, clock: Clock): Promise<{ today: string; timeZone: string }> {
+  const { timeZone } = (await getSettings(db)).attendance;
+  return { today: localDate(clock.now(), timeZone), timeZone };
+}
+
+/** The policy that applies to a student: their program's, or the defaults (no payment periods) without a program. */
+const NO_PROGRAM_POLICY = {
+  paymentPeriods: [],
+  excusedCapPercent: POLICY_DEFAULTS.excusedCapPercent,
+  minimumAttendancePercent: POLICY_DEFAULTS.minimumAttendancePercent,
+  sapCheckpointHours: [],
+};
+
+/** Closed dates in [from, to] for a program: school-wide closures and the program's own. */
+async function closedDatesFor(db: DbOrTx, programId: number | null, from: string, to: string): Promise<Set<string>> {
+  const closures = await listClosures(db, { from, to, programId: programId ?? undefined });
+  const dates = new Set<string>();
+  for (const c of closures) {
+    if (c.programId != null && c.programId !== programId) continue;
+    for (let d = c.startDate < from ? from : c.startDate; d <= c.endDate && d <= to; d = addDays(d, 1)) dates.add(d);
+  }
+  return dates;
+}
+
+/** The earliest date a ledger of these schedules can start (for loading closures). */
+function earliestDate(enrollmentDate: string | null, schedules: LedgerSchedule[], asOf: string): string {
+  let from = enrollmentDate ?? asOf;
+  for (const s of schedules) {
+    if (s.courseStartDate < from) from = s.courseStartDate;
+    for (const d of s.makeupDates) if (d < from) from = d;
+  }
+  return from;
+}
+
+/**
+ * Ledgers of several students as of a date, loaded in a few set-based reads (schedules, records,
+ * make-ups of all of them at once) and computed in memory; policies and closures once per program.
+ */
+export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: string, timeZone: string): Promise<Map<number, Ledger>> {
+  const ids = list.map((s) => s.id);
+  const [scheduleRows, recordRows, makeUpRows] = await Promise.all([selectLedgerSchedules(db, ids), selectLedgerRecords(db, ids, asOf), selectLedgerMakeUps(db, ids, asOf)]);
+  const group = <T extends { studentId: number }>(rows: T[]) => {
+    const m = new Map<number, T[]>();
+    for (const r of rows) (m.get(r.studentId) ?? m.set(r.studentId, []).get(r.studentId)!).push(r);
+    return m;
+  };
+  const schedulesOf = group(scheduleRows);
+  const recordsOf = group(recordRows);
+  const makeUpsOf = group(makeUpRows);
+  const policies = new Map<number | null, Promise<ProgramPolicy | undefined>>();
+  const closures = new Map<string, Promise<Set<string>>>();
+  const windowCache = new Map<string, ClassWindow>();
+  const result = new Map<number, Ledger>();
+  for (const s of list) {
+    const schedules: LedgerSchedule[] = (schedulesOf.get(s.id) ?? []).map((r) => ({
+      scheduleId: r.id,
+      dayOfWeek: r.dayOfWeek,
+      startTime: r.startTime,
+      endTime: r.endTime,
+      courseStartDate: r.courseStartDate,
+      courseEndDate: r.courseEndDate,
+      holidayExceptions: r.holidayExceptions,
+      makeupDates: r.makeupDates,
+      onRoster: r.onRoster,
+    }));
+    const from = earliestDate(s.enrollmentDate, schedules, asOf);
+    if (!policies.has(s.programId)) policies.set(s.programId, s.programId == null ? Promise.resolve(undefined) : programPolicy(db, s.programId));
+    const closureKey = `${s.programId}|${from}`;
+    if (!closures.has(closureKey)) closures.set(closureKey, closedDatesFor(db, s.programId, from, asOf));
+    const [policy, closedDates] = await Promise.all([policies.get(s.programId)!, closures.get(closureKey)!]);
+    result.set(
+      s.id,
+      computeLedger({
+        enrollmentDate: s.enrollmentDate,
+        asOf,
+        timeZone,
+        schedules,
+        closedDates,
+        records: recordsOf.get(s.id) ?? [],
+        makeUps: makeUpsOf.get(s.id) ?? [],
+        policy: policy ?? NO_PROGRAM_POLICY,
+        windowCache,
+      }),
+    );
+  }
+  return result;
+}
+
+/** GET /api/students/{id}/hours: the ledger as it stood at the end of asOf (default today), with the days of from–to (default the last 31). */
+export async function studentHours(db: DbOrTx, user: User, studentId: number, q: { asOf?: string; from?: string; to?: string }, clock: Clock): Promise<StudentHours> {
+  const student = await assertMayReadStudent(db, user, studentId);
+  const { today, timeZone } = await schoolToday(db, clock);
+  const asOf = q.asOf ?? today;
+  const ledger = (await ledgersFor(db, [student], asOf, timeZone)).get(studentId)!;
+  const to = q.to ?? asOf;
+  const from = q.from ?? addDays(to, -30);
+  return {
+    studentId,
+    programId: student.programId,
+    asOf,
+    enrollmentDate: student.enrollmentDate,
+    lastDateOfAttendance: ledger.lastDateOfAttendance,
+    totals: ledger.totals,
+    attendancePercent: ledger.attendancePercent,
+    paymentPeriods: ledger.paymentPeriods,
+    sapCheckpoints: ledger.sapCheckpoints,
+    days: ledger.days.filter((d) => d.date >= from && d.date <= to),
+  };
+}
+
+function summaryRow(s: LedgerStudentRow, l: Ledger): HoursSummaryRow {
+  const current = l.paymentPeriods.find((p) => p.status !== 'completed') ?? null;
+  const evaluated = l.sapCheckpoints.filter((c) => c.status !== 'pending');
+  return {
+    studentId: s.id,
+    sisStudentId: s.sisStudentId,
+    firstName: s.firstName,
+    lastName: s.lastName,
+    programId: s.programId,
+    programName: s.programName,
+    status: s.status,
+    totals: l.totals,
+    attendancePercent: l.attendancePercent,
+    currentPaymentPeriod: current?.number ?? null,
+    hoursRemaining: current?.hoursRemaining ?? null,
+    sapStatus: evaluated.at(-1)?.status ?? 'pending',
+    lastDateOfAttendance: l.lastDateOfAttendance,
+  };
+}
+
+type HoursListQuery = z.output<typeof hoursListQuerySchema>;
+
+/**
+ * GET /api/hours: one page of students (sorted and paged in SQL by name or SIS id), each with its
+ * ledger computed for that page only, so the page costs the same with 50 students or 50,000.
+ */
+export async function hoursSummary(db: DbOrTx, user: User, q: HoursListQuery, clock: Clock): Promise<{ items: HoursSummaryRow[]; total: number }> {
+  const { today, timeZone } = await schoolToday(db, clock);
+  const filter = { programId: q.programId, search: q.search, instructorId: user.role === 'instructor' ? user.id : undefined };
+  const pageSize = q.pageSize ?? 50;
+  const page = q.page ?? 1;
+  const [list, total] = await Promise.all([
+    selectHoursStudents(db, { ...filter, sort: q.sort ?? 'lastName', order: q.order ?? 'asc', limit: pageSize, offset: (page - 1) * pageSize }),
+    countHoursStudents(db, filter),
+  ]);
+  const ledgers = await ledgersFor(db, list, q.asOf ?? today, timeZone);
+  return { items: list.map((s) => summaryRow(s, ledgers.get(s.id)!)), total };
+}
+
+const hours = (minutes: number) => Math.round((minutes / 60) * 100) / 100;
+const EXPORT_BATCH = 200;
+
+async function* hoursExportRows(db: DbOrTx, q: { programId?: number; from?: string; to: string }, timeZone: string) {
+  let afterId = 0;
+  for (;;) {
+    const list = await selectHoursStudents(db, { programId: q.programId, sort: 'lastName', order: 'asc', limit: EXPORT_BATCH, afterId });
+    if (list.length === 0) return;
+    const ledgers = await ledgersFor(db, list, q.to, timeZone);
+    for (const s of list) {
+      const l = ledgers.get(s.id)!;
+      const days = q.from ? l.days.filter((d) => d.date >= q.from!) : l.days;
+      const sum = (k: 'scheduledMinutes' | 'attendedMinutes' | 'excusedMinutes' | 'makeUpMinutes') => days.reduce((n, d) => n + d[k], 0);
+      // Credited within the range: what the ledger credited by `to` less what it had credited the day before `from`.
+      const credited = q.from ? creditedBetween(l, q.from) : l.totals.creditedMinutes;
+      const scheduled = sum('scheduledMinutes');
+      const current = l.paymentPeriods.find((p) => p.status !== 'completed');
+      yield {
+        sisStudentId: s.sisStudentId,
+        studentId: s.id,
+        firstName: s.firstName,
+        lastName: s.lastName,
+        programName: s.programName,
+        from: q.from ?? l.startDate,
+        to: q.to,
+        scheduledHours: hours(scheduled),
+        attendedHours: hours(sum('attendedMinutes')),
+        excusedHours: hours(sum('excusedMinutes')),
+        makeUpHours: hours(sum('makeUpMinutes')),
+        creditedHours: hours(credited),
+        attendancePercent: scheduled > 0 ? Math.round((credited / scheduled) * 1000) / 10 : null,
+        paymentPeriod: current?.number ?? null,
+        hoursToNextPaymentPeriod: current?.hoursRemaining ?? null,
+        lastDateOfAttendance: l.lastDateOfAttendance,
+      } satisfies Record<(typeof HOURS_EXPORT_COLUMNS)[number], unknown>;
+    }
+    if (list.length < EXPORT_BATCH) return;
+    afterId = list[list.length - 1]!.id;
+  }
+}
+
+/** Credited minutes on the days from `from` on (the ledger credits each day as it walks them). */
+function creditedBetween(l: Ledger, from: string): number {
+  return l.days.reduce((n, d) => (d.date >= from ? n + d.creditedMinutes : n), 0);
+}
+
+/** GET /api/export/hours: audited as it starts, streamed in batches of students. */
+export async function exportHours(db: DbOrTx, q: { programId?: number; from?: string; to?: string }, ctx: Ctx & { actorId: number }) {
+  const { today, timeZone } = await schoolToday(db, ctx.clock);
+  const to = q.to ?? today;
+  const fileName = `hours_export_${to}.csv`;
+  await recordAudit(db, { userId: ctx.actorId, action: 'Export', tableName: 'hours', ipAddress: ctx.ip, newValues: { ...q, to, fileName } });
+  const csv = csvStream(HOURS_EXPORT_COLUMNS);
+  const source = Readable.from(hoursExportRows(db, { ...q, to }, timeZone));
+  source.on('error', (err) => csv.destroy(err));
+  return { headers: csvDownloadHeaders(fileName), stream: source.pipe(csv) };
+}
+
+// ---- Make-up sessions ----
+
+function toMakeUp(r: MakeUpRow): MakeUpSession {
+  return {
+    id: r.id,
+    studentId: r.studentId,
+    date: r.sessionDate,
+    startTime: r.startTime.slice(0, 5),
+    endTime: r.endTime.slice(0, 5),
+    minutes: r.minutes,
+    supervisorId: r.supervisorId,
+    supervisorName: r.supervisorName,
+    courseId: r.courseId,
+    courseCode: r.courseCode,
+    note: r.note,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+export async function listMakeUps(db: DbOrTx, user: User, studentId: number): Promise<MakeUpSession[]> {
+  await assertMayReadStudent(db, user, studentId);
+  return (await selectMakeUps(db, studentId)).map(toMakeUp);
+}
+
+const minutesOfDay = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
+
+/**
+ * Record a make-up session: the supervisor is an active instructor or administrator (instructors
+ * name themselves, for students on their own rosters); not in the future; within the program's
+ * make-up cap (checked with the student's make-up minutes locked).
+ */
+export async function recordMakeUp(db: Db, user: User, studentId: number, input: MakeUpInput, ctx: Ctx): Promise<MakeUpSession> {
+  const student = await assertMayReadStudent(db, user, studentId);
+  const fieldError = (field: string, message: string) => badRequest(message, [{ field, message }]);
+  if (user.role === 'instructor' && input.supervisorId !== user.id) throw fieldError('supervisorId', 'Instructors record make-up sessions they supervise themselves');
+  const supervisor = await selectSupervisor(db, input.supervisorId);
+  if (!supervisor || !supervisor.isActive || !['instructor', 'super_admin', 'it_admin'].includes(supervisor.role)) {
+    throw fieldError('supervisorId', 'The supervisor must be an active instructor or administrator');
+  }
+  if (input.courseId != null && !(await courseExists(db, input.courseId))) throw fieldError('courseId', `No course with id ${input.courseId}`);
+  const { today } = await schoolToday(db, ctx.clock);
+  if (input.date > today) throw fieldError('date', 'A make-up session cannot be recorded for a future date');
+  if (student.enrollmentDate && input.date < student.enrollmentDate) throw fieldError('date', `The student enrolled on ${student.enrollmentDate}; ${input.date} is before that`);
+  const minutes = minutesOfDay(input.endTime) - minutesOfDay(input.startTime);
+  const policy = student.programId == null ? undefined : await programPolicy(db, student.programId);
+  return db.transaction(async (tx) => {
+    const used = await lockStudentMakeUpMinutes(tx, studentId);
+    if (policy?.makeUpCapPercent != null) {
+      const capMinutes = Math.floor(policy.programHours * 60 * (policy.makeUpCapPercent / 100));
+      if (used + minutes > capMinutes) {
+        throw fieldError(
+          'endTime',
+          `This make-up would bring the student to ${hours(used + minutes)} make-up hours, over the program's cap of ${hours(capMinutes)} hours (${policy.makeUpCapPercent}% of ${policy.programHours})`,
+        );
+      }
+    }
+    const id = await insertMakeUp(tx, {
+      studentId,
+      sessionDate: input.date,
+      startTime: input.startTime,
+      endTime: input.endTime,
+      minutes,
+      supervisorId: input.supervisorId,
+      courseId: input.courseId,
+      note: input.note,
+      createdBy: user.id,
+      createdAt: ctx.clock.now(),
+    });
+    await recordAudit(tx, { userId: user.id, action: 'Create', tableName: 'make_up_sessions', recordId: id, ipAddress: ctx.ip, newValues: { studentId, ...input, minutes }, at: ctx.clock.now() });
+    return toMakeUp((await selectMakeUps(tx, studentId)).find((m) => m.id === id)!);
+  });
+}
+
+/** Delete a make-up session with a reason kept in the audit log (administrators; instructors their own). */
+export async function deleteMakeUp(db: Db, user: User, studentId: number, sessionId: number, reason: string, ctx: Ctx): Promise<void> {
+  await assertMayReadStudent(db, user, studentId);
+  await db.transaction(async (tx) => {
+    const row = await selectMakeUp(tx, studentId, sessionId);
+    if (!row) throw notFound('Make-up session');
+    if (!isAdmin(user) && row.supervisorId !== user.id) throw forbidden('Instructors can delete only make-up sessions they supervised');
+    await deleteMakeUpRow(tx, sessionId);
+    await recordAudit(tx, {
+      userId: user.id,
+      action: 'Delete',
+      tableName: 'make_up_sessions',
+      recordId: sessionId,
+      ipAddress: ctx.ip,
+      oldValues: { studentId, date: row.sessionDate, startTime: row.startTime, endTime: row.endTime, minutes: row.minutes, supervisorId: row.supervisorId, reason },
+      at: ctx.clock.now(),
+    });
+  });
+}
+
+// ---- A student's records ----
+
+export async function studentRecords(db: DbOrTx, user: User, studentId: number, q: { from?: string; to?: string }): Promise<z.infer<typeof studentRecordSchema>[]> {
+  await assertMayReadStudent(db, user, studentId);
+  const rows = await selectStudentRecords(db, studentId, q.from, q.to);
+  return rows.map(({ corrections, ...r }) => ({
+    ...r,
+    status: r.status as z.infer<typeof studentRecordSchema>['status'],
+    source: r.source as z.infer<typeof studentRecordSchema>['source'],
+    scanInTime: r.scanInTime?.toISOString() ?? null,
+    scanOutTime: r.scanOutTime?.toISOString() ?? null,
+    corrected: corrections > 0,
+  }));
+}
+
+/** A record's history, for those who may read its student's hours (instructors: unknown ids get the same 403). */
+export async function attendanceHistory(db: DbOrTx, user: User, recordId: number): Promise<AttendanceHistory> {
+  const studentId = await recordStudentId(db, recordId);
+  if (studentId == null) {
+    if (user.role === 'instructor') throw forbidden('You can see the hours of students on your own class rosters only');
+    throw notFound('Attendance record');
+  }
+  await assertMayReadStudent(db, user, studentId);
+  return recordHistory(db, recordId);
+}
