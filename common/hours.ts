@@ -367,31 +367,6 @@ export const attendanceHistorySchema = z.object({
 });
 export type AttendanceHistory = z.infer<typeof attendanceHistorySchema>;
 
-// ---- A student's records (the student page's History tab) ----
-
-/** GET /api/students/{id}/records?from&to: the student's attendance records, newest first. */
-export const studentRecordsQuerySchema = z
-  .object({ from: queryDate('from'), to: queryDate('to') })
-  .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ['to'], message: 'to must not be before from' })
-  .refine((q) => !q.from || !q.to || daysBetween(q.from, q.to) <= 731, { path: ['to'], message: 'from–to may span at most two years' });
-
-export const studentRecordSchema = z.object({
-  id: z.number().int(),
-  scheduleId: z.number().int(),
-  courseCode: z.string(),
-  courseName: z.string(),
-  sessionDate: z.string(),
-  status: z.enum(ATTENDANCE_STATUSES),
-  scanInTime: z.string().nullable(),
-  scanOutTime: z.string().nullable(),
-  minutesAttended: z.number().int().nullable(),
-  source: z.enum(ATTENDANCE_SOURCES),
-  isManualOverride: z.boolean(),
-  /** Changed since first captured: GET /api/attendance/{id}/history shows how. */
-  corrected: z.boolean(),
-});
-export type StudentRecord = z.infer<typeof studentRecordSchema>;
-
 // ---- Dates ----
 
 /** Whole days from a to b (YYYY-MM-DD), negative when b is earlier. */

@@ -12,6 +12,7 @@ import { useStudentHours } from './students-api.ts';
 
 const KIND_CLASSES: Record<DayKind, string> = {
   outside: 'bg-slate-50 text-slate-600',
+  closed: 'bg-slate-100 text-slate-700 ring-1 ring-inset ring-slate-300',
   'no-class': 'bg-white text-slate-700',
   present: 'bg-emerald-50 text-emerald-900 ring-1 ring-inset ring-emerald-200',
   partial: 'bg-amber-50 text-amber-950 ring-1 ring-inset ring-amber-300',
@@ -125,7 +126,7 @@ function DayCell({ date, day }: { date: string; day: LedgerDay | undefined }) {
   const kind = dayKind(day);
   const { label, code } = DAY_KINDS[kind];
   const lines: [string, string, number][] = [];
-  if (day && (day.scheduledMinutes > 0 || kind !== 'no-class')) {
+  if (day && (day.scheduledMinutes > 0 || (kind !== 'no-class' && kind !== 'closed'))) {
     lines.push(['S', 'scheduled', day.scheduledMinutes], ['A', 'attended', day.attendedMinutes]);
     if (day.makeUpMinutes > 0) lines.push(['M', 'make-up', day.makeUpMinutes]);
     if (day.excusedMinutes > 0) lines.push(['E', 'excused', day.excusedMinutes]);
@@ -150,7 +151,7 @@ function DayCell({ date, day }: { date: string; day: LedgerDay | undefined }) {
 }
 
 function Legend() {
-  const kinds: DayKind[] = ['present', 'partial', 'excused', 'absent', 'make-up', 'no-class'];
+  const kinds: DayKind[] = ['present', 'partial', 'excused', 'absent', 'make-up', 'closed', 'no-class'];
   return (
     <div className="mt-4 text-xs text-slate-700">
       <h3 className="sr-only">Legend</h3>

@@ -1,6 +1,6 @@
 import { History } from 'lucide-react';
 import { useState } from 'react';
-import { addDays, type StudentRecord } from '../../../common/hours.ts';
+import type { StudentRecord } from '../../../common/hours.ts';
 import type { Student } from '../../../common/students.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
@@ -11,7 +11,6 @@ import { SwitchField } from '../../components/ui/switch-field.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { Toolbar } from '../../components/ui/toolbar.tsx';
 import { ApiError } from '../../lib/api.ts';
-import { localDate } from '../../lib/download.ts';
 import { formatDate, formatHm } from '../../lib/format.ts';
 import { RecordHistoryDialog } from './record-history-dialog.tsx';
 import { RecordStatusBadge, SOURCE_LABELS, formatPunch } from './record-format.tsx';
@@ -19,13 +18,13 @@ import { useStudentRecords } from './students-api.ts';
 
 /** The History tab: the student's attendance records in a date range, each with its history (original entry and every correction). */
 export function HistoryTab({ student }: { student: Student }) {
-  const today = localDate();
-  const [from, setFrom] = useState(() => addDays(today, -90));
-  const [to, setTo] = useState(today);
+  // Empty dates: every record of the student (a program's worth is hundreds, not thousands).
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
   const [correctedOnly, setCorrectedOnly] = useState(false);
   const [open, setOpen] = useState<StudentRecord | null>(null);
-  const valid = Boolean(from && to && from <= to);
-  const records = useStudentRecords(student.id, { from, to }, valid);
+  const reversed = Boolean(from && to && to < from);
+  const records = useStudentRecords(student.id, { from: from || undefined, to: to || undefined }, !reversed);
   const rows = (records.data ?? []).filter((r) => !correctedOnly || r.corrected).sort((a, b) => b.sessionDate.localeCompare(a.sessionDate) || a.courseCode.localeCompare(b.courseCode));
   const correctedCount = (records.data ?? []).filter((r) => r.corrected).length;
 
@@ -42,14 +41,15 @@ export function HistoryTab({ student }: { student: Student }) {
         </div>
         <Toolbar className="mt-4 border-t sm:items-end">
           <div className="flex flex-col gap-3 sm:flex-row">
-            <TextField label="From" name="recordsFrom" type="date" value={from} onChange={(e) => setFrom(e.target.value)} className="sm:w-44" />
+            <TextField label="From" name="recordsFrom" type="date" value={from} onChange={(e) => setFrom(e.target.value)} hint="Empty: the first record" className="sm:w-44" />
             <TextField
               label="To"
               name="recordsTo"
               type="date"
               value={to}
               onChange={(e) => setTo(e.target.value)}
-              error={from && to && to < from ? 'The end date must not be before the start date' : undefined}
+              hint="Empty: the latest record"
+              error={reversed ? 'The end date must not be before the start date' : undefined}
               className="sm:w-44"
             />
           </div>
@@ -102,9 +102,9 @@ export function HistoryTab({ student }: { student: Student }) {
                         <Spinner className="size-4 text-blue-700" /> Loading…
                       </span>
                     ) : correctedOnly ? (
-                      'No corrected records in these dates.'
+                      'No corrected records.'
                     ) : (
-                      'No attendance records in these dates.'
+                      'No attendance records.'
                     )}
                   </td>
                 </tr>

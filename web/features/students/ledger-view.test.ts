@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { LedgerDay, PaymentPeriodProgress } from '../../../common/hours.ts';
 import { dayKind, monthRange, monthWeeks, projectedCompletion, recentPace, shiftMonth } from './ledger-view.ts';
 
-const day = (date: string, scheduledMinutes: number, attendedMinutes: number, excusedMinutes = 0, makeUpMinutes = 0): LedgerDay => ({
+const day = (date: string, scheduledMinutes: number, attendedMinutes: number, excusedMinutes = 0, makeUpMinutes = 0, creditedMinutes = attendedMinutes + makeUpMinutes + excusedMinutes): LedgerDay => ({
   date,
   scheduledMinutes,
   attendedMinutes,
   excusedMinutes,
   makeUpMinutes,
+  creditedMinutes,
+  closed: false,
 });
 
 const period = (over: Partial<PaymentPeriodProgress> = {}): PaymentPeriodProgress => ({
@@ -45,6 +47,7 @@ describe('ledger view', () => {
   it('reads each day as a kind, not only a colour', () => {
     expect(dayKind(undefined)).toBe('outside');
     expect(dayKind(day('2026-03-02', 0, 0))).toBe('no-class');
+    expect(dayKind({ ...day('2026-03-02', 0, 0), closed: true })).toBe('closed');
     expect(dayKind(day('2026-03-02', 0, 0, 0, 60))).toBe('make-up');
     expect(dayKind(day('2026-03-02', 240, 240))).toBe('present');
     expect(dayKind(day('2026-03-02', 240, 200))).toBe('partial');
@@ -55,8 +58,9 @@ describe('ledger view', () => {
   });
 
   it('projects completion from the last 28 days, not before the weeks elapse', () => {
-    const days = [day('2026-02-01', 240, 240), day('2026-02-02', 240, 240, 0, 60), day('2026-03-01', 240, 240, 240)];
-    // 2026-02-02 .. 2026-03-01 is the window: 240 + 60 + 240 (excused left out) = 540 minutes.
+    // The last day's excused minutes went past the cap: only its attended minutes were credited.
+    const days = [day('2026-02-01', 240, 240), day('2026-02-02', 240, 240, 0, 60), day('2026-03-01', 480, 240, 240, 0, 240)];
+    // 2026-02-02 .. 2026-03-01 is the window: 300 + 240 = 540 credited minutes.
     expect(recentPace(days, '2026-03-01')).toBe(540 / 28);
     // 27,000 − 26,460 = 540 minutes left at 20 a day: 27 days → 2026-03-28, before the weeks end.
     expect(projectedCompletion(period({ creditedMinutes: 26_460 }), 20, '2026-03-01')).toBe('2026-04-20');

@@ -36,11 +36,12 @@ export function monthWeeks(month: string): (string | null)[][] {
   return weeks;
 }
 
-export type DayKind = 'outside' | 'no-class' | 'present' | 'partial' | 'excused' | 'absent' | 'make-up';
+export type DayKind = 'outside' | 'closed' | 'no-class' | 'present' | 'partial' | 'excused' | 'absent' | 'make-up';
 
 /** How the calendar reads a day: a word and a one-letter code besides the colour (WCAG 1.4.1). */
 export const DAY_KINDS: Record<DayKind, { label: string; code: string }> = {
   outside: { label: 'Not in the ledger', code: '' },
+  closed: { label: 'School closed', code: 'C' },
   'no-class': { label: 'No class', code: '' },
   present: { label: 'Attended in full', code: 'P' },
   partial: { label: 'Partly attended', code: 'Pt' },
@@ -51,13 +52,15 @@ export const DAY_KINDS: Record<DayKind, { label: string; code: string }> = {
 
 /**
  * One day of the calendar. A day the ledger does not cover (before enrolment, after the as-of
- * date) is `outside`; an unscheduled day is `no-class` unless make-up time was spent on it.
+ * date) is `outside`; a closure is never an absence; an unscheduled day is `no-class` unless
+ * make-up time was spent on it.
  * Scheduled days: attended in full, or the missing part excused, or partly attended (make-up on
  * the day counts), else absent.
  */
 export function dayKind(day: LedgerDay | undefined): DayKind {
   if (!day) return 'outside';
   const { scheduledMinutes: sched, attendedMinutes: att, excusedMinutes: exc, makeUpMinutes: mk } = day;
+  if (day.closed && sched <= 0 && att <= 0 && mk <= 0) return 'closed';
   if (sched <= 0) return mk > 0 ? 'make-up' : att > 0 ? 'present' : 'no-class';
   if (att >= sched) return 'present';
   if (exc > 0 && att + exc >= sched) return 'excused';
@@ -68,15 +71,11 @@ export function dayKind(day: LedgerDay | undefined): DayKind {
 /** The number of recent days the projection's pace is taken from. */
 export const PACE_DAYS = 28;
 
-/**
- * Recent pace in credited minutes per calendar day: attended and make-up minutes of the last
- * PACE_DAYS days up to `asOf`. Excused minutes are left out: past the cap they earn nothing, and
- * a projection should not promise hours an absence may not give.
- */
+/** Recent pace: credited minutes per calendar day over the last PACE_DAYS days up to `asOf`. */
 export function recentPace(days: readonly LedgerDay[], asOf: string): number {
   const first = addDays(asOf, -(PACE_DAYS - 1));
   let minutes = 0;
-  for (const d of days) if (d.date >= first && d.date <= asOf) minutes += d.attendedMinutes + d.makeUpMinutes;
+  for (const d of days) if (d.date >= first && d.date <= asOf) minutes += d.creditedMinutes;
   return minutes / PACE_DAYS;
 }
 
