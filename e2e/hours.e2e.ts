@@ -187,6 +187,26 @@ describe('the hours ledger in the browser', () => {
       await page.keyboard.press('Escape');
       await hidden(history);
 
+      // Back on Hours: the ledger as it stood ten days ago (before the last meeting and the make-up).
+      await page.getByRole('tab', { name: 'Hours' }).click();
+      await visible(periodBar(page, 1));
+      await page.getByLabel('As of', { exact: true }).fill(addDays(seed.today, -10));
+      await page.waitForFunction(() => document.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow') === '480', undefined, { timeout: 10_000 });
+      await page.getByRole('button', { name: 'Back to today' }).click();
+      await page.waitForFunction((want) => document.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow') === want, String(before + 120), { timeout: 10_000 });
+
+      // Deleting make-up time takes a reason.
+      await page.getByRole('button', { name: /^Delete make-up of / }).click();
+      const remove = page.getByRole('dialog', { name: 'Delete make-up session?' });
+      await remove.getByRole('button', { name: 'Delete make-up session' }).click();
+      await visible(remove.getByText('reason is required'));
+      expect(await seriousViolations(page)).toEqual([]);
+      await remove.getByLabel('Reason').fill('Recorded for the wrong student');
+      await remove.getByRole('button', { name: 'Delete make-up session' }).click();
+      await hidden(remove);
+      await visible(page.getByText('No make-up sessions recorded.'));
+      await page.waitForFunction((want) => document.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow') === want, String(before), { timeout: 10_000 });
+
       expect(errors).toEqual([]);
     } finally {
       await context.close();

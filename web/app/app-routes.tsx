@@ -10,11 +10,11 @@ import { SignOutPage } from '../features/auth/sign-out-page.tsx';
 import { CoursesPage } from '../features/courses/courses-page.tsx';
 import { DashboardPage } from '../features/dashboard/dashboard-page.tsx';
 import { DataManagementPage } from '../features/data-management/data-management-page.tsx';
-import { HoursPage } from '../features/hours/hours-page.tsx';
 import { SchedulesPage } from '../features/schedules/schedules-page.tsx';
 import { SettingsPage } from '../features/settings/settings-page.tsx';
 import { StudentPage } from '../features/students/student-page.tsx';
 import { StudentsPage } from '../features/students/students-page.tsx';
+import { HoursPage } from '../features/hours/hours-page.tsx';
 import { SetPasswordPage } from '../features/users/set-password-page.tsx';
 import { UserManagementPage } from '../features/users/user-management-page.tsx';
 import { NotFoundRoute } from './not-found-route.tsx';
@@ -29,13 +29,13 @@ const SCREENS: { path: string | null; access: ScreenKey; page: ReactElement }[] 
   { path: 'attendance/present', access: 'attendance', page: <ProjectorPage /> },
   { path: 'users', access: 'users', page: <UserManagementPage /> },
   { path: 'students', access: 'students', page: <StudentsPage /> },
-  { path: 'students/:id', access: 'student', page: <StudentPage /> },
-  { path: 'hours', access: 'hours', page: <HoursPage /> },
   { path: 'courses', access: 'courses', page: <CoursesPage /> },
   { path: 'schedules', access: 'schedules', page: <SchedulesPage /> },
   { path: 'data-management', access: 'data-management', page: <DataManagementPage /> },
   { path: 'audit-logs', access: 'audit-logs', page: <AuditLogsPage /> },
   { path: 'settings', access: 'settings', page: <SettingsPage /> },
+  { path: 'students/:id', access: 'student', page: <StudentPage /> },
+  { path: 'hours', access: 'hours', page: <HoursPage /> },
 ];
 
 /** Client routes of SPEC §2 (plus sign-in, first-run setup, sign-out confirmation and your sessions); paths match common/routes.ts. */

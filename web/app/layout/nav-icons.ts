@@ -10,6 +10,7 @@ import {
   Users,
   type LucideIcon,
 } from 'lucide-react';
+import { Clock } from 'lucide-react';
 
 /** Icons for the sidebar entries, keyed by route (labels and roles come from common/permissions.ts). */
 export const NAV_ICONS: Record<string, LucideIcon> = {
@@ -22,4 +23,5 @@ export const NAV_ICONS: Record<string, LucideIcon> = {
   '/data-management': Database,
   '/audit-logs': ScrollText,
   '/settings': Settings,
+  '/hours': Clock,
 };

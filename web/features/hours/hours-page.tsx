@@ -56,7 +56,8 @@ export function HoursPage() {
     data: rows.data?.items ?? [],
     columns: hoursColumns,
     rowCount: rows.data?.total ?? 0,
-    state: { sorting, pagination },
+    // One program chosen: its name on every row says nothing (and the table stays narrower).
+    state: { sorting, pagination, columnVisibility: { program: !programId } },
     onSortingChange: (updater) => {
       setSorting(updater);
       firstPage();

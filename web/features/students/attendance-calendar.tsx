@@ -126,8 +126,10 @@ function DayCell({ date, day }: { date: string; day: LedgerDay | undefined }) {
   const kind = dayKind(day);
   const { label, code } = DAY_KINDS[kind];
   const lines: [string, string, number][] = [];
-  if (day && (day.scheduledMinutes > 0 || (kind !== 'no-class' && kind !== 'closed'))) {
-    lines.push(['S', 'scheduled', day.scheduledMinutes], ['A', 'attended', day.attendedMinutes]);
+  if (day) {
+    // Scheduled and attended on class days; otherwise only what was done (make-up on a free day).
+    if (day.scheduledMinutes > 0) lines.push(['S', 'scheduled', day.scheduledMinutes]);
+    if (day.scheduledMinutes > 0 || day.attendedMinutes > 0) lines.push(['A', 'attended', day.attendedMinutes]);
     if (day.makeUpMinutes > 0) lines.push(['M', 'make-up', day.makeUpMinutes]);
     if (day.excusedMinutes > 0) lines.push(['E', 'excused', day.excusedMinutes]);
   }
