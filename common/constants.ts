@@ -26,7 +26,7 @@ export const EMPLOYMENT_TYPES = ['Full-time', 'Part-time', 'Adjunct'] as const;
 export const STUDENT_STATUSES = [
   'enrolled',
   'active',
-  'on_leave',
+  'loa', // on an approved leave of absence (issue 13)
   'suspended',
   'withdrawn',
   'graduated',

@@ -24,7 +24,8 @@ export const studentInputSchema = z.object({
   email: optionalEmail,
   phone: optionalText(40),
   programId: optionalDbId('programId', { invalid: 'Program must be a program id or null' }),
-  status: z.enum(STUDENT_STATUSES, { error: `Status must be one of ${STUDENT_STATUSES.join(', ')}` }).default('enrolled'),
+  // 'on_leave' was the leave status before issue 13 named it `loa`; older clients still send it.
+  status: z.preprocess((v) => (v === 'on_leave' ? 'loa' : v), z.enum(STUDENT_STATUSES, { error: `Status must be one of ${STUDENT_STATUSES.join(', ')}` }).default('enrolled')),
   sisStudentId: optionalText(100),
   enrollmentDate: optionalIsoDate('Enrollment date'),
   socialSecurityNumber: z

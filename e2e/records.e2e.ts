@@ -487,7 +487,7 @@ describe('students', () => {
       await expectToast(page, 'Failed to update student. Please try again.');
       await screenshot(page, 'records-student-dialog');
       await form.getByLabel('SIS student ID').fill('SIS-001');
-      await form.getByLabel('Status').selectOption({ label: 'On leave' });
+      await form.getByLabel('Status').selectOption({ label: 'On leave (LOA)' });
       await form.getByLabel('Phone').fill('555-0199');
       await form.getByRole('button', { name: 'Save changes' }).click();
       await expectToast(page, 'Student updated');
@@ -497,7 +497,7 @@ describe('students', () => {
       await visible(updatedRow);
       expect(await updatedRow.textContent()).toContain('On leave');
       const stored = (await (await api.get(`/api/students/${seed.ada.id}`)).json()) as Student;
-      expect(stored).toMatchObject({ firstName: 'Augusta Ada', status: 'on_leave', phone: '555-0199', ssnMasked: '***-**-6789' });
+      expect(stored).toMatchObject({ firstName: 'Augusta Ada', status: 'loa', phone: '555-0199', ssnMasked: '***-**-6789' });
 
       // A student with attendance history cannot be deleted: the 409 says to change the status.
       await page.getByRole('searchbox', { name: 'Search students' }).fill('Turing');

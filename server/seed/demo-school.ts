@@ -224,7 +224,7 @@ export async function seedDemoSchool(db: Db, opts: SeedOptions): Promise<SeedRes
     for (const cohort of COHORTS) {
       const statuses = rng.shuffle([
         ...Array<string>(cohort.withdrawn).fill('withdrawn'),
-        ...Array<string>(cohort.onLeave).fill('on_leave'),
+        ...Array<string>(cohort.onLeave).fill('loa'),
         ...Array<string>(cohort.size - cohort.withdrawn - cohort.onLeave).fill('enrolled'),
       ]);
       // Term-2 cohorts enrolled a term earlier.

@@ -6,7 +6,7 @@ export type StudentStatus = (typeof STUDENT_STATUSES)[number];
 export const STUDENT_STATUS_LABELS: Record<StudentStatus, string> = {
   enrolled: 'Enrolled',
   active: 'Active',
-  on_leave: 'On leave',
+  loa: 'On leave (LOA)',
   suspended: 'Suspended',
   withdrawn: 'Withdrawn',
   graduated: 'Graduated',
@@ -16,7 +16,7 @@ export const STUDENT_STATUS_LABELS: Record<StudentStatus, string> = {
 const TONES: Record<StudentStatus, BadgeTone> = {
   enrolled: 'blue',
   active: 'green',
-  on_leave: 'amber',
+  loa: 'amber',
   suspended: 'red',
   withdrawn: 'slate',
   graduated: 'violet',

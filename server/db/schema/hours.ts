@@ -26,6 +26,8 @@ export const programPolicies = pgTable(
     withdrawAfterDays: integer('withdraw_after_days').notNull().default(14),
     makeUpDeadlineDays: integer('make_up_deadline_days').notNull().default(14),
     makeUpCapPercent: numeric('make_up_cap_percent', { precision: 4, scale: 1 }),
+    // Records older than this many days are closed to all but super_admin (null: never).
+    attendanceEditLockDays: integer('attendance_edit_lock_days'),
     updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -103,3 +105,41 @@ export const attendanceCorrections = pgTable(
   },
   (t) => [index('attendance_corrections_record_idx').on(t.attendanceRecordId, t.changedAt)],
 );
+
+/** Approved leaves of absence (issue 13): neither scheduled nor absent, and they push the expected end out. */
+export const studentLeaves = pgTable(
+  'student_leaves',
+  {
+    id: serial('id').primaryKey(),
+    studentId: integer('student_id')
+      .notNull()
+      .references(() => students.id, { onDelete: 'cascade' }),
+    startDate: date('start_date').notNull(),
+    endDate: date('end_date').notNull(),
+    reason: text('reason').notNull(),
+    // The status to give back when the leave ends (the student is `loa` during it).
+    statusBefore: text('status_before'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('student_leaves_student_idx').on(t.studentId, t.startDate),
+    check('student_leaves_dates_check', sql`${t.endDate} >= ${t.startDate}`),
+    check('student_leaves_reason_not_blank', sql`length(trim(${t.reason})) > 0`),
+  ],
+);
+
+/** A recorded withdrawal (issue 13): the LDA frozen with it; reversed by deleting the row (audited). */
+export const studentWithdrawals = pgTable('student_withdrawals', {
+  studentId: integer('student_id')
+    .primaryKey()
+    .references(() => students.id, { onDelete: 'cascade' }),
+  withdrawalDate: date('withdrawal_date').notNull(),
+  determinationDate: date('determination_date').notNull(),
+  lastDateOfAttendance: date('last_date_of_attendance'),
+  reason: text('reason').notNull(),
+  statusBefore: text('status_before').notNull(),
+  recordedBy: integer('recorded_by').references(() => users.id, { onDelete: 'set null' }),
+  recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+});

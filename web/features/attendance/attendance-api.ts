@@ -128,16 +128,16 @@ export function useEndSession() {
   });
 }
 
-export type OverrideInput = { row: AttendanceRow; scheduleId: number; status: Exclude<AttendanceStatus, 'incomplete'>; reason: string };
+export type OverrideInput = { row: AttendanceRow; scheduleId: number; status: Exclude<AttendanceStatus, 'incomplete'>; reason: string; scanInTime?: string; scanOutTime?: string };
 
 /** PUT the record, or create one (POST) for a rostered student who has no record yet. */
 export function useOverride() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ row, scheduleId, status, reason }: OverrideInput) =>
+    mutationFn: ({ row, scheduleId, status, reason, scanInTime, scanOutTime }: OverrideInput) =>
       row.id == null
-        ? apiParse(attendanceRowSchema, 'POST', '/api/attendance', { scheduleId, studentId: row.studentId, sessionDate: row.sessionDate, status, overrideReason: reason })
-        : apiParse(attendanceRowSchema, 'PUT', `/api/attendance/${row.id}`, { status, isManualOverride: true, overrideReason: reason }),
+        ? apiParse(attendanceRowSchema, 'POST', '/api/attendance', { scheduleId, studentId: row.studentId, sessionDate: row.sessionDate, status, overrideReason: reason, scanInTime, scanOutTime })
+        : apiParse(attendanceRowSchema, 'PUT', `/api/attendance/${row.id}`, { status, isManualOverride: true, overrideReason: reason, scanInTime, scanOutTime }),
     onSuccess: (updated, { scheduleId }) => {
       queryClient.setQueriesData<AttendanceRow[]>({ queryKey: rosterKey(scheduleId) }, (rows) =>
         rows?.map((r) => (r.studentId === updated.studentId && r.sessionDate === updated.sessionDate ? updated : r)),

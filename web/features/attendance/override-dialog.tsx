@@ -9,6 +9,9 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextareaField } from '../../components/ui/textarea-field.tsx';
 import { useOverride, type OverrideInput } from './attendance-api.ts';
 import { formatDate } from '../../lib/format.ts';
+import { useSettings } from '../../lib/shared-queries.ts';
+import { schoolClock, schoolInstantIso } from '../../lib/zoned-time.ts';
+import { TextField } from '../../components/ui/text-field.tsx';
 import { AttendanceStatusBadge } from './status-badge.tsx';
 
 type OverrideStatus = OverrideInput['status'];
@@ -35,8 +38,13 @@ export function OverrideDialog({ row, scheduleId, onClose }: { row: AttendanceRo
 
 function OverrideForm({ row, scheduleId, onDone }: { row: AttendanceRow; scheduleId: number; onDone: () => void }) {
   const override = useOverride();
+  const timeZone = useSettings().data?.attendance.timeZone;
   const [status, setStatus] = useState('');
   const [reason, setReason] = useState('');
+  // A corrected punch, typed on the school's clock; blank keeps the recorded times.
+  const [arrived, setArrived] = useState(() => (row.scanInTime && timeZone ? schoolClock(row.scanInTime, timeZone) : ''));
+  const [left, setLeft] = useState(() => (row.scanOutTime && timeZone ? schoolClock(row.scanOutTime, timeZone) : ''));
+  const canCorrectTimes = (status === 'present' || status === 'late') && timeZone != null;
   // Errors show after a first attempt, then follow the fields as they are corrected.
   const [attempted, setAttempted] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
@@ -50,7 +58,15 @@ function OverrideForm({ row, scheduleId, onDone }: { row: AttendanceRow; schedul
       requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
       return;
     }
-    override.mutate({ row, scheduleId, status, reason: reason.trim() }, { onSuccess: onDone });
+    const original = { in: row.scanInTime && timeZone ? schoolClock(row.scanInTime, timeZone) : '', out: row.scanOutTime && timeZone ? schoolClock(row.scanOutTime, timeZone) : '' };
+    const times =
+      canCorrectTimes && timeZone && (arrived !== original.in || left !== original.out)
+        ? {
+            ...(arrived ? { scanInTime: schoolInstantIso(row.sessionDate, arrived, timeZone) } : {}),
+            ...(left ? { scanOutTime: schoolInstantIso(row.sessionDate, left, timeZone) } : {}),
+          }
+        : {};
+    override.mutate({ row, scheduleId, status, reason: reason.trim(), ...times }, { onSuccess: onDone });
   };
 
   return (
@@ -77,6 +93,14 @@ function OverrideForm({ row, scheduleId, onDone }: { row: AttendanceRow; schedul
             </option>
           ))}
         </SelectField>
+        {canCorrectTimes ? (
+          <fieldset className="grid grid-cols-2 gap-3">
+            <legend className="mb-1 text-sm font-medium text-slate-700">Correct the times (optional, school time)</legend>
+            <TextField label="Arrived at" name="scanInTime" type="time" value={arrived} onChange={(e) => setArrived(e.target.value)} />
+            <TextField label="Left at" name="scanOutTime" type="time" value={left} onChange={(e) => setLeft(e.target.value)} />
+            <p className="col-span-2 text-xs text-slate-500">The original times stay in the record's history.</p>
+          </fieldset>
+        ) : null}
         <TextareaField
           label="Reason for override"
           name="overrideReason"
