@@ -8,6 +8,7 @@ import type { Program } from '../common/programs.ts';
 import type { Schedule } from '../common/schedules.ts';
 import type { Settings } from '../common/settings.ts';
 import type { Student } from '../common/students.ts';
+import { schoolInstantIso } from '../web/lib/zoned-time.ts';
 import {
   apiSend,
   expectTitle,
@@ -33,7 +34,7 @@ let admin: TestUser;
 let api: APIRequestContext;
 let adminState: Awaited<ReturnType<BrowserContext['storageState']>>;
 
-const seed = {} as { program: Program; course: Course; schedule: Schedule; student: Student; today: string; corrected: AttendanceRow };
+const seed = {} as { program: Program; course: Course; schedule: Schedule; student: Student; today: string };
 
 /** Today as YYYY-MM-DD on the school's clock. */
 function schoolToday(timeZone: string): string {
@@ -85,8 +86,16 @@ beforeAll(async () => {
       }),
     );
   }
-  // One of them corrected afterwards: its history must show the original next to the change.
-  seed.corrected = await apiSend<AttendanceRow>(api, 'PUT', `/api/attendance/${records[1]!.id}`, { status: 'excused', overrideReason: 'Doctor’s note handed in' });
+  // Two corrected afterwards; their history keeps the original next to the change. Two weeks ago
+  // excused (within the period's 5-hour cap: still credited), last week a late arrival at 09:30.
+  await apiSend<AttendanceRow>(api, 'PUT', `/api/attendance/${records[1]!.id}`, { status: 'excused', overrideReason: 'Doctor’s note handed in' });
+  const lastWeek = addDays(today, -7);
+  await apiSend<AttendanceRow>(api, 'PUT', `/api/attendance/${records[2]!.id}`, {
+    status: 'late',
+    overrideReason: 'Sign-in sheet shows 09:30',
+    scanInTime: schoolInstantIso(lastWeek, '09:30', settings.attendance.timeZone),
+    scanOutTime: schoolInstantIso(lastWeek, '13:00', settings.attendance.timeZone),
+  });
 
   const context = await browser.newContext({ baseURL: server.baseUrl });
   const page = await context.newPage();
@@ -127,12 +136,12 @@ describe('the hours ledger in the browser', () => {
       await expectTitle(page, 'Ada Lovelace · Muster');
       expect(await page.getByRole('tab', { name: 'Hours' }).getAttribute('aria-selected')).toBe('true');
 
-      // Period 1 of 50 hours: 2 × 240 attended + the excused meeting within the 5-hour cap.
+      // Period 1 of 50 hours: 240 attended, 240 excused within the 5-hour cap, 210 from 09:30 to 13:00.
       await visible(periodBar(page, 1));
       expect(await periodBar(page, 1).getAttribute('aria-valuemax')).toBe(String(50 * 60));
       const before = await barValue(page, 1);
-      expect(before).toBe(720);
-      expect(await periodBar(page, 1).getAttribute('aria-valuetext')).toBe('12:00 of 50:00 hours credited');
+      expect(before).toBe(690);
+      expect(await periodBar(page, 1).getAttribute('aria-valuetext')).toBe('11:30 of 50:00 hours credited');
       await visible(page.getByRole('progressbar', { name: 'Payment period 2' }));
       await visible(page.getByRole('heading', { name: 'Satisfactory academic progress' }));
       const calendar = page.getByRole('table', { name: /^Attendance in / });
@@ -170,20 +179,33 @@ describe('the hours ledger in the browser', () => {
       expect(fs.readFileSync(file).subarray(0, 5).toString('latin1')).toBe('%PDF-');
       expect(download.suggestedFilename()).toMatch(/\.pdf$/);
 
-      // History: the corrected record, and its history with the original entry and the change.
+      // History: the corrected records, and each one's history with the original entry and the change.
       await page.getByRole('tab', { name: 'History' }).click();
       await page.waitForURL((u) => u.searchParams.get('tab') === 'history');
       const records = page.getByRole('table', { name: 'Attendance records of Ada Lovelace' });
       await visible(records.getByText('Corrected'));
       expect(await records.getByRole('button', { name: /^History of COS101/ }).count()).toBe(3);
+      expect(await records.getByText('Corrected').count()).toBe(2);
       expect(await seriousViolations(page)).toEqual([]);
-      await records.getByRole('row').filter({ hasText: 'Corrected' }).getByRole('button', { name: /^History/ }).click();
       const history = page.getByRole('dialog', { name: 'Record history' });
-      await visible(history.getByRole('heading', { name: 'As first captured' }));
-      await visible(history.getByText('Doctor’s note handed in'));
+      const openHistory = async (daysAgo: number) => {
+        const date = new Date(`${addDays(seed.today, -daysAgo)}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+        await records.getByRole('button', { name: `History of COS101 on ${date}` }).click();
+        await visible(history.getByRole('heading', { name: 'As first captured' }));
+      };
+      await openHistory(14);
+      await visible(history.getByText('Doctor’s note handed in').first());
       await visible(history.getByRole('heading', { name: 'Changes (1)' }));
       await screenshot(page, 'student-record-history');
       expect(await seriousViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await hidden(history);
+      // The corrected punch: no times at first, then in at 9:30 and out at 1:00 on the school's clock.
+      await openHistory(7);
+      const change = history.getByRole('table', { name: 'Before and after' });
+      await visible(change);
+      expect(await change.getByRole('row', { name: /^In/ }).textContent()).toMatch(/—.*9:30/);
+      expect(await change.getByRole('row', { name: /^Out/ }).textContent()).toMatch(/—.*1:00/);
       await page.keyboard.press('Escape');
       await hidden(history);
 

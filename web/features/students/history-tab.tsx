@@ -13,7 +13,7 @@ import { Toolbar } from '../../components/ui/toolbar.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { formatDate, formatHm } from '../../lib/format.ts';
 import { RecordHistoryDialog } from './record-history-dialog.tsx';
-import { RecordStatusBadge, SOURCE_LABELS, formatPunch } from './record-format.tsx';
+import { RecordStatusBadge, SOURCE_LABELS, usePunchFormat } from './record-format.tsx';
 import { useStudentRecords } from './students-api.ts';
 
 /** The History tab: the student's attendance records in a date range, each with its history (original entry and every correction). */
@@ -23,6 +23,7 @@ export function HistoryTab({ student }: { student: Student }) {
   const [to, setTo] = useState('');
   const [correctedOnly, setCorrectedOnly] = useState(false);
   const [open, setOpen] = useState<StudentRecord | null>(null);
+  const formatPunch = usePunchFormat();
   const reversed = Boolean(from && to && to < from);
   const records = useStudentRecords(student.id, { from: from || undefined, to: to || undefined }, !reversed);
   const rows = (records.data ?? []).filter((r) => !correctedOnly || r.corrected).sort((a, b) => b.sessionDate.localeCompare(a.sessionDate) || a.courseCode.localeCompare(b.courseCode));

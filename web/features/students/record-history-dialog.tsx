@@ -4,12 +4,13 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { Modal } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { formatDate, formatDateTime, formatHm } from '../../lib/format.ts';
-import { RecordStatusBadge, SOURCE_LABELS, formatPunch } from './record-format.tsx';
+import { RecordStatusBadge, SOURCE_LABELS, usePunchFormat } from './record-format.tsx';
 import { useRecordHistory } from './students-api.ts';
 
 type Field = { key: keyof RecordValues; label: string; show: (v: RecordValues) => ReactNode; text: (v: RecordValues) => string };
 
-const FIELDS: Field[] = [
+/** The record's fields as the dialog lists them; times on the school's clock. */
+const fieldsWith = (formatPunch: (v: string | null) => string): Field[] => [
   { key: 'status', label: 'Status', show: (v) => <RecordStatusBadge status={v.status} />, text: (v) => v.status },
   { key: 'scanInTime', label: 'In', show: (v) => formatPunch(v.scanInTime), text: (v) => v.scanInTime ?? '' },
   { key: 'scanOutTime', label: 'Out', show: (v) => formatPunch(v.scanOutTime), text: (v) => v.scanOutTime ?? '' },
@@ -24,6 +25,7 @@ const FIELDS: Field[] = [
  */
 export function RecordHistoryDialog({ record, onClose }: { record: StudentRecord | null; onClose: () => void }) {
   const history = useRecordHistory(record?.id ?? null);
+  const fields = fieldsWith(usePunchFormat());
   return (
     <Modal
       open={record !== null}
@@ -47,7 +49,7 @@ export function RecordHistoryDialog({ record, onClose }: { record: StudentRecord
             <p className="mt-0.5 text-xs text-slate-600">
               {formatDateTime(history.data.original.capturedAt)} · {capturedBy(history.data.original.capturedBy, history.data.original.source)}
             </p>
-            <Values values={history.data.original} />
+            <Values fields={fields} values={history.data.original} />
           </section>
 
           <section aria-labelledby="changes-heading">
@@ -66,7 +68,7 @@ export function RecordHistoryDialog({ record, onClose }: { record: StudentRecord
                     <p className="mt-1 text-sm text-slate-700">
                       <span className="font-medium">Why:</span> {c.reason}
                     </p>
-                    <ChangeTable before={c.before} after={c.after} />
+                    <ChangeTable fields={fields} before={c.before} after={c.after} />
                   </li>
                 ))}
               </ol>
@@ -78,7 +80,7 @@ export function RecordHistoryDialog({ record, onClose }: { record: StudentRecord
               <h3 id="current-heading" className="text-sm font-semibold text-slate-900">
                 Now
               </h3>
-              <Values values={history.data.current} />
+              <Values fields={fields} values={history.data.current} />
             </section>
           ) : null}
         </div>
@@ -94,10 +96,10 @@ function capturedBy(by: string | null, source: RecordValues['source']): string {
   return 'by an unknown user';
 }
 
-function Values({ values }: { values: RecordValues }) {
+function Values({ fields, values }: { fields: Field[]; values: RecordValues }) {
   return (
     <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:grid-cols-3">
-      {FIELDS.map((f) => (
+      {fields.map((f) => (
         <div key={f.key} className="min-w-0">
           <dt className="text-xs text-slate-600">{f.label}</dt>
           <dd className="break-words text-slate-900">{f.show(values)}</dd>
@@ -107,8 +109,8 @@ function Values({ values }: { values: RecordValues }) {
   );
 }
 
-function ChangeTable({ before, after }: { before: RecordValues; after: RecordValues }) {
-  const changed = FIELDS.filter((f) => f.text(before) !== f.text(after));
+function ChangeTable({ fields, before, after }: { fields: Field[]; before: RecordValues; after: RecordValues }) {
+  const changed = fields.filter((f) => f.text(before) !== f.text(after));
   if (changed.length === 0) return <p className="mt-2 text-xs text-slate-600">No field changed.</p>;
   return (
     <div className="mt-2 overflow-x-auto">
