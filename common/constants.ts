@@ -32,6 +32,7 @@ export const STUDENT_STATUSES = [
   'graduated',
   'inactive',
 ] as const;
+export type StudentStatus = (typeof STUDENT_STATUSES)[number];
 export const UPLOAD_TYPES = ['programs', 'courses', 'instructors', 'students', 'schedules'] as const;
 export type UploadType = (typeof UPLOAD_TYPES)[number];
 

@@ -194,6 +194,8 @@ export const ledgerDaySchema = z.object({
   creditedMinutes: z.number().int(),
   /** The school or the student's program was closed. */
   closed: z.boolean(),
+  /** The student was on an approved leave of absence. */
+  onLeave: z.boolean(),
 });
 export type LedgerDay = z.infer<typeof ledgerDaySchema>;
 
@@ -241,6 +243,10 @@ export const studentHoursSchema = z.object({
   asOf: z.string(),
   enrollmentDate: z.string().nullable(),
   lastDateOfAttendance: z.string().nullable(),
+  /** The student's start plus the program's weeks, pushed out by the days of their leaves. */
+  expectedEndDate: z.string().nullable(),
+  /** A recorded withdrawal: nothing is scheduled after it, and its LDA is frozen. */
+  withdrawalDate: z.string().nullable(),
   totals: ledgerTotalsSchema,
   /** credited ÷ scheduled minutes × 100, one decimal; null before anything was scheduled. */
   attendancePercent: z.number().nullable(),

@@ -33,6 +33,9 @@ export const ACTIONS = [
   'hours:view', // the clock-hour ledger, time cards, record history (instructors: their rosters' students)
   'hours:export', // the hours CSV of a program or the school
   'make-up:record', // make-up sessions (instructors: their rosters' students, supervised by themselves)
+  'compliance:view', // the withdrawal watch, SAP, excused cap, make-up owed, the regulators' reports
+  'leaves:manage', // record, end or extend a leave of absence
+  'withdrawals:manage', // record or reverse a withdrawal
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -69,6 +72,9 @@ const PERMISSIONS: Record<Action, readonly Role[]> = {
   'hours:view': ALL,
   'hours:export': ['super_admin', 'it_admin', 'support_staff'],
   'make-up:record': ['super_admin', 'it_admin', 'instructor'],
+  'compliance:view': ['super_admin', 'it_admin', 'support_staff'],
+  'leaves:manage': ADMINS,
+  'withdrawals:manage': ADMINS,
 };
 
 export function can(role: Role | null | undefined, action: Action): boolean {
@@ -83,6 +89,7 @@ export const NAV_ITEMS = [
   { label: 'Students', path: '/students', roles: ['super_admin', 'it_admin', 'support_staff'] },
   { label: 'Programs', path: '/programs', roles: ADMINS },
   { label: 'Hours', path: '/hours', roles: ['super_admin', 'it_admin', 'support_staff'] },
+  { label: 'Compliance', path: '/compliance', roles: ['super_admin', 'it_admin', 'support_staff'] },
   { label: 'Courses', path: '/courses', roles: ADMINS },
   { label: 'Schedules', path: '/schedules', roles: ADMINS },
   { label: 'Data Management', path: '/data-management', roles: ADMINS },

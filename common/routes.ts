@@ -13,6 +13,7 @@ const APP_ROUTES = [
   '/programs',
   '/hours',
   '/calendar',
+  '/compliance',
   '/courses',
   '/schedules',
   '/data-management',

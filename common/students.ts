@@ -13,6 +13,8 @@ export const studentSchema = z.object({
   status: z.string(),
   sisStudentId: z.string().nullable(),
   enrollmentDate: z.string().nullable(),
+  /** The last date of attendance (frozen with a withdrawal); null before the first. */
+  lastDateOfAttendance: z.string().nullable(),
   /** '***-**-1234' for admins; absent for everyone else. */
   ssnMasked: z.string().nullable().optional(),
 });

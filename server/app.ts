@@ -40,6 +40,7 @@ import { exportsRoutes } from './modules/exports/routes.ts';
 import { sisRoutes } from './modules/sis/routes.ts';
 import { backupsRoutes } from './modules/backups/routes.ts';
 import { hoursRoutes } from './modules/hours/routes.ts';
+import { complianceRoutes } from './modules/compliance/routes.ts';
 
 
 
@@ -107,6 +108,7 @@ export async function buildApp(
   await app.register(sisRoutes(full));
   await app.register(backupsRoutes(full));
   await app.register(hoursRoutes(full));
+  await app.register(complianceRoutes(full));
   // The API reference for SIS integrators: Swagger UI at /api/docs, the OpenAPI description at /api/docs/json.
   await app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PREFIX, uiConfig: { deepLinking: false } });
 

@@ -5,6 +5,7 @@ import { runScheduledBackup } from '../modules/backups/service.ts';
 import { systemClock } from '../lib/clock.ts';
 import { purgeExpiredCounters } from '../lib/shared-counters.ts';
 import { sweepInterruptedUploads } from '../modules/imports/service.ts';
+import { syncLeaveStatuses } from '../modules/compliance/service.ts';
 import { markAbsentees } from './auto-absent.ts';
 import { purgeExpiredLoginSessions } from './login-session-cleanup.ts';
 import { purgeExpiredData } from './retention.ts';
@@ -19,6 +20,8 @@ const JOBS: Job[] = [
   { name: 'rate-limit-counters', everyMs: 10 * 60 * 1000, run: ({ db }) => purgeExpiredCounters(db, systemClock.now()) },
   { name: 'login-session-cleanup', everyMs: 60 * 60 * 1000, run: ({ db }) => purgeExpiredLoginSessions(db) },
   { name: 'auto-absent', everyMs: 5 * 60 * 1000, run: ({ db }) => markAbsentees(db, systemClock) },
+  // A leave that starts today makes the student `loa`; one that ended gives the status back.
+  { name: 'leave-statuses', everyMs: 15 * 60 * 1000, run: ({ db }) => syncLeaveStatuses(db, systemClock) },
   { name: 'retention', everyMs: 6 * 60 * 60 * 1000, run: ({ db }) => purgeExpiredData(db, systemClock) },
   // Checks every minute whether the school's backup time has passed; the day's run is claimed once.
   { name: 'nightly-backup', everyMs: 60 * 1000, run: ({ db, config }) => runScheduledBackup({ db, config, clock: systemClock }) },

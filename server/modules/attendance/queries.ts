@@ -1,8 +1,8 @@
-import { and, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, lt, notExists, or, sql } from 'drizzle-orm';
 import type { AttendanceStatus } from '../../../common/constants.ts';
 import type { CheckInFlagEvidence, CheckInFlagReason, CheckInFlagStatus } from '../../../common/attendance.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { attendanceCorrections, attendanceRecords, checkInFlags, scheduleRosters, schedules, students, users, type courses } from '../../db/schema/index.ts';
+import { attendanceCorrections, attendanceRecords, checkInFlags, studentWithdrawals, scheduleRosters, schedules, students, users, type courses } from '../../db/schema/index.ts';
 import { userFullName } from '../../db/user-name.ts';
 import { asDate } from '../../lib/sql-values.ts';
 import { auditInsertFragment } from '../audit-logs/service.ts';
@@ -44,10 +44,13 @@ export async function rosterWithRecords(db: DbOrTx, scheduleId: number, sessionD
       attendanceRecords,
       and(eq(attendanceRecords.studentId, students.id), eq(attendanceRecords.scheduleId, scheduleId), eq(attendanceRecords.sessionDate, sessionDate)),
     )
-    // On the roster, or holding a record of this meeting.
+    // On the roster (and not withdrawn before this meeting), or holding a record of this meeting.
     .where(
       or(
-        inArray(students.id, db.select({ id: scheduleRosters.studentId }).from(scheduleRosters).where(eq(scheduleRosters.scheduleId, scheduleId))),
+        and(
+          inArray(students.id, db.select({ id: scheduleRosters.studentId }).from(scheduleRosters).where(eq(scheduleRosters.scheduleId, scheduleId))),
+          notExists(db.select({ one: sql`1` }).from(studentWithdrawals).where(and(eq(studentWithdrawals.studentId, students.id), lt(studentWithdrawals.withdrawalDate, sessionDate)))),
+        ),
         isNotNull(attendanceRecords.id),
       ),
     )
@@ -64,14 +67,16 @@ export async function rosterCandidates(db: DbOrTx, sessionUuid: string, studentI
   const internalId = /^\d{1,9}$/.test(studentId) ? Number(studentId) : null;
   // Two indexed lookups (internal id, SIS id in any case), each confirmed against the roster.
   const { rows } = await db.execute<Candidate>(sql`
-    with sched as (select q.schedule_id from qr_sessions q where q.session_id = ${sessionUuid}::uuid)
+    with sched as (select q.schedule_id, q.session_date from qr_sessions q where q.session_id = ${sessionUuid}::uuid)
     select st.id, st.first_name as "firstName", st.last_name as "lastName", st.email
       from students st join schedule_rosters r on r.student_id = st.id join sched on sched.schedule_id = r.schedule_id
      where st.id = ${internalId}
+       and not exists (select 1 from student_withdrawals w where w.student_id = st.id and w.withdrawal_date < sched.session_date)
     union
     select st.id, st.first_name, st.last_name, st.email
       from students st join schedule_rosters r on r.student_id = st.id join sched on sched.schedule_id = r.schedule_id
-     where lower(st.sis_student_id) = lower(${studentId})`);
+     where lower(st.sis_student_id) = lower(${studentId})
+       and not exists (select 1 from student_withdrawals w where w.student_id = st.id and w.withdrawal_date < sched.session_date)`);
   return rows;
 }
 
@@ -561,4 +566,10 @@ export async function insertAbsences(tx: DbOrTx, m: { scheduleId: number; sessio
     )
     select count(*)::int as n from ins`);
   return rows[0]?.n ?? 0;
+}
+
+/** The student's recorded withdrawal date, if any (records after it are refused). */
+export async function selectWithdrawalDate(db: DbOrTx, studentId: number): Promise<string | null> {
+  const [row] = await db.select({ date: studentWithdrawals.withdrawalDate }).from(studentWithdrawals).where(eq(studentWithdrawals.studentId, studentId));
+  return row?.date ?? null;
 }

@@ -20,6 +20,7 @@ import {
   insertCorrection,
   selectCorrections,
   selectHistoryRecord,
+  selectWithdrawalDate,
   insertManualRecord,
   lockFlag,
   lockRecordForOverride,
@@ -70,6 +71,17 @@ export async function listScheduleAttendance(db: DbOrTx, user: User, scheduleId:
   await assertCanUseSchedule(db, user, scheduleId);
   const sessionDate = date ?? localDate(clock.now(), (await getSettings(db)).attendance.timeZone);
   return meetingRows(db, scheduleId, sessionDate);
+}
+
+/**
+ * A withdrawn student's records: none after the withdrawal date (409), and only administrators
+ * (always with a reason) on or before it.
+ */
+async function assertWithdrawalAllows(db: DbOrTx, user: User, studentId: number, sessionDate: string): Promise<void> {
+  const withdrawn = await selectWithdrawalDate(db, studentId);
+  if (!withdrawn) return;
+  if (sessionDate > withdrawn) throw conflict(`The student withdrew on ${withdrawn}; attendance after that date is not recorded`);
+  if (user.role !== 'super_admin' && user.role !== 'it_admin') throw forbidden(`The student withdrew on ${withdrawn}; only an administrator can change attendance up to that date`);
 }
 
 async function assertMayOverride(db: DbOrTx, user: User, scheduleId: number): Promise<Schedule> {
@@ -130,6 +142,7 @@ export async function overrideAttendance(db: Db, user: User, recordId: number, b
     const before = await lockRecordForOverride(tx, recordId);
     if (!before) throw notFound('Attendance record');
     const schedule = await assertMayOverride(tx, user, before.scheduleId);
+    await assertWithdrawalAllows(tx, user, before.studentId, before.sessionDate);
     const now = ctx.clock.now();
     const window = classWindow(before.sessionDate, schedule.startTime, schedule.endTime, timeZone);
     const punch = correctedPunch(body, before, window);
@@ -173,6 +186,7 @@ export async function createManualRecord(db: Db, user: User, body: z.output<type
   if (enrolment.enrollmentDate && sessionDate < enrolment.enrollmentDate) {
     throw refuseDate(`The student enrolled on ${enrolment.enrollmentDate}; ${sessionDate} is before that`);
   }
+  await assertWithdrawalAllows(db, user, body.studentId, sessionDate);
   const window = classWindow(sessionDate, schedule.startTime, schedule.endTime, settings.attendance.timeZone);
   const scheduled = scheduledMinutes(window);
   const punch = correctedPunch(body, { scanInTime: null, scanOutTime: null }, window);

@@ -48,6 +48,10 @@ export type LedgerInput = {
   schedules: LedgerSchedule[];
   /** School-local dates the school (or the student's program) is closed. */
   closedDates: ReadonlySet<string>;
+  /** Days of the student's approved leaves of absence: neither scheduled nor absent (issue 13). */
+  leaveDates?: ReadonlySet<string>;
+  /** A recorded withdrawal: nothing is scheduled after it. */
+  withdrawalDate?: string | null;
   records: LedgerRecord[];
   makeUps: { date: string; minutes: number }[];
   policy: LedgerPolicy;
@@ -152,9 +156,11 @@ export function computeLedger(input: LedgerInput): Ledger {
     const rostered = input.schedules.filter((s) => s.onRoster);
     for (let date = startDate; date <= asOf; date = addDays(date, 1)) {
       const closed = closedDates.has(date);
+      const onLeave = input.leaveDates?.has(date) ?? false;
+      const withdrawn = input.withdrawalDate != null && date > input.withdrawalDate;
       const scheduled: Interval[] = [];
       const meetingOf = new Map<number, ClassWindow>();
-      if (!closed) {
+      if (!closed && !onLeave && !withdrawn) {
         for (const s of rostered) {
           if (whyNotAMeeting(date, s) !== null) continue;
           const w = windowOf(s, date);
@@ -179,6 +185,7 @@ export function computeLedger(input: LedgerInput): Ledger {
       days.push({
         date,
         closed,
+        onLeave,
         scheduledMinutes: minutesOf(unionMs(scheduled)),
         attendedMinutes: minutesOf(unionMs(attended)),
         excusedMinutes: minutesOf(unionMs(excused)),

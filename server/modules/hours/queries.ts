@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, exists, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { AttendanceStatus } from '../../../common/constants.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { attendanceRecords, courses, makeUpSessions, programs, scheduleRosters, schedules, students, users } from '../../db/schema/index.ts';
+import { attendanceRecords, courses, makeUpSessions, programs, scheduleRosters, schedules, studentLeaves, studentWithdrawals, students, users } from '../../db/schema/index.ts';
 import { userFullName } from '../../db/user-name.ts';
 import { likePattern } from '../../lib/paging.ts';
 
@@ -225,4 +225,22 @@ export async function selectStudentRecords(db: DbOrTx, studentId: number, from: 
       ),
     )
     .orderBy(desc(attendanceRecords.sessionDate), asc(schedules.startTime));
+}
+
+// ---- Leaves and withdrawals (issue 13), as the ledger needs them ----
+
+export async function selectLedgerLeaves(db: DbOrTx, studentIds: number[]): Promise<{ studentId: number; startDate: string; endDate: string }[]> {
+  if (studentIds.length === 0) return [];
+  return db
+    .select({ studentId: studentLeaves.studentId, startDate: studentLeaves.startDate, endDate: studentLeaves.endDate })
+    .from(studentLeaves)
+    .where(inArray(studentLeaves.studentId, studentIds));
+}
+
+export async function selectLedgerWithdrawals(db: DbOrTx, studentIds: number[]): Promise<{ studentId: number; withdrawalDate: string; lastDateOfAttendance: string | null }[]> {
+  if (studentIds.length === 0) return [];
+  return db
+    .select({ studentId: studentWithdrawals.studentId, withdrawalDate: studentWithdrawals.withdrawalDate, lastDateOfAttendance: studentWithdrawals.lastDateOfAttendance })
+    .from(studentWithdrawals)
+    .where(inArray(studentWithdrawals.studentId, studentIds));
 }

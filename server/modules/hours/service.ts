@@ -4,6 +4,7 @@ import {
   HOURS_EXPORT_COLUMNS,
   POLICY_DEFAULTS,
   addDays,
+  daysBetween,
   type AttendanceHistory,
   type HoursSummaryRow,
   type MakeUpInput,
@@ -33,7 +34,9 @@ import {
   isOnInstructorRoster,
   lockStudentMakeUpMinutes,
   selectHoursStudents,
+  selectLedgerLeaves,
   selectLedgerMakeUps,
+  selectLedgerWithdrawals,
   selectLedgerRecords,
   selectLedgerSchedules,
   selectLedgerStudent,
@@ -90,6 +93,13 @@ async function closedDatesFor(db: DbOrTx, programId: number | null, from: string
   return dates;
 }
 
+/** Every date of the leaves. */
+export function leaveDays(leaves: { startDate: string; endDate: string }[]): Set<string> {
+  const dates = new Set<string>();
+  for (const l of leaves) for (let d = l.startDate; d <= l.endDate; d = addDays(d, 1)) dates.add(d);
+  return dates;
+}
+
 /** The earliest date a ledger of these schedules can start (for loading closures). */
 function earliestDate(enrollmentDate: string | null, schedules: LedgerSchedule[], asOf: string): string {
   let from = enrollmentDate ?? asOf;
@@ -104,9 +114,17 @@ function earliestDate(enrollmentDate: string | null, schedules: LedgerSchedule[]
  * Ledgers of several students as of a date, loaded in a few set-based reads (schedules, records,
  * make-ups of all of them at once) and computed in memory; policies and closures once per program.
  */
-export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: string, timeZone: string): Promise<Map<number, Ledger>> {
+export type StudentLedger = Ledger & { withdrawalDate: string | null; expectedEndDate: string | null };
+
+export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: string, timeZone: string): Promise<Map<number, StudentLedger>> {
   const ids = list.map((s) => s.id);
-  const [scheduleRows, recordRows, makeUpRows] = await Promise.all([selectLedgerSchedules(db, ids), selectLedgerRecords(db, ids, asOf), selectLedgerMakeUps(db, ids, asOf)]);
+  const [scheduleRows, recordRows, makeUpRows, leaveRows, withdrawalRows] = await Promise.all([
+    selectLedgerSchedules(db, ids),
+    selectLedgerRecords(db, ids, asOf),
+    selectLedgerMakeUps(db, ids, asOf),
+    selectLedgerLeaves(db, ids),
+    selectLedgerWithdrawals(db, ids),
+  ]);
   const group = <T extends { studentId: number }>(rows: T[]) => {
     const m = new Map<number, T[]>();
     for (const r of rows) (m.get(r.studentId) ?? m.set(r.studentId, []).get(r.studentId)!).push(r);
@@ -115,10 +133,12 @@ export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: str
   const schedulesOf = group(scheduleRows);
   const recordsOf = group(recordRows);
   const makeUpsOf = group(makeUpRows);
+  const leavesOf = group(leaveRows);
+  const withdrawalOf = new Map(withdrawalRows.map((w) => [w.studentId, w]));
   const policies = new Map<number | null, Promise<ProgramPolicy | undefined>>();
   const closures = new Map<string, Promise<Set<string>>>();
   const windowCache = new Map<string, ClassWindow>();
-  const result = new Map<number, Ledger>();
+  const result = new Map<number, StudentLedger>();
   for (const s of list) {
     const schedules: LedgerSchedule[] = (schedulesOf.get(s.id) ?? []).map((r) => ({
       scheduleId: r.id,
@@ -136,20 +156,29 @@ export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: str
     const closureKey = `${s.programId}|${from}`;
     if (!closures.has(closureKey)) closures.set(closureKey, closedDatesFor(db, s.programId, from, asOf));
     const [policy, closedDates] = await Promise.all([policies.get(s.programId)!, closures.get(closureKey)!]);
-    result.set(
-      s.id,
-      computeLedger({
-        enrollmentDate: s.enrollmentDate,
-        asOf,
-        timeZone,
-        schedules,
-        closedDates,
-        records: recordsOf.get(s.id) ?? [],
-        makeUps: makeUpsOf.get(s.id) ?? [],
-        policy: policy ?? NO_PROGRAM_POLICY,
-        windowCache,
-      }),
-    );
+    const leaves = leavesOf.get(s.id) ?? [];
+    const withdrawal = withdrawalOf.get(s.id);
+    const ledger = computeLedger({
+      enrollmentDate: s.enrollmentDate,
+      asOf,
+      timeZone,
+      schedules,
+      closedDates,
+      records: recordsOf.get(s.id) ?? [],
+      makeUps: makeUpsOf.get(s.id) ?? [],
+      policy: policy ?? NO_PROGRAM_POLICY,
+      windowCache,
+      leaveDates: leaveDays(leaves),
+      withdrawalDate: withdrawal?.withdrawalDate ?? null,
+    });
+    const leaveLength = leaves.reduce((n, l) => n + daysBetween(l.startDate, l.endDate) + 1, 0);
+    result.set(s.id, {
+      ...ledger,
+      // Once a withdrawal is recorded, its LDA is the one frozen with it.
+      lastDateOfAttendance: withdrawal ? withdrawal.lastDateOfAttendance : ledger.lastDateOfAttendance,
+      withdrawalDate: withdrawal?.withdrawalDate ?? null,
+      expectedEndDate: ledger.startDate && policy ? addDays(ledger.startDate, Math.ceil(policy.programWeeks * 7) - 1 + leaveLength) : null,
+    });
   }
   return result;
 }
@@ -168,6 +197,8 @@ export async function studentHours(db: DbOrTx, user: User, studentId: number, q:
     asOf,
     enrollmentDate: student.enrollmentDate,
     lastDateOfAttendance: ledger.lastDateOfAttendance,
+    expectedEndDate: ledger.expectedEndDate,
+    withdrawalDate: ledger.withdrawalDate,
     totals: ledger.totals,
     attendancePercent: ledger.attendancePercent,
     paymentPeriods: ledger.paymentPeriods,

@@ -19,7 +19,7 @@ type StudentColumns = typeof students.$inferSelect;
 export type StudentRow = Pick<
   StudentColumns,
   'id' | 'firstName' | 'lastName' | 'email' | 'phone' | 'programId' | 'status' | 'sisStudentId' | 'enrollmentDate' | 'ssnLast4'
-> & { programName: (typeof programs.$inferSelect)['programName'] | null };
+> & { programName: (typeof programs.$inferSelect)['programName'] | null; lastDateOfAttendance: string | null };
 
 const rowColumns = {
   id: students.id,
@@ -33,6 +33,13 @@ const rowColumns = {
   sisStudentId: students.sisStudentId,
   enrollmentDate: students.enrollmentDate,
   ssnLast4: students.ssnLast4,
+  // The last date of attendance (issue 13): the one frozen with a withdrawal, else the latest day
+  // with an attended record or a make-up session (the hours ledger's rule, read from the indexes).
+  lastDateOfAttendance: sql<string | null>`case when exists (select 1 from student_withdrawals w where w.student_id = ${students.id})
+    then (select w.last_date_of_attendance::text from student_withdrawals w where w.student_id = ${students.id})
+    else greatest(
+      (select max(a.session_date)::text from attendance_records a where a.student_id = ${students.id} and a.status in ('present', 'late', 'incomplete')),
+      (select max(m.session_date)::text from make_up_sessions m where m.student_id = ${students.id})) end`,
 };
 
 /** The scope as a condition on `students` (undefined: no condition). */
@@ -152,4 +159,14 @@ export async function hasAttendanceHistory(db: DbOrTx, studentId: number): Promi
 
 export async function deleteStudentRow(db: DbOrTx, id: number): Promise<void> {
   await db.delete(students).where(eq(students.id, id));
+}
+
+/** The student's status, the row locked for the rest of the transaction (leaves and withdrawals change it). */
+export async function lockStudentStatusRow(db: DbOrTx, id: number): Promise<{ status: string } | undefined> {
+  const [row] = await db.select({ status: students.status }).from(students).where(eq(students.id, id)).for('update');
+  return row;
+}
+
+export async function updateStudentStatusRow(db: DbOrTx, id: number, status: string): Promise<void> {
+  await db.update(students).set({ status, updatedAt: sql`now()` }).where(eq(students.id, id));
 }

@@ -1,6 +1,7 @@
 import type { studentInputSchema} from '../../../common/students.ts';
 import { STUDENT_HAS_ATTENDANCE, type Student } from '../../../common/students.ts';
 import type { Role } from '../../../common/roles.ts';
+import type { StudentStatus } from '../../../common/constants.ts';
 import type { ListQuery } from '../../../common/validation.ts';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
@@ -20,8 +21,10 @@ import {
   insertStudent,
   listStudentRows,
   lockStudent,
+  lockStudentStatusRow,
   programExists,
   updateStudentRow,
+  updateStudentStatusRow,
   type StudentRow,
   type StudentScope,
   type StudentWrite,
@@ -133,4 +136,14 @@ export async function deleteStudent(db: Db, id: number, ctx: Omit<Ctx, 'cipher' 
     await deleteStudentRow(tx, id);
     await recordAudit(tx, { userId: ctx.actorId, action: 'Delete', tableName: 'students', recordId: id, ipAddress: ctx.ip, oldValues: before });
   });
+}
+
+/** The student's status with the row locked (for leaves and withdrawals, which change it); undefined when there is no such student. */
+export async function lockStudentStatus(tx: DbOrTx, id: number): Promise<string | undefined> {
+  return (await lockStudentStatusRow(tx, id))?.status;
+}
+
+/** Set a student's status (the caller audits the event that caused it). */
+export async function setStudentStatus(tx: DbOrTx, id: number, status: StudentStatus): Promise<void> {
+  await updateStudentStatusRow(tx, id, status);
 }
