@@ -13,6 +13,7 @@ import { useStudentHours } from './students-api.ts';
 const KIND_CLASSES: Record<DayKind, string> = {
   outside: 'bg-slate-50 text-slate-600',
   closed: 'bg-slate-100 text-slate-700 ring-1 ring-inset ring-slate-300',
+  leave: 'bg-teal-50 text-teal-900 ring-1 ring-inset ring-teal-200',
   'no-class': 'bg-white text-slate-700',
   present: 'bg-emerald-50 text-emerald-900 ring-1 ring-inset ring-emerald-200',
   partial: 'bg-amber-50 text-amber-950 ring-1 ring-inset ring-amber-300',
@@ -153,7 +154,7 @@ function DayCell({ date, day }: { date: string; day: LedgerDay | undefined }) {
 }
 
 function Legend() {
-  const kinds: DayKind[] = ['present', 'partial', 'excused', 'absent', 'make-up', 'closed', 'no-class'];
+  const kinds: DayKind[] = ['present', 'partial', 'excused', 'absent', 'make-up', 'leave', 'closed', 'no-class'];
   return (
     <div className="mt-4 text-xs text-slate-700">
       <h3 className="sr-only">Legend</h3>

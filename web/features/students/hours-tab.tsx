@@ -101,7 +101,13 @@ function LedgerView({ student, ledger }: { student: Student; ledger: StudentHour
           As of <strong>{formatDate(ledger.asOf, 'medium')}</strong> · Last date of attendance:{' '}
           <strong>{ledger.lastDateOfAttendance ? formatDate(ledger.lastDateOfAttendance, 'medium') : 'none yet'}</strong>
           {ledger.enrollmentDate ? <> · Enrolled {formatDate(ledger.enrollmentDate, 'medium')}</> : null}
+          {ledger.expectedEndDate ? <> · Expected to finish {formatDate(ledger.expectedEndDate, 'medium')}</> : null}
         </p>
+        {ledger.withdrawalDate ? (
+          <Alert variant="info" className="mt-3">
+            Withdrawn on {formatDate(ledger.withdrawalDate, 'medium')}: nothing is scheduled after it, and the last date of attendance stays as recorded then.
+          </Alert>
+        ) : null}
         {t.excusedUncreditedMinutes > 0 ? (
           <Alert variant="info" className="mt-3">
             {formatHm(t.excusedUncreditedMinutes)} h of excused absence went past the cap of its payment period: they count for nothing until made up.

@@ -10,6 +10,7 @@ const day = (date: string, scheduledMinutes: number, attendedMinutes: number, ex
   makeUpMinutes,
   creditedMinutes,
   closed: false,
+  onLeave: false,
 });
 
 const period = (over: Partial<PaymentPeriodProgress> = {}): PaymentPeriodProgress => ({
@@ -48,6 +49,7 @@ describe('ledger view', () => {
     expect(dayKind(undefined)).toBe('outside');
     expect(dayKind(day('2026-03-02', 0, 0))).toBe('no-class');
     expect(dayKind({ ...day('2026-03-02', 0, 0), closed: true })).toBe('closed');
+    expect(dayKind({ ...day('2026-03-02', 0, 0), onLeave: true })).toBe('leave');
     expect(dayKind(day('2026-03-02', 0, 0, 0, 60))).toBe('make-up');
     expect(dayKind(day('2026-03-02', 240, 240))).toBe('present');
     expect(dayKind(day('2026-03-02', 240, 200))).toBe('partial');

@@ -36,12 +36,13 @@ export function monthWeeks(month: string): (string | null)[][] {
   return weeks;
 }
 
-export type DayKind = 'outside' | 'closed' | 'no-class' | 'present' | 'partial' | 'excused' | 'absent' | 'make-up';
+export type DayKind = 'outside' | 'closed' | 'leave' | 'no-class' | 'present' | 'partial' | 'excused' | 'absent' | 'make-up';
 
 /** How the calendar reads a day: a word and a one-letter code besides the colour (WCAG 1.4.1). */
 export const DAY_KINDS: Record<DayKind, { label: string; code: string }> = {
   outside: { label: 'Not in the ledger', code: '' },
   closed: { label: 'School closed', code: 'C' },
+  leave: { label: 'Leave of absence', code: 'L' },
   'no-class': { label: 'No class', code: '' },
   present: { label: 'Attended in full', code: 'P' },
   partial: { label: 'Partly attended', code: 'Pt' },
@@ -52,8 +53,8 @@ export const DAY_KINDS: Record<DayKind, { label: string; code: string }> = {
 
 /**
  * One day of the calendar. A day the ledger does not cover (before enrolment, after the as-of
- * date) is `outside`; a closure is never an absence; an unscheduled day is `no-class` unless
- * make-up time was spent on it.
+ * date) is `outside`; a closure or a day of approved leave is never an absence; an unscheduled
+ * day is `no-class` unless make-up time was spent on it.
  * Scheduled days: attended in full, or the missing part excused, or partly attended (make-up on
  * the day counts), else absent.
  */
@@ -61,6 +62,7 @@ export function dayKind(day: LedgerDay | undefined): DayKind {
   if (!day) return 'outside';
   const { scheduledMinutes: sched, attendedMinutes: att, excusedMinutes: exc, makeUpMinutes: mk } = day;
   if (day.closed && sched <= 0 && att <= 0 && mk <= 0) return 'closed';
+  if (day.onLeave && sched <= 0 && att <= 0 && mk <= 0) return 'leave';
   if (sched <= 0) return mk > 0 ? 'make-up' : att > 0 ? 'present' : 'no-class';
   if (att >= sched) return 'present';
   if (exc > 0 && att + exc >= sched) return 'excused';

@@ -87,6 +87,7 @@ function Profile({ student }: { student: Student }) {
     ['Program', student.programName],
     ['Status', <Badge tone={studentStatusTone(student.status)}>{studentStatusLabel(student.status)}</Badge>],
     ['Enrollment date', student.enrollmentDate ? formatDate(student.enrollmentDate, 'medium') : null],
+    ['Last date of attendance', student.lastDateOfAttendance ? formatDate(student.lastDateOfAttendance, 'medium') : null],
     ['E-mail', student.email ? <span className="break-all">{student.email}</span> : null],
     ['Phone', student.phone],
     ...(student.ssnMasked !== undefined ? ([['SSN', student.ssnMasked ? <span className="font-mono text-xs">{student.ssnMasked}</span> : null]] as [string, ReactNode][]) : []),
