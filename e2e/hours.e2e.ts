@@ -31,10 +31,11 @@ import {
 let browser: Browser;
 let server: E2eServer;
 let admin: TestUser;
+let instructor: TestUser;
 let api: APIRequestContext;
 let adminState: Awaited<ReturnType<BrowserContext['storageState']>>;
 
-const seed = {} as { program: Program; course: Course; schedule: Schedule; student: Student; today: string };
+const seed = {} as { program: Program; course: Course; schedule: Schedule; student: Student; outsider: Student; today: string };
 
 /** Today as YYYY-MM-DD on the school's clock. */
 function schoolToday(timeZone: string): string {
@@ -44,7 +45,10 @@ function schoolToday(timeZone: string): string {
 beforeAll(async () => {
   [browser, server] = await Promise.all([launchBrowser(), startServer()]);
   admin = await server.createUser('it_admin', { firstName: 'Morgan', lastName: 'Admin' });
+  instructor = await server.createUser('instructor', { firstName: 'Irene', lastName: 'Iverson' });
   api = await signedInApi(server.baseUrl, admin);
+  const staff = (await (await api.get('/api/users')).json()) as { id: number; email: string }[];
+  const instructorId = staff.find((u) => u.email === instructor.email)!.id;
   const settings = (await (await api.get('/api/settings')).json()) as Settings;
   const today = schoolToday(settings.attendance.timeZone);
   seed.today = today;
@@ -63,6 +67,7 @@ beforeAll(async () => {
   // Four-hour meetings on today's weekday, for the last six weeks and the next two months.
   seed.schedule = await apiSend<Schedule>(api, 'POST', '/api/schedules', {
     courseId: seed.course.id,
+    instructorId,
     cohortNumber: 1,
     termNumber: 1,
     dayOfWeek: new Date(`${today}T00:00:00Z`).getUTCDay(),
@@ -73,6 +78,8 @@ beforeAll(async () => {
     courseEndDate: addDays(today, 60),
   });
   await apiSend(api, 'POST', `/api/schedules/${seed.schedule.id}/roster`, { studentIds: [seed.student.id] });
+  // On no roster of the instructor's.
+  seed.outsider = await apiSend<Student>(api, 'POST', '/api/students', { firstName: 'Otto', lastName: 'Outsider' });
   // Three meetings recorded by hand (paper sign-in sheets): 3 × 240 credited minutes.
   const records: AttendanceRow[] = [];
   for (const weeksAgo of [3, 2, 1]) {
@@ -277,15 +284,28 @@ describe('the hours ledger in the browser', () => {
     }
   });
 
-  it('tells an instructor a student off their rosters is not theirs', async () => {
-    const instructor = await server.createUser('instructor', { firstName: 'Irene', lastName: 'Iverson' });
+  it('lets an instructor read a student of their roster and record make-up they supervised, and no other student', async () => {
     const context = await browser.newContext({ baseURL: server.baseUrl });
-    const { page } = await watchedPage(context);
+    const { page, errors } = await watchedPage(context);
     try {
       await signIn(page, instructor);
       await page.goto(`/students/${seed.student.id}`);
+      await visible(page.getByRole('heading', { level: 1, name: 'Ada Lovelace' }));
+      await visible(periodBar(page, 1));
+      // No Students screen for instructors: no way back to it.
+      expect(await page.getByRole('link', { name: 'Students' }).count()).toBe(0);
+      await page.getByRole('button', { name: 'Record make-up' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Record make-up' });
+      const supervisor = dialog.getByLabel('Supervisor');
+      await visible(supervisor);
+      expect(await supervisor.locator('option').allTextContents()).toEqual(['Irene Iverson (you)']);
+      await page.keyboard.press('Escape');
+      await hidden(dialog);
+
+      await page.goto(`/students/${seed.outsider.id}`);
       await visible(page.getByRole('heading', { name: 'Student not found' }).first());
       expect(await page.getByRole('tab', { name: 'Hours' }).count()).toBe(0);
+      expect(errors).toEqual([]);
     } finally {
       await context.close();
     }
