@@ -13,11 +13,12 @@ import {
   studentHoursSchema,
   studentRecordSchema,
   studentRecordsQuerySchema,
+  timeCardQuerySchema,
 } from '../../../common/hours.ts';
 import { TOTAL_COUNT_HEADER, idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { badRequest } from '../../lib/errors.ts';
-import { attendanceHistory, deleteMakeUp, exportHours, hoursSummary, listMakeUps, recordMakeUp, studentHours, studentRecords } from './service.ts';
+import { attendanceHistory, deleteMakeUp, exportHours, hoursSummary, listMakeUps, recordMakeUp, studentHours, studentRecords, studentTimeCard } from './service.ts';
 
 /** The clock-hour ledger (issue 12): per student, per program, the CSV, make-up sessions. */
 export function hoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
@@ -45,6 +46,14 @@ export function hoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       '/api/students/:id/records',
       { config: { action: 'hours:view' }, schema: { params: idParam, querystring: studentRecordsQuerySchema, response: { 200: z.array(studentRecordSchema) } } },
       async (req) => studentRecords(deps.db, req.user!, req.params.id, req.query),
+    );
+    app.get(
+      '/api/students/:id/time-card.pdf',
+      { config: { action: 'hours:view' }, schema: { params: idParam, querystring: timeCardQuerySchema } },
+      async (req, reply) => {
+        const { headers, body } = await studentTimeCard(deps.db, req.user!, req.params.id, req.query, { clock: deps.clock, ip: req.ip });
+        return reply.headers(headers).send(body);
+      },
     );
     app.get(
       '/api/attendance/:id/history',

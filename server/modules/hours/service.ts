@@ -19,13 +19,14 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { csvDownloadHeaders, csvStream } from '../../lib/csv.ts';
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
-import { localDate } from '../../lib/school-time.ts';
+import { localDate, localTimeOfDay } from '../../lib/school-time.ts';
 import { recordHistory, recordStudentId, type ClassWindow } from '../attendance/service.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { listClosures } from '../calendar/service.ts';
 import { programPolicy } from '../programs/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { computeLedger, type Ledger, type LedgerSchedule } from './ledger.ts';
+import { renderTimeCard, timeCardDays, timeCardTotals } from './time-card.ts';
 import {
   countHoursStudents,
   courseExists,
@@ -399,9 +400,8 @@ export async function deleteMakeUp(db: Db, user: User, studentId: number, sessio
 
 // ---- A student's records ----
 
-export async function studentRecords(db: DbOrTx, user: User, studentId: number, q: { from?: string; to?: string }): Promise<z.infer<typeof studentRecordSchema>[]> {
-  await assertMayReadStudent(db, user, studentId);
-  const rows = await selectStudentRecords(db, studentId, q.from, q.to);
+async function recordsOf(db: DbOrTx, studentId: number, from: string | undefined, to: string | undefined): Promise<z.infer<typeof studentRecordSchema>[]> {
+  const rows = await selectStudentRecords(db, studentId, from, to);
   return rows.map(({ corrections, ...r }) => ({
     ...r,
     status: r.status as z.infer<typeof studentRecordSchema>['status'],
@@ -410,6 +410,76 @@ export async function studentRecords(db: DbOrTx, user: User, studentId: number, 
     scanOutTime: r.scanOutTime?.toISOString() ?? null,
     corrected: corrections > 0,
   }));
+}
+
+export async function studentRecords(db: DbOrTx, user: User, studentId: number, q: { from?: string; to?: string }): Promise<z.infer<typeof studentRecordSchema>[]> {
+  await assertMayReadStudent(db, user, studentId);
+  return recordsOf(db, studentId, q.from, q.to);
+}
+
+// ---- The time card ----
+
+/** The settings hold no school name yet; the card says whose system printed it. */
+const SCHOOL_NAME = 'Muster';
+const TIME_CARD_MAX_DAYS = 731;
+
+/**
+ * GET /api/students/{id}/time-card.pdf: the student's days from–to (default: this month in the
+ * school's time zone, up to today; a `to` after today is today: the card shows what happened) with
+ * in/out times, minutes, status, make-up, corrections, totals and signature lines. Same
+ * need-to-know as the hours; audited as an export.
+ */
+export async function studentTimeCard(
+  db: DbOrTx,
+  user: User,
+  studentId: number,
+  q: { from?: string; to?: string },
+  ctx: Ctx,
+): Promise<{ fileName: string; headers: Record<string, string>; body: Buffer }> {
+  const student = await assertMayReadStudent(db, user, studentId);
+  const { today, timeZone } = await schoolToday(db, ctx.clock);
+  const to = q.to && q.to < today ? q.to : today;
+  const from = q.from ?? `${to.slice(0, 8)}01`;
+  const fieldError = (field: string, message: string) => badRequest(message, [{ field, message }]);
+  if (from > to) throw fieldError('from', `from must not be after ${to} (the time card ends today, ${today}, at the latest)`);
+  if (daysBetween(from, to) > TIME_CARD_MAX_DAYS) throw fieldError('from', 'from–to may span at most two years');
+
+  const [ledger, records, makeUps] = await Promise.all([
+    ledgersFor(db, [student], to, timeZone).then((m) => m.get(studentId)!),
+    recordsOf(db, studentId, from, to),
+    selectMakeUps(db, studentId),
+  ]);
+  const days = ledger.days.filter((d) => d.date >= from && d.date <= to);
+  const byDate = <T>(key: (x: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+  const now = ctx.clock.now();
+  const body = await renderTimeCard({
+    schoolName: SCHOOL_NAME,
+    generatedAt: `${localDate(now, timeZone)} ${localTimeOfDay(now, timeZone)}`,
+    timeZone,
+    student: { id: student.id, firstName: student.firstName, lastName: student.lastName, sisStudentId: student.sisStudentId },
+    programName: student.programName,
+    startDate: ledger.startDate,
+    from,
+    to,
+    days: timeCardDays(
+      days,
+      // Oldest first; a day's records stay in class order (the query sorts them by start time).
+      records.sort(byDate((r) => r.sessionDate)).map((r) => ({ ...r, scanInTime: r.scanInTime ? new Date(r.scanInTime) : null, scanOutTime: r.scanOutTime ? new Date(r.scanOutTime) : null })),
+      makeUps
+        .filter((m) => m.sessionDate >= from && m.sessionDate <= to)
+        .sort(byDate((m) => `${m.sessionDate} ${m.startTime}`))
+        .map((m) => ({ date: m.sessionDate, startTime: m.startTime, endTime: m.endTime, courseCode: m.courseCode })),
+      timeZone,
+    ),
+    totals: timeCardTotals(days),
+    sinceStart: { scheduledMinutes: ledger.totals.scheduledMinutes, creditedMinutes: ledger.totals.creditedMinutes, attendancePercent: ledger.attendancePercent },
+    paymentPeriods: ledger.paymentPeriods,
+  });
+  // The SIS id goes into a header: keep it to characters every browser saves as they are.
+  const who = (student.sisStudentId || String(student.id)).replace(/[^A-Za-z0-9._-]/g, '_');
+  const fileName = `time-card-${who}-${from}-${to}.pdf`;
+  await recordAudit(db, { userId: user.id, action: 'Export', tableName: 'time_card', recordId: studentId, ipAddress: ctx.ip, newValues: { studentId, from, to, fileName }, at: now });
+  return { fileName, body, headers: { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="${fileName}"` } };
 }
 
 /** A record's history, for those who may read its student's hours (instructors: unknown ids get the same 403). */

@@ -1,0 +1,324 @@
+import PDFDocument from 'pdfkit';
+import type { LedgerDay, PaymentPeriodProgress } from '../../../common/hours.ts';
+import { dayOfWeek, localTimeOfDay } from '../../lib/school-time.ts';
+
+/**
+ * The printable time card of one student (issue 12; docs/decisions/015-time-card-pdf.md): each day
+ * of a date range with its records' in/out times, the ledger's minutes, status and make-up, the
+ * range's totals, the payment period and signature lines. Pure: the service loads the ledger, the
+ * records and the make-up sessions and hands them here.
+ */
+
+export type TimeCardRecord = {
+  sessionDate: string;
+  courseCode: string;
+  status: string;
+  scanInTime: Date | null;
+  scanOutTime: Date | null;
+  /** Staff changed it after capture; the original stays in the record history. */
+  corrected: boolean;
+};
+
+export type TimeCardMakeUp = { date: string; startTime: string; endTime: string; courseCode: string | null };
+
+/** One sub-line of a day: a record or a make-up session. */
+export type TimeCardLine = { course: string; inOut: string; status: string };
+
+export type TimeCardDay = LedgerDay & { lines: TimeCardLine[] };
+
+export type TimeCardTotals = {
+  scheduledMinutes: number;
+  attendedMinutes: number;
+  excusedMinutes: number;
+  excusedCreditedMinutes: number;
+  excusedUncreditedMinutes: number;
+  makeUpMinutes: number;
+  creditedMinutes: number;
+};
+
+export type TimeCard = {
+  schoolName: string;
+  /** School-local 'YYYY-MM-DD HH:MM' and the zone, printed in each page's footer. */
+  generatedAt: string;
+  timeZone: string;
+  student: { id: number; firstName: string; lastName: string; sisStudentId: string | null };
+  programName: string | null;
+  /** The ledger's first day (enrolment, else the first roster meeting). */
+  startDate: string | null;
+  from: string;
+  to: string;
+  days: TimeCardDay[];
+  totals: TimeCardTotals;
+  /** Everything credited and scheduled from the student's start through `to`. */
+  sinceStart: { scheduledMinutes: number; creditedMinutes: number; attendancePercent: number | null };
+  paymentPeriods: PaymentPeriodProgress[];
+};
+
+export const CORRECTED_MARK = 'corrected*';
+const CORRECTED_NOTE = '* Corrected by staff after it was captured. The times shown are the corrected ones; the original times, who changed them, when and why are kept in the record history.';
+
+const hhmm = (instant: Date, timeZone: string) => localTimeOfDay(instant, timeZone);
+
+/**
+ * The days of the card: the ledger's days in the range that had anything scheduled, attended,
+ * excused, made up or recorded, each with its records and make-up sessions as sub-lines.
+ */
+export function timeCardDays(days: LedgerDay[], records: TimeCardRecord[], makeUps: TimeCardMakeUp[], timeZone: string): TimeCardDay[] {
+  const linesOf = new Map<string, TimeCardLine[]>();
+  const add = (date: string, line: TimeCardLine) => (linesOf.get(date) ?? linesOf.set(date, []).get(date)!).push(line);
+  for (const r of records) {
+    const inOut = r.scanInTime ? `${hhmm(r.scanInTime, timeZone)}–${r.scanOutTime ? hhmm(r.scanOutTime, timeZone) : 'no out'}` : '';
+    add(r.sessionDate, { course: r.courseCode, inOut, status: r.corrected ? `${r.status} ${CORRECTED_MARK}` : r.status });
+  }
+  for (const m of makeUps) add(m.date, { course: m.courseCode ?? 'Make-up', inOut: `${m.startTime.slice(0, 5)}–${m.endTime.slice(0, 5)}`, status: 'make-up' });
+  const out: TimeCardDay[] = [];
+  for (const d of days) {
+    const lines = linesOf.get(d.date) ?? [];
+    // A scheduled day nobody recorded is an absence all the same: say so rather than leave it blank.
+    if (d.scheduledMinutes > 0 && !lines.some((l) => l.status !== 'make-up')) lines.unshift({ course: '', inOut: '', status: 'no record' });
+    if (lines.length === 0 && d.attendedMinutes === 0 && d.excusedMinutes === 0 && d.makeUpMinutes === 0) continue;
+    out.push({ ...d, lines });
+  }
+  return out;
+}
+
+/** The range's totals from its days; excused minutes credited that day are what the cap let count. */
+export function timeCardTotals(days: LedgerDay[]): TimeCardTotals {
+  const t: TimeCardTotals = { scheduledMinutes: 0, attendedMinutes: 0, excusedMinutes: 0, excusedCreditedMinutes: 0, excusedUncreditedMinutes: 0, makeUpMinutes: 0, creditedMinutes: 0 };
+  for (const d of days) {
+    const excusedCredited = d.creditedMinutes - d.attendedMinutes - d.makeUpMinutes;
+    t.scheduledMinutes += d.scheduledMinutes;
+    t.attendedMinutes += d.attendedMinutes;
+    t.excusedMinutes += d.excusedMinutes;
+    t.excusedCreditedMinutes += excusedCredited;
+    t.excusedUncreditedMinutes += d.excusedMinutes - excusedCredited;
+    t.makeUpMinutes += d.makeUpMinutes;
+    t.creditedMinutes += d.creditedMinutes;
+  }
+  return t;
+}
+
+/** Minutes as h:mm (clock hours are kept in minutes and shown this way, COMPLIANCE.md). */
+export function hoursMinutes(minutes: number): string {
+  return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
+const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+const winAnsi = (c: string) => (c >= ' ' && c <= '~') || (c >= '\u00a0' && c <= '\u00ff') || WIN_ANSI_EXTRA.has(c);
+
+/**
+ * The built-in PDF fonts draw only the Windows-1252 characters; anything else would print as a
+ * wrong letter. Letters with other accents lose their accents (Nguyễn prints as Nguyen), the rest
+ * become '?', so a name is never silently turned into a different one.
+ */
+export function printable(text: string): string {
+  let out = '';
+  for (const c of text) {
+    if (winAnsi(c)) {
+      out += c;
+      continue;
+    }
+    const composed = [...c.normalize('NFD')].filter((p) => !/\p{M}/u.test(p)).join('');
+    out += composed !== '' && [...composed].every(winAnsi) ? composed : '?';
+  }
+  return out;
+}
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+// Letter paper (US schools), half-inch margins; a table of one row per day.
+const PAGE = { width: 612, height: 792, margin: 36 };
+const BODY_BOTTOM = PAGE.height - PAGE.margin - 20; // room for the footer
+const FONT = 'Helvetica';
+const BOLD = 'Helvetica-Bold';
+const SIZE = 8;
+const LINE = 10;
+type Column = { key: 'date' | 'course' | 'inOut' | 'status' | 'scheduled' | 'attended' | 'excused' | 'makeUp' | 'credited'; title: string; width: number; right?: boolean };
+const COLUMNS: Column[] = [
+  { key: 'date', title: 'Date', width: 70 },
+  { key: 'course', title: 'Course', width: 70 },
+  { key: 'inOut', title: 'In–out', width: 62 },
+  { key: 'status', title: 'Status', width: 88 },
+  { key: 'scheduled', title: 'Scheduled', width: 50, right: true },
+  { key: 'attended', title: 'Attended', width: 50, right: true },
+  { key: 'excused', title: 'Excused', width: 50, right: true },
+  { key: 'makeUp', title: 'Make-up', width: 50, right: true },
+  { key: 'credited', title: 'Credited', width: 50, right: true },
+];
+const TABLE_WIDTH = COLUMNS.reduce((n, c) => n + c.width, 0);
+const CELL_PAD = 3;
+
+/** The card as a PDF (a few pages a month; two years fit in memory), compressed. */
+export async function renderTimeCard(card: TimeCard, opts: { compress?: boolean } = {}): Promise<Buffer> {
+  const name = `${card.student.firstName} ${card.student.lastName}`;
+  const doc = new PDFDocument({
+    size: 'LETTER',
+    margin: PAGE.margin,
+    bufferPages: true,
+    compress: opts.compress ?? true,
+    info: { Title: printable(`Time card — ${name} — ${card.from} to ${card.to}`), Author: printable(card.schoolName), Subject: 'Clock-hour time card' },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+
+  const left = PAGE.margin;
+  const text = (s: string, x: number, y: number, o: PDFKit.Mixins.TextOptions & { font?: string; size?: number } = {}) => {
+    doc.font(o.font ?? FONT).fontSize(o.size ?? SIZE).text(printable(s), x, y, { lineBreak: false, ...o });
+  };
+  // A cell too long for its column is cut with an ellipsis rather than run into the next one.
+  const clip = (s: string, width: number) => {
+    let out = printable(s);
+    doc.font(FONT).fontSize(SIZE);
+    if (doc.widthOfString(out) <= width) return out;
+    while (out.length > 1 && doc.widthOfString(`${out}…`) > width) out = out.slice(0, -1);
+    return `${out}…`;
+  };
+  const rule = (y: number, weight = 0.5) => doc.moveTo(left, y).lineTo(left + TABLE_WIDTH, y).lineWidth(weight).strokeColor('#444').stroke();
+
+  let y = PAGE.margin;
+  const header = (withTable: boolean) => {
+    y = PAGE.margin;
+    text(card.schoolName, left, y, { font: BOLD, size: 14 });
+    text('Student time card', left, y + 2, { font: BOLD, size: 11, width: TABLE_WIDTH, align: 'right' });
+    y += 22;
+    const sis = card.student.sisStudentId ? `SIS id ${card.student.sisStudentId}` : `Muster id ${card.student.id}`;
+    text(`Student: ${name} (${sis})`, left, y, { size: 9 });
+    text(`Program: ${card.programName ?? 'none'}`, left + TABLE_WIDTH / 2, y, { size: 9 });
+    y += 12;
+    text(`Dates: ${card.from} to ${card.to}`, left, y, { size: 9 });
+    text(`Start: ${card.startDate ?? 'not started'} · times in ${card.timeZone}`, left + TABLE_WIDTH / 2, y, { size: 9 });
+    y += 16;
+    if (withTable) tableHeader();
+  };
+  const tableHeader = () => {
+    rule(y - 2, 1);
+    let x = left;
+    for (const c of COLUMNS) {
+      text(c.title, x + CELL_PAD, y + 1, { font: BOLD, width: c.width - 2 * CELL_PAD, align: c.right ? 'right' : 'left' });
+      x += c.width;
+    }
+    y += LINE + 3;
+    rule(y - 2, 0.75);
+  };
+  const ensure = (height: number, withTable: boolean) => {
+    if (y + height <= BODY_BOTTOM) return;
+    doc.addPage();
+    header(withTable);
+  };
+
+  header(true);
+  if (card.days.length === 0) {
+    text('Nothing was scheduled, recorded or made up in these dates.', left + CELL_PAD, y + 2);
+    y += LINE + 4;
+  }
+  for (const d of card.days) {
+    const lines = d.lines.length > 0 ? d.lines : [{ course: '', inOut: '', status: '' }];
+    const height = lines.length * LINE + 3;
+    ensure(height, true);
+    const cells: Record<Column['key'], string[]> = {
+      date: [`${WEEKDAYS[dayOfWeek(d.date)]} ${d.date}`],
+      course: lines.map((l) => l.course),
+      inOut: lines.map((l) => l.inOut),
+      status: lines.map((l) => l.status),
+      scheduled: [String(d.scheduledMinutes)],
+      attended: [String(d.attendedMinutes)],
+      excused: [d.excusedMinutes ? String(d.excusedMinutes) : ''],
+      makeUp: [d.makeUpMinutes ? String(d.makeUpMinutes) : ''],
+      credited: [String(d.creditedMinutes)],
+    };
+    let x = left;
+    for (const c of COLUMNS) {
+      const width = c.width - 2 * CELL_PAD;
+      cells[c.key].forEach((s, i) => text(clip(s, width), x + CELL_PAD, y + 1 + i * LINE, { width, align: c.right ? 'right' : 'left' }));
+      x += c.width;
+    }
+    y += height;
+    doc.moveTo(left, y - 1).lineTo(left + TABLE_WIDTH, y - 1).lineWidth(0.25).strokeColor('#bbb').stroke();
+  }
+  rule(y - 1, 1);
+  y += 6;
+
+  if (card.days.some((d) => d.lines.some((l) => l.status.endsWith(CORRECTED_MARK)))) {
+    const height = doc.font(FONT).fontSize(7).heightOfString(CORRECTED_NOTE, { width: TABLE_WIDTH });
+    ensure(height + 4, false);
+    doc.font(FONT).fontSize(7).text(CORRECTED_NOTE, left, y, { width: TABLE_WIDTH });
+    y += height + 8;
+  }
+
+  // Totals of the dates shown, then where the student stands.
+  const t = card.totals;
+  const totalRows: [string, number][] = [
+    ['Scheduled', t.scheduledMinutes],
+    ['Attended', t.attendedMinutes],
+    ['Excused, credited (within the cap)', t.excusedCreditedMinutes],
+    ['Excused, not credited (over the cap; to be made up)', t.excusedUncreditedMinutes],
+    ['Make-up', t.makeUpMinutes],
+    ['Credited (attended + make-up + excused within the cap)', t.creditedMinutes],
+  ];
+  const standing = standingLines(card);
+  // Totals, standing and signatures stay together on one page: a signature alone on the last page signs nothing.
+  ensure(13 + totalRows.length * 11 + 8 + standing.length * 11 + 50, false);
+  text(`Totals, ${card.from} to ${card.to}`, left, y, { font: BOLD, size: 9 });
+  text('h:mm', left + 300, y, { font: BOLD, size: 9, width: 60, align: 'right' });
+  text('minutes', left + 360, y, { font: BOLD, size: 9, width: 70, align: 'right' });
+  y += 13;
+  for (const [label, minutes] of totalRows) {
+    text(label, left, y, { size: 9 });
+    text(hoursMinutes(minutes), left + 300, y, { size: 9, width: 60, align: 'right' });
+    text(String(minutes), left + 360, y, { size: 9, width: 70, align: 'right' });
+    y += 11;
+  }
+  y += 8;
+  for (const line of standing) {
+    text(line, left, y, { size: 9 });
+    y += 11;
+  }
+
+  // Signatures: the student's and the school official's, each with a date.
+  y += 30;
+  const signature = (x: number, label: string) => {
+    doc.moveTo(x, y).lineTo(x + 170, y).moveTo(x + 185, y).lineTo(x + 255, y).lineWidth(0.75).strokeColor('#000').stroke();
+    text(label, x, y + 3, { size: 8 });
+    text('Date', x + 185, y + 3, { size: 8 });
+  };
+  signature(left, 'Student signature');
+  signature(left + 285, 'School official signature');
+  y += 14;
+
+  // Footers last, when the page count is known; bottom margin lifted so the footer adds no page.
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    doc.page.margins.bottom = 0;
+    const fy = PAGE.height - PAGE.margin - 8;
+    text(`Generated ${card.generatedAt} (${card.timeZone}) · ${name}, ${card.from} to ${card.to}`, left, fy, { size: 7 });
+    text(`Page ${i - range.start + 1} of ${range.count}`, left, fy, { size: 7, width: TABLE_WIDTH, align: 'right' });
+  }
+  doc.end();
+  return done;
+}
+
+/** Where the student stands at the end of the card's dates: since their start, and the payment period. */
+function standingLines(card: TimeCard): string[] {
+  const s = card.sinceStart;
+  const lines = [
+    `Since the student's start${card.startDate ? ` (${card.startDate})` : ''} through ${card.to}: ${hoursMinutes(s.creditedMinutes)} credited of ${hoursMinutes(s.scheduledMinutes)} scheduled` +
+      (s.attendancePercent != null ? ` (${s.attendancePercent}%)` : ''),
+  ];
+  const periods = card.paymentPeriods;
+  const current = periods.find((p) => p.status !== 'completed');
+  if (periods.length === 0) lines.push('Payment period: none (the student has no program with payment periods).');
+  else if (!current) lines.push(`Payment periods: all ${periods.length} completed, the last on ${periods.at(-1)!.completedOn}.`);
+  else {
+    const weeks = current.weeksEndOn ? `, its weeks end ${current.weeksEndOn}` : '';
+    lines.push(
+      `Payment period ${current.number} of ${periods.length} (${current.startHours}–${current.endHours} h, ${current.weeks} weeks), ${current.status.replace('_', ' ')} as of ${card.to}:`,
+      `    ${hoursMinutes(current.creditedMinutes)} credited, ${current.hoursRemaining} hours remaining${weeks}.`,
+    );
+  }
+  return lines;
+}
