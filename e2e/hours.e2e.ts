@@ -166,6 +166,7 @@ describe('the hours ledger in the browser', () => {
       expect(await dialog.getByLabel('Supervisor').inputValue()).not.toBe('');
       await dialog.getByLabel('Course (optional)').selectOption({ label: 'COS101 — Cosmetology Fundamentals' });
       await dialog.getByLabel('Note').fill('Colour theory practice');
+      await screenshot(page, 'student-make-up-dialog');
       expect(await seriousViolations(page)).toEqual([]);
       await dialog.getByRole('button', { name: 'Record make-up' }).click();
       await hidden(dialog);
@@ -193,6 +194,7 @@ describe('the hours ledger in the browser', () => {
       await visible(records.getByText('Corrected'));
       expect(await records.getByRole('button', { name: /^History of COS101/ }).count()).toBe(3);
       expect(await records.getByText('Corrected').count()).toBe(2);
+      await screenshot(page, 'student-history');
       expect(await seriousViolations(page)).toEqual([]);
       const history = page.getByRole('dialog', { name: 'Record history' });
       const openHistory = async (daysAgo: number) => {

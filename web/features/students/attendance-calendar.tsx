@@ -76,7 +76,7 @@ export function AttendanceCalendar({ student, asOf, enrollmentDate, month, onMon
           </div>
         </div>
         <p className="mt-1 text-sm text-slate-600">
-          {hours.data ? (
+          {hours.data && !hours.isPlaceholderData ? (
             <>
               {label}: <strong className="tabular-nums">{formatHm(scheduled)}</strong> h scheduled, <strong className="tabular-nums">{formatHm(attended)}</strong> h attended
               (make-up included).
