@@ -54,6 +54,8 @@ export const systemSettingsSchema = z.object({
   /** The nightly backup's school-local time of day, HH:MM (24-hour). */
   backupTimeOfDay: z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, 'Backup time must be a time of day such as 02:00'),
   backupsToKeep: int('Backups to keep', 1, 365),
+  /** Printed on time cards and the state-board reports. */
+  schoolName: z.string().trim().max(200, 'School name must be at most 200 characters'),
 });
 
 export const settingsSchema = z.object({
@@ -121,6 +123,7 @@ export const DEFAULT_SETTINGS: Settings = {
     maxFileUploadSizeMB: 10,
     backupTimeOfDay: '02:00',
     backupsToKeep: 14,
+    schoolName: '',
   },
 };
 

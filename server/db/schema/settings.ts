@@ -31,6 +31,7 @@ export const schoolSettings = pgTable(
     // Nightly backup: school-local time of day (HH:MM) and how many backup files to keep.
     backupTimeOfDay: text('backup_time_of_day').notNull().default('02:00'),
     backupsToKeep: integer('backups_to_keep').notNull().default(14),
+    schoolName: text('school_name').notNull().default(''),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
   },

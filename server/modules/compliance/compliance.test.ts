@@ -221,6 +221,11 @@ describe('reports', () => {
     expect(s6).toBe(`SIS-S6,S6,StudentS6,Practical Nursing,2026-04,132,132,0,132,${ledger.totals.creditedMinutes / 60},100,enrolled,2026-04-30`);
     expect(ledger.totals.creditedMinutes / 60).toBe(264); // March 22 class days + April 22 = 44 × 6 h
     expect((await get('/api/reports/monthly-hours?month=2026-13')).statusCode).toBe(400);
+    const pdf = await get(`/api/reports/monthly-hours?month=2026-04&programId=${programP}&format=pdf`);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await get(`/api/reports/monthly-hours?month=2026-04`, instructor.cookie)).statusCode).toBe(403);
   });
 
   it('lists every SAP checkpoint per student', async () => {

@@ -22,7 +22,7 @@ import {
   complianceOverview,
   createLeave,
   listLeaves,
-  monthlyHoursCsv,
+  monthlyHoursReport,
   recordWithdrawal,
   reverseWithdrawal,
   sapReportCsv,
@@ -68,9 +68,9 @@ export function complianceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       complianceOverview(deps.db, req.query, deps.clock),
     );
     app.get('/api/reports/monthly-hours', { config: { action: 'compliance:view' }, schema: { querystring: monthlyHoursQuerySchema } }, async (req, reply) => {
-      const { headers, stream } = await monthlyHoursCsv(deps.db, req.query, { ...ctx(req), actorId: req.user!.id });
-      stream.on('error', (err) => req.log.error({ err }, 'monthly hours report failed mid-stream'));
-      return reply.headers(headers).send(stream);
+      const { headers, body } = await monthlyHoursReport(deps.db, req.query, { ...ctx(req), actorId: req.user!.id });
+      if ('on' in body) body.on('error', (err) => req.log.error({ err }, 'monthly hours report failed mid-stream'));
+      return reply.headers(headers).send(body);
     });
     app.get('/api/reports/sap', { config: { action: 'compliance:view' }, schema: { querystring: sapReportQuerySchema } }, async (req, reply) => {
       const { headers, stream } = await sapReportCsv(deps.db, req.query, { ...ctx(req), actorId: req.user!.id });

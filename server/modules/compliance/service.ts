@@ -23,11 +23,12 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { csvDownloadHeaders, csvStream } from '../../lib/csv.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { localDate } from '../../lib/school-time.ts';
+import { localDate, localTimeOfDay } from '../../lib/school-time.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { listClosures } from '../calendar/service.ts';
-import { assertMayReadStudent, ledgersFor, type StudentLedger } from '../hours/service.ts';
-import { programPolicy } from '../programs/service.ts';
+import { assertMayReadStudent, ledgersFor, schoolName, type StudentLedger } from '../hours/service.ts';
+import { renderMonthlyReport } from './monthly-report-pdf.ts';
+import { findProgramName, programPolicy } from '../programs/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { lockStudentStatus, setStudentStatus } from '../students/service.ts';
 import {
@@ -424,10 +425,24 @@ function streamCsv(columns: readonly string[], rows: AsyncIterable<Record<string
   return source.pipe(csv);
 }
 
-export async function monthlyHoursCsv(db: DbOrTx, q: { month: string; programId?: number }, ctx: Ctx & { actorId: number }) {
-  const fileName = `monthly-hours-${q.month}.csv`;
+/** GET /api/reports/monthly-hours: the CSV streamed, or (format=pdf) the signed-off PDF; audited as an export. */
+export async function monthlyHoursReport(db: DbOrTx, q: { month: string; programId?: number; format?: 'csv' | 'pdf' }, ctx: Ctx & { actorId: number }) {
+  const pdf = q.format === 'pdf';
+  const fileName = `monthly-hours-${q.month}${q.programId ? `-program-${q.programId}` : ''}.${pdf ? 'pdf' : 'csv'}`;
   await recordAudit(db, { userId: ctx.actorId, action: 'Export', tableName: 'monthly_hours_report', ipAddress: ctx.ip, newValues: { ...q, fileName } });
-  return { headers: csvDownloadHeaders(fileName), stream: streamCsv(MONTHLY_HOURS_COLUMNS, monthlyHoursRows(db, q, ctx.clock)) };
+  if (!pdf) return { headers: csvDownloadHeaders(fileName), body: streamCsv(MONTHLY_HOURS_COLUMNS, monthlyHoursRows(db, q, ctx.clock)) };
+  const rows: MonthlyHoursRow[] = [];
+  for await (const r of monthlyHoursRows(db, q, ctx.clock)) rows.push(r);
+  const { timeZone } = (await getSettings(db)).attendance;
+  const now = ctx.clock.now();
+  const body = await renderMonthlyReport({
+    schoolName: await schoolName(db),
+    month: q.month,
+    programName: q.programId ? ((await findProgramName(db, q.programId)) ?? null) : null,
+    generatedAt: `${localDate(now, timeZone)} ${localTimeOfDay(now, timeZone)} (${timeZone})`,
+    rows,
+  });
+  return { headers: { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="${fileName}"`, 'cache-control': 'no-store' }, body };
 }
 
 async function* sapRows(db: DbOrTx, q: { programId?: number; asOf?: string }, clock: Clock) {

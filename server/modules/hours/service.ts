@@ -419,8 +419,10 @@ export async function studentRecords(db: DbOrTx, user: User, studentId: number, 
 
 // ---- The time card ----
 
-/** The settings hold no school name yet; the card says whose system printed it. */
-const SCHOOL_NAME = 'Muster';
+/** The school's name from Settings › System; an honest placeholder until it is set. */
+export async function schoolName(db: DbOrTx): Promise<string> {
+  return (await getSettings(db)).system.schoolName || 'School name not set (Settings › System)';
+}
 const TIME_CARD_MAX_DAYS = 731;
 
 /**
@@ -453,7 +455,7 @@ export async function studentTimeCard(
   const byDate = <T>(key: (x: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
   const now = ctx.clock.now();
   const body = await renderTimeCard({
-    schoolName: SCHOOL_NAME,
+    schoolName: await schoolName(db),
     generatedAt: `${localDate(now, timeZone)} ${localTimeOfDay(now, timeZone)}`,
     timeZone,
     student: { id: student.id, firstName: student.firstName, lastName: student.lastName, sisStudentId: student.sisStudentId },

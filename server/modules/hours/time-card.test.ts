@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attendanceRecords, courses, programPolicies, programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
-import { printable } from './time-card.ts';
+import { printable } from '../../lib/pdf-text.ts';
 
 /*
  * A small hand-computed school for the time card. Chicago; a 100-hour, 8-week program (two payment
@@ -29,7 +29,7 @@ let longStudentId: number;
 beforeAll(async () => {
   t = await createTestApp({ clock });
   const sa = (await t.signedIn('super_admin')).cookie;
-  await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: sa }, payload: { attendance: { timeZone: 'America/Chicago' } } });
+  await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: sa }, payload: { attendance: { timeZone: 'America/Chicago' }, system: { schoolName: 'Riverside Career College' } } });
   admin = (await t.signedIn('it_admin')).cookie;
   instructor = await t.signedIn('instructor');
   otherInstructor = (await t.signedIn('instructor')).cookie;
@@ -155,7 +155,7 @@ describe('the time card PDF', () => {
     expect(pages).toHaveLength(1);
     const lines = pages[0]!;
     expect(lines.slice(0, 4)).toEqual([
-      'Muster | Student time card',
+      'Riverside Career College | Student time card',
       'Student: Rosa Nguyen (SIS id COS-7) | Program: Cosmetology',
       'Dates: 2026-03-01 to 2026-03-13 | Start: 2026-03-02 · times in America/Chicago',
       'Date | Course | In–out | Status | Scheduled | Attended | Excused | Make-up | Credited',
@@ -221,7 +221,7 @@ describe('the time card PDF', () => {
     const pages = pdfPages(res.rawPayload);
     expect(pages.length).toBeGreaterThan(5);
     pages.forEach((lines, i) => {
-      expect(lines[0]).toBe('Muster | Student time card');
+      expect(lines[0]).toBe('Riverside Career College | Student time card');
       expect(lines[1]).toBe(`Student: Lee Long (Muster id ${longStudentId}) | Program: Cosmetology`);
       expect(lines.at(-1)).toMatch(new RegExp(`\\| Page ${i + 1} of ${pages.length}$`));
     });

@@ -53,7 +53,7 @@ function toSettings(r: Row): Settings {
       twoFactorAuthentication: r.twoFactorAuthentication,
       enableAuditLogging: r.enableAuditLogging,
     },
-    system: { dataRetentionYears: r.dataRetentionYears, maxFileUploadSizeMB: r.maxFileUploadSizeMB, backupTimeOfDay: r.backupTimeOfDay, backupsToKeep: r.backupsToKeep },
+    system: { dataRetentionYears: r.dataRetentionYears, maxFileUploadSizeMB: r.maxFileUploadSizeMB, backupTimeOfDay: r.backupTimeOfDay, backupsToKeep: r.backupsToKeep, schoolName: r.schoolName },
   };
 }
 

@@ -27,6 +27,7 @@ export type GroupSpec = {
   timeZone?: { label: string; hint: string };
   /** Times of day, HH:MM (the system group's nightly backup time). */
   times?: Record<string, { label: string; hint: string }>;
+  texts?: Record<string, { label: string; hint: string; maxLength: number }>;
   /** Where the form saves: PUT /api/settings (default) or the school's notification defaults. */
   target?: 'settings' | 'notification-defaults';
   /** Id stem of the form's title when two forms show one group. */
@@ -44,6 +45,7 @@ function draftOf(spec: GroupSpec, values: Record<string, unknown>): Draft {
   for (const key of Object.keys(spec.switches)) draft[key] = Boolean(values[key]);
   if (spec.timeZone) draft.timeZone = String(values.timeZone ?? '');
   for (const key of Object.keys(spec.times ?? {})) draft[key] = String(values[key] ?? '');
+  for (const key of Object.keys(spec.texts ?? {})) draft[key] = String(values[key] ?? '');
   return draft;
 }
 
@@ -66,6 +68,11 @@ function groupResolver(spec: GroupSpec): Resolver<Draft, unknown, Record<string,
     for (const [key, t] of Object.entries(spec.times ?? {})) {
       if (TIME_OF_DAY.test(String(draft[key]))) values[key] = draft[key];
       else found[key] = `${t.label} must be a time of day such as 02:00`;
+    }
+    for (const [key, t] of Object.entries(spec.texts ?? {})) {
+      const text = String(draft[key]).trim();
+      if (text.length <= t.maxLength) values[key] = text;
+      else found[key] = `${t.label} must be at most ${t.maxLength} characters`;
     }
     if (Object.keys(found).length === 0) return { values, errors: {} };
     const errors: FormErrors<Draft> = {};
@@ -136,6 +143,7 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
 
   const integerKeys = Object.keys(spec.integers);
   const timeKeys = Object.keys(spec.times ?? {});
+  const textKeys = Object.keys(spec.texts ?? {});
   return (
     <Card>
       <form ref={formRef} onSubmit={onSubmit} noValidate aria-labelledby={titleId}>
@@ -147,8 +155,21 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
         </div>
         <div className="px-5 py-5 sm:px-6">
           {notice}
-          {integerKeys.length > 0 || spec.timeZone || timeKeys.length > 0 ? (
+          {integerKeys.length > 0 || spec.timeZone || timeKeys.length > 0 || textKeys.length > 0 ? (
             <div className="grid gap-x-6 gap-y-5 sm:grid-cols-2">
+              {textKeys.map((key) => (
+                <TextField
+                  key={key}
+                  name={key}
+                  label={spec.texts![key]!.label}
+                  hint={spec.texts![key]!.hint}
+                  maxLength={spec.texts![key]!.maxLength}
+                  value={String(draft[key])}
+                  onChange={(e) => set(key, e.target.value)}
+                  readOnly={!canEdit}
+                  error={errorOf(key)}
+                />
+              ))}
               {integerKeys.map((key) => (
                 <IntegerField
                   key={key}

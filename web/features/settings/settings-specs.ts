@@ -101,5 +101,8 @@ export const SYSTEM: GroupSpec = {
   times: {
     backupTimeOfDay: { label: 'Nightly backup time', hint: 'School time; the backup runs once a day after this time, on one instance.' },
   },
+  texts: {
+    schoolName: { label: 'School name', hint: 'Printed on time cards and the monthly hours report.', maxLength: 200 },
+  },
   switches: {},
 };

@@ -1,0 +1,1 @@
+ALTER TABLE "school_settings" ADD COLUMN "school_name" text DEFAULT '' NOT NULL;
