@@ -14,7 +14,9 @@ import { DataManagementPage } from '../features/data-management/data-management-
 import { ProgramsPage } from '../features/programs/programs-page.tsx';
 import { SchedulesPage } from '../features/schedules/schedules-page.tsx';
 import { SettingsPage } from '../features/settings/settings-page.tsx';
+import { StudentPage } from '../features/students/student-page.tsx';
 import { StudentsPage } from '../features/students/students-page.tsx';
+import { HoursPage } from '../features/hours/hours-page.tsx';
 import { SetPasswordPage } from '../features/users/set-password-page.tsx';
 import { UserManagementPage } from '../features/users/user-management-page.tsx';
 import { NotFoundRoute } from './not-found-route.tsx';
@@ -36,6 +38,8 @@ const SCREENS: { path: string | null; access: ScreenKey; page: ReactElement }[] 
   { path: 'audit-logs', access: 'audit-logs', page: <AuditLogsPage /> },
   { path: 'calendar', access: 'calendar', page: <CalendarPage /> },
   { path: 'settings', access: 'settings', page: <SettingsPage /> },
+  { path: 'students/:id', access: 'student', page: <StudentPage /> },
+  { path: 'hours', access: 'hours', page: <HoursPage /> },
 ];
 
 /** Client routes of SPEC §2 (plus sign-in, first-run setup, sign-out confirmation and your sessions); paths match common/routes.ts. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatClock, formatCount, formatCountdown, formatDate, formatLocalTime, formatTimeLeft } from './format.ts';
+import { formatClock, formatCount, formatCountdown, formatDate, formatHm, formatHours, formatLocalTime, formatPercent, formatTimeLeft } from './format.ts';
 
 describe('time and count formatting (one home for admin screens and the scan page)', () => {
   it('writes countdowns as mm:ss, minutes past 59 included, and Expired at zero', () => {
@@ -22,5 +22,17 @@ describe('time and count formatting (one home for admin screens and the scan pag
     expect(formatLocalTime(null)).toBeNull();
     expect(formatLocalTime('never')).toBeNull();
     expect(formatCount(1234567)).toBe('1,234,567');
+  });
+
+  it('writes ledger minutes exactly as h:mm, contract hours and percentages to one decimal', () => {
+    expect(formatHm(0)).toBe('0:00');
+    expect(formatHm(59)).toBe('0:59');
+    expect(formatHm(61)).toBe('1:01');
+    expect(formatHm(27_000)).toBe('450:00');
+    expect(formatHm(74_045)).toBe('1,234:05');
+    expect(formatHours(449.95)).toBe('450');
+    expect(formatHours(12.25)).toBe('12.3');
+    expect(formatPercent(87.25)).toBe('87.3%');
+    expect(formatPercent(null)).toBe('—');
   });
 });

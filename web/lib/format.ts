@@ -67,3 +67,19 @@ export function formatBytes(bytes: number | null): string {
 
 /** A count with thousands separators ("1,234"). */
 export const formatCount = (n: number): string => n.toLocaleString('en-US');
+
+/**
+ * Exact minutes as hours and minutes ("1,234:05"): the clock-hour ledger keeps minutes and shows
+ * hours without rounding them (COMPLIANCE.md: one decimal or h:mm, for display only).
+ */
+export function formatHm(minutes: number): string {
+  const sign = minutes < 0 ? '−' : '';
+  const abs = Math.abs(Math.round(minutes));
+  return `${sign}${Math.floor(abs / 60).toLocaleString('en-US')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+/** Hours a contract gives as a number (payment-period bounds, hours remaining), to one decimal at most. */
+export const formatHours = (hours: number): string => (Math.round(hours * 10) / 10).toLocaleString('en-US', { maximumFractionDigits: 1 });
+
+/** A percentage to one decimal at most; '—' when there is none (nothing scheduled yet). */
+export const formatPercent = (percent: number | null): string => (percent == null ? '—' : `${percent.toLocaleString('en-US', { maximumFractionDigits: 1 })}%`);

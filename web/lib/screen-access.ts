@@ -18,7 +18,9 @@ export type ScreenKey =
   | 'schedules'
   | 'data-management'
   | 'audit-logs'
-  | 'settings';
+  | 'settings'
+  | 'student'
+  | 'hours';
 
 type ScreenRule = { allows: (role: Role) => boolean; deniedMessage: (role: Role) => string };
 
@@ -44,4 +46,8 @@ export const SCREEN_ACCESS: Record<ScreenKey, ScreenRule> = {
   'data-management': { allows: (r) => can(r, 'data:manage'), deniedMessage: () => DATA_MANAGEMENT_ACCESS_DENIED },
   'audit-logs': { allows: (r) => can(r, 'audit:view'), deniedMessage: () => AUDIT_LOGS_ACCESS_DENIED },
   settings: { allows: (r) => can(r, 'settings:view'), deniedMessage: (r) => roleAccessDenied(r, 'view settings') },
+  // One student's page: the Students screen's roles reach any student, instructors the students
+  // of their own rosters; the server answers 404/403 for the rest and the page says so.
+  student: { allows: (r) => can(r, 'hours:view'), deniedMessage: (r) => roleAccessDenied(r, 'view student records') },
+  hours: { allows: (r) => navRoles('/hours').includes(r), deniedMessage: (r) => roleAccessDenied(r, 'view the hours ledger') },
 };

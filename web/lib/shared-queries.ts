@@ -25,6 +25,8 @@ export const USERS_KEY = ['/api/users'] as const;
 export const SCHEDULES_KEY = ['/api/schedules'] as const;
 /** Prefix of every student list query (any search, sort or page). */
 export const STUDENTS_KEY = ['/api/students'] as const;
+/** Prefix of the Hours view's queries: a make-up session on the student page changes them. */
+export const HOURS_KEY = ['/api/hours'] as const;
 
 /** GET /api/settings: the school's settings (the Settings screen; the upload limit in force). */
 export function useSettings() {
@@ -41,9 +43,12 @@ export function useCourses() {
   return useQuery({ queryKey: COURSES_KEY, queryFn: () => apiParse(z.array(courseSchema), 'GET', '/api/courses') });
 }
 
-/** GET /api/users: every staff account (a school has tens, not thousands: filtered in the browser). */
-export function useUsers() {
-  return useQuery({ queryKey: USERS_KEY, queryFn: () => apiParse(z.array(userSchema), 'GET', '/api/users') });
+/**
+ * GET /api/users: every staff account (a school has tens, not thousands: filtered in the browser).
+ * `enabled: false` for a role that may not read it (the make-up supervisor choice of an instructor).
+ */
+export function useUsers({ enabled = true } = {}) {
+  return useQuery({ queryKey: USERS_KEY, queryFn: () => apiParse(z.array(userSchema), 'GET', '/api/users'), enabled });
 }
 
 /**

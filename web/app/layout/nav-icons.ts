@@ -12,6 +12,7 @@ import {
   Users,
   type LucideIcon,
 } from 'lucide-react';
+import { Clock } from 'lucide-react';
 
 /** Icons for the sidebar entries, keyed by route (labels and roles come from common/permissions.ts). */
 export const NAV_ICONS: Record<string, LucideIcon> = {
@@ -26,4 +27,5 @@ export const NAV_ICONS: Record<string, LucideIcon> = {
   '/audit-logs': ScrollText,
   '/calendar': CalendarOff,
   '/settings': Settings,
+  '/hours': Clock,
 };

@@ -1,5 +1,6 @@
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
 import { Pencil, Trash2 } from 'lucide-react';
+import { Link } from 'react-router';
 import type { Student } from '../../../common/students.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { IconButton } from '../../components/ui/icon-button.tsx';
@@ -26,10 +27,11 @@ export function studentColumns(opts: {
       id: 'name',
       header: 'Name',
       meta: { rowHeader: true },
+      // The name opens the student page (hours, make-up, records with their corrections).
       cell: ({ row }) => (
-        <span className="font-medium whitespace-nowrap text-slate-900">
+        <Link to={`/students/${row.original.id}`} className="font-medium whitespace-nowrap text-blue-800 underline-offset-2 hover:underline">
           {row.original.lastName}, {row.original.firstName}
-        </span>
+        </Link>
       ),
     }),
     col.accessor('sisStudentId', { id: 'sisStudentId', header: 'SIS ID', cell: ({ getValue }) => <span className="font-mono text-xs whitespace-nowrap">{dash(getValue())}</span> }),

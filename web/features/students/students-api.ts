@@ -1,5 +1,14 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import {
+  attendanceHistorySchema,
+  makeUpSessionSchema,
+  studentHoursSchema,
+  studentRecordSchema,
+  type MakeUpInput,
+} from '../../../common/hours.ts';
 import { studentSchema, type StudentInput } from '../../../common/students.ts';
-import { SCHEDULES_KEY, STUDENTS_KEY } from '../../lib/shared-queries.ts';
+import { HOURS_KEY, SCHEDULES_KEY, STUDENTS_KEY } from '../../lib/shared-queries.ts';
 import { apiParse, apiRequest } from '../../lib/api.ts';
 import { useRefreshingMutation } from '../../lib/use-refreshing-mutation.ts';
 
@@ -16,3 +25,73 @@ export const useUpdateStudent = () =>
 
 /** 204, or 409 when the student has attendance history (change the status instead). */
 export const useDeleteStudent = () => useStudentMutation((id: number) => apiRequest('DELETE', `/api/students/${id}`).then(() => undefined));
+
+// ---- The student page ----
+
+/** Prefix of everything the student page reads about one student (profile, ledger, make-up, records). */
+const studentKey = (id: number) => [...STUDENTS_KEY, id] as const;
+
+/** `?a=1&b=2` of the given values, leaving out empty ones. */
+function queryString(params: Record<string, string | number | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== '') q.set(key, String(value));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+/** GET /api/students/:id: 404 when it does not exist or is not the reader's to see. */
+export function useStudent(id: number) {
+  return useQuery({ queryKey: [...studentKey(id), 'profile'], queryFn: () => apiParse(studentSchema, 'GET', `/api/students/${id}`) });
+}
+
+export type HoursParams = { asOf?: string; from?: string; to?: string };
+
+/** GET /api/students/:id/hours: the ledger as of a date, with the days from–to. */
+export function useStudentHours(id: number, params: HoursParams, enabled = true) {
+  return useQuery({
+    queryKey: [...studentKey(id), 'hours', params],
+    queryFn: () => apiParse(studentHoursSchema, 'GET', `/api/students/${id}/hours${queryString(params)}`),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+export function useMakeUpSessions(id: number) {
+  return useQuery({
+    queryKey: [...studentKey(id), 'make-up-sessions'],
+    queryFn: () => apiParse(z.array(makeUpSessionSchema), 'GET', `/api/students/${id}/make-up-sessions`),
+  });
+}
+
+/** Make-up time changes the ledger, this student's and the program's Hours view. */
+const useLedgerMutation = <TVars, TResult>(id: number, fn: (vars: TVars) => Promise<TResult>) => useRefreshingMutation(fn, [studentKey(id), HOURS_KEY]);
+
+export const useRecordMakeUp = (id: number) =>
+  useLedgerMutation(id, (input: MakeUpInput) => apiParse(makeUpSessionSchema, 'POST', `/api/students/${id}/make-up-sessions`, input));
+
+/** The reason is kept in the audit log. */
+export const useDeleteMakeUp = (id: number) =>
+  useLedgerMutation(id, ({ sessionId, reason }: { sessionId: number; reason: string }) =>
+    apiRequest('DELETE', `/api/students/${id}/make-up-sessions/${sessionId}`, { reason }).then(() => undefined),
+  );
+
+/** GET /api/students/:id/records?from&to: the student's attendance records, with a `corrected` mark. */
+export function useStudentRecords(id: number, params: { from?: string; to?: string }, enabled = true) {
+  return useQuery({
+    queryKey: [...studentKey(id), 'records', params],
+    queryFn: () => apiParse(z.array(studentRecordSchema), 'GET', `/api/students/${id}/records${queryString(params)}`),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+/** GET /api/attendance/:id/history: a record as first captured and every change since. */
+export function useRecordHistory(recordId: number | null) {
+  return useQuery({
+    queryKey: ['/api/attendance', recordId, 'history'],
+    queryFn: () => apiParse(attendanceHistorySchema, 'GET', `/api/attendance/${recordId}/history`),
+    enabled: recordId !== null,
+    // Reopened, it asks again: the roster may have corrected the record meanwhile.
+    staleTime: 0,
+  });
+}
