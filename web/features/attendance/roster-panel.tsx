@@ -1,8 +1,10 @@
-import { PencilLine, Users } from 'lucide-react';
+import { History, PencilLine, Users } from 'lucide-react';
+import { Link } from 'react-router';
 import { useState } from 'react';
 import type { AttendanceRow } from '../../../common/attendance.ts';
 import type { Schedule } from '../../../common/schedules.ts';
 import { Alert } from '../../components/ui/alert.tsx';
+import { RecordHistoryDialog, type HistoryTarget } from '../../components/record-history-dialog.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
@@ -36,6 +38,7 @@ export function RosterPanel({ schedule, date, live }: { schedule: Schedule; date
   const [editingId, setEditingId] = useState<number | null>(null);
   // The student whose "possible proxy" evidence is open, likewise read fresh from each poll.
   const [reviewingId, setReviewingId] = useState<number | null>(null);
+  const [history, setHistory] = useState<HistoryTarget | null>(null);
   const rows = roster.data ?? [];
   const checkedIn = rows.filter(isIn).length;
   const missing = rows.filter((r) => r.status == null).length;
@@ -148,6 +151,7 @@ export function RosterPanel({ schedule, date, live }: { schedule: Schedule; date
                     scheduleId={schedule.id}
                     onOverride={() => setEditingId(r.studentId)}
                     onReview={() => setReviewingId(r.studentId)}
+                    onHistory={() => r.id != null && setHistory({ id: r.id, description: `${r.firstName} ${r.lastName} · ${schedule.courseCode} · ${formatDate(r.sessionDate, 'medium')}` })}
                   />
                 ))}
                 {shown.length === 0 ? (
@@ -164,17 +168,20 @@ export function RosterPanel({ schedule, date, live }: { schedule: Schedule; date
       )}
       <OverrideDialog row={editing} scheduleId={schedule.id} onClose={() => setEditingId(null)} />
       <ProxyFlagDialog row={reviewing} scheduleId={schedule.id} onClose={() => setReviewingId(null)} />
+      <RecordHistoryDialog record={history} onClose={() => setHistory(null)} />
     </Card>
   );
 }
 
-function RosterRow({ row, scheduleId, onOverride, onReview }: { row: AttendanceRow; scheduleId: number; onOverride: () => void; onReview: () => void }) {
+function RosterRow({ row, scheduleId, onOverride, onReview, onHistory }: { row: AttendanceRow; scheduleId: number; onOverride: () => void; onReview: () => void; onHistory: () => void }) {
   const name = `${row.firstName} ${row.lastName}`;
   const minutes = formatMinutes(row.minutesAttended);
   return (
     <tr className="align-baseline hover:bg-slate-50/60" data-student-id={row.studentId}>
       <th scope="row" className="px-5 py-3 font-medium whitespace-nowrap text-slate-900 sm:px-6">
-        {name}
+        <Link to={`/students/${row.studentId}`} className="text-blue-700 underline-offset-2 hover:underline">
+          {name}
+        </Link>
       </th>
       <td className="px-3 py-3 font-mono text-xs whitespace-nowrap text-slate-700">{row.sisStudentId ?? '—'}</td>
       <td className="px-3 py-3">
@@ -200,7 +207,12 @@ function RosterRow({ row, scheduleId, onOverride, onReview }: { row: AttendanceR
         {row.scheduledMinutes ? <span className="text-xs text-slate-500"> / {formatMinutes(row.scheduledMinutes)}</span> : null}
       </td>
       <td className="px-5 py-2 text-right sm:px-6">
-        <Button size="sm" variant="ghost" onClick={onOverride} aria-label={`Override attendance for ${name}`} icon={PencilLine}>Override</Button>
+        <div className="flex justify-end gap-1">
+          {row.id != null ? (
+            <Button size="sm" variant="ghost" onClick={onHistory} aria-label={`History of ${name}'s record`} icon={History}>History</Button>
+          ) : null}
+          <Button size="sm" variant="ghost" onClick={onOverride} aria-label={`Override attendance for ${name}`} icon={PencilLine}>Override</Button>
+        </div>
       </td>
     </tr>
   );

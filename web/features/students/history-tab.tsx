@@ -12,8 +12,8 @@ import { TextField } from '../../components/ui/text-field.tsx';
 import { Toolbar } from '../../components/ui/toolbar.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { formatDate, formatHm } from '../../lib/format.ts';
-import { RecordHistoryDialog } from './record-history-dialog.tsx';
-import { RecordStatusBadge, SOURCE_LABELS, usePunchFormat } from './record-format.tsx';
+import { RecordHistoryDialog } from '../../components/record-history-dialog.tsx';
+import { RecordStatusBadge, SOURCE_LABELS, usePunchFormat } from '../../components/record-format.tsx';
 import { useStudentRecords } from './students-api.ts';
 
 /** The History tab: the student's attendance records in a date range, each with its history (original entry and every correction). */
@@ -147,7 +147,7 @@ export function HistoryTab({ student }: { student: Student }) {
           </table>
         </div>
       </section>
-      <RecordHistoryDialog record={open} onClose={() => setOpen(null)} />
+      <RecordHistoryDialog record={open ? { id: open.id, description: `${open.courseCode} ${open.courseName} · ${formatDate(open.sessionDate, 'medium')}` } : null} onClose={() => setOpen(null)} />
     </Card>
   );
 }

@@ -1,7 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
-  attendanceHistorySchema,
   makeUpSessionSchema,
   studentHoursSchema,
   studentRecordSchema,
@@ -86,12 +85,3 @@ export function useStudentRecords(id: number, params: { from?: string; to?: stri
 }
 
 /** GET /api/attendance/:id/history: a record as first captured and every change since. */
-export function useRecordHistory(recordId: number | null) {
-  return useQuery({
-    queryKey: ['/api/attendance', recordId, 'history'],
-    queryFn: () => apiParse(attendanceHistorySchema, 'GET', `/api/attendance/${recordId}/history`),
-    enabled: recordId !== null,
-    // Reopened, it asks again: the roster may have corrected the record meanwhile.
-    staleTime: 0,
-  });
-}

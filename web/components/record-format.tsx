@@ -1,8 +1,8 @@
-import { ATTENDANCE_STATUS_LABELS, type AttendanceStatus } from '../../../common/constants.ts';
-import { Badge, type BadgeTone } from '../../components/ui/badge.tsx';
-import { formatClock, formatLocalTime } from '../../lib/format.ts';
-import { useSettings } from '../../lib/shared-queries.ts';
-import { schoolClock } from '../../lib/zoned-time.ts';
+import { ATTENDANCE_STATUS_LABELS, type AttendanceStatus } from '../../common/constants.ts';
+import { Badge, type BadgeTone } from './ui/badge.tsx';
+import { formatClock, formatLocalTime } from '../lib/format.ts';
+import { useSettings } from '../lib/shared-queries.ts';
+import { schoolClock } from '../lib/zoned-time.ts';
 
 const STATUS_TONES: Record<AttendanceStatus, BadgeTone> = {
   present: 'green',

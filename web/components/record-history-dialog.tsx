@@ -1,11 +1,12 @@
 import type { ReactNode } from 'react';
-import type { RecordValues, StudentRecord } from '../../../common/hours.ts';
-import { Alert } from '../../components/ui/alert.tsx';
-import { Modal } from '../../components/ui/dialog.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
-import { formatDate, formatDateTime, formatHm } from '../../lib/format.ts';
+import { useQuery } from '@tanstack/react-query';
+import { attendanceHistorySchema, type RecordValues } from '../../common/hours.ts';
+import { apiParse } from '../lib/api.ts';
+import { Alert } from './ui/alert.tsx';
+import { Modal } from './ui/dialog.tsx';
+import { Spinner } from './ui/spinner.tsx';
+import { formatDateTime, formatHm } from '../lib/format.ts';
 import { RecordStatusBadge, SOURCE_LABELS, usePunchFormat } from './record-format.tsx';
-import { useRecordHistory } from './students-api.ts';
 
 type Field = { key: keyof RecordValues; label: string; show: (v: RecordValues) => ReactNode; text: (v: RecordValues) => string };
 
@@ -23,7 +24,20 @@ const fieldsWith = (formatPunch: (v: string | null) => string): Field[] => [
  * A record's history (GET /api/attendance/:id/history): the entry as first captured, each change
  * after it (who, when, why, before → after for the fields that changed), and where it stands now.
  */
-export function RecordHistoryDialog({ record, onClose }: { record: StudentRecord | null; onClose: () => void }) {
+/** GET /api/attendance/:id/history; reopened, it asks again (the roster may have corrected the record meanwhile). */
+function useRecordHistory(recordId: number | null) {
+  return useQuery({
+    queryKey: ['/api/attendance', recordId, 'history'],
+    queryFn: () => apiParse(attendanceHistorySchema, 'GET', `/api/attendance/${recordId}/history`),
+    enabled: recordId !== null,
+    staleTime: 0,
+  });
+}
+
+/** The record being shown: its id and a line saying which meeting it is. */
+export type HistoryTarget = { id: number; description: string };
+
+export function RecordHistoryDialog({ record, onClose }: { record: HistoryTarget | null; onClose: () => void }) {
   const history = useRecordHistory(record?.id ?? null);
   const fields = fieldsWith(usePunchFormat());
   return (
@@ -32,7 +46,7 @@ export function RecordHistoryDialog({ record, onClose }: { record: StudentRecord
       onOpenChange={(open) => !open && onClose()}
       size="xl"
       title="Record history"
-      description={record ? `${record.courseCode} ${record.courseName} · ${formatDate(record.sessionDate, 'medium')}` : undefined}
+      description={record?.description}
     >
       {history.isLoading ? (
         <p role="status" className="inline-flex items-center gap-2 text-sm text-slate-600">
