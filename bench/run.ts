@@ -6,6 +6,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   dashboard: () => import('./dashboard.ts'),
   checkin: () => import('./checkin.ts'),
   'students-list': () => import('./students-list.ts'),
+  hours: () => import('./hours.ts'),
 };
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));

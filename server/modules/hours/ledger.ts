@@ -8,6 +8,7 @@ import {
   type PaymentPeriodProgress,
   type SapCheckpoint,
 } from '../../../common/hours.ts';
+import { dayOfWeek } from '../../lib/school-time.ts';
 import { classWindow, whyNotAMeeting, type ClassWindow, type MeetingCalendar } from '../attendance/service.ts';
 
 /**
@@ -55,7 +56,7 @@ export type LedgerInput = {
   records: LedgerRecord[];
   makeUps: { date: string; minutes: number }[];
   policy: LedgerPolicy;
-  /** Shared between students of one request: a class window per schedule and date. */
+  /** Shared between students and requests: a class window per time zone, date and class times. */
   windowCache?: Map<string, ClassWindow>;
 };
 
@@ -88,6 +89,20 @@ function unionMs(intervals: Interval[]): number {
     } else if (b > to) to = b;
   }
   return total + Math.max(0, to - from);
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/** The day after a YYYY-MM-DD date: addDays(date, 1) without a Date per call (the ledger's walk calls it for every day). */
+export function nextDay(date: string): string {
+  const y = Number(date.slice(0, 4));
+  const m = Number(date.slice(5, 7));
+  const d = Number(date.slice(8, 10));
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  const monthDays = m === 2 && leap ? 29 : DAYS_IN_MONTH[m - 1]!;
+  if (d < monthDays) return `${date.slice(0, 8)}${pad2(d + 1)}`;
+  return m === 12 ? `${String(y + 1).padStart(4, '0')}-01-01` : `${date.slice(0, 5)}${pad2(m + 1)}-01`;
 }
 
 const minutesOf = (ms: number) => Math.floor(ms / 60_000);
@@ -132,8 +147,9 @@ function firstMeeting(schedules: LedgerSchedule[], closed: ReadonlySet<string>):
 export function computeLedger(input: LedgerInput): Ledger {
   const { asOf, timeZone, closedDates, policy } = input;
   const cache = input.windowCache ?? new Map<string, ClassWindow>();
+  // Keyed by what the window is a function of, so a cache may outlive a request (and a schedule's edit).
   const windowOf = (s: LedgerSchedule, date: string) => {
-    const key = `${s.scheduleId}|${date}`;
+    const key = `${timeZone}|${date}|${s.startTime}|${s.endTime}`;
     let w = cache.get(key);
     if (!w) cache.set(key, (w = classWindow(date, s.startTime, s.endTime, timeZone)));
     return w;
@@ -154,22 +170,29 @@ export function computeLedger(input: LedgerInput): Ledger {
   const days: LedgerDayRow[] = [];
   if (startDate != null) {
     const rostered = input.schedules.filter((s) => s.onRoster);
-    for (let date = startDate; date <= asOf; date = addDays(date, 1)) {
+    // One set of scratch lists for all days: a ledger walks hundreds of days, an export thousands of ledgers.
+    const scheduled: Interval[] = [];
+    const attended: Interval[] = [];
+    const excused: Interval[] = [];
+    const meetingOf = new Map<number, ClassWindow>();
+    for (let date = startDate, weekday = dayOfWeek(startDate); date <= asOf; date = nextDay(date), weekday = (weekday + 1) % 7) {
       const closed = closedDates.has(date);
       const onLeave = input.leaveDates?.has(date) ?? false;
       const withdrawn = input.withdrawalDate != null && date > input.withdrawalDate;
-      const scheduled: Interval[] = [];
-      const meetingOf = new Map<number, ClassWindow>();
+      scheduled.length = 0;
+      attended.length = 0;
+      excused.length = 0;
+      meetingOf.clear();
       if (!closed && !onLeave && !withdrawn) {
         for (const s of rostered) {
+          // Most schedules meet on another weekday: skip them before asking the full rule.
+          if (s.dayOfWeek !== weekday && !s.makeupDates.includes(date)) continue;
           if (whyNotAMeeting(date, s) !== null) continue;
           const w = windowOf(s, date);
           meetingOf.set(s.scheduleId, w);
           scheduled.push([w.start.getTime(), w.end.getTime()]);
         }
       }
-      const attended: Interval[] = [];
-      const excused: Interval[] = [];
       for (const r of recordsByDate.get(date) ?? []) {
         const s = scheduleById.get(r.scheduleId);
         if (!s) continue;

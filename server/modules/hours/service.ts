@@ -9,7 +9,6 @@ import {
   type HoursSummaryRow,
   type MakeUpInput,
   type MakeUpSession,
-  type ProgramPolicy,
   type StudentHours,
   type hoursListQuerySchema,
   type studentRecordSchema,
@@ -42,6 +41,7 @@ import {
   selectLedgerSchedules,
   selectLedgerStudent,
   selectMakeUp,
+  selectSchedulesById,
   selectMakeUps,
   selectStudentRecords,
   selectSupervisor,
@@ -101,33 +101,58 @@ function earliestDate(enrollmentDate: string | null, schedules: LedgerSchedule[]
 }
 
 /**
+ * Class windows (the real instants of a meeting) by time zone, date and times, kept between
+ * requests: computing one asks Intl for the zone's offset four times, which was most of the time
+ * of one student's ledger (bench/hours.ts). Bounded: cleared when it grows past a few years of a
+ * school's distinct class times.
+ */
+const classWindows = new Map<string, ClassWindow>();
+const CLASS_WINDOWS_MAX = 50_000;
+
+/**
  * Ledgers of several students as of a date, loaded in a few set-based reads (schedules, records,
- * make-ups of all of them at once) and computed in memory; policies and closures once per program.
+ * make-ups of all of them at once, with the programs' policies alongside) and computed in memory;
+ * closures once per program.
  */
 export type StudentLedger = Ledger & { withdrawalDate: string | null; expectedEndDate: string | null };
 
 export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: string, timeZone: string): Promise<Map<number, StudentLedger>> {
   const ids = list.map((s) => s.id);
-  const [scheduleRows, recordRows, makeUpRows, leaveRows, withdrawalRows] = await Promise.all([
-    selectLedgerSchedules(db, ids),
-    selectLedgerRecords(db, ids, asOf),
-    selectLedgerMakeUps(db, ids, asOf),
-    selectLedgerLeaves(db, ids),
-    selectLedgerWithdrawals(db, ids),
+  const programIds = [...new Set(list.map((s) => s.programId))];
+  const [[scheduleRows, recordRows, makeUpRows, leaveRows, withdrawalRows], policyList] = await Promise.all([
+    Promise.all([
+      selectLedgerSchedules(db, ids),
+      selectLedgerRecords(db, ids, asOf),
+      selectLedgerMakeUps(db, ids, asOf),
+      selectLedgerLeaves(db, ids),
+      selectLedgerWithdrawals(db, ids),
+    ]),
+    Promise.all(programIds.map((id) => (id == null ? undefined : programPolicy(db, id)))),
   ]);
+  const policies = new Map(programIds.map((id, i) => [id, policyList[i]]));
   const group = <T extends { studentId: number }>(rows: T[]) => {
     const m = new Map<number, T[]>();
     for (const r of rows) (m.get(r.studentId) ?? m.set(r.studentId, []).get(r.studentId)!).push(r);
     return m;
   };
+  // Records in classes the student is not on the roster of still count as attended: their schedules too.
+  const rostered = new Set(scheduleRows.map((r) => `${r.studentId}|${r.id}`));
+  const offRoster = new Map<string, { studentId: number; scheduleId: number }>();
+  for (const r of recordRows) if (!rostered.has(`${r.studentId}|${r.scheduleId}`)) offRoster.set(`${r.studentId}|${r.scheduleId}`, r);
+  if (offRoster.size > 0) {
+    const byId = new Map((await selectSchedulesById(db, [...new Set([...offRoster.values()].map((o) => o.scheduleId))])).map((s) => [s.id, s]));
+    for (const o of offRoster.values()) {
+      const s = byId.get(o.scheduleId);
+      if (s) scheduleRows.push({ ...s, studentId: o.studentId, onRoster: false });
+    }
+  }
   const schedulesOf = group(scheduleRows);
   const recordsOf = group(recordRows);
   const makeUpsOf = group(makeUpRows);
   const leavesOf = group(leaveRows);
   const withdrawalOf = new Map(withdrawalRows.map((w) => [w.studentId, w]));
-  const policies = new Map<number | null, Promise<ProgramPolicy | undefined>>();
   const closures = new Map<string, Promise<Set<string>>>();
-  const windowCache = new Map<string, ClassWindow>();
+  if (classWindows.size > CLASS_WINDOWS_MAX) classWindows.clear();
   const result = new Map<number, StudentLedger>();
   for (const s of list) {
     const schedules: LedgerSchedule[] = (schedulesOf.get(s.id) ?? []).map((r) => ({
@@ -142,10 +167,10 @@ export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: str
       onRoster: r.onRoster,
     }));
     const from = earliestDate(s.enrollmentDate, schedules, asOf);
-    if (!policies.has(s.programId)) policies.set(s.programId, s.programId == null ? Promise.resolve(undefined) : programPolicy(db, s.programId));
     const closureKey = `${s.programId}|${from}`;
     if (!closures.has(closureKey)) closures.set(closureKey, closedDatesOf(db, { from, to: asOf, programId: s.programId }));
-    const [policy, closedDates] = await Promise.all([policies.get(s.programId)!, closures.get(closureKey)!]);
+    const closedDates = await closures.get(closureKey)!;
+    const policy = policies.get(s.programId);
     const leaves = leavesOf.get(s.id) ?? [];
     const withdrawal = withdrawalOf.get(s.id);
     const ledger = computeLedger({
@@ -157,7 +182,7 @@ export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: str
       records: recordsOf.get(s.id) ?? [],
       makeUps: makeUpsOf.get(s.id) ?? [],
       policy: policy ?? NO_PROGRAM_POLICY,
-      windowCache,
+      windowCache: classWindows,
       leaveDates: leaveDays(leaves),
       withdrawalDate: withdrawal?.withdrawalDate ?? null,
     });

@@ -25,6 +25,7 @@ let instructor: { cookie: string; userId: number };
 let otherInstructor: string;
 let studentId: number;
 let longStudentId: number;
+let offRosterStudentId: number;
 
 beforeAll(async () => {
   t = await createTestApp({ clock });
@@ -85,6 +86,22 @@ beforeAll(async () => {
     payload: { date: '2026-03-13', startTime: '13:00', endTime: '15:00', supervisorId: instructor.userId, courseId: null },
   });
   expect(makeUp.statusCode).toBe(201);
+
+  // A student with a record in a class whose roster they are not on: attended, never scheduled.
+  [{ id: offRosterStudentId }] = (await t.db
+    .insert(students)
+    .values({ firstName: 'Omar', lastName: 'Visitor', sisStudentId: 'COS-9', programId, enrollmentDate: '2026-03-02' })
+    .returning({ id: students.id })) as [{ id: number }];
+  const [{ id: friday }] = (await t.db.insert(schedules).values({ ...common, dayOfWeek: 5, startTime: '13:00', endTime: '15:00' }).returning({ id: schedules.id })) as [{ id: number }];
+  await t.db.insert(attendanceRecords).values({
+    studentId: offRosterStudentId,
+    scheduleId: friday,
+    sessionDate: '2026-03-06',
+    status: 'present',
+    scanInTime: new Date('2026-03-06T19:05:00Z'), // 13:05 CST
+    scanOutTime: new Date('2026-03-06T21:00:00Z'),
+    source: 'qr',
+  });
 
   // A student on classes every weekday since January 2025 with nothing recorded: a long card.
   [{ id: longStudentId }] = (await t.db
@@ -230,6 +247,13 @@ describe('the time card PDF', () => {
     // The totals and the signatures share the last page.
     expect(pages.at(-1)).toContain('Scheduled | 1320:00 | 79200');
     expect(pages.at(-1)).toContain('Student signature | Date | School official signature | Date');
+  });
+
+  it('counts a record in a class off the student\'s roster as attended, not scheduled', async () => {
+    const h = (await get(`/api/students/${offRosterStudentId}/hours?asOf=2026-03-06&from=2026-03-06&to=2026-03-06`)).json();
+    expect(h.days).toEqual([{ date: '2026-03-06', scheduledMinutes: 0, attendedMinutes: 115, excusedMinutes: 0, makeUpMinutes: 0, creditedMinutes: 115, closed: false, onLeave: false }]);
+    const lines = pdfPages((await get(`/api/students/${offRosterStudentId}/time-card.pdf?from=2026-03-01&to=2026-03-06`)).rawPayload)[0]!;
+    expect(lines).toContain('Fri 2026-03-06 | COS-101 | 13:05–15:00 | present | 0 | 115 | 115');
   });
 
   it('is audited as an export', async () => {
