@@ -94,7 +94,7 @@ function hintFor(policy: ProgramPolicy, key: Key): string {
   const fixedDefault = key in POLICY_DEFAULTS ? POLICY_DEFAULTS[key as keyof typeof POLICY_DEFAULTS] : null;
   const ruleText = rule ? ` ${rule}` : '';
   if (!isSet(policy, key)) {
-    const value = fixedDefault === null && derived ? derived : `${shownText(policy, key)}${derived ? `, ${derived}` : ''}`;
+    const value = key in POLICY_DEFAULTS && fixedDefault === null && derived ? derived : `${shownText(policy, key)}${derived ? `, ${derived}` : ''}`;
     return `In force: ${value} (default).${ruleText}`;
   }
   return `In force: ${shownText(policy, key)} (set for this program; blank: ${derived ?? fmt(fixedDefault ?? 0)}).${ruleText}`;
