@@ -132,9 +132,22 @@ async function barValue(page: Page, n: number): Promise<number> {
 }
 
 describe('the hours ledger in the browser', () => {
-  it('opens a student from the list, records make-up, downloads the time card and reads a record’s history', async () => {
+  it('sets the program’s policy, opens a student from the list, records make-up, downloads the time card and reads a record’s history', async () => {
     const { context, page, errors } = await adminContext();
     try {
+      // The administrator sets the program's clock-hour policy first (Programs screen).
+      await page.goto('/programs');
+      await page.getByRole('button', { name: 'Clock-hour policy of Cosmetology' }).click();
+      const policy = page.getByRole('dialog', { name: 'Clock-hour policy: Cosmetology' });
+      await visible(policy);
+      await policy.getByLabel('Minimum attendance (%)').fill('85');
+      await policy.getByLabel('Make-up deadline (days)').fill('7');
+      await policy.getByRole('button', { name: 'Save policy' }).click();
+      await visible(toasts(page).getByText('Policy saved', { exact: true }));
+      await policy.getByRole('button', { name: 'Close', exact: true }).last().click();
+      await hidden(policy);
+      expect(await (await api.get(`/api/programs/${seed.program.id}/policy`)).json()).toMatchObject({ minimumAttendancePercent: 85, makeUpDeadlineDays: 7 });
+
       await page.goto('/students');
       await visible(page.getByRole('heading', { level: 1, name: 'Students' }));
       await page.getByRole('link', { name: 'Lovelace, Ada' }).click();
