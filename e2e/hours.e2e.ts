@@ -284,6 +284,33 @@ describe('the hours ledger in the browser', () => {
     }
   });
 
+  it('records a leave of absence through the dialog, which says how many days are used', async () => {
+    const { context, page, errors } = await adminContext();
+    try {
+      await page.goto(`/students/${seed.outsider.id}`);
+      const leaves = page.getByRole('region', { name: 'Leaves of absence' });
+      await visible(leaves.getByText('0 of 180 days used in the last 12 months', { exact: false }));
+      await leaves.getByRole('button', { name: 'Record leave' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Record leave' });
+      await visible(dialog);
+      await dialog.getByLabel('First day').fill(addDays(seed.today, -2));
+      await dialog.getByLabel('Last day').fill(addDays(seed.today, 7));
+      await visible(dialog.getByText('This leave: 10 days', { exact: false }));
+      await dialog.getByLabel('Reason').fill('Medical leave approved by the director');
+      expect(await seriousViolations(page)).toEqual([]);
+      await dialog.getByRole('button', { name: 'Record leave' }).click();
+      await hidden(dialog);
+      await visible(leaves.getByText('On leave now'));
+      await visible(leaves.getByText('3 of 180 days used in the last 12 months', { exact: false }));
+      const leaveList = (await (await api.get(`/api/students/${seed.outsider.id}/leaves`)).json()) as { days: number }[];
+      expect(leaveList.map((l) => l.days)).toEqual([10]);
+      expect(((await (await api.get(`/api/students/${seed.outsider.id}`)).json()) as Student).status).toBe('loa');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('fits a phone without sideways scrolling', async () => {
     const { context, page, errors } = await adminContext({ width: 390, height: 844 });
     try {

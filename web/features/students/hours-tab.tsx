@@ -11,6 +11,7 @@ import { formatDate, formatHm, formatPercent } from '../../lib/format.ts';
 import { AttendanceCalendar } from './attendance-calendar.tsx';
 import { PACE_DAYS, monthOf } from './ledger-view.ts';
 import { MakeUpSessions } from './make-up-sessions.tsx';
+import { Leaves } from './leaves.tsx';
 import { PaymentPeriods, SapCheckpoints } from './period-progress.tsx';
 import { useStudentHours } from './students-api.ts';
 import { TimeCard } from './time-card.tsx';
@@ -119,6 +120,7 @@ function LedgerView({ student, ledger }: { student: Student; ledger: StudentHour
       <SapCheckpoints checkpoints={ledger.sapCheckpoints} />
       <AttendanceCalendar student={student} asOf={ledger.asOf} enrollmentDate={ledger.enrollmentDate} month={month} onMonthChange={setMonth} />
       <MakeUpSessions student={student} />
+      <Leaves student={student} />
       <TimeCard key={month} student={student} month={month} asOf={ledger.asOf} />
     </>
   );

@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
+import { leaveSchema, type LeaveInput } from '../../../common/compliance.ts';
 import {
   makeUpSessionSchema,
   studentHoursSchema,
@@ -73,6 +74,16 @@ export const useDeleteMakeUp = (id: number) =>
   useLedgerMutation(id, ({ sessionId, reason }: { sessionId: number; reason: string }) =>
     apiRequest('DELETE', `/api/students/${id}/make-up-sessions/${sessionId}`, { reason }).then(() => undefined),
   );
+
+/** GET /api/students/:id/leaves: the student's leaves of absence. */
+export function useLeaves(id: number) {
+  return useQuery({ queryKey: [...studentKey(id), 'leaves'], queryFn: () => apiParse(z.array(leaveSchema), 'GET', `/api/students/${id}/leaves`) });
+}
+
+/** A leave changes the ledger (its days are not scheduled), the status and the Hours view. */
+export const useRecordLeave = (id: number) => useLedgerMutation(id, (input: LeaveInput) => apiParse(leaveSchema, 'POST', `/api/students/${id}/leaves`, input));
+export const useUpdateLeave = (id: number) =>
+  useLedgerMutation(id, ({ leaveId, endDate }: { leaveId: number; endDate: string }) => apiParse(leaveSchema, 'PUT', `/api/students/${id}/leaves/${leaveId}`, { endDate }));
 
 /** GET /api/students/:id/records?from&to: the student's attendance records, with a `corrected` mark. */
 export function useStudentRecords(id: number, params: { from?: string; to?: string }, enabled = true) {
