@@ -17,6 +17,7 @@ import { SettingsPage } from '../features/settings/settings-page.tsx';
 import { StudentPage } from '../features/students/student-page.tsx';
 import { StudentsPage } from '../features/students/students-page.tsx';
 import { HoursPage } from '../features/hours/hours-page.tsx';
+import { CompliancePage } from '../features/compliance/compliance-page.tsx';
 import { SetPasswordPage } from '../features/users/set-password-page.tsx';
 import { UserManagementPage } from '../features/users/user-management-page.tsx';
 import { NotFoundRoute } from './not-found-route.tsx';
@@ -40,6 +41,7 @@ const SCREENS: { path: string | null; access: ScreenKey; page: ReactElement }[] 
   { path: 'settings', access: 'settings', page: <SettingsPage /> },
   { path: 'students/:id', access: 'student', page: <StudentPage /> },
   { path: 'hours', access: 'hours', page: <HoursPage /> },
+  { path: 'compliance', access: 'compliance', page: <CompliancePage /> },
 ];
 
 /** Client routes of SPEC §2 (plus sign-in, first-run setup, sign-out confirmation and your sessions); paths match common/routes.ts. */

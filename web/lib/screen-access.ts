@@ -20,7 +20,8 @@ export type ScreenKey =
   | 'audit-logs'
   | 'settings'
   | 'student'
-  | 'hours';
+  | 'hours'
+  | 'compliance';
 
 type ScreenRule = { allows: (role: Role) => boolean; deniedMessage: (role: Role) => string };
 
@@ -50,4 +51,5 @@ export const SCREEN_ACCESS: Record<ScreenKey, ScreenRule> = {
   // of their own rosters; the server answers 404/403 for the rest and the page says so.
   student: { allows: (r) => can(r, 'hours:view'), deniedMessage: (r) => roleAccessDenied(r, 'view student records') },
   hours: { allows: (r) => navRoles('/hours').includes(r), deniedMessage: (r) => roleAccessDenied(r, 'view the hours ledger') },
+  compliance: { allows: (r) => can(r, 'compliance:view'), deniedMessage: (r) => roleAccessDenied(r, 'view compliance') },
 };

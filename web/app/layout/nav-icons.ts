@@ -12,7 +12,7 @@ import {
   Users,
   type LucideIcon,
 } from 'lucide-react';
-import { Clock } from 'lucide-react';
+import { Clock, ShieldAlert } from 'lucide-react';
 
 /** Icons for the sidebar entries, keyed by route (labels and roles come from common/permissions.ts). */
 export const NAV_ICONS: Record<string, LucideIcon> = {
@@ -28,4 +28,5 @@ export const NAV_ICONS: Record<string, LucideIcon> = {
   '/calendar': CalendarOff,
   '/settings': Settings,
   '/hours': Clock,
+  '/compliance': ShieldAlert,
 };

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { ANALYTICS_STALE_MS, REALTIME_REFRESH_MS } from '../../../common/constants.ts';
 import { analyticsSchema, executiveSummarySchema, gettingStartedSchema, realTimeSchema } from '../../../common/dashboard.ts';
+import { complianceOverviewSchema } from '../../../common/compliance.ts';
 import { apiParse } from '../../lib/api.ts';
 
 export type ExecutiveSummary = z.infer<typeof executiveSummarySchema>;
@@ -39,6 +40,16 @@ export function useAnalytics() {
 }
 
 /** What the school has set up so far, for the first-run checklist (administrators only). */
+/** GET /api/compliance/overview: the counts of the Overview tab's compliance card. */
+export function useComplianceCounts({ enabled }: { enabled: boolean }) {
+  return useQuery({
+    queryKey: ['/api/compliance', 'overview', {}],
+    queryFn: () => apiParse(complianceOverviewSchema, 'GET', '/api/compliance/overview'),
+    enabled,
+    staleTime: ANALYTICS_STALE_MS,
+  });
+}
+
 export function useGettingStarted({ enabled }: { enabled: boolean }) {
   return useQuery({ queryKey: GETTING_STARTED_KEY, queryFn: () => apiParse(gettingStartedSchema, 'GET', GETTING_STARTED_KEY[0]), enabled });
 }

@@ -7,7 +7,7 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { useSignedInUser } from '../../lib/use-auth.ts';
 import { formatCount } from '../../lib/format.ts';
 import { formatAgo, formatPercent, useNow } from './format.ts';
-import type { ExecutiveSummary } from './dashboard-api.ts';
+import { useComplianceCounts, type ExecutiveSummary } from './dashboard-api.ts';
 import { HealthBadge, Meter, Panel, PanelMessage, Stat } from './widgets.tsx';
 
 const QUICK_ACTIONS = [
@@ -35,9 +35,11 @@ export function OverviewTab({ summary }: { summary: UseQueryResult<ExecutiveSumm
     );
   }
   const { systemHealth: health, todayMetrics: today } = data;
+  const complianceCard = SCREEN_ACCESS.compliance.allows(role) ? <ComplianceCard /> : null;
   const rateTone = today.totalStudentsExpected === 0 ? 'slate' : today.attendanceRate >= 90 ? 'green' : today.attendanceRate >= 80 ? 'amber' : 'red';
   return (
     <div className="grid gap-6">
+      {complianceCard}
       <section aria-labelledby="today-heading">
         <h2 id="today-heading" className="mb-3 text-base font-semibold text-slate-900">
           Today&apos;s Performance
@@ -144,5 +146,43 @@ function HealthRow({
       </div>
       <HealthBadge status={status} />
     </li>
+  );
+}
+
+/** Compliance at a glance: withdrawal determinations due and overdue, SAP not met; each links to its list. */
+function ComplianceCard() {
+  const counts = useComplianceCounts({ enabled: true });
+  const c = counts.data?.counts;
+  const items = [
+    { label: 'Withdrawals overdue', value: c?.overdue, to: '/compliance', tone: 'text-red-700' },
+    { label: 'Withdrawals due', value: c?.due, to: '/compliance', tone: 'text-amber-700' },
+    { label: 'On the watch', value: c?.watch, to: '/compliance', tone: 'text-slate-900' },
+    { label: 'SAP not met', value: c?.sapNotMet, to: '/compliance?tab=sap', tone: 'text-red-700' },
+  ];
+  return (
+    <section aria-labelledby="compliance-card-heading">
+      <Card className="p-5">
+        <div className="mb-3 flex items-center gap-2">
+          <ShieldCheck aria-hidden="true" className="size-5 text-blue-700" />
+          <h2 id="compliance-card-heading" className="text-base font-semibold text-slate-900">
+            Compliance
+          </h2>
+        </div>
+        {counts.isError ? (
+          <PanelMessage tone="error">The compliance counts could not be loaded.</PanelMessage>
+        ) : (
+          <ul className="grid gap-3 sm:grid-cols-2 xl:grid-cols-4">
+            {items.map((i) => (
+              <li key={i.label}>
+                <Link to={i.to} className="flex items-center justify-between rounded-lg border border-slate-200 px-4 py-3 hover:bg-slate-50">
+                  <span className="text-sm text-slate-700">{i.label}</span>
+                  <span className={`text-xl font-semibold tabular-nums ${i.tone}`}>{i.value == null ? <Spinner className="size-4 text-blue-700" /> : formatCount(i.value)}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </section>
   );
 }

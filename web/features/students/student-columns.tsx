@@ -2,6 +2,7 @@ import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
 import { Pencil, Trash2 } from 'lucide-react';
 import { Link } from 'react-router';
 import type { Student } from '../../../common/students.ts';
+import { formatDate } from '../../lib/format.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { IconButton } from '../../components/ui/icon-button.tsx';
 import { studentStatusLabel, studentStatusTone } from '../../components/student-status.ts';
@@ -42,6 +43,15 @@ export function studentColumns(opts: {
       id: 'status',
       header: 'Status',
       cell: ({ getValue }) => <Badge tone={studentStatusTone(getValue())}>{studentStatusLabel(getValue())}</Badge>,
+    }),
+    col.accessor('lastDateOfAttendance', {
+      id: 'lastDateOfAttendance',
+      header: 'Last attended',
+      enableSorting: false,
+      cell: ({ getValue }) => {
+        const v = getValue();
+        return <span className="whitespace-nowrap">{v ? formatDate(v, 'medium') : '—'}</span>;
+      },
     }),
     ...(opts.showSsn
       ? [col.accessor((s) => s.ssnMasked ?? null, { id: 'ssn', header: 'SSN', enableSorting: false, cell: ({ getValue }) => <span className="font-mono text-xs whitespace-nowrap">{dash(getValue())}</span> })]
