@@ -9,6 +9,7 @@ import type { Db } from '../server/db/client.ts';
 import { analytics, executiveSummary, realTime } from '../server/modules/dashboard/service.ts';
 import { createResponseTimes } from '../server/plugins/response-times.ts';
 import { withBenchDatabase } from './bench-database.ts';
+import { instrument, type Statement } from './statement-log.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 2000);
@@ -20,31 +21,6 @@ const WARMUP = 2;
 const pctl = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
 
-/** Every statement sent to the pool, with its time: to say which query is slow, not only that one is. */
-type Statement = { text: string; values: unknown[]; ms: number };
-function instrument(db: Db): { take: () => Statement[] } {
-  const pool = db.$client as pg.Pool & { query: (...args: unknown[]) => Promise<unknown> };
-  const original = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
-  let log: Statement[] = [];
-  pool.query = (async (...args: unknown[]) => {
-    const first = args[0] as string | { text: string; values?: unknown[] };
-    const text = typeof first === 'string' ? first : first.text;
-    const values = (typeof first === 'string' ? undefined : first.values) ?? (Array.isArray(args[1]) ? (args[1] as unknown[]) : []);
-    const t0 = performance.now();
-    try {
-      return await original(...args);
-    } finally {
-      log.push({ text, values, ms: performance.now() - t0 });
-    }
-  }) as typeof pool.query;
-  return {
-    take: () => {
-      const out = log;
-      log = [];
-      return out;
-    },
-  };
-}
 
 async function seed(db: Db): Promise<void> {
   const t0 = performance.now();
