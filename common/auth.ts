@@ -80,3 +80,7 @@ export const sessionRefParam = z.object({
 });
 
 export const endedSessionsSchema = z.object({ ended: z.number().int() });
+
+/** What a sign-in still owes before it reaches anything else (issue 14). */
+export const LOGIN_PENDING_STEPS = ['password_change', 'totp_enrol', 'totp'] as const;
+export type LoginPendingStep = (typeof LOGIN_PENDING_STEPS)[number];

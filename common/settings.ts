@@ -46,6 +46,10 @@ export const securitySettingsSchema = z.object({
   requirePasswordChange: z.boolean(),
   twoFactorAuthentication: z.boolean(),
   enableAuditLogging: z.boolean(),
+  /** With requirePasswordChange on: a password older than this many days must be replaced at sign-in. */
+  passwordMaxAgeDays: int('Password age', 30, 3650),
+  /** Once single sign-on works: only super_admin may still sign in with a Muster password. */
+  localSignInDisabled: z.boolean(),
 });
 
 export const systemSettingsSchema = z.object({
@@ -117,6 +121,8 @@ export const DEFAULT_SETTINGS: Settings = {
     requirePasswordChange: false,
     twoFactorAuthentication: false,
     enableAuditLogging: true,
+    passwordMaxAgeDays: 365,
+    localSignInDisabled: false,
   },
   system: {
     dataRetentionYears: 7,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, date, index, integer, jsonb, numeric, pgTable, serial, text, time, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, integer, jsonb, numeric, pgTable, serial, text, time, timestamp } from 'drizzle-orm/pg-core';
 import { courses, programs } from './academics.ts';
 import { attendanceRecords } from './attendance.ts';
 import { students } from './students.ts';
@@ -28,6 +28,10 @@ export const programPolicies = pgTable(
     makeUpCapPercent: numeric('make_up_cap_percent', { precision: 4, scale: 1 }),
     // Records older than this many days are closed to all but super_admin (null: never).
     attendanceEditLockDays: integer('attendance_edit_lock_days'),
+    // Low-attendance alert "N consecutive absences" (null: that rule is off for the program).
+    consecutiveAbsenceAlert: integer('consecutive_absence_alert'),
+    // Also send the student (their e-mail on file, and SMS where switched on) a plain-words notice.
+    alertCopyToStudent: boolean('alert_copy_to_student').notNull().default(false),
     updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -36,6 +40,7 @@ export const programPolicies = pgTable(
     check('program_policies_excused_cap_check', sql`${t.excusedCapPercent} between 0 and 10`),
     check('program_policies_minimum_check', sql`${t.minimumAttendancePercent} between 0 and 100`),
     check('program_policies_withdraw_check', sql`${t.withdrawAfterDays} between 1 and 14`),
+    check('program_policies_consecutive_absence_check', sql`${t.consecutiveAbsenceAlert} is null or ${t.consecutiveAbsenceAlert} between 2 and 30`),
     check('program_policies_make_up_check', sql`${t.makeUpDeadlineDays} >= 0 and (${t.makeUpCapPercent} is null or ${t.makeUpCapPercent} between 0 and 100)`),
   ],
 );

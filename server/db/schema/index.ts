@@ -9,3 +9,4 @@ export * from './settings.ts';
 export * from './uploads.ts';
 export * from './security.ts';
 export * from './hours.ts';
+export * from './notifications.ts';

@@ -26,6 +26,8 @@ export const schoolSettings = pgTable(
     requirePasswordChange: boolean('require_password_change').notNull().default(D.security.requirePasswordChange),
     twoFactorAuthentication: boolean('two_factor_authentication').notNull().default(D.security.twoFactorAuthentication),
     enableAuditLogging: boolean('enable_audit_logging').notNull().default(D.security.enableAuditLogging),
+    passwordMaxAgeDays: integer('password_max_age_days').notNull().default(D.security.passwordMaxAgeDays),
+    localSignInDisabled: boolean('local_sign_in_disabled').notNull().default(D.security.localSignInDisabled),
     dataRetentionYears: integer('data_retention_years').notNull().default(D.system.dataRetentionYears),
     maxFileUploadSizeMB: integer('max_file_upload_size_mb').notNull().default(D.system.maxFileUploadSizeMB),
     // Nightly backup: school-local time of day (HH:MM) and how many backup files to keep.
@@ -46,6 +48,7 @@ export const schoolSettings = pgTable(
     check('settings_retention_check', sql`${t.dataRetentionYears} between 1 and 50`),
     check('settings_backup_time_check', sql`${t.backupTimeOfDay} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`),
     check('settings_backups_to_keep_check', sql`${t.backupsToKeep} between 1 and 365`),
+    check('settings_password_age_check', sql`${t.passwordMaxAgeDays} between 30 and 3650`),
     check('settings_upload_size_check', sql`${t.maxFileUploadSizeMB} between 1 and 10`),
   ],
 );

@@ -29,6 +29,8 @@ export const students = pgTable(
     nationalStudentId: text('national_student_id'),
     transcriptId: text('transcript_id'),
     lastSyncDate: timestamp('last_sync_date', { withTimezone: true }),
+    // The student followed an unsubscribe link: no more absence notices by e-mail or SMS.
+    noticesOptOutAt: timestamp('notices_opt_out_at', { withTimezone: true }),
     syncStatus: text('sync_status').notNull().default('pending'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -52,6 +52,8 @@ function toSettings(r: Row): Settings {
       requirePasswordChange: r.requirePasswordChange,
       twoFactorAuthentication: r.twoFactorAuthentication,
       enableAuditLogging: r.enableAuditLogging,
+      passwordMaxAgeDays: r.passwordMaxAgeDays,
+      localSignInDisabled: r.localSignInDisabled,
     },
     system: { dataRetentionYears: r.dataRetentionYears, maxFileUploadSizeMB: r.maxFileUploadSizeMB, backupTimeOfDay: r.backupTimeOfDay, backupsToKeep: r.backupsToKeep, schoolName: r.schoolName },
   };
