@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { DeliveryStatus } from '../../../common/notifications.ts';
+import { NOTIFICATION_SWITCHES, type NotificationSettings } from '../../../common/settings.ts';
 import type { Config } from '../../config.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import type { FieldCipher } from '../../lib/field-cipher.ts';
+import { publicBaseUrl } from '../../lib/public-url.ts';
 import { insertOutboxMessages, selectOutboxCounts } from './queries.ts';
 
 export type EmailMessage = {
@@ -76,4 +79,29 @@ export async function deliveryStatus(db: DbOrTx, config: Config): Promise<Delive
       lastErrorAt: last ? new Date(last.at).toISOString() : null,
     },
   };
+}
+
+/** Who an unsubscribe link speaks for: a user's one e-mail switch, or a student's absence notices. */
+export type UnsubscribeTarget = { userId: number; switch: keyof NotificationSettings } | { studentId: number };
+
+/**
+ * The link every message carries. The token is the target sealed with the installation's field
+ * cipher (AES-GCM): it cannot be forged or altered, and needs no table or sign-in.
+ */
+export function unsubscribeUrl(config: Config, cipher: FieldCipher, target: UnsubscribeTarget): string {
+  return `${publicBaseUrl(config)}/unsubscribe?token=${cipher.encrypt(JSON.stringify(target))}`;
+}
+
+/** The target of a token from an unsubscribe link, or null when it is not one of ours. */
+export function readUnsubscribeToken(cipher: FieldCipher, token: string): UnsubscribeTarget | null {
+  try {
+    const value = JSON.parse(cipher.decrypt(token)) as Record<string, unknown>;
+    if (typeof value.studentId === 'number') return { studentId: value.studentId };
+    if (typeof value.userId === 'number' && typeof value.switch === 'string' && (NOTIFICATION_SWITCHES as string[]).includes(value.switch)) {
+      return { userId: value.userId, switch: value.switch as keyof NotificationSettings };
+    }
+    return null;
+  } catch {
+    return null;
+  }
 }
