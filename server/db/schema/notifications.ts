@@ -28,6 +28,8 @@ export const outboxMessages = pgTable(
     // A worker that claimed the row holds it until then; a crashed worker's claim simply expires.
     claimedUntil: timestamp('claimed_until', { withTimezone: true }),
     lastError: text('last_error'),
+    // Sent as List-Unsubscribe (one-click) so mail programs offer their own unsubscribe button.
+    unsubscribeUrl: text('unsubscribe_url'),
     // Stable across retries so a receiving server can recognise a repeat.
     messageId: text('message_id').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -5,9 +5,13 @@ import { outboxMessages } from '../../db/schema/index.ts';
 export type OutboxInsert = typeof outboxMessages.$inferInsert;
 export type OutboxRow = typeof outboxMessages.$inferSelect;
 
+/** The channel the outbox worker listens on; PostgreSQL delivers the notice only if the transaction commits. */
+export const OUTBOX_CHANNEL = 'muster_outbox';
+
 export async function insertOutboxMessages(db: DbOrTx, rows: OutboxInsert[]): Promise<number[]> {
   if (rows.length === 0) return [];
   const inserted = await db.insert(outboxMessages).values(rows).returning({ id: outboxMessages.id });
+  await db.execute(sql`select pg_notify(${OUTBOX_CHANNEL}, '')`);
   return inserted.map((r) => r.id);
 }
 

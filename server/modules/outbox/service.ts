@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { DeliveryStatus } from '../../../common/notifications.ts';
+import { EMAIL_NOT_CONFIGURED, OUTBOX_CHANNELS, type DeliveryStatus } from '../../../common/notifications.ts';
+import { badRequest } from '../../lib/errors.ts';
 import { NOTIFICATION_SWITCHES, type NotificationSettings } from '../../../common/settings.ts';
 import type { Config } from '../../config.ts';
-import type { DbOrTx } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { MessageSenders } from './delivery.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { publicBaseUrl } from '../../lib/public-url.ts';
-import { insertOutboxMessages, selectOutboxCounts } from './queries.ts';
+import { claimDueMessages, insertOutboxMessages, markOutboxAttemptFailed, markOutboxSent, selectOutboxCounts } from './queries.ts';
 
 export type EmailMessage = {
   /** What caused it: low_attendance, weekly_report, maintenance, student_hours_link, … */
@@ -14,6 +17,8 @@ export type EmailMessage = {
   subject: string;
   text: string;
   html?: string;
+  /** Also sent as the List-Unsubscribe header. */
+  unsubscribeUrl?: string;
   userId?: number | null;
   studentId?: number | null;
 };
@@ -40,6 +45,7 @@ export async function queueEmails(tx: DbOrTx, messages: EmailMessage[]): Promise
       subject: m.subject,
       textBody: m.text,
       htmlBody: m.html ?? null,
+      unsubscribeUrl: m.unsubscribeUrl ?? null,
       userId: m.userId ?? null,
       studentId: m.studentId ?? null,
       messageId: newMessageId(),
@@ -104,4 +110,70 @@ export function readUnsubscribeToken(cipher: FieldCipher, token: string): Unsubs
   } catch {
     return null;
   }
+}
+
+/** After this many attempts a message is failed for good and shown as such in Settings › System. */
+export const MAX_ATTEMPTS = 8;
+/** How long a worker holds a claimed message; a worker that died lets go when it passes. */
+const CLAIM_MS = 5 * 60 * 1000;
+
+/** 1, 2, 4 … minutes after each failed attempt, at most 6 hours. */
+export function retryDelayMs(attemptsSoFar: number): number {
+  return Math.min(60_000 * 2 ** attemptsSoFar, 6 * 60 * 60 * 1000);
+}
+
+/**
+ * Send what is due, channel by channel, in claimed batches. A message is marked sent as soon as
+ * the server accepted it; a crash in between (milliseconds) can repeat it, never lose it: the claim
+ * expires and it is tried again with the same Message-ID. Idempotent and safe on several instances.
+ */
+export async function deliverDueMessages(
+  db: Db,
+  senders: MessageSenders,
+  clock: Clock,
+  batchSize = 50,
+): Promise<{ sent: number; retrying: number; failed: number }> {
+  const result = { sent: 0, retrying: 0, failed: 0 };
+  for (const channel of OUTBOX_CHANNELS) {
+    const send = senders[channel];
+    if (!send) continue; // Not configured: the messages wait for configuration, never dropped.
+    for (;;) {
+      const batch = await claimDueMessages(db, channel, clock.now(), CLAIM_MS, batchSize);
+      if (batch.length === 0) break;
+      for (const message of batch) {
+        const outcome = await send(message);
+        if (outcome.ok) {
+          await markOutboxSent(db, message.id, clock.now());
+          result.sent++;
+          continue;
+        }
+        const giveUp = outcome.permanent || message.attempts + 1 >= MAX_ATTEMPTS;
+        const next = giveUp ? null : new Date(clock.now().getTime() + retryDelayMs(message.attempts));
+        await markOutboxAttemptFailed(db, message.id, outcome.error, next);
+        if (giveUp) result.failed++;
+        else result.retrying++;
+      }
+      if (batch.length < batchSize) break;
+    }
+  }
+  return result;
+}
+
+export { createMessageSenders, type MessageSenders } from './delivery.ts';
+export { OUTBOX_CHANNEL } from './queries.ts';
+
+/** Settings › System "Send a test e-mail": to the caller, through the same outbox as everything else. */
+export async function queueTestEmail(db: Db, config: Config, user: { id: number; email: string }, clock: Clock): Promise<void> {
+  if (!emailConfigured(config)) throw badRequest(EMAIL_NOT_CONFIGURED);
+  await db.transaction((tx) =>
+    queueEmails(tx, [
+      {
+        kind: 'test',
+        to: user.email,
+        userId: user.id,
+        subject: 'Muster test e-mail',
+        text: `This is a test e-mail from Muster at ${publicBaseUrl(config)}, queued ${clock.now().toISOString()}.\nIf you can read it, e-mail from Muster reaches you.`,
+      },
+    ]),
+  );
 }
