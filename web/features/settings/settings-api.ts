@@ -7,6 +7,8 @@ import {
   type Settings,
   type SettingsGroup,
 } from '../../../common/settings.ts';
+import { z } from 'zod';
+import { backgroundJobSchema, deliveryStatusSchema } from '../../../common/notifications.ts';
 import { notifySuccess } from '../../components/ui/notify.ts';
 import { apiParse } from '../../lib/api.ts';
 import { SETTINGS_KEY } from '../../lib/shared-queries.ts';
@@ -66,5 +68,30 @@ export function useBackUpNow() {
   return useMutation({
     mutationFn: () => apiParse(backupSummarySchema, 'POST', '/api/backups'),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: SYSTEM_STATUS_KEY }),
+  });
+}
+
+export const DELIVERY_KEY = ['/api/settings/delivery'] as const;
+export const JOBS_KEY = ['/api/settings/jobs'] as const;
+
+/** E-mail and SMS: configured or not, and what the outbox holds (administrators). */
+export function useDeliveryStatus(enabled: boolean) {
+  return useQuery({ queryKey: DELIVERY_KEY, queryFn: () => apiParse(deliveryStatusSchema, 'GET', DELIVERY_KEY[0]), enabled, staleTime: 0, refetchInterval: 15_000 });
+}
+
+/** The background jobs with their recent runs (administrators). */
+export function useBackgroundJobs(enabled: boolean) {
+  return useQuery({ queryKey: JOBS_KEY, queryFn: () => apiParse(z.array(backgroundJobSchema), 'GET', JOBS_KEY[0]), enabled, staleTime: 0 });
+}
+
+/** Send oneself a test e-mail through the outbox; the counts are read again shortly after. */
+export function useSendTestEmail() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiParse(z.object({ message: z.string() }), 'POST', '/api/settings/delivery/test-email'),
+    onSuccess: ({ message }) => {
+      notifySuccess('Test E-mail Queued', message);
+      setTimeout(() => void queryClient.invalidateQueries({ queryKey: DELIVERY_KEY }), 3000);
+    },
   });
 }

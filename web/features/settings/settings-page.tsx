@@ -12,6 +12,7 @@ import { useTabParam } from '../../lib/use-tab-param.ts';
 import { GroupForm, type GroupSpec } from './group-form.tsx';
 import { useNotificationDefaults } from './settings-api.ts';
 import { ATTENDANCE, NOTIFICATION_DEFAULTS, NOTIFICATIONS, SECURITY, SYSTEM } from './settings-specs.ts';
+import { DeliveryPanel } from './delivery-panel.tsx';
 import { SystemStatusPanel } from './system-status-panel.tsx';
 import { useSettings } from '../../lib/shared-queries.ts';
 
@@ -89,6 +90,7 @@ export function SettingsPage() {
             <div className="grid gap-6">
               {form(SYSTEM)}
               {tab === 'system' ? <SystemStatusPanel canBackUp={can(user.role, 'backups:run')} /> : null}
+              {tab === 'system' && can(user.role, 'operations:view') ? <DeliveryPanel canSendTest={can(user.role, 'operations:test-email')} /> : null}
             </div>
           </PageTabPanel>
         </PageTabs>
