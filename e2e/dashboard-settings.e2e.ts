@@ -420,6 +420,13 @@ describe('settings', () => {
       await visible(page.getByText(`PostgreSQL ${status.database.version}`));
       expect(await page.getByTestId('database-size').textContent()).toMatch(/^\d+(\.\d)? (KB|MB|GB)$/);
       expect(await page.locator('main').textContent()).not.toContain('2.4 GB');
+      // E-mail and SMS say truthfully that they cannot act on this server, and why.
+      const delivery = page.getByRole('region', { name: 'E-mail', exact: true });
+      await visible(delivery.getByText('Not configured'));
+      await visible(delivery.getByText(/SMTP_URL is not set/));
+      expect(await delivery.getByRole('button', { name: 'Send me a test e-mail' }).count()).toBe(0);
+      await visible(page.getByRole('region', { name: 'Text messages (SMS)' }).getByText('Not configured'));
+      await visible(page.getByRole('heading', { name: 'Background jobs' }));
       await page.getByLabel('Data retention (years)').fill('8');
       await page.getByRole('tabpanel').getByRole('button', { name: 'Save Settings' }).click();
       await visible(page.getByText('System settings have been updated successfully.'));
