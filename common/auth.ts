@@ -8,6 +8,8 @@ export const currentUserSchema = z.object({
   lastName: z.string(),
   email: z.string(),
   role: z.enum(ROLES),
+  /** A sign-in that still owes a step (issue 14): the web app shows that step before anything else. */
+  pendingStep: z.enum(['password_change', 'totp_enrol', 'totp']).nullable().optional(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 
@@ -84,3 +86,34 @@ export const endedSessionsSchema = z.object({ ended: z.number().int() });
 /** What a sign-in still owes before it reaches anything else (issue 14). */
 export const LOGIN_PENDING_STEPS = ['password_change', 'totp_enrol', 'totp'] as const;
 export type LoginPendingStep = (typeof LOGIN_PENDING_STEPS)[number];
+
+/** The refusal of every other route while a sign-in owes a step; `step` says which. */
+export const SIGN_IN_STEP_REQUIRED = 'SIGN_IN_STEP_REQUIRED';
+
+export const passwordChangeSchema = z.object({
+  currentPassword: z.string().min(1, 'Current password is required').max(PASSWORD_MAX_LENGTH),
+  newPassword: passwordSchema,
+});
+export const PASSWORD_SAME = 'Choose a password different from the current one';
+export const CURRENT_PASSWORD_WRONG = 'The current password is not right';
+
+/** What the authenticator app needs: the QR code, and the secret to type when a camera is not at hand. */
+export const totpEnrolmentSchema = z.object({
+  secret: z.string(),
+  otpauthUri: z.string(),
+  qrCodeDataUrl: z.string(),
+});
+export const totpCodeSchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .min(1, 'Enter the code')
+    .max(20, 'Enter the six-digit code or a recovery code')
+    .transform((c) => c.replace(/\s+/g, '')),
+});
+export const RECOVERY_CODE_COUNT = 10;
+export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()).length(RECOVERY_CODE_COUNT) });
+export const stepDoneSchema = z.object({ pendingStep: z.enum(['password_change', 'totp_enrol', 'totp']).nullable() });
+export const TOTP_CODE_WRONG = 'That code is not right. Enter the six-digit code your authenticator app shows now.';
+export const TOTP_CODE_USED = 'That code was just used. Wait for the next one.';
+export const TOTP_ALREADY_ENROLLED = 'Two-factor authentication is already set up for this account.';

@@ -36,6 +36,7 @@ export const ACTIONS = [
   'compliance:view', // the withdrawal watch, SAP, excused cap, make-up owed, the regulators' reports
   'leaves:manage', // record, end or extend a leave of absence
   'withdrawals:manage', // record or reverse a withdrawal
+  'users:reset-two-factor', // forget a user's authenticator so they enrol again
   'operations:view', // e-mail and SMS delivery, the background jobs' history
   'operations:test-email', // send oneself a test e-mail
 ] as const;
@@ -77,6 +78,7 @@ const PERMISSIONS: Record<Action, readonly Role[]> = {
   'compliance:view': ['super_admin', 'it_admin', 'support_staff'],
   'leaves:manage': ADMINS,
   'withdrawals:manage': ADMINS,
+  'users:reset-two-factor': ['super_admin'],
   'operations:view': ADMINS,
   'operations:test-email': ADMINS,
 };

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { SIGN_IN_STEP_REQUIRED } from '../../common/auth.ts';
 import { ACTIONS, can, type Action } from '../../common/permissions.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AppError, forbidden, unauthorized } from '../lib/errors.ts';
@@ -26,7 +27,7 @@ declare module 'fastify' {
   }
 }
 
-type AccessConfig = { action?: string; public?: boolean; signedIn?: boolean; file?: unknown; rootPath?: unknown };
+type AccessConfig = { action?: string; public?: boolean; signedIn?: boolean; signInStep?: string; file?: unknown; rootPath?: unknown };
 
 /**
  * The access a route declared. Our routes declare exactly one of action, public, signedIn; the
@@ -72,6 +73,7 @@ export function registerAuthorization(app: FastifyInstance, deps: { db: Db; cloc
   app.decorate('apiRoutes', apiRoutes);
   app.decorateRequest('user', null);
   app.decorateRequest('loginSessionId', null);
+  app.decorateRequest('pendingStep', null);
 
   app.addHook('onRoute', (route: RouteOptions) => {
     const cfg = (route.config ?? {}) as AccessConfig;
@@ -97,11 +99,19 @@ export function registerAuthorization(app: FastifyInstance, deps: { db: Db; cloc
       if (found) {
         req.user = found.user;
         req.loginSessionId = found.sessionId;
+        req.pendingStep = found.pendingStep;
       }
     }
     if (!SAFE_METHODS.has(req.method) && !originMatches(req)) throw forbidden('Cross-site request refused');
     if (access === 'public') return;
     if (!req.user) throw unauthorized();
+    // A sign-in that owes a step (new password, two-factor) reaches only that step's routes.
+    if (req.pendingStep) {
+      const allowed = (req.routeOptions.config as { signInStep?: string }).signInStep;
+      if (allowed !== 'any' && allowed !== req.pendingStep) {
+        throw new AppError(403, SIGN_IN_STEP_REQUIRED, 'Finish signing in first', { step: req.pendingStep });
+      }
+    }
     if (access === 'signedIn') return;
     if (!can(req.user.role, access)) throw new AppError(403, ROLE_NOT_PERMITTED, 'Forbidden: your role may not do this');
   });

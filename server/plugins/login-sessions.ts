@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq, isNull, ne, sql } from 'drizzle-orm';
-import { SESSION_REF_LENGTH, type LoginSessionInfo } from '../../common/auth.ts';
+import { SESSION_REF_LENGTH, type LoginPendingStep, type LoginSessionInfo } from '../../common/auth.ts';
 import type { Role } from '../../common/roles.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { loginSessions, schoolSettings } from '../db/schema/index.ts';
@@ -27,10 +27,25 @@ export async function createLoginSession(
   userId: number,
   meta: { ip: string | null; userAgent: string | null },
   now: Date = new Date(),
+  opts: { pendingStep?: LoginPendingStep | null; authMethod?: 'password' | 'sso' } = {},
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  await db.insert(loginSessions).values({ id: hashToken(token), userId, ipAddress: meta.ip, userAgent: meta.userAgent, createdAt: now, lastSeenAt: now });
+  await db.insert(loginSessions).values({
+    id: hashToken(token),
+    userId,
+    ipAddress: meta.ip,
+    userAgent: meta.userAgent,
+    createdAt: now,
+    lastSeenAt: now,
+    pendingStep: opts.pendingStep ?? null,
+    authMethod: opts.authMethod ?? 'password',
+  });
   return token;
+}
+
+/** Record that a sign-in completed a step (null: nothing more is owed). */
+export async function setSessionPendingStep(db: DbOrTx, sessionId: string, step: LoginPendingStep | null): Promise<void> {
+  await db.update(loginSessions).set({ pendingStep: step }).where(eq(loginSessions.id, sessionId));
 }
 
 /** Sessions still in force at `now`: not ended, not idle past the timeout, not past their lifetime. */
@@ -48,7 +63,7 @@ export async function resolveLoginSession(
   db: DbOrTx,
   token: string,
   clock: Clock,
-): Promise<{ user: SessionUser; sessionId: string } | null> {
+): Promise<{ user: SessionUser; sessionId: string; pendingStep: LoginPendingStep | null } | null> {
   const id = hashToken(token);
   const now = clock.now();
   const { rows } = await db.execute<{
@@ -58,8 +73,9 @@ export async function resolveLoginSession(
     email: string;
     role: Role;
     last_seen_at: Date;
+    pending_step: LoginPendingStep | null;
   }>(sql`
-    select u.id, u.first_name, u.last_name, u.email, u.role, s.last_seen_at
+    select u.id, u.first_name, u.last_name, u.email, u.role, s.last_seen_at, s.pending_step
       from login_sessions s join users u on u.id = s.user_id cross join school_settings st
      where s.id = ${id} and s.ended_at is null and u.is_active
        and s.last_seen_at > ${now}::timestamptz - make_interval(mins => st.session_timeout_minutes)
@@ -71,6 +87,7 @@ export async function resolveLoginSession(
   }
   return {
     sessionId: id,
+    pendingStep: row.pending_step,
     user: { id: row.id, firstName: row.first_name, lastName: row.last_name, email: row.email, role: row.role },
   };
 }

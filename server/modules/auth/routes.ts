@@ -7,15 +7,26 @@ import {
   endedSessionsSchema,
   loginSchema,
   loginSessionSchema,
+  passwordChangeSchema,
+  recoveryCodesSchema,
   sessionRefParam,
+  stepDoneSchema,
+  totpCodeSchema,
+  totpEnrolmentSchema,
   setupSchema,
   setupStatusSchema,
 } from '../../../common/auth.ts';
+import { idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { SESSION_COOKIE, endLoginSession } from '../../plugins/login-sessions.ts';
 import {
   DEVICE_COOKIE,
   DEVICE_COOKIE_MAX_AGE_SECONDS,
+  changeOwnPassword,
+  confirmTotpEnrolment,
+  resetTwoFactor,
+  startTotpEnrolment,
+  verifySecondFactor,
   endOtherOwnSessions,
   endOwnSession,
   listOwnSessions,
@@ -99,7 +110,43 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       },
     );
 
-    app.get('/api/auth/user', { config: { signedIn: true }, schema: { response: { 200: currentUserSchema } } }, async (req) => req.user!);
+    app.get('/api/auth/user', { config: { signedIn: true, signInStep: 'any' }, schema: { response: { 200: currentUserSchema } } }, async (req) => ({
+      ...req.user!,
+      // Only while a step is owed: a complete sign-in answers SPEC's fields exactly.
+      ...(req.pendingStep ? { pendingStep: req.pendingStep } : {}),
+    }));
+
+    // Sign-in steps (issue 14): a new password, then two-factor enrolment or a code.
+    const signedIn = (req: FastifyRequest) => ({ userId: req.user!.id, sessionId: req.loginSessionId!, pendingStep: req.pendingStep });
+    const stepLimit = { max: 30, timeWindow: '1 minute' };
+    app.post(
+      '/api/auth/password',
+      { config: { signedIn: true, signInStep: 'password_change', rateLimit: stepLimit }, schema: { body: passwordChangeSchema, response: { 200: stepDoneSchema } } },
+      async (req) => changeOwnPassword(deps.db, signedIn(req), req.body, meta(req), deps.clock),
+    );
+    app.post(
+      '/api/auth/two-factor/enrolment',
+      { config: { signedIn: true, signInStep: 'totp_enrol', rateLimit: stepLimit }, schema: { response: { 200: totpEnrolmentSchema } } },
+      async (req) => startTotpEnrolment(deps.db, deps.cipher, signedIn(req), deps.clock),
+    );
+    app.post(
+      '/api/auth/two-factor/enrolment/confirm',
+      { config: { signedIn: true, signInStep: 'totp_enrol', rateLimit: stepLimit }, schema: { body: totpCodeSchema, response: { 200: recoveryCodesSchema } } },
+      async (req) => confirmTotpEnrolment(deps.db, deps.cipher, signedIn(req), req.body.code, meta(req), deps.clock),
+    );
+    app.post(
+      '/api/auth/two-factor/verify',
+      { config: { signedIn: true, signInStep: 'totp', rateLimit: stepLimit }, schema: { body: totpCodeSchema, response: { 200: stepDoneSchema } } },
+      async (req) => verifySecondFactor(deps.db, deps.cipher, signedIn(req), req.body.code, meta(req), deps.clock),
+    );
+    app.post(
+      '/api/users/:id/two-factor/reset',
+      { config: { action: 'users:reset-two-factor' }, schema: { params: idParam, response: { 200: okSchema } } },
+      async (req) => {
+        await resetTwoFactor(deps.db, req.user!, req.params.id, meta(req), deps.clock);
+        return { ok: true as const };
+      },
+    );
 
     // Your sessions: every signed-in user sees and ends their own, and only their own.
     app.get('/api/auth/sessions', { config: { signedIn: true }, schema: { response: { 200: z.array(loginSessionSchema) } } }, async (req) =>
@@ -136,7 +183,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       await logout(req, reply);
       return reply.redirect('/');
     });
-    app.post('/api/auth/logout', { config: { public: true }, schema: { response: { 200: okSchema } } }, async (req, reply) => {
+    app.post('/api/auth/logout', { config: { public: true, signInStep: 'any' }, schema: { response: { 200: okSchema } } }, async (req, reply) => {
       await logout(req, reply);
       return { ok: true as const };
     });

@@ -1,5 +1,5 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import { INVALID_CREDENTIALS, SETUP_CODE_WRONG, type LoginSessionInfo } from '../../../common/auth.ts';
+import { INVALID_CREDENTIALS, SETUP_CODE_WRONG, type LoginPendingStep, type LoginSessionInfo } from '../../../common/auth.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -10,7 +10,8 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passw
 import { countHit } from '../../lib/shared-counters.ts';
 import { serverTimeZone } from '../../lib/school-time.ts';
 import { recordAudit } from '../audit-logs/service.ts';
-import { setSchoolTimeZone } from '../settings/service.ts';
+import { getSettings, setSchoolTimeZone } from '../settings/service.ts';
+import { stepOwed } from './two-factor-rules.ts';
 import { findKnownDevice, rememberDevice } from './known-devices.ts';
 import {
   countUsers,
@@ -34,6 +35,7 @@ import {
 
 // The known-browser cookie's name and lifetime, for the routes that set it.
 export { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS } from './known-devices.ts';
+export { changeOwnPassword, confirmTotpEnrolment, resetTwoFactor, startTotpEnrolment, verifySecondFactor } from './two-factor.ts';
 
 type Meta = { ip: string | null; userAgent: string | null };
 
@@ -49,7 +51,7 @@ export async function signIn(
   password: string,
   meta: Meta & { deviceCookie: string | undefined },
   clock: Clock,
-): Promise<{ token: string; userId: number; deviceCookie: string }> {
+): Promise<{ token: string; userId: number; deviceCookie: string; pendingStep: LoginPendingStep | null }> {
   const now = clock.now();
   const user = await findSignInAccount(db, email.trim());
   const subject: SignInSubject = {
@@ -75,8 +77,11 @@ export async function signIn(
     });
     throw new AppError(401, 'INVALID_CREDENTIALS', INVALID_CREDENTIALS);
   }
+  // What this sign-in still owes (a new password, two-factor): until then it reaches only that step.
+  const { security } = await getSettings(db);
+  const pendingStep = stepOwed(security, user, now);
   const result = await db.transaction(async (tx) => {
-    const token = await createLoginSession(tx, user.id, meta, now);
+    const token = await createLoginSession(tx, user.id, meta, now, { pendingStep });
     const deviceCookie = await rememberDevice(tx, user.id, subject.device, meta.deviceCookie, now);
     await setLastLogin(tx, user.id, now);
     await recordAudit(tx, {
@@ -85,11 +90,11 @@ export async function signIn(
       tableName: 'users',
       recordId: user.id,
       ipAddress: meta.ip,
-      newValues: { outcome: 'success', knownBrowser: subject.device !== null },
+      newValues: { outcome: pendingStep ? 'password accepted' : 'success', knownBrowser: subject.device !== null, ...(pendingStep ? { stepOwed: pendingStep } : {}) },
       always: true,
       at: now,
     });
-    return { token, userId: user.id, deviceCookie };
+    return { token, userId: user.id, deviceCookie, pendingStep };
   });
   await recordSignInSuccess(db, subject);
   return result;

@@ -138,7 +138,7 @@ export async function redeemPasswordLink(db: Db, token: string, password: string
   await assertPasswordAllowed(password, owner);
   const passwordHash = await hashPassword(password);
   await db.transaction(async (tx) => {
-    const userId = await setPasswordByToken(tx, live, { passwordHash, passwordTokenHash: null, passwordTokenExpiresAt: null, mustChangePassword: false, updatedAt: meta.clock.now() });
+    const userId = await setPasswordByToken(tx, live, { passwordHash, passwordTokenHash: null, passwordTokenExpiresAt: null, mustChangePassword: false, passwordChangedAt: meta.clock.now(), updatedAt: meta.clock.now() });
     if (userId == null) throw badRequest(INVALID_LINK);
     await endAllLoginSessions(tx, userId, meta.clock.now());
     await recordAudit(tx, { userId, action: 'Update', tableName: 'users', recordId: userId, ipAddress: meta.ip, newValues: { passwordSet: true }, always: true });
