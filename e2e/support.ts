@@ -8,6 +8,7 @@ import { chromium, request, type APIRequestContext, type Browser, type BrowserCo
 import { expect } from 'vitest';
 import type { Role } from '../common/roles.ts';
 import { buildApp } from '../server/app.ts';
+import type { Config } from '../server/config.ts';
 import { loadConfig } from '../server/config.ts';
 import type { Db } from '../server/db/client.ts';
 import { insertUser } from '../server/modules/auth/service.ts';
@@ -23,11 +24,11 @@ export type E2eServer = {
 };
 
 /** The real app (API + built web app from dist/web) on a free loopback port, with its own database. */
-export async function startServer(): Promise<E2eServer> {
+export async function startServer(opts: { config?: Partial<Config> } = {}): Promise<E2eServer> {
   const database = await createTestDatabase();
   // A scratch data directory: the app may write files there (e.g. a generated encryption key).
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-e2e-data-'));
-  const config = { ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: database.url, dataDir };
+  const config = { ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: database.url, dataDir, ...opts.config };
   const app = await buildApp({ db: database.db, config });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;

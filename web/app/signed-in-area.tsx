@@ -3,6 +3,7 @@ import { Outlet, useLocation } from 'react-router';
 import { LoadingScreen } from '../components/ui/spinner.tsx';
 import { useAuth } from '../lib/use-auth.ts';
 import { LandingPage } from '../features/landing/landing-page.tsx';
+import { SignInStepScreen } from '../features/auth/sign-in-steps.tsx';
 import { goToSignIn } from '../lib/navigation.ts';
 import { ConnectionProblem } from './connection-problem.tsx';
 import { AppShell } from './layout/app-shell.tsx';
@@ -18,6 +19,8 @@ export function SignedInArea() {
   if (isLoading) return <LoadingScreen />;
   if (error) return <ConnectionProblem onRetry={() => void refetch()} />;
   if (!user) return pathname === '/' ? <LandingPage /> : <RedirectToSignIn />;
+  // A new password or two-factor first: the server refuses everything else until then.
+  if (user.pendingStep) return <SignInStepScreen step={user.pendingStep} email={user.email} />;
   return (
     <AppShell user={user}>
       <Outlet />

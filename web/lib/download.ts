@@ -9,6 +9,16 @@ export async function downloadFile(url: string, opts: { fallbackName: string; na
   const res = await apiRequest('GET', url);
   const blob = await res.blob();
   const name = opts.name ?? /filename="?([^";]+)"?/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? opts.fallbackName;
+  saveBlob(blob, name);
+  return name;
+}
+
+/** Hand text made in the page (e.g. recovery codes) to the browser's downloads. */
+export function downloadText(name: string, text: string): void {
+  saveBlob(new Blob([text], { type: 'text/plain;charset=utf-8' }), name);
+}
+
+function saveBlob(blob: Blob, name: string): void {
   const href = URL.createObjectURL(blob);
   try {
     const a = document.createElement('a');
@@ -21,7 +31,6 @@ export async function downloadFile(url: string, opts: { fallbackName: string; na
     // Let the download start before the blob goes away.
     setTimeout(() => URL.revokeObjectURL(href), 10_000);
   }
-  return name;
 }
 
 /** Today as YYYY-MM-DD in the browser's time zone, for download file names. */

@@ -80,10 +80,23 @@ export const SECURITY: GroupSpec = {
       schema: S.sessionLifetimeHours,
       help: 'However active, a sign-in ends this long after it began.',
     },
+    passwordMaxAgeDays: {
+      label: 'Password age (days)',
+      subject: 'Password age',
+      unit: 'days',
+      schema: S.passwordMaxAgeDays,
+      help: 'With "Require password change" on, a password older than this must be replaced at the next sign-in.',
+    },
   },
   switches: {
-    requirePasswordChange: { label: 'Require password change', description: 'Saved preference; sign-in does not ask for a new password yet.' },
-    twoFactorAuthentication: { label: 'Two-factor authentication', description: 'Saved preference; sign-in does not ask for a second step yet.' },
+    requirePasswordChange: {
+      label: 'Require password change',
+      description: 'At sign-in, an account whose password an administrator set, or older than the password age below, must choose a new one before anything else.',
+    },
+    twoFactorAuthentication: {
+      label: 'Two-factor authentication',
+      description: 'Every account signing in with a password sets up an authenticator app (QR code, ten recovery codes) and gives a six-digit code at each sign-in. Accounts that set one up keep being asked if you turn this off.',
+    },
     enableAuditLogging: { label: 'Audit logging', description: 'Record routine data changes. Sign-ins, settings and user changes are always recorded.' },
   },
 };

@@ -1,5 +1,5 @@
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
-import { KeyRound, Pencil, UserCheck, UserX } from 'lucide-react';
+import { KeyRound, Pencil, ShieldOff, UserCheck, UserX } from 'lucide-react';
 import type { CurrentUser } from '../../../common/auth.ts';
 import { ROLE_LABELS } from '../../../common/roles.ts';
 import type { User } from '../../../common/users.ts';
@@ -12,6 +12,8 @@ export type UserActions = {
   onDeactivate: (user: User) => void;
   onReactivate: (user: User) => void;
   onIssueLink: (user: User) => void;
+  /** Only where the actor may reset two-factor enrolments (super_admin). */
+  onResetTwoFactor?: (user: User) => void;
 };
 
 export const fullName = (u: Pick<User, 'firstName' | 'lastName'>) => `${u.firstName} ${u.lastName}`.trim();
@@ -66,6 +68,7 @@ export function userColumns(actor: CurrentUser, actions: UserActions): ColumnDef
           <div className="flex justify-end gap-0.5">
             <IconButton icon={Pencil} label={`Edit ${name}`} onClick={() => actions.onEdit(u)} />
             <IconButton icon={KeyRound} label={`New set-password link for ${name}`} onClick={() => actions.onIssueLink(u)} disabled={!u.isActive} />
+            {actions.onResetTwoFactor ? <IconButton icon={ShieldOff} label={`Reset two-factor authentication for ${name}`} onClick={() => actions.onResetTwoFactor!(u)} /> : null}
             {u.id === actor.id ? null : u.isActive ? (
               <IconButton icon={UserX} tone="danger" label={`Deactivate ${name}`} onClick={() => actions.onDeactivate(u)} />
             ) : (

@@ -19,7 +19,8 @@ import { PasswordLinkDialog } from './password-link-dialog.tsx';
 import { fullName, userColumns } from './user-columns.tsx';
 import { UserFormDialog } from './user-form-dialog.tsx';
 import { useUsers } from '../../lib/shared-queries.ts';
-import { useDeactivateUser, useIssuePasswordLink, useReactivateUser, type UserCreated } from './users-api.ts';
+import { useDeactivateUser, useIssuePasswordLink, useReactivateUser, useResetTwoFactor, type UserCreated } from './users-api.ts';
+import { can } from '../../../common/permissions.ts';
 
 /** /users (SPEC §2, issue 3): staff accounts, created with a set-password link, edited, deactivated. */
 export function UserManagementPage() {
@@ -32,6 +33,9 @@ export function UserManagementPage() {
   const deactivate = useDeactivateUser();
   const reactivate = useReactivateUser();
   const issueLink = useIssuePasswordLink();
+  const resetTwoFactor = useResetTwoFactor();
+  const [resettingTwoFactor, setResettingTwoFactor] = useState<User | null>(null);
+  const mayResetTwoFactor = can(actor.role, 'users:reset-two-factor');
 
   const columns = useMemo(
     () =>
@@ -51,10 +55,16 @@ export function UserManagementPage() {
             onSuccess: setLink,
             onError: (e) => notifyFailure(e, readErrorBody(e).message ?? 'Failed to create a set-password link. Please try again.'),
           }),
+        onResetTwoFactor: mayResetTwoFactor
+          ? (u) => {
+              resetTwoFactor.reset();
+              setResettingTwoFactor(u);
+            }
+          : undefined,
       }),
     // The mutation objects change identity every render; their mutate functions do not.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [actor, deactivate.reset, reactivate.mutate, issueLink.mutate],
+    [actor, deactivate.reset, reactivate.mutate, issueLink.mutate, resetTwoFactor.reset, mayResetTwoFactor],
   );
   const data = useMemo(() => (users.data ?? []).filter((u) => !roleFilter || u.role === roleFilter), [users.data, roleFilter]);
 
@@ -117,6 +127,27 @@ export function UserManagementPage() {
         }}
       >
         They are signed out and can no longer sign in. Their attendance and audit history stays attributed to them, and you can reactivate the account later.
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={resettingTwoFactor !== null}
+        onOpenChange={(open) => !open && setResettingTwoFactor(null)}
+        title={`Reset two-factor authentication for ${resettingTwoFactor ? fullName(resettingTwoFactor) : 'user'}?`}
+        confirmLabel="Reset"
+        pendingLabel="Resetting…"
+        isPending={resetTwoFactor.isPending}
+        error={resetTwoFactor.isError ? (readErrorBody(resetTwoFactor.error).message ?? 'Failed to reset. Please try again.') : null}
+        onConfirm={() => {
+          if (!resettingTwoFactor) return;
+          const u = resettingTwoFactor;
+          resetTwoFactor.mutate(u.id, {
+            onSuccess: () => {
+              notifySuccess('Two-factor reset', `${fullName(u)} is signed out and sets up an authenticator at the next sign-in.`);
+              setResettingTwoFactor(null);
+            },
+          });
+        }}
+      >
+        Use this when they lost their phone and their recovery codes. Their authenticator and recovery codes stop working, they are signed out everywhere, and they set up two-factor again at their next sign-in. This is recorded in the audit log.
       </ConfirmDialog>
     </>
   );

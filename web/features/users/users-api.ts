@@ -27,6 +27,9 @@ export const useDeactivateUser = () => useUserMutation((id: number) => apiParse(
 export const useReactivateUser = () => useUserMutation((id: number) => apiParse(userSchema, 'POST', `/api/users/${id}/reactivate`));
 
 /** A fresh set-password link (the first expired, or the user forgot their password). */
+/** POST /api/users/{id}/two-factor/reset (super_admin): the user enrols again at next sign-in. */
+export const useResetTwoFactor = () => useUserMutation((id: number) => apiParse(okSchema, 'POST', `/api/users/${id}/two-factor/reset`));
+
 export const useIssuePasswordLink = () => useUserMutation((id: number) => apiParse(userCreatedSchema, 'POST', `/api/users/${id}/password-link`));
 
 /** POST /api/auth/set-password (public): redeems a one-time link; the user then signs in. */
