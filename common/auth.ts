@@ -117,3 +117,26 @@ export const stepDoneSchema = z.object({ pendingStep: z.enum(['password_change',
 export const TOTP_CODE_WRONG = 'That code is not right. Enter the six-digit code your authenticator app shows now.';
 export const TOTP_CODE_USED = 'That code was just used. Wait for the next one.';
 export const TOTP_ALREADY_ENROLLED = 'Two-factor authentication is already set up for this account.';
+
+/** GET /api/auth/sso: what the sign-in page offers. */
+export const ssoStatusSchema = z.object({
+  enabled: z.boolean(),
+  /** "Sign in with {school}". */
+  buttonLabel: z.string().nullable(),
+  /** Local passwords are for the Super Administrator only. */
+  localSignInDisabled: z.boolean(),
+});
+export type SsoStatus = z.infer<typeof ssoStatusSchema>;
+
+/** Why a single sign-on was refused: the sign-in page explains each in words. */
+export const SSO_REFUSALS = {
+  unknown_user: 'There is no Muster account for that e-mail address. Ask an administrator to add you.',
+  inactive_user: 'Your Muster account is deactivated. Ask an administrator.',
+  unverified_email: 'Your school account did not confirm its e-mail address, so Muster cannot match it to an account.',
+  subject_mismatch: 'This Muster account is linked to a different school account. Ask an administrator.',
+  failed: 'Sign-in with your school account did not complete. Please try again.',
+  unavailable: 'Single sign-on is not available right now. Please try again later.',
+} as const;
+export type SsoRefusal = keyof typeof SSO_REFUSALS;
+
+export const LOCAL_SIGN_IN_OFF = 'LOCAL_SIGN_IN_OFF';

@@ -160,3 +160,5 @@ export const systemStatusSchema = z.object({
   lastRetentionRun: z.object({ at: z.string(), removed: z.record(z.string(), z.number()) }).nullable(),
 });
 export type SystemStatus = z.infer<typeof systemStatusSchema>;
+
+export const LOCAL_SIGN_IN_NEEDS_SSO = 'Local sign-in can be turned off only once single sign-on is configured (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET).';

@@ -42,6 +42,7 @@ import { backupsRoutes } from './modules/backups/routes.ts';
 import { hoursRoutes } from './modules/hours/routes.ts';
 import { complianceRoutes } from './modules/compliance/routes.ts';
 import { outboxRoutes } from './modules/outbox/routes.ts';
+import { ssoRoutes } from './modules/sso/routes.ts';
 import { jobHistoryRoutes } from './modules/job-history/routes.ts';
 import { calendarRoutes } from './modules/calendar/routes.ts';
 
@@ -114,6 +115,7 @@ export async function buildApp(
   await app.register(complianceRoutes(full));
   await app.register(calendarRoutes(full));
   await app.register(outboxRoutes(full));
+  await app.register(ssoRoutes(full));
   await app.register(jobHistoryRoutes(full));
   // The API reference for SIS integrators: Swagger UI at /api/docs, the OpenAPI description at /api/docs/json.
   await app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PREFIX, uiConfig: { deepLinking: false } });

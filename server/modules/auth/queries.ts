@@ -9,6 +9,7 @@ export async function findSignInAccount(db: DbOrTx, email: string) {
   const [row] = await db
     .select({
       id: users.id,
+      role: users.role,
       passwordHash: users.passwordHash,
       isActive: users.isActive,
       mustChangePassword: users.mustChangePassword,

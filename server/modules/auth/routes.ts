@@ -27,6 +27,7 @@ import {
   resetTwoFactor,
   startTotpEnrolment,
   verifySecondFactor,
+  ssoButtonLabel,
   endOtherOwnSessions,
   endOwnSession,
   listOwnSessions,
@@ -103,7 +104,10 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       '/api/auth/login',
       { config: { public: true, rateLimit: floodGuard }, schema: { body: loginSchema, response: { 200: okSchema } } },
       async (req, reply) => {
-        const { token, deviceCookie } = await signIn(deps.db, req.body.email, req.body.password, { ...meta(req), deviceCookie: req.cookies[DEVICE_COOKIE] }, deps.clock);
+        const { token, deviceCookie } = await signIn(deps.db, req.body.email, req.body.password, { ...meta(req), deviceCookie: req.cookies[DEVICE_COOKIE] }, deps.clock, {
+          configured: deps.config.oidc != null,
+          buttonLabel: deps.config.oidc ? await ssoButtonLabel(deps.db, deps.config) : null,
+        });
         setSessionCookie(req, reply, token);
         setDeviceCookie(req, reply, deviceCookie);
         return { ok: true as const };

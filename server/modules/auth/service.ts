@@ -1,7 +1,8 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import { INVALID_CREDENTIALS, SETUP_CODE_WRONG, type LoginPendingStep, type LoginSessionInfo } from '../../../common/auth.ts';
+import { INVALID_CREDENTIALS, LOCAL_SIGN_IN_OFF, SETUP_CODE_WRONG, type LoginPendingStep, type LoginSessionInfo } from '../../../common/auth.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
+import type { Config } from '../../config.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { pgError } from '../../lib/db-errors.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
@@ -51,6 +52,7 @@ export async function signIn(
   password: string,
   meta: Meta & { deviceCookie: string | undefined },
   clock: Clock,
+  sso: { configured: boolean; buttonLabel: string | null } = { configured: false, buttonLabel: null },
 ): Promise<{ token: string; userId: number; deviceCookie: string; pendingStep: LoginPendingStep | null }> {
   const now = clock.now();
   const user = await findSignInAccount(db, email.trim());
@@ -79,6 +81,12 @@ export async function signIn(
   }
   // What this sign-in still owes (a new password, two-factor): until then it reaches only that step.
   const { security } = await getSettings(db);
+  // With single sign-on working and local sign-in off, only the Super Administrator keeps a password
+  // (the way back in if the identity provider fails). Said only to whoever knows the password.
+  if (security.localSignInDisabled && sso.configured && user.role !== 'super_admin') {
+    await recordSignInSuccess(db, subject);
+    throw new AppError(403, LOCAL_SIGN_IN_OFF, `Use “${sso.buttonLabel ?? 'Sign in with your school account'}” instead: this school signs staff in through its own accounts.`);
+  }
   const pendingStep = stepOwed(security, user, now);
   const result = await db.transaction(async (tx) => {
     const token = await createLoginSession(tx, user.id, meta, now, { pendingStep });
@@ -98,6 +106,50 @@ export async function signIn(
   });
   await recordSignInSuccess(db, subject);
   return result;
+}
+
+/** "Sign in with …": the configured display name, else the school's name, else the provider's host. */
+export async function ssoButtonLabel(db: DbOrTx, config: Config): Promise<string | null> {
+  if (!config.oidc) return null;
+  const name = config.oidc.displayName?.trim() || (await getSettings(db)).system.schoolName.trim() || new URL(config.oidc.issuer).hostname;
+  return `Sign in with ${name}`;
+}
+
+/**
+ * A sign-in through the school's identity provider (sso module) for an account it matched: a
+ * session that owes no step (the provider owns passwords and second factors), audited like any.
+ */
+export async function startSsoSession(db: Db, userId: number, meta: Meta, clock: Clock, details: { issuer: string; firstLink: boolean }): Promise<string> {
+  const now = clock.now();
+  return db.transaction(async (tx) => {
+    const token = await createLoginSession(tx, userId, meta, now, { authMethod: 'sso' });
+    await setLastLogin(tx, userId, now);
+    await recordAudit(tx, {
+      userId,
+      action: 'Login',
+      tableName: 'users',
+      recordId: userId,
+      ipAddress: meta.ip,
+      newValues: { outcome: 'success', method: 'single sign-on', issuer: details.issuer, ...(details.firstLink ? { linked: true } : {}) },
+      always: true,
+      at: now,
+    });
+    return token;
+  });
+}
+
+/** A refused single sign-on, audited with the account when one was found (never the e-mail typed). */
+export async function recordSsoRefusal(db: Db, userId: number | null, reason: string, meta: Meta, clock: Clock): Promise<void> {
+  await recordAudit(db, {
+    userId,
+    action: 'Login',
+    tableName: 'users',
+    recordId: userId,
+    ipAddress: meta.ip,
+    newValues: { outcome: 'failed', method: 'single sign-on', reason },
+    always: true,
+    at: clock.now(),
+  });
 }
 
 export async function userCount(db: DbOrTx): Promise<number> {

@@ -12,7 +12,7 @@ export function settingsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.put(
       '/api/settings',
       { config: { action: 'settings:edit-notifications' }, schema: { body: settingsUpdateSchema, response: { 200: settingsSchema } } },
-      async (req) => updateSettings(deps.db, req.user!, req.body, req.ip),
+      async (req) => updateSettings(deps.db, req.user!, req.body, req.ip, { ssoConfigured: deps.config.oidc != null }),
     );
     // The school's notification defaults: what applies to users who have not chosen their own.
     app.get(

@@ -1,6 +1,7 @@
 import { can } from '../../../common/permissions.ts';
 import type { Role } from '../../../common/roles.ts';
 import {
+  LOCAL_SIGN_IN_NEEDS_SSO,
   SETTINGS_EDIT_ACTION,
   SETTINGS_GROUPS,
   NOTIFICATION_SWITCHES,
@@ -111,7 +112,12 @@ export async function updateSettings(
   actor: { id: number; role: Role },
   update: SettingsUpdate,
   ipAddress: string | null,
+  context: { ssoConfigured: boolean } = { ssoConfigured: false },
 ): Promise<Settings> {
+  // Local sign-in may be turned off only where single sign-on can take its place.
+  if (update.security?.localSignInDisabled && !context.ssoConfigured) {
+    throw badRequest(LOCAL_SIGN_IN_NEEDS_SSO, [{ field: 'security.localSignInDisabled', message: LOCAL_SIGN_IN_NEEDS_SSO }]);
+  }
   const groups = SETTINGS_GROUPS.filter((g) => update[g] && Object.keys(update[g]!).length > 0);
   const refused = groups.filter((g) => !can(actor.role, SETTINGS_EDIT_ACTION[g]));
   if (refused.length > 0) throw forbidden(`Your role may not change ${refused.join(', ')} settings`);
