@@ -24,13 +24,13 @@ export type E2eServer = {
 };
 
 /** The real app (API + built web app from dist/web) on a free loopback port, with its own database. */
-export async function startServer(opts: { config?: Partial<Config> } = {}): Promise<E2eServer> {
+export async function startServer(opts: { config?: Partial<Config>; port?: number } = {}): Promise<E2eServer> {
   const database = await createTestDatabase();
   // A scratch data directory: the app may write files there (e.g. a generated encryption key).
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-e2e-data-'));
   const config = { ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: database.url, dataDir, ...opts.config };
   const app = await buildApp({ db: database.db, config });
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  await app.listen({ host: '127.0.0.1', port: opts.port ?? 0 });
   const { port } = app.server.address() as AddressInfo;
   let counter = 0;
   return {

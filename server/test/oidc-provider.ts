@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 
 export type TestIdentity = { sub: string; email: string; email_verified: boolean };
@@ -61,4 +61,13 @@ export async function startTestOidcProvider(opts: { clientId: string; clientSecr
     control,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
+}
+
+/** A free loopback port: the provider must know the app's redirect URI before the app listens. */
+export async function freeLoopbackPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((r) => probe.close(() => r()));
+  return port;
 }

@@ -1,9 +1,8 @@
-import net, { type AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.ts';
 import { auditEntries, createTestApp, type TestApp } from '../../test/helpers.ts';
-import { startTestOidcProvider } from '../../test/oidc-provider.ts';
+import { freeLoopbackPort, startTestOidcProvider } from '../../test/oidc-provider.ts';
 import { insertUser } from '../auth/service.ts';
 
 // The whole authorization code flow against a real OpenID provider on loopback (oidc-provider),
@@ -13,11 +12,7 @@ let idp: Awaited<ReturnType<typeof startTestOidcProvider>>;
 let appBase = '';
 
 beforeAll(async () => {
-  // The provider registers the app's redirect URI when it starts: find the app a free port first.
-  const probe = net.createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise<void>((r) => probe.close(() => r()));
+  const port = await freeLoopbackPort();
   appBase = `http://127.0.0.1:${port}`;
   idp = await startTestOidcProvider({ clientId: 'muster', clientSecret: 'muster-secret', redirectUri: `${appBase}/api/auth/sso/callback` });
   t = await createTestApp({

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { currentUserSchema, endedSessionsSchema, loginSessionSchema, setupStatusSchema } from '../../../common/auth.ts';
+import { currentUserSchema, endedSessionsSchema, loginSessionSchema, setupStatusSchema, ssoStatusSchema } from '../../../common/auth.ts';
 import { okSchema } from '../../../common/validation.ts';
 import { apiParse } from '../../lib/api.ts';
 
@@ -51,4 +51,9 @@ export function useEndOtherSessions() {
     mutationFn: () => apiParse(endedSessionsSchema, 'POST', '/api/auth/sessions/end-others'),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: SESSIONS_KEY }),
   });
+}
+
+/** GET /api/auth/sso: whether "Sign in with {school}" is offered, and whether passwords are for super_admin only. */
+export function useSsoStatus() {
+  return useQuery({ queryKey: ['/api/auth/sso'], queryFn: () => apiParse(ssoStatusSchema, 'GET', '/api/auth/sso') });
 }

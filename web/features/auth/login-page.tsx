@@ -1,22 +1,26 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
-import { Link, Navigate, useNavigate } from 'react-router';
-import { loginSchema } from '../../../common/auth.ts';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { SSO_REFUSALS, loginSchema, type SsoRefusal } from '../../../common/auth.ts';
 import { Alert } from '../../components/ui/alert.tsx';
-import { Button } from '../../components/ui/button.tsx';
+import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { readErrorBody, type FieldErrors } from '../../lib/api.ts';
 import { useDocumentTitle } from '../../lib/document-title.ts';
 import { AuthLayout } from '../../components/auth-layout.tsx';
 import { AUTH_USER_KEY, useAuth } from '../../lib/use-auth.ts';
-import { signIn, useSetupStatus } from './auth-api.ts';
+import { signIn, useSetupStatus, useSsoStatus } from './auth-api.ts';
 import { focusFirstInvalid, validateForm } from '../../lib/form-validation.ts';
 
 export function LoginPage() {
   useDocumentTitle('Sign In');
   const { user } = useAuth();
   const setup = useSetupStatus();
+  const sso = useSsoStatus();
+  const [params] = useSearchParams();
+  const ssoError = params.get('sso_error');
+  const ssoRefusal = ssoError && ssoError in SSO_REFUSALS ? SSO_REFUSALS[ssoError as SsoRefusal] : null;
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
@@ -62,7 +66,18 @@ export function LoginPage() {
           </Link>
         </Alert>
       ) : null}
+      {ssoRefusal ? <Alert className="mb-6">{ssoRefusal}</Alert> : null}
       {serverMessage ? <Alert className="mb-6">{serverMessage}</Alert> : null}
+      {sso.data?.enabled && sso.data.buttonLabel ? (
+        <>
+          <a href="/api/auth/sso/start" className={buttonClasses('primary', 'lg', 'w-full')}>
+            {sso.data.buttonLabel}
+          </a>
+          <p className="my-6 text-center text-sm text-slate-600">
+            {sso.data.localSignInDisabled ? 'Passwords below are for the Super Administrator only.' : 'or with your Muster password'}
+          </p>
+        </>
+      ) : null}
       <form ref={formRef} noValidate onSubmit={onSubmit} className="space-y-5" aria-label="Sign in">
         <TextField label="E-mail" name="email" type="email" autoComplete="username" required error={fieldErrors.email} />
         <TextField label="Password" name="password" type="password" autoComplete="current-password" required error={fieldErrors.password} />

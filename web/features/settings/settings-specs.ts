@@ -97,6 +97,10 @@ export const SECURITY: GroupSpec = {
       label: 'Two-factor authentication',
       description: 'Every account signing in with a password sets up an authenticator app (QR code, ten recovery codes) and gives a six-digit code at each sign-in. Accounts that set one up keep being asked if you turn this off.',
     },
+    localSignInDisabled: {
+      label: 'Single sign-on only',
+      description: 'Staff sign in with the school’s accounts (OpenID Connect); only the Super Administrator keeps a password. Can be turned on only once single sign-on is configured (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET).',
+    },
     enableAuditLogging: { label: 'Audit logging', description: 'Record routine data changes. Sign-ins, settings and user changes are always recorded.' },
   },
 };
