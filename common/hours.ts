@@ -16,6 +16,8 @@ export const POLICY_DEFAULTS = {
   makeUpDeadlineDays: 14,
   makeUpCapPercent: null,
   attendanceEditLockDays: null,
+  consecutiveAbsenceAlert: null,
+  alertCopyToStudent: false,
 } as const;
 /** The federal ceiling on excused absences that count toward a payment period. */
 export const EXCUSED_CAP_CEILING_PERCENT = 10;
@@ -50,6 +52,10 @@ export const programPolicyInputSchema = z
     makeUpDeadlineDays: intIn('makeUpDeadlineDays', 0, 365).nullish(),
     makeUpCapPercent: numIn('makeUpCapPercent', 0, 100, 0.1).nullish(),
     attendanceEditLockDays: intIn('attendanceEditLockDays', 1, 3650).nullish(),
+    /** E-mail staff when a student misses this many meetings of a class in a row (null: off). */
+    consecutiveAbsenceAlert: intIn('consecutiveAbsenceAlert', 2, 30).nullish(),
+    /** Also tell the student (their e-mail on file; SMS where switched on). */
+    alertCopyToStudent: z.boolean({ error: 'alertCopyToStudent must be true or false' }).nullish(),
   })
   .strict();
 export type ProgramPolicyInput = z.output<typeof programPolicyInputSchema>;
@@ -76,6 +82,8 @@ export const programPolicySchema = z.object({
   makeUpCapPercent: z.number().nullable(),
   /** Records older than this many days can be changed by super_admin only, with a reason (null: never locked). */
   attendanceEditLockDays: z.number().int().nullable(),
+  consecutiveAbsenceAlert: z.number().int().nullable(),
+  alertCopyToStudent: z.boolean(),
   /** Which values were set for this program (false: the default shown is in force). */
   isSet: z.object({ programHours: z.boolean(), programWeeks: z.boolean(), sapCheckpointHours: z.boolean() }),
   /** The payment periods these values give (COMPLIANCE.md). */

@@ -42,6 +42,8 @@ describe('program policy', () => {
       makeUpDeadlineDays: 14,
       makeUpCapPercent: null,
       attendanceEditLockDays: null,
+      consecutiveAbsenceAlert: null,
+      alertCopyToStudent: false,
       isSet: { programHours: false, programWeeks: false, sapCheckpointHours: false },
       paymentPeriods: [
         { number: 1, startHours: 0, endHours: 450, weeks: 13 },

@@ -121,6 +121,8 @@ export async function programPolicy(db: DbOrTx, programId: number): Promise<Prog
     makeUpDeadlineDays: row?.makeUpDeadlineDays ?? POLICY_DEFAULTS.makeUpDeadlineDays,
     makeUpCapPercent: numOrNull(row?.makeUpCapPercent),
     attendanceEditLockDays: row?.attendanceEditLockDays ?? null,
+    consecutiveAbsenceAlert: row?.consecutiveAbsenceAlert ?? null,
+    alertCopyToStudent: row?.alertCopyToStudent ?? false,
     isSet: { programHours: row?.programHours != null, programWeeks: row?.programWeeks != null, sapCheckpointHours: row?.sapCheckpointHours != null },
     paymentPeriods,
     updatedAt: row?.updatedAt.toISOString() ?? null,
@@ -132,7 +134,7 @@ export async function programPolicy(db: DbOrTx, programId: number): Promise<Prog
  * values whose default is derived (program hours and weeks, checkpoints) and for the make-up cap
  * (no cap); the others are stored with their default filled in.
  */
-type PolicySettings = Pick<ProgramPolicy, 'academicYearHours' | 'academicYearWeeks' | 'excusedCapPercent' | 'minimumAttendancePercent' | 'withdrawAfterDays' | 'makeUpDeadlineDays' | 'makeUpCapPercent' | 'attendanceEditLockDays'> & {
+type PolicySettings = Pick<ProgramPolicy, 'academicYearHours' | 'academicYearWeeks' | 'excusedCapPercent' | 'minimumAttendancePercent' | 'withdrawAfterDays' | 'makeUpDeadlineDays' | 'makeUpCapPercent' | 'attendanceEditLockDays' | 'consecutiveAbsenceAlert' | 'alertCopyToStudent'> & {
   programHours: number | null;
   programWeeks: number | null;
   sapCheckpointHours: number[] | null;
@@ -151,6 +153,8 @@ function storedSettings(row: ProgramPolicyRow | undefined): PolicySettings {
     makeUpDeadlineDays: row?.makeUpDeadlineDays ?? POLICY_DEFAULTS.makeUpDeadlineDays,
     makeUpCapPercent: numOrNull(row?.makeUpCapPercent),
     attendanceEditLockDays: row?.attendanceEditLockDays ?? null,
+    consecutiveAbsenceAlert: row?.consecutiveAbsenceAlert ?? null,
+    alertCopyToStudent: row?.alertCopyToStudent ?? false,
   };
 }
 
@@ -167,6 +171,8 @@ function settingsFromInput(i: ProgramPolicyInput): PolicySettings {
     makeUpDeadlineDays: i.makeUpDeadlineDays ?? POLICY_DEFAULTS.makeUpDeadlineDays,
     makeUpCapPercent: i.makeUpCapPercent ?? POLICY_DEFAULTS.makeUpCapPercent,
     attendanceEditLockDays: i.attendanceEditLockDays ?? POLICY_DEFAULTS.attendanceEditLockDays,
+    consecutiveAbsenceAlert: i.consecutiveAbsenceAlert ?? POLICY_DEFAULTS.consecutiveAbsenceAlert,
+    alertCopyToStudent: i.alertCopyToStudent ?? POLICY_DEFAULTS.alertCopyToStudent,
   };
 }
 
@@ -207,6 +213,8 @@ export async function setProgramPolicy(db: Db, programId: number, input: Program
       makeUpDeadlineDays: next.makeUpDeadlineDays,
       makeUpCapPercent: str(next.makeUpCapPercent),
       attendanceEditLockDays: next.attendanceEditLockDays,
+      consecutiveAbsenceAlert: next.consecutiveAbsenceAlert,
+      alertCopyToStudent: next.alertCopyToStudent,
       updatedBy: ctx.actorId,
     });
     const diff = changedFields(before as Record<string, unknown>, next as Record<string, unknown>);

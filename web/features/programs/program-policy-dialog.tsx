@@ -41,14 +41,14 @@ function PolicyLoader({ programId }: { programId: number }) {
 }
 
 type Key = keyof typeof FIELD_SPECS;
-type Values = Record<Key, string>;
+type Values = Record<Key, string> & { alertCopyToStudent: boolean };
 
 /**
  * Each setting: its label, the rule it follows, and for the defaults derived from other values
  * (programHours, programWeeks, the checkpoints; no make-up cap) how they are derived. The other
  * defaults are POLICY_DEFAULTS.
  */
-const FIELD_SPECS: Record<keyof typeof POLICY_DEFAULTS | 'programHours' | 'programWeeks' | 'sapCheckpointHours', { label: string; step?: number; rule?: string; derived?: string }> = {
+const FIELD_SPECS: Record<Exclude<keyof typeof POLICY_DEFAULTS, 'alertCopyToStudent'> | 'programHours' | 'programWeeks' | 'sapCheckpointHours', { label: string; step?: number; rule?: string; derived?: string }> = {
   programHours: { label: 'Program hours', step: 0.5, derived: 'the active courses’ clock hours' },
   programWeeks: { label: 'Program weeks', step: 0.5, derived: 'hours ÷ academic-year hours × academic-year weeks, rounded up' },
   academicYearHours: { label: 'Academic year hours', step: 0.5, rule: 'At least 900.' },
@@ -60,6 +60,7 @@ const FIELD_SPECS: Record<keyof typeof POLICY_DEFAULTS | 'programHours' | 'progr
   makeUpDeadlineDays: { label: 'Make-up deadline (days)', step: 1, rule: 'Days allowed to make up missed time.' },
   makeUpCapPercent: { label: 'Make-up cap (% of program hours)', step: 0.1, derived: 'no cap' },
   attendanceEditLockDays: { label: 'Lock attendance after (days)', step: 1, derived: 'never locked', rule: 'Older records: super admin only, with a reason.' },
+  consecutiveAbsenceAlert: { label: 'Alert after consecutive absences', step: 1, derived: 'no such alert', rule: '2 to 30 meetings in a row: e-mails the instructors and opted-in administrators.' },
 };
 const KEYS = Object.keys(FIELD_SPECS) as Key[];
 
@@ -83,7 +84,7 @@ function shownText(policy: ProgramPolicy, key: Key): string {
 
 /** The form starts with the program's own values; a default in force is a blank field. */
 function startValues(policy: ProgramPolicy): Values {
-  const values = {} as Values;
+  const values = { alertCopyToStudent: policy.alertCopyToStudent } as Values;
   for (const key of KEYS) values[key] = isSet(policy, key) ? inputText(policy, key) : '';
   return values;
 }
@@ -91,7 +92,7 @@ function startValues(policy: ProgramPolicy): Values {
 /** Under each field: the value in force, marked "default" when it is one, and what a blank field means. */
 function hintFor(policy: ProgramPolicy, key: Key): string {
   const { rule, derived } = FIELD_SPECS[key];
-  const fixedDefault = key in POLICY_DEFAULTS ? POLICY_DEFAULTS[key as keyof typeof POLICY_DEFAULTS] : null;
+  const fixedDefault = key in POLICY_DEFAULTS ? (POLICY_DEFAULTS[key as keyof typeof POLICY_DEFAULTS] as number | null) : null;
   const ruleText = rule ? ` ${rule}` : '';
   if (!isSet(policy, key)) {
     const value = key in POLICY_DEFAULTS && fixedDefault === null && derived ? derived : `${shownText(policy, key)}${derived ? `, ${derived}` : ''}`;
@@ -113,6 +114,7 @@ function PolicyForm({ policy }: { policy: ProgramPolicy }) {
     toCandidate: (v) => {
       const candidate: Record<string, unknown> = {};
       for (const key of KEYS) candidate[key] = key === 'sapCheckpointHours' ? checkpointList(v[key]) : numberOrNull(v[key]);
+      candidate.alertCopyToStudent = Boolean(v.alertCopyToStudent);
       return candidate;
     },
   });
@@ -144,6 +146,7 @@ function PolicyForm({ policy }: { policy: ProgramPolicy }) {
           );
         })}
       </div>
+      <StudentCopySwitch field={bind('alertCopyToStudent')} />
       <PaymentPeriods policy={policy} />
       <ModalFooter>
         <ModalCancel>Close</ModalCancel>
@@ -153,6 +156,20 @@ function PolicyForm({ policy }: { policy: ProgramPolicy }) {
         </Button>
       </ModalFooter>
     </form>
+  );
+}
+
+/** "Also tell the student": a checkbox bound to the form like the fields above (its value is the checked state). */
+function StudentCopySwitch({ field }: { field: { name: string; value: unknown } & Record<string, unknown> }) {
+  const { value: _value, ...input } = field;
+  return (
+    <label className="mt-5 flex items-start gap-3 text-sm text-slate-900">
+      <input type="checkbox" className="mt-0.5 size-5" {...input} />
+      <span>
+        <span className="font-medium">Also tell the student</span>
+        <span className="block text-slate-600">With an alert, the student gets a plain-words e-mail (their address on file) with the dates missed and how to make up time, and a text message where the school turned SMS on.</span>
+      </span>
+    </label>
   );
 }
 
