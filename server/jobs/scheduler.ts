@@ -9,6 +9,7 @@ import { purgeExpiredCounters } from '../lib/shared-counters.ts';
 import { runScheduledBackup } from '../modules/backups/service.ts';
 import { syncLeaveStatuses } from '../modules/compliance/service.ts';
 import { sweepInterruptedUploads } from '../modules/imports/service.ts';
+import { sendLowAttendanceAlerts } from '../modules/notifications/service.ts';
 import { OUTBOX_CHANNEL, createMessageSenders, deliverDueMessages, type MessageSenders } from '../modules/outbox/service.ts';
 import { markAbsentees } from './auto-absent.ts';
 import { purgeExpiredLoginSessions } from './login-session-cleanup.ts';
@@ -41,6 +42,8 @@ export const JOBS: Job[] = [
   { name: 'retention', cron: '23 */6 * * *', run: ({ db, clock }) => purgeExpiredData(db, clock) },
   // Checks every minute whether the school's backup time has passed; the day's run is claimed once.
   { name: 'nightly-backup', cron: '* * * * *', run: ({ db, config, clock }) => runScheduledBackup({ db, config, clock }) },
+  // E-mails staff (and, per program, the student) when a low-attendance rule newly fires.
+  { name: 'low-attendance-alerts', cron: '*/15 * * * *', run: (ctx) => sendLowAttendanceAlerts(ctx) },
   // Retries what is due; new messages are sent at once through the outbox notice below.
   { name: 'outbox-delivery', cron: '* * * * *', run: ({ db, senders, clock }) => deliverDueMessages(db, senders, clock) },
 ];

@@ -12,7 +12,7 @@ import { loadConfig, type Config } from '../config.ts';
 import { createDb, type Db } from '../db/client.ts';
 import { fixedClock, systemClock, type Clock } from '../lib/clock.ts';
 import { insertUser } from '../modules/auth/service.ts';
-import { createFieldCipher } from '../lib/field-cipher.ts';
+import { createFieldCipher, type FieldCipher } from '../lib/field-cipher.ts';
 
 /** A database of its own for one test file, cloned from the migrated template. */
 export async function createTestDatabase(): Promise<{ db: Db; url: string; drop: () => Promise<void> }> {
@@ -49,13 +49,13 @@ export type TestApp = {
 
 let counter = 0;
 
-export async function createTestApp(opts: { clock?: Clock; config?: Partial<Config> } = {}): Promise<TestApp> {
+export async function createTestApp(opts: { clock?: Clock; config?: Partial<Config>; cipher?: FieldCipher } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   // A data directory of its own (backups land there), never the checkout's ./data.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-app-'));
   const config = { ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: database.url, dataDir, ...opts.config };
   const clock = opts.clock ?? systemClock;
-  const app = await buildApp({ db: database.db, config, clock, cipher: createFieldCipher(randomBytes(32)) }, { webRoot: '/nonexistent', logger: process.env.TEST_LOG ? { level: 'error' } : false });
+  const app = await buildApp({ db: database.db, config, clock, cipher: opts.cipher ?? createFieldCipher(randomBytes(32)) }, { webRoot: '/nonexistent', logger: process.env.TEST_LOG ? { level: 'error' } : false });
   await app.ready();
   return {
     app,

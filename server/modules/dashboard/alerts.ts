@@ -37,7 +37,7 @@ export function computeAlerts(db: DbOrTx, scope: Scope, today: string, now: Date
   return alerts;
 }
 
-async function evaluateAlertRules(db: DbOrTx, scope: Scope, today: string, now: Date): Promise<Alert[]> {
+export async function evaluateAlertRules(db: DbOrTx, scope: Scope, today: string, now: Date): Promise<Alert[]> {
   const since = addDays(today, -60);
   const courseSince = addDays(today, -COURSE_WINDOW_DAYS);
   const timestamp = now.toISOString();

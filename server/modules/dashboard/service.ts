@@ -6,7 +6,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { addDays, localDate } from '../../lib/school-time.ts';
 import { listActiveSessionsIn, scopeOfUser, type ScheduleScope } from '../qr-sessions/service.ts';
 import { effectiveNotifications, getSettings, schoolTimeZoneChoice } from '../settings/service.ts';
-import { computeAlerts } from './alerts.ts';
+import { computeAlerts, evaluateAlertRules } from './alerts.ts';
 import {
   courseTotals,
   dailyTotals,
@@ -193,4 +193,13 @@ export async function recentAttendance({ db, scope }: Ctx): Promise<z.infer<type
 export async function gettingStarted(db: DbOrTx): Promise<GettingStarted> {
   const [counts, zone] = await Promise.all([setupCounts(db), schoolTimeZoneChoice(db)]);
   return { ...counts, timeZone: zone.timeZone, timeZoneChosen: zone.chosen };
+}
+
+/**
+ * The school's low-attendance alerts now (every class), for the alert e-mails (notifications module):
+ * evaluated afresh, never the dashboard's 30-second cache, so a record corrected a moment ago counts.
+ */
+export async function schoolAlerts(db: DbOrTx, now: Date) {
+  const { today } = await schoolDate(db, now);
+  return evaluateAlertRules(db, { instructorId: null }, today, now);
 }

@@ -217,3 +217,20 @@ export async function schoolTimeZoneChoice(db: DbOrTx): Promise<{ timeZone: stri
   const row = await selectSettingsRow(db);
   return { timeZone: row?.timeZone ?? 'UTC', chosen: row?.updatedBy != null };
 }
+
+/** An unsubscribe link was followed: this user's own switch goes off (audited as theirs). */
+export async function turnOffNotificationSwitch(db: Db, userId: number, key: keyof NotificationSettings, at: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    await upsertNotificationPreferences(tx, userId, { [key]: false, updatedAt: at });
+    await recordAudit(tx, {
+      userId,
+      action: 'Update',
+      tableName: 'user_notification_settings',
+      recordId: String(userId),
+      ipAddress: null,
+      newValues: { [`notifications.${key}`]: false, via: 'unsubscribe link' },
+      always: true,
+      at,
+    });
+  });
+}

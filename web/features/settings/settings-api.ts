@@ -95,3 +95,11 @@ export function useSendTestEmail() {
     },
   });
 }
+
+/** Whether e-mail and SMS can act on this server (any signed-in user). */
+export function useDeliveryChannels() {
+  return useQuery({
+    queryKey: ['/api/notifications/channels'],
+    queryFn: () => apiParse(z.object({ email: z.boolean(), sms: z.boolean() }), 'GET', '/api/notifications/channels'),
+  });
+}

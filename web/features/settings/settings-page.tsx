@@ -10,7 +10,7 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { useSignedInUser } from '../../lib/use-auth.ts';
 import { useTabParam } from '../../lib/use-tab-param.ts';
 import { GroupForm, type GroupSpec } from './group-form.tsx';
-import { useNotificationDefaults } from './settings-api.ts';
+import { useDeliveryChannels, useNotificationDefaults } from './settings-api.ts';
 import { ATTENDANCE, NOTIFICATION_DEFAULTS, NOTIFICATIONS, SECURITY, SYSTEM } from './settings-specs.ts';
 import { DeliveryPanel } from './delivery-panel.tsx';
 import { SystemStatusPanel } from './system-status-panel.tsx';
@@ -77,6 +77,7 @@ export function SettingsPage() {
           </PageTabPanel>
           <PageTabPanel value="notifications" keepMounted>
             <div className="grid gap-6">
+              <ChannelsNotice />
               {form(NOTIFICATIONS)}
               {editsDefaults && defaults.data ? (
                 <GroupForm key={JSON.stringify(defaults.data)} spec={NOTIFICATION_DEFAULTS} saved={defaults.data} canEdit />
@@ -96,5 +97,17 @@ export function SettingsPage() {
         </PageTabs>
       )}
     </>
+  );
+}
+
+/** Says plainly when a switch cannot act on this server, and why (issue 14). */
+function ChannelsNotice() {
+  const channels = useDeliveryChannels();
+  if (!channels.data || (channels.data.email && channels.data.sms)) return null;
+  return (
+    <Alert variant="info">
+      {!channels.data.email ? 'E-mail is not configured on this server (SMTP_URL is not set): e-mail switches are saved, but nothing is sent until an administrator configures it. ' : ''}
+      {!channels.data.sms ? 'No SMS provider is configured: text messages are not sent.' : ''}
+    </Alert>
   );
 }

@@ -37,10 +37,13 @@ export const NOTIFICATIONS: GroupSpec = {
   savedText: 'Notification settings have been updated successfully.',
   integers: {},
   switches: {
-    emailNotifications: { label: 'Email notifications', description: 'Saved preference for e-mail notices to staff; Muster does not send e-mail yet.' },
-    smsNotifications: { label: 'SMS notifications', description: 'Saved preference for text-message notices; Muster does not send SMS yet.' },
+    emailNotifications: { label: 'Email notifications', description: 'Send me e-mail from Muster at all. Off: no e-mail, whatever the switches below say.' },
+    smsNotifications: { label: 'SMS notifications', description: 'Staff are not sent text messages; the school default below decides whether students get absence texts.' },
     weeklyReports: { label: 'Weekly reports', description: 'Saved preference for a weekly attendance summary; not sent yet.' },
-    lowAttendanceAlerts: { label: 'Low attendance alerts', description: 'Show me alerts on the dashboard when a course or student falls below the required rate.' },
+    lowAttendanceAlerts: {
+      label: 'Low attendance alerts',
+      description: 'Show me alerts on the dashboard, and e-mail me when a rule newly fires for a student of my classes (administrators: any student), at most once a week per rule.',
+    },
     systemMaintenanceNotices: { label: 'System maintenance notices', description: 'Saved preference for maintenance announcements; not sent yet.' },
   },
 };
@@ -58,9 +61,9 @@ export const NOTIFICATION_DEFAULTS: GroupSpec = {
   // Labels unlike the personal ones: each switch on the tab keeps one accessible name.
   switches: {
     emailNotifications: { label: 'E-mail by default', description: 'For people who have not chosen: e-mail notices.' },
-    smsNotifications: { label: 'Text messages by default', description: 'For people who have not chosen: SMS notices.' },
+    smsNotifications: { label: 'Text messages by default', description: 'School-wide: text students their absence notice (programs that copy the student; needs an SMS provider).' },
     weeklyReports: { label: 'Weekly summary by default', description: 'For people who have not chosen: the weekly attendance summary.' },
-    lowAttendanceAlerts: { label: 'Dashboard alerts by default', description: 'For people who have not chosen: low-attendance alerts on the dashboard.' },
+    lowAttendanceAlerts: { label: 'Alerts by default', description: 'For people who have not chosen: low-attendance alerts on the dashboard and by e-mail.' },
     systemMaintenanceNotices: { label: 'Maintenance announcements by default', description: 'For people who have not chosen: maintenance announcements.' },
   },
 };

@@ -1,0 +1,54 @@
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../app-deps.ts';
+import { applyUnsubscribe, deliveryChannels, describeUnsubscribe } from './service.ts';
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** A page that works in any mail program's browser: no script, no sign-in. */
+function page(reply: FastifyReply, status: number, title: string, body: string) {
+  return reply
+    .status(status)
+    .type('text/html; charset=utf-8')
+    .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · Muster</title></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`);
+}
+
+const tokenQuery = z.object({ token: z.string().max(2000).optional() });
+const NOT_OURS = '<p>This unsubscribe link is not valid. Copy the whole link from the e-mail, or change your notifications in Muster under Settings › Notifications.</p>';
+
+export function notificationsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    // The one-click unsubscribe POST (RFC 8058) and this page's form are form-encoded.
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+
+    app.get('/api/notifications/channels', { config: { signedIn: true }, schema: { response: { 200: z.object({ email: z.boolean(), sms: z.boolean() }) } } }, async () =>
+      deliveryChannels(deps.config),
+    );
+
+    app.get('/unsubscribe', { config: { public: true, rateLimit: { max: 60, timeWindow: '1 minute' } }, schema: { querystring: tokenQuery } }, async (req, reply) => {
+      const token = req.query.token ?? '';
+      const what = describeUnsubscribe(deps.cipher, token);
+      if (!what) return page(reply, 400, 'Link not valid', NOT_OURS);
+      return page(
+        reply,
+        200,
+        'Unsubscribe',
+        `<p>Stop ${escapeHtml(what)}?</p><form method="post" action="/unsubscribe"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit">Unsubscribe</button></form>`,
+      );
+    });
+
+    app.post(
+      '/unsubscribe',
+      { config: { public: true, rateLimit: { max: 30, timeWindow: '1 minute' } }, schema: { querystring: tokenQuery, body: z.object({ token: z.string().max(2000).optional() }).passthrough().optional() } },
+      async (req, reply) => {
+        const token = req.body?.token ?? req.query.token ?? '';
+        const what = await applyUnsubscribe(deps.db, deps.cipher, token, deps.clock);
+        if (!what) return page(reply, 400, 'Link not valid', NOT_OURS);
+        return page(reply, 200, 'Unsubscribed', `<p>You will no longer receive ${escapeHtml(what)}. You can turn them on again in Muster under Settings › Notifications.</p>`);
+      },
+    );
+  };
+}
