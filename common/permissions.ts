@@ -37,6 +37,7 @@ export const ACTIONS = [
   'leaves:manage', // record, end or extend a leave of absence
   'withdrawals:manage', // record or reverse a withdrawal
   'users:reset-two-factor', // forget a user's authenticator so they enrol again
+  'maintenance:manage', // post and remove maintenance notices
   'operations:view', // e-mail and SMS delivery, the background jobs' history
   'operations:test-email', // send oneself a test e-mail
 ] as const;
@@ -79,6 +80,7 @@ const PERMISSIONS: Record<Action, readonly Role[]> = {
   'leaves:manage': ADMINS,
   'withdrawals:manage': ADMINS,
   'users:reset-two-factor': ['super_admin'],
+  'maintenance:manage': ['super_admin'],
   'operations:view': ADMINS,
   'operations:test-email': ADMINS,
 };

@@ -2,6 +2,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import type { CurrentUser } from '../../../common/auth.ts';
 import { BrandMark } from '../../components/ui/brand-mark.tsx';
+import { MaintenanceBanner } from '../../components/maintenance-banner.tsx';
 import { MobileNav } from './mobile-nav.tsx';
 import { SidebarContent } from './sidebar-content.tsx';
 
@@ -38,6 +39,7 @@ export function AppShell({ user, children }: { user: CurrentUser; children: Reac
           <MobileNav user={user} />
           <BrandMark />
         </header>
+        <MaintenanceBanner />
         <main ref={mainRef} id="main-content" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-8 outline-none sm:px-6 lg:px-10 lg:py-10">
           {children}
         </main>

@@ -13,6 +13,7 @@ import { GroupForm, type GroupSpec } from './group-form.tsx';
 import { useDeliveryChannels, useNotificationDefaults } from './settings-api.ts';
 import { ATTENDANCE, NOTIFICATION_DEFAULTS, NOTIFICATIONS, SECURITY, SYSTEM } from './settings-specs.ts';
 import { DeliveryPanel } from './delivery-panel.tsx';
+import { MaintenancePanel } from './maintenance-panel.tsx';
 import { SystemStatusPanel } from './system-status-panel.tsx';
 import { useSettings } from '../../lib/shared-queries.ts';
 
@@ -92,6 +93,7 @@ export function SettingsPage() {
               {form(SYSTEM)}
               {tab === 'system' ? <SystemStatusPanel canBackUp={can(user.role, 'backups:run')} /> : null}
               {tab === 'system' && can(user.role, 'operations:view') ? <DeliveryPanel canSendTest={can(user.role, 'operations:test-email')} /> : null}
+              {tab === 'system' && can(user.role, 'maintenance:manage') ? <MaintenancePanel /> : null}
             </div>
           </PageTabPanel>
         </PageTabs>

@@ -44,7 +44,7 @@ export const NOTIFICATIONS: GroupSpec = {
       label: 'Low attendance alerts',
       description: 'Show me alerts on the dashboard, and e-mail me when a rule newly fires for a student of my classes (administrators: any student), at most once a week per rule.',
     },
-    systemMaintenanceNotices: { label: 'System maintenance notices', description: 'Saved preference for maintenance announcements; not sent yet.' },
+    systemMaintenanceNotices: { label: 'System maintenance notices', description: 'E-mail me when the Super Administrator announces maintenance (the banner shows to everyone).' },
   },
 };
 
