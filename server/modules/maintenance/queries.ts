@@ -30,16 +30,3 @@ export async function deleteNotice(db: DbOrTx, id: number) {
   const [row] = await db.delete(maintenanceNotices).where(eq(maintenanceNotices.id, id)).returning();
   return row;
 }
-
-/** Active staff whose own switches (or the school's defaults) have e-mail and maintenance notices on. */
-export async function selectNoticeRecipients(db: DbOrTx): Promise<{ id: number; email: string; firstName: string }[]> {
-  const { rows } = await db.execute<{ id: number; email: string; first_name: string }>(sql`
-    select u.id, u.email, u.first_name
-      from users u
-      cross join school_settings st
-      left join user_notification_preferences p on p.user_id = u.id
-     where u.is_active
-       and coalesce(p.email_notifications, st.email_notifications)
-       and coalesce(p.system_maintenance_notices, st.system_maintenance_notices)`);
-  return rows.map((r) => ({ id: r.id, email: r.email, firstName: r.first_name }));
-}

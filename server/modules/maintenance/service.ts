@@ -7,8 +7,8 @@ import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { publicBaseUrl } from '../../lib/public-url.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { emailConfigured, queueEmails, unsubscribeUrl } from '../outbox/service.ts';
-import { getSettings } from '../settings/service.ts';
-import { deleteNotice, insertNotice, selectCurrentNotices, selectNoticeRecipients, selectRecentNotices } from './queries.ts';
+import { getSettings, usersWantingEmail } from '../settings/service.ts';
+import { deleteNotice, insertNotice, selectCurrentNotices, selectRecentNotices } from './queries.ts';
 
 type Row = Awaited<ReturnType<typeof selectRecentNotices>>[number];
 const toNotice = (r: Row): MaintenanceNotice => ({
@@ -56,7 +56,7 @@ export async function postNotice(
     await recordAudit(tx, { userId: actor.id, action: 'Create', tableName: 'maintenance_notices', recordId: id, ipAddress: ip, newValues: { message: input.message, startsAt: input.startsAt, endsAt: input.endsAt }, always: true, at: now });
     let emailedTo = 0;
     if (emailConfigured(deps.config)) {
-      const recipients = await selectNoticeRecipients(tx);
+      const recipients = await usersWantingEmail(tx, 'systemMaintenanceNotices');
       const when = windowInWords(startsAt, endsAt, settings.attendance.timeZone);
       const school = settings.system.schoolName.trim() || 'Muster';
       await queueEmails(

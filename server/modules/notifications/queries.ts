@@ -64,24 +64,6 @@ export async function selectAlertContext(db: DbOrTx, pairs: { studentId: number;
   }));
 }
 
-export type AlertRecipientRow = { id: number; email: string; firstName: string; role: string };
-
-/**
- * Active staff whose own switches (or the school's defaults where they have not chosen) have both
- * e-mail and low-attendance alerts on.
- */
-export async function selectAlertRecipients(db: DbOrTx): Promise<AlertRecipientRow[]> {
-  const { rows } = await db.execute<{ id: number; email: string; first_name: string; role: string }>(sql`
-    select u.id, u.email, u.first_name, u.role
-      from users u
-      cross join school_settings st
-      left join user_notification_preferences p on p.user_id = u.id
-     where u.is_active
-       and coalesce(p.email_notifications, st.email_notifications)
-       and coalesce(p.low_attendance_alerts, st.low_attendance_alerts)`);
-  return rows.map((r) => ({ id: r.id, email: r.email, firstName: r.first_name, role: r.role }));
-}
-
 /** Serialise alert decisions for one student and rule across instances, until the transaction ends. */
 export async function lockStudentRule(db: DbOrTx, studentId: number, rule: string): Promise<void> {
   await db.execute(sql`select pg_advisory_xact_lock(hashtext('student-alert'), hashtext(${`${studentId}:${rule}`}))`);

@@ -8,14 +8,13 @@ import { publicBaseUrl } from '../../lib/public-url.ts';
 import { addDays, localDate } from '../../lib/school-time.ts';
 import { schoolAlerts } from '../dashboard/service.ts';
 import { emailConfigured, queueEmails, queueSms, readUnsubscribeToken, smsConfigured, unsubscribeUrl, type EmailMessage, type SmsMessage } from '../outbox/service.ts';
-import { getSettings, turnOffNotificationSwitch } from '../settings/service.ts';
+import { getSettings, turnOffNotificationSwitch, usersWantingEmail } from '../settings/service.ts';
 import { alertEmailToStaff, alertEmailToStudent, alertSms, type AlertFacts } from './messages.ts';
 import {
   firedWithin,
   insertStudentAlert,
   lockStudentRule,
   selectAlertContext,
-  selectAlertRecipients,
   selectRecentMeetings,
   selectStatuses,
   setStudentOptOut,
@@ -76,7 +75,7 @@ export async function sendLowAttendanceAlerts({ db, config, cipher, clock }: Ctx
   }
   if (candidates.length === 0) return { alerts: 0, emails: 0, sms: 0 };
 
-  const recipients = await selectAlertRecipients(db);
+  const recipients = await usersWantingEmail(db, 'lowAttendanceAlerts');
   const base = publicBaseUrl(config);
   const school = settings.system.schoolName.trim() || 'Muster';
   const smsOn = settings.notifications.smsNotifications && smsConfigured(config);

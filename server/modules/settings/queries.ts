@@ -1,4 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Role } from '../../../common/roles.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { schoolSettings, userNotificationPreferences, users } from '../../db/schema/index.ts';
 
@@ -47,4 +48,28 @@ export async function upsertNotificationPreferences(db: DbOrTx, userId: number, 
     .insert(userNotificationPreferences)
     .values({ userId, ...values })
     .onConflictDoUpdate({ target: userNotificationPreferences.userId, set: values });
+}
+
+const SWITCH_COLUMNS = {
+  weeklyReports: sql.raw('weekly_reports'),
+  lowAttendanceAlerts: sql.raw('low_attendance_alerts'),
+  systemMaintenanceNotices: sql.raw('system_maintenance_notices'),
+} as const;
+
+/**
+ * Active users whose own switches (or the school's defaults where they have not chosen) have e-mail
+ * on and this kind of e-mail on.
+ */
+export async function selectUsersWantingEmail(db: DbOrTx, kind: keyof typeof SWITCH_COLUMNS): Promise<{ id: number; email: string; firstName: string; role: Role }[]> {
+  const column = SWITCH_COLUMNS[kind];
+  const { rows } = await db.execute<{ id: number; email: string; first_name: string; role: Role }>(sql`
+    select u.id, u.email, u.first_name, u.role
+      from users u
+      cross join school_settings st
+      left join user_notification_preferences p on p.user_id = u.id
+     where u.is_active
+       and coalesce(p.email_notifications, st.email_notifications)
+       and coalesce(p.${column}, st.${column})
+     order by u.id`);
+  return rows.map((r) => ({ id: r.id, email: r.email, firstName: r.first_name, role: r.role }));
 }

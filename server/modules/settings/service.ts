@@ -17,6 +17,7 @@ import { badRequest, forbidden } from '../../lib/errors.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import {
   selectNotificationPreferences,
+  selectUsersWantingEmail,
   selectNotificationPreferencesForUpdate,
   selectSettingsRow,
   selectSettingsRowForUpdate,
@@ -233,4 +234,9 @@ export async function turnOffNotificationSwitch(db: Db, userId: number, key: key
       at,
     });
   });
+}
+
+/** Who is sent this kind of e-mail: active users with e-mail and this switch on (their own choice, else the school's). */
+export function usersWantingEmail(db: DbOrTx, kind: 'weeklyReports' | 'lowAttendanceAlerts' | 'systemMaintenanceNotices') {
+  return selectUsersWantingEmail(db, kind);
 }
