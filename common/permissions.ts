@@ -38,6 +38,7 @@ export const ACTIONS = [
   'withdrawals:manage', // record or reverse a withdrawal
   'users:reset-two-factor', // forget a user's authenticator so they enrol again
   'maintenance:manage', // post and remove maintenance notices
+  'reports:preview', // send oneself a preview of the weekly report
   'operations:view', // e-mail and SMS delivery, the background jobs' history
   'operations:test-email', // send oneself a test e-mail
 ] as const;
@@ -81,6 +82,7 @@ const PERMISSIONS: Record<Action, readonly Role[]> = {
   'withdrawals:manage': ADMINS,
   'users:reset-two-factor': ['super_admin'],
   'maintenance:manage': ['super_admin'],
+  'reports:preview': ADMINS,
   'operations:view': ADMINS,
   'operations:test-email': ADMINS,
 };

@@ -10,6 +10,7 @@ import { runScheduledBackup } from '../modules/backups/service.ts';
 import { syncLeaveStatuses } from '../modules/compliance/service.ts';
 import { sweepInterruptedUploads } from '../modules/imports/service.ts';
 import { sendLowAttendanceAlerts } from '../modules/notifications/service.ts';
+import { runWeeklyReport } from '../modules/digests/service.ts';
 import { OUTBOX_CHANNEL, createMessageSenders, deliverDueMessages, type MessageSenders } from '../modules/outbox/service.ts';
 import { markAbsentees } from './auto-absent.ts';
 import { purgeExpiredLoginSessions } from './login-session-cleanup.ts';
@@ -44,6 +45,8 @@ export const JOBS: Job[] = [
   { name: 'nightly-backup', cron: '* * * * *', run: ({ db, config, clock }) => runScheduledBackup({ db, config, clock }) },
   // E-mails staff (and, per program, the student) when a low-attendance rule newly fires.
   { name: 'low-attendance-alerts', cron: '*/15 * * * *', run: (ctx) => sendLowAttendanceAlerts(ctx) },
+  // Checks whether this week's Monday 07:00 (school time) has passed; the week's report is claimed once.
+  { name: 'weekly-report', cron: '*/5 * * * *', run: ({ db, config, cipher, clock }) => runWeeklyReport({ db, config, cipher, clock }) },
   // Retries what is due; new messages are sent at once through the outbox notice below.
   { name: 'outbox-delivery', cron: '* * * * *', run: ({ db, senders, clock }) => deliverDueMessages(db, senders, clock) },
 ];

@@ -203,3 +203,21 @@ export async function schoolAlerts(db: DbOrTx, now: Date) {
   const { today } = await schoolDate(db, now);
   return evaluateAlertRules(db, { instructorId: null }, today, now);
 }
+
+/** Attendance rate per active course over two consecutive date ranges (the weekly report's table). */
+export async function courseRatesByWeek(db: DbOrTx, d: { lastWeekFrom: string; thisWeekFrom: string; thisWeekTo: string }) {
+  const rows = await courseTotals(db, { instructorId: null }, { since: addDays(d.lastWeekFrom, -1), split: addDays(d.thisWeekFrom, -1), today: d.thisWeekTo });
+  return rows.map((c) => ({
+    courseId: c.courseId,
+    courseCode: c.courseCode,
+    courseName: c.courseName,
+    thisWeek: c.recentTotal === 0 ? null : pct(c.recentAtt, c.recentTotal),
+    lastWeek: c.olderTotal === 0 ? null : pct(c.olderAtt, c.olderTotal),
+  }));
+}
+
+/** The school's students at risk by the dashboard's alert rules as of a school date. */
+export async function schoolStudentsAtRisk(db: DbOrTx, asOf: string, now: Date): Promise<{ count: number; reasons: string[] }> {
+  const alerts = (await evaluateAlertRules(db, { instructorId: null }, asOf, now)).filter((a) => a.studentId != null);
+  return { count: new Set(alerts.map((a) => a.studentId)).size, reasons: alerts.map((a) => a.message) };
+}

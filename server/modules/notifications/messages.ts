@@ -1,3 +1,5 @@
+import { escapeHtml } from '../../lib/html.ts';
+
 /** The alert e-mails and SMS: plain text first, with a simple HTML part. */
 
 export type AlertFacts = {
@@ -13,7 +15,6 @@ export type AlertFacts = {
   makeUpDeadlineDays: number;
 };
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** "Mon, Nov 23, 2026": dates as people read them (the date is the school's, no time zone shift). */
 export function readableDate(date: string): string {

@@ -2,9 +2,9 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.ts';
+import { escapeHtml } from '../../lib/html.ts';
 import { applyUnsubscribe, deliveryChannels, describeUnsubscribe } from './service.ts';
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A page that works in any mail program's browser: no script, no sign-in. */
 function page(reply: FastifyReply, status: number, title: string, body: string) {

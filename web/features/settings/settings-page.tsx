@@ -14,6 +14,7 @@ import { useDeliveryChannels, useNotificationDefaults } from './settings-api.ts'
 import { ATTENDANCE, NOTIFICATION_DEFAULTS, NOTIFICATIONS, SECURITY, SYSTEM } from './settings-specs.ts';
 import { DeliveryPanel } from './delivery-panel.tsx';
 import { MaintenancePanel } from './maintenance-panel.tsx';
+import { WeeklyReportPreview } from './weekly-report-preview.tsx';
 import { SystemStatusPanel } from './system-status-panel.tsx';
 import { useSettings } from '../../lib/shared-queries.ts';
 
@@ -83,6 +84,7 @@ export function SettingsPage() {
               {editsDefaults && defaults.data ? (
                 <GroupForm key={JSON.stringify(defaults.data)} spec={NOTIFICATION_DEFAULTS} saved={defaults.data} canEdit />
               ) : null}
+              {can(user.role, 'reports:preview') ? <WeeklyReportPreview /> : null}
             </div>
           </PageTabPanel>
           <PageTabPanel value="security" keepMounted>

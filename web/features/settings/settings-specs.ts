@@ -39,7 +39,7 @@ export const NOTIFICATIONS: GroupSpec = {
   switches: {
     emailNotifications: { label: 'Email notifications', description: 'Send me e-mail from Muster at all. Off: no e-mail, whatever the switches below say.' },
     smsNotifications: { label: 'SMS notifications', description: 'Staff are not sent text messages; the school default below decides whether students get absence texts.' },
-    weeklyReports: { label: 'Weekly reports', description: 'Saved preference for a weekly attendance summary; not sent yet.' },
+    weeklyReports: { label: 'Weekly reports', description: 'Administrators: e-mail me the weekly report on Mondays at 07:00 school time (other roles are not sent it).' },
     lowAttendanceAlerts: {
       label: 'Low attendance alerts',
       description: 'Show me alerts on the dashboard, and e-mail me when a rule newly fires for a student of my classes (administrators: any student), at most once a week per rule.',
@@ -62,7 +62,7 @@ export const NOTIFICATION_DEFAULTS: GroupSpec = {
   switches: {
     emailNotifications: { label: 'E-mail by default', description: 'For people who have not chosen: e-mail notices.' },
     smsNotifications: { label: 'Text messages by default', description: 'School-wide: text students their absence notice (programs that copy the student; needs an SMS provider).' },
-    weeklyReports: { label: 'Weekly summary by default', description: 'For people who have not chosen: the weekly attendance summary.' },
+    weeklyReports: { label: 'Weekly summary by default', description: 'For administrators who have not chosen: the Monday weekly report.' },
     lowAttendanceAlerts: { label: 'Alerts by default', description: 'For people who have not chosen: low-attendance alerts on the dashboard and by e-mail.' },
     systemMaintenanceNotices: { label: 'Maintenance announcements by default', description: 'For people who have not chosen: maintenance announcements.' },
   },
