@@ -46,6 +46,7 @@ import { ssoRoutes } from './modules/sso/routes.ts';
 import { notificationsRoutes } from './modules/notifications/routes.ts';
 import { maintenanceRoutes } from './modules/maintenance/routes.ts';
 import { digestsRoutes } from './modules/digests/routes.ts';
+import { studentHoursRoutes } from './modules/student-hours/routes.ts';
 import { jobHistoryRoutes } from './modules/job-history/routes.ts';
 import { calendarRoutes } from './modules/calendar/routes.ts';
 
@@ -122,6 +123,7 @@ export async function buildApp(
   await app.register(notificationsRoutes(full));
   await app.register(maintenanceRoutes(full));
   await app.register(digestsRoutes(full));
+  await app.register(studentHoursRoutes(full));
   await app.register(jobHistoryRoutes(full));
   // The API reference for SIS integrators: Swagger UI at /api/docs, the OpenAPI description at /api/docs/json.
   await app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PREFIX, uiConfig: { deepLinking: false } });

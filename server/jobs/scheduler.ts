@@ -11,6 +11,7 @@ import { syncLeaveStatuses } from '../modules/compliance/service.ts';
 import { sweepInterruptedUploads } from '../modules/imports/service.ts';
 import { sendLowAttendanceAlerts } from '../modules/notifications/service.ts';
 import { runWeeklyReport } from '../modules/digests/service.ts';
+import { purgeExpiredHoursLinks } from '../modules/student-hours/service.ts';
 import { OUTBOX_CHANNEL, createMessageSenders, deliverDueMessages, type MessageSenders } from '../modules/outbox/service.ts';
 import { markAbsentees } from './auto-absent.ts';
 import { purgeExpiredLoginSessions } from './login-session-cleanup.ts';
@@ -37,6 +38,8 @@ export const JOBS: Job[] = [
   { name: 'interrupted-uploads', cron: '* * * * *', run: ({ db }) => sweepInterruptedUploads(db) },
   { name: 'rate-limit-counters', cron: '*/10 * * * *', run: ({ db, clock }) => purgeExpiredCounters(db, clock.now()) },
   { name: 'login-session-cleanup', cron: '7 * * * *', run: ({ db }) => purgeExpiredLoginSessions(db) },
+  // Students' e-mailed hours links stop working after 7 days; their rows go soon after.
+  { name: 'hours-link-cleanup', cron: '37 * * * *', run: ({ db, clock }) => purgeExpiredHoursLinks(db, clock) },
   { name: 'auto-absent', cron: '*/5 * * * *', run: ({ db, clock }) => markAbsentees(db, clock) },
   // A leave that starts today makes the student `loa`; one that ended gives the status back.
   { name: 'leave-statuses', cron: '*/15 * * * *', run: ({ db, clock }) => syncLeaveStatuses(db, clock) },

@@ -15,7 +15,11 @@ const HEADERS: Record<string, string> = {
 
 export function registerSecurityHeaders(app: FastifyInstance, opts: { hsts: boolean }): void {
   app.addHook('onSend', async (req, reply, payload) => {
-    for (const [k, v] of Object.entries(HEADERS)) reply.header(k, v);
+    for (const [k, v] of Object.entries(HEADERS)) {
+      // A page whose URL is a credential (a student's hours link) sends its own, stricter policy.
+      if (k === 'referrer-policy' && reply.hasHeader(k)) continue;
+      reply.header(k, v);
+    }
     if (opts.hsts) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
     // Only the built web app's files may be cached; every API answer (and every 404) is no-store.
     const access = matchedAccess(req);

@@ -9,6 +9,7 @@ import { formatClock, formatCountdown, formatDate, formatLocalTime } from '../li
 import { serverNow, useServerNow } from '../lib/server-clock.ts';
 import { loadPublicSession, submitAttendance, type ScanSession } from './load-session.ts';
 import { CodeEntry } from './code-entry.tsx';
+import { EmailMyHours } from './email-my-hours.tsx';
 import { ScanField } from './scan-field.tsx';
 import { sessionIdFromPath } from './session-id.ts';
 import { rememberDetails, rememberedDetails, storePass, storedPass } from './stored.ts';
@@ -19,7 +20,7 @@ type State =
   | { kind: 'not-found' }
   | { kind: 'expired'; session: ScanSession | null }
   | { kind: 'form'; session: ScanSession }
-  | { kind: 'success'; session: ScanSession; result: SubmitResult; markedAt: number };
+  | { kind: 'success'; session: ScanSession; result: SubmitResult; markedAt: number; student: { studentId: string; email: string } };
 
 type SetState = Dispatch<SetStateAction<State>>;
 
@@ -107,7 +108,7 @@ export function ScanPage() {
         ) : notMarked(state.result) ? (
           <SeeInstructor headingRef={headingRef} session={state.session} result={state.result} />
         ) : (
-          <Success headingRef={headingRef} session={state.session} result={state.result} markedAt={state.markedAt} />
+          <Success headingRef={headingRef} session={state.session} result={state.result} markedAt={state.markedAt} student={state.student} />
         )}
       </div>
       {/* Always in the page, so screen readers announce the result when its text appears. */}
@@ -191,7 +192,7 @@ function AttendanceForm({ session, setState }: { session: ScanSession; setState:
     setSubmitting(false);
     if (outcome.ok) {
       rememberDetails(remember ? trimmed : null);
-      setState({ kind: 'success', session, result: outcome.result, markedAt: serverNow() });
+      setState({ kind: 'success', session, result: outcome.result, markedAt: serverNow(), student: { studentId: trimmed.studentId, email: trimmed.email } });
       return;
     }
     if (outcome.status === 404) return setState({ kind: 'not-found' });
@@ -290,11 +291,13 @@ function Success({
   session,
   result,
   markedAt,
+  student,
 }: {
   headingRef: RefObject<HTMLHeadingElement | null>;
   session: ScanSession;
   result: SubmitResult;
   markedAt: number;
+  student: { studentId: string; email: string };
 }) {
   const { out, what, at } = describeResult(result, markedAt);
   const Icon = out ? LogOut : LogIn;
@@ -320,6 +323,7 @@ function Success({
       </div>
       {result.action === 'checked_in' ? <p className="mt-4 text-sm text-slate-600">Leaving early? Scan the class code again to check out.</p> : null}
       <p className="mt-4 text-sm font-medium text-slate-700">You can close this page now.</p>
+      <EmailMyHours studentId={student.studentId} email={student.email} />
     </div>
   );
 }

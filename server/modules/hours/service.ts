@@ -200,7 +200,15 @@ export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: str
 
 /** GET /api/students/{id}/hours: the ledger as it stood at the end of asOf (default today), with the days of from–to (default the last 31). */
 export async function studentHours(db: DbOrTx, user: User, studentId: number, q: { asOf?: string; from?: string; to?: string }, clock: Clock): Promise<StudentHours> {
-  const student = await assertMayReadStudent(db, user, studentId);
+  return hoursOfStudent(db, await assertMayReadStudent(db, user, studentId), q, clock);
+}
+
+/**
+ * One student's ledger, for a caller that has already decided the reader may see it (a staff
+ * member through assertMayReadStudent, a student through the link e-mailed to them).
+ */
+export async function hoursOfStudent(db: DbOrTx, student: LedgerStudentRow, q: { asOf?: string; from?: string; to?: string }, clock: Clock): Promise<StudentHours> {
+  const studentId = student.id;
   const { today, timeZone } = await schoolToday(db, clock);
   const asOf = q.asOf ?? today;
   const ledger = (await ledgersFor(db, [student], asOf, timeZone)).get(studentId)!;
@@ -507,4 +515,9 @@ export async function attendanceHistory(db: DbOrTx, user: User, recordId: number
   }
   await assertMayReadStudent(db, user, studentId);
   return recordHistory(db, recordId);
+}
+
+/** The student row a ledger is computed for (name and program included); undefined when there is none. */
+export function ledgerStudent(db: DbOrTx, studentId: number): Promise<LedgerStudentRow | undefined> {
+  return selectLedgerStudent(db, studentId);
 }

@@ -2,9 +2,9 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.ts';
+import { acceptFormPosts } from '../../lib/form-body.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import { applyUnsubscribe, deliveryChannels, describeUnsubscribe } from './service.ts';
-
 
 /** A page that works in any mail program's browser: no script, no sign-in. */
 function page(reply: FastifyReply, status: number, title: string, body: string) {
@@ -20,9 +20,7 @@ const NOT_OURS = '<p>This unsubscribe link is not valid. Copy the whole link fro
 export function notificationsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     // The one-click unsubscribe POST (RFC 8058) and this page's form are form-encoded.
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_req, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
+    acceptFormPosts(app);
 
     app.get('/api/notifications/channels', { config: { signedIn: true }, schema: { response: { 200: z.object({ email: z.boolean(), sms: z.boolean() }) } } }, async () =>
       deliveryChannels(deps.config),

@@ -1,0 +1,64 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { HOURS_LINK_REQUESTED, hoursLinkRequestSchema, studentHoursViewSchema } from '../../../common/my-hours.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { notFound } from '../../lib/errors.ts';
+import { acceptFormPosts } from '../../lib/form-body.ts';
+import { pickStudentLanguage } from '../../lib/student-i18n.ts';
+import { hoursByLink, hoursPage, requestHoursLink, requestPage, submitRequestForm, tooManyRequestsPage, type StudentPage } from './service.ts';
+
+/** One device may ask this often: a class behind one access point shares an address, so it is not tiny. */
+const REQUEST_LIMIT = { max: 30, timeWindow: '10 minutes' };
+const VIEW_LIMIT = { max: 60, timeWindow: '1 minute' };
+const langQuery = z.object({ lang: z.string().max(10).optional() });
+const tokenParams = z.object({ token: z.string().max(100) });
+
+/**
+ * A student's own hours (issue 14): "E-mail me my hours" at /my-hours (and from the scan page's
+ * success screen through the API), and the read-only page the e-mailed link opens. Students have
+ * no account: the link is the credential; the request answers the same whether or not it matched.
+ */
+export function studentHoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/api/my-hours/request',
+      { config: { public: true, rateLimit: REQUEST_LIMIT }, schema: { body: hoursLinkRequestSchema, response: { 202: z.object({ message: z.string() }) } } },
+      async (req, reply) => {
+        await requestHoursLink(deps, req.body);
+        return reply.status(202).send({ message: HOURS_LINK_REQUESTED });
+      },
+    );
+
+    app.get('/api/my-hours/:token', { config: { public: true, rateLimit: VIEW_LIMIT }, schema: { params: tokenParams, response: { 200: studentHoursViewSchema } } }, async (req, reply) => {
+      reply.header('referrer-policy', 'same-origin');
+      const view = await hoursByLink(deps, req.params.token);
+      if (!view) throw notFound('Hours link');
+      return view;
+    });
+
+    // The pages: server-rendered, no script. Their refusals are pages too, in the student's language.
+    const studentPages: FastifyPluginAsyncZod = async (pages) => {
+      acceptFormPosts(pages);
+      const language = (req: FastifyRequest, chosen?: unknown) => pickStudentLanguage(chosen ?? (req.query as { lang?: string } | undefined)?.lang, req.headers['accept-language']);
+      const send = (reply: FastifyReply, page: StudentPage) => reply.status(page.status).header('referrer-policy', 'same-origin').type('text/html; charset=utf-8').send(page.html);
+
+      pages.setErrorHandler((error, req, reply) => {
+        if ((error as { statusCode?: number }).statusCode !== 429) throw error;
+        return send(reply, tooManyRequestsPage(language(req)));
+      });
+
+      pages.get('/my-hours', { config: { public: true, rateLimit: VIEW_LIMIT }, schema: { querystring: langQuery } }, async (req, reply) => send(reply, requestPage(deps.config, language(req))));
+
+      pages.post('/my-hours', { config: { public: true, rateLimit: REQUEST_LIMIT }, schema: { querystring: langQuery } }, async (req, reply) => {
+        const body = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as Record<string, unknown>;
+        return send(reply, await submitRequestForm(deps, body, language(req, body.language)));
+      });
+
+      pages.get('/my-hours/:token', { config: { public: true, rateLimit: VIEW_LIMIT }, schema: { params: tokenParams, querystring: langQuery } }, async (req, reply) =>
+        send(reply, await hoursPage(deps, req.params.token, language(req))),
+      );
+    };
+    await app.register(studentPages);
+  };
+}
