@@ -346,8 +346,8 @@ describe('signed-in shell', () => {
       await menuButton.click();
       const dialog = await visible(page.getByRole('dialog', { name: 'Menu' }));
       expect(await menuButton.getAttribute('aria-expanded')).toBe('true');
-      // The role's menu, then the user panel's own link to their sessions.
-      expect(await dialog.getByRole('link').allTextContents()).toEqual([...navItemsFor('instructor').map((i) => i.label), 'Your sessions']);
+      // The role's menu, then the user panel's own links: their sessions and their notification choices.
+      expect(await dialog.getByRole('link').allTextContents()).toEqual([...navItemsFor('instructor').map((i) => i.label), 'Your sessions', 'Your notifications']);
       await screenshot(page, 'mobile-open');
       expect(await seriousViolations(page)).toEqual([]);
       await page.keyboard.press('Escape');
@@ -381,6 +381,10 @@ describe('your sessions and signing out', () => {
     try {
       await signIn(elsewhere.page, user);
       await signIn(page, user);
+      // Every user chooses their own e-mails from their panel: Settings › Notifications, their switches.
+      await page.getByRole('link', { name: 'Your notifications' }).click();
+      await visible(page.getByRole('heading', { name: 'Your notifications' }));
+      expect(await page.getByRole('tab', { name: 'Notifications' }).getAttribute('aria-selected')).toBe('true');
       await page.getByRole('link', { name: 'Your sessions' }).click();
       await visible(page.getByRole('heading', { level: 1, name: 'Your sessions' }));
       await expectTitle(page, 'Your sessions · Muster');

@@ -1,5 +1,5 @@
-import { LogOut, MonitorSmartphone } from 'lucide-react';
-import { NavLink } from 'react-router';
+import { LogOut, Mail, MonitorSmartphone } from 'lucide-react';
+import { Link, NavLink } from 'react-router';
 import type { CurrentUser } from '../../../common/auth.ts';
 import { navItemsFor } from '../../../common/permissions.ts';
 import { ROLE_LABELS } from '../../../common/roles.ts';
@@ -83,6 +83,14 @@ export function SidebarContent({ user }: { user: CurrentUser }) {
           <MonitorSmartphone aria-hidden="true" className="size-4" />
           Your sessions
         </NavLink>
+        {/* Each user's own e-mail choices (issue 14) are the switches of Settings › Notifications. */}
+        <Link
+          to="/settings?tab=notifications"
+          className="mt-2 flex w-full items-center justify-center gap-2 rounded-lg px-3 py-2 text-sm font-medium text-slate-200 transition-colors hover:bg-slate-800 hover:text-white focus-visible:outline-2 focus-visible:outline-blue-400"
+        >
+          <Mail aria-hidden="true" className="size-4" />
+          Your notifications
+        </Link>
         <button
           type="button"
           onClick={signOut}
