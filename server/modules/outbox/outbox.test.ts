@@ -7,7 +7,9 @@ import { startTestSmtpServer } from '../../test/mail-server.ts';
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { createMessageSenders, deliverDueMessages, queueEmails, queueSms, retryDelayMs } from './service.ts';
 
-const clock = fixedClock('2026-11-24T15:00:00Z');
+// Messages are queued at the database's now(): the worker's clock starts a minute past the real
+// time (a fixed date would make every queued message lie in its future once that date has passed).
+const clock = fixedClock(new Date(Date.now() + 60_000));
 let t: TestApp;
 let smtp: Awaited<ReturnType<typeof startTestSmtpServer>>;
 let mailConfig: Config;
