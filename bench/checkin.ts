@@ -67,7 +67,7 @@ export async function run(): Promise<void> {
     const config = { ...loadConfig({ NODE_ENV: 'production' }), databaseUrl: url };
     const app = await buildApp({ db, config, cipher: createFieldCipher(randomBytes(32)) }, { webRoot: '/nonexistent' });
     // The baseline: the same server, one durable insert, nothing else.
-    app.post('/bench/insert', async (req) => {
+    app.post('/bench/insert', { config: { public: true } }, async (req) => {
       await db.execute(sql`insert into bench_probe (v) values (${String((req.body as { v?: string })?.v ?? '')})`);
       return { ok: true };
     });
@@ -102,7 +102,10 @@ export async function run(): Promise<void> {
     });
     console.log(`statuses: ${JSON.stringify(Object.fromEntries(checkins.statuses))}`);
     console.log(`acknowledged check-ins: ${acknowledged}, stored: ${stored[0]!.n}, lost: ${acknowledged - stored[0]!.n}`);
-    console.log(`check-in throughput is ${(rps(checkins) / rps(baseline)).toFixed(2)}x the durable-insert baseline`);
+    const ratio = rps(checkins) / rps(baseline);
+    const p99Ratio = pctl(checkins.ms, 99) / pctl(baseline.ms, 99);
+    console.log(`check-in throughput is ${ratio.toFixed(2)}x the durable-insert baseline (target ≥ 0.70x: ${ratio >= 0.7 ? 'PASS' : 'FAIL'})`);
+    console.log(`check-in p99 is ${p99Ratio.toFixed(2)}x the baseline's p99 (target ≤ 2.00x: ${p99Ratio <= 2 ? 'PASS' : 'FAIL'}); lost ${acknowledged - stored[0]!.n} (target 0)`);
   });
 }
 
