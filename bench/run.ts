@@ -7,6 +7,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   checkin: () => import('./checkin.ts'),
   'students-list': () => import('./students-list.ts'),
   hours: () => import('./hours.ts'),
+  'web-first-load': () => import('./web-first-load.ts'),
 };
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -1,6 +1,6 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import { LoadingScreen } from '../components/ui/spinner.tsx';
+import { LoadingPanel, LoadingScreen } from '../components/ui/spinner.tsx';
 import { useAuth } from '../lib/use-auth.ts';
 import { LandingPage } from '../features/landing/landing-page.tsx';
 import { SignInStepScreen } from '../features/auth/sign-in-steps.tsx';
@@ -23,7 +23,10 @@ export function SignedInArea() {
   if (user.pendingStep) return <SignInStepScreen step={user.pendingStep} email={user.email} />;
   return (
     <AppShell user={user}>
-      <Outlet />
+      {/* Each screen's code arrives when it is first opened (app-routes.tsx); the shell stays. */}
+      <Suspense fallback={<LoadingPanel />}>
+        <Outlet />
+      </Suspense>
     </AppShell>
   );
 }

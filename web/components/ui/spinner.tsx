@@ -13,3 +13,12 @@ export function LoadingScreen() {
     </div>
   );
 }
+
+/** A screen's wait inside the app shell (its code or first data on the way), announced as "Loading". */
+export function LoadingPanel() {
+  return (
+    <div role="status" aria-label="Loading" className="flex min-h-64 items-center justify-center">
+      <Spinner className="size-8 text-blue-700" />
+    </div>
+  );
+}
