@@ -396,6 +396,9 @@ describe('settings', () => {
       expect((await getJson<Settings>(page, '/api/settings')).notifications.smsNotifications).toBe(true);
       await screenshot(page, 'settings-notifications');
       expect(await seriousViolations(page)).toEqual([]);
+      // The weekly report's preview cannot pretend to send without SMTP: it says why.
+      await page.getByRole('button', { name: 'Send me a preview now' }).click();
+      await visible(page.getByText('E-mail is not configured on this server (SMTP_URL is not set).'));
 
       await page.getByRole('tab', { name: 'Security' }).click();
       await page.getByLabel('Session timeout (minutes)').fill('90');
