@@ -251,17 +251,13 @@ export type StudentStanding = Pick<RecordColumns, 'studentId' | 'scheduleId'> &
  */
 export async function studentStandings(db: DbOrTx, scope: ScheduleScope, d: { since: string; today: string; lastN: number }): Promise<StudentStanding[]> {
   const { rows } = await db.execute<StudentStanding>(sql`
-    with recs as (
-      select a.student_id, a.schedule_id, a.status, a.minutes_attended, a.scheduled_minutes,
-             row_number() over (partition by a.student_id, a.schedule_id order by a.session_date desc) as rn
+    with per as (
+      select a.student_id, a.schedule_id,
+             coalesce(sum(a.minutes_attended), 0)::int as attended_minutes,
+             coalesce(sum(a.scheduled_minutes), 0)::int as scheduled_minutes
         from attendance_records a join schedules s on s.id = a.schedule_id
        where a.session_date > ${d.since} and a.session_date <= ${d.today} and ${inScope(scope)}
-    ), per as (
-      select student_id, schedule_id,
-             array_agg(status order by rn) filter (where rn <= ${d.lastN}) as recent,
-             coalesce(sum(minutes_attended), 0)::int as attended_minutes,
-             coalesce(sum(scheduled_minutes), 0)::int as scheduled_minutes
-        from recs group by student_id, schedule_id
+       group by a.student_id, a.schedule_id
     ), remaining as (
       select s.id as schedule_id,
              (select count(*) from generate_series(greatest(${d.today}::date + 1, s.course_start_date), s.course_end_date, interval '1 day') d
@@ -272,7 +268,13 @@ export async function studentStandings(db: DbOrTx, scope: ScheduleScope, d: { si
     )
     select per.student_id as "studentId", per.schedule_id as "scheduleId", st.first_name || ' ' || st.last_name as name,
            c.course_name as "courseName", c.course_code as "courseCode",
-           per.recent, per.attended_minutes as "attendedMinutes", per.scheduled_minutes as "scheduledMinutes",
+           -- The last lastN statuses, newest first: a few rows of an index per student and class,
+           -- not a sort of the whole window (issue 15).
+           array(select r.status from attendance_records r
+                  where r.student_id = per.student_id and r.schedule_id = per.schedule_id
+                    and r.session_date > ${d.since} and r.session_date <= ${d.today}
+                  order by r.session_date desc limit ${d.lastN}) as recent,
+           per.attended_minutes as "attendedMinutes", per.scheduled_minutes as "scheduledMinutes",
            coalesce(remaining.remaining_minutes, 0) as "remainingMinutes"
       from per join students st on st.id = per.student_id
       join schedules s on s.id = per.schedule_id join courses c on c.id = s.course_id
