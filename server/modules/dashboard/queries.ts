@@ -121,15 +121,24 @@ export type CourseTotals = { courseId: CourseColumns['id'] } & Pick<CourseColumn
 /** Per active course, meetings in (since, today]: sessions held, attended and all records, split at `split`. */
 export async function courseTotals(db: DbOrTx, scope: ScheduleScope, d: { since: string; split: string; today: string }): Promise<CourseTotals[]> {
   const { rows } = await db.execute<CourseTotals>(sql`
+    -- Per meeting first (a hash aggregate), then per course: counting distinct (schedule, date)
+    -- records over the whole window compared row values one by one (issue 15).
+    with meetings as (
+      select a.schedule_id, a.session_date,
+             count(*) filter (where a.status in ${ATTENDED}) as att, count(*) as tot
+        from attendance_records a join schedules s on s.id = a.schedule_id and ${inScope(scope)}
+       where a.session_date > ${d.since} and a.session_date <= ${d.today}
+       group by a.schedule_id, a.session_date
+    )
     select c.id as "courseId", c.course_name as "courseName", c.course_code as "courseCode",
-           count(distinct (a.schedule_id, a.session_date))::int as sessions,
-           count(a.id) filter (where a.status in ${ATTENDED})::int as attended, count(a.id)::int as total,
-           count(a.id) filter (where a.status in ${ATTENDED} and a.session_date > ${d.split})::int as "recentAtt",
-           count(a.id) filter (where a.session_date > ${d.split})::int as "recentTotal",
-           count(a.id) filter (where a.status in ${ATTENDED} and a.session_date <= ${d.split})::int as "olderAtt",
-           count(a.id) filter (where a.session_date <= ${d.split})::int as "olderTotal"
+           count(m.schedule_id)::int as sessions,
+           coalesce(sum(m.att), 0)::int as attended, coalesce(sum(m.tot), 0)::int as total,
+           coalesce(sum(m.att) filter (where m.session_date > ${d.split}), 0)::int as "recentAtt",
+           coalesce(sum(m.tot) filter (where m.session_date > ${d.split}), 0)::int as "recentTotal",
+           coalesce(sum(m.att) filter (where m.session_date <= ${d.split}), 0)::int as "olderAtt",
+           coalesce(sum(m.tot) filter (where m.session_date <= ${d.split}), 0)::int as "olderTotal"
       from courses c join schedules s on s.course_id = c.id and ${inScope(scope)}
-      left join attendance_records a on a.schedule_id = s.id and a.session_date > ${d.since} and a.session_date <= ${d.today}
+      left join meetings m on m.schedule_id = s.id
      where c.is_active
      group by c.id, c.course_name, c.course_code
      order by c.course_code`);
