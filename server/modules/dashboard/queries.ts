@@ -23,6 +23,17 @@ function inScope(scope: ScheduleScope, alias = 's'): SQL {
   return scope.instructorId == null ? sql`true` : sql`${sql.identifier(alias)}.instructor_id = ${scope.instructorId}`;
 }
 
+/**
+ * The records of the scope's schedules, as alias `a`. Every record has a schedule (a foreign key),
+ * so the school-wide scope needs no join at all: at 120,000 records a join only to say `true`
+ * was a third of the alert rules' time (issue 15).
+ */
+function scopedRecords(scope: ScheduleScope): SQL {
+  return scope.instructorId == null
+    ? sql`attendance_records a`
+    : sql`attendance_records a join schedules s on s.id = a.schedule_id and s.instructor_id = ${scope.instructorId}`;
+}
+
 /** Schedules that meet on a date: weekly pattern within course dates minus holidays, make-up dates, or a session that ran. */
 function meetingOn(date: string, scope: ScheduleScope): SQL {
   return sql`
@@ -54,8 +65,8 @@ export async function pingDatabase(db: DbOrTx): Promise<void> {
 export async function syncCounts(db: DbOrTx, scope: ScheduleScope): Promise<{ pending: number; failed: number }> {
   const { rows } = await db.execute<{ pending: number; failed: number }>(sql`
     select count(*) filter (where a.sync_status = 'pending')::int as pending, count(*) filter (where a.sync_status = 'failed')::int as failed
-      from attendance_records a join schedules s on s.id = a.schedule_id
-     where a.sync_status in ('pending', 'failed') and ${inScope(scope)}`);
+      from ${scopedRecords(scope)}
+     where a.sync_status in ('pending', 'failed')`);
   return rows[0]!;
 }
 
@@ -92,8 +103,8 @@ export async function rateBetween(db: DbOrTx, scope: ScheduleScope, from: string
            count(*)::int as total,
            coalesce(sum(a.minutes_attended), 0)::bigint::float8 as minutes,
            coalesce(sum(a.scheduled_minutes), 0)::bigint::float8 as scheduled
-      from attendance_records a join schedules s on s.id = a.schedule_id
-     where a.session_date > ${from} and a.session_date <= ${to} and ${inScope(scope)}`);
+      from ${scopedRecords(scope)}
+     where a.session_date > ${from} and a.session_date <= ${to}`);
   return rows[0]!;
 }
 
@@ -103,7 +114,7 @@ export async function dailyTotals(db: DbOrTx, scope: ScheduleScope, from: string
     select d::date::text as date,
            count(a.id) filter (where a.status in ${ATTENDED})::int as attended, count(a.id)::int as total
       from generate_series(${from}::date, ${to}::date, interval '1 day') d
-      left join (attendance_records a join schedules s on s.id = a.schedule_id and ${inScope(scope)}) on a.session_date = d::date
+      left join ${scope.instructorId == null ? sql`attendance_records a` : sql`(${scopedRecords(scope)})`} on a.session_date = d::date
      group by d order by d`);
   return rows;
 }
@@ -126,7 +137,7 @@ export async function courseTotals(db: DbOrTx, scope: ScheduleScope, d: { since:
     with meetings as (
       select a.schedule_id, a.session_date,
              count(*) filter (where a.status in ${ATTENDED}) as att, count(*) as tot
-        from attendance_records a join schedules s on s.id = a.schedule_id and ${inScope(scope)}
+        from ${scopedRecords(scope)}
        where a.session_date > ${d.since} and a.session_date <= ${d.today}
        group by a.schedule_id, a.session_date
     )
@@ -264,8 +275,8 @@ export async function studentStandings(db: DbOrTx, scope: ScheduleScope, d: { si
       select a.student_id, a.schedule_id,
              coalesce(sum(a.minutes_attended), 0)::int as attended_minutes,
              coalesce(sum(a.scheduled_minutes), 0)::int as scheduled_minutes
-        from attendance_records a join schedules s on s.id = a.schedule_id
-       where a.session_date > ${d.since} and a.session_date <= ${d.today} and ${inScope(scope)}
+        from ${scopedRecords(scope)}
+       where a.session_date > ${d.since} and a.session_date <= ${d.today}
        group by a.student_id, a.schedule_id
     ), remaining as (
       select s.id as schedule_id,
