@@ -15,7 +15,6 @@ export type AlertFacts = {
   makeUpDeadlineDays: number;
 };
 
-
 /** "Mon, Nov 23, 2026": dates as people read them (the date is the school's, no time zone shift). */
 export function readableDate(date: string): string {
   return new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
