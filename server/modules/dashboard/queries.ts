@@ -97,15 +97,36 @@ export type RateTotals = { attended: number; onTime: number; total: number; minu
 
 /** Records of meetings in (from, to]: attended, on time, all; minutes attended and scheduled. */
 export async function rateBetween(db: DbOrTx, scope: ScheduleScope, from: string, to: string): Promise<RateTotals> {
-  const { rows } = await db.execute<RateTotals>(sql`
-    select count(*) filter (where a.status in ${ATTENDED})::int as attended,
-           count(*) filter (where a.status = 'present')::int as "onTime",
-           count(*)::int as total,
-           coalesce(sum(a.minutes_attended), 0)::bigint::float8 as minutes,
-           coalesce(sum(a.scheduled_minutes), 0)::bigint::float8 as scheduled
+  return (await ratesBetween(db, scope, [{ from, to }]))[0]!;
+}
+
+/**
+ * The same totals for several date ranges, in one pass over the records of all of them (the
+ * analytics trends compare four overlapping ranges: reading them four times cost four scans).
+ */
+export async function ratesBetween<const R extends readonly { from: string; to: string }[]>(db: DbOrTx, scope: ScheduleScope, ranges: R): Promise<{ [K in keyof R]: RateTotals }> {
+  const from = ranges.reduce((m, r) => (r.from < m ? r.from : m), ranges[0]!.from);
+  const to = ranges.reduce((m, r) => (r.to > m ? r.to : m), ranges[0]!.to);
+  const columns = ranges.map((r, i) => {
+    const within = sql`a.session_date > ${r.from} and a.session_date <= ${r.to}`;
+    return sql`count(*) filter (where ${within} and a.status in ${ATTENDED})::int as ${sql.identifier(`attended${i}`)},
+           count(*) filter (where ${within} and a.status = 'present')::int as ${sql.identifier(`onTime${i}`)},
+           count(*) filter (where ${within})::int as ${sql.identifier(`total${i}`)},
+           coalesce(sum(a.minutes_attended) filter (where ${within}), 0)::bigint::float8 as ${sql.identifier(`minutes${i}`)},
+           coalesce(sum(a.scheduled_minutes) filter (where ${within}), 0)::bigint::float8 as ${sql.identifier(`scheduled${i}`)}`;
+  });
+  const { rows } = await db.execute<Record<string, number>>(sql`
+    select ${sql.join(columns, sql`, `)}
       from ${scopedRecords(scope)}
      where a.session_date > ${from} and a.session_date <= ${to}`);
-  return rows[0]!;
+  const row = rows[0]!;
+  return ranges.map((_, i) => ({
+    attended: row[`attended${i}`]!,
+    onTime: row[`onTime${i}`]!,
+    total: row[`total${i}`]!,
+    minutes: row[`minutes${i}`]!,
+    scheduled: row[`scheduled${i}`]!,
+  })) as { [K in keyof R]: RateTotals };
 }
 
 /** Attended and all records per day over [from, to], every day listed. */

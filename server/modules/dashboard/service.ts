@@ -15,6 +15,7 @@ import {
   openSessionCounts,
   pingDatabase,
   rateBetween,
+  ratesBetween,
   schoolCounts,
   setupCounts,
   signInActivity,
@@ -133,12 +134,14 @@ export async function analytics({ db, scope, now, viewerId }: Ctx): Promise<z.in
   const studentsAtRisk = async (asOf: string) =>
     alertsOn ? new Set((await computeAlerts(db, scope, asOf, now)).filter((a) => a.studentId != null).map((a) => a.studentId)).size : 0;
   // Every read at once: the answer takes as long as the slowest, not their sum (issue 15).
-  const [days, last30, prev30, last7, prev7, atRisk, atRiskWeekAgo, courses, activity, top] = await Promise.all([
+  const [days, [last30, prev30, last7, prev7], atRisk, atRiskWeekAgo, courses, activity, top] = await Promise.all([
     dailyTotals(db, scope, addDays(today, -6), today),
-    rateBetween(db, scope, addDays(today, -30), today),
-    rateBetween(db, scope, addDays(today, -60), addDays(today, -30)),
-    rateBetween(db, scope, weekAgo, today),
-    rateBetween(db, scope, addDays(today, -14), weekAgo),
+    ratesBetween(db, scope, [
+      { from: addDays(today, -30), to: today },
+      { from: addDays(today, -60), to: addDays(today, -30) },
+      { from: weekAgo, to: today },
+      { from: addDays(today, -14), to: weekAgo },
+    ]),
     studentsAtRisk(today),
     // The same rules applied as of a week ago give the trend.
     studentsAtRisk(weekAgo),
