@@ -67,7 +67,9 @@ export async function selectUpload(db: DbOrTx, id: number) {
  * Fail `processing` uploads whose owner instance is gone, and ownerless ones created before
  * `ownerlessBefore`, with `problem` as their only error. Answers their ids.
  */
-export async function failProcessingUploads(db: DbOrTx, liveInstances: readonly string[], ownerlessBefore: ReturnType<typeof sql>, problem: RowProblem): Promise<number[]> {
+/** `ownerlessOlderThanMinutes`: uploads without an owner fail once this old (0: all of them). */
+export async function failProcessingUploads(db: DbOrTx, liveInstances: readonly string[], ownerlessOlderThanMinutes: number, problem: RowProblem): Promise<number[]> {
+  const ownerlessBefore = sql`now() - make_interval(mins => ${ownerlessOlderThanMinutes})`;
   const ownerGone = liveInstances.length > 0 ? notInArray(fileUploads.ownerInstance, [...liveInstances]) : sql`true`;
   const failed = await db
     .update(fileUploads)

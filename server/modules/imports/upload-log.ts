@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { UploadType } from '../../../common/constants.ts';
 import type { FileUpload } from '../../../common/import-columns.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
@@ -86,8 +85,7 @@ export const INTERRUPTED_IMPORT = 'The import was interrupted: the server stoppe
  * wrong call heals itself: a live import overwrites its record's status when it ends.
  */
 async function failInterruptedUploads(db: DbOrTx, liveInstances: readonly string[], otherInstances: number): Promise<number[]> {
-  const cutoff = otherInstances === 0 ? sql`now()` : sql`now() - make_interval(mins => ${MAX_IMPORT_MINUTES})`;
-  return failProcessingUploads(db, liveInstances, cutoff, { row: 0, column: '', message: INTERRUPTED_IMPORT });
+  return failProcessingUploads(db, liveInstances, otherInstances === 0 ? 0 : MAX_IMPORT_MINUTES, { row: 0, column: '', message: INTERRUPTED_IMPORT });
 }
 
 /**
