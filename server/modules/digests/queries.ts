@@ -1,13 +1,6 @@
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { auditLogs, fileUploads, installationFacts, users } from '../../db/schema/index.ts';
-
-export type Recipient = { id: number; email: string; firstName: string };
-
-export async function selectUser(db: DbOrTx, id: number): Promise<Recipient | undefined> {
-  const [row] = await db.select({ id: users.id, email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, id));
-  return row;
-}
+import { auditLogs, fileUploads, installationFacts } from '../../db/schema/index.ts';
 
 /** Claims a fact by name; true only for the one caller (across instances) that inserted it. */
 export async function claimFact(db: DbOrTx, name: string, value: string): Promise<boolean> {

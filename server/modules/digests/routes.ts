@@ -7,7 +7,7 @@ import { queuePreview } from './service.ts';
 export function digestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.post('/api/digests/weekly/preview', { config: { action: 'reports:preview' }, schema: { response: { 202: z.object({ to: z.string() }) } } }, async (req, reply) =>
-      reply.status(202).send(await queuePreview(deps, req.user!.id)),
+      reply.status(202).send(await queuePreview(deps, req.user!)),
     );
   };
 }

@@ -2,7 +2,7 @@ import { EMAIL_NOT_CONFIGURED } from '../../../common/notifications.ts';
 import type { Config } from '../../config.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { badRequest, notFound } from '../../lib/errors.ts';
+import { badRequest } from '../../lib/errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import { publicBaseUrl } from '../../lib/public-url.ts';
@@ -11,7 +11,10 @@ import { complianceOverview } from '../compliance/service.ts';
 import { courseRatesByWeek, schoolStudentsAtRisk } from '../dashboard/service.ts';
 import { emailConfigured, queueEmails, unsubscribeUrl, type EmailMessage } from '../outbox/service.ts';
 import { getSettings, usersWantingEmail } from '../settings/service.ts';
-import { claimFact, selectExportCounts, selectImportCounts, selectUser, type Recipient } from './queries.ts';
+import { claimFact, selectExportCounts, selectImportCounts } from './queries.ts';
+
+/** Who an e-mail of the report goes to. */
+type Recipient = { id: number; email: string };
 
 export type DigestDeps = { db: Db; config: Config; cipher: FieldCipher; clock: Clock };
 
@@ -167,7 +170,7 @@ export async function runWeeklyReport(deps: DigestDeps): Promise<number> {
   if (!period.due) return 0;
   return deps.db.transaction(async (tx) => {
     if (!(await claimFact(tx, `weekly-report:${period.week}`, now.toISOString()))) return 0;
-    const recipients: Recipient[] = (await usersWantingEmail(tx, 'weeklyReports')).filter((u) => ADMIN_ROLES.has(u.role));
+    const recipients = (await usersWantingEmail(tx, 'weeklyReports')).filter((u) => ADMIN_ROLES.has(u.role));
     if (recipients.length === 0) return 0;
     const figures = await weeklyFigures(tx, period, deps.clock);
     await queueEmails(tx, recipients.map((r) => reportEmail(deps, figures, r)));
@@ -176,12 +179,10 @@ export async function runWeeklyReport(deps: DigestDeps): Promise<number> {
 }
 
 /** "Send me a preview now": the last complete week's report, queued to the caller only. */
-export async function queuePreview(deps: DigestDeps, userId: number): Promise<{ to: string }> {
+export async function queuePreview(deps: DigestDeps, me: Recipient): Promise<{ to: string }> {
   if (!emailConfigured(deps.config)) throw badRequest(EMAIL_NOT_CONFIGURED);
   const period = reportPeriod(deps.clock.now(), (await getSettings(deps.db)).attendance.timeZone);
   return deps.db.transaction(async (tx) => {
-    const me = await selectUser(tx, userId);
-    if (!me) throw notFound('User');
     await queueEmails(tx, [reportEmail(deps, await weeklyFigures(tx, period, deps.clock), me)]);
     return { to: me.email };
   });
