@@ -59,7 +59,6 @@ const en = {
   notePartly: 'Part of the class missed',
   noteExcused: 'Excused',
   noteMakeUp: 'Make-up',
-  hoursUnit: '{{hours}} h',
   language: 'Language',
   emailSubject: 'Your hours at {{school}}',
   emailBody:
@@ -120,7 +119,6 @@ const es: Record<StudentTextKey, string> = {
   notePartly: 'Faltó parte de la clase',
   noteExcused: 'Justificada',
   noteMakeUp: 'Recuperación',
-  hoursUnit: '{{hours}} h',
   language: 'Idioma',
   emailSubject: 'Tus horas en {{school}}',
   emailBody:

@@ -16,7 +16,7 @@ const HEADERS: Record<string, string> = {
 export function registerSecurityHeaders(app: FastifyInstance, opts: { hsts: boolean }): void {
   app.addHook('onSend', async (req, reply, payload) => {
     for (const [k, v] of Object.entries(HEADERS)) {
-      // A page whose URL is a credential (a student's hours link) sends its own, stricter policy.
+      // A route may send its own referrer policy (a student's hours link, whose URL is a credential).
       if (k === 'referrer-policy' && reply.hasHeader(k)) continue;
       reply.header(k, v);
     }

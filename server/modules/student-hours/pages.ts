@@ -33,7 +33,7 @@ export function studentPage({ language, t, title, body, switchHref }: PageOption
       ? `<span aria-current="true" lang="${l}">${e(LANGUAGE_NAMES[l])}</span>`
       : `<a href="${e(switchHref(l))}" lang="${l}" hreflang="${l}">${e(LANGUAGE_NAMES[l])}</a>`,
   ).join('');
-  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="same-origin"><meta name="robots" content="noindex"><title>${e(title)} · Muster</title><style>${CSS}</style></head><body><main><nav aria-label="${e(t('language'))}">${others}</nav><p class="brand">Muster</p><h1>${e(title)}</h1>${body}</main></body></html>`;
+  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${e(title)} · Muster</title><style>${CSS}</style></head><body><main><nav aria-label="${e(t('language'))}">${others}</nav><p class="brand">Muster</p><h1>${e(title)}</h1>${body}</main></body></html>`;
 }
 
 export type FormValues = { studentId?: string; email?: string };

@@ -21,7 +21,7 @@ const DAY_MS = 86_400_000;
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
-export const hoursLinkUrl = (config: Config, token: string, language: StudentLanguage) => `${publicBaseUrl(config)}/my-hours/${token}${language === 'en' ? '' : `?lang=${language}`}`;
+const hoursLinkUrl = (config: Config, token: string, language: StudentLanguage) => `${publicBaseUrl(config)}/my-hours/${token}${language === 'en' ? '' : `?lang=${language}`}`;
 
 /**
  * "E-mail me my hours": when the student ID and e-mail match a student, and fewer than
