@@ -135,7 +135,7 @@ export async function dailyTotals(db: DbOrTx, scope: ScheduleScope, from: string
     select d::date::text as date,
            count(a.id) filter (where a.status in ${ATTENDED})::int as attended, count(a.id)::int as total
       from generate_series(${from}::date, ${to}::date, interval '1 day') d
-      left join ${scope.instructorId == null ? sql`attendance_records a` : sql`(${scopedRecords(scope)})`} on a.session_date = d::date
+      left join (attendance_records a join schedules s on s.id = a.schedule_id and ${inScope(scope)}) on a.session_date = d::date
      group by d order by d`);
   return rows;
 }
