@@ -55,7 +55,13 @@ export async function sendLowAttendanceAlerts({ db, config, cipher, clock }: Ctx
   const settings = await getSettings(db);
   const today = localDate(now, settings.attendance.timeZone);
   const meetings = byStudentClass(await selectRecentMeetings(db, addDays(today, -60), today));
-  const dashboard = (await schoolAlerts(db, now)).filter((a): a is Alert & { studentId: number; scheduleId: number } => a.studentId != null && a.scheduleId != null);
+  // The dashboard's per-student rules, by student and class (consecutive absences are counted here, per program).
+  const dashboard = new Map<string, Alert[]>();
+  for (const a of await schoolAlerts(db, now)) {
+    if (a.studentId == null || a.scheduleId == null || a.rule === 'consecutive_absences') continue;
+    const key = `${a.studentId}:${a.scheduleId}`;
+    dashboard.set(key, [...(dashboard.get(key) ?? []), a]);
+  }
   const contexts = await selectAlertContext(db, [...meetings.keys()].map((k) => ({ studentId: Number(k.split(':')[0]), scheduleId: Number(k.split(':')[1]) })));
 
   const candidates: Candidate[] = [];
@@ -67,7 +73,7 @@ export async function sendLowAttendanceAlerts({ db, config, cipher, clock }: Ctx
     if (run >= n) {
       candidates.push({ studentId: c.studentId, scheduleId: c.scheduleId, rule: 'consecutive_absences', words: `${run} absences in a row in ${c.courseCode} (this program alerts at ${n})`, absences: recent.slice(0, run) });
     }
-    for (const a of dashboard.filter((d) => d.studentId === c.studentId && d.scheduleId === c.scheduleId && d.rule !== 'consecutive_absences')) {
+    for (const a of dashboard.get(`${c.studentId}:${c.scheduleId}`) ?? []) {
       const absences = recent.slice(0, 10).filter((m) => m.status === 'absent');
       if (absences.length === 0) continue;
       candidates.push({ studentId: c.studentId, scheduleId: c.scheduleId, rule: a.rule as Candidate['rule'], words: a.message.replace(/^[^:]*: /, ''), absences });
