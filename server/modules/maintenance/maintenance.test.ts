@@ -57,4 +57,13 @@ describe('maintenance notices', () => {
     expect((await t.app.inject({ method: 'DELETE', url: `/api/maintenance-notices/${notice.id}`, headers: { cookie: superAdmin.cookie } })).statusCode).toBe(404);
     expect((await auditEntries(t.db, 'maintenance_notices')).at(-1)).toMatchObject({ action: 'Delete' });
   });
+
+  it('answers a new notice whose window starts before fifty later ones', async () => {
+    await t.db.execute(sql`insert into maintenance_notices (message, starts_at, ends_at, created_by)
+                           select 'Later window ' || g, timestamptz '2027-01-01' + g * interval '1 day', timestamptz '2027-01-01' + g * interval '1 day' + interval '1 hour', null
+                             from generate_series(1, 50) g`);
+    const res = await post(superAdmin.cookie, { message: 'Sooner window', ...window });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ message: 'Sooner window', startsAt: '2026-11-28T04:00:00.000Z' });
+  });
 });

@@ -21,6 +21,11 @@ export async function selectRecentNotices(db: DbOrTx, limit: number) {
   return db.select(columns).from(maintenanceNotices).leftJoin(users, eq(users.id, maintenanceNotices.createdBy)).orderBy(desc(maintenanceNotices.startsAt)).limit(limit);
 }
 
+export async function selectNotice(db: DbOrTx, id: number) {
+  const [row] = await db.select(columns).from(maintenanceNotices).leftJoin(users, eq(users.id, maintenanceNotices.createdBy)).where(eq(maintenanceNotices.id, id));
+  return row;
+}
+
 export async function insertNotice(db: DbOrTx, values: { message: string; startsAt: Date; endsAt: Date; createdBy: number; createdAt: Date }): Promise<number> {
   const [row] = await db.insert(maintenanceNotices).values(values).returning({ id: maintenanceNotices.id });
   return row!.id;

@@ -8,7 +8,7 @@ import { publicBaseUrl } from '../../lib/public-url.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { emailConfigured, queueEmails, unsubscribeUrl } from '../outbox/service.ts';
 import { getSettings, usersWantingEmail } from '../settings/service.ts';
-import { deleteNotice, insertNotice, selectCurrentNotices, selectRecentNotices } from './queries.ts';
+import { deleteNotice, insertNotice, selectCurrentNotices, selectNotice, selectRecentNotices } from './queries.ts';
 
 type Row = Awaited<ReturnType<typeof selectRecentNotices>>[number];
 const toNotice = (r: Row): MaintenanceNotice => ({
@@ -69,8 +69,8 @@ export async function postNotice(
       );
       emailedTo = recipients.length;
     }
-    const [created] = (await selectRecentNotices(tx, 50)).filter((n) => n.id === id);
-    return { ...toNotice(created!), emailedTo };
+    // Read back by id: among the 50 latest by start, a notice for an earlier window would be missing.
+    return { ...toNotice((await selectNotice(tx, id))!), emailedTo };
   });
 }
 
