@@ -42,6 +42,18 @@ describe('route rate limits hold across app instances', () => {
     expect(statuses.slice(20)).toEqual([429, 429, 429, 429]);
   });
 
+  it('hits that arrive together are counted together and still exactly: 30 at once, 20 through', async () => {
+    (t.clock as ReturnType<typeof fixedClock>).advance(60_000);
+    const statuses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        (i % 2 === 0 ? t.app : second)
+          .inject({ method: 'POST', url: '/api/auth/set-password', remoteAddress: '10.20.30.42', payload: { token: 'x'.repeat(43), password: 'a long enough passphrase' } })
+          .then((r) => r.statusCode),
+      ),
+    );
+    expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+  });
+
   it('the next window starts afresh', async () => {
     (t.clock as ReturnType<typeof fixedClock>).advance(60_000);
     const res = await t.app.inject({

@@ -70,6 +70,9 @@ export const attendanceRecords = pgTable(
   },
   (t) => [
     uniqueIndex('attendance_one_per_meeting').on(t.scheduleId, t.studentId, t.sessionDate),
+    // One phone checks in one student per meeting: held by the database, so batched check-ins and
+    // other app instances need no lock to keep it.
+    uniqueIndex('attendance_one_student_per_device').on(t.scheduleId, t.sessionDate, t.deviceId).where(sql`${t.deviceId} is not null`),
     index('attendance_session_date_idx').on(t.sessionDate),
     index('attendance_student_idx').on(t.studentId, t.sessionDate),
     index('attendance_qr_session_idx').on(t.qrSessionId),

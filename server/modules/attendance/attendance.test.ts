@@ -200,10 +200,36 @@ describe('POST /api/attendance/submit', () => {
     expect(res.json().message).toBe(SCAN_DEVICE_USED);
   });
 
+  it('keeps one student per device and one record per student when phones race', async () => {
+    const token = await tokenNow();
+    const [a, b, c] = [students[60]!, students[61]!, students[62]!];
+    // One phone naming two students at the same instant (they go through together): one gets in.
+    const race = await Promise.all([submit(a, { token }, 'racing-phone-00000001'), submit(b, { token }, 'racing-phone-00000001')]);
+    expect(race.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(race.find((r) => r.statusCode === 409)!.json().message).toBe(SCAN_DEVICE_USED);
+    // One student's double tap: both answered as checked in, one record, one audit entry, one origin.
+    const twice = await Promise.all([submit(c, { token }), submit(c, { token })]);
+    expect(twice.map((r) => r.json().action)).toEqual(['checked_in', 'checked_in']);
+    const { rows } = await t.db.execute<{ id: number; student_id: number; device_id: string; origins: number }>(sql`
+      select a.id, a.student_id, a.device_id, (select count(*)::int from check_in_origins o where o.attendance_record_id = a.id) as origins
+        from attendance_records a where a.schedule_id = ${scheduleId} and a.student_id in (${a.id}, ${b.id}, ${c.id}) order by a.student_id`);
+    expect(rows.map((r) => r.device_id).filter((d) => d === 'racing-phone-00000001')).toHaveLength(1);
+    const cRecord = rows.find((r) => r.student_id === c.id)!;
+    expect(cRecord.origins).toBe(1);
+    expect((await auditEntries(t.db, 'attendance')).filter((e) => e.action === 'Create' && e.record_id === String(cRecord.id))).toHaveLength(1);
+  });
+
   it('lets 60 students on one school Wi-Fi address check in within a minute', async () => {
     const token = await tokenNow();
     const results = await Promise.all(students.slice(3).map((s) => submit(s, { token })));
     expect(results.map((r) => r.statusCode)).toEqual(Array(60).fill(200));
+    // Each has exactly one record of the meeting, with its audit entry and its origin.
+    const { rows } = await t.db.execute<{ n: number; audited: number; origins: number }>(sql`
+      select count(*)::int as n,
+             count(*) filter (where exists (select 1 from audit_logs l where l.table_name = 'attendance' and l.action = 'Create' and l.record_id = a.id::text))::int as audited,
+             count(*) filter (where exists (select 1 from check_in_origins o where o.attendance_record_id = a.id))::int as origins
+        from attendance_records a where a.schedule_id = ${scheduleId} and a.session_date = '2026-03-02' and a.student_id = any(${sql.param(students.slice(3).map((s) => s.id))}::int[])`);
+    expect(rows[0]).toEqual({ n: 60, audited: 60, origins: 60 });
   });
 
   it('checks a student out on a later scan: minutes = overlap with class, incomplete when leaving early', async () => {

@@ -53,7 +53,7 @@ export function browserSignature(headers: IncomingHttpHeaders): string {
 }
 
 const SIGNATURE_SHOWN = 12;
-const SHARED_BROWSER_WINDOW_MS = SHARED_BROWSER_WINDOW_MINUTES * 60_000;
+export const SHARED_BROWSER_WINDOW_MS = SHARED_BROWSER_WINDOW_MINUTES * 60_000;
 // Evidence names at most this many other check-ins (and counts the rest).
 const MAX_OTHERS = 20;
 

@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray, isNotNull, lt, notExists, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, lt, notExists, or, sql, type SQL } from 'drizzle-orm';
 import type { AttendanceStatus } from '../../../common/constants.ts';
 import type { CheckInFlagEvidence, CheckInFlagReason, CheckInFlagStatus } from '../../../common/attendance.ts';
+import { anyOf } from '../../db/bulk-upsert.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { attendanceCorrections, attendanceRecords, checkInFlags, studentWithdrawals, scheduleRosters, schedules, students, users, type courses } from '../../db/schema/index.ts';
 import { userFullName } from '../../db/user-name.ts';
@@ -62,21 +63,35 @@ export async function rosterWithRecords(db: DbOrTx, scheduleId: number, sessionD
 
 export type Candidate = Pick<StudentColumns, 'id' | 'firstName' | 'lastName' | 'email'>;
 
-/** Students on the roster of the session (by its public UUID) whose internal or SIS id is the one typed. */
-export async function rosterCandidates(db: DbOrTx, sessionUuid: string, studentId: string): Promise<Candidate[]> {
-  const internalId = /^\d{1,9}$/.test(studentId) ? Number(studentId) : null;
+/**
+ * For each typed student id, the students on the roster of the session (by its public UUID) whose
+ * internal or SIS id it is: one statement for a whole batch of check-ins.
+ */
+export async function rosterCandidates(db: DbOrTx, sessionUuid: string, typedIds: readonly string[]): Promise<Candidate[][]> {
+  const internalIds = typedIds.map((t) => (/^\d{1,9}$/.test(t) ? Number(t) : null));
   // Two indexed lookups (internal id, SIS id in any case), each confirmed against the roster.
-  const { rows } = await db.execute<Candidate>(sql`
-    with sched as (select q.schedule_id, q.session_date from qr_sessions q where q.session_id = ${sessionUuid}::uuid)
-    select st.id, st.first_name as "firstName", st.last_name as "lastName", st.email
-      from students st join schedule_rosters r on r.student_id = st.id join sched on sched.schedule_id = r.schedule_id
-     where st.id = ${internalId}
-       and not exists (select 1 from student_withdrawals w where w.student_id = st.id and w.withdrawal_date < sched.session_date)
-    union
-    select st.id, st.first_name, st.last_name, st.email
-      from students st join schedule_rosters r on r.student_id = st.id join sched on sched.schedule_id = r.schedule_id
-     where lower(st.sis_student_id) = lower(${studentId})
-       and not exists (select 1 from student_withdrawals w where w.student_id = st.id and w.withdrawal_date < sched.session_date)`);
+  const { rows } = await db.execute<Candidate & { i: number }>(sql`
+    with req as (select * from unnest(${sql.param(internalIds)}::int[], ${sql.param([...typedIds])}::text[]) with ordinality as r(internal_id, typed, i)),
+         sched as (select q.schedule_id, q.session_date from qr_sessions q where q.session_id = ${sessionUuid}::uuid),
+         found as (select req.i, st.id from req join students st on st.id = req.internal_id
+                   union
+                   select req.i, st.id from req join students st on lower(st.sis_student_id) = lower(req.typed))
+    select found.i::int as i, st.id, st.first_name as "firstName", st.last_name as "lastName", st.email
+      from found join students st on st.id = found.id
+      join sched on true
+      join schedule_rosters r on r.student_id = st.id and r.schedule_id = sched.schedule_id
+     where not exists (select 1 from student_withdrawals w where w.student_id = st.id and w.withdrawal_date < sched.session_date)`);
+  const out: Candidate[][] = typedIds.map(() => []);
+  for (const { i, ...c } of rows) out[i - 1]!.push(c);
+  return out;
+}
+
+/** Which students these devices have checked in at the session's meeting (a batch's unlocked first look). */
+export async function deviceCheckIns(db: DbOrTx, sessionUuid: string, deviceIds: readonly string[]): Promise<{ deviceId: string; studentId: number }[]> {
+  const { rows } = await db.execute<{ deviceId: string; studentId: number }>(sql`
+    select a.device_id as "deviceId", a.student_id as "studentId"
+      from qr_sessions q join attendance_records a on a.schedule_id = q.schedule_id and a.session_date = q.session_date
+     where q.session_id = ${sessionUuid}::uuid and a.device_id = ${anyOf(deviceIds, 'text')}`);
   return rows;
 }
 
@@ -107,62 +122,73 @@ const asCheckInRow = (r: Omit<CheckInRow, 'status'> & { status: string }): Check
 
 export type NewCheckIn = {
   studentId: number;
-  scheduleId: number;
-  qrSessionId: number;
-  sessionDate: string;
   status: AttendanceStatus;
   now: Date;
   clientTime: Date | null;
   minutesAttended: number;
-  scheduledMinutes: number;
   deviceId: string;
   ip: string | null;
   browserSignature: string;
 };
+export type CheckInMeeting = { scheduleId: number; qrSessionId: number; sessionDate: string; scheduledMinutes: number };
+export type InsertedCheckIn = CheckInRow & { studentId: number; deviceId: string };
 
 /**
- * The check-in, its audit entry and its origin (address and browser signature) in one statement.
- * Returns nothing when the student already has a record for this meeting.
+ * Check-ins of one meeting, their audit entries and their origins (address and browser signature), in
+ * one statement. A row that would give a student a second record of the meeting, or a device a second
+ * student (attendance_one_student_per_device), is not inserted: only the inserted rows come back.
+ * Each (student, device) pair may appear once.
  */
-export async function insertCheckIn(tx: DbOrTx, c: NewCheckIn): Promise<CheckInRow | null> {
-  // Raw rows carry timestamps as text (lib/sql-values.ts); the returned row is typed from the schema.
-  const { rows } = await tx.execute<Omit<CheckInRow, 'scanInTime' | 'scanOutTime'> & { scanInTime: string | Date | null; scanOutTime: string | Date | null }>(sql`
-    with ins as (
+export async function insertCheckIns(db: DbOrTx, m: CheckInMeeting, rows: readonly NewCheckIn[]): Promise<InsertedCheckIn[]> {
+  if (rows.length === 0) return [];
+  const col = <T>(f: (r: NewCheckIn) => T) => sql.param(rows.map(f));
+  // Raw rows carry timestamps as text (lib/sql-values.ts); the returned rows are typed from the schema.
+  const { rows: inserted } = await db.execute<
+    Omit<InsertedCheckIn, 'scanInTime' | 'scanOutTime'> & { scanInTime: string | Date | null; scanOutTime: string | Date | null }
+  >(sql`
+    with v as (
+      select * from unnest(${col((r) => r.studentId)}::int[], ${col((r) => r.status)}::text[], ${col((r) => r.now.toISOString())}::timestamptz[],
+                           ${col((r) => r.clientTime?.toISOString() ?? null)}::timestamptz[], ${col((r) => r.minutesAttended)}::int[],
+                           ${col((r) => r.deviceId)}::text[], ${col((r) => r.ip)}::text[], ${col((r) => r.browserSignature)}::text[])
+        as v(student_id, status, at, client_time, minutes, device_id, ip, signature)
+    ), ins as (
       insert into attendance_records (student_id, schedule_id, qr_session_id, session_date, status, scan_in_time, client_scan_in_time,
                                       minutes_attended, scheduled_minutes, source, device_id, created_at, updated_at)
-      values (${c.studentId}, ${c.scheduleId}, ${c.qrSessionId}, ${c.sessionDate}, ${c.status}, ${c.now}, ${c.clientTime},
-              ${c.minutesAttended}, ${c.scheduledMinutes}, 'qr', ${c.deviceId}, ${c.now}, ${c.now})
-      on conflict (schedule_id, student_id, session_date) do nothing
-      returning id, status, scan_in_time, scan_out_time, is_manual_override, minutes_attended
+      select v.student_id, ${m.scheduleId}, ${m.qrSessionId}, ${m.sessionDate}, v.status, v.at, v.client_time,
+             v.minutes, ${m.scheduledMinutes}, 'qr', v.device_id, v.at, v.at
+        from v order by v.student_id
+      on conflict do nothing
+      returning id, student_id, device_id, status, scan_in_time, scan_out_time, is_manual_override, minutes_attended
+    ), done as (
+      select ins.*, v.at, v.ip, v.signature from ins join v on v.student_id = ins.student_id and v.device_id = ins.device_id
     ), audit as (${auditInsertFragment({
-      from: sql`ins`,
+      from: sql`done`,
       userId: null,
-      at: sql`${c.now}::timestamptz`,
+      at: sql`done.at`,
       action: 'Create',
       tableName: 'attendance',
-      recordId: sql`ins.id::text`,
-      ipAddress: c.ip,
-      newValues: sql`jsonb_build_object('studentId', ${c.studentId}::int, 'scheduleId', ${c.scheduleId}::int, 'status', ins.status,
-                                        'scanInTime', ins.scan_in_time, 'source', 'qr', 'qrSessionId', ${c.qrSessionId}::int)`,
+      recordId: sql`done.id::text`,
+      ipAddress: sql`done.ip`,
+      newValues: sql`jsonb_build_object('studentId', done.student_id, 'scheduleId', ${m.scheduleId}::int, 'status', done.status,
+                                        'scanInTime', done.scan_in_time, 'source', 'qr', 'qrSessionId', ${m.qrSessionId}::int)`,
     })}
     ), origin as (
       insert into check_in_origins (attendance_record_id, qr_session_id, ip_address, browser_signature, created_at)
-      select ins.id, ${c.qrSessionId}, ${c.ip}, ${c.browserSignature}, ${c.now} from ins
+      select done.id, ${m.qrSessionId}, done.ip, done.signature, done.at from done
     )
-    select id, status, scan_in_time as "scanInTime", scan_out_time as "scanOutTime", is_manual_override as "isManualOverride",
-           minutes_attended as "minutesAttended" from ins`);
-  const row = rows[0];
-  return row ? { ...row, scanInTime: asDate(row.scanInTime), scanOutTime: asDate(row.scanOutTime) } : null;
+    select id, student_id as "studentId", device_id as "deviceId", status, scan_in_time as "scanInTime", scan_out_time as "scanOutTime",
+           is_manual_override as "isManualOverride", minutes_attended as "minutesAttended" from done`);
+  return inserted.map((r) => ({ ...r, scanInTime: asDate(r.scanInTime), scanOutTime: asDate(r.scanOutTime) }));
 }
 
-/** The student's record of this meeting, locked for a check-out. */
-export async function lockMeetingRecord(tx: DbOrTx, m: { scheduleId: number; studentId: number; sessionDate: string }): Promise<CheckInRow> {
+/** The student's record of this meeting, locked for a check-out (null: the student has none). */
+export async function lockMeetingRecord(tx: DbOrTx, m: { scheduleId: number; studentId: number; sessionDate: string }): Promise<CheckInRow | null> {
   const [row] = await tx
     .select(checkInColumns)
     .from(attendanceRecords)
     .where(and(eq(attendanceRecords.scheduleId, m.scheduleId), eq(attendanceRecords.studentId, m.studentId), eq(attendanceRecords.sessionDate, m.sessionDate)))
     .for('update');
-  return asCheckInRow(row!);
+  return row ? asCheckInRow(row) : null;
 }
 
 export async function recordCheckOut(tx: DbOrTx, id: number, c: { now: Date; status: AttendanceStatus; minutes: number }): Promise<CheckInRow> {
@@ -191,6 +217,14 @@ export type OriginMatch = {
   flagged: boolean;
 };
 
+type OriginTerms = { [K in 'qrSessionId' | 'ip' | 'browserSignature' | 'from' | 'to' | 'excludeRecordId' | 'excludeStudentId']: SQL | unknown };
+
+/** Another student's check-in `o` (check_in_origins) / `a` (its record) of this QR session from the same origin within [from, to]. */
+const sameOrigin = (q: OriginTerms) => sql`
+  o.qr_session_id = ${q.qrSessionId} and o.ip_address is not distinct from ${q.ip} and o.browser_signature = ${q.browserSignature}
+  and o.created_at between ${q.from} and ${q.to}
+  and o.attendance_record_id <> ${q.excludeRecordId} and a.student_id <> ${q.excludeStudentId}`;
+
 /**
  * Other students' check-ins of this QR session from the same address and browser signature within
  * [from, to], oldest first, each with what the proxy check needs to know about it.
@@ -205,12 +239,28 @@ export async function sameOriginCheckIns(
                     where p.student_id = a.student_id and p.device_id = a.device_id and p.id <> a.id and p.created_at < a.created_at) as "knownDevice",
            exists (select 1 from check_in_flags f where f.attendance_record_id = a.id and f.reason = 'shared_browser') as flagged
       from check_in_origins o join attendance_records a on a.id = o.attendance_record_id
-     where o.qr_session_id = ${q.qrSessionId} and o.ip_address is not distinct from ${q.ip} and o.browser_signature = ${q.browserSignature}
-       and o.created_at between ${q.from} and ${q.to}
-       and o.attendance_record_id <> ${q.excludeRecordId} and a.student_id <> ${q.excludeStudentId}
+     where ${sameOrigin(q)}
      order by o.created_at
      limit ${q.limit}`);
   return rows.map((r) => ({ ...r, checkedInAt: asDate(r.checkedInAt) }));
+}
+
+/** Of these new check-ins, the ones sharing their origin with another student's (as sameOriginCheckIns): one statement for a batch. */
+export async function checkInsSharingOrigin(
+  db: DbOrTx,
+  qrSessionId: number,
+  items: readonly { recordId: number; studentId: number; ip: string | null; browserSignature: string; from: Date; to: Date }[],
+): Promise<Set<number>> {
+  if (items.length === 0) return new Set();
+  const col = <T>(f: (r: (typeof items)[number]) => T) => sql.param(items.map(f));
+  const { rows } = await db.execute<{ recordId: number }>(sql`
+    select v.record_id as "recordId"
+      from unnest(${col((r) => r.recordId)}::int[], ${col((r) => r.studentId)}::int[], ${col((r) => r.ip)}::text[], ${col((r) => r.browserSignature)}::text[],
+                  ${col((r) => r.from.toISOString())}::timestamptz[], ${col((r) => r.to.toISOString())}::timestamptz[])
+           as v(record_id, student_id, ip, signature, from_at, to_at)
+     where exists (select 1 from check_in_origins o join attendance_records a on a.id = o.attendance_record_id
+                    where ${sameOrigin({ qrSessionId, ip: sql`v.ip`, browserSignature: sql`v.signature`, from: sql`v.from_at`, to: sql`v.to_at`, excludeRecordId: sql`v.record_id`, excludeStudentId: sql`v.student_id` })})`);
+  return new Set(rows.map((r) => r.recordId));
 }
 
 /** What the proxy check needs about the new check-in itself: a known phone of its student, and already flagged. */

@@ -10,15 +10,31 @@ import {
 } from '../../../common/attendance.ts';
 import { isAttendedStatus } from '../../../common/constants.ts';
 import type { Db, Tx } from '../../db/client.ts';
+import { keyedBatcher } from '../../lib/batcher.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { pgError } from '../../lib/db-errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import { localTimeOfDay } from '../../lib/school-time.ts';
 import { recordAudit } from '../audit-logs/service.ts';
-import { admitToCheckIn, findPublicSession, isSessionUuid, sessionStatus } from '../qr-sessions/service.ts';
+import { admitToCheckIn, findPublicSession, isSessionUuid, sessionStatus, type SessionRow } from '../qr-sessions/service.ts';
+import type { Settings } from '../../../common/settings.ts';
 import { getSettings } from '../settings/service.ts';
-import { flagPossibleProxy, flagScanAfterOverride } from './proxy-flags.ts';
-import { insertCheckIn, lockAndReadDeviceCheckIns, lockMeetingRecord, recordCheckOut, rosterCandidates, type CheckInRow } from './queries.ts';
-import { checkInStatus, classWindow, minutesAttended, scheduledMinutes, statusAfterCheckOut } from './rules.ts';
+import { SHARED_BROWSER_WINDOW_MS, flagPossibleProxy, flagScanAfterOverride } from './proxy-flags.ts';
+import {
+  checkInsSharingOrigin,
+  deviceCheckIns,
+  insertCheckIns,
+  lockAndReadDeviceCheckIns,
+  lockMeetingRecord,
+  recordCheckOut,
+  rosterCandidates,
+  type Candidate,
+  type CheckInMeeting,
+  type CheckInRow,
+  type InsertedCheckIn,
+  type NewCheckIn,
+} from './queries.ts';
+import { checkInStatus, classWindow, minutesAttended, scheduledMinutes, statusAfterCheckOut, type ClassWindow } from './rules.ts';
 
 // A second submit this soon after the first is the same tap retried, not a check-out.
 export const RETRY_WINDOW_MS = 2 * 60_000;
@@ -60,6 +76,84 @@ export type CheckInContext = {
   onProxyCheckFailed: (err: unknown) => void;
 };
 
+type MeetingLook = {
+  session: SessionRow | null;
+  settings: Settings;
+  /** The class's start and end as instants: worked out once a batch (time-zone arithmetic is not free). */
+  window: ClassWindow | null;
+  candidates: Candidate[];
+  /** Students this device has checked in at the meeting (unlocked: the unique index has the last word). */
+  deviceStudents: number[];
+};
+type CheckInBatch = { meeting: CheckInMeeting; row: NewCheckIn };
+type OriginCheck = { recordId: number; studentId: number; ip: string | null; browserSignature: string; now: Date };
+
+/**
+ * A morning rush is a hundred phones on one session at once. Check-ins of one session that arrive
+ * while its previous batch is at the database go together (lib/batcher.ts): one round of reads, one
+ * insert statement, one proxy look for the whole batch, instead of nine statements each. What cannot
+ * go in a batch (a second scan, a device conflict, a deadlock) takes the one-by-one path below.
+ */
+function checkInBatchers(db: Db) {
+  const reads = keyedBatcher<{ studentId: string; deviceId: string }, MeetingLook>(
+    async (sessionUuid, items) => {
+      const [session, candidates, devices, settings] = await Promise.all([
+        findPublicSession(db, sessionUuid),
+        rosterCandidates(db, sessionUuid, items.map((i) => i.studentId)),
+        deviceCheckIns(db, sessionUuid, items.map((i) => i.deviceId)),
+        getSettings(db),
+      ]);
+      const window = session && classWindow(session.sessionDate, session.startTime, session.endTime, settings.attendance.timeZone);
+      return items.map((item, k) => ({
+        session,
+        settings,
+        window,
+        candidates: candidates[k]!,
+        deviceStudents: devices.filter((d) => d.deviceId === item.deviceId).map((d) => d.studentId),
+      }));
+    },
+    { maxBatch: 200 },
+  );
+  const inserts = keyedBatcher<CheckInBatch, InsertedCheckIn | null>(
+    async (_, items) => {
+      // A (student, device) pair goes in once; a repeat in the same batch is a retry, answered one by one.
+      const seen = new Set<string>();
+      const first = items.map((i) => {
+        const key = `${i.row.studentId}|${i.row.deviceId}`;
+        return seen.has(key) ? false : (seen.add(key), true);
+      });
+      let inserted: InsertedCheckIn[];
+      try {
+        inserted = await insertCheckIns(db, items[0]!.meeting, items.filter((_, k) => first[k]).map((i) => i.row));
+      } catch (err) {
+        // Two batches waiting on each other's rows: PostgreSQL cancels one; its check-ins go one by one.
+        if (pgError(err).code === '40P01') return items.map(() => null);
+        throw err;
+      }
+      return items.map((i, k) => (first[k] ? (inserted.find((r) => r.studentId === i.row.studentId && r.deviceId === i.row.deviceId) ?? null) : null));
+    },
+    { maxBatch: 200 },
+  );
+  const origins = keyedBatcher<OriginCheck, boolean>(
+    async (qrSessionId, items) => {
+      const shared = await checkInsSharingOrigin(
+        db,
+        Number(qrSessionId),
+        items.map((i) => ({ ...i, from: new Date(i.now.getTime() - SHARED_BROWSER_WINDOW_MS), to: new Date(i.now.getTime() + SHARED_BROWSER_WINDOW_MS) })),
+      );
+      return items.map((i) => shared.has(i.recordId));
+    },
+    { maxBatch: 200 },
+  );
+  return { reads, inserts, origins };
+}
+const batchersByDb = new WeakMap<Db, ReturnType<typeof checkInBatchers>>();
+function batchersOf(db: Db) {
+  let b = batchersByDb.get(db);
+  if (!b) batchersByDb.set(db, (b = checkInBatchers(db)));
+  return b;
+}
+
 /**
  * A student's scan. The server decides everything with its own clock: the session (by its public
  * UUID) must be open; the device must hold a pass from opening a fresh QR code, or the form must carry
@@ -76,97 +170,108 @@ export async function submitAttendance(db: Db, input: AttendanceSubmit, ctx: Che
   const now = ctx.clock.now();
   // Public routes name a session by its UUID only: sequential ids cannot be walked.
   if (!isSessionUuid(input.sessionId)) throw new AppError(404, 'SESSION_NOT_FOUND', SCAN_NOT_FOUND);
-  // Three independent reads at once: a morning rush is bound by round trips.
-  const [session, candidates, settings] = await Promise.all([
-    findPublicSession(db, input.sessionId),
-    rosterCandidates(db, input.sessionId, input.studentId),
-    getSettings(db),
-  ]);
-  if (!session) throw new AppError(404, 'SESSION_NOT_FOUND', SCAN_NOT_FOUND);
+  const batchers = batchersOf(db);
+  const look = await batchers.reads.add(input.sessionId, { studentId: input.studentId, deviceId: ctx.deviceId });
+  const { session, settings, window } = look;
+  if (!session || !window) throw new AppError(404, 'SESSION_NOT_FOUND', SCAN_NOT_FOUND);
   if (sessionStatus(session, now) === 'expired') throw new AppError(410, 'SESSION_EXPIRED', SCAN_EXPIRED);
 
   // A valid pass, or else the code: refused (or counted, when typed) before anything is written.
   const { pass, passOk, codeOk, attempt } = await admitToCheckIn(db, session, { pass: input.pass, token: input.token, deviceId: ctx.deviceId, ip: ctx.ip, now });
 
-  const student = candidates.find(
+  const student = look.candidates.find(
     (c) =>
       (normalizeName(c.firstName) === normalizeName(input.firstName) && normalizeName(c.lastName) === normalizeName(input.lastName)) ||
       (c.email != null && normalizeName(c.email) === normalizeName(input.email)),
   );
-  const window = classWindow(session.sessionDate, session.startTime, session.endTime, settings.attendance.timeZone);
-  const clientTime = input.scanInTime ? new Date(input.scanInTime) : null;
-  const meeting = { scheduleId: session.scheduleId, sessionDate: session.sessionDate };
-
-  const outcome = await db.transaction(async (tx: Tx): Promise<{ answer: AttendanceSubmitResult; checkedIn?: { id: number; studentId: number } }> => {
-    const deviceStudents = await lockAndReadDeviceCheckIns(tx, { ...meeting, deviceId: ctx.deviceId });
+  const admit = (deviceStudents: number[]) => {
     // Before the details are matched: a used device gets this answer whoever it names.
     if (deviceStudents.some((id) => id !== student?.id)) throw new AppError(409, 'DEVICE_USED', SCAN_DEVICE_USED);
     // One answer for a wrong typed code and for a right one with details that match nobody.
     if (!passOk && (!codeOk || !student)) throw new AppError(403, 'CODE_OR_DETAILS', SCAN_CODE_OR_DETAILS);
     // Same answer for an unknown ID and a wrong name: the page must not reveal which IDs exist.
     if (!student) throw new AppError(400, 'NO_MATCH', SCAN_NO_MATCH);
+    return student;
+  };
+  const matched = admit(look.deviceStudents);
 
-    const status = checkInStatus(now, window, settings.attendance.lateThresholdMinutes);
-    const inserted = await insertCheckIn(tx, {
-      ...meeting,
-      studentId: student.id,
-      qrSessionId: session.id,
-      status,
-      now,
-      clientTime,
-      minutesAttended: minutesAttended(now, null, window),
-      scheduledMinutes: scheduledMinutes(window),
-      deviceId: ctx.deviceId,
-      ip: ctx.ip,
-      browserSignature: ctx.browserSignature,
-    });
-    if (inserted) return { answer: answer('checked_in', inserted, session.courseName), checkedIn: { id: inserted.id, studentId: student.id } };
+  const meeting: CheckInMeeting = { scheduleId: session.scheduleId, qrSessionId: session.id, sessionDate: session.sessionDate, scheduledMinutes: scheduledMinutes(window) };
+  const scanStatus = checkInStatus(now, window, settings.attendance.lateThresholdMinutes);
+  const newCheckIn: NewCheckIn = {
+    studentId: matched.id,
+    status: scanStatus,
+    now,
+    clientTime: input.scanInTime ? new Date(input.scanInTime) : null,
+    minutesAttended: minutesAttended(now, null, window),
+    deviceId: ctx.deviceId,
+    ip: ctx.ip,
+    browserSignature: ctx.browserSignature,
+  };
+  const insertedNow = await batchers.inserts.add(input.sessionId, { meeting, row: newCheckIn });
 
-    const record = await lockMeetingRecord(tx, { ...meeting, studentId: student.id });
-    const scanIn = record.scanInTime;
-    if (record.isManualOverride || !scanIn) {
-      // Marked absent or excused (by the instructor or the auto-absent job) and now here: the record
-      // stands, and the instructor is shown the scan on the roster to correct it with one click.
-      if (!isAttendedStatus(record.status)) {
-        await flagScanAfterOverride(tx, {
+  const outcome = insertedNow
+    ? { answer: answer('checked_in', insertedNow, session.courseName), checkedIn: insertedNow }
+    : await db.transaction(async (tx: Tx): Promise<{ answer: AttendanceSubmitResult; checkedIn?: InsertedCheckIn }> => {
+        // One by one: serialise this device's check-ins and look again, now under the lock.
+        admit(await lockAndReadDeviceCheckIns(tx, { ...meeting, deviceId: ctx.deviceId }));
+        const [inserted] = await insertCheckIns(tx, meeting, [newCheckIn]);
+        if (inserted) return { answer: answer('checked_in', inserted, session.courseName), checkedIn: inserted };
+
+        const record = await lockMeetingRecord(tx, { ...meeting, studentId: matched.id });
+        // No record of the student's, so the device's: another instance checked someone in with it just now.
+        if (!record) throw new AppError(409, 'DEVICE_USED', SCAN_DEVICE_USED);
+        const scanIn = record.scanInTime;
+        if (record.isManualOverride || !scanIn) {
+          // Marked absent or excused (by the instructor or the auto-absent job) and now here: the record
+          // stands, and the instructor is shown the scan on the roster to correct it with one click.
+          if (!isAttendedStatus(record.status)) {
+            await flagScanAfterOverride(tx, {
+              recordId: record.id,
+              qrSessionId: session.id,
+              standingStatus: record.status,
+              scanStatus,
+              localTime: localTimeOfDay(now, settings.attendance.timeZone),
+              now,
+              origin: { ip: ctx.ip, browserSignature: ctx.browserSignature, deviceId: ctx.deviceId },
+            });
+          }
+          return { answer: answer('already_recorded', record, session.courseName) };
+        }
+        const lastScan = record.scanOutTime ?? scanIn;
+        // A repeat within the retry window, or any repeat before class starts, is not a check-out.
+        if (now.getTime() - lastScan.getTime() < RETRY_WINDOW_MS || now < window.start) {
+          return { answer: answer(record.scanOutTime ? 'checked_out' : 'checked_in', record, session.courseName) };
+        }
+        const checkInStatusNow = record.status === 'incomplete' ? checkInStatus(scanIn, window, settings.attendance.lateThresholdMinutes) : record.status;
+        const newStatus = statusAfterCheckOut(checkInStatusNow, now, window, settings.attendance.earlyLeaveThresholdMinutes);
+        const minutes = minutesAttended(scanIn, now, window);
+        const updated = await recordCheckOut(tx, record.id, { now, status: newStatus, minutes });
+        await recordAudit(tx, {
+          userId: null,
+          action: 'Update',
+          tableName: 'attendance',
           recordId: record.id,
-          qrSessionId: session.id,
-          standingStatus: record.status,
-          scanStatus: status,
-          localTime: localTimeOfDay(now, settings.attendance.timeZone),
-          now,
-          origin: { ip: ctx.ip, browserSignature: ctx.browserSignature, deviceId: ctx.deviceId },
+          ipAddress: ctx.ip,
+          oldValues: { status: record.status, scanOutTime: record.scanOutTime, minutesAttended: record.minutesAttended },
+          newValues: { status: newStatus, scanOutTime: now, minutesAttended: minutes },
+          at: now,
         });
-      }
-      return { answer: answer('already_recorded', record, session.courseName) };
-    }
-    const lastScan = record.scanOutTime ?? scanIn;
-    // A repeat within the retry window, or any repeat before class starts, is not a check-out.
-    if (now.getTime() - lastScan.getTime() < RETRY_WINDOW_MS || now < window.start) {
-      return { answer: answer(record.scanOutTime ? 'checked_out' : 'checked_in', record, session.courseName) };
-    }
-    const checkInStatusNow = record.status === 'incomplete' ? checkInStatus(scanIn, window, settings.attendance.lateThresholdMinutes) : record.status;
-    const newStatus = statusAfterCheckOut(checkInStatusNow, now, window, settings.attendance.earlyLeaveThresholdMinutes);
-    const minutes = minutesAttended(scanIn, now, window);
-    const updated = await recordCheckOut(tx, record.id, { now, status: newStatus, minutes });
-    await recordAudit(tx, {
-      userId: null,
-      action: 'Update',
-      tableName: 'attendance',
-      recordId: record.id,
-      ipAddress: ctx.ip,
-      oldValues: { status: record.status, scanOutTime: record.scanOutTime, minutesAttended: record.minutesAttended },
-      newValues: { status: newStatus, scanOutTime: now, minutesAttended: minutes },
-      at: now,
-    });
-    return { answer: answer('checked_out', updated, session.courseName) };
-  });
+        return { answer: answer('checked_out', updated, session.courseName) };
+      });
   // The typed code checked a student in (or out): it was not a guess.
   await attempt?.succeeded();
   if (outcome.checkedIn) {
+    const checkedIn = outcome.checkedIn;
     const origin = { ip: ctx.ip, browserSignature: ctx.browserSignature, deviceId: ctx.deviceId, devicePresented: ctx.devicePresented, pass };
+    const dropped = !origin.devicePresented || (origin.pass != null && !origin.pass.forThisDevice);
     // The check-in stands whatever happens here; a failed check is reported, never the student's problem.
-    await flagPossibleProxy(db, { recordId: outcome.checkedIn.id, studentId: outcome.checkedIn.studentId, qrSessionId: session.id, now, origin }).catch(ctx.onProxyCheckFailed);
+    try {
+      // Most check-ins share their origin with nobody: one look for the batch, and no more for them.
+      const shared = dropped || (await batchers.origins.add(String(session.id), { recordId: checkedIn.id, studentId: checkedIn.studentId, ip: ctx.ip, browserSignature: ctx.browserSignature, now }));
+      if (shared) await flagPossibleProxy(db, { recordId: checkedIn.id, studentId: checkedIn.studentId, qrSessionId: session.id, now, origin });
+    } catch (err) {
+      ctx.onProxyCheckFailed(err);
+    }
   }
   return outcome.answer;
 }

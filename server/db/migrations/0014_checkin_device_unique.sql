@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "attendance_one_student_per_device" ON "attendance_records" USING btree ("schedule_id","session_date","device_id") WHERE "attendance_records"."device_id" is not null;
