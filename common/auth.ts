@@ -2,6 +2,9 @@ import { isValidTimeZone } from './settings.ts';
 import { z } from 'zod';
 import { ROLES } from './roles.ts';
 
+// The sign-in page's texts live in auth-texts.ts (no zod), so that page draws before zod arrives.
+export * from './auth-texts.ts';
+
 export const currentUserSchema = z.object({
   id: z.number().int(),
   firstName: z.string(),
@@ -25,8 +28,6 @@ export const PASSWORD_TOO_LONG = 'Password is too long';
 export const PASSWORD_BLANK = 'Password cannot be only spaces';
 export const PASSWORD_PERSONAL = 'Password must not contain your name or e-mail address';
 export const PASSWORD_COMMON = 'This password is too common. Choose one that is harder to guess.';
-/** What a password form tells the user before they type. */
-export const PASSWORD_HINT = 'At least 8 characters. Not a common password, and not your name or e-mail address.';
 
 /**
  * The rules a browser can check on its own. The server checks these again with the rest (the
@@ -128,15 +129,5 @@ export const ssoStatusSchema = z.object({
 });
 export type SsoStatus = z.infer<typeof ssoStatusSchema>;
 
-/** Why a single sign-on was refused: the sign-in page explains each in words. */
-export const SSO_REFUSALS = {
-  unknown_user: 'There is no Muster account for that e-mail address. Ask an administrator to add you.',
-  inactive_user: 'Your Muster account is deactivated. Ask an administrator.',
-  unverified_email: 'Your school account did not confirm its e-mail address, so Muster cannot match it to an account.',
-  subject_mismatch: 'This Muster account is linked to a different school account. Ask an administrator.',
-  failed: 'Sign-in with your school account did not complete. Please try again.',
-  unavailable: 'Single sign-on is not available right now. Please try again later.',
-} as const;
-export type SsoRefusal = keyof typeof SSO_REFUSALS;
 
 export const LOCAL_SIGN_IN_OFF = 'LOCAL_SIGN_IN_OFF';

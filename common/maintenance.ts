@@ -27,5 +27,6 @@ export const maintenanceNoticeSchema = z.object({
   emailedTo: z.number().int().optional(),
 });
 export type MaintenanceNotice = z.infer<typeof maintenanceNoticeSchema>;
+export const maintenanceNoticesSchema = z.array(maintenanceNoticeSchema);
 
 export const MAINTENANCE_WINDOW_OVER = 'endsAt is already past: a notice must end in the future';

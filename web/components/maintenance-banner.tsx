@@ -1,8 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Wrench, X } from 'lucide-react';
 import { useState } from 'react';
-import { z } from 'zod';
-import { maintenanceNoticeSchema } from '../../common/maintenance.ts';
 import { apiParse } from '../lib/api.ts';
 
 const DISMISSED_KEY = 'muster.dismissedMaintenanceNotices';
@@ -21,7 +19,8 @@ function readDismissed(): number[] {
 export function MaintenanceBanner() {
   const notices = useQuery({
     queryKey: ['/api/maintenance-notices/current'],
-    queryFn: () => apiParse(z.array(maintenanceNoticeSchema), 'GET', '/api/maintenance-notices/current'),
+    // Part of the shell: its schema (and zod) load with the answer, not before the first draw.
+    queryFn: () => apiParse(async () => (await import('../../common/maintenance.ts')).maintenanceNoticesSchema, 'GET', '/api/maintenance-notices/current'),
     refetchInterval: 5 * 60_000,
   });
   const [dismissed, setDismissed] = useState(readDismissed);

@@ -46,6 +46,22 @@ describe('apiParse', () => {
     vi.stubGlobal('fetch', answer(200, '{"needsSetup":"yes"}'));
     await expect(apiParse(setupStatus, 'GET', '/api/setup/status')).rejects.toThrow();
   });
+
+  it('loads a contract given as a loader beside the request, and holds the answer to it just the same', async () => {
+    const fetch = answer(200, '{"needsSetup":"yes"}');
+    vi.stubGlobal('fetch', fetch);
+    let loaded = false;
+    const load = async () => {
+      // The request is already on its way while the schema loads.
+      expect(fetch).toHaveBeenCalledTimes(1);
+      loaded = true;
+      return setupStatus;
+    };
+    await expect(apiParse(load, 'GET', '/api/setup/status')).rejects.toThrow();
+    expect(loaded).toBe(true);
+    vi.stubGlobal('fetch', answer(401, '{"message":"Unauthorized"}', 'Unauthorized'));
+    await expect(apiParseOrNullOn401(load, '/api/auth/user')).resolves.toBeNull();
+  });
 });
 
 describe('error helpers', () => {

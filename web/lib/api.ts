@@ -40,18 +40,23 @@ export async function apiRequest(method: string, url: string, body?: unknown): P
 
 /** A contract schema from common/ (any zod schema): typed structurally, so this file needs no zod. */
 export type Contract<T> = { parse: (data: unknown) => T };
+/**
+ * A contract, or a function that loads one: what the app shell and the sign-in page use, so that zod
+ * and the schemas arrive alongside their first answer instead of before the first draw (decision 025).
+ */
+export type ContractSource<T> = Contract<T> | (() => Promise<Contract<T>>);
 
 /**
  * The one way the admin screens read an answer: apiRequest, then the JSON parsed with the shared
  * contract (common/), so a field the server renamed fails loudly here, not somewhere in a screen.
  */
-export async function apiParse<T>(contract: Contract<T>, method: string, url: string, body?: unknown): Promise<T> {
-  const res = await apiRequest(method, url, body);
-  return contract.parse(await res.json());
+export async function apiParse<T>(contract: ContractSource<T>, method: string, url: string, body?: unknown): Promise<T> {
+  const [res, loaded] = await Promise.all([apiRequest(method, url, body), typeof contract === 'function' ? contract() : contract]);
+  return loaded.parse(await res.json());
 }
 
 /** A GET where 401 means "nobody is signed in" (SPEC §7 GET /api/auth/user): null, not an error. */
-export async function apiParseOrNullOn401<T>(contract: Contract<T>, url: string): Promise<T | null> {
+export async function apiParseOrNullOn401<T>(contract: ContractSource<T>, url: string): Promise<T | null> {
   try {
     return await apiParse(contract, 'GET', url);
   } catch (error) {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { currentUserSchema, type CurrentUser } from '../../common/auth.ts';
+import type { CurrentUser } from '../../common/auth.ts';
 import { apiParseOrNullOn401 } from './api.ts';
 
 export const AUTH_USER_KEY = ['/api/auth/user'] as const;
@@ -11,7 +11,8 @@ export const AUTH_USER_KEY = ['/api/auth/user'] as const;
 export function useAuth() {
   const query = useQuery<CurrentUser | null>({
     queryKey: AUTH_USER_KEY,
-    queryFn: () => apiParseOrNullOn401(currentUserSchema, '/api/auth/user'),
+    // The schema (and zod) load beside the request, not before the first draw (decision 025).
+    queryFn: () => apiParseOrNullOn401(async () => (await import('../../common/auth.ts')).currentUserSchema, '/api/auth/user'),
     retry: false,
   });
   return {

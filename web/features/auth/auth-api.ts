@@ -1,10 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { currentUserSchema, endedSessionsSchema, loginSessionSchema, setupStatusSchema, ssoStatusSchema } from '../../../common/auth.ts';
-import { okSchema } from '../../../common/validation.ts';
 import { apiParse } from '../../lib/api.ts';
+import type * as AuthContractsModule from './auth-contracts.ts';
 
 /** The auth feature's calls: sign-in, first-run setup, sign-out confirmation and your sessions. */
+
+type AuthContracts = typeof AuthContractsModule;
+/** One of the feature's schemas, loaded with the first call that needs it (zod is not in the first draw). */
+export const authContract =
+  <K extends keyof AuthContracts>(name: K) =>
+  async (): Promise<AuthContracts[K]> =>
+    (await import('./auth-contracts.ts'))[name];
 
 export const SETUP_STATUS_KEY = ['/api/setup/status'] as const;
 export const SESSIONS_KEY = ['/api/auth/sessions'] as const;
@@ -12,24 +17,24 @@ export const SESSIONS_KEY = ['/api/auth/sessions'] as const;
 export type SetupInput = { setupCode: string; firstName: string; lastName: string; email: string; password: string; timeZone?: string };
 
 /** POST /api/auth/login: sets the session cookie; the user is then read from /api/auth/user. */
-export const signIn = (body: { email: string; password: string }) => apiParse(okSchema, 'POST', '/api/auth/login', body);
+export const signIn = (body: { email: string; password: string }) => apiParse(authContract('okSchema'), 'POST', '/api/auth/login', body);
 
 /** POST /api/setup: creates the first Super Administrator; the answer is that user, signed in. */
-export const setUpSchool = (body: SetupInput) => apiParse(currentUserSchema, 'POST', '/api/setup', body);
+export const setUpSchool = (body: SetupInput) => apiParse(authContract('currentUserSchema'), 'POST', '/api/setup', body);
 
 /** POST /api/auth/logout: ends this browser's session. */
-export const signOutHere = () => apiParse(okSchema, 'POST', '/api/auth/logout');
+export const signOutHere = () => apiParse(authContract('okSchema'), 'POST', '/api/auth/logout');
 
 /** Whether the school still needs its first Super Administrator (first run). */
 export function useSetupStatus() {
-  return useQuery({ queryKey: SETUP_STATUS_KEY, queryFn: () => apiParse(setupStatusSchema, 'GET', '/api/setup/status') });
+  return useQuery({ queryKey: SETUP_STATUS_KEY, queryFn: () => apiParse(authContract('setupStatusSchema'), 'GET', '/api/setup/status') });
 }
 
 /** GET /api/auth/sessions: the signed-in user's own sessions still in force. */
 export function useSessions() {
   return useQuery({
     queryKey: SESSIONS_KEY,
-    queryFn: () => apiParse(z.array(loginSessionSchema), 'GET', '/api/auth/sessions'),
+    queryFn: () => apiParse(authContract('loginSessionsSchema'), 'GET', '/api/auth/sessions'),
     // Sessions come and go on other devices: read afresh each time the page opens.
     staleTime: 0,
   });
@@ -39,7 +44,7 @@ export function useSessions() {
 export function useEndSession() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiParse(okSchema, 'DELETE', `/api/auth/sessions/${encodeURIComponent(id)}`),
+    mutationFn: (id: string) => apiParse(authContract('okSchema'), 'DELETE', `/api/auth/sessions/${encodeURIComponent(id)}`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: SESSIONS_KEY }),
   });
 }
@@ -48,12 +53,12 @@ export function useEndSession() {
 export function useEndOtherSessions() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiParse(endedSessionsSchema, 'POST', '/api/auth/sessions/end-others'),
+    mutationFn: () => apiParse(authContract('endedSessionsSchema'), 'POST', '/api/auth/sessions/end-others'),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: SESSIONS_KEY }),
   });
 }
 
 /** GET /api/auth/sso: whether "Sign in with {school}" is offered, and whether passwords are for super_admin only. */
 export function useSsoStatus() {
-  return useQuery({ queryKey: ['/api/auth/sso'], queryFn: () => apiParse(ssoStatusSchema, 'GET', '/api/auth/sso') });
+  return useQuery({ queryKey: ['/api/auth/sso'], queryFn: () => apiParse(authContract('ssoStatusSchema'), 'GET', '/api/auth/sso') });
 }

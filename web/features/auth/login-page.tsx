@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { SSO_REFUSALS, loginSchema, type SsoRefusal } from '../../../common/auth.ts';
+import { SSO_REFUSALS, type SsoRefusal } from '../../../common/auth-texts.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
@@ -10,8 +10,11 @@ import { readErrorBody, type FieldErrors } from '../../lib/api.ts';
 import { useDocumentTitle } from '../../lib/document-title.ts';
 import { AuthLayout } from '../../components/auth-layout.tsx';
 import { AUTH_USER_KEY, useAuth } from '../../lib/use-auth.ts';
-import { signIn, useSetupStatus, useSsoStatus } from './auth-api.ts';
-import { focusFirstInvalid, validateForm } from '../../lib/form-validation.ts';
+import { authContract, signIn, useSetupStatus, useSsoStatus } from './auth-api.ts';
+import { focusFirstInvalid, usePreloadedSchema, validateFormLazily } from '../../lib/form-validation.ts';
+
+// Loaded while the page shows: the page draws without zod (decision 025).
+const loginSchema = authContract('loginSchema');
 
 export function LoginPage() {
   useDocumentTitle('Sign In');
@@ -24,6 +27,7 @@ export function LoginPage() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
+  usePreloadedSchema(loginSchema);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
 
   const login = useMutation({
@@ -40,10 +44,10 @@ export function LoginPage() {
 
   if (user) return <Navigate to="/" replace />;
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const { data, errors } = validateForm(loginSchema, { email: form.get('email'), password: form.get('password') });
+    const { data, errors } = await validateFormLazily(loginSchema, { email: form.get('email'), password: form.get('password') });
     setFieldErrors(errors);
     if (!data) {
       focusFirstInvalid(formRef.current);

@@ -1,15 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { z } from 'zod';
-import {
-  PASSWORD_HINT,
-  passwordChangeSchema,
-  recoveryCodesSchema,
-  stepDoneSchema,
-  totpCodeSchema,
-  totpEnrolmentSchema,
-  type LoginPendingStep,
-} from '../../../common/auth.ts';
+import type { LoginPendingStep } from '../../../common/auth.ts';
+import { PASSWORD_HINT } from '../../../common/auth-texts.ts';
 import { AuthLayout } from '../../components/auth-layout.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -18,9 +10,9 @@ import { TextField } from '../../components/ui/text-field.tsx';
 import { apiParse, readErrorBody, type FieldErrors } from '../../lib/api.ts';
 import { useDocumentTitle } from '../../lib/document-title.ts';
 import { downloadText } from '../../lib/download.ts';
-import { focusFirstInvalid, validateForm } from '../../lib/form-validation.ts';
+import { focusFirstInvalid, usePreloadedSchema, validateFormLazily, type SchemaLoader } from '../../lib/form-validation.ts';
 import { AUTH_USER_KEY } from '../../lib/use-auth.ts';
-import { signOutHere } from './auth-api.ts';
+import { authContract, signOutHere } from './auth-api.ts';
 
 /**
  * What a sign-in still owes before the app opens (issue 14): a new password, setting up two-factor
@@ -50,8 +42,16 @@ function SignOutLink() {
   );
 }
 
+// The steps' schemas, loaded when a step first shows (decision 025).
+const passwordChangeSchema = authContract('passwordChangeSchema');
+const totpCodeSchema = authContract('totpCodeSchema');
+const stepDoneSchema = authContract('stepDoneSchema');
+const totpEnrolmentSchema = authContract('totpEnrolmentSchema');
+const recoveryCodesSchema = authContract('recoveryCodesSchema');
+
 /** A step's form: checked by the shared schema in the browser, sent, field errors shown where they belong. */
-function useStepForm<T>(schema: z.ZodType<T>, read: (form: FormData) => unknown, submit: (data: T) => Promise<unknown>, onDone: (result: unknown) => void) {
+function useStepForm<T>(schema: SchemaLoader<T>, read: (form: FormData) => unknown, submit: (data: T) => Promise<unknown>, onDone: (result: unknown) => void) {
+  usePreloadedSchema(schema);
   const formRef = useRef<HTMLFormElement>(null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const mutation = useMutation({
@@ -62,9 +62,10 @@ function useStepForm<T>(schema: z.ZodType<T>, read: (form: FormData) => unknown,
       focusFirstInvalid(formRef.current);
     },
   });
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const { data, errors } = validateForm(schema, read(new FormData(event.currentTarget)));
+    // Read before the wait: React clears currentTarget once the handler yields.
+    const { data, errors } = await validateFormLazily(schema, read(new FormData(event.currentTarget)));
     setFieldErrors(errors);
     if (!data) return focusFirstInvalid(formRef.current);
     mutation.mutate(data);

@@ -1,0 +1,16 @@
+// Texts of the sign-in pages that the web app's first draw needs. This module must not import zod:
+// the sign-in page loads the schemas of common/auth.ts only when a form is used (decision 025).
+
+/** What a password form tells the user before they type. */
+export const PASSWORD_HINT = 'At least 8 characters. Not a common password, and not your name or e-mail address.';
+
+/** Why a single sign-on was refused: the sign-in page explains each in words. */
+export const SSO_REFUSALS = {
+  unknown_user: 'There is no Muster account for that e-mail address. Ask an administrator to add you.',
+  inactive_user: 'Your Muster account is deactivated. Ask an administrator.',
+  unverified_email: 'Your school account did not confirm its e-mail address, so Muster cannot match it to an account.',
+  subject_mismatch: 'This Muster account is linked to a different school account. Ask an administrator.',
+  failed: 'Sign-in with your school account did not complete. Please try again.',
+  unavailable: 'Single sign-on is not available right now. Please try again later.',
+} as const;
+export type SsoRefusal = keyof typeof SSO_REFUSALS;
