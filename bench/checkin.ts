@@ -11,6 +11,10 @@ import { tokenAt } from '../server/modules/qr-sessions/tokens.ts';
 import { withBenchDatabase } from './bench-database.ts';
 
 const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 1000);
+// Students on the class's roster; STUDENTS of them check in. The issue asks for the same figures at
+// 10,000 (BENCH_ROSTER=10000): a check-in's cost must not grow with the roster. (More check-ins than
+// a few thousand from this one address would meet the public route's per-address limit instead.)
+const ROSTER = Math.max(STUDENTS, Number(process.env.BENCH_ROSTER ?? STUDENTS));
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 100);
 // Check-ins of another class (and as many baseline inserts) sent first and not measured.
 const WARM_UP = 300;
@@ -69,7 +73,7 @@ export async function run(): Promise<void> {
         insert into qr_sessions (schedule_id, token_secret, session_date, expires_at) values (${scheduleId}, ${secret}, current_date, now() + interval '1 hour') returning session_id::text`);
       return { sessionId: sess[0]!.session_id, secret, prefix };
     };
-    const measured = await openClass('SIS-', STUDENTS);
+    const measured = await openClass('SIS-', ROSTER);
     const warmUp = await openClass('WARM-', WARM_UP);
     await db.execute(sql`create table bench_probe (id bigserial primary key, v text not null, at timestamptz not null default now())`);
 
@@ -117,7 +121,7 @@ export async function run(): Promise<void> {
     await app.close();
 
     const rps = (r: Result) => STUDENTS / r.seconds;
-    console.log(`\nQR check-in benchmark: ${STUDENTS} students, ${CONCURRENCY} concurrent, one server, embedded PostgreSQL, ${os.cpus().length} cores`);
+    console.log(`\nQR check-in benchmark: ${STUDENTS} check-ins from a roster of ${ROSTER}, ${CONCURRENCY} concurrent, one server, embedded PostgreSQL, ${os.cpus().length} cores`);
     console.table({
       'check-in (POST /api/attendance/submit)': { 'req/s': rps(checkins).toFixed(0), 'p50 ms': pctl(checkins.ms, 50).toFixed(1), 'p99 ms': pctl(checkins.ms, 99).toFixed(1), errors: checkins.errors },
       'baseline (one durable insert)': { 'req/s': rps(baseline).toFixed(0), 'p50 ms': pctl(baseline.ms, 50).toFixed(1), 'p99 ms': pctl(baseline.ms, 99).toFixed(1), errors: baseline.errors },
