@@ -3,6 +3,8 @@
 // Run: npm run bench -- dashboard   (prints tables; nothing is asserted)
 // Env: BENCH_RUNS (default 20), BENCH_STUDENTS (2000), BENCH_MEETINGS (500 per student),
 //      BENCH_EXPLAIN=1 to print EXPLAIN (ANALYZE, BUFFERS) of the three slowest statements of each read.
+// `npm run bench -- dashboard --records 10000000` sets the number of records instead (meetings per
+// student = records ÷ students).
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Db } from '../server/db/client.ts';
@@ -13,7 +15,16 @@ import { instrument, type Statement } from './statement-log.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 2000);
-const MEETINGS = Number(process.env.BENCH_MEETINGS ?? 500);
+/** `--records N` or `--records=N` on the command line. */
+function recordsOption(argv: readonly string[]): number | null {
+  const i = argv.findIndex((a) => a === '--records' || a.startsWith('--records='));
+  if (i < 0) return null;
+  const value = Number(argv[i]!.includes('=') ? argv[i]!.split('=')[1] : argv[i + 1]);
+  if (!Number.isInteger(value) || value < STUDENTS) throw new Error(`--records must be a whole number of at least ${STUDENTS} (one per student)`);
+  return value;
+}
+const RECORDS = recordsOption(process.argv.slice(2));
+const MEETINGS = RECORDS != null ? Math.round(RECORDS / STUDENTS) : Number(process.env.BENCH_MEETINGS ?? 500);
 const ROSTER = 100;
 const SCHEDULES = Math.ceil(STUDENTS / ROSTER);
 const WARMUP = 2;

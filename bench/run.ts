@@ -10,7 +10,9 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   'web-first-load': () => import('./web-first-load.ts'),
 };
 
-const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+// Names only: options (`--records 10000000`) and their values are for the benchmarks to read.
+const args = process.argv.slice(2);
+const asked = args.filter((a, i) => !a.startsWith('-') && !(args[i - 1]?.startsWith('--') && !args[i - 1]!.includes('=') && /^[\d.]+$/.test(a)));
 const unknown = asked.filter((n) => !(n in BENCHES));
 if (unknown.length > 0) {
   console.error(`Unknown benchmark ${unknown.join(', ')}. Available: ${Object.keys(BENCHES).join(', ')}`);
