@@ -8,6 +8,7 @@ import type { FieldCipher } from '../lib/field-cipher.ts';
 import { purgeExpiredCounters } from '../lib/shared-counters.ts';
 import { runScheduledBackup } from '../modules/backups/service.ts';
 import { syncLeaveStatuses } from '../modules/compliance/service.ts';
+import { recordYesterdaysStudentsAtRisk } from '../modules/dashboard/service.ts';
 import { sweepInterruptedUploads } from '../modules/imports/service.ts';
 import { sendLowAttendanceAlerts } from '../modules/notifications/service.ts';
 import { runWeeklyReport } from '../modules/digests/service.ts';
@@ -43,6 +44,8 @@ export const JOBS: Job[] = [
   { name: 'auto-absent', cron: '*/5 * * * *', run: ({ db, clock }) => markAbsentees(db, clock) },
   // A leave that starts today makes the student `loa`; one that ended gives the status back.
   { name: 'leave-statuses', cron: '*/15 * * * *', run: ({ db, clock }) => syncLeaveStatuses(db, clock) },
+  // The dashboard's "Students at Risk" trend reads the figure recorded after each day; a day is recorded once.
+  { name: 'students-at-risk-daily', cron: '11 * * * *', run: ({ db, clock }) => recordYesterdaysStudentsAtRisk(db, clock.now()) },
   { name: 'retention', cron: '23 */6 * * *', run: ({ db, clock }) => purgeExpiredData(db, clock) },
   // Checks every minute whether the school's backup time has passed; the day's run is claimed once.
   { name: 'nightly-backup', cron: '* * * * *', run: ({ db, config, clock }) => runScheduledBackup({ db, config, clock }) },

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, customType, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, customType, date, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { ATTENDANCE_SOURCES, ATTENDANCE_STATUSES, SYNC_STATUSES } from '../../../common/constants.ts';
 import { schedules } from './schedules.ts';
 import { students } from './students.ts';
@@ -90,4 +90,39 @@ export const attendanceRecords = pgTable(
       sql`not ${t.isManualOverride} or length(trim(coalesce(${t.overrideReason}, ''))) > 0`,
     ),
   ],
+);
+
+/**
+ * Records per meeting (schedule and date) and status, with their minutes: what the dashboards read
+ * instead of every record of the window (issue 15). Kept by statement-level triggers on
+ * attendance_records, in the transaction that writes the records (migration 0016), so it is never
+ * behind; the dashboard tests compare it with a fresh count.
+ */
+export const meetingStatusTotals = pgTable(
+  'meeting_status_totals',
+  {
+    scheduleId: integer('schedule_id').notNull(),
+    sessionDate: date('session_date').notNull(),
+    status: text('status').notNull(),
+    records: integer('records').notNull(),
+    minutesAttended: bigint('minutes_attended', { mode: 'number' }).notNull(),
+    scheduledMinutes: bigint('scheduled_minutes', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scheduleId, t.sessionDate, t.status] }), index('meeting_status_totals_date_idx').on(t.sessionDate)],
+);
+
+/**
+ * How many students the low-attendance rules named on a past school day, per scope ('school' or
+ * 'instructor:<id>'), recorded once after that day (decision 026): the dashboard's "Students at
+ * Risk" trend compares today with the figure of a week ago instead of running the rules twice.
+ */
+export const studentsAtRiskDaily = pgTable(
+  'students_at_risk_daily',
+  {
+    scopeKey: text('scope_key').notNull(),
+    asOf: date('as_of').notNull(),
+    students: integer('students').notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.scopeKey, t.asOf] })],
 );

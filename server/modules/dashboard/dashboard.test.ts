@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../lib/clock.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
+import { recordYesterdaysStudentsAtRisk } from './service.ts';
 
 // A small school whose every figure is worked out by hand below.
 // Today is Monday 2026-03-09 (school time zone UTC). NUR-101 meets Mondays 08–12 (instructor 1),
@@ -109,6 +110,24 @@ describe('dashboard figures', () => {
       { courseId: expect.any(Number), courseName: 'Nursing Fundamentals', courseCode: 'NUR-101', riskLevel: 'high', totalSessions: 4, avgAttendanceRate: 64.3, trend: 'up' }, // 4 of 6 lately vs 5 of 8 before,
     ]);
     expect(a.userActivity).toEqual({ dailyLogins: 5, avgSessionDuration: 24, topActiveUsers: [{ name: 'Ada Admin', sessions: 3 }, { name: 'Ian One', sessions: 1 }, { name: 'Ivy Two', sessions: 1 }] });
+  });
+
+  it('compares students at risk with the figure recorded after the day a week ago, which a later correction does not rewrite', async () => {
+    const trend = async () => (await get('analytics')).performanceMetrics.find((m: { metric: string }) => m.metric === 'Students at Risk').trend;
+    // The first analytics call above recorded 2 March's figure for the school.
+    const { rows } = await t.db.execute<{ scope_key: string; students: number }>(sql`select scope_key, students from students_at_risk_daily where as_of = '2026-03-02'`);
+    expect(rows).toEqual([{ scope_key: 'school', students: expect.any(Number) }]);
+    await t.db.execute(sql`update students_at_risk_daily set students = 9 where as_of = '2026-03-02' and scope_key = 'school'`);
+    expect(await trend()).toBe('down'); // 2 now against the 9 recorded
+    await t.db.execute(sql`update students_at_risk_daily set students = 2 where as_of = '2026-03-02' and scope_key = 'school'`);
+    expect(await trend()).toBe('flat');
+  });
+
+  it('records the students at risk of yesterday once, for the school and each instructor with a class', async () => {
+    expect(await recordYesterdaysStudentsAtRisk(t.db, clock.now())).toBe(3);
+    expect(await recordYesterdaysStudentsAtRisk(t.db, clock.now())).toBe(0);
+    const { rows } = await t.db.execute<{ scope_key: string }>(sql`select scope_key from students_at_risk_daily where as_of = '2026-03-08' order by scope_key`);
+    expect(rows.map((r) => r.scope_key)).toEqual(['instructor:' + Math.min(i1.userId, i2.userId), 'instructor:' + Math.max(i1.userId, i2.userId), 'school'].sort());
   });
 
   it('stats and recent attendance', async () => {

@@ -1,7 +1,7 @@
-import { desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { ATTENDED_STATUSES } from '../../../common/constants.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { attendanceRecords, courses, programs, schedules, students, users } from '../../db/schema/index.ts';
+import { attendanceRecords, courses, programs, schedules, students, studentsAtRiskDaily, users } from '../../db/schema/index.ts';
 import { dayOfWeek } from '../../lib/school-time.ts';
 import type { ScheduleScope } from '../qr-sessions/service.ts';
 
@@ -32,6 +32,16 @@ function scopedRecords(scope: ScheduleScope): SQL {
   return scope.instructorId == null
     ? sql`attendance_records a`
     : sql`attendance_records a join schedules s on s.id = a.schedule_id and s.instructor_id = ${scope.instructorId}`;
+}
+
+/**
+ * Records per meeting and status (meeting_status_totals, kept by triggers as records are written),
+ * as alias `t`, in the scope: a window of weeks is a few rows per class and day, not every record.
+ */
+function scopedTotals(scope: ScheduleScope): SQL {
+  return scope.instructorId == null
+    ? sql`meeting_status_totals t`
+    : sql`meeting_status_totals t join schedules s on s.id = t.schedule_id and s.instructor_id = ${scope.instructorId}`;
 }
 
 /** Schedules that meet on a date: weekly pattern within course dates minus holidays, make-up dates, or a session that ran. */
@@ -101,24 +111,24 @@ export async function rateBetween(db: DbOrTx, scope: ScheduleScope, from: string
 }
 
 /**
- * The same totals for several date ranges, in one pass over the records of all of them (the
- * analytics trends compare four overlapping ranges: reading them four times cost four scans).
+ * The same totals for several date ranges, in one pass over the per-meeting totals of all of them
+ * (the analytics trends compare four overlapping ranges).
  */
 export async function ratesBetween<const R extends readonly { from: string; to: string }[]>(db: DbOrTx, scope: ScheduleScope, ranges: R): Promise<{ [K in keyof R]: RateTotals }> {
   const from = ranges.reduce((m, r) => (r.from < m ? r.from : m), ranges[0]!.from);
   const to = ranges.reduce((m, r) => (r.to > m ? r.to : m), ranges[0]!.to);
   const columns = ranges.map((r, i) => {
-    const within = sql`a.session_date > ${r.from} and a.session_date <= ${r.to}`;
-    return sql`count(*) filter (where ${within} and a.status in ${ATTENDED})::int as ${sql.identifier(`attended${i}`)},
-           count(*) filter (where ${within} and a.status = 'present')::int as ${sql.identifier(`onTime${i}`)},
-           count(*) filter (where ${within})::int as ${sql.identifier(`total${i}`)},
-           coalesce(sum(a.minutes_attended) filter (where ${within}), 0)::bigint::float8 as ${sql.identifier(`minutes${i}`)},
-           coalesce(sum(a.scheduled_minutes) filter (where ${within}), 0)::bigint::float8 as ${sql.identifier(`scheduled${i}`)}`;
+    const within = sql`t.session_date > ${r.from} and t.session_date <= ${r.to}`;
+    return sql`coalesce(sum(t.records) filter (where ${within} and t.status in ${ATTENDED}), 0)::int as ${sql.identifier(`attended${i}`)},
+           coalesce(sum(t.records) filter (where ${within} and t.status = 'present'), 0)::int as ${sql.identifier(`onTime${i}`)},
+           coalesce(sum(t.records) filter (where ${within}), 0)::int as ${sql.identifier(`total${i}`)},
+           coalesce(sum(t.minutes_attended) filter (where ${within}), 0)::bigint::float8 as ${sql.identifier(`minutes${i}`)},
+           coalesce(sum(t.scheduled_minutes) filter (where ${within}), 0)::bigint::float8 as ${sql.identifier(`scheduled${i}`)}`;
   });
   const { rows } = await db.execute<Record<string, number>>(sql`
     select ${sql.join(columns, sql`, `)}
-      from ${scopedRecords(scope)}
-     where a.session_date > ${from} and a.session_date <= ${to}`);
+      from ${scopedTotals(scope)}
+     where t.session_date > ${from} and t.session_date <= ${to}`);
   const row = rows[0]!;
   return ranges.map((_, i) => ({
     attended: row[`attended${i}`]!,
@@ -133,9 +143,10 @@ export async function ratesBetween<const R extends readonly { from: string; to: 
 export async function dailyTotals(db: DbOrTx, scope: ScheduleScope, from: string, to: string): Promise<{ date: RecordColumns['sessionDate']; attended: number; total: number }[]> {
   const { rows } = await db.execute<{ date: RecordColumns['sessionDate']; attended: number; total: number }>(sql`
     select d::date::text as date,
-           count(a.id) filter (where a.status in ${ATTENDED})::int as attended, count(a.id)::int as total
+           coalesce(sum(t.records) filter (where t.status in ${ATTENDED}), 0)::int as attended, coalesce(sum(t.records), 0)::int as total
       from generate_series(${from}::date, ${to}::date, interval '1 day') d
-      left join (attendance_records a join schedules s on s.id = a.schedule_id and ${inScope(scope)}) on a.session_date = d::date
+      left join (select t.session_date, t.status, t.records from ${scopedTotals(scope)}
+                  where t.session_date between ${from}::date and ${to}::date) t on t.session_date = d::date
      group by d order by d`);
   return rows;
 }
@@ -153,14 +164,14 @@ export type CourseTotals = { courseId: CourseColumns['id'] } & Pick<CourseColumn
 /** Per active course, meetings in (since, today]: sessions held, attended and all records, split at `split`. */
 export async function courseTotals(db: DbOrTx, scope: ScheduleScope, d: { since: string; split: string; today: string }): Promise<CourseTotals[]> {
   const { rows } = await db.execute<CourseTotals>(sql`
-    -- Per meeting first (a hash aggregate), then per course: counting distinct (schedule, date)
-    -- records over the whole window compared row values one by one (issue 15).
+    -- Per meeting first, from the per-meeting totals (a meeting whose records were all removed is none).
     with meetings as (
-      select a.schedule_id, a.session_date,
-             count(*) filter (where a.status in ${ATTENDED}) as att, count(*) as tot
-        from ${scopedRecords(scope)}
-       where a.session_date > ${d.since} and a.session_date <= ${d.today}
-       group by a.schedule_id, a.session_date
+      select t.schedule_id, t.session_date,
+             sum(t.records) filter (where t.status in ${ATTENDED}) as att, sum(t.records) as tot
+        from ${scopedTotals(scope)}
+       where t.session_date > ${d.since} and t.session_date <= ${d.today}
+       group by t.schedule_id, t.session_date
+      having sum(t.records) > 0
     )
     select c.id as "courseId", c.course_name as "courseName", c.course_code as "courseCode",
            count(m.schedule_id)::int as sessions,
@@ -267,11 +278,11 @@ export type CourseRate = { courseId: CourseColumns['id'] } & Pick<CourseColumns,
 export async function courseRates(db: DbOrTx, scope: ScheduleScope, d: { since: string; today: string; minRecords: number }): Promise<CourseRate[]> {
   const { rows } = await db.execute<CourseRate>(sql`
     select c.id as "courseId", c.course_name as "courseName", c.course_code as "courseCode",
-           count(*) filter (where a.status in ${ATTENDED})::int as attended, count(*)::int as total
-      from attendance_records a join schedules s on s.id = a.schedule_id join courses c on c.id = s.course_id
-     where a.session_date > ${d.since} and a.session_date <= ${d.today} and ${inScope(scope)}
+           coalesce(sum(t.records) filter (where t.status in ${ATTENDED}), 0)::int as attended, sum(t.records)::int as total
+      from meeting_status_totals t join schedules s on s.id = t.schedule_id join courses c on c.id = s.course_id
+     where t.session_date > ${d.since} and t.session_date <= ${d.today} and ${inScope(scope)}
      group by c.id, c.course_name, c.course_code
-    having count(*) >= ${d.minRecords}`);
+    having sum(t.records) >= ${d.minRecords}`);
   return rows;
 }
 
@@ -322,4 +333,28 @@ export async function studentStandings(db: DbOrTx, scope: ScheduleScope, d: { si
       left join remaining on remaining.schedule_id = per.schedule_id
      where st.status in ${ENROLLED}`);
   return rows;
+}
+
+// ---- Students at risk, as recorded after each day ----
+
+/** The scope as the daily record names it. */
+export const atRiskScopeKey = (scope: ScheduleScope) => (scope.instructorId == null ? 'school' : `instructor:${scope.instructorId}`);
+
+export async function recordedStudentsAtRisk(db: DbOrTx, scope: ScheduleScope, asOf: string): Promise<number | null> {
+  const [row] = await db
+    .select({ students: studentsAtRiskDaily.students })
+    .from(studentsAtRiskDaily)
+    .where(and(eq(studentsAtRiskDaily.scopeKey, atRiskScopeKey(scope)), eq(studentsAtRiskDaily.asOf, asOf)));
+  return row?.students ?? null;
+}
+
+/** Keeps the first figure recorded for a scope and day. */
+export async function recordStudentsAtRisk(db: DbOrTx, scope: ScheduleScope, asOf: string, students: number, now: Date): Promise<void> {
+  await db.insert(studentsAtRiskDaily).values({ scopeKey: atRiskScopeKey(scope), asOf, students, recordedAt: now }).onConflictDoNothing();
+}
+
+/** The scopes whose dashboards show the trend: the school, and each instructor with an active class. */
+export async function dashboardScopes(db: DbOrTx): Promise<ScheduleScope[]> {
+  const rows = await db.selectDistinct({ instructorId: schedules.instructorId }).from(schedules).where(eq(schedules.isActive, true));
+  return [{ instructorId: null }, ...rows.filter((r) => r.instructorId != null).map((r) => ({ instructorId: r.instructorId }))];
 }

@@ -10,12 +10,15 @@ import { computeAlerts, evaluateAlertRules } from './alerts.ts';
 import {
   courseTotals,
   dailyTotals,
+  dashboardScopes,
   latestRecords,
   mostActiveUsers,
   openSessionCounts,
   pingDatabase,
   rateBetween,
   ratesBetween,
+  recordStudentsAtRisk,
+  recordedStudentsAtRisk,
   schoolCounts,
   setupCounts,
   signInActivity,
@@ -128,11 +131,38 @@ export async function realTime({ db, scope, now, viewerId }: Ctx, responseTimes:
   };
 }
 
+async function countStudentsAtRisk(db: DbOrTx, scope: Scope, asOf: string, now: Date): Promise<number> {
+  return new Set((await computeAlerts(db, scope, asOf, now)).filter((a) => a.studentId != null).map((a) => a.studentId)).size;
+}
+
+/**
+ * Students the rules named on a past day: as recorded after that day (by the daily job, or by the
+ * first dashboard that needed it), so a later correction of older records does not rewrite history.
+ */
+async function studentsAtRiskOn(db: DbOrTx, scope: Scope, asOf: string, now: Date): Promise<number> {
+  const recorded = await recordedStudentsAtRisk(db, scope, asOf);
+  if (recorded != null) return recorded;
+  const students = await countStudentsAtRisk(db, scope, asOf, now);
+  await recordStudentsAtRisk(db, scope, asOf, students, now);
+  return students;
+}
+
+/** The daily job: record yesterday's figure for the school and each instructor, once (a rerun keeps the first). */
+export async function recordYesterdaysStudentsAtRisk(db: DbOrTx, now: Date): Promise<number> {
+  const yesterday = addDays((await schoolDate(db, now)).today, -1);
+  let recorded = 0;
+  for (const scope of await dashboardScopes(db)) {
+    if ((await recordedStudentsAtRisk(db, scope, yesterday)) != null) continue;
+    await recordStudentsAtRisk(db, scope, yesterday, await countStudentsAtRisk(db, scope, yesterday, now), now);
+    recorded++;
+  }
+  return recorded;
+}
+
 export async function analytics({ db, scope, now, viewerId }: Ctx): Promise<z.infer<typeof analyticsSchema>> {
   const { today, alertsOn } = await schoolToday(db, now, viewerId);
   const weekAgo = addDays(today, -7);
-  const studentsAtRisk = async (asOf: string) =>
-    alertsOn ? new Set((await computeAlerts(db, scope, asOf, now)).filter((a) => a.studentId != null).map((a) => a.studentId)).size : 0;
+  const studentsAtRisk = async (asOf: string) => (alertsOn ? countStudentsAtRisk(db, scope, asOf, now) : 0);
   // Every read at once: the answer takes as long as the slowest, not their sum (issue 15).
   const [days, [last30, prev30, last7, prev7], atRisk, atRiskWeekAgo, courses, activity, top] = await Promise.all([
     dailyTotals(db, scope, addDays(today, -6), today),
@@ -143,8 +173,8 @@ export async function analytics({ db, scope, now, viewerId }: Ctx): Promise<z.in
       { from: addDays(today, -14), to: weekAgo },
     ]),
     studentsAtRisk(today),
-    // The same rules applied as of a week ago give the trend.
-    studentsAtRisk(weekAgo),
+    // The trend: the figure recorded after that day ended (decision 026).
+    alertsOn ? studentsAtRiskOn(db, scope, weekAgo, now) : 0,
     courseTotals(db, scope, { since: addDays(today, -30), split: addDays(today, -14), today }),
     signInActivity(db, scope, now),
     mostActiveUsers(db, scope, now),
