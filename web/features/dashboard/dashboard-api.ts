@@ -1,9 +1,15 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { ANALYTICS_STALE_MS, REALTIME_REFRESH_MS } from '../../../common/constants.ts';
-import { analyticsSchema, executiveSummarySchema, gettingStartedSchema, realTimeSchema } from '../../../common/dashboard.ts';
-import { complianceOverviewSchema } from '../../../common/compliance.ts';
+import type { analyticsSchema, executiveSummarySchema, realTimeSchema } from '../../../common/dashboard.ts';
 import { apiParse } from '../../lib/api.ts';
+import type * as DashboardContracts from './dashboard-contracts.ts';
+
+/** One of the dashboard's schemas, loaded with the first call that needs it (decision 025). */
+const contract =
+  <K extends keyof typeof DashboardContracts>(name: K) =>
+  async (): Promise<(typeof DashboardContracts)[K]> =>
+    (await import('./dashboard-contracts.ts'))[name];
 
 export type ExecutiveSummary = z.infer<typeof executiveSummarySchema>;
 export type RealTime = z.infer<typeof realTimeSchema>;
@@ -18,14 +24,14 @@ export const GETTING_STARTED_KEY = ['/api/dashboard/getting-started'] as const;
 
 /** Overview figures (SPEC §7 defaults: fetched once, refreshed on demand). */
 export function useExecutiveSummary() {
-  return useQuery({ queryKey: SUMMARY_KEY, queryFn: () => apiParse(executiveSummarySchema, 'GET', SUMMARY_KEY[0]) });
+  return useQuery({ queryKey: SUMMARY_KEY, queryFn: () => apiParse(contract('executiveSummarySchema'), 'GET', SUMMARY_KEY[0]) });
 }
 
 /** Live sessions, alerts and server figures; polled every 5 s while `poll` is on (Auto mode). */
 export function useRealTime({ poll }: { poll: boolean }) {
   return useQuery({
     queryKey: REAL_TIME_KEY,
-    queryFn: () => apiParse(realTimeSchema, 'GET', REAL_TIME_KEY[0]),
+    queryFn: () => apiParse(contract('realTimeSchema'), 'GET', REAL_TIME_KEY[0]),
     refetchInterval: poll ? REALTIME_REFRESH_MS : false,
   });
 }
@@ -34,7 +40,7 @@ export function useRealTime({ poll }: { poll: boolean }) {
 export function useAnalytics() {
   return useQuery({
     queryKey: ANALYTICS_KEY,
-    queryFn: () => apiParse(analyticsSchema, 'GET', ANALYTICS_KEY[0]),
+    queryFn: () => apiParse(contract('analyticsSchema'), 'GET', ANALYTICS_KEY[0]),
     staleTime: ANALYTICS_STALE_MS,
   });
 }
@@ -44,14 +50,14 @@ export function useAnalytics() {
 export function useComplianceCounts({ enabled }: { enabled: boolean }) {
   return useQuery({
     queryKey: ['/api/compliance', 'overview', {}],
-    queryFn: () => apiParse(complianceOverviewSchema, 'GET', '/api/compliance/overview'),
+    queryFn: () => apiParse(contract('complianceOverviewSchema'), 'GET', '/api/compliance/overview'),
     enabled,
     staleTime: ANALYTICS_STALE_MS,
   });
 }
 
 export function useGettingStarted({ enabled }: { enabled: boolean }) {
-  return useQuery({ queryKey: GETTING_STARTED_KEY, queryFn: () => apiParse(gettingStartedSchema, 'GET', GETTING_STARTED_KEY[0]), enabled });
+  return useQuery({ queryKey: GETTING_STARTED_KEY, queryFn: () => apiParse(contract('gettingStartedSchema'), 'GET', GETTING_STARTED_KEY[0]), enabled });
 }
 
 /** The header's Refresh: every dashboard query at once (a disabled one is skipped). */

@@ -1,16 +1,19 @@
 import { BarChart3, LayoutDashboard, Radio, RefreshCw } from 'lucide-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { PageTabPanel, PageTabs } from '../../components/ui/page-tabs.tsx';
+import { LoadingPanel } from '../../components/ui/spinner.tsx';
 import { cn } from '../../lib/cn.ts';
 import { useTabParam } from '../../lib/use-tab-param.ts';
-import { AnalyticsTab } from './analytics-tab.tsx';
 import { formatTime } from './format.ts';
 import { GettingStartedCard } from './getting-started-card.tsx';
-import { LiveTab } from './live-tab.tsx';
 import { OverviewTab } from './overview-tab.tsx';
 import { useAnalytics, useExecutiveSummary, useRealTime, useRefreshDashboard } from './dashboard-api.ts';
+
+// The Overview draws first; the Live and Analytics tabs (tables, charts) load when first opened.
+const LiveTab = lazy(() => import('./live-tab.tsx').then((m) => ({ default: m.LiveTab })));
+const AnalyticsTab = lazy(() => import('./analytics-tab.tsx').then((m) => ({ default: m.AnalyticsTab })));
 
 const TABS = [
   { value: 'overview', label: 'Overview', icon: LayoutDashboard },
@@ -64,10 +67,14 @@ export function DashboardPage() {
           <OverviewTab summary={summary} />
         </PageTabPanel>
         <PageTabPanel value="live">
-          <LiveTab realTime={realTime} autoRefresh={autoRefresh} onAutoRefreshChange={setAutoRefresh} />
+          <Suspense fallback={<LoadingPanel />}>
+            <LiveTab realTime={realTime} autoRefresh={autoRefresh} onAutoRefreshChange={setAutoRefresh} />
+          </Suspense>
         </PageTabPanel>
         <PageTabPanel value="analytics">
-          <AnalyticsTab analytics={analytics} />
+          <Suspense fallback={<LoadingPanel />}>
+            <AnalyticsTab analytics={analytics} />
+          </Suspense>
         </PageTabPanel>
       </PageTabs>
     </>
