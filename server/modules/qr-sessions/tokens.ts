@@ -39,9 +39,21 @@ function codeForStep(secret: Buffer, sessionId: string, step: number): string {
 }
 
 /** The QR token (from the scan URL's `t`) of the current or the previous step: 72 bits, not guessable. */
+// The QR token of a session's step, worked out once: a class of sixty checks in with the same two.
+const qrTokens = new Map<string, { secret: Buffer; token: string }>();
+function qrTokenOf(secret: Buffer, sessionId: string, step: number): string {
+  const key = `${sessionId}:${step}`;
+  const hit = qrTokens.get(key);
+  if (hit && hit.secret.equals(secret)) return hit.token;
+  const token = mac(secret, `qr:${sessionId}:${step}`, 9);
+  if (qrTokens.size >= 1000) qrTokens.clear();
+  qrTokens.set(key, { secret, token });
+  return token;
+}
+
 export function isFreshQrToken(secret: Buffer, sessionId: string, token: string, now: Date): boolean {
   const step = Math.floor(now.getTime() / ROTATE_MS);
-  return [step, step - 1].some((s) => safeEqual(mac(secret, `qr:${sessionId}:${s}`, 9), token));
+  return [step, step - 1].some((s) => safeEqual(qrTokenOf(secret, sessionId, s), token));
 }
 
 /** Six digits (spaces aside): the guessable kind of code, which is counted wherever it is tried. */
