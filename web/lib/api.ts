@@ -47,6 +47,16 @@ export type Contract<T> = { parse: (data: unknown) => T };
 export type ContractSource<T> = Contract<T> | (() => Promise<Contract<T>>);
 
 /**
+ * A feature's schemas module, loaded on first use: `const contract = lazyContracts(() => import('./x-contracts.ts'))`,
+ * then `contract('fooSchema')` is a loader for apiParse or a form (decision 025).
+ */
+export function lazyContracts<M extends object>(load: () => Promise<M>) {
+  return <K extends keyof M>(name: K) =>
+    async (): Promise<M[K]> =>
+      (await load())[name];
+}
+
+/**
  * The one way the admin screens read an answer: apiRequest, then the JSON parsed with the shared
  * contract (common/), so a field the server renamed fails loudly here, not somewhere in a screen.
  */

@@ -53,7 +53,14 @@ export function browserSignature(headers: IncomingHttpHeaders): string {
 }
 
 const SIGNATURE_SHOWN = 12;
-export const SHARED_BROWSER_WINDOW_MS = SHARED_BROWSER_WINDOW_MINUTES * 60_000;
+const SHARED_BROWSER_WINDOW_MS = SHARED_BROWSER_WINDOW_MINUTES * 60_000;
+
+/** The check-ins a new one at `now` is compared with: those within the shared-browser window around it. */
+export const sameOriginWindow = (now: Date) => ({ from: new Date(now.getTime() - SHARED_BROWSER_WINDOW_MS), to: new Date(now.getTime() + SHARED_BROWSER_WINDOW_MS) });
+
+/** How the browser came back without the device cookie it was given, if it did. */
+export const droppedCookie = (origin: CheckInOrigin): 'missing' | 'replaced' | null =>
+  !origin.devicePresented ? 'missing' : origin.pass && !origin.pass.forThisDevice ? 'replaced' : null;
 // Evidence names at most this many other check-ins (and counts the rest).
 const MAX_OTHERS = 20;
 
@@ -80,6 +87,9 @@ export type CheckInOrigin = {
  * - dropped_cookie: the browser came back without the device cookie it was given: it sent none (the
  *   scan page always receives one before it can submit), or it sent a pass this server issued to
  *   another device cookie.
+ *
+ * The caller calls it only for a check-in worth the look: a dropped cookie, or another student's
+ * check-in from the same origin (checkInsSharingOrigin, one unlocked read for a whole batch).
  */
 export async function flagPossibleProxy(db: Db, c: { recordId: number; studentId: number; qrSessionId: number; now: Date; origin: CheckInOrigin }): Promise<void> {
   const { origin, now } = c;
@@ -88,15 +98,12 @@ export async function flagPossibleProxy(db: Db, c: { recordId: number; studentId
     qrSessionId: c.qrSessionId,
     ip: origin.ip,
     browserSignature: origin.browserSignature,
-    from: new Date(now.getTime() - SHARED_BROWSER_WINDOW_MS),
-    to: new Date(now.getTime() + SHARED_BROWSER_WINDOW_MS),
+    ...sameOriginWindow(now),
     excludeRecordId: c.recordId,
     excludeStudentId: c.studentId,
     limit: 200,
   };
-  const dropped = !origin.devicePresented ? 'missing' : origin.pass && !origin.pass.forThisDevice ? 'replaced' : null;
-  // Most check-ins share their origin with nobody: one read, no lock, no transaction.
-  if (!dropped && (await sameOriginCheckIns(db, query)).length === 0) return;
+  const dropped = droppedCookie(origin);
   await db.transaction(async (tx) => {
     await lockOrigin(tx, `origin:${c.qrSessionId}:${origin.ip ?? ''}:${origin.browserSignature}`);
     const flags: NewFlag[] = [];

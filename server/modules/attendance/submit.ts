@@ -19,7 +19,7 @@ import { recordAudit } from '../audit-logs/service.ts';
 import { admitToCheckIn, findPublicSession, isSessionUuid, sessionStatus, type SessionRow } from '../qr-sessions/service.ts';
 import type { Settings } from '../../../common/settings.ts';
 import { getSettings } from '../settings/service.ts';
-import { SHARED_BROWSER_WINDOW_MS, flagPossibleProxy, flagScanAfterOverride } from './proxy-flags.ts';
+import { droppedCookie, flagPossibleProxy, flagScanAfterOverride, sameOriginWindow } from './proxy-flags.ts';
 import {
   checkInsSharingOrigin,
   deviceCheckIns,
@@ -139,7 +139,7 @@ function checkInBatchers(db: Db) {
       const shared = await checkInsSharingOrigin(
         db,
         Number(qrSessionId),
-        items.map((i) => ({ ...i, from: new Date(i.now.getTime() - SHARED_BROWSER_WINDOW_MS), to: new Date(i.now.getTime() + SHARED_BROWSER_WINDOW_MS) })),
+        items.map((i) => ({ ...i, ...sameOriginWindow(i.now) })),
       );
       return items.map((i) => shared.has(i.recordId));
     },
@@ -263,11 +263,10 @@ export async function submitAttendance(db: Db, input: AttendanceSubmit, ctx: Che
   if (outcome.checkedIn) {
     const checkedIn = outcome.checkedIn;
     const origin = { ip: ctx.ip, browserSignature: ctx.browserSignature, deviceId: ctx.deviceId, devicePresented: ctx.devicePresented, pass };
-    const dropped = !origin.devicePresented || (origin.pass != null && !origin.pass.forThisDevice);
     // The check-in stands whatever happens here; a failed check is reported, never the student's problem.
     try {
       // Most check-ins share their origin with nobody: one look for the batch, and no more for them.
-      const shared = dropped || (await batchers.origins.add(String(session.id), { recordId: checkedIn.id, studentId: checkedIn.studentId, ip: ctx.ip, browserSignature: ctx.browserSignature, now }));
+      const shared = droppedCookie(origin) != null || (await batchers.origins.add(String(session.id), { recordId: checkedIn.id, studentId: checkedIn.studentId, ip: ctx.ip, browserSignature: ctx.browserSignature, now }));
       if (shared) await flagPossibleProxy(db, { recordId: checkedIn.id, studentId: checkedIn.studentId, qrSessionId: session.id, now, origin });
     } catch (err) {
       ctx.onProxyCheckFailed(err);

@@ -5,7 +5,7 @@ import { importType, templateRows } from '../../../common/import-columns.ts';
 import { csvText } from '../../lib/csv.ts';
 import { readTabular } from '../../lib/tabular-file.ts';
 import { readImportFile } from '../imports/read-file.ts';
-import { upload } from '../imports/test-support.ts';
+import { upload } from '../../test/import-support.ts';
 import { createTestApp, fixedClock, multipart, type TestApp } from '../../test/helpers.ts';
 
 /**

@@ -5,7 +5,7 @@ import { ATTENDANCE_EXPORT_COLUMNS, importType, templateRows } from '../../../co
 import { attendanceRows } from '../exports/service.ts';
 import { sisStatus } from '../sis/service.ts';
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
-import { csv, upload } from './test-support.ts';
+import { csv, upload } from '../../test/import-support.ts';
 
 let t: TestApp;
 let admin: string;

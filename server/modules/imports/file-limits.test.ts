@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABULAR_LIMITS, checkTabularLimits, readTabular } from '../../lib/tabular-file.ts';
 import { biffMulrk, sheetXml, xlsxFile } from '../../test/spreadsheet-files.ts';
 import { createTestApp, createTestDatabase, multipart, type TestApp } from '../../test/helpers.ts';
-import { upload } from './test-support.ts';
+import { upload } from '../../test/import-support.ts';
 
 /**
  * Issue 9: a 0.8 MB .xlsx inflated to 1.7 GB of memory. Every accepted upload (10 MB at most)

@@ -7,7 +7,7 @@ import { systemClock } from '../../lib/clock.ts';
 import { createFieldCipher } from '../../lib/field-cipher.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { runImport, type ImportDeps } from './engine.ts';
-import { csv, dataCounts, upload, writeStamp } from './test-support.ts';
+import { csv, dataCounts, upload, writeStamp } from '../../test/import-support.ts';
 
 // Thousands of malformed files thrown at the importer: never a 5xx (the engine never throws),
 // never a partial write (a refused or dry-run file changes nothing; an accepted one adds exactly

@@ -5,7 +5,7 @@ import type { UploadType } from '../../../common/constants.ts';
 import { importType, templateRows } from '../../../common/import-columns.ts';
 import { insertUser } from '../auth/service.ts';
 import { auditEntries, createTestApp, fixedClock, multipart, type TestApp } from '../../test/helpers.ts';
-import { csv, dataCounts, dataFingerprint, upload } from './test-support.ts';
+import { csv, dataCounts, dataFingerprint, upload } from '../../test/import-support.ts';
 
 let t: TestApp;
 let admin: string;

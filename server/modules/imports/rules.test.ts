@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadType } from '../../../common/constants.ts';
 import { importType, templateRows } from '../../../common/import-columns.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
-import { csv, dataFingerprint, upload } from './test-support.ts';
+import { csv, dataFingerprint, upload } from '../../test/import-support.ts';
 
 // Every SPEC §5 rule, refused with the row and the column, and nothing written.
 let t: TestApp;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_TYPES } from '../../../common/constants.ts';
 import { IMPORT_TYPES, describeImportColumns, importType, ruleText, templateRows } from '../../../common/import-columns.ts';
 import { auditEntries, createTestApp, type TestApp } from '../../test/helpers.ts';
-import { dataCounts, upload } from './test-support.ts';
+import { dataCounts, upload } from '../../test/import-support.ts';
 
 let t: TestApp;
 let admin: string;

@@ -3,7 +3,7 @@ import type { UploadType } from '../../../common/constants.ts';
 import { importType, templateRows } from '../../../common/import-columns.ts';
 import { WIZARD_STEP_LOCKED } from '../../../common/upload-wizard.ts';
 import { auditEntries, createTestApp, type TestApp } from '../../test/helpers.ts';
-import { csv, upload } from './test-support.ts';
+import { csv, upload } from '../../test/import-support.ts';
 
 let t: TestApp;
 let admin: string, otherAdmin: string;

@@ -1,15 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiParse } from '../../lib/api.ts';
-import type * as AuthContractsModule from './auth-contracts.ts';
+import { apiParse, lazyContracts } from '../../lib/api.ts';
 
 /** The auth feature's calls: sign-in, first-run setup, sign-out confirmation and your sessions. */
 
-type AuthContracts = typeof AuthContractsModule;
 /** One of the feature's schemas, loaded with the first call that needs it (zod is not in the first draw). */
-export const authContract =
-  <K extends keyof AuthContracts>(name: K) =>
-  async (): Promise<AuthContracts[K]> =>
-    (await import('./auth-contracts.ts'))[name];
+export const authContract = lazyContracts(() => import('./auth-contracts.ts'));
 
 export const SETUP_STATUS_KEY = ['/api/setup/status'] as const;
 export const SESSIONS_KEY = ['/api/auth/sessions'] as const;

@@ -2,14 +2,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { ANALYTICS_STALE_MS, REALTIME_REFRESH_MS } from '../../../common/constants.ts';
 import type { analyticsSchema, executiveSummarySchema, realTimeSchema } from '../../../common/dashboard.ts';
-import { apiParse } from '../../lib/api.ts';
-import type * as DashboardContracts from './dashboard-contracts.ts';
+import { apiParse, lazyContracts } from '../../lib/api.ts';
 
 /** One of the dashboard's schemas, loaded with the first call that needs it (decision 025). */
-const contract =
-  <K extends keyof typeof DashboardContracts>(name: K) =>
-  async (): Promise<(typeof DashboardContracts)[K]> =>
-    (await import('./dashboard-contracts.ts'))[name];
+const contract = lazyContracts(() => import('./dashboard-contracts.ts'));
 
 export type ExecutiveSummary = z.infer<typeof executiveSummarySchema>;
 export type RealTime = z.infer<typeof realTimeSchema>;

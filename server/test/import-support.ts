@@ -1,7 +1,9 @@
+// Test fixtures for imports: uploads through the app, and proofs that an import wrote nothing.
+// Here, beside the other test helpers, not in the module: its SQL reads the tables directly.
 import { sql } from 'drizzle-orm';
-import type { UploadType } from '../../../common/constants.ts';
-import type { Db } from '../../db/client.ts';
-import { multipart, type TestApp } from '../../test/helpers.ts';
+import type { UploadType } from '../../common/constants.ts';
+import type { Db } from '../db/client.ts';
+import { multipart, type TestApp } from './helpers.ts';
 
 /** POST a file to /api/upload/:type through the app, as a signed-in caller. */
 export async function upload(t: TestApp, cookie: string, type: UploadType | string, fileName: string, content: string | Buffer, query = '') {
