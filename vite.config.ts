@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { precompressDir } from './scripts/precompress.ts';
 
 const webDir = fileURLToPath(new URL('./web/', import.meta.url));
 
@@ -21,9 +22,24 @@ function scanPageInDev(): Plugin {
   };
 }
 
+/** Brotli and gzip copies of the text files, written beside them after every build (scripts/precompress.ts). */
+function precompress(): Plugin {
+  return {
+    name: 'muster-precompress',
+    apply: 'build',
+    async writeBundle(options) {
+      if (!options.dir) return;
+      const files = await precompressDir(options.dir);
+      const sum = (key: 'raw' | 'br' | 'gz') => files.reduce((n, f) => n + (f[key] ?? f.raw), 0);
+      const kB = (n: number) => `${(n / 1024).toFixed(1)} kB`;
+      this.info(`precompressed ${files.length} files: ${kB(sum('raw'))}, brotli ${kB(sum('br'))}, gzip ${kB(sum('gz'))}`);
+    },
+  };
+}
+
 export default defineConfig({
   root: webDir,
-  plugins: [react(), tailwindcss(), scanPageInDev()],
+  plugins: [react(), tailwindcss(), scanPageInDev(), precompress()],
   build: {
     outDir: fileURLToPath(new URL('./dist/web/', import.meta.url)),
     emptyOutDir: true,

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Build what is missing or older than its sources, so `npm start` and the browser tests never run
 // a stale web bundle or server, and never pay for a build they don't need:
-// - the web app (vite) into dist/web
+// - the web app (vite) into dist/web, with the brotli and gzip copies of its text files
+//   (scripts/precompress.ts, run by the vite build)
 // - the server (esbuild, scripts/build-server.mjs) into dist/server/main.js
 // `node scripts/ensure-build.mjs web` builds only the web app.
 import { spawnSync } from 'node:child_process';
@@ -13,8 +14,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const targets = {
   web: {
-    output: path.join(root, 'dist', 'web', 'index.html'),
-    sources: ['web', 'common', 'vite.config.ts', 'package-lock.json'],
+    // The precompression step's last write (scripts/precompress.ts), so a build that stopped short,
+    // or one from before that step, is built again.
+    output: path.join(root, 'dist', 'web', 'index.html.br'),
+    sources: ['web', 'common', 'vite.config.ts', 'scripts/precompress.ts', 'package-lock.json'],
     // Always a production bundle, even when called from a test runner that sets NODE_ENV=test.
     command: ['npx', ['vite', 'build']],
   },

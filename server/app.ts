@@ -14,6 +14,7 @@ import { canonicalRequestTarget } from './lib/request-target.ts';
 import { PROJECT_ROOT } from './lib/project-root.ts';
 import { createFieldCipher, loadEncryptionKey, type FieldCipher } from './lib/field-cipher.ts';
 import { API_DOCS_PREFIX, registerAuthorization } from './plugins/authorization.ts';
+import { registerCompression } from './plugins/compression.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { REQUEST_TIMEOUTS, registerBodyTimeout, timeoutServerOptions, type RequestTimeouts } from './plugins/request-timeouts.ts';
 import { validatorCompiler } from './plugins/input-validation.ts';
@@ -86,6 +87,8 @@ export async function buildApp(
 
   registerErrorHandler(app);
   registerBodyTimeout(app, timeouts);
+  // Before any route: it attaches to each route as the route is added.
+  await registerCompression(app);
   await app.register(fastifyCookie);
   // Counters live in PostgreSQL so a limit holds however many instances serve the school.
   await app.register(fastifyRateLimit, { global: false, store: createRateLimitStore(full.db, full.clock) });

@@ -18,8 +18,15 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string): Pro
     root: webRoot,
     index: false,
     wildcard: false,
+    // The build wrote brotli and gzip copies beside the text files (scripts/precompress.ts): the
+    // one the client's Accept-Encoding prefers is sent, with `Vary: accept-encoding`, and the file
+    // itself when there is none. The copies are not addresses of their own.
+    preCompressed: true,
+    globIgnore: ['**/*.br', '**/*.gz'],
+    // Set after @fastify/send's own `public, max-age=0`, which it would otherwise put on every file.
     setHeaders: (res, filePath) => {
-      if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
+      // Hashed names never change content; the rest (the HTML shell, the icon) is revalidated on every use.
+      res.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
   // req.url here is the canonical target (server/lib/request-target.ts); this handler reads no data.
@@ -29,7 +36,6 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string): Pro
     if (isApi || (req.method !== 'GET' && req.method !== 'HEAD')) {
       return reply.status(404).send({ message: 'Not Found', code: 'NOT_FOUND' });
     }
-    reply.header('cache-control', 'no-cache');
     // The public scan page, and at /attendance/scan the typed-code entry for students who cannot scan.
     if (pathname === '/attendance/scan' || pathname.startsWith('/attendance/scan/')) return reply.sendFile('scan.html');
     return reply.status(isAppRoute(pathname) ? 200 : 404).sendFile('index.html');
