@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, randomFillSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,14 +13,24 @@ import { students } from '../db/schema/students.ts';
  */
 export type FieldCipher = { encrypt: (plain: string) => string; decrypt: (stored: string) => string };
 
+const IV_BYTES = 12;
+
 export function createFieldCipher(key: Buffer): FieldCipher {
   if (key.length !== 32) throw new Error('The encryption key must be 32 bytes');
+  // Random IVs drawn from the CSPRNG a few hundred at a time, each used once: one call per SSN
+  // cost a third of the encryption time of a 100,000-student import.
+  const ivs = Buffer.alloc(IV_BYTES * 256);
+  let next = ivs.length;
   return {
     encrypt(plain) {
-      const iv = randomBytes(12);
+      if (next === ivs.length) {
+        randomFillSync(ivs);
+        next = 0;
+      }
+      const iv = ivs.subarray(next, (next += IV_BYTES));
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return ['v1', iv, cipher.getAuthTag(), data].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+      return `v1.${iv.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}.${data.toString('base64url')}`;
     },
     decrypt(stored) {
       const [v, iv, tag, data] = stored.split('.');

@@ -82,7 +82,7 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
   let counts: { created: number; updated: number } | null = null;
   try {
     const table = readImportFile(req.buffer, req.kind);
-    base.rows = table.records.length;
+    base.rows = table.size;
     counts = await deps.db.transaction(async (tx) => {
       // One import of a type at a time, so the checks still hold when the rows are written.
       await lockImportType(tx, def.step);

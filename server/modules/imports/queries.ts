@@ -154,11 +154,18 @@ export async function selectPrerequisiteLinks(tx: DbOrTx) {
   return tx.select({ courseId: coursePrerequisites.courseId, prerequisiteId: coursePrerequisites.prerequisiteId }).from(coursePrerequisites);
 }
 
-export async function selectStudentsBySis(tx: DbOrTx, sisIds: readonly string[]) {
-  return tx
-    .select({ id: students.id, sisStudentId: students.sisStudentId, programId: students.programId })
-    .from(students)
-    .where(sql`${students.sisStudentId} = ${anyOf(sisIds, 'text')}`);
+/**
+ * How many of the file's students exist already, and which of them the file moves to another
+ * program (`programIds[k]` is row k's program, null when the row names none): counted by the
+ * database, so a 100,000-row re-import does not hold 100,000 records in memory.
+ */
+export async function classifyStudentKeys(tx: DbOrTx, sisIds: readonly (string | null)[], programIds: readonly (number | null)[]): Promise<{ existing: number; moved: string[] }> {
+  const { rows } = await tx.execute<{ existing: number; moved: string[] }>(sql`
+    select count(*)::int as existing,
+           coalesce(array_agg(st.sis_student_id) filter (where f.program_id is not null and st.program_id is distinct from f.program_id), '{}') as moved
+      from unnest(${sql.param([...sisIds])}::text[], ${sql.param([...programIds])}::int[]) as f(sis, program_id)
+      join ${students} st on st.sis_student_id = f.sis`);
+  return rows[0]!;
 }
 
 export async function selectScheduleKeys(tx: DbOrTx, sisIds: readonly string[]) {

@@ -30,7 +30,7 @@ export class Sheet {
   ) {}
 
   get size(): number {
-    return this.table.records.length;
+    return this.table.size;
   }
   row(i: number): number {
     return this.table.rows[i]!;
@@ -41,7 +41,7 @@ export class Sheet {
   /** The trimmed cell as written in the file ('' when blank or the column is absent). */
   raw(column: string, i: number): string {
     const j = this.index.get(column);
-    return j === undefined ? '' : (this.table.records[i]![j] ?? '').trim();
+    return j === undefined ? '' : this.table.cell(i, j).trim();
   }
   value<T extends CellValue = CellValue>(column: string, i: number): T | null {
     return (this.parsed.get(column)?.[i] ?? null) as T | null;
@@ -64,7 +64,7 @@ export class Sheet {
     table.headers.forEach((header, j) => {
       const h = header.trim();
       if (h === '') {
-        const firstUsed = table.records.findIndex((r) => (r[j] ?? '').trim() !== '');
+        const firstUsed = (table.columns[j] ?? []).findIndex((cell) => cell.trim() !== '');
         if (firstUsed >= 0) problems.add(table.rows[firstUsed]!, `(column ${j + 1})`, 'This cell is in a column with no header');
         return;
       }
@@ -89,24 +89,25 @@ export class Sheet {
       return j === undefined ? c : table.headers[j]!.trim();
     };
     if (problems.count > before) return null;
-    if (table.records.length === 0) {
+    if (table.size === 0) {
       problems.add(headerRow, '', 'The file has a header row but no data rows');
       return null;
     }
 
-    table.records.forEach((cells, i) => {
-      for (let j = width; j < cells.length; j++) {
-        if (cells[j]!.trim() !== '') problems.add(table.rows[i]!, `(column ${j + 1})`, `This row has more cells than the header row (${width} columns)`, cells[j]);
+    for (let i = 0; i < (table.width > width ? table.size : 0); i++) {
+      for (let j = width; j < table.width; j++) {
+        const cell = table.cell(i, j);
+        if (cell.trim() !== '') problems.add(table.rows[i]!, `(column ${j + 1})`, `This row has more cells than the header row (${width} columns)`, cell);
       }
-    });
+    }
     for (const c of def.columns) {
       const j = sheet.index.get(c.name);
       if (j === undefined) continue;
-      const values: CellValue[] = new Array(table.records.length);
+      const values: CellValue[] = new Array(table.size);
       const fallback = DEFAULTS[c.rule.kind]?.(c) ?? null;
-      for (let i = 0; i < table.records.length; i++) {
+      for (let i = 0; i < table.size; i++) {
         // csv-parse trims around fields; spaces inside quotes ("  Smith ") are trimmed here.
-        const raw = (table.records[i]![j] ?? '').trim();
+        const raw = table.cell(i, j).trim();
         if (raw === '') {
           if (c.required) problems.add(table.rows[i]!, c.name, `${c.name} is required`);
           values[i] = fallback;

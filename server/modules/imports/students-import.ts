@@ -1,7 +1,7 @@
 import { students } from '../../db/schema/index.ts';
 import { upsertRows, type DbColumn } from '../../db/bulk-upsert.ts';
-import { allRows, copiedColumns, keysOf, resolveRef, splitByExisting, syncDateColumn, type ImportHandler } from './handler.ts';
-import { addStudentsToRosters, removeMovedStudentsFromRosters, selectProgramRefs, selectStudentsBySis } from './queries.ts';
+import { allRows, copiedColumns, keysOf, resolveRef, syncDateColumn, type ImportHandler } from './handler.ts';
+import { addStudentsToRosters, classifyStudentKeys, removeMovedStudentsFromRosters, selectProgramRefs } from './queries.ts';
 
 const COPIED = [
   ['sisStudentId', students.sisStudentId, 'text'],
@@ -33,11 +33,8 @@ export const planStudents: ImportHandler = async ({ tx, sheet, problems, timeZon
   const programs = await selectProgramRefs(tx);
   const programBySis = new Map(programs.filter((p) => p.sisProgramId != null).map((p) => [p.sisProgramId!, p.id]));
   const programById = new Map(programs.map((p) => [p.id, p.id]));
-  const found = await selectStudentsBySis(tx, keys.filter((k) => k != null));
-  const existing = new Map(found.map((s) => [s.sisStudentId!, s]));
 
   const programIds: (number | null)[] = new Array(sheet.size).fill(null);
-  const movedKeys: string[] = [];
   for (let i = 0; i < sheet.size; i++) {
     const ref = sheet.raw('programId', i);
     if (ref === '' || sheet.text('programId', i) == null) continue;
@@ -47,9 +44,9 @@ export const planStudents: ImportHandler = async ({ tx, sheet, problems, timeZon
       continue;
     }
     programIds[i] = id;
-    const before = existing.get(keys[i] ?? '');
-    if (before && before.programId !== id) movedKeys.push(keys[i]!);
   }
+  const { existing, moved: movedKeys } = await classifyStudentKeys(tx, keys, programIds);
+  const named = keys.reduce((n, k) => (k == null ? n : n + 1), 0);
 
   const ssn: DbColumn[] = sheet.has('socialSecurityNumber')
     ? [
@@ -59,7 +56,8 @@ export const planStudents: ImportHandler = async ({ tx, sheet, problems, timeZon
     : [];
 
   return {
-    ...splitByExisting(keys, existing),
+    created: named - existing,
+    updated: existing,
     write: async (w) => {
       const written = await upsertRows(w, {
         table: students,
