@@ -189,6 +189,26 @@ function checkUsedRange(sheet: XLSX.WorkSheet): void {
 }
 
 /**
+ * The first sheet of a spreadsheet as rows of cell texts (dates as yyyy-mm-dd), blank rows
+ * included, so a row's index + 1 is the row number a person sees. Call checkTabularLimits first.
+ */
+export function readSheetRecords(buffer: Buffer): string[][] {
+  let wb: XLSX.WorkBook;
+  try {
+    // Only the first sheet, and no more rows than the limit even if a count above was fooled.
+    wb = XLSX.read(buffer, { type: 'buffer', cellDates: true, dense: true, sheets: 0, sheetRows: TABULAR_LIMITS.maxRows + 2, cellHTML: false });
+  } catch {
+    throw badRequest('The spreadsheet could not be read. Check that it is a real .xlsx or .xls file.');
+  }
+  const sheet = wb.Sheets[wb.SheetNames[0] ?? ''];
+  if (!sheet) throw badRequest('The spreadsheet has no sheets');
+  checkUsedRange(sheet);
+  return (XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: false, defval: '', blankrows: true, dateNF: 'yyyy-mm-dd' }) as unknown[][]).map((r) =>
+    r.map((c) => (c == null ? '' : String(c))),
+  );
+}
+
+/**
  * Read a CSV (UTF-8, with or without BOM, CRLF or LF, quoted fields) or a spreadsheet's first
  * sheet into header + rows. `line` is the row number a person sees in the file (header = 1).
  * Empty rows are skipped. Cells are trimmed strings, without the apostrophe our CSV exports put
@@ -206,19 +226,7 @@ export function readTabular(buffer: Buffer, kind: 'csv' | 'xlsx' | 'xls'): Tabul
       throw badRequest(`The CSV could not be read: ${(err as Error).message}`);
     }
   } else {
-    let wb: XLSX.WorkBook;
-    try {
-      // Only the first sheet, and no more rows than the limit even if a count above was fooled.
-      wb = XLSX.read(buffer, { type: 'buffer', cellDates: true, dense: true, sheets: 0, sheetRows: TABULAR_LIMITS.maxRows + 2, cellHTML: false });
-    } catch {
-      throw badRequest('The spreadsheet could not be read. Check that it is a real .xlsx or .xls file.');
-    }
-    const sheet = wb.Sheets[wb.SheetNames[0] ?? ''];
-    if (!sheet) throw badRequest('The spreadsheet has no sheets');
-    checkUsedRange(sheet);
-    records = (XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: false, defval: '', blankrows: true, dateNF: 'yyyy-mm-dd' }) as unknown[][]).map(
-      (r) => r.map((c) => (c == null ? '' : String(c))),
-    );
+    records = readSheetRecords(buffer);
   }
   restoreCells(records);
   const headerIndex = records.findIndex((r) => !isBlankRow(r));

@@ -1,5 +1,5 @@
 import type { UploadType } from '../../../common/constants.ts';
-import { COURSE_LIST, importType, type UploadResult } from '../../../common/import-columns.ts';
+import { COURSE_LIST, importType, type ImportTypeDefinition, type UploadResult } from '../../../common/import-columns.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { pgError } from '../../lib/db-errors.ts';
@@ -9,25 +9,28 @@ import { localDate } from '../../lib/school-time.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { planCourseList, planCourses } from './courses-import.ts';
-import type { ImportHandler } from './handler.ts';
+import type { ImportHandler, ImportPartsHandler, ImportPlan, PlanContext } from './handler.ts';
 import { planInstructors } from './instructors-import.ts';
 import { clip, Problems } from './problems.ts';
 import { planPrograms } from './programs-import.ts';
 import { lockImportType } from './queries.ts';
-import { readImportFile, UnreadableFile } from './read-file.ts';
+import { readImportFile, readImportFileInParts, UnreadableFile } from './read-file.ts';
 import { planSchedules } from './schedules-import.ts';
-import { Sheet } from './sheet.ts';
-import { planStudents } from './students-import.ts';
+import { Sheet, SheetLayout } from './sheet.ts';
+import { studentsInParts } from './students-import.ts';
 import { finishUpload, startUpload } from './upload-log.ts';
 import { completeWizardStep } from './wizard.ts';
 
-const HANDLERS: Record<UploadType, ImportHandler> = {
+const HANDLERS: Record<UploadType, ImportHandler | ImportPartsHandler> = {
   programs: planPrograms,
   courses: planCourses,
   instructors: planInstructors,
-  students: planStudents,
+  students: studentsInParts,
   schedules: planSchedules,
 };
+
+/** Data rows per part of a file read in parts: a few MB of cells at a time. */
+const PART_ROWS = 5000;
 
 export type ImportDeps = { db: Db; cipher: FieldCipher; clock: Clock; instanceId?: () => string | null };
 export type ImportRequest = {
@@ -81,17 +84,18 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
   let unreadable: { code: string; message: string } | undefined;
   let counts: { created: number; updated: number } | null = null;
   try {
-    const table = readImportFile(req.buffer, req.kind);
-    base.rows = table.size;
     counts = await deps.db.transaction(async (tx) => {
       // One import of a type at a time, so the checks still hold when the rows are written.
       await lockImportType(tx, def.step);
       const settings = await getSettings(tx);
       const timeZone = settings.attendance.timeZone;
-      const sheet = Sheet.build(def, table, problems, { ignoreUnknownColumns: courseList });
-      if (!sheet) return null;
-      const plan = await handler({ tx, sheet, problems, timeZone, today: localDate(deps.clock.now(), timeZone), cipher: deps.cipher });
-      if (problems.any) return null;
+      const ctx = { tx, problems, timeZone, today: localDate(deps.clock.now(), timeZone), cipher: deps.cipher };
+      const opts = { ignoreUnknownColumns: courseList };
+      const plan =
+        'inParts' in handler
+          ? await planInParts(handler, ctx, def, req, opts, (rows) => (base.rows = rows))
+          : await planWhole(handler, ctx, def, req, opts, (rows) => (base.rows = rows));
+      if (!plan || problems.any) return null;
       const result = { created: plan.created, updated: plan.updated };
       if (req.dryRun) return result;
       await plan.write(tx);
@@ -128,6 +132,43 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
 }
 
 type Recorded = Pick<ImportRequest, 'type' | 'dryRun' | 'actorId' | 'ip'> & { buffer: { length: number } };
+
+type PlanRequest = Pick<ImportRequest, 'buffer' | 'kind'>;
+type SheetOptions = { ignoreUnknownColumns: boolean };
+
+/** The whole file read, checked and planned at once (every type but students: their files are small). */
+async function planWhole(handler: ImportHandler, ctx: Omit<PlanContext, 'sheet'>, def: ImportTypeDefinition, req: PlanRequest, opts: SheetOptions, counted: (rows: number) => void): Promise<ImportPlan | null> {
+  const table = readImportFile(req.buffer, req.kind);
+  counted(table.size);
+  const sheet = Sheet.build(def, table, ctx.problems, opts);
+  return sheet ? handler({ ...ctx, sheet }) : null;
+}
+
+/**
+ * The file read a part at a time, each part checked and handed to the handler as it comes, so
+ * memory holds one part's cells, not the file's. Once the header is wrong the rest is only counted.
+ */
+async function planInParts(handler: ImportPartsHandler, ctx: Omit<PlanContext, 'sheet'>, def: ImportTypeDefinition, req: PlanRequest, opts: SheetOptions, counted: (rows: number) => void): Promise<ImportPlan | null> {
+  const { problems } = ctx;
+  const planner = await handler.inParts(ctx);
+  let layout: SheetLayout | null = null;
+  let rows = 0;
+  let refused = false;
+  for await (const part of readImportFileInParts(req.buffer, req.kind, PART_ROWS)) {
+    rows += part.size;
+    if (refused) continue;
+    const before = problems.count;
+    const first = !layout;
+    layout ??= SheetLayout.of(def, part.headers, part.headerRow, problems, opts);
+    layout.flagHeaderlessCells(part, problems);
+    // A wrong header is answered alone, as for a whole file (Sheet.build).
+    if (first && problems.count > before) refused = true;
+    else if (part.size === 0) problems.add(part.headerRow, '', 'The file has a header row but no data rows');
+    else await planner.add(Sheet.parse(layout, part, problems));
+  }
+  counted(rows);
+  return refused ? null : planner.finish();
+}
 
 /** The audit entry of an upload, in the transaction that records its outcome. */
 async function auditUpload(tx: DbOrTx, req: Recorded, uploadId: number, values: { fileName: string; rows: number } & Record<string, unknown>) {

@@ -1,5 +1,5 @@
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { DbOrTx } from '../../db/client.ts';
+import type { Tx } from '../../db/client.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { zonedInstant } from '../../lib/school-time.ts';
 import type { DbColumn, PgArrayType } from '../../db/bulk-upsert.ts';
@@ -7,7 +7,7 @@ import type { Problems } from './problems.ts';
 import type { Sheet } from './sheet.ts';
 
 export type PlanContext = {
-  tx: DbOrTx;
+  tx: Tx;
   sheet: Sheet;
   problems: Problems;
   /** The school's time zone: dates and times without an offset are school time. */
@@ -22,15 +22,23 @@ export type PlanContext = {
  * the real import runs in its transaction. Handlers check cross-row rules and the database
  * (foreign keys, duplicates, other records' unique values) before answering.
  */
-export type ImportPlan = { created: number; updated: number; write: (tx: DbOrTx) => Promise<void> };
+export type ImportPlan = { created: number; updated: number; write: (tx: Tx) => Promise<void> };
 export type ImportHandler = (ctx: PlanContext) => Promise<ImportPlan>;
 
 /**
- * The key column's values, flagging a key seen on an earlier row. Keys are compared exactly, as
- * the database's unique index does.
+ * A handler that takes the file a part at a time, for the one type a school imports by the
+ * 100,000 (students): each part is checked, and staged while the file is still clean, as it is
+ * read; `finish` runs the checks that need every row and answers the plan.
  */
-export function keysOf(sheet: Sheet, problems: Problems, column: string): (string | null)[] {
-  const seen = new Map<string, number>();
+export type ImportPartsPlanner = { add: (part: Sheet) => Promise<void>; finish: () => Promise<ImportPlan> };
+export type ImportPartsHandler = { inParts: (ctx: Omit<PlanContext, 'sheet'>) => Promise<ImportPartsPlanner> };
+
+/**
+ * The key column's values, flagging a key seen on an earlier row (of this sheet, or of the earlier
+ * parts of the file whose keys `seen` holds). Keys are compared exactly, as the database's unique
+ * index does.
+ */
+export function keysOf(sheet: Sheet, problems: Problems, column: string, seen = new Map<string, number>()): (string | null)[] {
   const keys: (string | null)[] = new Array(sheet.size);
   for (let i = 0; i < sheet.size; i++) {
     const k = sheet.text(column, i);

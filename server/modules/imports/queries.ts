@@ -155,16 +155,15 @@ export async function selectPrerequisiteLinks(tx: DbOrTx) {
 }
 
 /**
- * How many of the file's students exist already, and which of them the file moves to another
- * program (`programIds[k]` is row k's program, null when the row names none): counted by the
- * database, so a 100,000-row re-import does not hold 100,000 records in memory.
+ * How many of the staged students exist already, and which of them the file moves to another
+ * program: counted by the database, so a 100,000-row re-import holds none of them in memory.
  */
-export async function classifyStudentKeys(tx: DbOrTx, sisIds: readonly (string | null)[], programIds: readonly (number | null)[]): Promise<{ existing: number; moved: string[] }> {
+export async function classifyStagedStudents(tx: DbOrTx, staging: string): Promise<{ existing: number; moved: string[] }> {
   const { rows } = await tx.execute<{ existing: number; moved: string[] }>(sql`
     select count(*)::int as existing,
            coalesce(array_agg(st.sis_student_id) filter (where f.program_id is not null and st.program_id is distinct from f.program_id), '{}') as moved
-      from unnest(${sql.param([...sisIds])}::text[], ${sql.param([...programIds])}::int[]) as f(sis, program_id)
-      join ${students} st on st.sis_student_id = f.sis`);
+      from ${sql.identifier(staging)} f
+      join ${students} st on st.sis_student_id = f.sis_student_id`);
   return rows[0]!;
 }
 
@@ -226,16 +225,16 @@ export async function removeMovedStudentsFromRosters(tx: DbOrTx, sisStudentIds: 
        and co.id = sc.course_id and co.program_id is distinct from st.program_id and sc.course_end_date >= ${today}::date`);
 }
 
-/** Enrolled students join the rosters of their program's active schedules that have not ended. */
-export async function addStudentsToRosters(tx: DbOrTx, studentIds: readonly number[], today: string): Promise<void> {
+/** The staged students who are enrolled join the rosters of their program's active schedules that have not ended. */
+export async function addStagedStudentsToRosters(tx: DbOrTx, staging: string, today: string): Promise<void> {
   await tx.execute(sql`
     insert into ${scheduleRosters} (schedule_id, student_id)
     select sc.id, st.id
-      from ${students} st
+      from ${sql.identifier(staging)} f
+      join ${students} st on st.sis_student_id = f.sis_student_id
       join ${courses} co on co.program_id = st.program_id
       join ${schedules} sc on sc.course_id = co.id
-     where st.id = ${anyOf(studentIds, 'int')} and st.status = 'enrolled'
-       and sc.is_active and sc.course_end_date >= ${today}::date
+     where st.status = 'enrolled' and sc.is_active and sc.course_end_date >= ${today}::date
     on conflict do nothing`);
 }
 

@@ -1,7 +1,9 @@
 import { isUtf8 } from 'node:buffer';
+import { Readable } from 'node:stream';
+import { parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
-import { restoreCell } from '../../lib/csv.ts';
-import { checkTabularLimits, readTabular } from '../../lib/tabular-file.ts';
+import { restoreCell, restoreCells } from '../../lib/csv.ts';
+import { checkTabularLimits, readSheetRecords } from '../../lib/tabular-file.ts';
 import { AppError } from '../../lib/errors.ts';
 import { clip } from './problems.ts';
 
@@ -66,6 +68,59 @@ export class UnreadableFile extends Error {
   }
 }
 
+const CSV_OPTIONS = { bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, trim: true } as const;
+
+/** Cells a CSV record brings: our exports' apostrophes dropped; null for a blank row. */
+function csvRecord(record: string[]): string[] | null {
+  for (let j = 0; j < record.length; j++) if (record[j]!.startsWith("'")) record[j] = restoreCell(record[j]!);
+  return isBlank(record) ? null : record;
+}
+
+const csvProblem = (err: unknown) => {
+  const e = err as { message?: string; lines?: number };
+  return new UnreadableFile(e.lines ?? 1, clip(`The CSV could not be read: ${e.message ?? 'unknown error'}`, 300));
+};
+
+/** A CSV known to be small enough to read and valid UTF-8, or the problem that says why not. */
+function checkCsv(buffer: Buffer): void {
+  try {
+    checkTabularLimits(buffer, 'csv');
+  } catch (err) {
+    throw new UnreadableFile(1, err instanceof AppError ? err.message : 'The file could not be read.', err instanceof AppError ? err.code : undefined);
+  }
+  if (!isUtf8(buffer)) throw new UnreadableFile(1, 'The file is not valid UTF-8 text. Save it as "CSV UTF-8" and try again.');
+}
+
+const noHeader = () => new UnreadableFile(1, 'The file is empty: the first row must be the header row');
+
+/**
+ * A spreadsheet's first sheet. Cells are read as lib/tabular-file.ts's readTabular reads them
+ * (trimmed; a column is found by its header, the last of equal headers winning, and a column with
+ * no header is empty), each row dropped from the reader's list once it is in the table.
+ */
+function readSpreadsheet(buffer: Buffer, kind: 'xlsx' | 'xls'): RawTable {
+  let records: (string[] | undefined)[];
+  try {
+    checkTabularLimits(buffer, kind);
+    records = readSheetRecords(buffer);
+  } catch (err) {
+    throw new UnreadableFile(1, err instanceof AppError ? err.message : 'The spreadsheet could not be read.', err instanceof AppError ? err.code : undefined);
+  }
+  restoreCells(records as string[][]);
+  const headerIndex = records.findIndex((r) => !isBlank(r!));
+  if (headerIndex < 0) throw noHeader();
+  const headers = records[headerIndex]!.map((h) => h.trim());
+  const source = headers.map((h) => (h ? headers.lastIndexOf(h) : -1));
+  const table = new RawTable(headers, headerIndex + 1);
+  for (let i = headerIndex + 1; i < records.length; i++) {
+    const cells = records[i]!;
+    records[i] = undefined;
+    if (isBlank(cells)) continue;
+    table.add(source.map((k) => (k < 0 ? '' : (cells[k] ?? '').trim())), i + 1);
+  }
+  return table;
+}
+
 /**
  * Read a CSV (UTF-8, BOM or not, CRLF/LF/CR, quoted fields with commas and line breaks) or the
  * first sheet of a spreadsheet, once it is known to be small enough to read (TABULAR_LIMITS).
@@ -73,47 +128,78 @@ export class UnreadableFile extends Error {
  * formula-like text (lib/csv.ts).
  */
 export function readImportFile(buffer: Buffer, kind: 'csv' | 'xlsx' | 'xls'): RawTable {
-  if (kind !== 'csv') {
-    let sheet;
-    try {
-      sheet = readTabular(buffer, kind);
-    } catch (err) {
-      throw new UnreadableFile(1, err instanceof AppError ? err.message : 'The spreadsheet could not be read.', err instanceof AppError ? err.code : undefined);
-    }
-    const table = new RawTable(sheet.headers, 1);
-    for (const r of sheet.rows) table.add(sheet.headers.map((h) => r.values[h] ?? ''), r.line);
-    return table;
-  }
-  try {
-    checkTabularLimits(buffer, kind);
-  } catch (err) {
-    throw new UnreadableFile(1, err instanceof AppError ? err.message : 'The file could not be read.', err instanceof AppError ? err.code : undefined);
-  }
-  if (!isUtf8(buffer)) throw new UnreadableFile(1, 'The file is not valid UTF-8 text. Save it as "CSV UTF-8" and try again.');
+  if (kind !== 'csv') return readSpreadsheet(buffer, kind);
+  checkCsv(buffer);
   let table: RawTable | null = null;
   let row = 0;
   try {
     // The bytes, not one string of the whole file (10 MB with one accented letter is 20 MB as a
     // string), and each record goes into the columns as it is read instead of into a list of rows.
     parse(buffer, {
-      bom: true,
-      relax_column_count: true,
-      relax_quotes: true,
-      skip_empty_lines: false,
-      trim: true,
+      ...CSV_OPTIONS,
       on_record: (record: string[]) => {
         row += 1;
-        for (let j = 0; j < record.length; j++) if (record[j]!.startsWith("'")) record[j] = restoreCell(record[j]!);
-        if (isBlank(record)) return null;
-        if (table) table.add(record, row);
-        else table = new RawTable(record, row);
+        const cells = csvRecord(record);
+        if (cells && table) table.add(cells, row);
+        else if (cells) table = new RawTable(cells, row);
         return null;
       },
     });
   } catch (err) {
-    const e = err as { message?: string; lines?: number };
-    throw new UnreadableFile(e.lines ?? 1, clip(`The CSV could not be read: ${e.message ?? 'unknown error'}`, 300));
+    throw csvProblem(err);
   }
-  if (!table) throw new UnreadableFile(1, 'The file is empty: the first row must be the header row');
+  if (!table) throw noHeader();
   return table;
+}
+
+/** Bytes fed to the CSV parser at a time, so it hands records over as they are read. */
+const CSV_SLICE_BYTES = 64 * 1024;
+
+/**
+ * The file as consecutive parts of at most `partRows` data rows, each with the header: a CSV is
+ * parsed as the parts are taken, so a part's cells are the only ones in memory (a 100,000-row
+ * file no longer lives as 900,000 strings at once). A file with a header and no data rows gives
+ * one empty part. A spreadsheet is one part: its reader holds the whole sheet anyway.
+ */
+export async function* readImportFileInParts(buffer: Buffer, kind: 'csv' | 'xlsx' | 'xls', partRows: number): AsyncGenerator<RawTable> {
+  if (kind !== 'csv') {
+    yield readSpreadsheet(buffer, kind);
+    return;
+  }
+  checkCsv(buffer);
+  const parser = parseStream(CSV_OPTIONS);
+  Readable.from(
+    (function* () {
+      for (let at = 0; at < buffer.length; at += CSV_SLICE_BYTES) yield buffer.subarray(at, at + CSV_SLICE_BYTES);
+    })(),
+  ).pipe(parser);
+  let header: { cells: string[]; row: number } | null = null;
+  let part: RawTable | null = null;
+  let parts = 0;
+  let row = 0;
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      row += 1;
+      const cells = csvRecord(record);
+      if (!cells) continue;
+      if (!header) {
+        header = { cells, row };
+        continue;
+      }
+      part ??= new RawTable(header.cells, header.row);
+      part.add(cells, row);
+      if (part.size >= partRows) {
+        parts += 1;
+        yield part;
+        part = null;
+      }
+    }
+  } catch (err) {
+    throw err instanceof UnreadableFile ? err : csvProblem(err);
+  } finally {
+    // The reader may stop early (a refused file): the parser is not left holding the rest.
+    parser.destroy();
+  }
+  if (!header) throw noHeader();
+  if (part || parts === 0) yield part ?? new RawTable(header.cells, header.row);
 }

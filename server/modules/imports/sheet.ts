@@ -17,18 +17,80 @@ const DEFAULTS: Partial<Record<string, (c: ImportColumn) => CellValue>> = {
 };
 
 /**
- * A validated file, column by column: every present column's cells parsed by its rule. Blank
- * cells are null (or the column's default); invalid cells are null and recorded as problems.
+ * How a file's header maps to the type's columns, checked once per file: unknown, duplicate and
+ * missing required columns are problems at the header row. Data in a column with no header is
+ * flagged once per column, in whichever part of the file it first appears.
  */
-export class Sheet {
-  private readonly parsed = new Map<string, CellValue[]>();
-  private readonly index = new Map<string, number>();
+export class SheetLayout {
+  readonly index = new Map<string, number>();
+  private readonly headerless: number[] = [];
 
   private constructor(
     readonly def: ImportTypeDefinition,
+    readonly headers: readonly string[],
+    readonly headerRow: number,
+  ) {}
+
+  /** `ignoreUnknownColumns`: other columns are skipped instead (the courses screen's list always did). */
+  static of(def: ImportTypeDefinition, headers: readonly string[], headerRow: number, problems: Problems, opts: { ignoreUnknownColumns?: boolean } = {}): SheetLayout {
+    const layout = new SheetLayout(def, headers, headerRow);
+    const lookup = headerLookup(def);
+    headers.forEach((header, j) => {
+      const h = header.trim();
+      if (h === '') {
+        layout.headerless.push(j);
+        return;
+      }
+      const column = lookup.get(normaliseHeader(h));
+      if (!column) {
+        if (opts.ignoreUnknownColumns) return;
+        problems.add(headerRow, h, `Unknown column "${h}": not a column of the ${def.label.toLowerCase()} template`);
+        return;
+      }
+      if (layout.index.has(column.name)) {
+        const other = headers[layout.index.get(column.name)!]!;
+        problems.add(headerRow, h, `Column ${column.name} appears twice (also as "${other}")`);
+        return;
+      }
+      layout.index.set(column.name, j);
+    });
+    for (const c of def.columns) {
+      if (c.required && !layout.index.has(c.name)) problems.add(headerRow, c.name, `Missing required column ${c.name}`);
+    }
+    problems.spelling = (c) => {
+      const j = layout.index.get(c);
+      return j === undefined ? c : headers[j]!.trim();
+    };
+    return layout;
+  }
+
+  /** The first cell with data in each column that has no header (each column reported once per file). */
+  flagHeaderlessCells(table: RawTable, problems: Problems): void {
+    for (const j of [...this.headerless]) {
+      const firstUsed = (table.columns[j] ?? []).findIndex((cell) => cell.trim() !== '');
+      if (firstUsed < 0) continue;
+      problems.add(table.rows[firstUsed]!, `(column ${j + 1})`, 'This cell is in a column with no header');
+      this.headerless.splice(this.headerless.indexOf(j), 1);
+    }
+  }
+}
+
+/**
+ * A validated file, or a part of one, column by column: every present column's cells parsed by
+ * its rule. Blank cells are null (or the column's default); invalid cells are null and recorded
+ * as problems.
+ */
+export class Sheet {
+  private readonly parsed = new Map<string, CellValue[]>();
+
+  private constructor(
+    private readonly layout: SheetLayout,
     private readonly table: RawTable,
   ) {}
 
+  get def(): ImportTypeDefinition {
+    return this.layout.def;
+  }
   get size(): number {
     return this.table.size;
   }
@@ -36,11 +98,11 @@ export class Sheet {
     return this.table.rows[i]!;
   }
   has(column: string): boolean {
-    return this.index.has(column);
+    return this.layout.index.has(column);
   }
   /** The trimmed cell as written in the file ('' when blank or the column is absent). */
   raw(column: string, i: number): string {
-    const j = this.index.get(column);
+    const j = this.layout.index.get(column);
     return j === undefined ? '' : this.table.cell(i, j).trim();
   }
   value<T extends CellValue = CellValue>(column: string, i: number): T | null {
@@ -51,57 +113,34 @@ export class Sheet {
   }
 
   /**
-   * Map the header to the type's columns and parse every cell. Returns null when the header
-   * itself is wrong (unknown, duplicate or missing required columns): rows are not checked then.
-   * `ignoreUnknownColumns`: other columns are skipped instead (the courses screen's list always did).
+   * Map the header to the type's columns and parse every cell of a whole file. Returns null when
+   * the header itself is wrong (unknown, duplicate or missing required columns, data under no
+   * header): rows are not checked then.
    */
   static build(def: ImportTypeDefinition, table: RawTable, problems: Problems, opts: { ignoreUnknownColumns?: boolean } = {}): Sheet | null {
-    const sheet = new Sheet(def, table);
-    const lookup = headerLookup(def);
     const before = problems.count;
-    const headerRow = table.headerRow;
-    const width = table.headers.length;
-    table.headers.forEach((header, j) => {
-      const h = header.trim();
-      if (h === '') {
-        const firstUsed = (table.columns[j] ?? []).findIndex((cell) => cell.trim() !== '');
-        if (firstUsed >= 0) problems.add(table.rows[firstUsed]!, `(column ${j + 1})`, 'This cell is in a column with no header');
-        return;
-      }
-      const column = lookup.get(normaliseHeader(h));
-      if (!column) {
-        if (opts.ignoreUnknownColumns) return;
-        problems.add(headerRow, h, `Unknown column "${h}": not a column of the ${def.label.toLowerCase()} template`);
-        return;
-      }
-      if (sheet.index.has(column.name)) {
-        const other = table.headers[sheet.index.get(column.name)!]!;
-        problems.add(headerRow, h, `Column ${column.name} appears twice (also as "${other}")`);
-        return;
-      }
-      sheet.index.set(column.name, j);
-    });
-    for (const c of def.columns) {
-      if (c.required && !sheet.index.has(c.name)) problems.add(headerRow, c.name, `Missing required column ${c.name}`);
-    }
-    problems.spelling = (c) => {
-      const j = sheet.index.get(c);
-      return j === undefined ? c : table.headers[j]!.trim();
-    };
+    const layout = SheetLayout.of(def, table.headers, table.headerRow, problems, opts);
+    layout.flagHeaderlessCells(table, problems);
     if (problems.count > before) return null;
     if (table.size === 0) {
-      problems.add(headerRow, '', 'The file has a header row but no data rows');
+      problems.add(table.headerRow, '', 'The file has a header row but no data rows');
       return null;
     }
+    return Sheet.parse(layout, table, problems);
+  }
 
+  /** Parse the rows of `table` (the whole file or a part of it) by a checked layout. */
+  static parse(layout: SheetLayout, table: RawTable, problems: Problems): Sheet {
+    const sheet = new Sheet(layout, table);
+    const width = layout.headers.length;
     for (let i = 0; i < (table.width > width ? table.size : 0); i++) {
       for (let j = width; j < table.width; j++) {
         const cell = table.cell(i, j);
         if (cell.trim() !== '') problems.add(table.rows[i]!, `(column ${j + 1})`, `This row has more cells than the header row (${width} columns)`, cell);
       }
     }
-    for (const c of def.columns) {
-      const j = sheet.index.get(c.name);
+    for (const c of layout.def.columns) {
+      const j = layout.index.get(c.name);
       if (j === undefined) continue;
       const values: CellValue[] = new Array(table.size);
       const fallback = DEFAULTS[c.rule.kind]?.(c) ?? null;
