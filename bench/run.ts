@@ -8,6 +8,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   'students-list': () => import('./students-list.ts'),
   hours: () => import('./hours.ts'),
   'web-first-load': () => import('./web-first-load.ts'),
+  'scan-phone': () => import('./scan-phone.ts'),
 };
 
 // Names only: options (`--records 10000000`) and their values are for the benchmarks to read.

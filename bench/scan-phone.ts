@@ -1,0 +1,172 @@
+// Benchmark: the student's phone on a crowded classroom network. Chromium (/usr/bin/chromium)
+// emulating a cheap phone (400 kbit/s down and up, 400 ms round trip, CPU slowed 4×, cold cache)
+// opens the QR link, fills the form and submits; then opens the sign-in page. Three cold runs,
+// median, each printed beside its budget. Then Lighthouse on the scan page (performance and
+// accessibility), when `lighthouse` is installed.
+// Run: npm run bench -- scan-phone
+import { randomBytes } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { launch as LaunchChrome } from 'chrome-launcher';
+import type Lighthouse from 'lighthouse';
+import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
+import { buildApp } from '../server/app.ts';
+import { loadConfig } from '../server/config.ts';
+import { createFieldCipher } from '../server/lib/field-cipher.ts';
+import { PROJECT_ROOT } from '../server/lib/project-root.ts';
+import { tokenAt } from '../server/modules/qr-sessions/tokens.ts';
+import { withBenchDatabase } from './bench-database.ts';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/** The issue's classroom: 400 kbit/s each way, 400 ms round trip, a phone four times slower than this machine. */
+const NETWORK = { offline: false, latency: 400, downloadThroughput: (400 * 1000) / 8, uploadThroughput: (400 * 1000) / 8 };
+const CPU_SLOWDOWN = 4;
+const BUDGET = { scanUsableMs: 2000, scanBytes: 30 * 1024, submitMs: 1000, signInUsableMs: 3000, lighthousePerformance: 95, lighthouseAccessibility: 100 };
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+
+/** Bytes on the wire (headers included, compressed as sent) of every response so far. */
+async function wireMeter(cdp: CDPSession) {
+  const received = new Map<string, number>();
+  cdp.on('Network.dataReceived', (e) => received.set(e.requestId, (received.get(e.requestId) ?? 0) + e.encodedDataLength));
+  cdp.on('Network.loadingFinished', (e) => received.set(e.requestId, e.encodedDataLength));
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await cdp.send('Network.emulateNetworkConditions', NETWORK);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+  return () => [...received.values()].reduce((a, b) => a + b, 0);
+}
+
+/** A fresh phone (no cache, no cookies) with the classroom's network. */
+async function coldPhone(browser: Browser): Promise<{ page: Page; bytes: () => number; close: () => Promise<void> }> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true, locale: 'en-US' });
+  const page = await context.newPage();
+  const bytes = await wireMeter(await context.newCDPSession(page));
+  return { page, bytes, close: () => context.close() };
+}
+
+/** Milliseconds from asking for `url` until every locator is visible and enabled. */
+async function timeUntilUsable(page: Page, url: string, ready: (page: Page) => Promise<void>): Promise<number> {
+  const t0 = performance.now();
+  await page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
+  await ready(page);
+  return performance.now() - t0;
+}
+
+const scanFormReady = async (page: Page) => {
+  for (const label of ['Student ID', 'First Name', 'Last Name', 'Email']) await page.getByLabel(label, { exact: true }).waitFor({ state: 'visible', timeout: 60_000 });
+};
+
+export async function run(): Promise<void> {
+  // The production web build the server sends (built if missing or stale).
+  const built = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts', 'ensure-build.mjs'), 'web'], { stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('web build failed');
+  await withBenchDatabase({ name: 'scan-phone', port: 56700, poolSize: 10 }, async (db, url) => {
+    const now = new Date();
+    const start = new Date(now.getTime() - 5 * 60_000).toISOString().slice(11, 16);
+    const end = new Date(now.getTime() + 3 * 3_600_000).toISOString().slice(11, 16);
+    const { rows } = await db.execute<{ schedule_id: number }>(sql`
+      with p as (insert into programs (program_name) values ('Practical Nursing') returning id),
+           c as (insert into courses (course_code, course_name, program_id) select 'NUR-101', 'Fundamentals of Nursing', id from p returning id),
+           u as (insert into users (email, role, first_name, last_name) values ('bench.instructor@x.edu', 'instructor', 'Dana', 'Reyes') returning id)
+      insert into schedules (course_id, instructor_id, cohort_number, term_number, day_of_week, start_time, end_time, course_start_date, course_end_date, room_number)
+      select c.id, u.id, 1, 1, extract(dow from now())::int, ${start}::time, ${end}::time, current_date - 30, current_date + 30, 'B-204' from c, u
+      returning id as schedule_id`);
+    const scheduleId = rows[0]!.schedule_id;
+    await db.execute(sql`
+      with s as (insert into students (first_name, last_name, sis_student_id, email) select 'Student' || g, 'Bench', 'SIS-' || g, 'student' || g || '@x.edu' from generate_series(1, ${RUNS}) g returning id)
+      insert into schedule_rosters (schedule_id, student_id) select ${scheduleId}, id from s`);
+    const secret = randomBytes(32);
+    const { rows: sess } = await db.execute<{ session_id: string }>(sql`
+      insert into qr_sessions (schedule_id, token_secret, session_date, expires_at) values (${scheduleId}, ${secret}, current_date, now() + interval '1 hour') returning session_id::text`);
+    const sessionId = sess[0]!.session_id;
+
+    const config = { ...loadConfig({ NODE_ENV: 'production' }), databaseUrl: url };
+    const app = await buildApp({ db, config, cipher: createFieldCipher(randomBytes(32)) }, { webRoot: path.join(PROJECT_ROOT, 'dist', 'web') });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    const scanUrl = () => `${base}/attendance/scan/${sessionId}?t=${tokenAt(secret, sessionId, new Date()).token}`;
+
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    const scan: { usable: number; bytes: number; submit: number }[] = [];
+    const signIn: { usable: number; bytes: number }[] = [];
+    try {
+      for (let run = 1; run <= RUNS; run++) {
+        const phone = await coldPhone(browser);
+        const usable = await timeUntilUsable(phone.page, scanUrl(), scanFormReady);
+        const bytes = phone.bytes();
+        await phone.page.getByLabel('Student ID', { exact: true }).fill(`SIS-${run}`);
+        await phone.page.getByLabel('First Name', { exact: true }).fill(`Student${run}`);
+        await phone.page.getByLabel('Last Name', { exact: true }).fill('Bench');
+        await phone.page.getByLabel('Email', { exact: true }).fill(`student${run}@x.edu`);
+        const t0 = performance.now();
+        await phone.page.getByRole('button', { name: /mark my attendance/i }).click();
+        await phone.page.getByText('Attendance Marked!').first().waitFor({ state: 'visible', timeout: 60_000 });
+        scan.push({ usable, bytes, submit: performance.now() - t0 });
+        await phone.close();
+
+        const desk = await coldPhone(browser);
+        const signInUsable = await timeUntilUsable(desk.page, `${base}/login`, async (page) => {
+          await page.getByLabel('E-mail', { exact: true }).waitFor({ state: 'visible', timeout: 60_000 });
+          await page.getByRole('button', { name: 'Sign In' }).waitFor({ state: 'visible', timeout: 60_000 });
+        });
+        signIn.push({ usable: signInUsable, bytes: desk.bytes() });
+        await desk.close();
+        console.log(`run ${run}: scan usable ${scan.at(-1)!.usable.toFixed(0)} ms with ${(scan.at(-1)!.bytes / 1024).toFixed(1)} KB, submit ${scan.at(-1)!.submit.toFixed(0)} ms; sign-in usable ${signInUsable.toFixed(0)} ms with ${(desk.bytes() / 1024).toFixed(1)} KB`);
+      }
+    } finally {
+      await browser.close();
+    }
+
+    const m = {
+      scanUsable: median(scan.map((s) => s.usable)),
+      scanBytes: median(scan.map((s) => s.bytes)),
+      submit: median(scan.map((s) => s.submit)),
+      signInUsable: median(signIn.map((s) => s.usable)),
+      signInBytes: median(signIn.map((s) => s.bytes)),
+    };
+    console.log(`\nThe student's phone (400 kbit/s, 400 ms RTT, CPU ÷${CPU_SLOWDOWN}, cold cache), median of ${RUNS} runs:`);
+    console.log(`scan page usable     ${m.scanUsable.toFixed(0).padStart(6)} ms   budget ≤ ${BUDGET.scanUsableMs} ms   ${verdict(m.scanUsable <= BUDGET.scanUsableMs)}`);
+    console.log(`scan page transfer   ${(m.scanBytes / 1024).toFixed(1).padStart(6)} KB   budget ≤ ${BUDGET.scanBytes / 1024} KB     ${verdict(m.scanBytes <= BUDGET.scanBytes)}`);
+    console.log(`submit answered      ${m.submit.toFixed(0).padStart(6)} ms   budget ≤ ${BUDGET.submitMs} ms   ${verdict(m.submit <= BUDGET.submitMs)}`);
+    console.log(`sign-in usable       ${m.signInUsable.toFixed(0).padStart(6)} ms   budget ≤ ${BUDGET.signInUsableMs} ms   ${verdict(m.signInUsable <= BUDGET.signInUsableMs)}   (${(m.signInBytes / 1024).toFixed(1)} KB)`);
+
+    await lighthouseScores(scanUrl());
+    await app.close();
+  });
+}
+
+/** Lighthouse's mobile audit of the scan page (its own simulated slow phone), performance and accessibility. */
+async function lighthouseScores(url: string): Promise<void> {
+  let lighthouse: typeof Lighthouse;
+  let launch: typeof LaunchChrome;
+  try {
+    lighthouse = (await import('lighthouse')).default;
+    launch = (await import('chrome-launcher')).launch;
+  } catch {
+    console.log('lighthouse: not installed (npm i -D lighthouse); skipped');
+    return;
+  }
+  const chrome = await launch({ chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  try {
+    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] });
+    const score = (c: string) => Math.round((result?.lhr.categories[c]?.score ?? 0) * 100);
+    const performanceScore = score('performance');
+    const accessibility = score('accessibility');
+    console.log(`lighthouse performance ${String(performanceScore).padStart(4)}      budget ≥ ${BUDGET.lighthousePerformance}        ${verdict(performanceScore >= BUDGET.lighthousePerformance)}`);
+    console.log(`lighthouse accessibility ${String(accessibility).padStart(2)}      budget = ${BUDGET.lighthouseAccessibility}       ${verdict(accessibility >= BUDGET.lighthouseAccessibility)}`);
+    const audits = result?.lhr.audits ?? {};
+    for (const id of ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift']) {
+      if (audits[id]) console.log(`  ${audits[id].title}: ${audits[id].displayValue ?? ''}`);
+    }
+    const failing = Object.values(audits).filter((a) => a.score !== null && a.score < 1 && result?.lhr.categories.accessibility?.auditRefs.some((r) => r.id === a.id));
+    for (const a of failing) console.log(`  accessibility: ${a.title}`);
+  } finally {
+    chrome.kill();
+  }
+}
+
+// Run directly (tsx bench/scan-phone.ts) or through bench/run.ts.
+if (import.meta.url === `file://${process.argv[1]}`) await run();
