@@ -6,22 +6,6 @@ import { precompressDir } from './scripts/precompress.ts';
 
 const webDir = fileURLToPath(new URL('./web/', import.meta.url));
 
-/**
- * In production the server sends scan.html for /attendance/scan/{id} (server/plugins/web-app.ts).
- * The dev server would answer index.html there, so mirror that rewrite while developing.
- */
-function scanPageInDev(): Plugin {
-  return {
-    name: 'muster-scan-page-dev',
-    configureServer(server) {
-      server.middlewares.use((req, _res, next) => {
-        if (req.url?.startsWith('/attendance/scan/')) req.url = '/scan.html';
-        next();
-      });
-    },
-  };
-}
-
 /** Brotli and gzip copies of the text files, written beside them after every build (scripts/precompress.ts). */
 function precompress(): Plugin {
   return {
@@ -39,20 +23,25 @@ function precompress(): Plugin {
 
 export default defineConfig({
   root: webDir,
-  plugins: [react(), tailwindcss(), scanPageInDev(), precompress()],
+  plugins: [react(), tailwindcss(), precompress()],
   build: {
     outDir: fileURLToPath(new URL('./dist/web/', import.meta.url)),
     emptyOutDir: true,
+    manifest: true,
     // Vite 8 bundles with Rolldown; `rollupOptions` is only a deprecated alias of this.
     rolldownOptions: {
-      // Two entries: the public scan page must never pull in admin code.
+      // Two entries: the admin app, and the script of the scan pages the server renders, which
+      // must never pull in admin code (server/modules/scan, docs/decisions/028). The script is an
+      // entry of its own, not an HTML page's: an HTML entry gets Vite's modulepreload polyfill, a
+      // chunk the phone would fetch for nothing. The server finds its hashed name in the manifest.
       input: {
         main: `${webDir}index.html`,
-        scan: `${webDir}scan.html`,
+        scan: `${webDir}scan/enhance.ts`,
       },
     },
   },
   server: {
-    proxy: { '/api': 'http://localhost:3000' },
+    // The scan pages are the server's (server/modules/scan); the dev server passes them on.
+    proxy: { '/api': 'http://localhost:3000', '/attendance/scan': 'http://localhost:3000' },
   },
 });

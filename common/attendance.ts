@@ -221,7 +221,8 @@ export const SCAN_CODE_OR_DETAILS =
   "We couldn't check you in with that code and these details. Type the code on the classroom screen now (it changes every 15 seconds) and check your student ID and name.";
 export const SCAN_TOO_MANY_CODES =
   'Too many wrong codes have been typed from this network. Scan the QR code on the classroom screen instead, or ask your instructor to mark you present.';
-export const typedCodeSchema = z.object({ code: z.string().trim().regex(/^\d{3}\s?\d{3}$/, 'Enter the six digits shown on the classroom screen') });
+export const SCAN_TYPE_SIX_DIGITS = 'Enter the six digits shown on the classroom screen';
+export const typedCodeSchema = z.object({ code: z.string().trim().regex(/^\d{3}\s?\d{3}$/, SCAN_TYPE_SIX_DIGITS) });
 export const typedCodeResultSchema = z.object({ sessionId: z.string(), courseName: z.string(), pass: z.string(), passExpiresAt: z.string() });
 /**
  * The answer to a scan that meets a record saying the student was not there (absent, excused): the
@@ -231,4 +232,18 @@ export function standingRecordMessage(status: AttendanceStatus, byInstructor: bo
   const who = byInstructor ? 'Your instructor has recorded you' : 'You have been recorded';
   return `${who} as ${ATTENDANCE_STATUS_LABELS[status]} for this class. If you are here, please see your instructor.`;
 }
+// What a scan that went through says (the `message` of POST /api/attendance/submit).
+export const SCAN_CHECKED_IN = 'You are checked in.';
+export const SCAN_CHECKED_IN_LATE = 'You are checked in (late).';
+export const SCAN_CHECKED_OUT = 'You are checked out. Have a good day!';
+export const SCAN_CHECKED_OUT_EARLY = 'You are checked out. You left before the end of class, so this meeting counts as incomplete.';
+export const SCAN_RECORDED_BY_INSTRUCTOR = 'Your attendance for this class has already been recorded by your instructor.';
+
+/**
+ * The public scan page's form (server/modules/scan): the submit's four typed fields as the JSON API
+ * checks them, and the code on the classroom screen when the phone holds no pass.
+ */
+export const scanFormSchema = attendanceSubmitSchema.pick({ studentId: true, firstName: true, lastName: true, email: true }).extend({ code: qrToken('code').optional() });
+export type ScanForm = z.infer<typeof scanFormSchema>;
+
 export const SESSION_ALREADY_OPEN = 'A session is already open for this class. End it before starting a new one.';

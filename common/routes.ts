@@ -23,5 +23,5 @@ const APP_ROUTES = [
 
 export function isAppRoute(pathname: string): boolean {
   const p = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return (APP_ROUTES as readonly string[]).includes(p) || p === '/attendance/scan' || /^\/students\/\d+$/.test(p) || p.startsWith('/attendance/scan/');
+  return (APP_ROUTES as readonly string[]).includes(p) || /^\/students\/\d+$/.test(p);
 }

@@ -1,13 +1,34 @@
+import {
+  SCAN_CHECKED_IN,
+  SCAN_CHECKED_IN_LATE,
+  SCAN_CHECKED_OUT,
+  SCAN_CHECKED_OUT_EARLY,
+  SCAN_CODE_NO_MATCH,
+  SCAN_CODE_OR_DETAILS,
+  SCAN_DEVICE_USED,
+  SCAN_NO_MATCH,
+  SCAN_OPEN_LINK,
+  SCAN_RECORDED_BY_INSTRUCTOR,
+  SCAN_STALE_CODE,
+  SCAN_TOO_MANY_CODES,
+  SCAN_TYPE_SIX_DIGITS,
+} from './attendance.ts';
+import { ATTENDANCE_STATUS_LABELS } from './constants.ts';
+import { SEE_YOUR_INSTRUCTOR, SESSION_EXPIRED, SESSION_EXPIRED_TEXT, SESSION_NOT_FOUND, SESSION_NOT_FOUND_TEXT } from './messages.ts';
+
 /**
  * What students read, in English and Spanish: one catalogue for every student-facing text (the
- * "E-mail me my hours" form, the hours page, the e-mail with its link). Read through i18next
- * (server/lib/student-i18n.ts); placeholders are {{name}}. Values are plain text: whoever renders
- * HTML escapes them.
+ * scan page and the typed-code page with their answers, the "E-mail me my hours" form, the hours
+ * page, the e-mail with its link). Read through i18next (server/lib/student-i18n.ts); placeholders
+ * are {{name}}. Values are plain text: whoever renders HTML escapes them. SPEC's English texts are
+ * the constants of common/messages.ts and common/attendance.ts, quoted here, not copied.
  */
 export const STUDENT_LANGUAGES = ['en', 'es'] as const;
 export type StudentLanguage = (typeof STUDENT_LANGUAGES)[number];
 
 export const LANGUAGE_NAMES: Record<StudentLanguage, string> = { en: 'English', es: 'Español' };
+/** The locale each language formats dates and times in. */
+export const STUDENT_LOCALES: Record<StudentLanguage, string> = { en: 'en-US', es: 'es-US' };
 
 const en = {
   requestTitle: 'E-mail me my hours',
@@ -64,6 +85,79 @@ const en = {
   emailBody:
     'Hello {{firstName}},\n\nYou asked to see your hours at {{school}}. Open this link (it works for 7 days):\n\n{{link}}\n\nIf you did not ask, you can ignore this e-mail: nobody can see your hours without the link.',
   emailLinkText: 'See my hours',
+
+  // The scan page (/attendance/scan/{sessionId}) and its answers.
+  markAttendance: 'Mark Attendance',
+  markAttendanceFor: 'Mark attendance for',
+  timeLeft: 'Time left',
+  room: 'Room',
+  sessionDate: 'Date',
+  starts: 'Starts',
+  startsUntil: '{{start}} (until {{end}})',
+  notYourClass: 'Not your class? Don’t submit: scan the code shown in your own classroom.',
+  formName: 'Mark my attendance',
+  screenCodeLabel: 'Code on the classroom screen',
+  screenCodeHint: 'The 6 digits under the QR code. They change every 15 seconds.',
+  firstNameLabel: 'First Name',
+  lastNameLabel: 'Last Name',
+  scanEmailLabel: 'Email',
+  rememberMe: 'Remember me on this phone',
+  markMyAttendance: 'Mark My Attendance',
+  submitting: 'Submitting...',
+  submitFailed: 'Failed to submit attendance',
+  sessionNotFound: SESSION_NOT_FOUND,
+  sessionNotFoundText: SESSION_NOT_FOUND_TEXT,
+  sessionExpired: SESSION_EXPIRED,
+  sessionExpiredText: SESSION_EXPIRED_TEXT,
+  attendanceMarked: 'Attendance Marked!',
+  checkedInAt: 'Checked in at {{time}}',
+  checkedOutAt: 'Checked out at {{time}}',
+  alreadyRecordedAt: 'Already recorded at {{time}}',
+  minutesAttended: 'Minutes attended: {{minutes}}',
+  leavingEarly: 'Leaving early? Scan the class code again to check out.',
+  closePage: 'You can close this page now.',
+  seeInstructor: SEE_YOUR_INSTRUCTOR,
+  recordedAs: 'Recorded as {{status}}',
+  instructorSeesScan: 'Your instructor can see that you scanned, and when.',
+  hoursLinkTo: 'A link to your hours, sent to {{email}}.',
+  statusPresent: ATTENDANCE_STATUS_LABELS.present,
+  statusLate: ATTENDANCE_STATUS_LABELS.late,
+  statusAbsent: ATTENDANCE_STATUS_LABELS.absent,
+  statusIncomplete: ATTENDANCE_STATUS_LABELS.incomplete,
+  statusExcused: ATTENDANCE_STATUS_LABELS.excused,
+  // POST /api/attendance/submit's answers (common/attendance.ts), shown on the scan page.
+  scanOpenLink: SCAN_OPEN_LINK,
+  scanStaleCode: SCAN_STALE_CODE,
+  scanNoMatch: SCAN_NO_MATCH,
+  scanDeviceUsed: SCAN_DEVICE_USED,
+  scanCodeOrDetails: SCAN_CODE_OR_DETAILS,
+  scanTooManyCodes: SCAN_TOO_MANY_CODES,
+  scanCheckedIn: SCAN_CHECKED_IN,
+  scanCheckedInLate: SCAN_CHECKED_IN_LATE,
+  scanCheckedOut: SCAN_CHECKED_OUT,
+  scanCheckedOutEarly: SCAN_CHECKED_OUT_EARLY,
+  scanRecordedByInstructor: SCAN_RECORDED_BY_INSTRUCTOR,
+  /** standingRecordMessage(status, true) and (status, false) of common/attendance.ts. */
+  scanStandingByInstructor: 'Your instructor has recorded you as {{status}} for this class. If you are here, please see your instructor.',
+  scanStanding: 'You have been recorded as {{status}} for this class. If you are here, please see your instructor.',
+  // The typed-code page (/attendance/scan).
+  enterCodeTitle: 'Enter the class code',
+  enterCodeIntro: 'Type the six digits shown beside the QR code in your classroom.',
+  classCodeLabel: 'Class code',
+  classCodeHint: 'The code changes every 15 seconds; type the one on the screen now.',
+  continue: 'Continue',
+  checking: 'Checking...',
+  codeCheckFailed: 'Could not check the code. Please try again.',
+  scanCodeNoMatch: SCAN_CODE_NO_MATCH,
+  scanTypeSixDigits: SCAN_TYPE_SIX_DIGITS,
+  // A form field the server refused, and requests refused before any field was read.
+  fieldRequired: '{{field}} is required',
+  fieldTooLong: '{{field}} is too long',
+  fieldInvalid: '{{field}} is not valid',
+  crossSiteTitle: 'Request refused',
+  crossSite: 'This form was sent from another website, so nothing was recorded. Open the scan page from the QR code in your classroom and try again.',
+  badRequestTitle: 'Something is wrong with this request',
+  badRequest: 'The page could not read what was sent. Go back to the scan page and try again.',
 } as const;
 
 export type StudentTextKey = keyof typeof en;
@@ -124,6 +218,76 @@ const es: Record<StudentTextKey, string> = {
   emailBody:
     'Hola, {{firstName}}:\n\nPediste ver tus horas en {{school}}. Abre este enlace (funciona durante 7 días):\n\n{{link}}\n\nSi no lo pediste, puedes ignorar este correo: nadie puede ver tus horas sin el enlace.',
   emailLinkText: 'Ver mis horas',
+
+  markAttendance: 'Registrar asistencia',
+  markAttendanceFor: 'Registrar asistencia en',
+  timeLeft: 'Tiempo restante',
+  room: 'Aula',
+  sessionDate: 'Fecha',
+  starts: 'Empieza',
+  startsUntil: '{{start}} (hasta las {{end}})',
+  notYourClass: '¿No es tu clase? No lo envíes: escanea el código que se muestra en tu propia aula.',
+  formName: 'Registrar mi asistencia',
+  screenCodeLabel: 'Código en la pantalla del aula',
+  screenCodeHint: 'Los 6 dígitos debajo del código QR. Cambian cada 15 segundos.',
+  firstNameLabel: 'Nombre',
+  lastNameLabel: 'Apellido',
+  scanEmailLabel: 'Correo electrónico',
+  rememberMe: 'Recordarme en este teléfono',
+  markMyAttendance: 'Registrar mi asistencia',
+  submitting: 'Enviando...',
+  submitFailed: 'No se pudo enviar la asistencia',
+  sessionNotFound: 'Sesión no encontrada',
+  sessionNotFoundText: 'Esta sesión de asistencia ha caducado, no es válida o no existe. Pide a tu instructor un código QR nuevo.',
+  sessionExpired: 'Sesión caducada',
+  sessionExpiredText: 'Esta sesión de asistencia ha caducado. Habla con tu instructor si necesitas registrar tu asistencia.',
+  attendanceMarked: '¡Asistencia registrada!',
+  checkedInAt: 'Entrada registrada a las {{time}}',
+  checkedOutAt: 'Salida registrada a las {{time}}',
+  alreadyRecordedAt: 'Ya registrada a las {{time}}',
+  minutesAttended: 'Minutos asistidos: {{minutes}}',
+  leavingEarly: '¿Te vas antes? Escanea otra vez el código de la clase para registrar tu salida.',
+  closePage: 'Ya puedes cerrar esta página.',
+  seeInstructor: 'Habla con tu instructor',
+  recordedAs: 'Registrado como {{status}}',
+  instructorSeesScan: 'Tu instructor puede ver que escaneaste el código, y cuándo.',
+  hoursLinkTo: 'Un enlace a tus horas, enviado a {{email}}.',
+  statusPresent: 'Presente',
+  statusLate: 'Tarde',
+  statusAbsent: 'Ausente',
+  statusIncomplete: 'Incompleta',
+  statusExcused: 'Justificada',
+  scanOpenLink: 'Abre el enlace del código QR de tu aula y vuelve a enviar el formulario.',
+  scanStaleCode: 'Este código QR ya no es el actual. Escanea otra vez el código de la pantalla del aula.',
+  scanNoMatch: 'No encontramos a ningún estudiante de esta clase con estos datos. Revisa tu número de estudiante y tu nombre, o pregunta a tu instructor.',
+  scanDeviceUsed: 'Este dispositivo ya se usó para registrar a otro estudiante en esta clase. Cada estudiante debe usar su propio teléfono.',
+  scanCodeOrDetails:
+    'No pudimos registrarte con ese código y estos datos. Escribe el código que aparece ahora en la pantalla del aula (cambia cada 15 segundos) y revisa tu número de estudiante y tu nombre.',
+  scanTooManyCodes:
+    'Se han escrito demasiados códigos incorrectos desde esta red. Escanea el código QR de la pantalla del aula o pide a tu instructor que te marque presente.',
+  scanCheckedIn: 'Tu entrada quedó registrada.',
+  scanCheckedInLate: 'Tu entrada quedó registrada (tarde).',
+  scanCheckedOut: 'Tu salida quedó registrada. ¡Que tengas un buen día!',
+  scanCheckedOutEarly: 'Tu salida quedó registrada. Te fuiste antes del final de la clase, así que esta sesión cuenta como incompleta.',
+  scanRecordedByInstructor: 'Tu instructor ya registró tu asistencia a esta clase.',
+  scanStandingByInstructor: 'Tu instructor te registró como {{status}} en esta clase. Si estás aquí, habla con tu instructor.',
+  scanStanding: 'Quedaste registrado como {{status}} en esta clase. Si estás aquí, habla con tu instructor.',
+  enterCodeTitle: 'Escribe el código de la clase',
+  enterCodeIntro: 'Escribe los seis dígitos que aparecen junto al código QR en tu aula.',
+  classCodeLabel: 'Código de la clase',
+  classCodeHint: 'El código cambia cada 15 segundos; escribe el que aparece ahora en la pantalla.',
+  continue: 'Continuar',
+  checking: 'Comprobando...',
+  codeCheckFailed: 'No se pudo comprobar el código. Inténtalo de nuevo.',
+  scanCodeNoMatch: 'Ese código no corresponde a ninguna clase en curso. Revisa los seis dígitos de la pantalla del aula; cambian cada 15 segundos.',
+  scanTypeSixDigits: 'Escribe los seis dígitos que aparecen en la pantalla del aula',
+  fieldRequired: 'El campo {{field}} es obligatorio',
+  fieldTooLong: 'El campo {{field}} es demasiado largo',
+  fieldInvalid: 'El campo {{field}} no es válido',
+  crossSiteTitle: 'Solicitud rechazada',
+  crossSite: 'Este formulario se envió desde otro sitio web, así que no se registró nada. Abre la página de asistencia desde el código QR de tu aula y vuelve a intentarlo.',
+  badRequestTitle: 'Algo no está bien en esta solicitud',
+  badRequest: 'La página no pudo leer lo que se envió. Vuelve a la página de asistencia e inténtalo de nuevo.',
 };
 
 export const STUDENT_TEXTS: Record<StudentLanguage, Record<StudentTextKey, string>> = { en, es };

@@ -23,7 +23,7 @@ import { registerRequestLog } from './plugins/request-log.ts';
 import { createResponseTimes, registerResponseTimes } from './plugins/response-times.ts';
 import './plugins/request-context.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
-import { registerWebApp } from './plugins/web-app.ts';
+import { builtScanScript, registerWebApp } from './plugins/web-app.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
@@ -48,6 +48,7 @@ import { notificationsRoutes } from './modules/notifications/routes.ts';
 import { maintenanceRoutes } from './modules/maintenance/routes.ts';
 import { digestsRoutes } from './modules/digests/routes.ts';
 import { studentHoursRoutes } from './modules/student-hours/routes.ts';
+import { scanRoutes } from './modules/scan/routes.ts';
 import { jobHistoryRoutes } from './modules/job-history/routes.ts';
 import { calendarRoutes } from './modules/calendar/routes.ts';
 
@@ -127,10 +128,12 @@ export async function buildApp(
   await app.register(maintenanceRoutes(full));
   await app.register(digestsRoutes(full));
   await app.register(studentHoursRoutes(full));
+  const webRoot = opts.webRoot ?? DEFAULT_WEB_ROOT;
+  await app.register(scanRoutes(full, { script: builtScanScript(webRoot) }));
   await app.register(jobHistoryRoutes(full));
   // The API reference for SIS integrators: Swagger UI at /api/docs, the OpenAPI description at /api/docs/json.
   await app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PREFIX, uiConfig: { deepLinking: false } });
 
-  await registerWebApp(app, opts.webRoot ?? DEFAULT_WEB_ROOT);
+  await registerWebApp(app, webRoot);
   return app;
 }

@@ -1,4 +1,6 @@
 import i18next, { type TFunction } from 'i18next';
+import { standingRecordMessage } from '../../common/attendance.ts';
+import { ATTENDANCE_STATUSES, type AttendanceStatus } from '../../common/constants.ts';
 import { STUDENT_LANGUAGES, STUDENT_TEXTS, type StudentLanguage, type StudentTextKey } from '../../common/student-texts.ts';
 
 /** The student catalogue through i18next: placeholders, plural rules and fallback to English. */
@@ -41,3 +43,59 @@ export function pickStudentLanguage(chosen: unknown, acceptLanguage: string | un
     .sort((a, b) => b.q - a.q || a.i - b.i);
   return ranked.map((l) => l.base).find(isLanguage) ?? 'en';
 }
+
+const STATUS_KEYS: Record<AttendanceStatus, StudentTextKey> = {
+  present: 'statusPresent',
+  late: 'statusLate',
+  absent: 'statusAbsent',
+  incomplete: 'statusIncomplete',
+  excused: 'statusExcused',
+};
+
+/** An attendance status as a student reads it ("Absent", "Ausente"). */
+export const statusLabel = (t: StudentT, status: AttendanceStatus): string => t(STATUS_KEYS[status]);
+
+// The check-in API's answers are English (SPEC §8 fixes them, and API clients read them): a page in
+// another language shows each by its catalogue key, found from the English text.
+const API_ANSWER_KEYS = [
+  'sessionNotFoundText',
+  'sessionExpiredText',
+  'scanOpenLink',
+  'scanStaleCode',
+  'scanNoMatch',
+  'scanDeviceUsed',
+  'scanCodeOrDetails',
+  'scanTooManyCodes',
+  'scanCheckedIn',
+  'scanCheckedInLate',
+  'scanCheckedOut',
+  'scanCheckedOutEarly',
+  'scanRecordedByInstructor',
+  'scanCodeNoMatch',
+  'scanTypeSixDigits',
+  'submitFailed',
+] as const satisfies readonly StudentTextKey[];
+const answersByLanguage = new Map<StudentLanguage, Map<string, string>>();
+
+/**
+ * The English answers of the public check-in routes, each with its text in `language`: the scan
+ * pages show them translated, and hand the same table to their script for the answers it reads.
+ */
+export function checkInAnswers(language: StudentLanguage): ReadonlyMap<string, string> {
+  let answers = answersByLanguage.get(language);
+  if (!answers) {
+    const en = studentT('en');
+    const t = studentT(language);
+    answers = new Map(API_ANSWER_KEYS.map((key) => [en(key), t(key)]));
+    for (const status of ATTENDANCE_STATUSES) {
+      const values = { status: statusLabel(t, status) };
+      answers.set(standingRecordMessage(status, true), t('scanStandingByInstructor', values));
+      answers.set(standingRecordMessage(status, false), t('scanStanding', values));
+    }
+    answersByLanguage.set(language, answers);
+  }
+  return answers;
+}
+
+/** An answer of the check-in routes in the student's language (as it is, when the catalogue lacks it). */
+export const translateAnswer = (language: StudentLanguage, message: string): string => checkInAnswers(language).get(message) ?? message;

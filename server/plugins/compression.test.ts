@@ -17,7 +17,7 @@ import { COMPRESS_THRESHOLD_BYTES } from './compression.ts';
 
 /**
  * Issue 16: everything the server sends is compressed. A web root laid out as the build lays it
- * (hashed assets, the two HTML pages), precompressed by the build's own step, served by the real
+ * (hashed assets, the HTML shell), precompressed by the build's own step, served by the real
  * app: files as the build compressed them, API answers on the fly.
  */
 const JS = '/assets/main-Ab12Cd34.js';
@@ -44,7 +44,6 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(webRoot, 'assets'), { recursive: true });
   fs.mkdirSync(dataDir);
   fs.writeFileSync(path.join(webRoot, 'index.html'), page('Muster'));
-  fs.writeFileSync(path.join(webRoot, 'scan.html'), page('Mark Attendance · Muster'));
   fs.writeFileSync(path.join(webRoot, JS), script);
   fs.writeFileSync(path.join(webRoot, PNG), png);
   fs.writeFileSync(path.join(webRoot, TINY), 'ok');
@@ -77,7 +76,7 @@ const varies = (res: LightMyRequestResponse) => String(res.headers.vary ?? '').t
 describe('the build step', () => {
   it('writes brotli and gzip copies of text files that come out smaller, and none of images or of what would not shrink', () => {
     const size = (p: string) => fs.statSync(path.join(webRoot, p)).size;
-    for (const p of [JS, '/index.html', '/scan.html']) {
+    for (const p of [JS, '/index.html']) {
       expect(size(`${p}.br`)).toBeLessThan(size(`${p}.gz`));
       expect(size(`${p}.gz`)).toBeLessThan(size(p));
       expect(zlib.brotliDecompressSync(fs.readFileSync(path.join(webRoot, `${p}.br`)))).toEqual(fs.readFileSync(path.join(webRoot, p)));
@@ -183,8 +182,6 @@ describe('hashed assets', () => {
 describe('the HTML shell (the not-found handler)', () => {
   it.each([
     ['/students', 'index.html', 200],
-    ['/attendance/scan/42?t=abc', 'scan.html', 200],
-    ['/attendance/scan', 'scan.html', 200],
     ['/no-such-page', 'index.html', 404],
   ])('%s: %s compressed, status %i, cache-control no-cache', async (url, file, status) => {
     const original = fs.readFileSync(path.join(webRoot, file), 'utf8');
@@ -218,6 +215,28 @@ describe('the HTML shell (the not-found handler)', () => {
     expect(again.statusCode).toBe(304);
     expect(again.rawPayload.length).toBe(0);
     expect(again.headers['cache-control']).toBe('no-cache');
+  });
+});
+
+describe('the scan pages (rendered by the server, docs/decisions/028)', () => {
+  it.each([
+    ['/attendance/scan', 200],
+    ['/attendance/scan/42?t=abc', 404],
+  ])('%s: compressed as it is sent, status %i, no-store', async (url, status) => {
+    const plain = await get(url);
+    expect(plain.statusCode).toBe(status);
+    expect(plain.headers['content-type']).toMatch(/^text\/html/);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.length).toBeGreaterThan(COMPRESS_THRESHOLD_BYTES);
+    const br = await get(url, BR_GZIP);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(varies(br)).toBe(true);
+    expect(br.headers['cache-control']).toBe('no-store');
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    expect(decoded(br).toString()).toBe(plain.body);
+    const gz = await get(url, { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(decoded(gz).toString()).toBe(plain.body);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { pgError } from '../lib/db-errors.ts';
-import { AppError } from '../lib/errors.ts';
+import { AppError, type FieldError } from '../lib/errors.ts';
 
 /** Postgres error codes that are the caller's fault, mapped to answers that name the constraint. */
 function fromPostgres(err: { code?: string; constraint?: string; detail?: string }): AppError | null {
@@ -11,18 +11,24 @@ function fromPostgres(err: { code?: string; constraint?: string; detail?: string
   return null;
 }
 
+/** The fields a schema refused, each with its message; null when the error is not a validation error. */
+export function validationFieldErrors(error: unknown): FieldError[] | null {
+  if (!hasZodFastifySchemaValidationErrors(error)) return null;
+  return error.validation.flatMap((v) => {
+    const field = v.instancePath.replace(/^\//, '').replace(/\//g, '.') || (v.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') || '';
+    // A strict body's unknown key is named as the field itself, not as "body".
+    const unknownKeys = v.keyword === 'unrecognized_keys' ? (v.params as { keys?: unknown[] }).keys : undefined;
+    if (Array.isArray(unknownKeys) && unknownKeys.length > 0) {
+      return unknownKeys.map((key) => ({ field: field ? `${field}.${String(key)}` : String(key), message: `${String(key)} is not a known field` }));
+    }
+    return [{ field: field || 'body', message: v.message ?? 'Invalid value' }];
+  });
+}
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const errors = error.validation.flatMap((v) => {
-        const field = v.instancePath.replace(/^\//, '').replace(/\//g, '.') || (v.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') || '';
-        // A strict body's unknown key is named as the field itself, not as "body".
-        const unknownKeys = v.keyword === 'unrecognized_keys' ? (v.params as { keys?: unknown[] }).keys : undefined;
-        if (Array.isArray(unknownKeys) && unknownKeys.length > 0) {
-          return unknownKeys.map((key) => ({ field: field ? `${field}.${String(key)}` : String(key), message: `${String(key)} is not a known field` }));
-        }
-        return [{ field: field || 'body', message: v.message ?? 'Invalid value' }];
-      });
+    const errors = validationFieldErrors(error);
+    if (errors) {
       const summary = errors.map((e) => `${e.field}: ${e.message}`).join('; ');
       return reply.status(400).send({ message: `Validation failed: ${summary}`, code: 'VALIDATION', errors });
     }

@@ -4,10 +4,27 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { isAppRoute } from '../../common/routes.ts';
 
+/** The build's record of what each entry became (vite.config.ts writes it). */
+const MANIFEST = path.join('.vite', 'manifest.json');
+
 /**
- * Serves the built web app (dist/web). The admin app and the public scan page are separate
- * entries, so a student's phone never downloads admin code. Unknown paths get the app's
- * 'Page Not Found' screen with a real 404 status.
+ * The address of the script that enhances the server-rendered scan pages (web/scan/enhance.ts),
+ * as the build named it. Null without a build: the pages work without it.
+ */
+export function builtScanScript(webRoot: string): string | null {
+  try {
+    const manifest = JSON.parse(fs.readFileSync(path.join(webRoot, MANIFEST), 'utf8')) as Record<string, { file?: unknown }>;
+    const file = manifest['scan/enhance.ts']?.file;
+    return typeof file === 'string' ? `/${file}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Serves the built web app (dist/web): the admin app, and the scan pages' script (the scan pages
+ * themselves are rendered by server/modules/scan, so a student's phone never downloads admin code).
+ * Unknown paths get the app's 'Page Not Found' screen with a real 404 status.
  */
 export async function registerWebApp(app: FastifyInstance, webRoot: string): Promise<void> {
   const indexFile = path.join(webRoot, 'index.html');
@@ -36,8 +53,6 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string): Pro
     if (isApi || (req.method !== 'GET' && req.method !== 'HEAD')) {
       return reply.status(404).send({ message: 'Not Found', code: 'NOT_FOUND' });
     }
-    // The public scan page, and at /attendance/scan the typed-code entry for students who cannot scan.
-    if (pathname === '/attendance/scan' || pathname.startsWith('/attendance/scan/')) return reply.sendFile('scan.html');
     return reply.status(isAppRoute(pathname) ? 200 : 404).sendFile('index.html');
   });
 }

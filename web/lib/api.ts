@@ -75,15 +75,6 @@ export async function apiParseOrNullOn401<T>(contract: ContractSource<T>, url: s
   }
 }
 
-/**
- * The scan page only: JSON typed from common/ with `import type` but not parsed, which keeps zod
- * out of its small public bundle. The server serialises these answers with the same schemas.
- */
-export async function apiJson<T>(method: string, url: string, body?: unknown): Promise<T> {
-  const res = await apiRequest(method, url, body);
-  return (await res.json()) as T;
-}
-
 export function isUnauthorizedError(error: unknown): boolean {
   return error instanceof Error && /^401: .*Unauthorized/.test(error.message);
 }

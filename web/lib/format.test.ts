@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatClock, formatCount, formatCountdown, formatDate, formatHm, formatHours, formatLocalTime, formatPercent, formatTimeLeft } from './format.ts';
 
-describe('time and count formatting (one home for admin screens and the scan page)', () => {
+describe('time and count formatting (one home for the admin screens)', () => {
   it('writes countdowns as mm:ss, minutes past 59 included, and Expired at zero', () => {
     expect(formatCountdown(61_000)).toBe('01:01');
     expect(formatCountdown(3_700_000)).toBe('61:40');

@@ -1,15 +1,13 @@
+import { formatCountdown } from '../../common/countdown.ts';
+
 /**
- * The one home of the web's time and number formatting (admin screens and the scan page alike).
- * Wall times ('HH:MM') and calendar dates ('YYYY-MM-DD') are the school's and are formatted as UTC,
- * so the reader's time zone never shifts them; instants (ISO) show in the reader's time zone.
- * No imports: the scan page's small bundle uses it too.
+ * The one home of the admin screens' time and number formatting. Wall times ('HH:MM') and calendar
+ * dates ('YYYY-MM-DD') are the school's and are formatted as UTC, so the reader's time zone never
+ * shifts them; instants (ISO) show in the reader's time zone. The countdown's mm:ss lives in
+ * common/, since the server renders the scan page's.
  */
 
-/** SPEC §4: a countdown as mm:ss; minutes may exceed 59 for long sessions. */
-export function formatCountdown(remainingMs: number): string {
-  const total = Math.max(0, Math.ceil(remainingMs / 1000));
-  return `${String(Math.floor(total / 60)).padStart(2, '0')}:${String(total % 60).padStart(2, '0')}`;
-}
+export { formatCountdown };
 
 /** SPEC §4: time left as mm:ss, or 'Expired' at zero. */
 export const formatTimeLeft = (remainingMs: number): string => (remainingMs <= 0 ? 'Expired' : formatCountdown(remainingMs));

@@ -5,8 +5,8 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
  * server, and a laptop's clock can be off by minutes; every API answer carries a `Date` header
  * (one-second resolution), which bounds the offset between the two clocks. Bounds from several
  * answers narrow it down. While the local clock agrees with every answer, the offset is zero.
- * The one home of the server clock on the web: lib/api.ts feeds it every answer's Date header,
- * the scan page also the public session's serverTime.
+ * The one home of the server clock on the admin screens: lib/api.ts feeds it every answer's Date
+ * header. (The scan pages count from the moment their page arrived: web/scan/enhance.ts.)
  */
 let low = -Infinity;
 let high = Infinity;

@@ -16,38 +16,14 @@ import {
 } from '../../../common/attendance.ts';
 import { idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
-import {
-  PUBLIC_RATE_LIMIT,
-  browserSignature,
-  checkInDevice,
-  clockHours,
-  createManualRecord,
-  listScheduleAttendance,
-  overrideAttendance,
-  passFromCookie,
-  reviewFlag,
-  submitAttendance,
-} from './service.ts';
+import { PUBLIC_RATE_LIMIT, checkInFromBrowser, clockHours, createManualRecord, listScheduleAttendance, overrideAttendance, reviewFlag } from './service.ts';
 
 export function attendanceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/api/attendance/submit',
       { config: { public: true, rateLimit: PUBLIC_RATE_LIMIT }, schema: { body: attendanceSubmitSchema, response: { 200: attendanceSubmitResultSchema } } },
-      async (req, reply) => {
-        const device = checkInDevice(req, reply, deps.config.cookieSecure ?? req.protocol === 'https');
-        // SPEC's six fields carry no pass: the one opening the link set as a cookie stands in for it.
-        const passCookie = passFromCookie(req, req.body.sessionId);
-        const input = req.body.pass || req.body.token || !passCookie ? req.body : { ...req.body, pass: passCookie };
-        return submitAttendance(deps.db, input, {
-          deviceId: device.id,
-          devicePresented: device.presented,
-          ip: req.ip,
-          browserSignature: browserSignature(req.headers),
-          clock: deps.clock,
-          onProxyCheckFailed: (err) => req.log.error({ code: (err as { code?: unknown }).code }, 'proxy check after a check-in failed'),
-        });
-      },
+      async (req, reply) => checkInFromBrowser({ db: deps.db, clock: deps.clock, secureCookies: deps.config.cookieSecure ?? req.protocol === 'https' }, req, reply, req.body),
     );
     app.get(
       '/api/attendance/schedule/:scheduleId',

@@ -36,13 +36,14 @@ import {
 } from './queries.ts';
 import { checkInStatus, classWindow, minutesAttended, scheduledMinutes, whyNotAMeeting, type ClassWindow } from './rules.ts';
 
-// The module's door for its routes: the public check-in (submit.ts) and the proxy flags (proxy-flags.ts)
-// live in their own files; the device and pass cookies come from the qr-sessions module.
+// The module's door for its routes and the scan pages: the public check-in (submit.ts, taken from a
+// browser by browser-check-in.ts) and the proxy flags (proxy-flags.ts) live in their own files; the
+// device and pass cookies come from the qr-sessions module.
 export { submitAttendance } from './submit.ts';
-export { browserSignature } from './proxy-flags.ts';
+export { checkInFromBrowser } from './browser-check-in.ts';
 // The meeting rules the hours ledger shares (one definition of when a class meets and for how long).
 export { classWindow, whyNotAMeeting, type ClassWindow, type MeetingCalendar } from './rules.ts';
-export { PUBLIC_RATE_LIMIT, checkInDevice, passFromCookie } from '../qr-sessions/service.ts';
+export { PUBLIC_RATE_LIMIT } from '../qr-sessions/service.ts';
 
 type User = { id: number; role: Role };
 type Ctx = { clock: Clock; ip: string | null };

@@ -1,9 +1,14 @@
 import {
+  SCAN_CHECKED_IN,
+  SCAN_CHECKED_IN_LATE,
+  SCAN_CHECKED_OUT,
+  SCAN_CHECKED_OUT_EARLY,
   SCAN_CODE_OR_DETAILS,
   SCAN_DEVICE_USED,
   SCAN_EXPIRED,
   SCAN_NO_MATCH,
   SCAN_NOT_FOUND,
+  SCAN_RECORDED_BY_INSTRUCTOR,
   standingRecordMessage,
   type AttendanceSubmit,
   type AttendanceSubmitResult,
@@ -46,12 +51,10 @@ export function normalizeName(s: string | null | undefined): string {
 
 function answer(action: AttendanceSubmitResult['action'], r: CheckInRow, courseName: string): AttendanceSubmitResult {
   const messages = {
-    checked_in: r.status === 'late' ? 'You are checked in (late).' : 'You are checked in.',
-    checked_out: r.status === 'incomplete' ? 'You are checked out. You left before the end of class, so this meeting counts as incomplete.' : 'You are checked out. Have a good day!',
+    checked_in: r.status === 'late' ? SCAN_CHECKED_IN_LATE : SCAN_CHECKED_IN,
+    checked_out: r.status === 'incomplete' ? SCAN_CHECKED_OUT_EARLY : SCAN_CHECKED_OUT,
     // A record that does not show the student present must not be answered as if it did.
-    already_recorded: isAttendedStatus(r.status)
-      ? 'Your attendance for this class has already been recorded by your instructor.'
-      : standingRecordMessage(r.status, r.isManualOverride),
+    already_recorded: isAttendedStatus(r.status) ? SCAN_RECORDED_BY_INSTRUCTOR : standingRecordMessage(r.status, r.isManualOverride),
   };
   return {
     message: messages[action],

@@ -6,6 +6,7 @@ import { dbId } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import {
   PUBLIC_RATE_LIMIT,
+  TYPED_CODE_RATE_LIMIT,
   checkInDevice,
   currentQrImage,
   endSession,
@@ -15,9 +16,6 @@ import {
   setPassCookie,
   startSession,
 } from './service.ts';
-
-// /attendance/scan tries a typed code against every open session: a class's worth of requests a minute.
-const TYPED_CODE_RATE_LIMIT = { max: 300, timeWindow: '1 minute' };
 
 // Staff routes take the numeric id or the UUID; the public read finds a session by its UUID only
 // (anything else is Session Not Found), so sessions cannot be walked by counting.

@@ -16,7 +16,7 @@ import { closeExpired, endSessionNow, insertSession, openSessions, recentSession
 import { isFreshCode, isFreshQrToken, isFreshToken, isTypedCode, issuePass, readPass, shortCodeAt, tokenAt, type PassFacts } from './tokens.ts';
 
 // The public check-in's cookies, for this module's routes and the attendance submit route.
-export { PUBLIC_RATE_LIMIT, checkInDevice, passFromCookie, setPassCookie, type CheckInDevice } from './device-cookies.ts';
+export { PUBLIC_RATE_LIMIT, SCAN_PAGES_PATH, TYPED_CODE_RATE_LIMIT, checkInDevice, passFromCookie, setPassCookie, type CheckInDevice } from './device-cookies.ts';
 export type { PassFacts } from './tokens.ts';
 export type { RecentMeeting, SessionRow } from './queries.ts';
 
@@ -149,14 +149,21 @@ export function reachabilityOf(attendanceUrl: string): { loopback: boolean; netw
 /**
  * What the public scan page shows; the fresh QR token of the scan URL earns this device a short pass
  * to finish the form. Only the QR token does: six typed digits here would tell a guesser, by the
- * pass, that they were right, without being counted (they are checked where typed).
+ * pass, that they were right, without being counted (they are checked where typed). Without a fresh
+ * token, a pass this device holds already (`kept`, the scan page's pass cookie) is given back while
+ * it is valid: a reload, or the page the typed code leads to, needs no second code.
  */
-export async function publicSession(db: DbOrTx, sessionId: string, token: string | undefined, deviceId: string, now: Date): Promise<PublicSession> {
+export async function publicSession(db: DbOrTx, sessionId: string, token: string | undefined, deviceId: string, now: Date, kept?: string): Promise<PublicSession> {
   const s = await findPublicSession(db, sessionId);
   if (!s) throw notFound('Session');
   const status = sessionStatus(s, now);
   const fresh = status !== 'expired' && token != null && isFreshQrToken(s.tokenSecret, s.sessionId, token, now);
-  const pass = fresh ? issuePass(s.tokenSecret, s.sessionId, deviceId, now) : null;
+  const held = !fresh && status !== 'expired' && kept ? readPass(s.tokenSecret, s.sessionId, deviceId, kept) : null;
+  const pass = fresh
+    ? issuePass(s.tokenSecret, s.sessionId, deviceId, now)
+    : held?.forThisDevice && held.expiresAt > now
+      ? { pass: kept!, expiresAt: held.expiresAt }
+      : null;
   return {
     sessionId: s.sessionId,
     courseName: s.courseName,
