@@ -3,16 +3,21 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { precompressDir } from './scripts/precompress.ts';
+import { prerenderSignIn } from './scripts/prerender-sign-in.ts';
 
 const webDir = fileURLToPath(new URL('./web/', import.meta.url));
 
-/** Brotli and gzip copies of the text files, written beside them after every build (scripts/precompress.ts). */
+/**
+ * After every build: login.html, the sign-in page drawn in advance (scripts/prerender-sign-in.ts),
+ * then brotli and gzip copies of the text files beside them (scripts/precompress.ts).
+ */
 function precompress(): Plugin {
   return {
     name: 'muster-precompress',
     apply: 'build',
     async writeBundle(options) {
       if (!options.dir) return;
+      await prerenderSignIn(options.dir, webDir);
       const files = await precompressDir(options.dir);
       const sum = (key: 'raw' | 'br' | 'gz') => files.reduce((n, f) => n + (f[key] ?? f.raw), 0);
       const kB = (n: number) => `${(n / 1024).toFixed(1)} kB`;

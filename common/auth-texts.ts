@@ -14,3 +14,18 @@ export const SSO_REFUSALS = {
   unavailable: 'Single sign-on is not available right now. Please try again later.',
 } as const;
 export type SsoRefusal = keyof typeof SSO_REFUSALS;
+
+export const INVALID_CREDENTIALS = 'Invalid e-mail or password';
+
+/**
+ * Why a sign-in sent as a plain form post (before the app's script arrived) was refused: the
+ * server redirects to /login?signin_error=<code> and the page says this. Codes, not texts, travel
+ * in the address.
+ */
+export const SIGN_IN_FORM_REFUSALS = {
+  INVALID_CREDENTIALS,
+  VALIDATION_ERROR: 'Enter your e-mail address and password.',
+  RATE_LIMITED: 'Too many sign-in attempts. Please wait a minute and try again.',
+  LOCAL_SIGN_IN_OFF: 'This school signs staff in through its own accounts: use the button above.',
+} as const;
+export type SignInFormRefusal = keyof typeof SIGN_IN_FORM_REFUSALS;

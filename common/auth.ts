@@ -56,7 +56,6 @@ export const setupSchema = z.object({
 
 export const setupStatusSchema = z.object({ needsSetup: z.boolean() });
 
-export const INVALID_CREDENTIALS = 'Invalid e-mail or password';
 /** A throttled sign-in or setup attempt; the wait is also sent in the Retry-After header. */
 export function tooManyAttempts(retryAfterSeconds: number, what: 'sign-in' | 'setup' = 'sign-in'): string {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));

@@ -17,7 +17,7 @@ const targets = {
     // The precompression step's last write (scripts/precompress.ts), so a build that stopped short,
     // or one from before that step, is built again.
     output: path.join(root, 'dist', 'web', 'index.html.br'),
-    sources: ['web', 'common', 'vite.config.ts', 'scripts/precompress.ts', 'package-lock.json'],
+    sources: ['web', 'common', 'vite.config.ts', 'scripts/precompress.ts', 'scripts/prerender-sign-in.ts', 'package-lock.json'],
     // Always a production bundle, even when called from a test runner that sets NODE_ENV=test.
     command: ['npx', ['vite', 'build']],
   },

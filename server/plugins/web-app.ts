@@ -4,6 +4,9 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { isAppRoute } from '../../common/routes.ts';
 
+/** index.html with the sign-in page drawn into it at build time. */
+const SIGN_IN_PAGE = 'login.html';
+
 /** The build's record of what each entry became (vite.config.ts writes it). */
 const MANIFEST = path.join('.vite', 'manifest.json');
 
@@ -31,6 +34,7 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string): Pro
   if (!fs.existsSync(indexFile)) {
     app.log.warn(`No built web app at ${webRoot}; run npm run build`);
   }
+  const hasSignInPage = fs.existsSync(path.join(webRoot, SIGN_IN_PAGE));
   await app.register(fastifyStatic, {
     root: webRoot,
     index: false,
@@ -53,6 +57,8 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string): Pro
     if (isApi || (req.method !== 'GET' && req.method !== 'HEAD')) {
       return reply.status(404).send({ message: 'Not Found', code: 'NOT_FOUND' });
     }
+    // The sign-in page already drawn (scripts/prerender-sign-in.ts): usable before the app's script arrives.
+    if (pathname === '/login' && hasSignInPage) return reply.sendFile(SIGN_IN_PAGE);
     return reply.status(isAppRoute(pathname) ? 200 : 404).sendFile('index.html');
   });
 }

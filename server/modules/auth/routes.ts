@@ -6,6 +6,7 @@ import {
   currentUserSchema,
   endedSessionsSchema,
   loginSchema,
+  SIGN_IN_FORM_REFUSALS,
   loginSessionSchema,
   passwordChangeSchema,
   recoveryCodesSchema,
@@ -19,6 +20,9 @@ import {
 import { idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { SESSION_COOKIE, endLoginSession } from '../../plugins/login-sessions.ts';
+import { AppError } from '../../lib/errors.ts';
+import { acceptFormPosts } from '../../lib/form-body.ts';
+import { isSameOriginPost } from '../../lib/same-origin.ts';
 import {
   DEVICE_COOKIE,
   DEVICE_COOKIE_MAX_AGE_SECONDS,
@@ -113,6 +117,35 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         return { ok: true as const };
       },
     );
+
+    // The sign-in form as a plain form post: login.html is drawn before the app's script arrives,
+    // and a person may press Sign In before it has. Same checks and limits as /api/auth/login; the
+    // answer is a redirect, with the refusal's code (never its text) in the address.
+    await app.register(async (forms) => {
+      acceptFormPosts(forms);
+      forms.post(
+        '/api/auth/login-form',
+        { config: { public: true, rateLimit: floodGuard }, schema: { body: z.object({ email: z.string().max(1000).optional(), password: z.string().max(1000).optional() }) } },
+        async (req, reply) => {
+          if (!isSameOriginPost(req)) return reply.status(403).send({ message: 'A sign-in from another site is refused.', code: 'CROSS_SITE_FORM' });
+          const refused = (code: string) => reply.redirect(`/login?signin_error=${code in SIGN_IN_FORM_REFUSALS ? code : 'INVALID_CREDENTIALS'}`, 303);
+          const parsed = loginSchema.safeParse(req.body);
+          if (!parsed.success) return refused('VALIDATION_ERROR');
+          try {
+            const { token, deviceCookie } = await signIn(deps.db, parsed.data.email, parsed.data.password, { ...meta(req), deviceCookie: req.cookies[DEVICE_COOKIE] }, deps.clock, {
+              configured: deps.config.oidc != null,
+              buttonLabel: deps.config.oidc ? await ssoButtonLabel(deps.db, deps.config) : null,
+            });
+            setSessionCookie(req, reply, token);
+            setDeviceCookie(req, reply, deviceCookie);
+            return reply.redirect('/', 303);
+          } catch (err) {
+            if (err instanceof AppError && err.statusCode < 500) return refused(err.code);
+            throw err;
+          }
+        },
+      );
+    });
 
     app.get('/api/auth/user', { config: { signedIn: true, signInStep: 'any' }, schema: { response: { 200: currentUserSchema } } }, async (req) => ({
       ...req.user!,

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { SSO_REFUSALS, type SsoRefusal } from '../../../common/auth-texts.ts';
+import { SIGN_IN_FORM_REFUSALS, SSO_REFUSALS, type SignInFormRefusal, type SsoRefusal } from '../../../common/auth-texts.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
@@ -12,6 +12,7 @@ import { AuthLayout } from '../../components/auth-layout.tsx';
 import { AUTH_USER_KEY, useAuth } from '../../lib/use-auth.ts';
 import { authContract, signIn, useSetupStatus, useSsoStatus } from './auth-api.ts';
 import { focusFirstInvalid, usePreloadedSchema, validateFormLazily } from '../../lib/form-validation.ts';
+import { restorePrerenderedFields } from '../../lib/prerendered-fields.ts';
 
 // Loaded while the page shows: the page draws without zod (decision 025).
 const loginSchema = authContract('loginSchema');
@@ -24,11 +25,15 @@ export function LoginPage() {
   const [params] = useSearchParams();
   const ssoError = params.get('sso_error');
   const ssoRefusal = ssoError && ssoError in SSO_REFUSALS ? SSO_REFUSALS[ssoError as SsoRefusal] : null;
+  // A sign-in sent as a plain form post, before this script arrived, comes back here with its refusal.
+  const formError = params.get('signin_error');
+  const formRefusal = formError && formError in SIGN_IN_FORM_REFUSALS ? SIGN_IN_FORM_REFUSALS[formError as SignInFormRefusal] : null;
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
   usePreloadedSchema(loginSchema);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  useEffect(() => restorePrerenderedFields(formRef.current), []);
 
   const login = useMutation({
     mutationFn: signIn,
@@ -71,7 +76,7 @@ export function LoginPage() {
         </Alert>
       ) : null}
       {ssoRefusal ? <Alert className="mb-6">{ssoRefusal}</Alert> : null}
-      {serverMessage ? <Alert className="mb-6">{serverMessage}</Alert> : null}
+      {serverMessage ? <Alert className="mb-6">{serverMessage}</Alert> : formRefusal ? <Alert className="mb-6">{formRefusal}</Alert> : null}
       {sso.data?.enabled && sso.data.buttonLabel ? (
         <>
           <a href="/api/auth/sso/start" className={buttonClasses('primary', 'lg', 'w-full')}>
@@ -82,7 +87,8 @@ export function LoginPage() {
           </p>
         </>
       ) : null}
-      <form ref={formRef} noValidate onSubmit={onSubmit} className="space-y-5" aria-label="Sign in">
+      {/* method and action: sent before the app's script has arrived (login.html), the form still signs in. */}
+      <form ref={formRef} method="post" action="/api/auth/login-form" noValidate onSubmit={onSubmit} className="space-y-5" aria-label="Sign in">
         <TextField label="E-mail" name="email" type="email" autoComplete="username" required error={fieldErrors.email} />
         <TextField label="Password" name="password" type="password" autoComplete="current-password" required error={fieldErrors.password} />
         <Button type="submit" size="lg" className="w-full" disabled={login.isPending}>
