@@ -105,6 +105,7 @@ const en = {
   markMyAttendance: 'Mark My Attendance',
   submitting: 'Submitting...',
   submitFailed: 'Failed to submit attendance',
+  savedOffline: 'Saved on this phone. It will be sent as soon as you are back online; keep this page open.',
   sessionNotFound: SESSION_NOT_FOUND,
   sessionNotFoundText: SESSION_NOT_FOUND_TEXT,
   sessionExpired: SESSION_EXPIRED,
@@ -158,6 +159,16 @@ const en = {
   crossSite: 'This form was sent from another website, so nothing was recorded. Open the scan page from the QR code in your classroom and try again.',
   badRequestTitle: 'Something is wrong with this request',
   badRequest: 'The page could not read what was sent. Go back to the scan page and try again.',
+  // The absence notice e-mailed and texted to a student (notifications), in both languages at once:
+  // the school does not record which one a student reads.
+  absenceSubject: '{{school}}: you missed {{course}}',
+  absenceHello: 'Hello {{name}},',
+  absenceDates: 'Our attendance records show you were absent from {{course}} ({{code}}) on:',
+  absenceMakeUp:
+    'Missed hours count against the hours you need. You can make up missed time with your instructor or the school office, within {{days}} days. Please talk to your instructor at your next class.',
+  absenceWrongDate: 'If a date is wrong (you were there), tell your instructor so the record can be corrected.',
+  absenceStop: 'Stop these notices',
+  absenceSms: '{{school}}: you were absent from {{code}} on {{dates}}. Please see your instructor about making up the time. Reply STOP to opt out.',
 } as const;
 
 export type StudentTextKey = keyof typeof en;
@@ -237,6 +248,7 @@ const es: Record<StudentTextKey, string> = {
   markMyAttendance: 'Registrar mi asistencia',
   submitting: 'Enviando...',
   submitFailed: 'No se pudo enviar la asistencia',
+  savedOffline: 'Guardado en este teléfono. Se enviará en cuanto vuelvas a tener conexión; mantén esta página abierta.',
   sessionNotFound: 'Sesión no encontrada',
   sessionNotFoundText: 'Esta sesión de asistencia ha caducado, no es válida o no existe. Pide a tu instructor un código QR nuevo.',
   sessionExpired: 'Sesión caducada',
@@ -288,6 +300,14 @@ const es: Record<StudentTextKey, string> = {
   crossSite: 'Este formulario se envió desde otro sitio web, así que no se registró nada. Abre la página de asistencia desde el código QR de tu aula y vuelve a intentarlo.',
   badRequestTitle: 'Algo no está bien en esta solicitud',
   badRequest: 'La página no pudo leer lo que se envió. Vuelve a la página de asistencia e inténtalo de nuevo.',
+  absenceSubject: '{{school}}: faltaste a {{course}}',
+  absenceHello: 'Hola, {{name}}:',
+  absenceDates: 'Según nuestros registros de asistencia, faltaste a {{course}} ({{code}}) el:',
+  absenceMakeUp:
+    'Las horas perdidas cuentan contra las horas que necesitas. Puedes recuperar el tiempo perdido con tu instructor o en la oficina de la escuela, dentro de {{days}} días. Habla con tu instructor en tu próxima clase.',
+  absenceWrongDate: 'Si una fecha no es correcta (sí estuviste), díselo a tu instructor para que corrija el registro.',
+  absenceStop: 'Dejar de recibir estos avisos',
+  absenceSms: '{{school}}: faltaste a {{code}} el {{dates}}. Habla con tu instructor para recuperar el tiempo. Responde STOP para no recibir más mensajes.',
 };
 
 export const STUDENT_TEXTS: Record<StudentLanguage, Record<StudentTextKey, string>> = { en, es };

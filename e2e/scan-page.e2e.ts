@@ -25,6 +25,7 @@ beforeAll(async () => {
     { sisStudentId: 'STU-3002', firstName: 'Ben', lastName: 'Okoro', email: 'ben.okoro@student.example' },
     { sisStudentId: 'STU-3003', firstName: 'Carla', lastName: 'Ruiz', email: 'carla.ruiz@student.example' },
     { sisStudentId: 'STU-3004', firstName: 'Dev', lastName: 'Shah', email: 'dev.shah@student.example' },
+    { sisStudentId: 'STU-3005', firstName: 'Eli', lastName: 'Moreau', email: 'eli.moreau@student.example' },
   ]);
   staff = await signedInApi(server.baseUrl, instructor);
   sessionId = ((await (await staff.post('/api/qr-sessions', { data: { scheduleId: cls.scheduleId } })).json()) as { sessionId: string }).sessionId;
@@ -203,6 +204,28 @@ describe('the scan page', () => {
       await screenshot(page, 'scan-code-es');
       expect(await seriousViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+  it('keeps a check-in made while the network is down on the phone, and sends it when the phone is back online', async () => {
+    const { context, page, errors } = await newPhonePage(browser, server.baseUrl);
+    try {
+      await page.goto(await scanUrl());
+      await visible(page.getByRole('heading', { level: 1, name: cls.courseName }));
+      // The page's script has arrived (a student takes longer than that to type four fields).
+      await page.waitForLoadState('networkidle');
+      const eli = cls.students[4]!;
+      await fillDetails(page, eli);
+      await context.setOffline(true);
+      await page.getByRole('button', { name: 'Mark My Attendance' }).click();
+      await visible(page.getByText(STUDENT_TEXTS.en.savedOffline));
+      expect(await page.getByRole('button', { name: STUDENT_TEXTS.en.submitting }).isDisabled()).toBe(true);
+      expect(await statusOf(eli.sisStudentId)).toBeNull();
+      await context.setOffline(false);
+      await visible(page.getByRole('heading', { level: 1, name: 'Attendance Marked!' }), 15_000);
+      expect(await statusOf(eli.sisStudentId)).toMatch(/^(present|late)$/);
+      expect(errors.filter((e) => !e.includes('ERR_INTERNET_DISCONNECTED'))).toEqual([]);
     } finally {
       await context.close();
     }

@@ -139,24 +139,39 @@ function enhance(form: HTMLFormElement): void {
     void send();
   });
 
+  /** A check-in the network dropped, kept on the phone until it can be sent (the page must stay open). */
+  let waiting: { body: string; details: Details } | null = null;
+  let retrying: ReturnType<typeof setInterval> | undefined;
+  let sending = false;
+
   async function send(): Promise<void> {
     const data = new FormData(form);
     const details = Object.fromEntries(DETAILS.map((name) => [name, String(data.get(name) ?? '').trim()])) as Details;
     const code = String(data.get('code') ?? '').replace(/\D/g, '');
+    // No pass in the body: the cookie the page set stands in for it (a code replaces it). The time
+    // recorded is the server's when the check-in arrives; scanInTime is only what the phone said.
+    const body = JSON.stringify({ sessionId, ...details, scanInTime: new Date().toISOString(), ...(code ? { token: code } : {}) });
     setBusy(true);
+    await deliver(body, details);
+  }
+
+  async function deliver(body: string, details: Details): Promise<void> {
     let res: Response | null = null;
     let answer: Answer | null = null;
+    sending = true;
     try {
-      res = await fetch('/api/attendance/submit', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        // No pass in the body: the cookie the page set stands in for it (a code replaces it).
-        body: JSON.stringify({ sessionId, ...details, scanInTime: new Date().toISOString(), ...(code ? { token: code } : {}) }),
-      });
+      if (!navigator.onLine) throw new Error('offline');
+      res = await fetch('/api/attendance/submit', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       answer = (await res.json()) as Answer;
     } catch {
-      // No network, or no JSON: the message below says it failed.
+      // No network (the request never got an answer): keep it and send it when the phone is back
+      // online, for as long as the page stays open and the pass lasts (the server decides).
+      if (!res) return keep(body, details);
+    } finally {
+      sending = false;
     }
+    waiting = null;
+    clearInterval(retrying);
     setBusy(false);
     if (res?.ok && answer) {
       try {
@@ -173,6 +188,21 @@ function enhance(form: HTMLFormElement): void {
     alert.textContent = res && res.status < 500 && answer?.message ? say(answer.message) : (form.dataset.failed ?? '');
     alert.hidden = false;
   }
+
+  function keep(body: string, details: Details): void {
+    const first = waiting === null;
+    waiting = { body, details };
+    if (!first) return;
+    alert.textContent = form.dataset.offline ?? '';
+    alert.hidden = false;
+    // The online event is a hint, not a promise: try every few seconds too.
+    retrying = setInterval(retry, 5000);
+  }
+
+  function retry(): void {
+    if (waiting && !sending && navigator.onLine) void deliver(waiting.body, waiting.details);
+  }
+  window.addEventListener('online', retry);
 
   function result(a: Answer, details: Details): void {
     const values = {

@@ -99,6 +99,11 @@ describe('low-attendance alert e-mails', () => {
     const student = sent.find((m) => m.kind === 'student_absence' && m.channel === 'email')!;
     expect(student.recipient).toBe('ana.diaz@student.test');
     expect(student.text_body).toContain('make up missed time');
+    // English, then Spanish, in one notice.
+    expect(student.subject).toBe('Lakeside Career College: you missed Foundations of Nursing / Lakeside Career College: faltaste a Foundations of Nursing');
+    expect(student.text_body).toContain('Our attendance records show you were absent from Foundations of Nursing (PN-101) on:\nMon, Nov 16, 2026');
+    expect(student.text_body).toContain('Según nuestros registros de asistencia, faltaste a Foundations of Nursing (PN-101) el:\nlun, 16 de nov de 2026');
+    expect(student.html_body).toContain('Dejar de recibir estos avisos');
     // SMS is off at this school: no text message.
     expect(sent.filter((m) => m.channel === 'sms')).toEqual([]);
   });
@@ -131,7 +136,12 @@ describe('low-attendance alert e-mails', () => {
     const sms = (await outbox()).filter((m) => m.channel === 'sms');
     expect(sms).toHaveLength(1);
     expect(sms[0]).toMatchObject({ recipient: '+13125550142', kind: 'student_absence' });
-    expect(sms[0]!.text_body).toBe('Lakeside Career College: you were absent from PN-101 on Mon, Nov 16, Mon, Nov 23. Please see your instructor about making up the time. Reply STOP to opt out.');
+    // English, then Spanish: the school does not record which one a student reads.
+    expect(sms[0]!.text_body).toBe(
+      'Lakeside Career College: you were absent from PN-101 on Mon, Nov 16, Mon, Nov 23. Please see your instructor about making up the time. Reply STOP to opt out. ' +
+        'Lakeside Career College: faltaste a PN-101 el lun, 16 de nov, lun, 23 de nov. Habla con tu instructor para recuperar el tiempo. Responde STOP para no recibir más mensajes.',
+    );
+
   });
 
   it('normalises phone numbers to E.164 and skips what cannot be one', () => {

@@ -1,4 +1,6 @@
+import { STUDENT_LOCALES, type StudentLanguage } from '../../../common/student-texts.ts';
 import { escapeHtml } from '../../lib/html.ts';
+import { studentT } from '../../lib/student-i18n.ts';
 
 /** The alert e-mails and SMS: plain text first, with a simple HTML part. */
 
@@ -16,8 +18,8 @@ export type AlertFacts = {
 };
 
 /** "Mon, Nov 23, 2026": dates as people read them (the date is the school's, no time zone shift). */
-export function readableDate(date: string): string {
-  return new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+export function readableDate(date: string, locale = 'en-US'): string {
+  return new Date(`${date}T12:00:00Z`).toLocaleDateString(locale, { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 }
 
 function html(paragraphs: (string | { link: string; text: string })[]): string {
@@ -26,7 +28,7 @@ function html(paragraphs: (string | { link: string; text: string })[]): string {
 }
 
 export function alertEmailToStaff(f: AlertFacts, firstName: string, unsubscribe: string) {
-  const dates = f.dates.map(readableDate).join('\n');
+  const dates = f.dates.map((d) => readableDate(d)).join('\n');
   const subject = `Attendance alert: ${f.studentName}, ${f.courseCode}`;
   const text = [
     `Hello ${firstName},`,
@@ -48,20 +50,31 @@ export function alertEmailToStaff(f: AlertFacts, firstName: string, unsubscribe:
   };
 }
 
+/** The absence notice to a student, in English then Spanish (common/student-texts.ts). */
 export function alertEmailToStudent(f: AlertFacts, unsubscribe: string) {
-  const dates = f.dates.map(readableDate).join('\n');
-  const subject = `${f.school}: you missed ${f.courseName}`;
-  const lines = [
-    `Hello ${f.studentFirstName},`,
-    `Our attendance records show you were absent from ${f.courseName} (${f.courseCode}) on:\n${dates}`,
-    `Missed hours count against the hours you need. You can make up missed time with your instructor or the school office, within ${f.makeUpDeadlineDays} days. Please talk to your instructor at your next class.`,
-    `If a date is wrong (you were there), tell your instructor so the record can be corrected.`,
-    `Stop these notices: ${unsubscribe}`,
-  ];
-  return { subject, text: lines.join('\n\n'), html: html(lines.slice(0, 4).concat([]).map((l) => l)).replace('</body>', `<p><a href="${escapeHtml(unsubscribe)}">Stop these notices</a></p></body>`) };
+  const inLanguage = (language: StudentLanguage) => {
+    const t = studentT(language);
+    const dates = f.dates.map((d) => readableDate(d, STUDENT_LOCALES[language])).join('\n');
+    return {
+      subject: t('absenceSubject', { school: f.school, course: f.courseName }),
+      lines: [
+        t('absenceHello', { name: f.studentFirstName }),
+        `${t('absenceDates', { course: f.courseName, code: f.courseCode })}\n${dates}`,
+        t('absenceMakeUp', { days: f.makeUpDeadlineDays }),
+        t('absenceWrongDate'),
+      ],
+      stop: t('absenceStop'),
+    };
+  };
+  const [english, spanish] = [inLanguage('en'), inLanguage('es')];
+  const stop = `${english.stop} / ${spanish.stop}`;
+  const text = [...english.lines, '—', ...spanish.lines, `${stop}: ${unsubscribe}`].join('\n\n');
+  return { subject: `${english.subject} / ${spanish.subject}`, text, html: html([...english.lines, '—', ...spanish.lines, { link: unsubscribe, text: stop }]) };
 }
 
+/** The absence text message: English, then Spanish. */
 export function alertSms(f: AlertFacts): string {
-  const dates = f.dates.map((d) => readableDate(d).replace(/, \d{4}$/, '')).join(', ');
-  return `${f.school}: you were absent from ${f.courseCode} on ${dates}. Please see your instructor about making up the time. Reply STOP to opt out.`;
+  const inLanguage = (language: StudentLanguage) =>
+    studentT(language)('absenceSms', { school: f.school, code: f.courseCode, dates: f.dates.map((d) => readableDate(d, STUDENT_LOCALES[language]).replace(/, \d{4}$/, '').replace(/ de \d{4}$/, '')).join(', ') });
+  return `${inLanguage('en')} ${inLanguage('es')}`;
 }

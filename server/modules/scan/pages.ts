@@ -145,6 +145,7 @@ export function formView(t: StudentT, s: SessionFacts, form: FormState, target: 
     `data-session="${e(s.sessionId)}"`,
     `data-busy="${e(t('submitting'))}"`,
     `data-failed="${e(t('submitFailed'))}"`,
+    `data-offline="${e(t('savedOffline'))}"`,
     `data-locale="${e(target.locale)}"`,
     `data-tz="${e(target.timeZone)}"`,
     form.passEndsInMs != null && !form.askCode ? `data-pass-ends-in="${form.passEndsInMs}"` : '',
