@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, request, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Role } from '../common/roles.ts';
 import { buildApp } from '../server/app.ts';
 import type { Config } from '../server/config.ts';
@@ -54,6 +54,22 @@ export async function startServer(opts: { config?: Partial<Config>; port?: numbe
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Chromium and a server for the whole test file: started before its tests, closed after them.
+ * Read `browser` and `server` from the returned object inside hooks and tests.
+ */
+export function useBrowserAndServer(opts?: Parameters<typeof startServer>[0]): { browser: Browser; server: E2eServer } {
+  const env = {} as { browser: Browser; server: E2eServer };
+  beforeAll(async () => {
+    [env.browser, env.server] = await Promise.all([launchBrowser(), startServer(opts)]);
+  });
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.server?.close();
+  });
+  return env;
 }
 
 /** Debian's Chromium: Playwright cannot download its own browser on these machines. */

@@ -4,7 +4,7 @@ import { DataTable } from './ui/data-table.tsx';
 
 const col = createColumnHelper<RowProblemOut>();
 const COLUMNS = [
-  col.accessor('row', { header: 'Row', cell: (c) => (c.getValue() > 0 ? c.getValue() : '—'), meta: { className: 'w-16 tabular-nums', rowHeader: true } }),
+  col.accessor('row', { header: 'Row', cell: (c) => (c.getValue() > 0 ? c.getValue() : '—'), meta: { className: 'w-16 tabular-nums', rowHeader: true, cardTitleLabel: true } }),
   col.accessor('column', { header: 'Column', cell: (c) => <code className="text-xs">{c.getValue() || '—'}</code> }),
   col.accessor('value', { header: 'Value', cell: (c) => <span className="break-all">{c.getValue() ?? ''}</span>, meta: { className: 'max-w-56' } }),
   col.accessor('message', { header: 'Problem' }),
@@ -23,7 +23,7 @@ export function ImportProblemsTable({ errors, total = errors.length }: { errors:
         {total} problem{total === 1 ? '' : 's'} found{total > errors.length ? ` (the first ${errors.length} are listed)` : ''}. Fix them in the file and upload it again: nothing was imported.
       </p>
       <div className="max-h-96 overflow-y-auto">
-        <DataTable table={table} caption="Problems found in the file" empty="No problems" />
+        <DataTable table={table} caption="Problems found in the file" empty="No problems" cardsOnPhone />
       </div>
     </div>
   );

@@ -1,17 +1,21 @@
-import { flexRender, type RowData, type Table } from '@tanstack/react-table';
+import { flexRender, type Cell, type Header, type Row, type RowData, type Table } from '@tanstack/react-table';
 import { ArrowDown, ArrowUp, ChevronsUpDown } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { cn } from '../../lib/cn.ts';
+import { NARROW_SCREEN, useMediaQuery } from '../../lib/use-media-query.ts';
 import { Spinner } from './spinner.tsx';
+import { ToolbarSelect } from './toolbar.tsx';
 
 declare module '@tanstack/react-table' {
   // Presentation hints a column can carry; read only by DataTable.
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface ColumnMeta<TData extends RowData, TValue> {
-    /** Classes for this column's header and body cells (width, alignment). */
+    /** Classes for this column's header and body cells (width, alignment); not used in the card layout. */
     className?: string;
-    /** Body cells of this column are row headers (<th scope="row">), e.g. the name column. */
+    /** Body cells of this column are row headers (<th scope="row">), e.g. the name column; a card's title. */
     rowHeader?: boolean;
+    /** In the card layout, the row header's title keeps its column name ("Row 12"): the bare value would not say what it is. */
+    cardTitleLabel?: boolean;
   }
 }
 
@@ -23,6 +27,14 @@ type DataTableProps<T> = {
   /** Shown in a single full-width row when there are no rows. */
   empty: ReactNode;
   className?: string;
+  /**
+   * Below 768 px, show each row as a card (the row header as its title, the column name beside each
+   * value, a column without a plain-text header, its row actions, on the last line) instead of a
+   * table that scrolls sideways. Sorting then comes from a "Sort by" select.
+   */
+  cardsOnPhone?: boolean;
+  /** Extra classes for a body row (a totals row). */
+  rowClassName?: (row: T) => string | undefined;
 };
 
 function ariaSort(sorted: false | 'asc' | 'desc'): 'ascending' | 'descending' | 'none' {
@@ -32,11 +44,15 @@ function ariaSort(sorted: false | 'asc' | 'desc'): 'ascending' | 'descending' | 
 /**
  * Renders a TanStack Table instance (client-side or manual server-side mode alike). Sortable
  * headers are buttons inside <th aria-sort>, so the sort order is announced and reachable by
- * keyboard. The table scrolls sideways inside its card on narrow screens.
+ * keyboard. The table scrolls sideways inside its card on narrow screens, unless `cardsOnPhone`.
  */
-export function DataTable<T>({ table, caption, isLoading = false, empty, className }: DataTableProps<T>) {
+export function DataTable<T>(props: DataTableProps<T>) {
+  const narrow = useMediaQuery(NARROW_SCREEN);
+  return props.cardsOnPhone && narrow ? <CardTable {...props} /> : <WideTable {...props} />;
+}
+
+function WideTable<T>({ table, caption, isLoading = false, empty, className, rowClassName }: DataTableProps<T>) {
   const rows = table.getRowModel().rows;
-  const columnCount = table.getVisibleLeafColumns().length;
   return (
     // `relative`: visually hidden (absolutely positioned) header text stays inside the scroll box
     // instead of widening the whole page.
@@ -50,7 +66,7 @@ export function DataTable<T>({ table, caption, isLoading = false, empty, classNa
                 const column = header.column;
                 const canSort = column.getCanSort();
                 const sorted = column.getIsSorted();
-                const label = header.isPlaceholder ? null : flexRender(column.columnDef.header, header.getContext());
+                const label = headerLabel(header);
                 const SortIcon = sorted === 'asc' ? ArrowUp : sorted === 'desc' ? ArrowDown : ChevronsUpDown;
                 return (
                   <th
@@ -80,19 +96,13 @@ export function DataTable<T>({ table, caption, isLoading = false, empty, classNa
         <tbody className="divide-y divide-slate-100">
           {rows.length === 0 ? (
             <tr>
-              <td colSpan={columnCount} className="px-4 py-12 text-center text-sm text-slate-600">
-                {isLoading ? (
-                  <span role="status" className="inline-flex items-center gap-2">
-                    <Spinner className="size-4 text-blue-700" /> Loading…
-                  </span>
-                ) : (
-                  empty
-                )}
+              <td colSpan={table.getVisibleLeafColumns().length} className="px-4 py-12 text-center text-sm text-slate-600">
+                <EmptyContent isLoading={isLoading} empty={empty} />
               </td>
             </tr>
           ) : (
             rows.map((row) => (
-              <tr key={row.id} className="transition-colors hover:bg-slate-50/70">
+              <tr key={row.id} className={cn('transition-colors hover:bg-slate-50/70', rowClassName?.(row.original))}>
                 {row.getVisibleCells().map((cell) => {
                   const meta = cell.column.columnDef.meta;
                   const content = flexRender(cell.column.columnDef.cell, cell.getContext());
@@ -113,5 +123,137 @@ export function DataTable<T>({ table, caption, isLoading = false, empty, classNa
         </tbody>
       </table>
     </div>
+  );
+}
+
+/**
+ * The phone layout: still a <table> with its headers, so a screen reader's table commands work,
+ * but drawn as one card per row. Explicit ARIA roles keep the table semantics that some browsers
+ * drop once a table is no longer displayed as one. Column names shown beside the values are
+ * hidden from screen readers, which announce the (visually hidden) header cells instead.
+ */
+function CardTable<T>({ table, caption, isLoading = false, empty, className, rowClassName }: DataTableProps<T>) {
+  const rows = table.getRowModel().rows;
+  return (
+    <div className={cn('relative', className)}>
+      <CardSort table={table} />
+      <table role="table" className="block w-full text-left text-sm" aria-busy={isLoading || undefined}>
+        <caption className="sr-only">{caption}</caption>
+        <thead role="rowgroup" className="sr-only">
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id} role="row">
+              {group.headers.map((header) => (
+                <th key={header.id} role="columnheader" scope="col" aria-sort={header.column.getCanSort() ? ariaSort(header.column.getIsSorted()) : undefined}>
+                  {headerLabel(header)}
+                </th>
+              ))}
+            </tr>
+          ))}
+        </thead>
+        <tbody role="rowgroup" className="block divide-y divide-slate-200">
+          {rows.length === 0 ? (
+            <tr role="row" className="block">
+              <td role="cell" className="block px-4 py-12 text-center text-sm text-slate-600">
+                <EmptyContent isLoading={isLoading} empty={empty} />
+              </td>
+            </tr>
+          ) : (
+            rows.map((row) => <CardRow key={row.id} row={row} className={rowClassName?.(row.original)} />)
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+// Long unbroken values (e-mail addresses, file names) wrap anywhere rather than widen the card.
+const WRAPPING = 'min-w-0 [overflow-wrap:anywhere] [&_*]:whitespace-normal';
+
+function CardRow<T>({ row, className }: { row: Row<T>; className: string | undefined }) {
+  return (
+    <tr role="row" className={cn('grid gap-y-2 px-4 py-4', className)}>
+      {row.getVisibleCells().map((cell) => {
+        const meta = cell.column.columnDef.meta;
+        const label = plainHeader(cell);
+        const content = flexRender(cell.column.columnDef.cell, cell.getContext());
+        if (meta?.rowHeader) {
+          return (
+            <th key={cell.id} role="rowheader" scope="row" className={cn('order-first text-base font-semibold text-slate-900', WRAPPING)}>
+              {meta.cardTitleLabel && label ? <span aria-hidden="true">{label} </span> : null}
+              {content}
+            </th>
+          );
+        }
+        if (label === null) {
+          // Row actions: the card's last line, with touch-sized buttons.
+          return (
+            <td key={cell.id} role="cell" className="order-last flex justify-end empty:hidden [&_button]:size-11">
+              {content}
+            </td>
+          );
+        }
+        // A cell that renders nothing (a totals row's date) drops its line instead of showing a bare name.
+        return (
+          <td key={cell.id} role="cell" className="grid grid-cols-[minmax(5.5rem,35%)_minmax(0,1fr)] items-baseline gap-x-3 text-slate-700 has-[>div:empty]:hidden">
+            <span aria-hidden="true" className="text-xs font-semibold tracking-wide text-slate-600 uppercase">
+              {label}
+            </span>
+            <div className={WRAPPING}>{content}</div>
+          </td>
+        );
+      })}
+    </tr>
+  );
+}
+
+/** The card layout's sort control: one select over every sortable column and direction. */
+function CardSort<T>({ table }: { table: Table<T> }) {
+  const id = useId();
+  const columns = table.getAllLeafColumns().filter((c) => c.getCanSort() && typeof c.columnDef.header === 'string');
+  if (columns.length === 0) return null;
+  const current = table.getState().sorting[0];
+  const value = current ? `${current.id}:${current.desc ? 'desc' : 'asc'}` : '';
+  const canClear = !current || table.options.enableSortingRemoval !== false;
+  return (
+    <div className="flex justify-end border-b border-slate-200 px-4 py-2">
+      <ToolbarSelect
+        id={id}
+        label="Sort by"
+        value={value}
+        onChange={(v) => {
+          const [columnId, direction] = v.split(':');
+          table.setSorting(columnId ? [{ id: columnId, desc: direction === 'desc' }] : []);
+        }}
+      >
+        {canClear ? <option value="">Default order</option> : null}
+        {columns.flatMap((c) => {
+          const name = c.columnDef.header as string;
+          return [
+            <option key={`${c.id}:asc`} value={`${c.id}:asc`}>{`${name}, ascending`}</option>,
+            <option key={`${c.id}:desc`} value={`${c.id}:desc`}>{`${name}, descending`}</option>,
+          ];
+        })}
+      </ToolbarSelect>
+    </div>
+  );
+}
+
+function headerLabel<T>(header: Header<T, unknown>): ReactNode {
+  return header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext());
+}
+
+/** A column's header when it is plain text; a rendered header (a visually hidden "Actions") is not a label to show. */
+function plainHeader<T>(cell: Cell<T, unknown>): string | null {
+  const header = cell.column.columnDef.header;
+  return typeof header === 'string' ? header : null;
+}
+
+function EmptyContent({ isLoading, empty }: { isLoading: boolean; empty: ReactNode }) {
+  return isLoading ? (
+    <span role="status" className="inline-flex items-center gap-2">
+      <Spinner className="size-4 text-blue-700" /> Loading…
+    </span>
+  ) : (
+    <>{empty}</>
   );
 }

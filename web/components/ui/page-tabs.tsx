@@ -17,28 +17,27 @@ type PageTabsProps<K extends string> = {
 
 /**
  * A screen's top-level tabs on Radix Tabs: arrow keys move between tabs, Home/End jump, and each
- * panel is labelled by its tab. The strip scrolls sideways on a narrow phone instead of wrapping.
+ * panel is labelled by its tab. On a narrow phone the tabs wrap onto a second row (each at least
+ * 44 px tall) instead of scrolling sideways, where the last ones would sit unseen off the screen.
  */
 export function PageTabs<K extends string>({ label, tabs, value, onValueChange, children, className }: PageTabsProps<K>) {
   return (
     <TabsPrimitive.Root value={value} onValueChange={(v) => onValueChange(v as K)} className={className}>
-      <div className="-mx-1 mb-6 overflow-x-auto px-1 pb-1">
-        <TabsPrimitive.List aria-label={label} className="inline-flex min-w-max gap-1 rounded-xl bg-slate-200/70 p-1">
-          {tabs.map(({ value: v, label: text, icon: Icon }) => (
-            <TabsPrimitive.Trigger
-              key={v}
-              value={v}
-              className={cn(
-                'inline-flex h-9 items-center gap-2 rounded-lg px-4 text-sm font-semibold whitespace-nowrap text-slate-700 transition-colors',
-                'hover:text-slate-900 data-[state=active]:bg-white data-[state=active]:text-blue-800 data-[state=active]:shadow-sm',
-              )}
-            >
-              {Icon ? <Icon aria-hidden="true" className="size-4" /> : null}
-              {text}
-            </TabsPrimitive.Trigger>
-          ))}
-        </TabsPrimitive.List>
-      </div>
+      <TabsPrimitive.List aria-label={label} className="mb-6 flex flex-wrap gap-1 rounded-xl bg-slate-200/70 p-1 sm:inline-flex">
+        {tabs.map(({ value: v, label: text, icon: Icon }) => (
+          <TabsPrimitive.Trigger
+            key={v}
+            value={v}
+            className={cn(
+              'inline-flex min-h-11 grow items-center justify-center gap-2 rounded-lg px-3 text-center text-sm font-semibold text-slate-700 transition-colors sm:min-h-9 sm:px-4',
+              'hover:text-slate-900 data-[state=active]:bg-white data-[state=active]:text-blue-800 data-[state=active]:shadow-sm',
+            )}
+          >
+            {Icon ? <Icon aria-hidden="true" className="size-4 shrink-0" /> : null}
+            {text}
+          </TabsPrimitive.Trigger>
+        ))}
+      </TabsPrimitive.List>
       {children}
     </TabsPrimitive.Root>
   );

@@ -13,7 +13,7 @@ export function ToolbarSelect({ id, label, value, onChange, children }: { id: st
       <label htmlFor={id} className="text-slate-700">
         {label}
       </label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} className="h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm">
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} className="h-11 rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm sm:h-10">
         {children}
       </select>
     </div>

@@ -9,6 +9,7 @@ import { useDocumentTitle } from '../../lib/document-title.ts';
 import { isGone, useActiveSessions, useQrImage } from './attendance-api.ts';
 import { formatClockRange } from '../../lib/format.ts';
 import { codeEntryAddress, spacedCode, StatusLabel } from './qr-session-panel.tsx';
+import { ProjectorQr } from './projector-qr.tsx';
 import { useSessionCountdown } from './use-session-countdown.ts';
 
 /**
@@ -71,37 +72,36 @@ function ProjectedSession({ session }: { session: QrSession }) {
   if (over) return <Ended text={countdown.expired ? 'This session has expired.' : 'This session has ended.'} session={session} />;
   const data = image.data;
 
+  // Sized from the viewport for the back of the room (docs/projector-readability.md): the QR takes
+  // the height left under the bar (4rem), 994 px at 1920 × 1080, so its modules are at least 2 cm
+  // on a 2 m wide image; the code's digits are 5 cm or more. A 1280 × 720 image keeps the shares.
   return (
-    <div className="flex flex-1 flex-col items-center justify-center gap-[3vmin] px-6 pb-8 lg:flex-row lg:gap-[6vmin]">
-      <div className="flex size-[60vmin] items-center justify-center rounded-[2vmin] border border-slate-200 bg-white p-[1.5vmin] shadow-sm">
-        {data ? (
-          <img src={data.qrCode} alt={`QR code to check in to ${session.courseName}`} className="size-full [image-rendering:pixelated]" />
-        ) : (
-          <Spinner className="size-12 text-blue-700" />
-        )}
+    <div className="flex flex-1 flex-col items-center justify-center gap-[3vmin] px-6 pb-[2vmin] lg:flex-row lg:gap-[5vmin]">
+      <div className="flex size-[min(100vh_-_4rem_-_2vmin,90vw)] shrink-0 items-center justify-center bg-white lg:size-[min(100vh_-_4rem_-_2vmin,52vw)]">
+        {data ? <ProjectorQr text={data.attendanceUrl} label={`QR code to check in to ${session.courseName}`} className="size-full" /> : <Spinner className="size-12 text-blue-700" />}
       </div>
-      <div className="flex max-w-[40rem] flex-col items-center text-center lg:items-start lg:text-left">
-        <p className="text-[2.2vmin] font-semibold tracking-wide text-blue-700 uppercase">Scan to check in</p>
+      <div className="flex min-w-0 flex-col items-center text-center lg:max-w-[56rem] lg:flex-1 lg:items-start lg:text-left">
+        <p className="text-[3vmin] font-semibold tracking-wide text-blue-700 uppercase">Scan to check in</p>
         <h1 className="mt-[1vmin] text-[5vmin] leading-tight font-bold">{session.courseName}</h1>
-        <p className="mt-[0.5vmin] text-[2.8vmin] text-slate-600">
+        <p className="mt-[0.5vmin] text-[3vmin] text-slate-600">
           {session.courseCode}
           {session.roomNumber ? ` · Room ${session.roomNumber}` : ''} · {formatClockRange(session.startTime, session.endTime)}
         </p>
         <div className="mt-[4vmin]">
-          <p className="text-[2.2vmin] font-medium text-slate-600" id="projector-code">
-            Can’t scan? Go to {codeEntryAddress(data?.attendanceUrl)} and enter this code
+          <p className="text-[3.2vmin] font-medium text-slate-700" id="projector-code">
+            Can’t scan? Go to <span className="font-bold text-slate-900">{codeEntryAddress(data?.attendanceUrl)}</span> and enter this code
           </p>
-          <p aria-labelledby="projector-code" className="font-mono text-[9vmin] leading-none font-bold tracking-[0.12em] tabular-nums">
+          <p aria-labelledby="projector-code" className="mt-[1vmin] font-mono text-[min(12vmin,7vw)] leading-none font-bold tracking-[0.12em] whitespace-nowrap tabular-nums">
             {data ? spacedCode(data.shortCode) : '––– –––'}
           </p>
         </div>
         <div className="mt-[4vmin] flex items-center gap-[2vmin]">
-          <StatusLabel expired={false} className="text-[1.8vmin]" />
+          <StatusLabel expired={false} className="text-[2.4vmin]" />
           <p role="timer" aria-label="Time left" className={cn('font-mono text-[5vmin] font-bold tabular-nums', countdown.expiring ? 'text-amber-700' : 'text-slate-900')}>
             {countdown.text}
           </p>
         </div>
-        <p className="mt-[2vmin] text-[1.8vmin] text-slate-500">The code changes every 15 seconds.</p>
+        <p className="mt-[2vmin] text-[2.4vmin] text-slate-600">The code changes every 15 seconds.</p>
       </div>
     </div>
   );

@@ -21,7 +21,7 @@ const COLUMNS = [
     cell: (c) => (
       <>
         <span className="block font-medium whitespace-nowrap text-slate-900">{c.getValue()}</span>
-        <span className="block text-xs whitespace-nowrap text-slate-600">
+        <span className="block text-xs font-normal whitespace-nowrap text-slate-600">
           <span className="capitalize">{c.row.original.type}</span> · {formatBytes(c.row.original.fileSize)}
         </span>
       </>
@@ -53,7 +53,7 @@ export function RecentUploads() {
         <h2 className="text-lg font-semibold text-slate-900">Recent uploads</h2>
         <p className="text-sm text-slate-600">Every upload is recorded, including previews and refused files.</p>
       </div>
-      <DataTable table={table} caption="Recent uploads" isLoading={uploads.isLoading} empty="No uploads yet" />
+      <DataTable table={table} caption="Recent uploads" isLoading={uploads.isLoading} empty="No uploads yet" cardsOnPhone />
     </Card>
   );
 }

@@ -1,8 +1,11 @@
+import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
+import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { ATTENDANCE_EXPORT_COLUMNS, IMPORT_TYPES, snakeCase, type SisStatus } from '../../../common/import-columns.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Card } from '../../components/ui/card.tsx';
+import { DataTable } from '../../components/ui/data-table.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useSisStatus } from './data-management-api.ts';
 import { formatCount, formatDateTime } from '../../lib/format.ts';
@@ -126,50 +129,36 @@ export function SisTab() {
   );
 }
 
+type SyncRow = Omit<SisStatus['tables'][number], 'table'> & { label: string; isTotal?: boolean };
+
+const sync = createColumnHelper<SyncRow>();
+const count = (header: string, key: 'pending' | 'synced' | 'failed' | 'manual' | 'total') =>
+  sync.accessor(key, { header, cell: ({ getValue }) => formatCount(getValue()), meta: { className: 'text-right tabular-nums' } });
+const SYNC_COLUMNS = [
+  sync.accessor('label', { header: 'Records', cell: ({ getValue }) => <span className="font-semibold text-slate-900">{getValue()}</span>, meta: { rowHeader: true } }),
+  count('Pending', 'pending'),
+  count('Synced', 'synced'),
+  count('Failed', 'failed'),
+  count('Manual', 'manual'),
+  count('Total', 'total'),
+  sync.accessor('lastSyncDate', { header: 'Last SIS sync', cell: ({ getValue, row }) => (row.original.isTotal ? '' : getValue() ? formatDateTime(getValue()!) : '—'), meta: { className: 'text-slate-600' } }),
+];
+
 function SyncTable({ data }: { data: SisStatus }) {
-  const cell = 'px-4 py-2 text-right tabular-nums';
+  const rows = useMemo<SyncRow[]>(
+    () => [...data.tables.map(({ table, ...t }) => ({ ...t, label: TABLE_LABEL[table] })), { ...data.totals, label: 'All', lastSyncDate: null, isTotal: true }],
+    [data],
+  );
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const table = useReactTable({ data: rows, columns: SYNC_COLUMNS, getRowId: (r) => r.label, getCoreRowModel: getCoreRowModel(), enableSorting: false });
   return (
-    <div className="overflow-x-auto">
-      <table className="min-w-full text-left text-sm">
-        <caption className="sr-only">Sync status counts per table</caption>
-        <thead className="border-y border-slate-200 bg-slate-50 text-xs text-slate-600 uppercase">
-          <tr>
-            <th scope="col" className="px-4 py-2 sm:px-6">Records</th>
-            {['Pending', 'Synced', 'Failed', 'Manual', 'Total'].map((h) => (
-              <th key={h} scope="col" className="px-4 py-2 text-right">
-                {h}
-              </th>
-            ))}
-            <th scope="col" className="px-4 py-2">Last SIS sync</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {data.tables.map((t) => (
-            <tr key={t.table}>
-              <th scope="row" className="px-4 py-2 font-medium text-slate-900 sm:px-6">
-                {TABLE_LABEL[t.table]}
-              </th>
-              <td className={cell}>{formatCount(t.pending)}</td>
-              <td className={cell}>{formatCount(t.synced)}</td>
-              <td className={cell}>{formatCount(t.failed)}</td>
-              <td className={cell}>{formatCount(t.manual)}</td>
-              <td className={cell}>{formatCount(t.total)}</td>
-              <td className="px-4 py-2 text-slate-600">{t.lastSyncDate ? formatDateTime(t.lastSyncDate) : '—'}</td>
-            </tr>
-          ))}
-          <tr className="bg-slate-50 font-semibold">
-            <th scope="row" className="px-4 py-2 text-slate-900 sm:px-6">
-              All
-            </th>
-            <td className={cell}>{formatCount(data.totals.pending)}</td>
-            <td className={cell}>{formatCount(data.totals.synced)}</td>
-            <td className={cell}>{formatCount(data.totals.failed)}</td>
-            <td className={cell}>{formatCount(data.totals.manual)}</td>
-            <td className={cell}>{formatCount(data.totals.total)}</td>
-            <td />
-          </tr>
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      table={table}
+      caption="Sync status counts per table"
+      empty="No records"
+      cardsOnPhone
+      rowClassName={(r) => (r.isTotal ? 'bg-slate-50 font-semibold' : undefined)}
+      className="border-t border-slate-200"
+    />
   );
 }

@@ -1,3 +1,4 @@
+import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { Download } from 'lucide-react';
 import { useState } from 'react';
 import type { UploadType } from '../../../common/constants.ts';
@@ -5,6 +6,7 @@ import type { ImportColumnsResponse } from '../../../common/import-columns.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
+import { DataTable } from '../../components/ui/data-table.tsx';
 import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { downloadFile } from '../../lib/download.ts';
@@ -21,6 +23,24 @@ export async function downloadTemplate(type: UploadType, fileName: string): Prom
 }
 
 type TypeDoc = ImportColumnsResponse['types'][number];
+
+const rule = createColumnHelper<TypeDoc['columns'][number]>();
+const COLUMN_RULES = [
+  rule.accessor('name', {
+    header: 'Column',
+    cell: ({ row: { original: c } }) => (
+      <>
+        <code className="text-xs">{c.name}</code>
+        {c.required ? <span className="ml-1 text-xs font-semibold text-red-700">required</span> : null}
+        {c.aliases.length > 0 ? <span className="block text-xs font-normal text-slate-600">also {c.aliases.join(', ')}</span> : null}
+      </>
+    ),
+    meta: { rowHeader: true, className: 'whitespace-nowrap' },
+  }),
+  rule.accessor('rule', { header: 'Rule' }),
+  rule.accessor('description', { header: 'Meaning' }),
+  rule.accessor('example', { header: 'Example', cell: ({ getValue }) => <span className="break-all">{getValue()}</span> }),
+];
 
 /**
  * CSV Templates: a download per type and the column lists, upload sequence and rules, all from
@@ -131,6 +151,8 @@ function ColumnList({ title, names }: { title: string; names: string[] }) {
 }
 
 function TypeColumns({ doc }: { doc: TypeDoc }) {
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const table = useReactTable({ data: doc.columns, columns: COLUMN_RULES, getRowId: (c) => c.name, getCoreRowModel: getCoreRowModel(), enableSorting: false });
   const required = doc.columns.filter((c) => c.required);
   const optional = doc.columns.filter((c) => !c.required && !c.sis);
   const sis = doc.columns.filter((c) => c.sis);
@@ -148,34 +170,8 @@ function TypeColumns({ doc }: { doc: TypeDoc }) {
         <ColumnList title="SIS integration columns" names={sis.map((c) => c.name)} />
       </div>
       <details className="mt-4 rounded-lg border border-slate-200">
-        <summary className="cursor-pointer px-4 py-2 text-sm font-medium text-slate-800">Every column with its rule</summary>
-        <div className="overflow-x-auto">
-          <table className="min-w-full text-left text-sm">
-            <caption className="sr-only">{doc.label} columns</caption>
-            <thead className="border-b border-slate-200 bg-slate-50 text-xs text-slate-600 uppercase">
-              <tr>
-                <th scope="col" className="px-4 py-2">Column</th>
-                <th scope="col" className="px-4 py-2">Rule</th>
-                <th scope="col" className="px-4 py-2">Meaning</th>
-                <th scope="col" className="px-4 py-2">Example</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {doc.columns.map((c) => (
-                <tr key={c.name}>
-                  <th scope="row" className="px-4 py-2 font-normal whitespace-nowrap">
-                    <code className="text-xs">{c.name}</code>
-                    {c.required ? <span className="ml-1 text-xs font-semibold text-red-700">required</span> : null}
-                    {c.aliases.length > 0 ? <span className="block text-xs text-slate-600">also {c.aliases.join(', ')}</span> : null}
-                  </th>
-                  <td className="px-4 py-2 text-slate-700">{c.rule}</td>
-                  <td className="px-4 py-2 text-slate-700">{c.description}</td>
-                  <td className="px-4 py-2 break-all text-slate-700">{c.example}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <summary className="cursor-pointer px-4 py-3 text-sm font-medium text-slate-800">Every column with its rule</summary>
+        <DataTable table={table} caption={`${doc.label} columns`} empty="No columns" cardsOnPhone />
       </details>
     </Card>
   );

@@ -5,6 +5,7 @@ import type { Student } from '../../../common/students.ts';
 import { formatDate } from '../../lib/format.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { IconButton } from '../../components/ui/icon-button.tsx';
+import { EmailText } from '../../components/ui/email-text.tsx';
 import { studentStatusLabel, studentStatusTone } from '../../components/student-status.ts';
 
 export const studentName = (s: Pick<Student, 'firstName' | 'lastName'>) => `${s.firstName} ${s.lastName}`.trim();
@@ -36,7 +37,7 @@ export function studentColumns(opts: {
       ),
     }),
     col.accessor('sisStudentId', { id: 'sisStudentId', header: 'SIS ID', cell: ({ getValue }) => <span className="font-mono text-xs whitespace-nowrap">{dash(getValue())}</span> }),
-    col.accessor('email', { id: 'email', header: 'E-mail', cell: ({ getValue }) => dash(getValue()) }),
+    col.accessor('email', { id: 'email', header: 'E-mail', cell: ({ getValue }) => (getValue() ? <EmailText address={getValue()!} /> : dash(null)) }),
     col.accessor('phone', { id: 'phone', header: 'Phone', enableSorting: false, cell: ({ getValue }) => <span className="whitespace-nowrap">{dash(getValue())}</span> }),
     col.accessor('programName', { id: 'program', header: 'Program', cell: ({ getValue }) => <span className="whitespace-nowrap">{dash(getValue())}</span> }),
     col.accessor('status', {

@@ -120,6 +120,7 @@ export function StudentsPage() {
           caption="Students"
           isLoading={students.isLoading}
           empty={debouncedSearch ? `No students match “${debouncedSearch}”.` : 'No students yet. Add one, or import them under Data Management.'}
+          cardsOnPhone
         />
         <TablePagination table={table} noun="students" />
       </Card>

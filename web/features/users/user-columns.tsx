@@ -5,6 +5,7 @@ import { ROLE_LABELS } from '../../../common/roles.ts';
 import type { User } from '../../../common/users.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { IconButton } from '../../components/ui/icon-button.tsx';
+import { EmailText } from '../../components/ui/email-text.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 
 export type UserActions = {
@@ -41,7 +42,7 @@ export function userColumns(actor: CurrentUser, actions: UserActions): ColumnDef
         </span>
       ),
     }),
-    col.accessor('email', { header: 'E-mail', cell: ({ getValue }) => <span className="break-all">{getValue()}</span> }),
+    col.accessor('email', { header: 'E-mail', cell: ({ getValue }) => <EmailText address={getValue()} /> }),
     col.accessor((u) => u.username ?? '', { id: 'username', header: 'Username', cell: ({ getValue }) => getValue() || <span className="text-slate-500">—</span> }),
     col.accessor((u) => ROLE_LABELS[u.role], { id: 'role', header: 'Role', cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue()}</span> }),
     col.accessor((u) => (u.isActive ? 'Active' : 'Inactive'), {

@@ -92,7 +92,7 @@ export function UserManagementPage() {
             ))}
           </ToolbarSelect>
         </Toolbar>
-        <DataTable table={table} caption="Staff accounts" isLoading={users.isLoading} empty={search || roleFilter ? 'No users match your search.' : 'No users yet.'} />
+        <DataTable table={table} caption="Staff accounts" isLoading={users.isLoading} empty={search || roleFilter ? 'No users match your search.' : 'No users yet.'} cardsOnPhone />
         <TablePagination table={table} noun="users" />
       </Card>
 
