@@ -159,6 +159,11 @@ const en = {
   crossSite: 'This form was sent from another website, so nothing was recorded. Open the scan page from the QR code in your classroom and try again.',
   badRequestTitle: 'Something is wrong with this request',
   badRequest: 'The page could not read what was sent. Go back to the scan page and try again.',
+  // The projector view's instructions (the admin app shows them in both languages at once).
+  projectorScan: 'Scan to check in',
+  projectorCantScanBefore: 'Can’t scan? Go to',
+  projectorCantScanAfter: 'and enter this code',
+  projectorCodeChanges: 'The code changes every 15 seconds.',
   // The absence notice e-mailed and texted to a student (notifications), in both languages at once:
   // the school does not record which one a student reads.
   absenceSubject: '{{school}}: you missed {{course}}',
@@ -300,6 +305,10 @@ const es: Record<StudentTextKey, string> = {
   crossSite: 'Este formulario se envió desde otro sitio web, así que no se registró nada. Abre la página de asistencia desde el código QR de tu aula y vuelve a intentarlo.',
   badRequestTitle: 'Algo no está bien en esta solicitud',
   badRequest: 'La página no pudo leer lo que se envió. Vuelve a la página de asistencia e inténtalo de nuevo.',
+  projectorScan: 'Escanea para registrar tu asistencia',
+  projectorCantScanBefore: '¿No puedes escanear? Entra en',
+  projectorCantScanAfter: 'y escribe este código',
+  projectorCodeChanges: 'El código cambia cada 15 segundos.',
   absenceSubject: '{{school}}: faltaste a {{course}}',
   absenceHello: 'Hola, {{name}}:',
   absenceDates: 'Según nuestros registros de asistencia, faltaste a {{course}} ({{code}}) el:',

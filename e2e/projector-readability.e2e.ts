@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { STUDENT_TEXTS } from '../common/student-texts.ts';
 import { newPage, screenshot, seedClassNow, seriousViolations, signIn, useBrowserAndServer, visible } from './support.ts';
 
 // The projector view read from the back of a room (issue 16; docs/projector-readability.md):
@@ -87,6 +88,12 @@ describe('projector view', () => {
         expect(m.scrolls, at).toBe(false);
         await screenshot(page, `projector-${viewport.height}p`);
       }
+      // The instructions in English and, marked as Spanish for screen readers, in Spanish.
+      for (const key of ['projectorScan', 'projectorCodeChanges'] as const) {
+        await visible(page.getByText(STUDENT_TEXTS.en[key], { exact: true }));
+        await visible(page.locator('[lang="es"]').getByText(STUDENT_TEXTS.es[key], { exact: true }));
+      }
+      await visible(page.locator('[lang="es"]').getByText(STUDENT_TEXTS.es.projectorCantScanBefore, { exact: false }));
       expect(await seriousViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
     } finally {

@@ -9,8 +9,12 @@ import { useDocumentTitle } from '../../lib/document-title.ts';
 import { isGone, useActiveSessions, useQrImage } from './attendance-api.ts';
 import { formatClockRange } from '../../lib/format.ts';
 import { codeEntryAddress, spacedCode, StatusLabel } from './qr-session-panel.tsx';
+import { STUDENT_TEXTS } from '../../../common/student-texts.ts';
 import { ProjectorQr } from './projector-qr.tsx';
 import { useSessionCountdown } from './use-session-countdown.ts';
+
+// What students read on the projector, in English and Spanish at once: the room reads both.
+const { en: EN, es: ES } = STUDENT_TEXTS;
 
 /**
  * Projector view (/attendance/present?session={sessionId}): the class's QR code as large as the
@@ -81,7 +85,10 @@ function ProjectedSession({ session }: { session: QrSession }) {
         {data ? <ProjectorQr text={data.attendanceUrl} label={`QR code to check in to ${session.courseName}`} className="size-full" /> : <Spinner className="size-12 text-blue-700" />}
       </div>
       <div className="flex min-w-0 flex-col items-center text-center lg:max-w-[56rem] lg:flex-1 lg:items-start lg:text-left">
-        <p className="text-[3vmin] font-semibold tracking-wide text-blue-700 uppercase">Scan to check in</p>
+        <p className="text-[3vmin] font-semibold tracking-wide text-blue-700 uppercase">{EN.projectorScan}</p>
+        <p lang="es" className="text-[2.2vmin] font-semibold tracking-wide text-blue-700/80 uppercase">
+          {ES.projectorScan}
+        </p>
         <h1 className="mt-[1vmin] text-[5vmin] leading-tight font-bold">{session.courseName}</h1>
         <p className="mt-[0.5vmin] text-[3vmin] text-slate-600">
           {session.courseCode}
@@ -89,7 +96,10 @@ function ProjectedSession({ session }: { session: QrSession }) {
         </p>
         <div className="mt-[4vmin]">
           <p className="text-[3.2vmin] font-medium text-slate-700" id="projector-code">
-            Can’t scan? Go to <span className="font-bold text-slate-900">{codeEntryAddress(data?.attendanceUrl)}</span> and enter this code
+            {EN.projectorCantScanBefore} <span className="font-bold text-slate-900">{codeEntryAddress(data?.attendanceUrl)}</span> {EN.projectorCantScanAfter}
+          </p>
+          <p lang="es" className="text-[2.4vmin] text-slate-600">
+            {ES.projectorCantScanBefore} <span className="font-semibold text-slate-800">{codeEntryAddress(data?.attendanceUrl)}</span> {ES.projectorCantScanAfter}
           </p>
           <p aria-labelledby="projector-code" className="mt-[1vmin] font-mono text-[min(12vmin,7vw)] leading-none font-bold tracking-[0.12em] whitespace-nowrap tabular-nums">
             {data ? spacedCode(data.shortCode) : '––– –––'}
@@ -101,7 +111,10 @@ function ProjectedSession({ session }: { session: QrSession }) {
             {countdown.text}
           </p>
         </div>
-        <p className="mt-[2vmin] text-[2.4vmin] text-slate-600">The code changes every 15 seconds.</p>
+        <p className="mt-[2vmin] text-[2.4vmin] text-slate-600">{EN.projectorCodeChanges}</p>
+        <p lang="es" className="text-[2vmin] text-slate-600">
+          {ES.projectorCodeChanges}
+        </p>
       </div>
     </div>
   );
