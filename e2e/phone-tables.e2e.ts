@@ -158,4 +158,18 @@ describe('on a 390 × 844 phone', () => {
       await context.close();
     }
   });
+  it('fits the other wide tables too: Courses, Programs, Audit Logs and Hours as cards', async () => {
+    const { context, page, errors } = await newPhonePage(env.browser, env.server.baseUrl);
+    try {
+      await signIn(page, admin);
+      for (const [path, name] of [['/courses', 'courses'], ['/programs', 'programs'], ['/audit-logs', 'audit-logs'], ['/hours', 'hours']] as const) {
+        await page.goto(path);
+        await visible(page.locator('main table').getByRole('rowheader').first());
+        await expectFitsThePhone(page, name);
+      }
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

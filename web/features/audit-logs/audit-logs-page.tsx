@@ -149,7 +149,7 @@ export function AuditLogsPage() {
           <Button variant="ghost" onClick={() => update(NO_FILTERS)} disabled={!filtered} className="lg:mb-0" icon={FilterX}>Clear</Button>
         </div>
 
-        <DataTable
+        <DataTable cardsOnPhone
           table={table}
           caption="Audit log entries, newest first"
           isLoading={logs.isLoading}

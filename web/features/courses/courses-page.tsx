@@ -91,7 +91,7 @@ export function CoursesPage() {
             <option value="inactive">Inactive</option>
           </ToolbarSelect>
         </Toolbar>
-        <DataTable
+        <DataTable cardsOnPhone
           table={table}
           caption="Course catalog"
           isLoading={courses.isLoading}

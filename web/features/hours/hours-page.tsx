@@ -155,7 +155,7 @@ export function HoursPage() {
             ) : null}
           </div>
         </Toolbar>
-        <DataTable
+        <DataTable cardsOnPhone
           table={table}
           caption={`Hours of ${programName ?? 'all programs'} as of ${asOf ? formatDate(asOf, 'medium') : 'today'}`}
           isLoading={rows.isLoading}

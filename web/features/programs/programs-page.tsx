@@ -38,7 +38,7 @@ export function ProgramsPage() {
         <Toolbar>
           <SearchInput label="Search programs" placeholder="Search by name, code, credential or SIS ID" value={search} onChange={setSearch} className="sm:max-w-md sm:flex-1" />
         </Toolbar>
-        <DataTable table={table} caption="Programs" isLoading={programs.isLoading} empty={search ? 'No programs match your search.' : 'No programs yet. Add one to get started.'} />
+        <DataTable cardsOnPhone table={table} caption="Programs" isLoading={programs.isLoading} empty={search ? 'No programs match your search.' : 'No programs yet. Add one to get started.'} />
         <TablePagination table={table} noun="programs" />
       </Card>
       <ProgramFormDialog target={editing} onClose={() => setEditing(null)} />
