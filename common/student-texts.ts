@@ -174,6 +174,12 @@ const en = {
   absenceWrongDate: 'If a date is wrong (you were there), tell your instructor so the record can be corrected.',
   absenceStop: 'Stop these notices',
   absenceSms: '{{school}}: you were absent from {{code}} on {{dates}}. Please see your instructor about making up the time. Reply STOP to opt out.',
+  // The page an absence notice's unsubscribe link opens.
+  unsubscribeTitle: 'Stop absence notices',
+  unsubscribeAsk: 'Stop the absence notices your school sends you by e-mail and text message?',
+  unsubscribeButton: 'Stop the notices',
+  unsubscribedTitle: 'Notices stopped',
+  unsubscribed: 'You will no longer receive absence notices from your school. To get them again, ask the school office.',
 } as const;
 
 export type StudentTextKey = keyof typeof en;
@@ -317,6 +323,11 @@ const es: Record<StudentTextKey, string> = {
   absenceWrongDate: 'Si una fecha no es correcta (sí estuviste), díselo a tu instructor para que corrija el registro.',
   absenceStop: 'Dejar de recibir estos avisos',
   absenceSms: '{{school}}: faltaste a {{code}} el {{dates}}. Habla con tu instructor para recuperar el tiempo. Responde STOP para no recibir más mensajes.',
+  unsubscribeTitle: 'Dejar de recibir avisos de ausencia',
+  unsubscribeAsk: '¿Dejar de recibir los avisos de ausencia que tu escuela te envía por correo electrónico y mensaje de texto?',
+  unsubscribeButton: 'Dejar de recibir los avisos',
+  unsubscribedTitle: 'Avisos cancelados',
+  unsubscribed: 'Ya no recibirás avisos de ausencia de tu escuela. Para volver a recibirlos, pídelo en la oficina de la escuela.',
 };
 
 export const STUDENT_TEXTS: Record<StudentLanguage, Record<StudentTextKey, string>> = { en, es };

@@ -6,6 +6,7 @@ import { courses, programPolicies, programs, scheduleRosters, schedules, student
 import { createFieldCipher } from '../../lib/field-cipher.ts';
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { unsubscribeUrl } from '../outbox/service.ts';
+import { STUDENT_TEXTS } from '../../../common/student-texts.ts';
 import { sendLowAttendanceAlerts, toE164 } from './service.ts';
 
 /*
@@ -184,8 +185,14 @@ describe('unsubscribe links', () => {
 
     const studentLink = new URL(sent.find((m) => m.recipient === 'ana.diaz@student.test')!.unsubscribe_url!);
     const token = studentLink.searchParams.get('token')!;
+    // The student's page asks in English and Spanish, as the notice was written.
+    const ask = await t.app.inject({ url: `${studentLink.pathname}${studentLink.search}` });
+    expect(ask.body).toContain(STUDENT_TEXTS.en.unsubscribeAsk);
+    expect(ask.body).toContain(`<p lang="es">${STUDENT_TEXTS.es.unsubscribeAsk}</p>`);
     const form = await t.app.inject({ method: 'POST', url: '/unsubscribe', payload: `token=${encodeURIComponent(token)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(form.statusCode).toBe(200);
+    expect(form.body).toContain(STUDENT_TEXTS.en.unsubscribed);
+    expect(form.body).toContain(STUDENT_TEXTS.es.unsubscribed);
     expect((await t.db.execute<{ o: boolean }>(sql`select notices_opt_out_at is not null as o from students where id = ${ana}`)).rows[0]!.o).toBe(true);
     // Opted out: the next alert goes to staff only.
     await t.db.execute(sql`delete from student_alerts; delete from outbox_messages`);

@@ -3,8 +3,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.ts';
 import { acceptFormPosts } from '../../lib/form-body.ts';
+import type { StudentTextKey } from '../../../common/student-texts.ts';
 import { escapeHtml } from '../../lib/html.ts';
-import { applyUnsubscribe, deliveryChannels, describeUnsubscribe } from './service.ts';
+import { studentT } from '../../lib/student-i18n.ts';
+import { applyUnsubscribe, deliveryChannels, describeUnsubscribe, isStudentUnsubscribe } from './service.ts';
 
 /** A page that works in any mail program's browser: no script, no sign-in. */
 function page(reply: FastifyReply, status: number, title: string, body: string) {
@@ -12,6 +14,19 @@ function page(reply: FastifyReply, status: number, title: string, body: string) 
     .status(status)
     .type('text/html; charset=utf-8')
     .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · Muster</title></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`);
+}
+
+/** A student's page: English, then Spanish, as their notices are (common/student-texts.ts). */
+function studentPage(reply: FastifyReply, title: StudentTextKey, paragraph: StudentTextKey, form = '') {
+  const [en, es] = [studentT('en'), studentT('es')];
+  const both = (key: StudentTextKey, tag: string) => `<${tag}>${escapeHtml(en(key))}</${tag}><${tag} lang="es">${escapeHtml(es(key))}</${tag}>`;
+  return reply
+    .status(200)
+    .type('text/html; charset=utf-8')
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(en(title))} · Muster</title></head>` +
+        `<body><main>${both(title, 'h1')}${both(paragraph, 'p')}${form}</main></body></html>`,
+    );
 }
 
 const tokenQuery = z.object({ token: z.string().max(2000).optional() });
@@ -30,6 +45,11 @@ export function notificationsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       const token = req.query.token ?? '';
       const what = describeUnsubscribe(deps.cipher, token);
       if (!what) return page(reply, 400, 'Link not valid', NOT_OURS);
+      if (isStudentUnsubscribe(deps.cipher, token)) {
+        const [en, es] = [studentT('en'), studentT('es')];
+        const button = `${escapeHtml(en('unsubscribeButton'))} / <span lang="es">${escapeHtml(es('unsubscribeButton'))}</span>`;
+        return studentPage(reply, 'unsubscribeTitle', 'unsubscribeAsk', `<form method="post" action="/unsubscribe"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit">${button}</button></form>`);
+      }
       return page(
         reply,
         200,
@@ -45,6 +65,7 @@ export function notificationsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const token = req.body?.token ?? req.query.token ?? '';
         const what = await applyUnsubscribe(deps.db, deps.cipher, token, deps.clock);
         if (!what) return page(reply, 400, 'Link not valid', NOT_OURS);
+        if (isStudentUnsubscribe(deps.cipher, token)) return studentPage(reply, 'unsubscribedTitle', 'unsubscribed');
         return page(reply, 200, 'Unsubscribed', `<p>You will no longer receive ${escapeHtml(what)}. You can turn them on again in Muster under Settings › Notifications.</p>`);
       },
     );

@@ -141,6 +141,12 @@ export function toE164(phone: string | null): string | null {
 }
 
 /** What an unsubscribe link is for, in words, or null when the token is not one of ours. */
+/** Whether a valid link is a student's (their page speaks English and Spanish). */
+export function isStudentUnsubscribe(cipher: FieldCipher, token: string): boolean {
+  const target = readUnsubscribeToken(cipher, token);
+  return target != null && 'studentId' in target;
+}
+
 export function describeUnsubscribe(cipher: FieldCipher, token: string): string | null {
   const target = readUnsubscribeToken(cipher, token);
   if (!target) return null;
