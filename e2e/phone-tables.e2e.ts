@@ -141,6 +141,11 @@ describe('on a 390 × 844 phone', () => {
       // The sorted page comes from the server: wait for its rows.
       const edit = (await (await visible(students.getByRole('button', { name: /^Edit / }))).first().boundingBox())!;
       expect(Math.min(edit.width, edit.height)).toBeGreaterThanOrEqual(44);
+      // The pager's controls are touch-sized too.
+      for (const control of [page.getByLabel('Rows per page'), page.getByRole('button', { name: 'Previous page' }), page.getByRole('button', { name: 'Next page' })]) {
+        const box = (await control.boundingBox())!;
+        expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(44);
+      }
       await expectFitsThePhone(page, 'students');
 
       await page.goto('/users');

@@ -34,11 +34,12 @@ export function TablePagination<T>({ table, noun }: { table: Table<T>; noun: str
         <span className="whitespace-nowrap">
           Page {formatCount(pageIndex + 1)} of {formatCount(pageCount)}
         </span>
+        {/* 44 px targets on a phone, the compact size from the sm breakpoint up. */}
         <div className="ml-auto flex gap-1 sm:ml-0">
-          <Button variant="secondary" size="sm" aria-label="Previous page" onClick={() => table.previousPage()} disabled={!table.getCanPreviousPage()}>
+          <Button variant="secondary" size="sm" className="min-h-11 min-w-11 sm:min-h-0 sm:min-w-0" aria-label="Previous page" onClick={() => table.previousPage()} disabled={!table.getCanPreviousPage()}>
             <ChevronLeft aria-hidden="true" className="size-4" />
           </Button>
-          <Button variant="secondary" size="sm" aria-label="Next page" onClick={() => table.nextPage()} disabled={!table.getCanNextPage()}>
+          <Button variant="secondary" size="sm" className="min-h-11 min-w-11 sm:min-h-0 sm:min-w-0" aria-label="Next page" onClick={() => table.nextPage()} disabled={!table.getCanNextPage()}>
             <ChevronRight aria-hidden="true" className="size-4" />
           </Button>
         </div>
