@@ -203,9 +203,10 @@ export function readSheetRecords(buffer: Buffer): string[][] {
   const sheet = wb.Sheets[wb.SheetNames[0] ?? ''];
   if (!sheet) throw badRequest('The spreadsheet has no sheets');
   checkUsedRange(sheet);
-  return (XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: false, defval: '', blankrows: true, dateNF: 'yyyy-mm-dd' }) as unknown[][]).map((r) =>
-    r.map((c) => (c == null ? '' : String(c))),
-  );
+  const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: false, defval: '', blankrows: true, dateNF: 'yyyy-mm-dd' }) as unknown[][];
+  // Cells made text in place: a second array per row would double the rows at the peak.
+  for (const r of rows) for (let j = 0; j < r.length; j++) r[j] = r[j] == null ? '' : String(r[j]);
+  return rows as string[][];
 }
 
 /**
