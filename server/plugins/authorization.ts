@@ -3,6 +3,7 @@ import { SIGN_IN_STEP_REQUIRED } from '../../common/auth.ts';
 import { ACTIONS, can, type Action } from '../../common/permissions.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AppError, forbidden, unauthorized } from '../lib/errors.ts';
+import { isThisHost } from '../lib/same-origin.ts';
 import type { Db } from '../db/client.ts';
 import { SESSION_COOKIE, resolveLoginSession } from './login-sessions.ts';
 
@@ -51,11 +52,7 @@ function declaredAccess(method: string, url: string, cfg: AccessConfig): Access 
 function originMatches(req: FastifyRequest): boolean {
   const origin = req.headers.origin ?? req.headers.referer;
   if (!origin) return true; // non-browser clients; SameSite=Lax already keeps cross-site cookies off POSTs
-  try {
-    return new URL(origin).host === req.headers.host;
-  } catch {
-    return false;
-  }
+  return isThisHost(origin, req.headers.host);
 }
 
 /** The access of the route this request matched, or null when it matched none. */

@@ -22,7 +22,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import { SESSION_COOKIE, endLoginSession } from '../../plugins/login-sessions.ts';
 import { AppError } from '../../lib/errors.ts';
 import { acceptFormPosts } from '../../lib/form-body.ts';
-import { isSameOriginPost } from '../../lib/same-origin.ts';
+import { cameFromThisSite } from '../../lib/same-origin.ts';
 import {
   DEVICE_COOKIE,
   DEVICE_COOKIE_MAX_AGE_SECONDS,
@@ -50,17 +50,7 @@ export const SIGN_OUT_CONFIRM_PATH = '/sign-out';
  * Sec-Fetch-Site says so in current browsers; otherwise an Origin or Referer naming this host.
  * A link or image on another site is neither, so it cannot sign anyone out.
  */
-function isSameOriginNavigation(req: FastifyRequest): boolean {
-  const site = req.headers['sec-fetch-site'];
-  if (typeof site === 'string') return site === 'same-origin' || site === 'none';
-  const from = req.headers.origin ?? req.headers.referer;
-  if (!from) return false;
-  try {
-    return new URL(from).host === req.headers.host;
-  } catch {
-    return false;
-  }
-}
+const isSameOriginNavigation = (req: FastifyRequest) => cameFromThisSite(req, { typedAddress: true });
 
 export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const secureCookie = (req: FastifyRequest) => deps.config.cookieSecure ?? req.protocol === 'https';
@@ -88,6 +78,15 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     },
   };
   const setupLimit = { max: 20, timeWindow: '1 minute' };
+  /** A password sign-in (the JSON route and the plain form alike): throttles, audit, then the session and device cookies. */
+  const signInWithPassword = async (req: FastifyRequest, reply: FastifyReply, credentials: { email: string; password: string }) => {
+    const { token, deviceCookie } = await signIn(deps.db, credentials.email, credentials.password, { ...meta(req), deviceCookie: req.cookies[DEVICE_COOKIE] }, deps.clock, {
+      configured: deps.config.oidc != null,
+      buttonLabel: deps.config.oidc ? await ssoButtonLabel(deps.db, deps.config) : null,
+    });
+    setSessionCookie(req, reply, token);
+    setDeviceCookie(req, reply, deviceCookie);
+  };
 
   return async (app) => {
     app.get('/api/setup/status', { config: { public: true }, schema: { response: { 200: setupStatusSchema } } }, async () => ({
@@ -108,12 +107,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       '/api/auth/login',
       { config: { public: true, rateLimit: floodGuard }, schema: { body: loginSchema, response: { 200: okSchema } } },
       async (req, reply) => {
-        const { token, deviceCookie } = await signIn(deps.db, req.body.email, req.body.password, { ...meta(req), deviceCookie: req.cookies[DEVICE_COOKIE] }, deps.clock, {
-          configured: deps.config.oidc != null,
-          buttonLabel: deps.config.oidc ? await ssoButtonLabel(deps.db, deps.config) : null,
-        });
-        setSessionCookie(req, reply, token);
-        setDeviceCookie(req, reply, deviceCookie);
+        await signInWithPassword(req, reply, req.body);
         return { ok: true as const };
       },
     );
@@ -127,17 +121,12 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         '/api/auth/login-form',
         { config: { public: true, rateLimit: floodGuard }, schema: { body: z.object({ email: z.string().max(1000).optional(), password: z.string().max(1000).optional() }) } },
         async (req, reply) => {
-          if (!isSameOriginPost(req)) return reply.status(403).send({ message: 'A sign-in from another site is refused.', code: 'CROSS_SITE_FORM' });
+          if (!cameFromThisSite(req)) return reply.status(403).send({ message: 'A sign-in from another site is refused.', code: 'CROSS_SITE_FORM' });
           const refused = (code: string) => reply.redirect(`/login?signin_error=${code in SIGN_IN_FORM_REFUSALS ? code : 'INVALID_CREDENTIALS'}`, 303);
           const parsed = loginSchema.safeParse(req.body);
           if (!parsed.success) return refused('VALIDATION_ERROR');
           try {
-            const { token, deviceCookie } = await signIn(deps.db, parsed.data.email, parsed.data.password, { ...meta(req), deviceCookie: req.cookies[DEVICE_COOKIE] }, deps.clock, {
-              configured: deps.config.oidc != null,
-              buttonLabel: deps.config.oidc ? await ssoButtonLabel(deps.db, deps.config) : null,
-            });
-            setSessionCookie(req, reply, token);
-            setDeviceCookie(req, reply, deviceCookie);
+            await signInWithPassword(req, reply, parsed.data);
             return reply.redirect('/', 303);
           } catch (err) {
             if (err instanceof AppError && err.statusCode < 500) return refused(err.code);

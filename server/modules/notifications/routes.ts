@@ -6,7 +6,7 @@ import { acceptFormPosts } from '../../lib/form-body.ts';
 import type { StudentTextKey } from '../../../common/student-texts.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import { studentT } from '../../lib/student-i18n.ts';
-import { applyUnsubscribe, deliveryChannels, describeUnsubscribe, isStudentUnsubscribe } from './service.ts';
+import { applyUnsubscribe, deliveryChannels, describeUnsubscribe } from './service.ts';
 
 /** A page that works in any mail program's browser: no script, no sign-in. */
 function page(reply: FastifyReply, status: number, title: string, body: string) {
@@ -43,9 +43,9 @@ export function notificationsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     app.get('/unsubscribe', { config: { public: true, rateLimit: { max: 60, timeWindow: '1 minute' } }, schema: { querystring: tokenQuery } }, async (req, reply) => {
       const token = req.query.token ?? '';
-      const what = describeUnsubscribe(deps.cipher, token);
-      if (!what) return page(reply, 400, 'Link not valid', NOT_OURS);
-      if (isStudentUnsubscribe(deps.cipher, token)) {
+      const link = describeUnsubscribe(deps.cipher, token);
+      if (!link) return page(reply, 400, 'Link not valid', NOT_OURS);
+      if (link.student) {
         const [en, es] = [studentT('en'), studentT('es')];
         const button = `${escapeHtml(en('unsubscribeButton'))} / <span lang="es">${escapeHtml(es('unsubscribeButton'))}</span>`;
         return studentPage(reply, 'unsubscribeTitle', 'unsubscribeAsk', `<form method="post" action="/unsubscribe"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit">${button}</button></form>`);
@@ -54,7 +54,7 @@ export function notificationsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         reply,
         200,
         'Unsubscribe',
-        `<p>Stop ${escapeHtml(what)}?</p><form method="post" action="/unsubscribe"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit">Unsubscribe</button></form>`,
+        `<p>Stop ${escapeHtml(link.what)}?</p><form method="post" action="/unsubscribe"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit">Unsubscribe</button></form>`,
       );
     });
 
@@ -63,10 +63,10 @@ export function notificationsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       { config: { public: true, rateLimit: { max: 30, timeWindow: '1 minute' } }, schema: { querystring: tokenQuery, body: z.object({ token: z.string().max(2000).optional() }).passthrough().optional() } },
       async (req, reply) => {
         const token = req.body?.token ?? req.query.token ?? '';
-        const what = await applyUnsubscribe(deps.db, deps.cipher, token, deps.clock);
-        if (!what) return page(reply, 400, 'Link not valid', NOT_OURS);
-        if (isStudentUnsubscribe(deps.cipher, token)) return studentPage(reply, 'unsubscribedTitle', 'unsubscribed');
-        return page(reply, 200, 'Unsubscribed', `<p>You will no longer receive ${escapeHtml(what)}. You can turn them on again in Muster under Settings › Notifications.</p>`);
+        const done = await applyUnsubscribe(deps.db, deps.cipher, token, deps.clock);
+        if (!done) return page(reply, 400, 'Link not valid', NOT_OURS);
+        if (done.student) return studentPage(reply, 'unsubscribedTitle', 'unsubscribed');
+        return page(reply, 200, 'Unsubscribed', `<p>You will no longer receive ${escapeHtml(done.what)}. You can turn them on again in Muster under Settings › Notifications.</p>`);
       },
     );
   };

@@ -140,23 +140,21 @@ export function toE164(phone: string | null): string | null {
   return null;
 }
 
-/** What an unsubscribe link is for, in words, or null when the token is not one of ours. */
-/** Whether a valid link is a student's (their page speaks English and Spanish). */
-export function isStudentUnsubscribe(cipher: FieldCipher, token: string): boolean {
+/** What an unsubscribe link is for, in words, and whether it is a student's; null when the token is not one of ours. */
+export function describeUnsubscribe(cipher: FieldCipher, token: string): Unsubscribe | null {
   const target = readUnsubscribeToken(cipher, token);
-  return target != null && 'studentId' in target;
+  return target ? described(target) : null;
 }
 
-export function describeUnsubscribe(cipher: FieldCipher, token: string): string | null {
-  const target = readUnsubscribeToken(cipher, token);
-  if (!target) return null;
-  if ('studentId' in target) return 'absence notices from your school';
+type Unsubscribe = { what: string; student: boolean };
+function described(target: NonNullable<ReturnType<typeof readUnsubscribeToken>>): Unsubscribe {
+  if ('studentId' in target) return { what: 'absence notices from your school', student: true };
   const what = { emailNotifications: 'all e-mail from Muster', weeklyReports: 'the weekly report', lowAttendanceAlerts: 'low-attendance alerts', systemMaintenanceNotices: 'maintenance notices', smsNotifications: 'text messages' };
-  return what[target.switch];
+  return { what: what[target.switch], student: false };
 }
 
 /** Follow an unsubscribe link (no sign-in: the sealed token is the proof). */
-export async function applyUnsubscribe(db: Db, cipher: FieldCipher, token: string, clock: Clock): Promise<string | null> {
+export async function applyUnsubscribe(db: Db, cipher: FieldCipher, token: string, clock: Clock): Promise<Unsubscribe | null> {
   const target = readUnsubscribeToken(cipher, token);
   if (!target) return null;
   if ('studentId' in target) {
@@ -164,7 +162,7 @@ export async function applyUnsubscribe(db: Db, cipher: FieldCipher, token: strin
   } else {
     await turnOffNotificationSwitch(db, target.userId, target.switch, clock.now());
   }
-  return describeUnsubscribe(cipher, token);
+  return described(target);
 }
 
 /** Whether e-mail and SMS can act on this server (every signed-in user's Notifications tab). */
