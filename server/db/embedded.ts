@@ -191,6 +191,8 @@ export async function startEmbeddedDatabase(opts: {
   /** The app owns the server; a CLI may borrow a running one. */
   role: 'app' | 'cli';
   log?: (msg: string) => void;
+  /** More `-c name=value` settings for the server (benchmarks load pg_stat_statements). */
+  settings?: readonly string[];
 }): Promise<EmbeddedDatabase> {
   const log = opts.log ?? ((m: string) => console.log(m));
   const dataDir = path.resolve(opts.dataDir);
@@ -218,7 +220,7 @@ export async function startEmbeddedDatabase(opts: {
   try {
     const pgDir = await placeClusterDirectory(dataDir, log);
     await clearLeftovers(pgDir, password, log);
-    return await startOwned({ dataDir, pgDir, password, urlFor, preferredPort: opts.preferredPort, log, lock });
+    return await startOwned({ dataDir, pgDir, password, urlFor, preferredPort: opts.preferredPort, log, lock, settings: opts.settings ?? [] });
   } catch (err) {
     await lock.release();
     throw err;
@@ -233,6 +235,7 @@ async function startOwned(o: {
   preferredPort: number;
   log: (m: string) => void;
   lock: DirectoryLock;
+  settings: readonly string[];
 }): Promise<EmbeddedDatabase> {
   let lastLog = '';
   const make = (port: number) =>
@@ -245,7 +248,7 @@ async function startOwned(o: {
       persistent: true,
       createPostgresUser: process.getuid?.() === 0,
       // Loopback only; no unix socket (the system server's socket directory is not ours).
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200', ...o.settings.flatMap((s) => ['-c', s])],
       initdbFlags: ['--encoding=UTF8'],
       onLog: (m) => {
         lastLog = String(m).trim() || lastLog;

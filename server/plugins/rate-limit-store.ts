@@ -21,7 +21,7 @@ export function createRateLimitStore(db: Db, clock: Clock): FastifyRateLimitStor
     async (_, batch) => {
       const now = clock.now();
       const { key, windowMs } = batch[0]!;
-      const c = await countHit(db, key, windowMs, now, batch.length);
+      const c = await countHit(db, key, windowMs, now, batch.length, { relaxed: true });
       const ttl = Math.max(0, c.resetAt.getTime() - now.getTime());
       return batch.map((_, i) => ({ current: c.hits - batch.length + 1 + i, ttl }));
     },

@@ -3,6 +3,7 @@ import type { AttendanceStatus } from '../../../common/constants.ts';
 import type { CheckInFlagEvidence, CheckInFlagReason, CheckInFlagStatus } from '../../../common/attendance.ts';
 import { anyOf } from '../../db/bulk-upsert.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { executePrepared } from '../../db/prepared.ts';
 import { attendanceCorrections, attendanceRecords, checkInFlags, studentWithdrawals, scheduleRosters, schedules, students, users, type courses } from '../../db/schema/index.ts';
 import { userFullName } from '../../db/user-name.ts';
 import { asDate } from '../../lib/sql-values.ts';
@@ -70,7 +71,7 @@ export type Candidate = Pick<StudentColumns, 'id' | 'firstName' | 'lastName' | '
 export async function rosterCandidates(db: DbOrTx, sessionUuid: string, typedIds: readonly string[]): Promise<Candidate[][]> {
   const internalIds = typedIds.map((t) => (/^\d{1,9}$/.test(t) ? Number(t) : null));
   // Two indexed lookups (internal id, SIS id in any case), each confirmed against the roster.
-  const { rows } = await db.execute<Candidate & { i: number }>(sql`
+  const { rows } = await executePrepared<Candidate & { i: number }>(db, sql`
     with req as (select * from unnest(${sql.param(internalIds)}::int[], ${sql.param([...typedIds])}::text[]) with ordinality as r(internal_id, typed, i)),
          sched as (select q.schedule_id, q.session_date from qr_sessions q where q.session_id = ${sessionUuid}::uuid),
          found as (select req.i, st.id from req join students st on st.id = req.internal_id
@@ -88,7 +89,7 @@ export async function rosterCandidates(db: DbOrTx, sessionUuid: string, typedIds
 
 /** Which students these devices have checked in at the session's meeting (a batch's unlocked first look). */
 export async function deviceCheckIns(db: DbOrTx, sessionUuid: string, deviceIds: readonly string[]): Promise<{ deviceId: string; studentId: number }[]> {
-  const { rows } = await db.execute<{ deviceId: string; studentId: number }>(sql`
+  const { rows } = await executePrepared<{ deviceId: string; studentId: number }>(db, sql`
     select a.device_id as "deviceId", a.student_id as "studentId"
       from qr_sessions q join attendance_records a on a.schedule_id = q.schedule_id and a.session_date = q.session_date
      where q.session_id = ${sessionUuid}::uuid and a.device_id = ${anyOf(deviceIds, 'text')}`);
@@ -143,9 +144,9 @@ export async function insertCheckIns(db: DbOrTx, m: CheckInMeeting, rows: readon
   if (rows.length === 0) return [];
   const col = <T>(f: (r: NewCheckIn) => T) => sql.param(rows.map(f));
   // Raw rows carry timestamps as text (lib/sql-values.ts); the returned rows are typed from the schema.
-  const { rows: inserted } = await db.execute<
+  const { rows: inserted } = await executePrepared<
     Omit<InsertedCheckIn, 'scanInTime' | 'scanOutTime'> & { scanInTime: string | Date | null; scanOutTime: string | Date | null }
-  >(sql`
+  >(db, sql`
     with v as (
       select * from unnest(${col((r) => r.studentId)}::int[], ${col((r) => r.status)}::text[], ${col((r) => r.now.toISOString())}::timestamptz[],
                            ${col((r) => r.clientTime?.toISOString() ?? null)}::timestamptz[], ${col((r) => r.minutesAttended)}::int[],
@@ -253,7 +254,7 @@ export async function checkInsSharingOrigin(
 ): Promise<Set<number>> {
   if (items.length === 0) return new Set();
   const col = <T>(f: (r: (typeof items)[number]) => T) => sql.param(items.map(f));
-  const { rows } = await db.execute<{ recordId: number }>(sql`
+  const { rows } = await executePrepared<{ recordId: number }>(db, sql`
     select v.record_id as "recordId"
       from unnest(${col((r) => r.recordId)}::int[], ${col((r) => r.studentId)}::int[], ${col((r) => r.ip)}::text[], ${col((r) => r.browserSignature)}::text[],
                   ${col((r) => r.from.toISOString())}::timestamptz[], ${col((r) => r.to.toISOString())}::timestamptz[])

@@ -51,7 +51,8 @@ export async function sessionById(db: DbOrTx, id: number): Promise<SessionRow | 
 }
 
 export async function sessionByUuid(db: DbOrTx, sessionUuid: string): Promise<SessionRow | null> {
-  const [row] = await selectSessions(db, eq(qrSessions.sessionId, sessionUuid));
+  // Prepared (parsed and planned once per connection): every check-in of a rush reads its session.
+  const [row] = await selectSessions(db, eq(qrSessions.sessionId, sessionUuid)).prepare('qr_session_by_uuid').execute();
   return row ?? null;
 }
 

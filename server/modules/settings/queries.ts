@@ -9,7 +9,8 @@ export type SettingsWrite = Partial<typeof schoolSettings.$inferInsert>;
 // school_settings has one row (id = true), created by migration 0001.
 
 export async function selectSettingsRow(db: DbOrTx): Promise<SettingsRow | undefined> {
-  const [row] = await db.select().from(schoolSettings).where(eq(schoolSettings.id, true));
+  // Prepared (parsed and planned once per connection): every batch of check-ins reads the settings.
+  const [row] = await db.select().from(schoolSettings).where(eq(schoolSettings.id, true)).prepare('school_settings_row').execute();
   return row;
 }
 
