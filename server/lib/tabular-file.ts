@@ -27,7 +27,8 @@ const isBlankRow = (cells: string[]) => cells.every((c) => c.trim() === '');
  * refused with a 400 that names the limit. Measured (imports/file-limits.test.ts, a server
  * process at ~160 MB at rest): a 0.6 MB bomb that unpacks to 150 MB took ~950 MB and 33 s to
  * parse before these limits and is now refused in milliseconds; the largest files still accepted
- * (300,000 cells, 20 MB of long text, a 2,000,000-cell CSV) peak at 220-230 MB.
+ * (300,000 cells, 20 MB of long text, a 2,000,000-cell CSV) peaked at 220-230 MB then; with the
+ * app grown, 30-115 MB above the server at rest (Nov 2026), within the 140 MB that budget allows.
  */
 export const TABULAR_LIMITS = {
   /** Data rows (the header row is not counted): the 100,000-student import of decision 005. */

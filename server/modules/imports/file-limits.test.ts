@@ -106,7 +106,7 @@ describe('files too big to read are refused before parsing', () => {
     }
   });
 
-  it('a server process stays under 300 MB for the bomb and for the largest files within the limits', async () => {
+  it('a server process grows by less than 140 MB (300 MB at 160 MB at rest) for the bomb and for the largest files within the limits', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-limits-'));
     const database = await createTestDatabase();
     try {
@@ -123,7 +123,10 @@ describe('files too big to read are refused before parsing', () => {
         const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as { status: number; message: string; baselineMb: number; peakMb: number };
         measured.push(`${name} ${(fs.statSync(file).size / 1024).toFixed(0)} KB: peak ${out.peakMb} MB (server at rest ${out.baselineMb} MB)`);
         expect(out.status, name).toBe(400);
-        expect(out.peakMb, `${name}: ${out.message}`).toBeLessThan(300);
+        // The budget: 300 MB for a server that rests at 160 MB (lib/tabular-file.ts), so 140 MB above
+        // rest. This child runs under tsx, whose compiled sources make it rest at ~185 MB and grow
+        // as the app does; what a file may cost is measured from the child's own rest.
+        expect(out.peakMb - out.baselineMb, `${name}: ${out.message}`).toBeLessThan(140);
       }
     } finally {
       await database.drop();
