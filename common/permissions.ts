@@ -12,6 +12,7 @@ export const ACTIONS = [
   'students:view',
   'students:manage',
   'students:view-ssn',
+  'students:export', // the Students screen's CSV of the filtered list (issue 17)
   'programs:view',
   'programs:manage',
   'courses:view',
@@ -56,6 +57,8 @@ const PERMISSIONS: Record<Action, readonly Role[]> = {
   'students:view': ALL,
   'students:manage': ['super_admin', 'it_admin', 'support_staff'],
   'students:view-ssn': ADMINS,
+  // Need-to-know: the roles SPEC §6 shows the Students screen to; instructors read their rosters, not a bulk file.
+  'students:export': ['super_admin', 'it_admin', 'support_staff'],
   'programs:view': ALL,
   'programs:manage': ADMINS,
   'courses:view': ALL,

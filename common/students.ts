@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { STUDENT_STATUSES } from './constants.ts';
-import { listQueryFor, optionalDbId, optionalEmail, optionalIsoDate, optionalText, requiredText } from './validation.ts';
+import { dbId, listQueryFor, optionalDbId, optionalEmail, optionalIsoDate, optionalText, requiredText } from './validation.ts';
 
 export const studentSchema = z.object({
   id: z.number().int(),
@@ -43,7 +43,44 @@ export type StudentInput = z.input<typeof studentInputSchema>;
 /** The keys GET /api/students sorts by (the web table's column ids). */
 const STUDENT_SORT_KEYS = ['name', 'firstName', 'lastName', 'email', 'sisStudentId', 'status', 'program', 'id'] as const;
 export type StudentSortKey = (typeof STUDENT_SORT_KEYS)[number];
-export const studentListQuerySchema = listQueryFor(STUDENT_SORT_KEYS);
+
+/** A query-string value left blank (`?status=`) means "no filter", as if it were absent. */
+const blankAsAbsent = (v: unknown) => (v === '' ? undefined : v);
+
+/**
+ * The Students screen's filters (issue 17): one program, one status. Shared by the list and its
+ * CSV export, so the export holds exactly the filtered list.
+ */
+export const studentFilterSchema = z.object({
+  programId: z.preprocess(blankAsAbsent, dbId('programId', { invalid: 'programId must be a program id' }).optional()),
+  // 'on_leave' is the old name of `loa` (as in studentInputSchema).
+  status: z.preprocess(
+    (v) => (v === 'on_leave' ? 'loa' : blankAsAbsent(v)),
+    z.enum(STUDENT_STATUSES, { error: `status must be one of ${STUDENT_STATUSES.join(', ')}` }).optional(),
+  ),
+});
+export type StudentFilter = z.output<typeof studentFilterSchema>;
+
+export const studentListQuerySchema = listQueryFor(STUDENT_SORT_KEYS).extend(studentFilterSchema.shape);
+export type StudentListQuery = z.output<typeof studentListQuerySchema>;
+
+/** GET /api/students/export: the list's search, sort and filters, never a page (the whole filtered list). */
+export const studentExportQuerySchema = studentListQuerySchema.omit({ page: true, pageSize: true });
+
+/** The export's columns, in order. No SSN, masked or not: the file leaves the system. */
+export const STUDENT_EXPORT_COLUMNS = [
+  'id',
+  'sisStudentId',
+  'firstName',
+  'lastName',
+  'email',
+  'phone',
+  'programId',
+  'programName',
+  'status',
+  'enrollmentDate',
+  'lastDateOfAttendance',
+] as const;
 
 export const STUDENT_HAS_ATTENDANCE =
   'This student has attendance history and cannot be deleted. Change their status (for example to withdrawn) instead.';

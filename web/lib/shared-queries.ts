@@ -65,6 +65,9 @@ export function useSchedules(search = '') {
 
 export type StudentListParams = {
   search?: string;
+  /** The Students screen's filters (absent: every program, every status). */
+  programId?: number;
+  status?: string;
   sort?: string;
   order?: 'asc' | 'desc';
   page?: number;

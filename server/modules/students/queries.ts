@@ -1,5 +1,5 @@
 import { and, count, eq, exists, ilike, or, sql, type SQL } from 'drizzle-orm';
-import type { StudentSortKey } from '../../../common/students.ts';
+import type { StudentListQuery, StudentSortKey } from '../../../common/students.ts';
 import { MAX_INT32, type ListQuery } from '../../../common/validation.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { attendanceRecords, programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
@@ -81,6 +81,11 @@ const SORTS: Record<StudentSortKey, SQL[]> = {
   id: [sql`${students.id}`],
 };
 
+/** The Students screen's filters: one program, one status (each absent: no condition). */
+function filtered(q: StudentListQuery): SQL | undefined {
+  return and(q.programId === undefined ? undefined : eq(students.programId, q.programId), q.status === undefined ? undefined : eq(students.status, q.status));
+}
+
 function orderOf(q: ListQuery): SQL[] {
   const keys = q.sort && Object.hasOwn(SORTS, q.sort) ? SORTS[q.sort as StudentSortKey] : SORTS.name;
   const dir = q.order === 'desc' ? sql`desc` : sql`asc`;
@@ -89,11 +94,11 @@ function orderOf(q: ListQuery): SQL[] {
 }
 
 /**
- * One page of the students in scope (all of them without page/pageSize), searched and sorted in
+ * One page of the students in scope (all of them without page/pageSize), searched, filtered and sorted in
  * the database, with the total of the search in scope for X-Total-Count.
  */
-export async function listStudentRows(db: DbOrTx, q: ListQuery, scope: StudentScope): Promise<{ rows: StudentRow[]; total: number }> {
-  const where = and(matching(q.search), inScope(db, scope));
+export async function listStudentRows(db: DbOrTx, q: StudentListQuery, scope: StudentScope): Promise<{ rows: StudentRow[]; total: number }> {
+  const where = and(matching(q.search), filtered(q), inScope(db, scope));
   const pageSize = q.pageSize ?? 50;
   const page = q.page ?? (q.pageSize ? 1 : undefined);
   const query = db

@@ -2,10 +2,10 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { can } from '../../../common/permissions.ts';
-import { studentInputSchema, studentListQuerySchema, studentSchema } from '../../../common/students.ts';
+import { studentExportQuerySchema, studentInputSchema, studentListQuerySchema, studentSchema } from '../../../common/students.ts';
 import { TOTAL_COUNT_HEADER, idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
-import { createStudent, deleteStudent, getStudent, listStudents, studentScopeFor, updateStudent } from './service.ts';
+import { createStudent, deleteStudent, exportStudents, getStudent, listStudents, studentScopeFor, updateStudent } from './service.ts';
 
 export function studentsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const showSsn = (req: FastifyRequest) => can(req.user!.role, 'students:view-ssn');
@@ -19,6 +19,11 @@ export function studentsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       const { items, total } = await listStudents(deps.db, req.query, reader(req));
       reply.header(TOTAL_COUNT_HEADER, String(total));
       return items;
+    });
+    // The filtered list as CSV (same search, filters and sort as the list; every page).
+    app.get('/api/students/export', { config: { action: 'students:export' }, schema: { querystring: studentExportQuerySchema } }, async (req, reply) => {
+      const { headers, body } = await exportStudents(deps.db, req.query, reader(req), { actorId: req.user!.id, ip: req.ip, clock: deps.clock });
+      return reply.headers(headers).send(body);
     });
     app.get('/api/students/:id', { config: { action: 'students:view' }, schema: { params: idParam, response: { 200: studentSchema } } }, async (req) =>
       getStudent(deps.db, req.params.id, reader(req)),

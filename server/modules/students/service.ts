@@ -1,11 +1,11 @@
-import type { studentInputSchema} from '../../../common/students.ts';
-import { STUDENT_HAS_ATTENDANCE, type Student } from '../../../common/students.ts';
+import type { studentExportQuerySchema, studentInputSchema, StudentListQuery } from '../../../common/students.ts';
+import { STUDENT_EXPORT_COLUMNS, STUDENT_HAS_ATTENDANCE, type Student } from '../../../common/students.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { StudentStatus } from '../../../common/constants.ts';
-import type { ListQuery } from '../../../common/validation.ts';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { csvDownloadHeaders, csvStream, type CsvStream } from '../../lib/csv.ts';
 import { withUniqueFields } from '../../lib/db-errors.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { maskSsn, type FieldCipher } from '../../lib/field-cipher.ts';
@@ -52,13 +52,34 @@ export function studentScopeFor(user: { id: number; role: Role }): StudentScope 
 }
 
 /**
- * Search across name, e-mail, internal and SIS ids; sorted and paged in the database so the list
+ * Search across name, e-mail, internal and SIS ids, filtered by program and status; sorted and paged in the database so the list
  * stays fast with tens of thousands of students. Only students in the reader's scope are listed
  * or counted.
  */
-export async function listStudents(db: DbOrTx, q: ListQuery, reader: StudentReader): Promise<{ items: Student[]; total: number }> {
+export async function listStudents(db: DbOrTx, q: StudentListQuery, reader: StudentReader): Promise<{ items: Student[]; total: number }> {
   const { rows, total } = await listStudentRows(db, q, reader.scope);
   return { items: rows.map((r) => toStudent(r, reader.showSsn)), total };
+}
+
+/**
+ * GET /api/students/export: the whole filtered list (search, program, status, sort; no paging) as
+ * CSV, for the reader's scope. Never an SSN. Text cells are neutralised against spreadsheet
+ * formulas by lib/csv.ts. Audited as it is made, like the other exports.
+ */
+export async function exportStudents(
+  db: DbOrTx,
+  q: z.output<typeof studentExportQuerySchema>,
+  reader: Pick<StudentReader, 'scope'>,
+  ctx: { actorId: number; ip: string | null; clock: Clock },
+): Promise<{ headers: Record<string, string>; body: CsvStream }> {
+  const { rows } = await listStudentRows(db, q, reader.scope);
+  const { timeZone } = (await getSettings(db)).attendance;
+  const fileName = `students_export_${localDate(ctx.clock.now(), timeZone)}.csv`;
+  await recordAudit(db, { userId: ctx.actorId, action: 'Export', tableName: 'students', ipAddress: ctx.ip, newValues: { filters: q, rows: rows.length, fileName } });
+  const csv = csvStream(STUDENT_EXPORT_COLUMNS);
+  for (const { ssnLast4: _ssn, ...row } of rows) csv.write(row);
+  csv.end();
+  return { headers: csvDownloadHeaders(fileName), body: csv };
 }
 
 /** One student; 404 when it does not exist or is outside the reader's scope (the same answer: ids are not confirmed). */

@@ -1,6 +1,6 @@
 import { flexRender, type Cell, type Header, type Row, type RowData, type Table } from '@tanstack/react-table';
 import { ArrowDown, ArrowUp, ChevronsUpDown } from 'lucide-react';
-import { useId, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { cn } from '../../lib/cn.ts';
 import { NARROW_SCREEN, useMediaQuery } from '../../lib/use-media-query.ts';
 import { Spinner } from './spinner.tsx';
@@ -16,6 +16,8 @@ declare module '@tanstack/react-table' {
     rowHeader?: boolean;
     /** In the card layout, the row header's title keeps its column name ("Row 12"): the bare value would not say what it is. */
     cardTitleLabel?: boolean;
+    /** The row's action buttons (implied by the column id `actions`): pinned to the table's right edge, grouped as "Actions for {row}". */
+    rowActions?: boolean;
   }
 }
 
@@ -45,18 +47,65 @@ function ariaSort(sorted: false | 'asc' | 'desc'): 'ascending' | 'descending' | 
  * Renders a TanStack Table instance (client-side or manual server-side mode alike). Sortable
  * headers are buttons inside <th aria-sort>, so the sort order is announced and reachable by
  * keyboard. The table scrolls sideways inside its card on narrow screens, unless `cardsOnPhone`.
+ * A row-actions column stays pinned to the right edge while the rest scrolls (issue 17: the Edit
+ * and Delete buttons of a wide table were off-screen at 1366 px).
  */
 export function DataTable<T>(props: DataTableProps<T>) {
   const narrow = useMediaQuery(NARROW_SCREEN);
   return props.cardsOnPhone && narrow ? <CardTable {...props} /> : <WideTable {...props} />;
 }
 
+/** The row-actions column: the conventional id `actions`, or marked so in its meta. */
+function isRowActions(column: { id: string; columnDef: { meta?: { rowActions?: boolean } } }): boolean {
+  return column.id === 'actions' || column.columnDef.meta?.rowActions === true;
+}
+
+/** What a row is called (its row header's value, e.g. the student's name), for "Actions for …". */
+function rowName<T>(row: Row<T>): string {
+  const header = row.getVisibleCells().find((c) => c.column.columnDef.meta?.rowHeader);
+  const value = header?.getValue();
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : `row ${row.index + 1}`;
+}
+
+/** A row's action buttons as one named group, so a screen reader says whose actions they are. */
+function RowActions<T>({ row, children }: { row: Row<T>; children: ReactNode }) {
+  return (
+    <div role="group" aria-label={`Actions for ${rowName(row)}`} className="empty:hidden">
+      {children}
+    </div>
+  );
+}
+
+/** Whether the box is narrower than its contents (it scrolls sideways), kept up to date as either resizes. */
+function useOverflowsSideways(ref: RefObject<HTMLElement | null>): boolean {
+  const [overflows, setOverflows] = useState(false);
+  useEffect(() => {
+    const box = ref.current;
+    if (!box) return;
+    const measure = () => setOverflows(box.scrollWidth > box.clientWidth + 1);
+    const observer = new ResizeObserver(measure);
+    observer.observe(box);
+    if (box.firstElementChild) observer.observe(box.firstElementChild);
+    measure();
+    return () => observer.disconnect();
+  }, [ref]);
+  return overflows;
+}
+
+// The pinned actions column: opaque (rows scroll beneath it), with an edge shadow while they do.
+const PINNED = 'sticky right-0';
+const PINNED_EDGE = 'shadow-[inset_1px_0_0_#e2e8f0,-8px_0_8px_-6px_rgb(15_23_42/0.2)]';
+// The row's hover tint (slate-50 at 70 %) made opaque over the white card.
+const PINNED_BODY = 'bg-white group-hover/row:bg-[color-mix(in_oklab,#f8fafc_70%,white)]';
+
 function WideTable<T>({ table, caption, isLoading = false, empty, className, rowClassName }: DataTableProps<T>) {
   const rows = table.getRowModel().rows;
+  const scrollBox = useRef<HTMLDivElement>(null);
+  const scrolls = useOverflowsSideways(scrollBox);
   return (
     // `relative`: visually hidden (absolutely positioned) header text stays inside the scroll box
     // instead of widening the whole page.
-    <div className={cn('relative overflow-x-auto', className)}>
+    <div ref={scrollBox} className={cn('relative overflow-x-auto', className)}>
       <table className="min-w-full border-collapse text-left text-sm" aria-busy={isLoading || undefined}>
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 bg-slate-50/80">
@@ -73,7 +122,11 @@ function WideTable<T>({ table, caption, isLoading = false, empty, className, row
                     key={header.id}
                     scope="col"
                     aria-sort={canSort ? ariaSort(sorted) : undefined}
-                    className={cn('px-3 py-3 text-xs font-semibold first:pl-4 last:pr-4 tracking-wide whitespace-nowrap text-slate-600 uppercase', column.columnDef.meta?.className)}
+                    className={cn(
+                      'px-3 py-3 text-xs font-semibold first:pl-4 last:pr-4 tracking-wide whitespace-nowrap text-slate-600 uppercase',
+                      column.columnDef.meta?.className,
+                      isRowActions(column) && cn(PINNED, 'bg-slate-50', scrolls && PINNED_EDGE),
+                    )}
                   >
                     {canSort ? (
                       <button
@@ -102,11 +155,18 @@ function WideTable<T>({ table, caption, isLoading = false, empty, className, row
             </tr>
           ) : (
             rows.map((row) => (
-              <tr key={row.id} className={cn('transition-colors hover:bg-slate-50/70', rowClassName?.(row.original))}>
+              <tr key={row.id} className={cn('group/row transition-colors hover:bg-slate-50/70', rowClassName?.(row.original))}>
                 {row.getVisibleCells().map((cell) => {
                   const meta = cell.column.columnDef.meta;
                   const content = flexRender(cell.column.columnDef.cell, cell.getContext());
                   const classes = cn('px-3 py-3 align-middle text-slate-700 first:pl-4 last:pr-4', meta?.className);
+                  if (isRowActions(cell.column)) {
+                    return (
+                      <td key={cell.id} className={cn(classes, PINNED, PINNED_BODY, scrolls && PINNED_EDGE)}>
+                        <RowActions row={row}>{content}</RowActions>
+                      </td>
+                    );
+                  }
                   return meta?.rowHeader ? (
                     <th key={cell.id} scope="row" className={cn(classes, 'font-normal')}>
                       {content}
@@ -184,11 +244,11 @@ function CardRow<T>({ row, className }: { row: Row<T>; className: string | undef
             </th>
           );
         }
-        if (label === null) {
+        if (label === null || isRowActions(cell.column)) {
           // Row actions: the card's last line, with touch-sized buttons.
           return (
-            <td key={cell.id} role="cell" className="order-last flex justify-end empty:hidden [&_button]:size-11">
-              {content}
+            <td key={cell.id} role="cell" className="order-last flex justify-end empty:hidden has-[>div:empty]:hidden [&_button]:size-11">
+              {isRowActions(cell.column) ? <RowActions row={row}>{content}</RowActions> : content}
             </td>
           );
         }

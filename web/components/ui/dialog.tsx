@@ -1,6 +1,6 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { cn } from '../../lib/cn.ts';
 
 const WIDTHS = { sm: 'max-w-md', md: 'max-w-lg', lg: 'max-w-2xl', xl: 'max-w-4xl' } as const;
@@ -17,6 +17,21 @@ type ModalProps = {
   children: ReactNode;
 };
 
+/**
+ * Where focus goes back to when a dialog closes, by dialog element: the element focused as it
+ * opened (the button that opened it), then whatever its own dialog returns to. Radix returns focus
+ * only to a Dialog.Trigger, and these dialogs open from state (a row's Edit button, a toolbar).
+ */
+const returnTargets = new WeakMap<Element, HTMLElement[]>();
+
+/** The focused element now, followed by the return targets of the dialog it sits in (opened from a dialog that then closed). */
+function focusReturnTargets(): HTMLElement[] {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLElement) || active === document.body) return [];
+  const outer = active.closest('[role="dialog"]');
+  return [active, ...((outer && returnTargets.get(outer)) ?? [])];
+}
+
 const FIRST_FIELD = 'input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled])';
 
 /**
@@ -25,6 +40,11 @@ const FIRST_FIELD = 'input:not([type="hidden"]):not([disabled]), select:not([dis
  * The body scrolls when it is taller than the window; the title bar stays put.
  */
 export function Modal({ open, onOpenChange, title, description, size = 'md', focusFirstField = false, children }: ModalProps) {
+  // Taken as it opens, before Radix moves focus into the dialog (its focus scope does so in an effect).
+  const returnTo = useRef<HTMLElement[]>([]);
+  useLayoutEffect(() => {
+    if (open) returnTo.current = focusReturnTargets();
+  }, [open]);
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <DialogPrimitive.Portal>
@@ -32,11 +52,19 @@ export function Modal({ open, onOpenChange, title, description, size = 'md', foc
         <DialogPrimitive.Content
           {...(description ? {} : { 'aria-describedby': undefined })}
           onOpenAutoFocus={(event) => {
+            if (event.currentTarget instanceof Element) returnTargets.set(event.currentTarget, returnTo.current);
             if (!focusFirstField) return;
             const field = (event.currentTarget as HTMLElement | null)?.querySelector<HTMLElement>(FIRST_FIELD);
             if (!field) return;
             event.preventDefault();
             field.focus();
+          }}
+          onCloseAutoFocus={(event) => {
+            // The opener, or (when it went away, e.g. the deleted row's button) the next one still on the page.
+            const target = returnTo.current.find((el) => el.isConnected);
+            if (!target) return;
+            event.preventDefault();
+            target.focus();
           }}
           className={cn(
             'fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 flex-col',

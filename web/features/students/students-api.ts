@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { leaveSchema, type LeaveInput } from '../../../common/compliance.ts';
 import {
@@ -8,7 +8,8 @@ import {
   type MakeUpInput,
 } from '../../../common/hours.ts';
 import { studentSchema, type StudentInput } from '../../../common/students.ts';
-import { HOURS_KEY, SCHEDULES_KEY, STUDENTS_KEY } from '../../lib/shared-queries.ts';
+import { HOURS_KEY, SCHEDULES_KEY, STUDENTS_KEY, type StudentListParams } from '../../lib/shared-queries.ts';
+import { downloadFile, localDate } from '../../lib/download.ts';
 import { apiParse, apiRequest } from '../../lib/api.ts';
 import { useRefreshingMutation } from '../../lib/use-refreshing-mutation.ts';
 
@@ -22,6 +23,17 @@ export const useCreateStudent = () => useStudentMutation((input: StudentInput) =
 
 export const useUpdateStudent = () =>
   useStudentMutation(({ id, input }: { id: number; input: StudentInput }) => apiParse(studentSchema, 'PUT', `/api/students/${id}`, input));
+
+/**
+ * GET /api/students/export: the list as filtered and sorted on screen, every page, as CSV (no SSN);
+ * saved under the server's name (students_export_{date}.csv).
+ */
+export function useExportStudents() {
+  return useMutation({
+    mutationFn: (params: Omit<StudentListParams, 'page' | 'pageSize'>) =>
+      downloadFile(`/api/students/export${queryString(params)}`, { fallbackName: `students_export_${localDate()}.csv` }),
+  });
+}
 
 /** 204, or 409 when the student has attendance history (change the status instead). */
 export const useDeleteStudent = () => useStudentMutation((id: number) => apiRequest('DELETE', `/api/students/${id}`).then(() => undefined));
