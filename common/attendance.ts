@@ -247,3 +247,16 @@ export const scanFormSchema = attendanceSubmitSchema.pick({ studentId: true, fir
 export type ScanForm = z.infer<typeof scanFormSchema>;
 
 export const SESSION_ALREADY_OPEN = 'A session is already open for this class. End it before starting a new one.';
+
+/**
+ * Why a class does not meet now (another day, or outside its hours), or null when it does: the
+ * answer of GET /api/qr-sessions/start-check and the `warning` of POST /api/qr-sessions. A session
+ * may still be started (a make-up the calendar does not show yet); the screen asks first.
+ */
+export const startCheckQuerySchema = z.object({ scheduleId: dbId('scheduleId') });
+export const startCheckSchema = z.object({ scheduleId: z.number().int(), sessionDate: z.string(), warning: z.string().nullable() });
+export type StartCheck = z.infer<typeof startCheckSchema>;
+/** POST /api/qr-sessions: the session, with the start check's warning (older clients ignore it). */
+export const startedSessionSchema = qrSessionSchema.extend({ warning: z.string().nullable() });
+/** A session may be started this long before the class's start time without a warning. */
+export const START_EARLY_MINUTES = 30;

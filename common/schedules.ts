@@ -62,3 +62,17 @@ export const rosterEntrySchema = z.object({
 });
 export const rosterAddSchema = z.object({ studentIds: z.array(dbId('studentIds')).min(1, 'Choose at least one student').max(1000) });
 export const INSTRUCTOR_REQUIRED = 'The instructor must be an active user with the Instructor role';
+
+/**
+ * GET /api/schedules/today: the classes meeting today on the school's clock (an instructor's own,
+ * every class for administrators), with the QR session running now, if any.
+ */
+export const todayClassSchema = scheduleSchema.extend({
+  /** The newest open QR session of the class, or null. */
+  openSession: z.object({ sessionId: z.string(), expiresAt: z.string() }).nullable(),
+  /** QR sessions of this class already run today (open or ended). */
+  sessionsToday: z.number().int(),
+});
+export type TodayClass = z.infer<typeof todayClassSchema>;
+export const todayClassesSchema = z.object({ date: z.string(), classes: z.array(todayClassSchema) });
+export type TodayClasses = z.infer<typeof todayClassesSchema>;

@@ -275,8 +275,9 @@ describe('Take Attendance', () => {
       await page.getByRole('link', { name: 'Back to Take Attendance' }).click();
       await visible(page.getByRole('heading', { level: 1, name: 'Take Attendance' }));
 
-      // End the session: the screen empties, the phone's page (reloaded) says it expired.
+      // End the session (confirmed): the screen empties, the phone's page (reloaded) says it expired.
       await page.getByRole('button', { name: 'End Session', exact: true }).click();
+      await page.getByRole('dialog', { name: 'End this session?' }).getByRole('button', { name: 'End Session' }).click();
       await visible(toastWith(page, 'Session Ended'));
       await visible(page.getByRole('heading', { name: 'No Active QR Session' }));
       expect(await startButton.isDisabled()).toBe(false);
@@ -353,6 +354,7 @@ describe('Take Attendance', () => {
       expect(await row.getByText('Called in sick').count()).toBe(0);
 
       await page.getByRole('button', { name: 'End Session', exact: true }).click();
+      await page.getByRole('dialog', { name: 'End this session?' }).getByRole('button', { name: 'End Session' }).click();
       await visible(toastWith(page, 'Session Ended'));
       expect(staff.errors).toEqual([]);
       expect(phone.errors).toEqual([]);

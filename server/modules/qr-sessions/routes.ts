@@ -1,7 +1,17 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { publicSessionQuerySchema, publicSessionSchema, qrImageSchema, qrSessionSchema, typedCodeResultSchema, typedCodeSchema } from '../../../common/attendance.ts';
+import {
+  publicSessionQuerySchema,
+  publicSessionSchema,
+  qrImageSchema,
+  qrSessionSchema,
+  startCheckQuerySchema,
+  startCheckSchema,
+  startedSessionSchema,
+  typedCodeResultSchema,
+  typedCodeSchema,
+} from '../../../common/attendance.ts';
 import { dbId } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import {
@@ -14,6 +24,7 @@ import {
   publicSession,
   sessionForTypedCode,
   setPassCookie,
+  startCheck,
   startSession,
 } from './service.ts';
 
@@ -32,8 +43,12 @@ export function qrSessionsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     );
     app.post(
       '/api/qr-sessions',
-      { config: { action: 'attendance:take' }, schema: { body: z.object({ scheduleId: dbId('scheduleId', { required: 'No Schedule Selected: Please select a class schedule first.' }) }), response: { 201: qrSessionSchema } } },
+      { config: { action: 'attendance:take' }, schema: { body: z.object({ scheduleId: dbId('scheduleId', { required: 'No Schedule Selected: Please select a class schedule first.' }) }), response: { 201: startedSessionSchema } } },
       async (req, reply) => reply.status(201).send(await startSession(deps.db, req.user!, req.body.scheduleId, ctx(req))),
+    );
+    // Before Start Session: does the class meet now? (The screen asks before starting one that does not.)
+    app.get('/api/qr-sessions/start-check', { config: { action: 'attendance:take' }, schema: { querystring: startCheckQuerySchema, response: { 200: startCheckSchema } } }, async (req) =>
+      startCheck(deps.db, req.user!, req.query.scheduleId, deps.clock.now()),
     );
     app.put('/api/qr-sessions/:id/deactivate', { config: { action: 'attendance:take' }, schema: { params: refParam, response: { 200: qrSessionSchema } } }, async (req) =>
       endSession(deps.db, req.user!, req.params.id, ctx(req)),

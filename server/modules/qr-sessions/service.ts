@@ -1,15 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import QRCode from 'qrcode';
-import { SCAN_CODE_NO_MATCH, SCAN_OPEN_LINK, SCAN_STALE_CODE, SESSION_ALREADY_OPEN, type PublicSession, type QrSession } from '../../../common/attendance.ts';
+import {
+  SCAN_CODE_NO_MATCH,
+  SCAN_OPEN_LINK,
+  SCAN_STALE_CODE,
+  SESSION_ALREADY_OPEN,
+  START_EARLY_MINUTES,
+  type PublicSession,
+  type QrSession,
+  type StartCheck,
+} from '../../../common/attendance.ts';
+import type { Schedule } from '../../../common/schedules.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { pgError } from '../../lib/db-errors.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
-import { localDate } from '../../lib/school-time.ts';
+import { localDate, localTimeOfDay, minutesOfDay } from '../../lib/school-time.ts';
 import { isLoopbackHost, networkBaseUrls } from '../../lib/network-addresses.ts';
 import { recordAudit } from '../audit-logs/service.ts';
-import { assertCanUseSchedule } from '../schedules/service.ts';
+import { assertCanUseSchedule, whyNotMeetingOn } from '../schedules/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { beginCodeAttempt, type CodeAttempt } from './code-attempts.ts';
 import { closeExpired, endSessionNow, insertSession, openSessions, recentSessionMeetings, sessionById, sessionByUuid, type RecentMeeting, type SessionRow } from './queries.ts';
@@ -85,9 +95,37 @@ export async function listRecentSessionMeetings(db: DbOrTx, now: Date): Promise<
   return recentSessionMeetings(db, now);
 }
 
-export async function startSession(db: Db, user: User, scheduleId: number, ctx: { clock: Clock; ip: string | null }): Promise<QrSession> {
-  await assertCanUseSchedule(db, user, scheduleId);
+/** Outside the class's hours (from START_EARLY_MINUTES before its start to its end), what to say; else null. */
+function offHours(schedule: Pick<Schedule, 'courseName' | 'startTime' | 'endTime'>, time: string): string | null {
+  const start = minutesOfDay(schedule.startTime);
+  let end = minutesOfDay(schedule.endTime);
+  if (end <= start) end += 24 * 60; // the class crosses midnight
+  const t = minutesOfDay(time);
+  if (t >= start - START_EARLY_MINUTES && t <= end) return null;
+  return `${schedule.courseName} meets from ${schedule.startTime} to ${schedule.endTime}; it is ${time} now.`;
+}
+
+/**
+ * Whether the class meets now on the school's clock: null, or why not (another day, a closure, a
+ * holiday, outside its hours). Advice only: a session may still be started (a make-up class).
+ */
+export async function startCheck(db: DbOrTx, user: User, scheduleId: number, now: Date): Promise<StartCheck> {
+  const schedule = await assertCanUseSchedule(db, user, scheduleId);
+  const { timeZone } = (await getSettings(db)).attendance;
+  const sessionDate = localDate(now, timeZone);
+  const warning = (await whyNotMeetingOn(db, scheduleId, sessionDate, now)) ?? offHours(schedule, localTimeOfDay(now, timeZone));
+  return { scheduleId, sessionDate, warning };
+}
+
+/** Starts a session; its answer carries the start check's warning when the class does not meet now. */
+export async function startSession(db: Db, user: User, scheduleId: number, ctx: { clock: Clock; ip: string | null }): Promise<QrSession & { warning: string | null }> {
   const now = ctx.clock.now();
+  const { warning } = await startCheck(db, user, scheduleId, now);
+  const session = await openSession(db, user, scheduleId, now, ctx.ip);
+  return { ...session, warning };
+}
+
+async function openSession(db: Db, user: User, scheduleId: number, now: Date, ip: string | null): Promise<QrSession> {
   const { attendance } = await getSettings(db);
   return db.transaction(async (tx) => {
     await closeExpiredSessions(tx, now, scheduleId);
@@ -99,7 +137,7 @@ export async function startSession(db: Db, user: User, scheduleId: number, ctx: 
       if (pgError(err).constraint === 'qr_sessions_one_open_per_schedule') throw conflict(SESSION_ALREADY_OPEN);
       throw err;
     }
-    await recordAudit(tx, { userId: user.id, action: 'Create', tableName: 'qr_sessions', recordId: id, ipAddress: ctx.ip, newValues: { scheduleId, expiresAt }, at: now });
+    await recordAudit(tx, { userId: user.id, action: 'Create', tableName: 'qr_sessions', recordId: id, ipAddress: ip, newValues: { scheduleId, expiresAt }, at: now });
     return toQrSession((await sessionById(tx, id))!, now);
   });
 }

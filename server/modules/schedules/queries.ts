@@ -1,7 +1,7 @@
 import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { userFullName } from '../../db/user-name.ts';
-import { courses, scheduleRosters, schedules, students, users } from '../../db/schema/index.ts';
+import { courses, qrSessions, scheduleRosters, schedules, students, users } from '../../db/schema/index.ts';
 
 export type ScheduleWrite = Pick<
   typeof schedules.$inferInsert,
@@ -21,32 +21,29 @@ export type ScheduleWrite = Pick<
 
 const rosterCount = sql<number>`(select count(*)::int from ${scheduleRosters} where ${scheduleRosters.scheduleId} = ${schedules.id})`;
 
-/** Schedules with their course, instructor name and roster size: the shape the API answers with. */
+/** A schedule with its course, instructor name and roster size: the shape the API answers with. */
+const scheduleColumns = {
+  id: schedules.id,
+  courseId: schedules.courseId,
+  courseName: courses.courseName,
+  courseCode: courses.courseCode,
+  instructorId: schedules.instructorId,
+  instructorName: userFullName,
+  cohortNumber: schedules.cohortNumber,
+  termNumber: schedules.termNumber,
+  dayOfWeek: schedules.dayOfWeek,
+  startTime: schedules.startTime,
+  endTime: schedules.endTime,
+  roomNumber: schedules.roomNumber,
+  courseStartDate: schedules.courseStartDate,
+  courseEndDate: schedules.courseEndDate,
+  sisScheduleId: schedules.sisScheduleId,
+  isActive: schedules.isActive,
+  rosterCount,
+};
+
 function selectScheduleRows(db: DbOrTx, where: SQL | undefined) {
-  return db
-    .select({
-      id: schedules.id,
-      courseId: schedules.courseId,
-      courseName: courses.courseName,
-      courseCode: courses.courseCode,
-      instructorId: schedules.instructorId,
-      instructorName: userFullName,
-      cohortNumber: schedules.cohortNumber,
-      termNumber: schedules.termNumber,
-      dayOfWeek: schedules.dayOfWeek,
-      startTime: schedules.startTime,
-      endTime: schedules.endTime,
-      roomNumber: schedules.roomNumber,
-      courseStartDate: schedules.courseStartDate,
-      courseEndDate: schedules.courseEndDate,
-      sisScheduleId: schedules.sisScheduleId,
-      isActive: schedules.isActive,
-      rosterCount,
-    })
-    .from(schedules)
-    .innerJoin(courses, eq(courses.id, schedules.courseId))
-    .leftJoin(users, eq(users.id, schedules.instructorId))
-    .where(where);
+  return db.select(scheduleColumns).from(schedules).innerJoin(courses, eq(courses.id, schedules.courseId)).leftJoin(users, eq(users.id, schedules.instructorId)).where(where);
 }
 
 export type ScheduleRow = Awaited<ReturnType<typeof selectScheduleRows>>[number];
@@ -155,4 +152,49 @@ export async function insertIntoProgramRosters(db: DbOrTx, studentId: number, pr
     select sc.id, ${studentId} from ${schedules} sc join ${courses} co on co.id = sc.course_id
      where co.program_id = ${programId} and sc.is_active and sc.course_end_date >= ${today}::date
     on conflict do nothing`);
+}
+
+/**
+ * Whether a schedule meets on a school-local date, as SQL: a make-up date always; otherwise an
+ * active schedule on its day of the week, within its course dates, not on one of its holidays.
+ * The same rule as attendance's whyNotAMeeting (rules.ts), said where the rows are filtered.
+ */
+function meetsOn(date: string, weekday: number): SQL {
+  return sql`(${date}::date = any(${schedules.makeupDates})
+    or (${schedules.isActive} and ${schedules.dayOfWeek} = ${weekday}
+        and ${date}::date between ${schedules.courseStartDate} and ${schedules.courseEndDate}
+        and not (${date}::date = any(${schedules.holidayExceptions}))))`;
+}
+
+export type MeetingRow = ScheduleRow & { programId: number | null; openSessionId: string | null; openSessionExpiresAt: Date | null; sessionsToday: number };
+
+/**
+ * The schedules meeting on `date` (one instructor's when given, or one schedule), ordered by start
+ * time, with the newest QR session open at `now` and the number of sessions run that day.
+ */
+export async function selectMeetingsOn(
+  db: DbOrTx,
+  opts: { date: string; weekday: number; now: Date; instructorId?: number | null; scheduleId?: number },
+): Promise<MeetingRow[]> {
+  const open = sql`(select q from ${qrSessions} q where q.schedule_id = ${schedules.id} and q.is_active and q.expires_at > ${opts.now}::timestamptz order by q.created_at desc limit 1)`;
+  const rows = await db
+    .select({
+      ...scheduleColumns,
+      programId: courses.programId,
+      openSessionId: sql<string | null>`(${open}).session_id::text`,
+      openSessionExpiresAt: sql<string | null>`(${open}).expires_at`,
+      sessionsToday: sql<number>`(select count(*)::int from ${qrSessions} q where q.schedule_id = ${schedules.id} and q.session_date = ${opts.date}::date)`,
+    })
+    .from(schedules)
+    .innerJoin(courses, eq(courses.id, schedules.courseId))
+    .leftJoin(users, eq(users.id, schedules.instructorId))
+    .where(
+      and(
+        meetsOn(opts.date, opts.weekday),
+        opts.instructorId != null ? eq(schedules.instructorId, opts.instructorId) : undefined,
+        opts.scheduleId != null ? eq(schedules.id, opts.scheduleId) : undefined,
+      ),
+    )
+    .orderBy(asc(schedules.startTime), asc(courses.courseCode), asc(schedules.cohortNumber));
+  return rows.map((r) => ({ ...r, openSessionExpiresAt: r.openSessionExpiresAt == null ? null : new Date(r.openSessionExpiresAt) }));
 }

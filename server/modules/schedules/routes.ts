@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { rosterAddSchema, rosterEntrySchema, scheduleInputSchema, scheduleSchema } from '../../../common/schedules.ts';
+import { rosterAddSchema, rosterEntrySchema, scheduleInputSchema, scheduleSchema, todayClassesSchema } from '../../../common/schedules.ts';
 import { dbId, idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import {
@@ -10,6 +10,7 @@ import {
   createSchedule,
   listInstructorSchedules,
   listRosterFor,
+  listTodaysClasses,
   listVisibleSchedules,
   removeFromRoster,
   updateSchedule,
@@ -23,6 +24,10 @@ export function schedulesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       '/api/schedules',
       { config: { action: 'schedules:view' }, schema: { querystring: z.object({ search: z.string().trim().max(200).optional() }), response: { 200: z.array(scheduleSchema) } } },
       async (req) => listVisibleSchedules(deps.db, req.user!, req.query.search),
+    );
+    // Today's meetings with their open QR sessions: for those who take attendance (an instructor's own).
+    app.get('/api/schedules/today', { config: { action: 'attendance:take' }, schema: { response: { 200: todayClassesSchema } } }, async (req) =>
+      listTodaysClasses(deps.db, req.user!, deps.clock),
     );
     app.get(
       '/api/schedules/instructor/:userId',

@@ -1,12 +1,15 @@
 import type { z } from 'zod';
-import { INSTRUCTOR_REQUIRED, type Schedule, type scheduleInputSchema } from '../../../common/schedules.ts';
+import { DAY_NAMES, INSTRUCTOR_REQUIRED, type Schedule, type TodayClasses, type scheduleInputSchema } from '../../../common/schedules.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { withUniqueFields } from '../../lib/db-errors.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
+import { dayOfWeek, localDate } from '../../lib/school-time.ts';
 import { changedFields, recordAudit } from '../audit-logs/service.ts';
+import { listClosures } from '../calendar/service.ts';
 import { getCourse } from '../courses/service.ts';
+import { getSettings } from '../settings/service.ts';
 import { isActiveInstructor } from '../users/service.ts';
 import {
   deleteRosterEntry,
@@ -16,10 +19,12 @@ import {
   insertIntoProgramRosters,
   lockSchedule,
   selectExistingStudentIds,
+  selectMeetingsOn,
   selectRoster,
   selectScheduleById,
   selectSchedules,
   updateScheduleRow,
+  type MeetingRow,
   type ScheduleRow,
   type ScheduleWrite,
 } from './queries.ts';
@@ -151,4 +156,56 @@ export async function removeFromRoster(db: Db, scheduleId: number, studentId: nu
 /** A newly enrolled student joins the rosters of their program's active schedules that have not ended by `today`. */
 export async function addStudentToProgramRosters(tx: DbOrTx, studentId: number, programId: number, today: string): Promise<void> {
   await insertIntoProgramRosters(tx, studentId, programId, today);
+}
+
+/** A closure applies to its program's classes, or to every class when it is school-wide. */
+const closes = (c: { programId: number | null }, programId: number | null) => c.programId == null || c.programId === programId;
+
+/** The name of a closure that keeps a program's classes home on `date`. */
+async function closureOn(db: DbOrTx, date: string, programId: number | null): Promise<string | null> {
+  return (await listClosures(db, { from: date, to: date })).find((c) => closes(c, programId))?.name ?? null;
+}
+
+/** The meetings of `date` that no school or program closure cancels. */
+async function meetingsOn(db: DbOrTx, opts: Omit<Parameters<typeof selectMeetingsOn>[1], 'weekday'>): Promise<MeetingRow[]> {
+  const [rows, closures] = await Promise.all([selectMeetingsOn(db, { ...opts, weekday: dayOfWeek(opts.date) }), listClosures(db, { from: opts.date, to: opts.date })]);
+  return rows.filter((r) => !closures.some((c) => closes(c, r.programId)));
+}
+
+/**
+ * Today's classes on the school's clock: an instructor's own meetings, every meeting for an
+ * administrator (the route admits only roles that take attendance), each with its open QR session.
+ */
+export async function listTodaysClasses(db: DbOrTx, user: { id: number; role: Role }, clock: Clock): Promise<TodayClasses> {
+  const now = clock.now();
+  const date = localDate(now, (await getSettings(db)).attendance.timeZone);
+  const rows = await meetingsOn(db, { date, now, instructorId: user.role === 'instructor' ? user.id : null });
+  return {
+    date,
+    classes: rows.map(({ programId: _p, openSessionId, openSessionExpiresAt, sessionsToday, ...r }) => ({
+      ...toSchedule(r),
+      openSession: openSessionId && openSessionExpiresAt ? { sessionId: openSessionId, expiresAt: openSessionExpiresAt.toISOString() } : null,
+      sessionsToday,
+    })),
+  };
+}
+
+/**
+ * Why a schedule does not meet on a school-local date (said for today: the start-session check),
+ * or null when it does: the same calendar as the hours ledger, plus the school's closures.
+ */
+export async function whyNotMeetingOn(db: DbOrTx, scheduleId: number, date: string, now: Date): Promise<string | null> {
+  const schedule = await getSchedule(db, scheduleId);
+  const [meeting] = await selectMeetingsOn(db, { date, weekday: dayOfWeek(date), now, scheduleId });
+  if (meeting) {
+    const closure = await closureOn(db, date, meeting.programId);
+    return closure ? `The school is closed today (${closure}); ${schedule.courseName} does not meet.` : null;
+  }
+  if (date < schedule.courseStartDate || date > schedule.courseEndDate) {
+    return `${schedule.courseName} runs from ${schedule.courseStartDate} to ${schedule.courseEndDate}; today is outside those dates.`;
+  }
+  if (!schedule.isActive) return `This ${schedule.courseName} schedule is inactive.`;
+  const weekday = dayOfWeek(date);
+  if (weekday !== schedule.dayOfWeek) return `${schedule.courseName} meets on ${DAY_NAMES[schedule.dayOfWeek]}s; today is ${DAY_NAMES[weekday]}.`;
+  return `Today is a holiday for ${schedule.courseName}: the class does not meet.`;
 }

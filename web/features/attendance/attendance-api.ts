@@ -5,15 +5,19 @@ import {
   checkInFlagSchema,
   qrImageSchema,
   qrSessionSchema,
+  startCheckSchema,
+  startedSessionSchema,
   type AttendanceRow,
   type CheckInFlag,
   type FlagDecision,
   type QrSession,
+  type StartCheck,
 } from '../../../common/attendance.ts';
 import { ATTENDANCE_STATUS_LABELS, REALTIME_REFRESH_MS, type AttendanceStatus } from '../../../common/constants.ts';
 import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { apiParse, readErrorBody } from '../../lib/api.ts';
 import { serverNow } from '../../lib/server-clock.ts';
+import { TODAYS_CLASSES_KEY } from '../../lib/todays-classes.ts';
 
 /**
  * Query hooks of the Take Attendance screen, one per endpoint (server/modules/qr-sessions and
@@ -93,13 +97,20 @@ export function useRoster(scheduleId: number | null, date: string | null, live: 
   });
 }
 
+/** GET /api/qr-sessions/start-check: whether the class meets now, asked before starting a session. */
+export const fetchStartCheck = (scheduleId: number): Promise<StartCheck> => apiParse(startCheckSchema, 'GET', `/api/qr-sessions/start-check?scheduleId=${scheduleId}`);
+
 export function useStartSession() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (scheduleId: number) => apiParse(qrSessionSchema, 'POST', '/api/qr-sessions', { scheduleId }),
+    mutationFn: async (scheduleId: number): Promise<QrSession> => {
+      const { warning: _warning, ...session } = await apiParse(startedSessionSchema, 'POST', '/api/qr-sessions', { scheduleId });
+      return session;
+    },
     onSuccess: (session) => {
       queryClient.setQueryData<QrSession[]>(ACTIVE_SESSIONS_KEY, (list) => [session, ...(list ?? []).filter((s) => s.id !== session.id)]);
       void queryClient.invalidateQueries({ queryKey: ACTIVE_SESSIONS_KEY });
+      void queryClient.invalidateQueries({ queryKey: TODAYS_CLASSES_KEY });
       void queryClient.invalidateQueries({ queryKey: rosterKey(session.scheduleId) });
       notifySuccess('QR Session Started', `Students can check in to ${session.courseName} now.`);
     },
@@ -121,6 +132,7 @@ export function useEndSession() {
       queryClient.setQueryData<QrSession[]>(ACTIVE_SESSIONS_KEY, (list) => (list ?? []).filter((s) => s.sessionId !== ended.sessionId));
       queryClient.removeQueries({ queryKey: qrImageKey(ended.sessionId) });
       void queryClient.invalidateQueries({ queryKey: ACTIVE_SESSIONS_KEY });
+      void queryClient.invalidateQueries({ queryKey: TODAYS_CLASSES_KEY });
       void queryClient.invalidateQueries({ queryKey: rosterKey(ended.scheduleId) });
       notifySuccess('Session Ended', `${ended.courseName} no longer accepts check-ins.`);
     },
@@ -146,12 +158,16 @@ export function useOverride() {
       notifySuccess('Attendance Updated', `${updated.firstName} ${updated.lastName} is now marked ${updated.status ? ATTENDANCE_STATUS_LABELS[updated.status] : 'Absent'}.`);
     },
     onError: (error) => {
-      // A date the class does not meet (or a student not on the roster) is worth saying exactly.
-      const specific = /^400: /.test(error.message) ? readErrorBody(error).message : null;
+      // A date the class does not meet, a student not on the roster, a locked past meeting: worth saying exactly.
+      const specific = refusalOf(error);
       notifyFailure(error, specific ?? 'Failed to update attendance record. Please try again.', 'Update Failed');
     },
   });
 }
+
+/** The server's reason for refusing a change (400, 403, 409), for the screen to show as it is. */
+export const refusalOf = (error: unknown): string | null =>
+  error instanceof Error && /^(400|403|409): /.test(error.message) ? readErrorBody(error).message : null;
 
 export type FlagReviewInput = { flag: CheckInFlag; scheduleId: number; decision: FlagDecision; studentName: string };
 

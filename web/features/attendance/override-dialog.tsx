@@ -7,7 +7,7 @@ import { Modal, ModalCancel, ModalFooter } from '../../components/ui/dialog.tsx'
 import { SelectField } from '../../components/ui/select-field.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextareaField } from '../../components/ui/textarea-field.tsx';
-import { useOverride, type OverrideInput } from './attendance-api.ts';
+import { refusalOf, useOverride, type OverrideInput } from './attendance-api.ts';
 import { formatDate } from '../../lib/format.ts';
 import { useSettings } from '../../lib/shared-queries.ts';
 import { schoolClock, schoolInstantIso } from '../../lib/zoned-time.ts';
@@ -50,6 +50,8 @@ function OverrideForm({ row, scheduleId, onDone }: { row: AttendanceRow; schedul
   const formRef = useRef<HTMLFormElement>(null);
   const missing = { status: !isOverrideStatus(status), reason: reason.trim() === '' };
   const invalid = attempted && (missing.status || missing.reason) ? missing : null;
+  // Why the server would not make the change (a locked past meeting, a day the class did not meet).
+  const refusal = override.isError ? refusalOf(override.error) : null;
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -77,6 +79,12 @@ function OverrideForm({ row, scheduleId, onDone }: { row: AttendanceRow; schedul
         {row.isManualOverride ? <span className="text-xs text-slate-500">(already overridden)</span> : null}
       </div>
       {invalid ? <Alert className="mb-5">{OVERRIDE_VALIDATION}</Alert> : null}
+      {refusal ? (
+        <Alert className="mb-5">
+          <p className="font-semibold">This record cannot be changed</p>
+          <p>{refusal}</p>
+        </Alert>
+      ) : null}
       <div className="space-y-4">
         <SelectField
           label="New status"

@@ -11,7 +11,11 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { cn } from '../../lib/cn.ts';
 import { useRoster } from './attendance-api.ts';
 import { formatDate, formatLocalTime } from '../../lib/format.ts';
+import { useServerNow } from '../../lib/server-clock.ts';
+import { useSettings } from '../../lib/shared-queries.ts';
 import { formatMinutes } from './format.ts';
+import { classSpan, liveMinutes, type ClassSpan } from './live-minutes.ts';
+import { MeetingDateBar } from './meeting-date.tsx';
 import { OverrideDialog } from './override-dialog.tsx';
 import { ProxyFlagBadge, ProxyFlagDialog, flagStanding } from './proxy-flags.tsx';
 import { ScanFlagNotice, openScanFlag } from './scan-flag.tsx';
@@ -28,11 +32,26 @@ const FILTERS: { value: Filter; label: string }[] = [
 const isIn = (r: AttendanceRow) => r.status === 'present' || r.status === 'late' || r.status === 'incomplete';
 
 /**
- * The class roster merged with today's records (the server's list, no sample students), polled
- * every 5 s while a session is live (SPEC §4), with a manual override per row.
+ * The class roster merged with one meeting's records (the server's list, no sample students),
+ * polled every 5 s while a session is live (SPEC §4), with a manual override per row. The meeting
+ * is today's (or the running session's) unless a past date is picked to review and correct.
  */
-export function RosterPanel({ schedule, date, live }: { schedule: Schedule; date: string | null; live: boolean }) {
+export function RosterPanel({
+  schedule,
+  date,
+  live,
+  today,
+  onPickDate,
+}: {
+  schedule: Schedule;
+  date: string | null;
+  live: boolean;
+  /** The school's date today, when known. */
+  today: string | null;
+  onPickDate: (date: string | null) => void;
+}) {
   const roster = useRoster(schedule.id, date, live);
+  const timeZone = useSettings().data?.attendance.timeZone;
   const [filter, setFilter] = useState<Filter>('all');
   // The student being overridden; their row is read fresh from each poll (a scan may land meanwhile).
   const [editingId, setEditingId] = useState<number | null>(null);
@@ -45,6 +64,8 @@ export function RosterPanel({ schedule, date, live }: { schedule: Schedule; date
   const shown = rows.filter((r) => (filter === 'all' ? true : filter === 'in' ? isIn(r) : r.status == null));
   const rate = rows.length ? Math.round((checkedIn / rows.length) * 100) : 0;
   const sessionDate = rows[0]?.sessionDate;
+  // While class runs, minutes are shown as so far / projected to the scheduled end.
+  const span = live && sessionDate && timeZone ? classSpan(sessionDate, schedule.startTime, schedule.endTime, timeZone) : null;
   const editing = rows.find((r) => r.studentId === editingId) ?? null;
   const reviewing = rows.find((r) => r.studentId === reviewingId) ?? null;
   const toReview = rows.filter((r) => flagStanding(r) === 'flagged').length;
@@ -71,6 +92,8 @@ export function RosterPanel({ schedule, date, live }: { schedule: Schedule; date
           {roster.isFetching ? <Spinner className="size-3.5 text-slate-400" /> : null}
         </div>
       </div>
+
+      <MeetingDateBar schedule={schedule} date={date ?? today ?? sessionDate ?? ''} today={today} onPickDate={onPickDate} />
 
       {roster.isPending ? (
         <div role="status" aria-label="Loading roster" className="flex justify-center py-12">
@@ -137,7 +160,7 @@ export function RosterPanel({ schedule, date, live }: { schedule: Schedule; date
                   <th scope="col" className="px-3 py-2.5">Status</th>
                   <th scope="col" className="px-3 py-2.5">Check-in</th>
                   <th scope="col" className="px-3 py-2.5">Check-out</th>
-                  <th scope="col" className="px-3 py-2.5">Minutes</th>
+                  <th scope="col" className="px-3 py-2.5">{span ? 'Minutes (so far / projected)' : 'Minutes'}</th>
                   <th scope="col" className="px-5 py-2.5 text-right sm:px-6">
                     <span className="sr-only">Actions</span>
                   </th>
@@ -149,6 +172,7 @@ export function RosterPanel({ schedule, date, live }: { schedule: Schedule; date
                     key={r.studentId}
                     row={r}
                     scheduleId={schedule.id}
+                    span={span}
                     onOverride={() => setEditingId(r.studentId)}
                     onReview={() => setReviewingId(r.studentId)}
                     onHistory={() => r.id != null && setHistory({ id: r.id, description: `${r.firstName} ${r.lastName} · ${schedule.courseCode} · ${formatDate(r.sessionDate, 'medium')}` })}
@@ -157,7 +181,7 @@ export function RosterPanel({ schedule, date, live }: { schedule: Schedule; date
                 {shown.length === 0 ? (
                   <tr>
                     <td colSpan={7} className="px-6 py-8 text-center text-sm text-slate-600">
-                      {filter === 'missing' ? 'Everyone has a record for today.' : 'Nobody has checked in yet.'}
+                      {filter === 'missing' ? 'Everyone has a record for this meeting.' : 'Nobody has checked in yet.'}
                     </td>
                   </tr>
                 ) : null}
@@ -173,7 +197,21 @@ export function RosterPanel({ schedule, date, live }: { schedule: Schedule; date
   );
 }
 
-function RosterRow({ row, scheduleId, onOverride, onReview, onHistory }: { row: AttendanceRow; scheduleId: number; onOverride: () => void; onReview: () => void; onHistory: () => void }) {
+function RosterRow({
+  row,
+  scheduleId,
+  span,
+  onOverride,
+  onReview,
+  onHistory,
+}: {
+  row: AttendanceRow;
+  scheduleId: number;
+  span: ClassSpan | null;
+  onOverride: () => void;
+  onReview: () => void;
+  onHistory: () => void;
+}) {
   const name = `${row.firstName} ${row.lastName}`;
   const minutes = formatMinutes(row.minutesAttended);
   return (
@@ -203,8 +241,14 @@ function RosterRow({ row, scheduleId, onOverride, onReview, onHistory }: { row: 
       <td className="px-3 py-3 text-slate-700 tabular-nums">{formatLocalTime(row.scanInTime) ?? <span className="text-slate-400">—</span>}</td>
       <td className="px-3 py-3 text-slate-700 tabular-nums">{formatLocalTime(row.scanOutTime) ?? <span className="text-slate-400">—</span>}</td>
       <td className="px-3 py-3 text-slate-700 tabular-nums">
-        {minutes ?? <span className="text-slate-400">—</span>}
-        {row.scheduledMinutes ? <span className="text-xs text-slate-500"> / {formatMinutes(row.scheduledMinutes)}</span> : null}
+        {span && row.scanInTime && isIn(row) ? (
+          <LiveMinutes row={row} span={span} />
+        ) : (
+          <>
+            {minutes ?? <span className="text-slate-400">—</span>}
+            {row.scheduledMinutes ? <span className="text-xs text-slate-500"> / {formatMinutes(row.scheduledMinutes)}</span> : null}
+          </>
+        )}
       </td>
       <td className="px-5 py-2 text-right sm:px-6">
         <div className="flex justify-end gap-1">
@@ -215,5 +259,19 @@ function RosterRow({ row, scheduleId, onOverride, onReview, onHistory }: { row: 
         </div>
       </td>
     </tr>
+  );
+}
+
+/** A checked-in student's minutes while class runs, redrawn every second on the server's clock. */
+function LiveMinutes({ row, span }: { row: AttendanceRow; span: ClassSpan }) {
+  const now = useServerNow();
+  const m = liveMinutes(row, span, now);
+  if (!m) return null;
+  return (
+    <span data-testid="live-minutes" className="whitespace-nowrap">
+      <span className="font-medium text-slate-900">{formatMinutes(m.soFar)}</span> so far
+      <span className="text-slate-400"> / </span>
+      {formatMinutes(m.projected)} projected
+    </span>
   );
 }

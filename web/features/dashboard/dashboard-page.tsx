@@ -1,10 +1,12 @@
 import { BarChart3, LayoutDashboard, Radio, RefreshCw } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
+import { TodaysClassesCard } from '../../components/todays-classes-card.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { PageTabPanel, PageTabs } from '../../components/ui/page-tabs.tsx';
 import { LoadingPanel } from '../../components/ui/spinner.tsx';
 import { cn } from '../../lib/cn.ts';
+import { useSignedInUser } from '../../lib/use-auth.ts';
 import { useTabParam } from '../../lib/use-tab-param.ts';
 import { formatTime } from './format.ts';
 import { GettingStartedCard } from './getting-started-card.tsx';
@@ -26,6 +28,7 @@ const TABS = [
  * nothing is a placeholder). The open tab is kept in ?tab= so a reload or a shared link keeps it.
  */
 export function DashboardPage() {
+  const user = useSignedInUser();
   const [tab, setTab] = useTabParam(TABS);
   const [autoRefresh, setAutoRefresh] = useState(true);
 
@@ -61,6 +64,8 @@ export function DashboardPage() {
           </div>
         }
       />
+      {/* Where an instructor lands: their classes of today first (issue 17); the admin dashboard is unchanged. */}
+      {user.role === 'instructor' ? <TodaysClassesCard /> : null}
       <GettingStartedCard />
       <PageTabs label="Dashboard views" tabs={TABS} value={tab} onValueChange={setTab}>
         <PageTabPanel value="overview">
