@@ -8,6 +8,7 @@ const APP_ROUTES = [
   '/sessions',
   '/attendance',
   '/attendance/present',
+  '/attendance/sheet',
   '/users',
   '/students',
   '/programs',

@@ -184,6 +184,8 @@ describe('data management', () => {
       await page.goto('/data-management?tab=nonsense');
       expect(await page.getByRole('tab', { name: 'Upload Wizard' }).getAttribute('aria-selected')).toBe('true');
       await page.goto('/data-management?tab=export');
+      // The plain export (GET /api/export/attendance), not the one that marks records sent to the SIS.
+      await page.getByLabel('Mark as sent to the SIS').uncheck();
       await page.route('**/api/export/attendance**', (route) => route.fulfill({ status: 500, body: '{"message":"Internal Server Error"}' }));
       await page.getByRole('button', { name: 'Export Attendance' }).click();
       await expectToast(page, 'Export Failed', 'Failed to export attendance data. Please try again.');

@@ -3,10 +3,11 @@ import { apiRequest } from './api.ts';
 /**
  * GET a file the server sends as an attachment and hand it to the browser's downloads through a
  * temporary link. The name is the server's (Content-Disposition), else `fallbackName`; `name`
- * overrides both. Resolves with the name used.
+ * overrides both. With `post`, the file comes from a POST of that JSON body (an export that also
+ * records something). Resolves with the name used.
  */
-export async function downloadFile(url: string, opts: { fallbackName: string; name?: string }): Promise<string> {
-  const res = await apiRequest('GET', url);
+export async function downloadFile(url: string, opts: { fallbackName: string; name?: string; post?: unknown }): Promise<string> {
+  const res = opts.post === undefined ? await apiRequest('GET', url) : await apiRequest('POST', url, opts.post);
   const blob = await res.blob();
   const name = opts.name ?? /filename="?([^";]+)"?/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? opts.fallbackName;
   saveBlob(blob, name);

@@ -1,7 +1,7 @@
 import { useCallback, useSyncExternalStore } from 'react';
 
-/** Below Tailwind's `md` breakpoint (48rem): where the sidebar becomes a menu and wide tables become cards. */
-export const NARROW_SCREEN = '(width < 48rem)';
+/** Below Tailwind's `md` breakpoint (48rem) on a screen: where the sidebar becomes a menu and wide tables become cards (never on paper, issue 17). */
+export const NARROW_SCREEN = 'screen and (width < 48rem)';
 
 /** Whether a media query matches now; re-renders when it starts or stops matching (a rotation, a zoom). */
 export function useMediaQuery(query: string): boolean {

@@ -1,53 +1,138 @@
 import { Readable } from 'node:stream';
+import { ANALYTICS_EXPORT_COLUMNS } from '../../../common/exports.ts';
 import { ATTENDANCE_EXPORT_COLUMNS } from '../../../common/import-columns.ts';
-import type { DbOrTx } from '../../db/client.ts';
+import type { Role } from '../../../common/roles.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { csvDownloadHeaders, csvStream } from '../../lib/csv.ts';
+import { csvDownloadHeaders, csvStream, csvText } from '../../lib/csv.ts';
 import { localDate } from '../../lib/school-time.ts';
 import { isoOrNull } from '../../lib/sql-values.ts';
 import { recordAudit } from '../audit-logs/service.ts';
+import { analytics, scopeFor } from '../dashboard/service.ts';
 import { getSettings } from '../settings/service.ts';
-import { listAttendanceExportBatch, type ExportRange } from './queries.ts';
+import { listAttendanceExportBatch, markRecordsSynced, type ExportFilter } from './queries.ts';
 
 /** Rows fetched per query: a million-row export never sits in memory. */
 const EXPORT_BATCH = 5000;
+/** Records marked synced per statement (one transaction for all of them). */
+const MARK_CHUNK = 10_000;
 
-export type { ExportRange } from './queries.ts';
+export type { ExportFilter } from './queries.ts';
+
+type ExportCtx = { actorId: number; ip: string | null; clock: Clock };
+type ExportRow = Record<(typeof ATTENDANCE_EXPORT_COLUMNS)[number], unknown>;
+
+/**
+ * The records of a file handed to the SIS that were waiting for it (pending or failed), with the
+ * version of each as written; `finish` marks them synced once the last row is in the file.
+ */
+type Handover = { ids: number[]; versions: string[]; finish: () => Promise<void> };
 
 /**
  * Attendance rows in id order, one keyset-paginated batch at a time (`id > last`), each batch a
  * short query of its own: no long transaction, no cursor held between batches.
  */
-export async function* attendanceRows(db: DbOrTx, range: ExportRange, batch = EXPORT_BATCH): AsyncGenerator<Record<(typeof ATTENDANCE_EXPORT_COLUMNS)[number], unknown>> {
+export async function* attendanceRows(db: DbOrTx, filter: ExportFilter, batch = EXPORT_BATCH, handover?: Handover): AsyncGenerator<ExportRow> {
   let last = 0;
   for (;;) {
-    const rows = await listAttendanceExportBatch(db, range, last, batch);
-    for (const { id: _id, scanInTime, scanOutTime, ...r } of rows) {
+    const rows = await listAttendanceExportBatch(db, filter, last, batch);
+    for (const { id, version, scanInTime, scanOutTime, ...r } of rows) {
+      if (handover && (r.syncStatus === 'pending' || r.syncStatus === 'failed')) {
+        handover.ids.push(id);
+        handover.versions.push(version);
+      }
       yield { ...r, scanInTime: isoOrNull(scanInTime), scanOutTime: isoOrNull(scanOutTime) };
     }
-    if (rows.length < batch) return;
+    if (rows.length < batch) break;
     last = rows[rows.length - 1]!.id;
   }
+  // Reached only when every row was produced: a download cancelled midway destroys the stream
+  // (and this generator) first, and its records stay pending.
+  await handover?.finish();
 }
 
 /**
  * The CSV as a stream: header row, then rows as the batches arrive (backpressure from the client).
  * Text cells that a spreadsheet would run as formulas are neutralised (lib/csv.ts).
  */
-function attendanceCsvStream(db: DbOrTx, range: ExportRange, batch = EXPORT_BATCH): Readable {
+function attendanceCsvStream(db: DbOrTx, filter: ExportFilter, handover?: Handover): Readable {
   const csv = csvStream(ATTENDANCE_EXPORT_COLUMNS);
-  const source = Readable.from(attendanceRows(db, range, batch));
+  const source = Readable.from(attendanceRows(db, filter, EXPORT_BATCH, handover));
   source.on('error', (err) => csv.destroy(err));
+  // The client went away (the reply destroyed the file): stop reading, so nothing is marked.
+  csv.on('close', () => source.destroy());
   return source.pipe(csv);
+}
+
+async function attendanceFileName(db: DbOrTx, clock: Clock): Promise<string> {
+  const { timeZone } = (await getSettings(db)).attendance;
+  return `attendance_export_${localDate(clock.now(), timeZone)}.csv`;
 }
 
 /**
  * The attendance export: audited as it starts (so an aborted download is still on record), named
- * attendance_export_{school-local date}.csv, and streamed batch by batch.
+ * attendance_export_{school-local date}.csv, and streamed batch by batch. Reading it changes nothing.
  */
-export async function exportAttendance(db: DbOrTx, range: ExportRange, ctx: { actorId: number; ip: string | null; clock: Clock }): Promise<{ fileName: string; headers: Record<string, string>; stream: Readable }> {
+export async function exportAttendance(db: DbOrTx, filter: ExportFilter, ctx: ExportCtx): Promise<{ fileName: string; headers: Record<string, string>; stream: Readable }> {
+  const fileName = await attendanceFileName(db, ctx.clock);
+  await recordAudit(db, { userId: ctx.actorId, action: 'Export', tableName: 'attendance', ipAddress: ctx.ip, newValues: { ...filter, fileName } });
+  return { fileName, headers: csvDownloadHeaders(fileName), stream: attendanceCsvStream(db, filter) };
+}
+
+/**
+ * The attendance export handed to the SIS (decision 032): the same file, and once its last row is
+ * written, the records in it that were waiting for the SIS become `synced` in one transaction with
+ * its audit entry, so the dashboard's Pending Sync drops. A record changed later is pending again
+ * (a trigger, migration 0018).
+ */
+export async function exportAttendanceForSis(db: Db, filter: ExportFilter, ctx: ExportCtx): Promise<{ fileName: string; headers: Record<string, string>; stream: Readable }> {
+  const fileName = await attendanceFileName(db, ctx.clock);
+  await recordAudit(db, { userId: ctx.actorId, action: 'Export', tableName: 'attendance', ipAddress: ctx.ip, newValues: { ...filter, fileName, forSis: true } });
+  const handover: Handover = {
+    ids: [],
+    versions: [],
+    finish: () =>
+      db.transaction(async (tx) => {
+        let marked = 0;
+        for (let i = 0; i < handover.ids.length; i += MARK_CHUNK) {
+          marked += await markRecordsSynced(tx, { ids: handover.ids.slice(i, i + MARK_CHUNK), versions: handover.versions.slice(i, i + MARK_CHUNK) });
+        }
+        await recordAudit(tx, { userId: ctx.actorId, action: 'Update', tableName: 'attendance', ipAddress: ctx.ip, newValues: { syncStatus: 'synced', records: marked, fileName, ...filter } });
+      }),
+  };
+  return { fileName, headers: csvDownloadHeaders(fileName), stream: attendanceCsvStream(db, filter, handover) };
+}
+
+type AnalyticsCtx = { db: DbOrTx; user: { id: number; role: Role }; now: Date; ip: string | null };
+type AnalyticsRow = Partial<Record<(typeof ANALYTICS_EXPORT_COLUMNS)[number], string | number | null>>;
+
+/**
+ * The dashboard's Analytics tab as a CSV (issue 17 item 7): the figures the viewer sees (an
+ * instructor their own classes), one row per figure, written by the one CSV writer (formula-safe).
+ */
+export async function exportAnalytics(ctx: AnalyticsCtx): Promise<{ fileName: string; headers: Record<string, string>; body: string }> {
+  const { db, user, now } = ctx;
+  const data = await analytics({ db, scope: scopeFor(user), now, viewerId: user.id });
+  const rows: AnalyticsRow[] = [
+    ...data.performanceMetrics.map((m) => ({ section: 'Key Performance Indicators', item: m.metric, value: m.current, unit: m.unit, target: m.target, trend: m.trend })),
+    ...data.attendanceTrends.map((d) => ({ section: 'Attendance Trends', date: d.date, value: d.attendanceRate, unit: '%', present: d.presentStudents, total: d.totalStudents })),
+    ...data.courseAnalytics.map((c) => ({
+      section: 'Course Performance',
+      item: c.courseName,
+      code: c.courseCode,
+      value: c.avgAttendanceRate,
+      unit: '%',
+      trend: c.trend,
+      riskLevel: c.riskLevel,
+      sessions: c.totalSessions,
+    })),
+    { section: 'User Activity', item: 'Daily logins', value: data.userActivity.dailyLogins, unit: 'sign-ins' },
+    { section: 'User Activity', item: 'Average session', value: data.userActivity.avgSessionDuration, unit: 'minutes' },
+    ...data.userActivity.topActiveUsers.map((u) => ({ section: 'Most Active Users', item: u.name, value: u.sessions, unit: 'sessions' })),
+  ];
   const { timeZone } = (await getSettings(db)).attendance;
-  const fileName = `attendance_export_${localDate(ctx.clock.now(), timeZone)}.csv`;
-  await recordAudit(db, { userId: ctx.actorId, action: 'Export', tableName: 'attendance', ipAddress: ctx.ip, newValues: { ...range, fileName } });
-  return { fileName, headers: csvDownloadHeaders(fileName), stream: attendanceCsvStream(db, range) };
+  const fileName = `analytics_export_${localDate(now, timeZone)}.csv`;
+  await recordAudit(db, { userId: user.id, action: 'Export', tableName: 'analytics', ipAddress: ctx.ip, newValues: { fileName, generatedAt: data.generatedAt } });
+  const body = csvText([ANALYTICS_EXPORT_COLUMNS, ...rows.map((r) => ANALYTICS_EXPORT_COLUMNS.map((c) => r[c] ?? null))], { bom: true });
+  return { fileName, headers: csvDownloadHeaders(fileName), body };
 }

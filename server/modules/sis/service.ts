@@ -1,6 +1,7 @@
 import { SIS_TABLES, type SisStatus } from '../../../common/import-columns.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { isoOrNull } from '../../lib/sql-values.ts';
+import { exportAttendanceForSis } from '../exports/service.ts';
 import { countSyncStatuses } from './queries.ts';
 
 /** Sync status counts (pending, synced, failed, manual) per table, read from the database. */
@@ -13,3 +14,9 @@ export async function sisStatus(db: DbOrTx): Promise<SisStatus> {
   const sum = (k: 'pending' | 'synced' | 'failed' | 'manual' | 'total') => tables.reduce((n, t) => n + t[k], 0);
   return { tables, totals: { pending: sum('pending'), synced: sum('synced'), failed: sum('failed'), manual: sum('manual'), total: sum('total') } };
 }
+
+/**
+ * An SIS exchange: the attendance export, after which the records it carried are synced
+ * (decision 032). The file and the mark are the exports module's.
+ */
+export const exportAttendanceToSis = exportAttendanceForSis;
