@@ -395,3 +395,12 @@ export function daysBetween(a: string, b: string): number {
 export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
+
+/**
+ * Clock minutes: whole minutes of [arrived, left] (instants in ms) that fall inside the class
+ * [start, end]. The one count of attended minutes, for the server's records and the roster's
+ * "so far / projected" alike.
+ */
+export function clockMinutesInside(arrived: number, left: number, start: number, end: number): number {
+  return Math.max(0, Math.floor((Math.min(left, end) - Math.max(arrived, start)) / 60_000));
+}

@@ -1,4 +1,5 @@
 import type { AttendanceStatus } from '../../../common/constants.ts';
+import { clockMinutesInside } from '../../../common/hours.ts';
 import { minutesOfDay, zonedInstant } from '../../lib/school-time.ts';
 
 /**
@@ -27,9 +28,7 @@ export function leftEarly(scanOut: Date, window: ClassWindow, earlyLeaveThreshol
 
 /** Whole minutes of [check-in, check-out or class end] that fall inside the class (clock hours). */
 export function minutesAttended(scanIn: Date, scanOut: Date | null, window: ClassWindow): number {
-  const from = Math.max(scanIn.getTime(), window.start.getTime());
-  const to = Math.min((scanOut ?? window.end).getTime(), window.end.getTime());
-  return Math.max(0, Math.floor((to - from) / 60_000));
+  return clockMinutesInside(scanIn.getTime(), (scanOut ?? window.end).getTime(), window.start.getTime(), window.end.getTime());
 }
 
 export function scheduledMinutes(window: ClassWindow): number {

@@ -1,5 +1,5 @@
 import type { AttendanceRow } from '../../../common/attendance.ts';
-import { addDays } from '../../../common/hours.ts';
+import { addDays, clockMinutesInside } from '../../../common/hours.ts';
 import { schoolInstantIso } from '../../lib/zoned-time.ts';
 
 /** A class meeting's real start and end (ms), from the school's date and clock times. */
@@ -13,13 +13,13 @@ export function classSpan(sessionDate: string, startTime: string, endTime: strin
 
 /**
  * While class runs: the minutes a checked-in student has attended so far, and what they will have
- * if they stay to the scheduled end (or what they had, once checked out). Counted as the server
- * counts clock hours: the part of [check-in, check-out or end] inside the class, whole minutes.
+ * if they stay to the scheduled end (or what they had, once checked out): the server's own count
+ * of clock minutes (common/hours.ts), up to now and up to the end.
  */
 export function liveMinutes(row: Pick<AttendanceRow, 'scanInTime' | 'scanOutTime'>, span: ClassSpan, now: number): { soFar: number; projected: number } | null {
   if (!row.scanInTime) return null;
-  const from = Math.max(Date.parse(row.scanInTime), span.start);
+  const arrived = Date.parse(row.scanInTime);
   const left = row.scanOutTime ? Date.parse(row.scanOutTime) : span.end;
-  const upTo = (to: number) => Math.max(0, Math.floor((Math.min(to, left, span.end) - from) / 60_000));
+  const upTo = (to: number) => clockMinutesInside(arrived, Math.min(to, left), span.start, span.end);
   return { soFar: upTo(now), projected: upTo(span.end) };
 }

@@ -11,10 +11,10 @@ import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { PageTabPanel, PageTabs } from '../../components/ui/page-tabs.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { Toolbar, ToolbarSelect } from '../../components/ui/toolbar.tsx';
+import { ProgramFilter } from '../../components/pickers/program-select.tsx';
+import { Toolbar } from '../../components/ui/toolbar.tsx';
 import { downloadFile } from '../../lib/download.ts';
 import { formatDate, formatHm } from '../../lib/format.ts';
-import { usePrograms } from '../../lib/shared-queries.ts';
 import { useSignedInUser } from '../../lib/use-auth.ts';
 import { useTabParam } from '../../lib/use-tab-param.ts';
 import { useComplianceOverview, useWithdrawalWatch, type ComplianceFilter } from './compliance-api.ts';
@@ -206,7 +206,6 @@ function MonthlyTab({ programId }: { programId: string }) {
  */
 export function CompliancePage() {
   const user = useSignedInUser();
-  const programs = usePrograms();
   const [programId, setProgramId] = useState('');
   const [asOf, setAsOf] = useState('');
   const filter: ComplianceFilter = { programId: programId ? Number(programId) : undefined, asOf: asOf || undefined };
@@ -235,14 +234,7 @@ export function CompliancePage() {
       <PageHeader title="Compliance" subtitle="Withdrawal watch, satisfactory academic progress, the excused cap, make-up owed and the state-board report" />
       <Card className="mb-6">
         <Toolbar className="flex-wrap">
-          <ToolbarSelect id="compliance-program" label="Program" value={programId} onChange={setProgramId}>
-            <option value="">All programs</option>
-            {(programs.data ?? []).map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.programName}
-              </option>
-            ))}
-          </ToolbarSelect>
+          <ProgramFilter id="compliance-program" value={programId} onChange={setProgramId} />
           <div className="flex items-center gap-2 text-sm">
             <label htmlFor="compliance-as-of" className="text-slate-700">
               As of

@@ -11,7 +11,8 @@ import { PageHeader } from '../../components/ui/page-header.tsx';
 import { SearchInput } from '../../components/ui/search-input.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { TablePagination } from '../../components/ui/table-pagination.tsx';
-import { Toolbar, ToolbarSelect } from '../../components/ui/toolbar.tsx';
+import { ProgramFilter } from '../../components/pickers/program-select.tsx';
+import { Toolbar } from '../../components/ui/toolbar.tsx';
 import { useDebouncedValue } from '../../components/ui/use-debounced-value.ts';
 import { downloadFile, localDate } from '../../lib/download.ts';
 import { formatDate } from '../../lib/format.ts';
@@ -117,22 +118,14 @@ export function HoursPage() {
             className="sm:max-w-xs sm:flex-1"
           />
           <div className="flex flex-wrap items-center gap-3">
-            <ToolbarSelect
+            <ProgramFilter
               id="hours-program"
-              label="Program"
               value={programId}
               onChange={(v) => {
                 setProgramId(v);
                 firstPage();
               }}
-            >
-              <option value="">All programs</option>
-              {(programs.data ?? []).map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.programName}
-                </option>
-              ))}
-            </ToolbarSelect>
+            />
             <div className="flex items-center gap-2 text-sm">
               <label htmlFor="hours-as-of" className="text-slate-700">
                 As of
