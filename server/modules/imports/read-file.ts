@@ -94,11 +94,12 @@ function checkCsv(buffer: Buffer): void {
 const noHeader = () => new UnreadableFile(1, 'The file is empty: the first row must be the header row');
 
 /**
- * A spreadsheet's first sheet. Cells are read as lib/tabular-file.ts's readTabular reads them
- * (trimmed; a column is found by its header, the last of equal headers winning, and a column with
- * no header is empty), each row dropped from the reader's list once it is in the table.
+ * A spreadsheet's first sheet, as tables of at most `partRows` data rows. Cells are read as
+ * lib/tabular-file.ts's readTabular reads them (trimmed; a column is found by its header, the last
+ * of equal headers winning, and a column with no header is empty), each row dropped from the
+ * reader's list once it is in a part, so a part handed on and done with is memory given back.
  */
-function readSpreadsheet(buffer: Buffer, kind: 'xlsx' | 'xls'): RawTable {
+function* spreadsheetParts(buffer: Buffer, kind: 'xlsx' | 'xls', partRows: number): Generator<RawTable> {
   let records: (string[] | undefined)[];
   try {
     checkTabularLimits(buffer, kind);
@@ -111,14 +112,27 @@ function readSpreadsheet(buffer: Buffer, kind: 'xlsx' | 'xls'): RawTable {
   if (headerIndex < 0) throw noHeader();
   const headers = records[headerIndex]!.map((h) => h.trim());
   const source = headers.map((h) => (h ? headers.lastIndexOf(h) : -1));
-  const table = new RawTable(headers, headerIndex + 1);
+  let table = new RawTable(headers, headerIndex + 1);
+  let parts = 0;
   for (let i = headerIndex + 1; i < records.length; i++) {
     const cells = records[i]!;
     records[i] = undefined;
     if (isBlank(cells)) continue;
     table.add(source.map((k) => (k < 0 ? '' : (cells[k] ?? '').trim())), i + 1);
+    if (table.size >= partRows) {
+      parts += 1;
+      yield table;
+      table = new RawTable(headers, headerIndex + 1);
+    }
   }
-  return table;
+  // A header and no data rows: one empty part, as from a CSV.
+  if (table.size > 0 || parts === 0) yield table;
+}
+
+/** A spreadsheet's first sheet as one table (spreadsheetParts without the parts). */
+function readSpreadsheet(buffer: Buffer, kind: 'xlsx' | 'xls'): RawTable {
+  // With no limit on a part's rows, the first part is the whole sheet.
+  return spreadsheetParts(buffer, kind, Number.POSITIVE_INFINITY).next().value as RawTable;
 }
 
 /**
@@ -159,11 +173,12 @@ const CSV_SLICE_BYTES = 64 * 1024;
  * The file as consecutive parts of at most `partRows` data rows, each with the header: a CSV is
  * parsed as the parts are taken, so a part's cells are the only ones in memory (a 100,000-row
  * file no longer lives as 900,000 strings at once). A file with a header and no data rows gives
- * one empty part. A spreadsheet is one part: its reader holds the whole sheet anyway.
+ * one empty part. A spreadsheet's reader (SheetJS) holds the whole sheet while it reads, but its
+ * rows are then handed on in parts too, so checking and staging them works on one part at a time.
  */
 export async function* readImportFileInParts(buffer: Buffer, kind: 'csv' | 'xlsx' | 'xls', partRows: number): AsyncGenerator<RawTable> {
   if (kind !== 'csv') {
-    yield readSpreadsheet(buffer, kind);
+    yield* spreadsheetParts(buffer, kind, partRows);
     return;
   }
   checkCsv(buffer);

@@ -1,3 +1,4 @@
+import * as XLSX from '@e965/xlsx';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadType } from '../../../common/constants.ts';
@@ -40,6 +41,20 @@ describe('a students file of many parts', () => {
     expect(parts.map((p) => p.size)).toEqual([5000, 5000, 2345]);
     expect(parts.flatMap((p) => p.records)).toEqual(whole.records);
     expect(parts.flatMap((p) => p.rows)).toEqual(whole.rows);
+  });
+
+  it('reads a spreadsheet in parts too, blank rows skipped and row numbers kept', async () => {
+    const sheet = [HEADER, ...rows(5_000, 'SHEET').slice(0, 2_500), [], ...rows(5_000, 'SHEET').slice(2_500)];
+    const book = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(sheet), 'Students');
+    const file = XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
+    const whole = readImportFile(file, 'xlsx');
+    const parts = [];
+    for await (const part of readImportFileInParts(file, 'xlsx', 2_000)) parts.push(part);
+    expect(parts.map((p) => p.size)).toEqual([2000, 2000, 1000]);
+    expect(parts.flatMap((p) => p.records)).toEqual(whole.records);
+    // The blank row (row 2,502) is skipped; the next row keeps its own number.
+    expect(parts.flatMap((p) => p.rows).slice(2_499, 2_501)).toEqual([2_501, 2_503]);
   });
 
   it('imports 12,000 students with their rosters, then counts a re-import as updates', async () => {
