@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STUDENT_EXPORT_COLUMNS } from '../common/students.ts';
 import { seedDemoSchool, type SeedAccount } from '../server/seed/demo-school.ts';
-import { hidden, newPage, seriousViolations, signIn, useBrowserAndServer, visible } from './support.ts';
+import { hidden, newPage, screenshot, seriousViolations, signIn, useBrowserAndServer, visible } from './support.ts';
 
 // Issue 17 item 5 on a 1366 × 900 desktop: every main table's row actions stay on the screen and
 // work by keyboard (the actions column is pinned to the table's right edge), the Students screen
@@ -13,7 +12,6 @@ import { hidden, newPage, seriousViolations, signIn, useBrowserAndServer, visibl
 // button that opened it, whether closed with Escape or Cancel.
 
 const VIEWPORT = { width: 1366, height: 900 };
-const SCREENSHOT = path.resolve(import.meta.dirname, '..', 'docs', 'screenshots', 'students-1366.png');
 
 const env = useBrowserAndServer();
 let admin: SeedAccount;
@@ -99,8 +97,7 @@ describe('tables that fit a 1366 × 900 screen', () => {
     await expectFocusReturns(remove, 'Escape', 'Delete student');
     await expectFocusReturns(remove, 'Cancel', 'Delete student');
 
-    fs.mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
-    await page.screenshot({ path: SCREENSHOT });
+    await screenshot(page, 'students-1366');
     expect(await seriousViolations(page)).toEqual([]);
   });
 

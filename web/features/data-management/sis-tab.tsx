@@ -12,7 +12,7 @@ import { formatCount, formatDateTime } from '../../lib/format.ts';
 
 const SYNC_TYPES = [
   { status: 'pending', tone: 'amber', meaning: 'Awaiting sync: changed here and not yet taken by the SIS.' },
-  { status: 'synced', tone: 'green', meaning: 'Synced: the SIS has this version.' },
+  { status: 'synced', tone: 'green', meaning: 'Synced: the SIS has this version. An attendance record becomes synced when an export marked as sent to the SIS carries it, and pending again if it changes later.' },
   { status: 'failed', tone: 'red', meaning: 'Failed: needs attention before the next exchange.' },
   { status: 'manual', tone: 'violet', meaning: 'Manual: processed by hand, no automatic sync.' },
 ] as const;
@@ -107,7 +107,8 @@ export function SisTab() {
               Upload them in order with the <Link className="font-medium text-blue-800 underline" to="/data-management?tab=wizard">Upload Wizard</Link>; preview first to see every problem.
             </li>
             <li>
-              Take attendance as usual; then <Link className="font-medium text-blue-800 underline" to="/data-management?tab=export">export attendance</Link> for the period.
+              Take attendance as usual; then <Link className="font-medium text-blue-800 underline" to="/data-management?tab=export">export attendance</Link> for the period, with
+              Mark as sent to the SIS left on, so the records it carries count as synced and Pending Sync drops.
             </li>
             <li>Import attendance_export_{'{date}'}.csv in the SIS, matching students by sisStudentId and sections by sisScheduleId.</li>
             <li>Repeat the export each period; re-imports from the SIS update records instead of duplicating them.</li>
