@@ -404,3 +404,28 @@ export function addDays(date: string, days: number): string {
 export function clockMinutesInside(arrived: number, left: number, start: number, end: number): number {
   return Math.max(0, Math.floor((Math.min(left, end) - Math.max(arrived, start)) / 60_000));
 }
+
+export type MeetingCalendar = {
+  courseStartDate: string;
+  courseEndDate: string;
+  /** 0 = Sunday … 6 = Saturday. */
+  dayOfWeek: number;
+  holidayExceptions: string[];
+  makeupDates: string[];
+};
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
+
+/**
+ * Why a school-local date is not a meeting of the schedule, or null when it is one: a make-up date
+ * is always a meeting; otherwise the date must fall within the course dates, on the schedule's day of
+ * the week, and not on one of its holidays.
+ */
+export function whyNotAMeeting(date: string, c: MeetingCalendar): string | null {
+  if (c.makeupDates.includes(date)) return null;
+  if (date < c.courseStartDate || date > c.courseEndDate) return `The class runs from ${c.courseStartDate} to ${c.courseEndDate}; ${date} is outside those dates`;
+  const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
+  if (weekday !== c.dayOfWeek) return `The class meets on ${WEEKDAYS[c.dayOfWeek]}s; ${date} is a ${WEEKDAYS[weekday]}`;
+  if (c.holidayExceptions.includes(date)) return `${date} is a holiday for this class: it does not meet that day`;
+  return null;
+}

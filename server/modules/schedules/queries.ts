@@ -157,7 +157,8 @@ export async function insertIntoProgramRosters(db: DbOrTx, studentId: number, pr
 /**
  * Whether a schedule meets on a school-local date, as SQL: a make-up date always; otherwise an
  * active schedule on its day of the week, within its course dates, not on one of its holidays.
- * The same rule as attendance's whyNotAMeeting (rules.ts), said where the rows are filtered.
+ * The rule of common/hours.ts whyNotAMeeting (plus: the schedule is active), said where the rows
+ * are filtered; meetings-agree.test.ts checks the two agree on random calendars.
  */
 function meetsOn(date: string, weekday: number): SQL {
   return sql`(${date}::date = any(${schedules.makeupDates})
