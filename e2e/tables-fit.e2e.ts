@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { parse } from 'csv-parse/sync';
+import { sql } from 'drizzle-orm';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STUDENT_EXPORT_COLUMNS } from '../common/students.ts';
@@ -99,6 +100,23 @@ describe('tables that fit a 1366 × 900 screen', () => {
 
     await screenshot(page, 'students-1366');
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('Students: after a student is deleted, focus goes to the page, not back to the top of the document', async () => {
+    await env.server.db.execute(sql`insert into students (first_name, last_name, sis_student_id, status) values ('Zed', 'Focusworth', 'FOCUS-1', 'enrolled')`);
+    await page.goto('/students');
+    await page.getByRole('searchbox').fill('Focusworth');
+    const table = page.getByRole('table', { name: 'Students' });
+    const remove = table.getByRole('button', { name: 'Delete Zed Focusworth' });
+    await visible(remove);
+    await remove.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await hidden(dialog);
+    await hidden(remove);
+    // The opener is gone with its row: focus lands on the main region, where the next Tab continues.
+    await page.waitForFunction(() => document.activeElement?.id === 'main-content', undefined, { timeout: 3_000 });
   });
 
   it('Students: Program and Status filters narrow the list, and Export downloads the filtered list', async () => {

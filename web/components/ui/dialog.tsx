@@ -60,8 +60,9 @@ export function Modal({ open, onOpenChange, title, description, size = 'md', foc
             field.focus();
           }}
           onCloseAutoFocus={(event) => {
-            // The opener, or (when it went away, e.g. the deleted row's button) the next one still on the page.
-            const target = returnTo.current.find((el) => el.isConnected);
+            // The opener, or (when it went away, e.g. the deleted row's button) the next one still on the
+            // page, or else the page's main region, so a keyboard user is not sent back to the top of the body.
+            const target = returnTo.current.find((el) => el.isConnected) ?? document.getElementById('main-content');
             if (!target) return;
             event.preventDefault();
             target.focus();
