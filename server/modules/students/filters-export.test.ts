@@ -91,6 +91,20 @@ describe('GET /api/students/export', () => {
     expect(enrolled.map((r) => r.lastName).sort()).toEqual(['Alpha', 'Charlie', 'Echo']);
   });
 
+  it('writes a list longer than one read (2,000 rows) whole, in order, each student once', async () => {
+    const big = (await t.db.execute<{ id: number }>(sql`insert into programs (program_name) values ('Cosmetology') returning id`)).rows[0]!.id;
+    await t.db.execute(sql`
+      insert into students (first_name, last_name, program_id, status, sis_student_id)
+      select 'Many', 'Student ' || lpad(g::text, 5, '0'), ${big}, 'enrolled', 'MANY-' || g from generate_series(1, 4500) g`);
+    const res = await get(admin, `/api/students/export?programId=${big}&sort=name&order=asc`);
+    expect(res.statusCode).toBe(200);
+    const rows = records(res.body);
+    expect(rows).toHaveLength(4500);
+    expect(new Set(rows.map((r) => r.sisStudentId)).size).toBe(4500);
+    expect(rows.map((r) => r.lastName)).toEqual(Array.from({ length: 4500 }, (_, k) => `Student ${String(k + 1).padStart(5, '0')}`));
+    expect((await auditEntries(t.db, 'students')).at(-1)).toMatchObject({ action: 'Export', new_values: { rows: 4500 } });
+  });
+
   it('neutralises cells a spreadsheet would run as formulas', async () => {
     const rows = records((await get(admin, '/api/students/export?search=filter')).body);
     const sis = Object.fromEntries(rows.map((r) => [r.lastName, r.sisStudentId]));
