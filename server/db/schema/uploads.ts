@@ -80,3 +80,13 @@ export const backupRuns = pgTable(
     check('backup_runs_status_check', inList(t.status, BACKUP_STATUSES)),
   ],
 );
+
+/**
+ * The last file handed to the SIS per table (decision 032): written in the same transaction that
+ * marks the records it carried as synced, and shown as the table's "Last SIS sync" on the SIS tab.
+ */
+export const sisExports = pgTable('sis_exports', {
+  tableName: text('table_name').primaryKey(),
+  lastExportedAt: timestamp('last_exported_at', { withTimezone: true }).notNull(),
+  records: integer('records').notNull(),
+});

@@ -19,7 +19,7 @@ const MARK_CHUNK = 10_000;
 
 export type { ExportFilter } from './queries.ts';
 
-type ExportCtx = { actorId: number; ip: string | null; clock: Clock };
+export type ExportCtx = { actorId: number; ip: string | null; clock: Clock };
 type ExportRow = Record<(typeof ATTENDANCE_EXPORT_COLUMNS)[number], unknown>;
 
 /**
@@ -83,9 +83,15 @@ export async function exportAttendance(db: DbOrTx, filter: ExportFilter, ctx: Ex
  * The attendance export handed to the SIS (decision 032): the same file, and once its last row is
  * written, the records in it that were waiting for the SIS become `synced` in one transaction with
  * its audit entry, so the dashboard's Pending Sync drops. A record changed later is pending again
- * (a trigger, migration 0018).
+ * (a trigger, migration 0018). `onMarked` runs in that transaction (the SIS module records the
+ * exchange's time there).
  */
-export async function exportAttendanceForSis(db: Db, filter: ExportFilter, ctx: ExportCtx): Promise<{ fileName: string; headers: Record<string, string>; stream: Readable }> {
+export async function exportAttendanceForSis(
+  db: Db,
+  filter: ExportFilter,
+  ctx: ExportCtx,
+  onMarked: (tx: DbOrTx, marked: number) => Promise<void> = async () => {},
+): Promise<{ fileName: string; headers: Record<string, string>; stream: Readable }> {
   const fileName = await attendanceFileName(db, ctx.clock);
   await recordAudit(db, { userId: ctx.actorId, action: 'Export', tableName: 'attendance', ipAddress: ctx.ip, newValues: { ...filter, fileName, forSis: true } });
   const handover: Handover = {
@@ -98,6 +104,7 @@ export async function exportAttendanceForSis(db: Db, filter: ExportFilter, ctx: 
           marked += await markRecordsSynced(tx, { ids: handover.ids.slice(i, i + MARK_CHUNK), versions: handover.versions.slice(i, i + MARK_CHUNK) });
         }
         await recordAudit(tx, { userId: ctx.actorId, action: 'Update', tableName: 'attendance', ipAddress: ctx.ip, newValues: { syncStatus: 'synced', records: marked, fileName, ...filter } });
+        await onMarked(tx, marked);
       }),
   };
   return { fileName, headers: csvDownloadHeaders(fileName), stream: attendanceCsvStream(db, filter, handover) };

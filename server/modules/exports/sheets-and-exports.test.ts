@@ -110,6 +110,9 @@ describe('sign-in sheet reads', () => {
 
 describe('Pending Sync and the SIS export', () => {
   it('a plain export changes nothing; the SIS export marks what it carried, audited, and Pending Sync drops', async () => {
+    const attendanceSync = async () =>
+      (await t.app.inject({ url: '/api/sis/status', headers: { cookie: admin } })).json().tables.find((x: { table: string }) => x.table === 'attendance');
+    expect(await attendanceSync()).toMatchObject({ lastSyncDate: null });
     expect(await pendingSync()).toBe(6);
     await exportRows('');
     expect(await pendingSync()).toBe(6);
@@ -135,6 +138,8 @@ describe('Pending Sync and the SIS export', () => {
     // The SIS tab's counts follow.
     const status = await t.app.inject({ url: '/api/sis/status', headers: { cookie: admin } });
     expect(status.json().tables.find((x: { table: string }) => x.table === 'attendance')).toMatchObject({ pending: 4, synced: 2 });
+    // Its Last SIS sync is the exchange's time (a plain GET export above did not set it).
+    expect(Date.parse((await attendanceSync()).lastSyncDate)).toBe(t.clock.now().getTime());
   });
 
   it('a record changed after it went to the SIS is pending again; a second export takes it', async () => {

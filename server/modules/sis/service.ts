@@ -1,8 +1,8 @@
 import { SIS_TABLES, type SisStatus } from '../../../common/import-columns.ts';
-import type { DbOrTx } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import { isoOrNull } from '../../lib/sql-values.ts';
-import { exportAttendanceForSis } from '../exports/service.ts';
-import { countSyncStatuses } from './queries.ts';
+import { exportAttendanceForSis, type ExportCtx, type ExportFilter } from '../exports/service.ts';
+import { countSyncStatuses, recordSisExport } from './queries.ts';
 
 /** Sync status counts (pending, synced, failed, manual) per table, read from the database. */
 export async function sisStatus(db: DbOrTx): Promise<SisStatus> {
@@ -17,6 +17,9 @@ export async function sisStatus(db: DbOrTx): Promise<SisStatus> {
 
 /**
  * An SIS exchange: the attendance export, after which the records it carried are synced
- * (decision 032). The file and the mark are the exports module's.
+ * (decision 032). The file and the mark are the exports module's; the time of the exchange, kept in
+ * the same transaction, is attendance's "Last SIS sync".
  */
-export const exportAttendanceToSis = exportAttendanceForSis;
+export function exportAttendanceToSis(db: Db, filter: ExportFilter, ctx: ExportCtx) {
+  return exportAttendanceForSis(db, filter, ctx, (tx, marked) => recordSisExport(tx, { table: 'attendance', at: ctx.clock.now(), records: marked }));
+}
