@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ATTENDANCE_SOURCES, ATTENDANCE_STATUSES } from './constants.ts';
+import { DAY_NAMES } from './schedules.ts';
 import { clockTime, dbId, isoDate, optionalDbId, queryDate, queryInt } from './validation.ts';
 
 // The clock-hour ledger's contracts (issue 12; terms from COMPLIANCE.md). Minutes are exact
@@ -414,18 +415,31 @@ export type MeetingCalendar = {
   makeupDates: string[];
 };
 
-const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
+export type NotAMeeting = 'outside_dates' | 'other_weekday' | 'holiday';
 
 /**
- * Why a school-local date is not a meeting of the schedule, or null when it is one: a make-up date
- * is always a meeting; otherwise the date must fall within the course dates, on the schedule's day of
- * the week, and not on one of its holidays.
+ * The meeting rule: why a school-local date is not a meeting of the schedule, or null when it is
+ * one. A make-up date is always a meeting; otherwise the date must fall within the course dates, on
+ * the schedule's day of the week, and not on one of its holidays.
  */
-export function whyNotAMeeting(date: string, c: MeetingCalendar): string | null {
+export function notAMeeting(date: string, c: MeetingCalendar): NotAMeeting | null {
   if (c.makeupDates.includes(date)) return null;
-  if (date < c.courseStartDate || date > c.courseEndDate) return `The class runs from ${c.courseStartDate} to ${c.courseEndDate}; ${date} is outside those dates`;
-  const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
-  if (weekday !== c.dayOfWeek) return `The class meets on ${WEEKDAYS[c.dayOfWeek]}s; ${date} is a ${WEEKDAYS[weekday]}`;
-  if (c.holidayExceptions.includes(date)) return `${date} is a holiday for this class: it does not meet that day`;
+  if (date < c.courseStartDate || date > c.courseEndDate) return 'outside_dates';
+  if (new Date(`${date}T00:00:00Z`).getUTCDay() !== c.dayOfWeek) return 'other_weekday';
+  if (c.holidayExceptions.includes(date)) return 'holiday';
   return null;
+}
+
+/** notAMeeting in words, naming the date (manual records, the ledger). */
+export function whyNotAMeeting(date: string, c: MeetingCalendar): string | null {
+  switch (notAMeeting(date, c)) {
+    case null:
+      return null;
+    case 'outside_dates':
+      return `The class runs from ${c.courseStartDate} to ${c.courseEndDate}; ${date} is outside those dates`;
+    case 'other_weekday':
+      return `The class meets on ${DAY_NAMES[c.dayOfWeek]}s; ${date} is a ${DAY_NAMES[new Date(`${date}T00:00:00Z`).getUTCDay()]}`;
+    case 'holiday':
+      return `${date} is a holiday for this class: it does not meet that day`;
+  }
 }

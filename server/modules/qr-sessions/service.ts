@@ -113,7 +113,7 @@ export async function startCheck(db: DbOrTx, user: User, scheduleId: number, now
   const schedule = await assertCanUseSchedule(db, user, scheduleId);
   const { timeZone } = (await getSettings(db)).attendance;
   const sessionDate = localDate(now, timeZone);
-  const warning = (await whyNotMeetingOn(db, scheduleId, sessionDate, now)) ?? offHours(schedule, localTimeOfDay(now, timeZone));
+  const warning = (await whyNotMeetingOn(db, scheduleId, sessionDate)) ?? offHours(schedule, localTimeOfDay(now, timeZone));
   return { scheduleId, sessionDate, warning };
 }
 

@@ -167,6 +167,25 @@ function meetsOn(date: string, weekday: number): SQL {
         and not (${date}::date = any(${schedules.holidayExceptions}))))`;
 }
 
+/** What decides whether a schedule meets on a date (common/hours.ts notAMeeting), with its course's name and program. */
+export async function selectMeetingCalendar(db: DbOrTx, id: number) {
+  const [row] = await db
+    .select({
+      courseName: courses.courseName,
+      programId: courses.programId,
+      isActive: schedules.isActive,
+      courseStartDate: schedules.courseStartDate,
+      courseEndDate: schedules.courseEndDate,
+      dayOfWeek: schedules.dayOfWeek,
+      holidayExceptions: schedules.holidayExceptions,
+      makeupDates: schedules.makeupDates,
+    })
+    .from(schedules)
+    .innerJoin(courses, eq(courses.id, schedules.courseId))
+    .where(eq(schedules.id, id));
+  return row ? { ...row, holidayExceptions: row.holidayExceptions ?? [], makeupDates: row.makeupDates ?? [] } : undefined;
+}
+
 export type MeetingRow = ScheduleRow & { programId: number | null; openSessionId: string | null; openSessionExpiresAt: Date | null; sessionsToday: number };
 
 /**

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { notAMeeting, type NotAMeeting } from '../../../common/hours.ts';
 import { DAY_NAMES, INSTRUCTOR_REQUIRED, type Schedule, type TodayClasses, type scheduleInputSchema } from '../../../common/schedules.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
@@ -19,6 +20,7 @@ import {
   insertIntoProgramRosters,
   lockSchedule,
   selectExistingStudentIds,
+  selectMeetingCalendar,
   selectMeetingsOn,
   selectRoster,
   selectScheduleById,
@@ -161,11 +163,6 @@ export async function addStudentToProgramRosters(tx: DbOrTx, studentId: number, 
 /** A closure applies to its program's classes, or to every class when it is school-wide. */
 const closes = (c: { programId: number | null }, programId: number | null) => c.programId == null || c.programId === programId;
 
-/** The name of a closure that keeps a program's classes home on `date`. */
-async function closureOn(db: DbOrTx, date: string, programId: number | null): Promise<string | null> {
-  return (await listClosures(db, { from: date, to: date })).find((c) => closes(c, programId))?.name ?? null;
-}
-
 /** The meetings of `date` that no school or program closure cancels. */
 async function meetingsOn(db: DbOrTx, opts: Omit<Parameters<typeof selectMeetingsOn>[1], 'weekday'>): Promise<MeetingRow[]> {
   const [rows, closures] = await Promise.all([selectMeetingsOn(db, { ...opts, weekday: dayOfWeek(opts.date) }), listClosures(db, { from: opts.date, to: opts.date })]);
@@ -191,21 +188,27 @@ export async function listTodaysClasses(db: DbOrTx, user: { id: number; role: Ro
 }
 
 /**
- * Why a schedule does not meet on a school-local date (said for today: the start-session check),
- * or null when it does: the same calendar as the hours ledger, plus the school's closures.
+ * Why a schedule does not meet today (the start-session check), or null when it does: the meeting
+ * rule of the hours ledger (common/hours.ts), an inactive schedule, and the school's closures.
  */
-export async function whyNotMeetingOn(db: DbOrTx, scheduleId: number, date: string, now: Date): Promise<string | null> {
-  const schedule = await getSchedule(db, scheduleId);
-  const [meeting] = await selectMeetingsOn(db, { date, weekday: dayOfWeek(date), now, scheduleId });
-  if (meeting) {
-    const closure = await closureOn(db, date, meeting.programId);
-    return closure ? `The school is closed today (${closure}); ${schedule.courseName} does not meet.` : null;
+export async function whyNotMeetingOn(db: DbOrTx, scheduleId: number, date: string): Promise<string | null> {
+  const c = await selectMeetingCalendar(db, scheduleId);
+  if (!c) throw notFound('Schedule');
+  let reason: NotAMeeting | 'inactive' | null = notAMeeting(date, c);
+  // A make-up date is taken even on an inactive schedule; dates outside the course say so first.
+  if (reason !== 'outside_dates' && !c.isActive && !c.makeupDates.includes(date)) reason = 'inactive';
+  switch (reason) {
+    case 'outside_dates':
+      return `${c.courseName} runs from ${c.courseStartDate} to ${c.courseEndDate}; today is outside those dates.`;
+    case 'inactive':
+      return `This ${c.courseName} schedule is inactive.`;
+    case 'other_weekday':
+      return `${c.courseName} meets on ${DAY_NAMES[c.dayOfWeek]}s; today is ${DAY_NAMES[dayOfWeek(date)]}.`;
+    case 'holiday':
+      return `Today is a holiday for ${c.courseName}: the class does not meet.`;
+    case null: {
+      const closure = (await listClosures(db, { from: date, to: date })).find((x) => closes(x, c.programId));
+      return closure ? `The school is closed today (${closure.name}); ${c.courseName} does not meet.` : null;
+    }
   }
-  if (date < schedule.courseStartDate || date > schedule.courseEndDate) {
-    return `${schedule.courseName} runs from ${schedule.courseStartDate} to ${schedule.courseEndDate}; today is outside those dates.`;
-  }
-  if (!schedule.isActive) return `This ${schedule.courseName} schedule is inactive.`;
-  const weekday = dayOfWeek(date);
-  if (weekday !== schedule.dayOfWeek) return `${schedule.courseName} meets on ${DAY_NAMES[schedule.dayOfWeek]}s; today is ${DAY_NAMES[weekday]}.`;
-  return `Today is a holiday for ${schedule.courseName}: the class does not meet.`;
 }
