@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { stringify, type Stringifier } from 'csv-stringify';
 import { stringify as stringifySync } from 'csv-stringify/sync';
 
@@ -59,6 +60,19 @@ export type CsvStream = Stringifier;
 
 export function csvStream(columns: readonly string[]): CsvStream {
   return stringify({ header: true, columns: [...columns], cast });
+}
+
+/**
+ * Records from an async source (batches read from the database) as a streaming CSV: a failing
+ * source ends the file with its error, and a reader that goes away (the reply destroyed) stops the
+ * source, so no more batches are read for nobody.
+ */
+export function csvFromRows(columns: readonly string[], rows: AsyncIterable<Record<string, unknown>>): Readable {
+  const csv = csvStream(columns);
+  const source = Readable.from(rows);
+  source.on('error', (err) => csv.destroy(err));
+  csv.on('close', () => source.destroy());
+  return source.pipe(csv);
 }
 
 /**

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { z } from 'zod';
 import {
   BREAK_MIN_DAYS,
@@ -21,7 +20,7 @@ import { addDays, daysBetween, type ProgramPolicy } from '../../../common/hours.
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { csvDownloadHeaders, csvStream } from '../../lib/csv.ts';
+import { csvDownloadHeaders, csvFromRows } from '../../lib/csv.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDate, localTimeOfDay } from '../../lib/school-time.ts';
 import { recordAudit } from '../audit-logs/service.ts';
@@ -418,19 +417,12 @@ export async function* monthlyHoursRows(db: DbOrTx, q: { month: string; programI
   }
 }
 
-function streamCsv(columns: readonly string[], rows: AsyncIterable<Record<string, unknown>>) {
-  const csv = csvStream(columns);
-  const source = Readable.from(rows);
-  source.on('error', (err) => csv.destroy(err));
-  return source.pipe(csv);
-}
-
 /** GET /api/reports/monthly-hours: the CSV streamed, or (format=pdf) the signed-off PDF; audited as an export. */
 export async function monthlyHoursReport(db: DbOrTx, q: { month: string; programId?: number; format?: 'csv' | 'pdf' }, ctx: Ctx & { actorId: number }) {
   const pdf = q.format === 'pdf';
   const fileName = `monthly-hours-${q.month}${q.programId ? `-program-${q.programId}` : ''}.${pdf ? 'pdf' : 'csv'}`;
   await recordAudit(db, { userId: ctx.actorId, action: 'Export', tableName: 'monthly_hours_report', ipAddress: ctx.ip, newValues: { ...q, fileName } });
-  if (!pdf) return { headers: csvDownloadHeaders(fileName), body: streamCsv(MONTHLY_HOURS_COLUMNS, monthlyHoursRows(db, q, ctx.clock)) };
+  if (!pdf) return { headers: csvDownloadHeaders(fileName), body: csvFromRows(MONTHLY_HOURS_COLUMNS, monthlyHoursRows(db, q, ctx.clock)) };
   const rows: MonthlyHoursRow[] = [];
   for await (const r of monthlyHoursRows(db, q, ctx.clock)) rows.push(r);
   const { timeZone } = (await getSettings(db)).attendance;
@@ -458,5 +450,5 @@ async function* sapRows(db: DbOrTx, q: { programId?: number; asOf?: string }, cl
 export async function sapReportCsv(db: DbOrTx, q: { programId?: number; asOf?: string }, ctx: Ctx & { actorId: number }) {
   const fileName = `sap-report-${q.asOf ?? 'today'}.csv`;
   await recordAudit(db, { userId: ctx.actorId, action: 'Export', tableName: 'sap_report', ipAddress: ctx.ip, newValues: { ...q, fileName } });
-  return { headers: csvDownloadHeaders(fileName), stream: streamCsv(SAP_REPORT_COLUMNS, sapRows(db, q, ctx.clock)) };
+  return { headers: csvDownloadHeaders(fileName), stream: csvFromRows(SAP_REPORT_COLUMNS, sapRows(db, q, ctx.clock)) };
 }

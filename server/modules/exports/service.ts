@@ -1,10 +1,10 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { ANALYTICS_EXPORT_COLUMNS } from '../../../common/exports.ts';
 import { ATTENDANCE_EXPORT_COLUMNS } from '../../../common/import-columns.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { csvDownloadHeaders, csvStream, csvText } from '../../lib/csv.ts';
+import { csvDownloadHeaders, csvFromRows, csvText } from '../../lib/csv.ts';
 import { localDate } from '../../lib/school-time.ts';
 import { isoOrNull } from '../../lib/sql-values.ts';
 import { recordAudit } from '../audit-logs/service.ts';
@@ -56,12 +56,8 @@ export async function* attendanceRows(db: DbOrTx, filter: ExportFilter, batch = 
  * Text cells that a spreadsheet would run as formulas are neutralised (lib/csv.ts).
  */
 function attendanceCsvStream(db: DbOrTx, filter: ExportFilter, handover?: Handover): Readable {
-  const csv = csvStream(ATTENDANCE_EXPORT_COLUMNS);
-  const source = Readable.from(attendanceRows(db, filter, EXPORT_BATCH, handover));
-  source.on('error', (err) => csv.destroy(err));
-  // The client went away (the reply destroyed the file): stop reading, so nothing is marked.
-  csv.on('close', () => source.destroy());
-  return source.pipe(csv);
+  // A client that goes away stops the reading (lib/csv.ts), so nothing is marked.
+  return csvFromRows(ATTENDANCE_EXPORT_COLUMNS, attendanceRows(db, filter, EXPORT_BATCH, handover));
 }
 
 async function attendanceFileName(db: DbOrTx, clock: Clock): Promise<string> {

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { z } from 'zod';
 import {
   HOURS_EXPORT_COLUMNS,
@@ -16,7 +15,7 @@ import {
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { csvDownloadHeaders, csvStream } from '../../lib/csv.ts';
+import { csvDownloadHeaders, csvFromRows } from '../../lib/csv.ts';
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { localDate, localTimeOfDay } from '../../lib/school-time.ts';
 import { recordHistory, recordStudentId, type ClassWindow } from '../attendance/service.ts';
@@ -321,10 +320,7 @@ export async function exportHours(db: DbOrTx, q: { programId?: number; from?: st
   const to = q.to ?? today;
   const fileName = `hours_export_${to}.csv`;
   await recordAudit(db, { userId: ctx.actorId, action: 'Export', tableName: 'hours', ipAddress: ctx.ip, newValues: { ...q, to, fileName } });
-  const csv = csvStream(HOURS_EXPORT_COLUMNS);
-  const source = Readable.from(hoursExportRows(db, { ...q, to }, timeZone));
-  source.on('error', (err) => csv.destroy(err));
-  return { headers: csvDownloadHeaders(fileName), stream: source.pipe(csv) };
+  return { headers: csvDownloadHeaders(fileName), stream: csvFromRows(HOURS_EXPORT_COLUMNS, hoursExportRows(db, { ...q, to }, timeZone)) };
 }
 
 // ---- Make-up sessions ----

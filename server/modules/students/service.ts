@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { studentExportQuerySchema, studentInputSchema, StudentListQuery } from '../../../common/students.ts';
 import { STUDENT_EXPORT_COLUMNS, STUDENT_HAS_ATTENDANCE, type Student } from '../../../common/students.ts';
 import type { Role } from '../../../common/roles.ts';
@@ -6,7 +6,7 @@ import type { StudentStatus } from '../../../common/constants.ts';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { csvDownloadHeaders, csvStream } from '../../lib/csv.ts';
+import { csvDownloadHeaders, csvFromRows } from '../../lib/csv.ts';
 import { withUniqueFields } from '../../lib/db-errors.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { maskSsn, type FieldCipher } from '../../lib/field-cipher.ts';
@@ -88,11 +88,7 @@ export async function exportStudents(
       page = await listStudentRows(db, { ...q, page: n + 1, pageSize: EXPORT_PAGE_ROWS }, reader.scope);
     }
   }
-  const csv = csvStream(STUDENT_EXPORT_COLUMNS);
-  const source = Readable.from(rows());
-  source.on('error', (err) => csv.destroy(err));
-  csv.on('close', () => source.destroy());
-  return { headers: csvDownloadHeaders(fileName), body: source.pipe(csv) };
+  return { headers: csvDownloadHeaders(fileName), body: csvFromRows(STUDENT_EXPORT_COLUMNS, rows()) };
 }
 
 const EXPORT_PAGE_ROWS = 2_000;
