@@ -4,7 +4,7 @@ import type { CheckInFlagEvidence, CheckInFlagReason, CheckInFlagStatus } from '
 import { anyOf } from '../../db/bulk-upsert.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { executePrepared } from '../../db/prepared.ts';
-import { attendanceCorrections, attendanceRecords, checkInFlags, studentWithdrawals, scheduleRosters, schedules, students, users, type courses } from '../../db/schema/index.ts';
+import { attendanceCorrections, attendanceRecords, checkInFlags, studentWithdrawals, scheduleRosters, students, users, type courses } from '../../db/schema/index.ts';
 import { userFullName } from '../../db/user-name.ts';
 import { asDate } from '../../lib/sql-values.ts';
 import { auditInsertFragment } from '../audit-logs/service.ts';
@@ -354,23 +354,6 @@ export async function studentsOfRecords(db: DbOrTx, recordIds: number[]): Promis
 }
 
 // ---- Manual records ----
-
-export type ScheduleCalendar = Pick<typeof schedules.$inferSelect, 'courseStartDate' | 'courseEndDate' | 'dayOfWeek' | 'holidayExceptions' | 'makeupDates'>;
-
-/** The dates a schedule meets on: its course dates, day of week, holidays and make-up dates. */
-export async function scheduleCalendar(db: DbOrTx, scheduleId: number): Promise<ScheduleCalendar | null> {
-  const [row] = await db
-    .select({
-      courseStartDate: schedules.courseStartDate,
-      courseEndDate: schedules.courseEndDate,
-      dayOfWeek: schedules.dayOfWeek,
-      holidayExceptions: schedules.holidayExceptions,
-      makeupDates: schedules.makeupDates,
-    })
-    .from(schedules)
-    .where(eq(schedules.id, scheduleId));
-  return row ?? null;
-}
 
 /** The student's place on the schedule's roster and their enrolment date, or null when not on it. */
 export async function rosterEnrolment(db: DbOrTx, scheduleId: number, studentId: number): Promise<{ enrollmentDate: string | null } | null> {

@@ -10,7 +10,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { addDays, localDate } from '../../lib/school-time.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { closeExpiredSessions, listActiveSessionsIn, listRecentSessionMeetings } from '../qr-sessions/service.ts';
-import { assertCanUseSchedule } from '../schedules/service.ts';
+import { assertCanUseSchedule, getMeetingCalendar } from '../schedules/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { programPolicy } from '../programs/service.ts';
 import { flagView, flagsOfMeeting, judgeFlag, recordFlagReview, storedScanEvidence } from './proxy-flags.ts';
@@ -28,7 +28,6 @@ import {
   lockRecordForOverride,
   rosterEnrolment,
   rosterWithRecords,
-  scheduleCalendar,
   setAcceptedScan,
   setOverride,
   tryAutoAbsentLock,
@@ -197,7 +196,7 @@ export async function createManualRecord(db: Db, user: User, body: z.output<type
   const schedule = await assertMayOverride(db, user, body.scheduleId);
   const refuseDate = (message: string) => badRequest(message, [{ field: 'sessionDate', message }]);
   if (sessionDate > today) throw refuseDate('Attendance cannot be recorded for a future date');
-  const [calendar, enrolment] = await Promise.all([scheduleCalendar(db, body.scheduleId), rosterEnrolment(db, body.scheduleId, body.studentId)]);
+  const [calendar, enrolment] = await Promise.all([getMeetingCalendar(db, body.scheduleId), rosterEnrolment(db, body.scheduleId, body.studentId)]);
   if (!calendar) throw notFound('Schedule');
   if (!enrolment) throw badRequest('The student is not on this class roster', [{ field: 'studentId', message: 'Not on the roster' }]);
   const notAMeeting = whyNotAMeeting(sessionDate, calendar);

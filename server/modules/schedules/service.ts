@@ -187,6 +187,11 @@ export async function listTodaysClasses(db: DbOrTx, user: { id: number; role: Ro
   };
 }
 
+/** What decides the days a schedule meets (common/hours.ts notAMeeting), with its course's name and program; null when there is no such schedule. */
+export async function getMeetingCalendar(db: DbOrTx, scheduleId: number) {
+  return (await selectMeetingCalendar(db, scheduleId)) ?? null;
+}
+
 /**
  * Why a schedule does not meet today (the start-session check), or null when it does: the meeting
  * rule of the hours ledger (common/hours.ts), an inactive schedule, and the school's closures.
