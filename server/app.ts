@@ -15,6 +15,7 @@ import { PROJECT_ROOT } from './lib/project-root.ts';
 import { createFieldCipher, loadEncryptionKey, type FieldCipher } from './lib/field-cipher.ts';
 import { API_DOCS_PREFIX, registerAuthorization } from './plugins/authorization.ts';
 import { registerCompression } from './plugins/compression.ts';
+import { createHeavyReadGate, registerHeavyReads, type HeavyReadLimits } from './plugins/heavy-reads.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { REQUEST_TIMEOUTS, registerBodyTimeout, timeoutServerOptions, type RequestTimeouts } from './plugins/request-timeouts.ts';
 import { validatorCompiler } from './plugins/input-validation.ts';
@@ -59,7 +60,7 @@ export const DEFAULT_WEB_ROOT = path.join(PROJECT_ROOT, 'dist', 'web');
 /** Build the whole app without listening: main.ts listens, tests call app.inject(). */
 export async function buildApp(
   deps: { db: Db; config: Config; clock?: Clock; cipher?: FieldCipher; instanceId?: () => string | null },
-  opts: { logger?: boolean | object; webRoot?: string; timeouts?: Partial<RequestTimeouts> } = {},
+  opts: { logger?: boolean | object; webRoot?: string; timeouts?: Partial<RequestTimeouts>; heavyReads?: HeavyReadLimits } = {},
 ): Promise<FastifyInstance> {
   const full: AppDeps = {
     ...deps,
@@ -99,8 +100,10 @@ export async function buildApp(
     transform: jsonSchemaTransform,
   });
   registerAuthorization(app, full);
-  registerSecurityHeaders(app, { hsts: deps.config.cookieSecure === true });
+  registerSecurityHeaders(app);
   registerResponseTimes(app, full.responseTimes);
+  // Before the routes: it wraps each route that declares `heavy` as the route is added.
+  registerHeavyReads(app, createHeavyReadGate(opts.heavyReads));
   registerRequestLog(app);
 
   await app.register(healthRoutes(full));

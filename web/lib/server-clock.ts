@@ -85,3 +85,6 @@ export function useNowAfter(instants: readonly string[]): number {
   }, [next]);
   return now;
 }
+
+/** Today's date (YYYY-MM-DD) on this device, by the server's clock: the latest "as of" a ledger read accepts. */
+export const serverToday = (): string => new Date(serverNow()).toLocaleDateString('en-CA');

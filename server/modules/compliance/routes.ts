@@ -61,18 +61,18 @@ export function complianceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         return reply.status(204).send();
       },
     );
-    app.get('/api/compliance/withdrawal-watch', { config: { action: 'compliance:view' }, schema: { querystring: watchQuerySchema, response: { 200: z.array(watchRowSchema) } } }, async (req) =>
+    app.get('/api/compliance/withdrawal-watch', { config: { action: 'compliance:view', heavy: true }, schema: { querystring: watchQuerySchema, response: { 200: z.array(watchRowSchema) } } }, async (req) =>
       withdrawalWatch(deps.db, req.query, deps.clock),
     );
-    app.get('/api/compliance/overview', { config: { action: 'compliance:view' }, schema: { querystring: complianceQuerySchema, response: { 200: complianceOverviewSchema } } }, async (req) =>
+    app.get('/api/compliance/overview', { config: { action: 'compliance:view', heavy: true }, schema: { querystring: complianceQuerySchema, response: { 200: complianceOverviewSchema } } }, async (req) =>
       complianceOverview(deps.db, req.query, deps.clock),
     );
-    app.get('/api/reports/monthly-hours', { config: { action: 'compliance:view' }, schema: { querystring: monthlyHoursQuerySchema } }, async (req, reply) => {
+    app.get('/api/reports/monthly-hours', { config: { action: 'compliance:view', heavy: true }, schema: { querystring: monthlyHoursQuerySchema } }, async (req, reply) => {
       const { headers, body } = await monthlyHoursReport(deps.db, req.query, { ...ctx(req), actorId: req.user!.id });
       if ('on' in body) body.on('error', (err) => req.log.error({ err }, 'monthly hours report failed mid-stream'));
       return reply.headers(headers).send(body);
     });
-    app.get('/api/reports/sap', { config: { action: 'compliance:view' }, schema: { querystring: sapReportQuerySchema } }, async (req, reply) => {
+    app.get('/api/reports/sap', { config: { action: 'compliance:view', heavy: true }, schema: { querystring: sapReportQuerySchema } }, async (req, reply) => {
       const { headers, stream } = await sapReportCsv(deps.db, req.query, { ...ctx(req), actorId: req.user!.id });
       stream.on('error', (err) => req.log.error({ err }, 'SAP report failed mid-stream'));
       return reply.headers(headers).send(stream);

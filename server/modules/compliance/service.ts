@@ -25,7 +25,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDate, localTimeOfDay } from '../../lib/school-time.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { listClosures } from '../calendar/service.ts';
-import { assertMayReadStudent, ledgersFor, schoolName, type StudentLedger } from '../hours/service.ts';
+import { assertMayReadStudent, ledgerAsOf, ledgersFor, schoolName, type StudentLedger } from '../hours/service.ts';
 import { renderMonthlyReport } from './monthly-report-pdf.ts';
 import { findProgramName, programPolicy } from '../programs/service.ts';
 import { getSettings } from '../settings/service.ts';
@@ -285,8 +285,7 @@ const URGENCY = { overdue: 0, due: 1, watch: 2 } as const;
  * leave today are not listed; a leave that ended without a return counts again from its end.
  */
 export async function withdrawalWatch(db: DbOrTx, q: { asOf?: string; programId?: number }, clock: Clock): Promise<WatchRow[]> {
-  const { today, timeZone } = await schoolToday(db, clock);
-  const asOf = q.asOf ?? today;
+  const { asOf, timeZone } = await ledgerAsOf(db, clock, q.asOf);
   const policyOf = cached((programId: number | null) => (programId == null ? Promise.resolve(undefined) : programPolicy(db, programId)));
   const breaksOf = cached((programId: number | null) => breakDates(db, programId, asOf));
   const rows: WatchRow[] = [];
@@ -328,8 +327,7 @@ function recentPace(ledger: StudentLedger, asOf: string): number {
 
 /** The Compliance screen's lists (SAP, excused cap, make-up owed) and the counts of its tabs. */
 export async function complianceOverview(db: DbOrTx, q: { asOf?: string; programId?: number }, clock: Clock): Promise<ComplianceOverview> {
-  const { today, timeZone } = await schoolToday(db, clock);
-  const asOf = q.asOf ?? today;
+  const { asOf, timeZone } = await ledgerAsOf(db, clock, q.asOf);
   const policyOf = cached((programId: number | null) => (programId == null ? Promise.resolve(undefined as ProgramPolicy | undefined) : programPolicy(db, programId)));
   const out: ComplianceOverview = { asOf, counts: { watch: 0, due: 0, overdue: 0, sapNotMet: 0, sapUpcoming: 0, excusedCap: 0, makeUpOwed: 0 }, sap: [], excusedCap: [], makeUpOwed: [] };
   for await (const { student, ledger } of enrolledLedgers(db, { programId: q.programId, asOf, timeZone })) {
@@ -437,9 +435,8 @@ export async function monthlyHoursReport(db: DbOrTx, q: { month: string; program
   return { headers: { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="${fileName}"`, 'cache-control': 'no-store' }, body };
 }
 
-async function* sapRows(db: DbOrTx, q: { programId?: number; asOf?: string }, clock: Clock) {
-  const { today, timeZone } = await schoolToday(db, clock);
-  const asOf = q.asOf ?? today;
+async function* sapRows(db: DbOrTx, q: { programId?: number; asOf: string; timeZone: string }) {
+  const { asOf, timeZone } = q;
   for await (const { student, ledger } of enrolledLedgers(db, { programId: q.programId, asOf, timeZone })) {
     for (const c of ledger.sapCheckpoints) {
       yield { sisStudentId: student.sisStudentId, firstName: student.firstName, lastName: student.lastName, programName: student.programName, asOf, ...c };
@@ -448,7 +445,9 @@ async function* sapRows(db: DbOrTx, q: { programId?: number; asOf?: string }, cl
 }
 
 export async function sapReportCsv(db: DbOrTx, q: { programId?: number; asOf?: string }, ctx: Ctx & { actorId: number }) {
+  // Decided before the file starts: a refused date is a 400, not a broken download.
+  const { asOf, timeZone } = await ledgerAsOf(db, ctx.clock, q.asOf);
   const fileName = `sap-report-${q.asOf ?? 'today'}.csv`;
   await recordAudit(db, { userId: ctx.actorId, action: 'Export', tableName: 'sap_report', ipAddress: ctx.ip, newValues: { ...q, fileName } });
-  return { headers: csvDownloadHeaders(fileName), stream: csvFromRows(SAP_REPORT_COLUMNS, sapRows(db, q, ctx.clock)) };
+  return { headers: csvDownloadHeaders(fileName), stream: csvFromRows(SAP_REPORT_COLUMNS, sapRows(db, { programId: q.programId, asOf, timeZone })) };
 }

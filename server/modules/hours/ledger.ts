@@ -69,7 +69,7 @@ export type Ledger = {
   attendancePercent: number | null;
   paymentPeriods: PaymentPeriodProgress[];
   sapCheckpoints: SapCheckpoint[];
-  /** Every day from startDate to asOf, in order. */
+  /** Every day from the first one anything can happen on (never before startDate) to asOf, in order. */
   days: LedgerDayRow[];
 };
 
@@ -144,6 +144,21 @@ function firstMeeting(schedules: LedgerSchedule[], closed: ReadonlySet<string>):
   return best;
 }
 
+/**
+ * The first day from `startDate` on that anything can be on: a rostered schedule's first date, a
+ * record or a make-up; null when there is none. Days before it are empty, so the walk starts
+ * there: an enrolment date decades before any class must not cost a day per day (issue 27).
+ */
+function firstActiveDay(startDate: string, input: LedgerInput): string | null {
+  const dates: string[] = [];
+  for (const s of input.schedules) if (s.onRoster) dates.push(s.courseStartDate, ...s.makeupDates);
+  for (const r of input.records) dates.push(r.sessionDate);
+  for (const m of input.makeUps) dates.push(m.date);
+  if (dates.length === 0) return null;
+  const first = dates.reduce((a, b) => (b < a ? b : a));
+  return first < startDate ? startDate : first;
+}
+
 export function computeLedger(input: LedgerInput): Ledger {
   const { asOf, timeZone, closedDates, policy } = input;
   const cache = input.windowCache ?? new Map<string, ClassWindow>();
@@ -168,14 +183,15 @@ export function computeLedger(input: LedgerInput): Ledger {
 
   // ---- the days ----
   const days: LedgerDayRow[] = [];
-  if (startDate != null) {
+  const walkFrom = startDate == null ? null : firstActiveDay(startDate, input);
+  if (walkFrom != null) {
     const rostered = input.schedules.filter((s) => s.onRoster);
     // One set of scratch lists for all days: a ledger walks hundreds of days, an export thousands of ledgers.
     const scheduled: Interval[] = [];
     const attended: Interval[] = [];
     const excused: Interval[] = [];
     const meetingOf = new Map<number, ClassWindow>();
-    for (let date = startDate, weekday = dayOfWeek(startDate); date <= asOf; date = nextDay(date), weekday = (weekday + 1) % 7) {
+    for (let date = walkFrom, weekday = dayOfWeek(walkFrom); date <= asOf; date = nextDay(date), weekday = (weekday + 1) % 7) {
       const closed = closedDates.has(date);
       const onLeave = input.leaveDates?.has(date) ?? false;
       const withdrawn = input.withdrawalDate != null && date > input.withdrawalDate;

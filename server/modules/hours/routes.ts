@@ -25,19 +25,19 @@ export function hoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/students/:id/hours',
-      { config: { action: 'hours:view' }, schema: { params: idParam, querystring: studentHoursQuerySchema, response: { 200: studentHoursSchema } } },
+      { config: { action: 'hours:view', heavy: true }, schema: { params: idParam, querystring: studentHoursQuerySchema, response: { 200: studentHoursSchema } } },
       async (req) => studentHours(deps.db, req.user!, req.params.id, req.query, deps.clock),
     );
     app.get(
       '/api/hours',
-      { config: { action: 'hours:view' }, schema: { querystring: hoursListQuerySchema, response: { 200: z.array(hoursSummaryRowSchema) } } },
+      { config: { action: 'hours:view', heavy: true }, schema: { querystring: hoursListQuerySchema, response: { 200: z.array(hoursSummaryRowSchema) } } },
       async (req, reply) => {
         const { items, total } = await hoursSummary(deps.db, req.user!, req.query, deps.clock);
         reply.header(TOTAL_COUNT_HEADER, String(total));
         return items;
       },
     );
-    app.get('/api/export/hours', { config: { action: 'hours:export' }, schema: { querystring: hoursExportQuerySchema } }, async (req, reply) => {
+    app.get('/api/export/hours', { config: { action: 'hours:export', heavy: true }, schema: { querystring: hoursExportQuerySchema } }, async (req, reply) => {
       const { headers, stream } = await exportHours(deps.db, req.query, { actorId: req.user!.id, ip: req.ip, clock: deps.clock });
       stream.on('error', (err) => req.log.error({ err }, 'hours export failed mid-stream'));
       return reply.headers(headers).send(stream);
@@ -49,7 +49,7 @@ export function hoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     );
     app.get(
       '/api/students/:id/time-card.pdf',
-      { config: { action: 'hours:view' }, schema: { params: idParam, querystring: timeCardQuerySchema } },
+      { config: { action: 'hours:view', heavy: true }, schema: { params: idParam, querystring: timeCardQuerySchema } },
       async (req, reply) => {
         const { headers, body } = await studentTimeCard(deps.db, req.user!, req.params.id, req.query, { clock: deps.clock, ip: req.ip });
         return reply.headers(headers).send(body);

@@ -74,6 +74,21 @@ async function schoolToday(db: DbOrTx, clock: Clock): Promise<{ today: string; t
   return { today: localDate(clock.now(), timeZone), timeZone };
 }
 
+/**
+ * The day a ledger read stands at: the date asked for (`field` names it in the error), default
+ * today in the school's time zone, never after today. Hours are counted only for days that have
+ * happened, and a ledger's cost grows with its days: a date in 2200 would walk and keep every day
+ * to it for every student (issue 27). Every read that takes such a date comes through here.
+ */
+export async function ledgerAsOf(db: DbOrTx, clock: Clock, date: string | undefined, field = 'asOf'): Promise<{ asOf: string; today: string; timeZone: string }> {
+  const { today, timeZone } = await schoolToday(db, clock);
+  if (date != null && date > today) {
+    const message = `${field} must not be after today (${today} in the school's time zone): hours are counted only for days that have happened`;
+    throw badRequest(message, [{ field, message }]);
+  }
+  return { asOf: date ?? today, today, timeZone };
+}
+
 /** The policy that applies to a student: their program's, or the defaults (no payment periods) without a program. */
 const NO_PROGRAM_POLICY = {
   paymentPeriods: [],
@@ -208,8 +223,7 @@ export async function studentHours(db: DbOrTx, user: User, studentId: number, q:
  */
 export async function hoursOfStudent(db: DbOrTx, student: LedgerStudentRow, q: { asOf?: string; from?: string; to?: string }, clock: Clock): Promise<StudentHours> {
   const studentId = student.id;
-  const { today, timeZone } = await schoolToday(db, clock);
-  const asOf = q.asOf ?? today;
+  const { asOf, timeZone } = await ledgerAsOf(db, clock, q.asOf);
   const ledger = (await ledgersFor(db, [student], asOf, timeZone)).get(studentId)!;
   const to = q.to ?? asOf;
   const from = q.from ?? addDays(to, -30);
@@ -256,7 +270,7 @@ type HoursListQuery = z.output<typeof hoursListQuerySchema>;
  * ledger computed for that page only, so the page costs the same with 50 students or 50,000.
  */
 export async function hoursSummary(db: DbOrTx, user: User, q: HoursListQuery, clock: Clock): Promise<{ items: HoursSummaryRow[]; total: number }> {
-  const { today, timeZone } = await schoolToday(db, clock);
+  const { asOf, timeZone } = await ledgerAsOf(db, clock, q.asOf);
   const filter = { programId: q.programId, search: q.search, instructorId: user.role === 'instructor' ? user.id : undefined };
   const pageSize = q.pageSize ?? 50;
   const page = q.page ?? 1;
@@ -264,7 +278,7 @@ export async function hoursSummary(db: DbOrTx, user: User, q: HoursListQuery, cl
     selectHoursStudents(db, { ...filter, sort: q.sort ?? 'lastName', order: q.order ?? 'asc', limit: pageSize, offset: (page - 1) * pageSize }),
     countHoursStudents(db, filter),
   ]);
-  const ledgers = await ledgersFor(db, list, q.asOf ?? today, timeZone);
+  const ledgers = await ledgersFor(db, list, asOf, timeZone);
   return { items: list.map((s) => summaryRow(s, ledgers.get(s.id)!)), total };
 }
 
@@ -316,8 +330,7 @@ function creditedBetween(l: Ledger, from: string): number {
 
 /** GET /api/export/hours: audited as it starts, streamed in batches of students. */
 export async function exportHours(db: DbOrTx, q: { programId?: number; from?: string; to?: string }, ctx: Ctx & { actorId: number }) {
-  const { today, timeZone } = await schoolToday(db, ctx.clock);
-  const to = q.to ?? today;
+  const { asOf: to, timeZone } = await ledgerAsOf(db, ctx.clock, q.to, 'to');
   const fileName = `hours_export_${to}.csv`;
   await recordAudit(db, { userId: ctx.actorId, action: 'Export', tableName: 'hours', ipAddress: ctx.ip, newValues: { ...q, to, fileName } });
   return { headers: csvDownloadHeaders(fileName), stream: csvFromRows(HOURS_EXPORT_COLUMNS, hoursExportRows(db, { ...q, to }, timeZone)) };

@@ -19,6 +19,7 @@ import { useSignedInUser } from '../../lib/use-auth.ts';
 import { useTabParam } from '../../lib/use-tab-param.ts';
 import { useComplianceOverview, useWithdrawalWatch, type ComplianceFilter } from './compliance-api.ts';
 import { WithdrawalDialog } from './withdrawal-dialog.tsx';
+import { serverToday } from '../../lib/server-clock.ts';
 
 type TabKey = 'watch' | 'sap' | 'excused-cap' | 'make-up' | 'monthly';
 const STATE_TONES: Record<WatchState, BadgeTone> = { watch: 'amber', due: 'red', overdue: 'red' };
@@ -239,7 +240,7 @@ export function CompliancePage() {
             <label htmlFor="compliance-as-of" className="text-slate-700">
               As of
             </label>
-            <input id="compliance-as-of" type="date" value={asOf} onChange={(e) => setAsOf(e.target.value)} className="h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm" />
+            <input id="compliance-as-of" type="date" max={serverToday()} value={asOf} onChange={(e) => setAsOf(e.target.value)} className="h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm" />
           </div>
         </Toolbar>
       </Card>

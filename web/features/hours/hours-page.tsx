@@ -20,6 +20,7 @@ import { usePrograms } from '../../lib/shared-queries.ts';
 import { useSignedInUser } from '../../lib/use-auth.ts';
 import { useHoursSummary, type HoursSortKey } from './hours-api.ts';
 import { hoursColumns } from './hours-columns.tsx';
+import { serverToday } from '../../lib/server-clock.ts';
 
 /**
  * /hours: the clock-hour ledger of every student of a program (or the school) as of a date:
@@ -133,6 +134,7 @@ export function HoursPage() {
               <input
                 id="hours-as-of"
                 type="date"
+                max={serverToday()}
                 value={asOf}
                 onChange={(e) => {
                   setAsOf(e.target.value);

@@ -15,6 +15,7 @@ import { Leaves } from './leaves.tsx';
 import { PaymentPeriods, SapCheckpoints } from './period-progress.tsx';
 import { useStudentHours } from './students-api.ts';
 import { TimeCard } from './time-card.tsx';
+import { serverToday } from '../../lib/server-clock.ts';
 
 /**
  * The Hours tab: the ledger as of a date (today unless one is chosen). The summary query also
@@ -35,6 +36,7 @@ export function HoursTab({ student }: { student: Student }) {
             label="As of"
             name="asOf"
             type="date"
+            max={serverToday()}
             value={asOf}
             onChange={(e) => setAsOf(e.target.value)}
             hint={asOf ? 'The ledger as it stood at the end of this day' : 'Today; choose a past date to see the ledger as it stood then'}

@@ -1,0 +1,102 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod, RouteOptions } from 'fastify';
+import { AppError } from '../lib/errors.ts';
+
+/**
+ * Reads that compute clock-hour ledgers (hours, compliance, reports, time cards) cost memory and
+ * CPU in this process in proportion to the students they cover. However each one is bounded, many
+ * at once could still exhaust the heap (issue 27: sixteen far-future reads ran the process out of
+ * memory). A route declares `config: { heavy: true }`; then each signed-in user has at most
+ * `perUser` such reads in flight (running or waiting: 429), the process runs at most `perInstance`
+ * at a time, and at most `queue` wait for a turn (more: 503). The limits are per process on
+ * purpose: what they protect is this process's heap; several instances each protect their own.
+ */
+export type HeavyReadLimits = { perUser: number; perInstance: number; queue: number };
+export const HEAVY_READ_LIMITS: HeavyReadLimits = { perUser: 2, perInstance: 4, queue: 32 };
+const RETRY_AFTER_SECONDS = 5;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route computes ledgers: its calls are limited per user and per process (plugins/heavy-reads.ts). */
+    heavy?: boolean;
+  }
+}
+
+export type HeavyReadGate = {
+  /** Wait for a turn; the answer releases it (exactly once, however often it is called). */
+  enter: (who: string) => Promise<() => void>;
+  /** Reads running and waiting now (for tests and the system status). */
+  load: () => { running: number; waiting: number };
+};
+
+export function createHeavyReadGate(limits: HeavyReadLimits = HEAVY_READ_LIMITS): HeavyReadGate {
+  const perWho = new Map<string, number>();
+  const waiting: (() => void)[] = [];
+  let running = 0;
+
+  const leave = (who: string) => {
+    const n = (perWho.get(who) ?? 1) - 1;
+    if (n <= 0) perWho.delete(who);
+    else perWho.set(who, n);
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+
+  return {
+    load: () => ({ running, waiting: waiting.length }),
+    enter: async (who) => {
+      const mine = perWho.get(who) ?? 0;
+      if (mine >= limits.perUser) {
+        throw new AppError(429, 'TOO_MANY_REPORTS', `You already have ${mine} reports being prepared; wait for them to finish, then try again`, { retryAfterSeconds: RETRY_AFTER_SECONDS });
+      }
+      if (running >= limits.perInstance && waiting.length >= limits.queue) {
+        throw new AppError(503, 'BUSY', 'The server is busy preparing reports for others; try again in a few seconds', { retryAfterSeconds: RETRY_AFTER_SECONDS });
+      }
+      perWho.set(who, mine + 1);
+      // A finished read hands its turn straight to the next waiting one, so `running` never dips.
+      if (running < limits.perInstance) running++;
+      else await new Promise<void>((resolve) => waiting.push(resolve));
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        leave(who);
+      };
+    },
+  };
+}
+
+/**
+ * Wraps each heavy route's handler in the gate. The turn is held until the work is over: a handler
+ * that answered with a value, at once; one that sent a stream (CSV exports), until the response
+ * closes, which is also when the stream stops reading the database if the client went away.
+ */
+export function registerHeavyReads(app: FastifyInstance, gate: HeavyReadGate = createHeavyReadGate()): void {
+  app.addHook('onRoute', (route: RouteOptions) => {
+    if (!(route.config as { heavy?: boolean } | undefined)?.heavy) return;
+    const handler = route.handler as (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) => unknown;
+    const gated = async function (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
+      const who = req.user ? `user:${req.user.id}` : `ip:${req.ip}`;
+      const release = await gate.enter(who).catch((err: unknown) => {
+        const retry = err instanceof AppError ? err.details?.retryAfterSeconds : undefined;
+        if (typeof retry === 'number') reply.header('retry-after', String(retry));
+        throw err;
+      });
+      let result: unknown;
+      try {
+        result = await handler.call(this, req, reply);
+      } catch (err) {
+        release();
+        throw err;
+      }
+      if (result === reply || result instanceof Readable) {
+        reply.raw.once('close', release);
+        if (result instanceof Readable) result.once('close', release);
+        if (reply.raw.destroyed || reply.raw.writableFinished) release();
+      } else release();
+      return result;
+    };
+    route.handler = gated as RouteHandlerMethod;
+  });
+}
