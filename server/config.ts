@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -16,7 +17,18 @@ const envSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   // Set when the app is served over HTTPS (directly or behind a proxy) so cookies are Secure.
   COOKIE_SECURE: boolFromEnv.optional(),
-  TRUST_PROXY: boolFromEnv.default(false),
+  // Which reverse proxies may say who the client is (X-Forwarded-For, -Proto): docs/decisions/035.
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const parsed = parseTrustProxy(v);
+      if (typeof parsed === 'string') {
+        ctx.addIssue({ code: 'custom', message: parsed });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
   // 32-byte key (hex or base64) for encrypting SSNs; generated into DATA_DIR when absent.
   ENCRYPTION_KEY: z.string().optional(),
   // Outgoing e-mail (issue 14): smtp://user:pass@host:587 or smtps://…; without it nothing is sent.
@@ -44,7 +56,8 @@ export type Config = {
   embeddedPgPort: number;
   publicUrl: string | undefined;
   cookieSecure: boolean | undefined;
-  trustProxy: boolean;
+  /** Fastify's trustProxy: the proxies' addresses, CIDR ranges or named ranges; false trusts no one. */
+  trustProxy: string[] | false;
   encryptionKey: string | undefined;
   logLevel: string;
   production: boolean;
@@ -83,6 +96,45 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, displayName: e.OIDC_DISPLAY_NAME ?? null }
         : null,
   };
+}
+
+/** The named ranges Fastify's trustProxy (proxy-addr) knows. */
+const NAMED_PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const TRUST_NOBODY = new Set(['', 'false', '0', 'no', 'off']);
+const TRUST_EVERYBODY = new Set(['true', '1', 'yes', 'on']);
+const NAME_THE_PROXY = 'TRUST_PROXY=loopback for a proxy on this machine, or the proxy\'s address (TRUST_PROXY=10.0.0.5)';
+
+/**
+ * TRUST_PROXY → Fastify's trustProxy, or a one-line reason it is refused. Only the proxies named
+ * are believed about the client's address and protocol; "trust every hop" (true) and a hop count
+ * (which Fastify 5 ignores, trusting no one) are refused, each saying what to write instead.
+ */
+function parseTrustProxy(value: string | undefined): string[] | false | string {
+  const raw = (value ?? '').trim();
+  const lower = raw.toLowerCase();
+  if (TRUST_NOBODY.has(lower)) return false;
+  if (TRUST_EVERYBODY.has(lower)) {
+    return `"${raw}" would let any client forge its address; name the proxy instead: ${NAME_THE_PROXY}`;
+  }
+  if (/^\d+$/.test(raw)) return `a hop count ("${raw}") is not supported; name the proxy instead: ${NAME_THE_PROXY}`;
+  const entries = lower.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  for (const entry of entries) {
+    if (!validProxyEntry(entry)) {
+      return `"${entry}" is not an IP address, a CIDR range (10.0.0.0/8, fd00::/8) or one of loopback, linklocal, uniquelocal`;
+    }
+  }
+  return entries.length > 0 ? entries : false;
+}
+
+function validProxyEntry(entry: string): boolean {
+  if (NAMED_PROXY_RANGES.has(entry)) return true;
+  const slash = entry.lastIndexOf('/');
+  const family = isIP(slash === -1 ? entry : entry.slice(0, slash));
+  if (family === 0) return false;
+  if (slash === -1) return true;
+  const prefix = entry.slice(slash + 1);
+  // A /0 would trust everyone; proxy-addr refuses it too.
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
 /** Without SMTP_FROM: muster@ the SMTP server's domain, so a message never goes out without a sender. */

@@ -13,14 +13,18 @@ const HEADERS: Record<string, string> = {
   'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
 };
 
-export function registerSecurityHeaders(app: FastifyInstance, opts: { hsts: boolean }): void {
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+export function registerSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onSend', async (req, reply, payload) => {
     for (const [k, v] of Object.entries(HEADERS)) {
       // A route may send its own referrer policy (a student's hours link, whose URL is a credential).
       if (k === 'referrer-policy' && reply.hasHeader(k)) continue;
       reply.header(k, v);
     }
-    if (opts.hsts) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    // HSTS on every answer that went out over HTTPS, and only then: req.protocol follows
+    // X-Forwarded-Proto only from a proxy named in TRUST_PROXY (docs/decisions/035).
+    if (req.protocol === 'https') reply.header('strict-transport-security', HSTS);
     // Only the built web app's files may be cached; every API answer (and every 404) is no-store.
     const access = matchedAccess(req);
     if (access !== 'static' && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
