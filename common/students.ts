@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { STUDENT_STATUSES } from './constants.ts';
+import { STUDENT_STATUSES, type StudentStatus } from './constants.ts';
+import type { Role } from './roles.ts';
 import { dbId, listQueryFor, optionalDbId, optionalEmail, optionalIsoDate, optionalText, requiredText } from './validation.ts';
 
 export const studentSchema = z.object({
@@ -27,7 +28,8 @@ export const studentInputSchema = z.object({
   phone: optionalText(40),
   programId: optionalDbId('programId', { invalid: 'Program must be a program id or null' }),
   // 'on_leave' was the leave status before issue 13 named it `loa`; older clients still send it.
-  status: z.preprocess((v) => (v === 'on_leave' ? 'loa' : v), z.enum(STUDENT_STATUSES, { error: `Status must be one of ${STUDENT_STATUSES.join(', ')}` }).default('enrolled')),
+  // Absent on an edit: the status stays as it is; on a new student: enrolled.
+  status: z.preprocess((v) => (v === 'on_leave' ? 'loa' : v), z.enum(STUDENT_STATUSES, { error: `Status must be one of ${STUDENT_STATUSES.join(', ')}` }).optional()),
   sisStudentId: optionalText(100),
   enrollmentDate: optionalIsoDate('Enrollment date'),
   socialSecurityNumber: z
@@ -84,3 +86,53 @@ export const STUDENT_EXPORT_COLUMNS = [
 
 export const STUDENT_HAS_ATTENDANCE =
   'This student has attendance history and cannot be deleted. Change their status (for example to withdrawn) instead.';
+
+// ---- Status changes (issue 27; docs/decisions/037-student-status-changes.md) ----
+
+/**
+ * Statuses that a record sets and ends, never a plain edit or an import: a withdrawal keeps the
+ * last date of attendance and the refund inputs, a leave its dates and the 180-day rule. Setting
+ * them by hand left the withdrawal watch and the ledger without the record they read.
+ */
+export const RECORD_OWNED_STATUSES: Partial<Record<StudentStatus, { into: string; outOf: string }>> = {
+  withdrawn: {
+    into: 'A withdrawal is recorded with Record withdrawal on the student\'s Hours tab (it keeps the last date of attendance and the refund inputs), not by changing the status',
+    outOf: 'This student\'s withdrawal is on record: reverse it on the student\'s Hours tab to change the status',
+  },
+  loa: {
+    into: 'A leave of absence is recorded under Leaves on the student\'s Hours tab (with its dates and reason), not by changing the status',
+    outOf: 'This student is on a recorded leave of absence: end or change the leave on the student\'s Hours tab to change the status',
+  },
+};
+
+/** Why no edit or import may move a student from `from` (null: new) to `to`: a withdrawal or leave owns one of them. */
+export function recordOwnedStatusProblem(from: string | null, to: string): string | null {
+  if (from === to) return null;
+  const owned = from == null ? undefined : RECORD_OWNED_STATUSES[from as StudentStatus];
+  if (owned) return owned.outOf;
+  return RECORD_OWNED_STATUSES[to as StudentStatus]?.into ?? null;
+}
+
+/** Statuses only administrators set or lift: suspension and graduation are the school's decisions. */
+const ADMIN_ONLY_STATUSES: readonly StudentStatus[] = ['suspended', 'graduated'];
+
+/**
+ * Why this role may not move a student from `from` (null: a new student) to `to` by an edit or an
+ * import; null when it may. The one home of the rule: the server applies it, the form offers only
+ * what it allows.
+ */
+export function studentStatusChangeProblem(role: Role, from: StudentStatus | null, to: StudentStatus): string | null {
+  if (from === to) return null;
+  const owned = recordOwnedStatusProblem(from, to);
+  if (owned) return owned;
+  const admin = role === 'super_admin' || role === 'it_admin';
+  if (!admin && (ADMIN_ONLY_STATUSES.includes(to) || (from != null && ADMIN_ONLY_STATUSES.includes(from)))) {
+    return `Only an administrator may ${from != null && ADMIN_ONLY_STATUSES.includes(from) ? `change the status of a student who is ${from}` : `set a student's status to ${to}`}`;
+  }
+  return null;
+}
+
+/** The statuses this role may choose for a student now at `from` (null: a new student), the current one included. */
+export function studentStatusChoices(role: Role, from: StudentStatus | null): StudentStatus[] {
+  return STUDENT_STATUSES.filter((s) => s === from || studentStatusChangeProblem(role, from, s) === null);
+}

@@ -79,7 +79,9 @@ beforeAll(async () => {
   seed.ada = await student('Ada', 'Lovelace', { sisStudentId: 'SIS-001', socialSecurityNumber: '123-45-6789', phone: '555-0101' });
   seed.grace = await student('Grace', 'Hopper', { sisStudentId: 'SIS-002' });
   await student('Mary', 'Seacole', { sisStudentId: 'SIS-003' });
-  seed.withdrawn = await student('Wendy', 'Withdrawn', { sisStudentId: 'SIS-004', status: 'withdrawn' });
+  // A withdrawal is recorded, never typed into the status (issue 27).
+  seed.withdrawn = await student('Wendy', 'Withdrawn', { sisStudentId: 'SIS-004' });
+  await apiSend(api, 'POST', `/api/students/${seed.withdrawn.id}/withdrawal`, { withdrawalDate: '2025-01-10', reason: 'Moved away' });
   seed.alan = await student('Alan', 'Turing', { sisStudentId: 'SIS-005', programId: other.id });
   // Enough students for a second page of the students table.
   for (let i = 1; i <= 24; i += 1) await student('Pat', `Filler${String(i).padStart(2, '0')}`, { programId: other.id });
@@ -487,7 +489,9 @@ describe('students', () => {
       await expectToast(page, 'Failed to update student. Please try again.');
       await screenshot(page, 'records-student-dialog');
       await form.getByLabel('SIS student ID').fill('SIS-001');
-      await form.getByLabel('Status').selectOption({ label: 'On leave (LOA)' });
+      // Leaves and withdrawals have their own records: the status list does not offer them.
+      expect(await form.getByLabel('Status').locator('option').allTextContents()).not.toContain('On leave (LOA)');
+      await form.getByLabel('Status').selectOption({ label: 'Inactive' });
       await form.getByLabel('Phone').fill('555-0199');
       await form.getByRole('button', { name: 'Save changes' }).click();
       await expectToast(page, 'Student updated');
@@ -495,9 +499,9 @@ describe('students', () => {
       await page.getByRole('searchbox', { name: 'Search students' }).fill('ada@students');
       const updatedRow = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Lovelace, Augusta Ada' }) });
       await visible(updatedRow);
-      expect(await updatedRow.textContent()).toContain('On leave');
+      expect(await updatedRow.textContent()).toContain('Inactive');
       const stored = (await (await api.get(`/api/students/${seed.ada.id}`)).json()) as Student;
-      expect(stored).toMatchObject({ firstName: 'Augusta Ada', status: 'loa', phone: '555-0199', ssnMasked: '***-**-6789' });
+      expect(stored).toMatchObject({ firstName: 'Augusta Ada', status: 'inactive', phone: '555-0199', ssnMasked: '***-**-6789' });
 
       // A student with attendance history cannot be deleted: the 409 says to change the status.
       await page.getByRole('searchbox', { name: 'Search students' }).fill('Turing');

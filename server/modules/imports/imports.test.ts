@@ -191,7 +191,7 @@ describe('rosters', () => {
     expect(await dataCounts(t.db)).toEqual(counts);
     const newcomer = await upload(t, admin, 'students', 's.csv', csv(['sisStudentId', 'firstName', 'lastName', 'programId', 'status'], [
       ['SIS-NEW-1', 'Nia', 'Late', 'SIS-PRG-PHL', 'enrolled'],
-      ['SIS-NEW-2', 'Omar', 'Leave', 'SIS-PRG-PHL', 'loa'],
+      ['SIS-NEW-2', 'Omar', 'Leave', 'SIS-PRG-PHL', 'inactive'],
     ]));
     expect(newcomer.statusCode).toBe(200);
     expect(await roster('SIS-NEW-1')).toEqual(['SIS-SCH-PHL101-C2']);

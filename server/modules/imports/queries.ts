@@ -257,3 +257,9 @@ export async function linkUsersToSisIds(tx: DbOrTx, links: readonly { id: number
       from unnest(${sql.param(links.map((l) => l.id))}::int[], ${sql.param(links.map((l) => l.sis))}::text[]) as v(id, sis)
      where users.id = v.id`);
 }
+
+/** The current status of each student named by these SIS ids (those that exist). */
+export async function selectStudentStatusesBySis(tx: DbOrTx, sisStudentIds: string[]): Promise<Map<string, string>> {
+  const rows = await tx.select({ sis: students.sisStudentId, status: students.status }).from(students).where(sql`${students.sisStudentId} = ${anyOf(sisStudentIds, 'text')}`);
+  return new Map(rows.map((r) => [r.sis!, r.status]));
+}

@@ -2,7 +2,8 @@ import { students } from '../../db/schema/index.ts';
 import { StagingTable, type DbColumn } from '../../db/bulk-upsert.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { allRows, copiedColumns, keysOf, resolveRef, syncDateColumn, type ImportPartsHandler } from './handler.ts';
-import { addStagedStudentsToRosters, classifyStagedStudents, removeMovedStudentsFromRosters, selectProgramRefs } from './queries.ts';
+import { recordOwnedStatusProblem } from '../../../common/students.ts';
+import { addStagedStudentsToRosters, classifyStagedStudents, removeMovedStudentsFromRosters, selectProgramRefs, selectStudentStatusesBySis } from './queries.ts';
 import type { Sheet } from './sheet.ts';
 
 const COPIED = [
@@ -44,6 +45,18 @@ export const studentsInParts: ImportPartsHandler = {
     let staging: StagingTable | null = null;
     let columns: DbColumn[] = [];
 
+    /** Withdrawals and leaves own their statuses: a file neither sets nor lifts them (issue 27). */
+    const checkStatuses = async (sheet: Sheet, keys: (string | null)[]) => {
+      const named = keys.filter((k): k is string => k != null);
+      const current = named.length > 0 ? await selectStudentStatusesBySis(tx, named) : new Map<string, string>();
+      for (let i = 0; i < sheet.size; i++) {
+        const to = sheet.text('status', i);
+        if (to == null) continue;
+        const problem = recordOwnedStatusProblem(keys[i] == null ? null : (current.get(keys[i]!) ?? null), to);
+        if (problem) problems.add(sheet.row(i), 'status', problem, sheet.raw('status', i));
+      }
+    };
+
     return {
       async add(sheet) {
         const keys = keysOf(sheet, problems, 'sisStudentId', seen);
@@ -59,6 +72,7 @@ export const studentsInParts: ImportPartsHandler = {
           }
           programIds[i] = id;
         }
+        if (sheet.has('status')) await checkStatuses(sheet, keys);
         // Once anything is wrong nothing will be written: the rest is only checked.
         if (problems.any) return;
         columns = studentColumns(sheet, programIds, cipher, timeZone);

@@ -11,7 +11,7 @@ export function studentsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const showSsn = (req: FastifyRequest) => can(req.user!.role, 'students:view-ssn');
   // Reads are limited to what the signed-in user needs to know (instructors: their rosters).
   const reader = (req: FastifyRequest) => ({ scope: studentScopeFor(req.user!), showSsn: showSsn(req) });
-  const ctx = (req: FastifyRequest) => ({ actorId: req.user!.id, ip: req.ip, clock: deps.clock, cipher: deps.cipher, showSsn: showSsn(req) });
+  const ctx = (req: FastifyRequest) => ({ actorId: req.user!.id, role: req.user!.role, ip: req.ip, clock: deps.clock, cipher: deps.cipher, showSsn: showSsn(req) });
 
   return async (app) => {
     // An array, as SPEC clients expect; with page/pageSize it is one page and X-Total-Count has the total.

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { studentExportQuerySchema, studentInputSchema, StudentListQuery } from '../../../common/students.ts';
-import { STUDENT_EXPORT_COLUMNS, STUDENT_HAS_ATTENDANCE, type Student } from '../../../common/students.ts';
+import { STUDENT_EXPORT_COLUMNS, STUDENT_HAS_ATTENDANCE, studentStatusChangeProblem, type Student } from '../../../common/students.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { StudentStatus } from '../../../common/constants.ts';
 import type { z } from 'zod';
@@ -32,7 +32,7 @@ import {
 } from './queries.ts';
 
 type Input = z.output<typeof studentInputSchema>;
-type Ctx = { actorId: number; ip: string | null; clock: Clock; cipher: FieldCipher; showSsn: boolean };
+type Ctx = { actorId: number; role: Role; ip: string | null; clock: Clock; cipher: FieldCipher; showSsn: boolean };
 
 const UNIQUE = { students_sis_student_id_unique: { field: 'sisStudentId', message: 'Another student already has this SIS student ID' } };
 
@@ -123,14 +123,23 @@ function columns(input: Input, ctx: Ctx): StudentWrite {
   };
 }
 
+/** Status changes by an edit follow the one rule (common/students.ts): withdrawals and leaves have their own doors. */
+function assertStatusChange(role: Role, from: StudentStatus | null, to: StudentStatus | undefined) {
+  if (to === undefined) return;
+  const problem = studentStatusChangeProblem(role, from, to);
+  if (problem) throw badRequest(problem, [{ field: 'status', message: problem }]);
+}
+
 /** What the audit log may hold about a student: never the SSN, only whether it changed. */
 function auditable(input: Input) {
   const { socialSecurityNumber, ...rest } = input;
   return socialSecurityNumber === undefined ? rest : { ...rest, socialSecurityNumber: socialSecurityNumber ? '(set)' : '(cleared)' };
 }
 
-export async function createStudent(db: Db, input: Input, ctx: Ctx): Promise<Student> {
-  if (input.socialSecurityNumber && !ctx.showSsn) throw badRequest('Only administrators may record an SSN', [{ field: 'socialSecurityNumber', message: 'Not allowed for your role' }]);
+export async function createStudent(db: Db, given: Input, ctx: Ctx): Promise<Student> {
+  if (given.socialSecurityNumber && !ctx.showSsn) throw badRequest('Only administrators may record an SSN', [{ field: 'socialSecurityNumber', message: 'Not allowed for your role' }]);
+  const input = { ...given, status: given.status ?? 'enrolled' };
+  assertStatusChange(ctx.role, null, input.status);
   return db.transaction(async (tx) => {
     await assertProgramExists(tx, input.programId);
     const id = await withUniqueFields(() => insertStudent(tx, columns(input, ctx)), UNIQUE);
@@ -149,9 +158,12 @@ export async function updateStudent(db: Db, id: number, input: Input, ctx: Ctx):
   return db.transaction(async (tx) => {
     if (!(await lockStudent(tx, id))) throw notFound('Student');
     const before = await getStudent(tx, id, { scope: ALL_STUDENTS, showSsn: false });
+    assertStatusChange(ctx.role, before.status as StudentStatus, input.status);
     await assertProgramExists(tx, input.programId);
     await withUniqueFields(() => updateStudentRow(tx, id, columns(input, ctx)), UNIQUE);
     const { socialSecurityNumber: _ssn, ...comparable } = input;
+    // A status left out stays as it was: not a change.
+    if (comparable.status === undefined) delete comparable.status;
     const diff = changedFields(before as unknown as Record<string, unknown>, comparable as Record<string, unknown>);
     if (input.socialSecurityNumber !== undefined) (diff.newValues as Record<string, unknown>).socialSecurityNumber = input.socialSecurityNumber ? '(set)' : '(cleared)';
     await recordAudit(tx, { userId: ctx.actorId, action: 'Update', tableName: 'students', recordId: id, ipAddress: ctx.ip, ...diff });

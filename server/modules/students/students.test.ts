@@ -57,10 +57,10 @@ describe('students', () => {
 
   it('updates and audits the changed fields', async () => {
     const s = (await post(admin, { firstName: 'Gil', lastName: 'Moss' })).json();
-    const res = await t.app.inject({ method: 'PUT', url: `/api/students/${s.id}`, headers: { cookie: support }, payload: { firstName: 'Gil', lastName: 'Moss', email: 'gil@x.edu', programId, status: 'loa' } });
+    const res = await t.app.inject({ method: 'PUT', url: `/api/students/${s.id}`, headers: { cookie: support }, payload: { firstName: 'Gil', lastName: 'Moss', email: 'gil@x.edu', programId, status: 'inactive' } });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ email: 'gil@x.edu', programId, programName: 'Practical Nursing', status: 'loa' });
-    expect((await auditEntries(t.db, 'students')).at(-1)).toMatchObject({ action: 'Update', old_values: { email: null, status: 'enrolled' }, new_values: { email: 'gil@x.edu', status: 'loa' } });
+    expect(res.json()).toMatchObject({ email: 'gil@x.edu', programId, programName: 'Practical Nursing', status: 'inactive' });
+    expect((await auditEntries(t.db, 'students')).at(-1)).toMatchObject({ action: 'Update', old_values: { email: null, status: 'enrolled' }, new_values: { email: 'gil@x.edu', status: 'inactive' } });
     expect((await t.app.inject({ method: 'PUT', url: '/api/students/999999', headers: { cookie: admin }, payload: { firstName: 'a', lastName: 'b' } })).statusCode).toBe(404);
   });
 

@@ -1,11 +1,12 @@
-import { STUDENT_STATUSES } from '../../../common/constants.ts';
-import { studentInputSchema, type Student } from '../../../common/students.ts';
+import type { StudentStatus } from '../../../common/constants.ts';
+import { RECORD_OWNED_STATUSES, studentInputSchema, studentStatusChoices, type Student } from '../../../common/students.ts';
 import { ProgramSelect } from '../../components/pickers/program-select.tsx';
 import { STUDENT_STATUS_LABELS } from '../../components/student-status.ts';
 import { FormDialog, FormDialogBody } from '../../components/ui/form-dialog.tsx';
 import { SelectField } from '../../components/ui/select-field.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { numberOrNull, textValues, useRecordForm } from '../../components/ui/use-record-form.ts';
+import { useSignedInUser } from '../../lib/use-auth.ts';
 import { useCreateStudent, useUpdateStudent } from './students-api.ts';
 
 type Props = {
@@ -48,6 +49,10 @@ function StudentForm({ student, canEditSsn, onDone }: { student: Student | null;
   });
   const create = useCreateStudent();
   const update = useUpdateStudent();
+  // Only the statuses this role may set from the current one (the server applies the same rule).
+  const current = (student?.status ?? null) as StudentStatus | null;
+  const choices = studentStatusChoices(useSignedInUser().role, current);
+  const ownedBy = current ? RECORD_OWNED_STATUSES[current] : undefined;
 
   const saving = submitSave({
     id: student?.id ?? null,
@@ -65,8 +70,8 @@ function StudentForm({ student, canEditSsn, onDone }: { student: Student | null;
       <TextField label="E-mail" type="email" autoComplete="off" {...bind('email')} error={errorOf('email')} />
       <TextField label="Phone" type="tel" autoComplete="off" {...bind('phone')} error={errorOf('phone')} />
       <ProgramSelect {...bind('programId')} error={errorOf('programId')} />
-      <SelectField label="Status" {...bind('status')} error={errorOf('status')}>
-        {STUDENT_STATUSES.map((s) => (
+      <SelectField label="Status" {...bind('status')} error={errorOf('status')} hint={ownedBy ? ownedBy.outOf : 'Withdrawals and leaves of absence are recorded on the student\'s Hours tab.'}>
+        {choices.map((s) => (
           <option key={s} value={s}>
             {STUDENT_STATUS_LABELS[s]}
           </option>
