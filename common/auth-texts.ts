@@ -29,3 +29,16 @@ export const SIGN_IN_FORM_REFUSALS = {
   LOCAL_SIGN_IN_OFF: 'This school signs staff in through its own accounts: use the button above.',
 } as const;
 export type SignInFormRefusal = keyof typeof SIGN_IN_FORM_REFUSALS;
+
+/**
+ * The words for a refusal code read from the address (?sso_error=, ?signin_error=), or null for any
+ * other text. Object.hasOwn, never `in`: `'__proto__' in {}` is true (so are constructor, toString…),
+ * and an address naming one of those would hand the page a function or Object.prototype to draw.
+ */
+function ownText<T extends Record<string, string>>(texts: T, code: string | null | undefined): T[keyof T] | null {
+  return code != null && Object.hasOwn(texts, code) ? texts[code as keyof T] : null;
+}
+export const ssoRefusalText = (code: string | null | undefined) => ownText(SSO_REFUSALS, code);
+export const signInFormRefusalText = (code: string | null | undefined) => ownText(SIGN_IN_FORM_REFUSALS, code);
+/** Whether a code is one the sign-in form's refusals name (the server redirects with it, else INVALID_CREDENTIALS). */
+export const isSignInFormRefusal = (code: string): code is SignInFormRefusal => Object.hasOwn(SIGN_IN_FORM_REFUSALS, code);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { daysBetween } from './hours.ts';
 import { SAP_STATUSES } from './hours.ts';
-import { dbId, isoDate, queryDate } from './validation.ts';
+import { DATE_YEARS, dbId, isoDate, queryDate } from './validation.ts';
 
 // Leaves of absence, the withdrawal watch and the regulators' reports (issue 13; COMPLIANCE.md).
 
@@ -140,8 +140,13 @@ export type ComplianceOverview = z.infer<typeof complianceOverviewSchema>;
 // ---- Reports ----
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+/** A month of the years a date may have (validation.ts DATE_YEARS, 1900–2200): 0000-01 is no month the database stores. */
+const inDateYears = (month: string) => Number(month.slice(0, 4)) >= DATE_YEARS.min && Number(month.slice(0, 4)) <= DATE_YEARS.max;
 export const monthlyHoursQuerySchema = z.object({
-  month: z.string({ error: 'month is required' }).regex(MONTH, 'month must be YYYY-MM'),
+  month: z
+    .string({ error: 'month is required' })
+    .regex(MONTH, 'month must be YYYY-MM')
+    .refine(inDateYears, `month must be between ${DATE_YEARS.min}-01 and ${DATE_YEARS.max}-12`),
   programId: dbId('programId').optional(),
   format: z.enum(['csv', 'pdf'], { error: 'format must be csv or pdf' }).optional(),
 });

@@ -155,7 +155,8 @@ export const systemStatusSchema = z.object({
     mode: z.enum(['embedded', 'external']),
   }),
   fileStorage: z.object({ bytes: z.number(), note: z.string() }),
-  lastBackup: backupSummarySchema.nullable(),
+  // Host and path only for roles with backups:view (common/permissions.ts); null for the others.
+  lastBackup: backupSummarySchema.extend({ host: z.string().nullable() }).nullable(),
   backupNote: z.string(),
   lastRetentionRun: z.object({ at: z.string(), removed: z.record(z.string(), z.number()) }).nullable(),
 });

@@ -86,7 +86,7 @@ export const tokenText = (label: string, opts: { max: number; min?: number; extr
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** Dates the school can mean (and PostgreSQL stores): 1900 to 2200. */
-const DATE_YEARS = { min: 1900, max: 2200 } as const;
+export const DATE_YEARS = { min: 1900, max: 2200 } as const;
 
 /** A YYYY-MM-DD that exists on the calendar (no 2026-02-30, no month 13, no year 0). */
 function isCalendarDate(v: string): boolean {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../server/config.ts';
 import { systemClock } from '../server/lib/clock.ts';
 import { createMessageSenders, deliverDueMessages } from '../server/modules/outbox/service.ts';
+import { hoursLinkRequestsSettled } from '../server/modules/student-hours/service.ts';
 import { startTestSmtpServer } from '../server/test/mail-server.ts';
 import { freeLoopbackPort } from '../server/test/oidc-provider.ts';
 import { launchBrowser, newPhonePage, screenshot, seedClassNow, seriousViolations, signedInApi, startServer, usingPage, visible, type E2eServer, type SeededClass } from './support.ts';
@@ -43,6 +44,8 @@ let scanUrl: string;
 
 /** Sends what the outbox holds (the job's work) and returns the link in the newest e-mail. */
 async function linkFromLatestMail(): Promise<string> {
+  // The request is answered first; its lookup and queueing run just after (student-hours/service.ts).
+  await hoursLinkRequestsSettled();
   await deliverDueMessages(server.db, createMessageSenders(config), systemClock);
   const raw = smtp.received.at(-1)!.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
   const link = /http:\/\/127\.0\.0\.1:\d+\/my-hours\/[A-Za-z0-9_-]{43}(\?lang=es)?/.exec(raw)?.[0];

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/client.ts';
 import { createTestDatabase } from '../test/helpers.ts';
-import { createFieldCipher, EncryptionKeyMismatch, keyFilePath, keyFingerprint, openFieldCipher } from './field-cipher.ts';
+import { CIPHER_PURPOSES, createFieldCipher, type SealingCipher, EncryptionKeyMismatch, keyFilePath, keyFingerprint, openFieldCipher } from './field-cipher.ts';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: Db;
@@ -79,6 +79,16 @@ describe('one encryption key per database', () => {
     expect((await facts()).filter((f) => f.name === 'encryption_key_fingerprint')).toHaveLength(1);
   });
 
+  it('on a database whose SSNs were sealed before per-purpose keys, the same key starts and reads them', async () => {
+    const old = randomBytes(32);
+    const { rows } = await db.execute<{ id: number }>(sql`insert into students (first_name, last_name, ssn_encrypted, ssn_last4) values ('Old', 'Seal', ${sealV1(old, '123456789')}, '6789') returning id`);
+    await expect(openFieldCipher(db, randomBytes(32).toString('hex'), dataDir())).rejects.toThrow(/holds SSNs that the ENCRYPTION_KEY setting cannot decrypt/);
+    const cipher = await openFieldCipher(db, old.toString('hex'), dataDir());
+    const stored = (await db.execute<{ s: string }>(sql`select ssn_encrypted as s from students where id = ${rows[0]!.id}`)).rows[0]!.s;
+    expect(cipher.decrypt(stored)).toBe('123456789');
+    await db.execute(sql`delete from students where id = ${rows[0]!.id}`);
+  });
+
   it('on a database that already holds SSNs, the first fingerprint is only stored for a key that decrypts them', async () => {
     const old = randomBytes(32);
     const { rows } = await db.execute<{ id: number }>(sql`insert into students (first_name, last_name, ssn_encrypted, ssn_last4) values ('Old', 'Record', ${createFieldCipher(old).encrypt('123456789')}, '6789') returning id`);
@@ -86,6 +96,62 @@ describe('one encryption key per database', () => {
     expect(await facts()).toEqual([]);
     await expect(openFieldCipher(db, old.toString('hex'), dataDir())).resolves.toBeDefined();
     await db.execute(sql`delete from students where id = ${rows[0]!.id}`);
+  });
+});
+
+/** A value sealed as before per-purpose keys: AES-256-GCM under the installation key itself. */
+function sealV1(key: Buffer, plain: string): string {
+  const iv = randomBytes(12);
+  const c = createCipheriv('aes-256-gcm', key, iv);
+  const data = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
+  return `v1.${iv.toString('base64url')}.${c.getAuthTag().toString('base64url')}.${data.toString('base64url')}`;
+}
+const withTag = (stored: string, tagBytes: number) => {
+  const [v, iv, tag, data] = stored.split('.');
+  return [v, iv, Buffer.from(tag!, 'base64url').subarray(0, tagBytes).toString('base64url'), data].join('.');
+};
+
+describe('one key per purpose, derived from the installation key', () => {
+  it('a value sealed for one purpose opens under no other', () => {
+    const cipher = createFieldCipher(randomBytes(32));
+    for (const sealedFor of CIPHER_PURPOSES) {
+      const stored = cipher.for(sealedFor).encrypt('{"userId":1,"switch":"weeklyReports"}');
+      expect(stored.startsWith('v1.')).toBe(true);
+      expect(cipher.for(sealedFor).decrypt(stored)).toBe('{"userId":1,"switch":"weeklyReports"}');
+      for (const other of CIPHER_PURPOSES.filter((p) => p !== sealedFor)) expect(() => cipher.for(other).decrypt(stored), `${sealedFor} → ${other}`).toThrow();
+    }
+    // The cipher's own encrypt/decrypt are the SSNs'.
+    expect(cipher.for('ssn').decrypt(cipher.encrypt('123456789'))).toBe('123456789');
+    expect(() => cipher.for('totp').decrypt(cipher.encrypt('123456789'))).toThrow();
+  });
+
+  it('still opens SSNs and TOTP secrets sealed with the installation key itself (before per-purpose keys); nothing a request carries opens so', () => {
+    const key = randomBytes(32);
+    const cipher = createFieldCipher(key);
+    const legacy = sealV1(key, 'JBSWY3DPEHPK3PXP');
+    expect(cipher.decrypt(legacy)).toBe('JBSWY3DPEHPK3PXP');
+    expect(cipher.for('totp').decrypt(legacy)).toBe('JBSWY3DPEHPK3PXP');
+    // An old unsubscribe token, or any value sealed with the installation key, is no unsubscribe token or SSO state now.
+    expect(() => cipher.for('unsubscribe').decrypt(legacy)).toThrow();
+    expect(() => cipher.for('sso-state').decrypt(legacy)).toThrow();
+    // A value under another key opens nowhere; nor does an unknown version.
+    expect(() => cipher.decrypt(sealV1(randomBytes(32), 'x'))).toThrow();
+    expect(() => cipher.decrypt(legacy.replace(/^v1\./, 'v2.'))).toThrow();
+  });
+
+  it('accepts only full 16-byte tags, never a shortened one', () => {
+    const key = randomBytes(32);
+    const cipher = createFieldCipher(key);
+    const cases: [SealingCipher, string][] = [
+      [cipher.for('ssn'), cipher.encrypt('123456789')],
+      [cipher.for('sso-state'), cipher.for('sso-state').encrypt('{"state":"s"}')],
+      [cipher.for('totp'), sealV1(key, 'JBSWY3DPEHPK3PXP')],
+    ];
+    for (const [opener, stored] of cases) {
+      expect(() => opener.decrypt(stored)).not.toThrow();
+      // GCM would check a prefix of the right tag as a tag of that length: 4 bytes are guessable.
+      for (const bytes of [15, 13, 12, 8, 4]) expect(() => opener.decrypt(withTag(stored, bytes)), `${bytes}-byte tag`).toThrow();
+    }
   });
 });
 

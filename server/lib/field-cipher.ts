@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, randomFillSync } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, randomFillSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,12 +8,57 @@ import { installationFacts } from '../db/schema/security.ts';
 import { students } from '../db/schema/students.ts';
 
 /**
- * AES-256-GCM for sensitive columns (SSNs). Stored as `v1.<iv>.<tag>.<ciphertext>` in base64url,
- * so a future key rotation can tell versions apart.
+ * AES-256-GCM for what Muster seals: SSNs and TOTP secrets at rest, the tokens of unsubscribe links,
+ * the single sign-on state cookie. Each purpose has a key of its own, derived with HKDF-SHA256 from
+ * the installation's key (ENCRYPTION_KEY or the key file), so a value sealed for one purpose never
+ * opens as another: an unsubscribe token cannot be handed in as an SSO state cookie, and neither
+ * can any stored SSN or secret.
+ *
+ * Stored as `v1.<iv>.<tag>.<ciphertext>` in base64url (AES-256-GCM), a 12-byte IV and a 16-byte tag:
+ * nothing shorter is accepted (GCM would otherwise check a tag cut to 4 bytes, which is guessable).
+ * The format did not change with per-purpose keys; the key is the purpose's.
+ *
+ * Values sealed before per-purpose keys were sealed with the installation key itself. Only the two
+ * purposes whose values sit in the database, SSNs (students.ssn_encrypted) and TOTP secrets
+ * (users.totp_secret_encrypted), still open those: when their own key's tag check fails, the
+ * installation key is tried. Nothing stored before is lost and nothing has to be migrated. This is
+ * safe because:
+ * - those two are only ever read from columns the app itself writes, never from a request;
+ * - what a request carries (an unsubscribe token in a link, the SSO state in a cookie) opens only
+ *   under its own purpose's key, never the installation key: no value sealed before, of whatever
+ *   purpose, nor any stored SSN or secret, is accepted there;
+ * - GCM's tag makes a try under the wrong key fail, never yield a wrong plaintext;
+ * - every new value is sealed under its purpose's key, so old values only become fewer (an SSN is
+ *   sealed again when the student is saved, a secret when two-factor is set up again).
+ * Unsubscribe links mailed before per-purpose keys therefore no longer work; their page says the
+ * link is not valid and points to Settings › Notifications.
  */
-export type FieldCipher = { encrypt: (plain: string) => string; decrypt: (stored: string) => string };
+export const CIPHER_PURPOSES = ['ssn', 'totp', 'unsubscribe', 'sso-state'] as const;
+export type CipherPurpose = (typeof CIPHER_PURPOSES)[number];
+/** The purposes whose values sealed before per-purpose keys (with the installation key itself) still open. */
+const LEGACY_PURPOSES: readonly CipherPurpose[] = ['ssn', 'totp'];
+
+export type SealingCipher = { encrypt: (plain: string) => string; decrypt: (stored: string) => string };
+/**
+ * The cipher modules get: `encrypt`/`decrypt` seal SSNs (students, imports, the start-up key check);
+ * `for(purpose)` is the cipher of any purpose, SSNs included.
+ */
+export type FieldCipher = SealingCipher & { for: (purpose: CipherPurpose) => SealingCipher };
 
 const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/** The key of one purpose: HKDF-SHA256 of the installation key, with the purpose as its label. */
+export function purposeKey(key: Buffer, purpose: CipherPurpose): Buffer {
+  return Buffer.from(hkdfSync('sha256', key, 'muster field cipher', `muster:${purpose}`, 32));
+}
+
+function openGcm(key: Buffer, iv: Buffer, tag: Buffer, data: Buffer): string {
+  if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new Error('Malformed ciphertext');
+  const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
+  decipher.setAuthTag(tag);
+  return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
+}
 
 export function createFieldCipher(key: Buffer): FieldCipher {
   if (key.length !== 32) throw new Error('The encryption key must be 32 bytes');
@@ -21,25 +66,41 @@ export function createFieldCipher(key: Buffer): FieldCipher {
   // cost a third of the encryption time of a 100,000-student import.
   const ivs = Buffer.alloc(IV_BYTES * 256);
   let next = ivs.length;
-  return {
-    encrypt(plain) {
-      if (next === ivs.length) {
-        randomFillSync(ivs);
-        next = 0;
-      }
-      const iv = ivs.subarray(next, (next += IV_BYTES));
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return `v1.${iv.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}.${data.toString('base64url')}`;
-    },
-    decrypt(stored) {
-      const [v, iv, tag, data] = stored.split('.');
-      if (v !== 'v1' || !iv || !tag || !data) throw new Error('Unknown ciphertext format');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
-    },
+  const nextIv = () => {
+    if (next === ivs.length) {
+      randomFillSync(ivs);
+      next = 0;
+    }
+    return ivs.subarray(next, (next += IV_BYTES));
   };
+  const sealer = (purpose: CipherPurpose): SealingCipher => {
+    const own = purposeKey(key, purpose);
+    const legacy = LEGACY_PURPOSES.includes(purpose);
+    return {
+      encrypt(plain) {
+        const iv = nextIv();
+        const cipher = createCipheriv('aes-256-gcm', own, iv, { authTagLength: TAG_BYTES });
+        const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+        return `v1.${iv.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}.${data.toString('base64url')}`;
+      },
+      decrypt(stored) {
+        const parts = stored.split('.');
+        const [v, iv, tag, data] = parts;
+        if (parts.length !== 4 || v !== 'v1' || !iv || !tag || !data) throw new Error('Unknown ciphertext format');
+        const sealed = [Buffer.from(iv, 'base64url'), Buffer.from(tag, 'base64url'), Buffer.from(data, 'base64url')] as const;
+        try {
+          return openGcm(own, ...sealed);
+        } catch (err) {
+          if (!legacy) throw err;
+          // Sealed before per-purpose keys (see above): SSNs and TOTP secrets, from the database only.
+          return openGcm(key, ...sealed);
+        }
+      },
+    };
+  };
+  const byPurpose = new Map(CIPHER_PURPOSES.map((p) => [p, sealer(p)] as const));
+  const ssn = byPurpose.get('ssn')!;
+  return { encrypt: ssn.encrypt, decrypt: ssn.decrypt, for: (purpose) => byPurpose.get(purpose)! };
 }
 
 /** The key file generated into DATA_DIR when ENCRYPTION_KEY is not set. */

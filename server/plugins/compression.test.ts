@@ -5,15 +5,17 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precompressDir } from '../../scripts/precompress.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
+import { csvDownloadHeaders, csvFromRows } from '../lib/csv.ts';
 import { createFieldCipher } from '../lib/field-cipher.ts';
 import { insertUser } from '../modules/auth/service.ts';
 import { createTestDatabase, sessionCookie } from '../test/helpers.ts';
-import { COMPRESS_THRESHOLD_BYTES } from './compression.ts';
+import { COMPRESS_THRESHOLD_BYTES, registerCompression } from './compression.ts';
+import { registerErrorHandler } from './error-handler.ts';
 
 /**
  * Issue 16: everything the server sends is compressed. A web root laid out as the build lays it
@@ -317,5 +319,40 @@ describe('API answers, compressed as they are sent', () => {
     expect(res.headers['content-length']).toBeUndefined();
     const csv = zlib.gunzipSync(res.body).toString();
     expect(csv.replace(/^\uFEFF/, '').split('\n')[0]).toContain('studentId');
+  });
+});
+
+describe('a streamed export that fails before its first byte', () => {
+  // The plugins as the app registers them, and two CSV downloads whose first database read fails.
+  let small: FastifyInstance;
+  beforeAll(async () => {
+    small = Fastify({ logger: false });
+    registerErrorHandler(small);
+    await registerCompression(small);
+    const failing = (err: Error) =>
+      async function* rows(): AsyncGenerator<Record<string, unknown>> {
+        // The first batch's read fails: no row ever comes, not even the CSV's header line.
+        await Promise.resolve();
+        if (err) throw err;
+        yield { a: 1, b: 2 };
+      };
+    small.get('/broken.csv', async (_req, reply) => reply.headers(csvDownloadHeaders('broken.csv')).send(csvFromRows(['a', 'b'], failing(new Error('the first batch failed'))())));
+    const outOfRange = Object.assign(new Error('date/time field value out of range: "0000-01-01"'), { code: '22008' });
+    small.get('/year-zero.csv', async (_req, reply) => reply.headers(csvDownloadHeaders('year-zero.csv')).send(csvFromRows(['a', 'b'], failing(outOfRange)())));
+    await small.ready();
+  });
+  afterAll(() => small?.close());
+
+  it('answers an error the client can read: no content-encoding over a plain body, no file name', async () => {
+    for (const [url, status, code] of [['/broken.csv', 500, 'INTERNAL'], ['/year-zero.csv', 400, 'VALIDATION']] as const) {
+      for (const headers of [BR_GZIP, { 'accept-encoding': 'gzip' }, {}]) {
+        const res = await small.inject({ url, headers });
+        expect(res.statusCode, url).toBe(status);
+        expect(res.headers['content-encoding'], url).toBeUndefined();
+        expect(res.headers['content-disposition'], url).toBeUndefined();
+        expect(res.headers['content-type']).toMatch(/^application\/json/);
+        expect(JSON.parse(decoded(res).toString())).toMatchObject({ code });
+      }
+    }
   });
 });

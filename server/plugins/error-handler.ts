@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { pgError } from '../lib/db-errors.ts';
 import { AppError, type FieldError } from '../lib/errors.ts';
@@ -8,6 +8,8 @@ function fromPostgres(err: { code?: string; constraint?: string; detail?: string
   if (err.code === '23505') return new AppError(409, 'CONFLICT', `Already exists (${err.constraint ?? 'unique'})`);
   if (err.code === '23503') return new AppError(409, 'CONFLICT', `Referenced record is missing or still in use (${err.constraint ?? 'foreign key'})`);
   if (err.code === '23514') return new AppError(400, 'VALIDATION', `Value out of range (${err.constraint ?? 'check'})`);
+  // A date or time the database cannot hold or read (year 0, out of range): the caller's value, never a 500.
+  if (err.code === '22007' || err.code === '22008') return new AppError(400, 'VALIDATION', 'A date or time is out of range or not valid');
   return null;
 }
 
@@ -25,8 +27,26 @@ export function validationFieldErrors(error: unknown): FieldError[] | null {
   });
 }
 
+/**
+ * Headers that described a streamed body (plugins/compression.ts's content-encoding, a download's
+ * content-disposition). A stream that fails before its first byte (an export whose first read
+ * failed) is answered with an error instead, as plain JSON: left in place, they would tell the
+ * client to gunzip a body that is not gzip, or to save the error as the export's file.
+ */
+const STREAM_HEADERS = ['content-encoding', 'content-disposition'] as const;
+
+function dropStreamHeaders(reply: FastifyReply): void {
+  if (reply.raw.headersSent) return;
+  for (const name of STREAM_HEADERS) reply.removeHeader(name);
+  // Fastify copied the stream's headers onto the raw response (setHeader) as it started the stream,
+  // and those merge into whatever is sent next: its content-type (text/csv) would even keep the
+  // error's object from being serialised as JSON. Fastify sets the error answer's own afresh.
+  for (const name of [...STREAM_HEADERS, 'content-type', 'content-length']) reply.raw.removeHeader(name);
+}
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
+    dropStreamHeaders(reply);
     const errors = validationFieldErrors(error);
     if (errors) {
       const summary = errors.map((e) => `${e.field}: ${e.message}`).join('; ');

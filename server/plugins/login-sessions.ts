@@ -22,6 +22,19 @@ function sessionRef(sessionId: string): string {
   return createHash('sha256').update(`muster-session-ref:${sessionId}`).digest('hex').slice(0, SESSION_REF_LENGTH);
 }
 
+/**
+ * At most this many sessions per user are open: a new sign-in ends the least recently used beyond
+ * it, so repeated sign-ins (a script, a shared device) cannot pile up sessions without end.
+ */
+export const MAX_SESSIONS_PER_USER = 10;
+
+/**
+ * A new session for the user; its cookie token is returned (only its hash is stored). In the same
+ * statement sequence, and so in the caller's transaction, the user's sessions beyond
+ * MAX_SESSIONS_PER_USER end, least recently used first (then oldest). Sign-ins of one user are
+ * serialised by an advisory lock for the rest of the transaction, so two at once cannot both count
+ * ten and leave eleven.
+ */
 export async function createLoginSession(
   db: DbOrTx,
   userId: number,
@@ -30,8 +43,10 @@ export async function createLoginSession(
   opts: { pendingStep?: LoginPendingStep | null; authMethod?: 'password' | 'sso' } = {},
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
+  const id = hashToken(token);
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext('login-sessions'), ${userId})`);
   await db.insert(loginSessions).values({
-    id: hashToken(token),
+    id,
     userId,
     ipAddress: meta.ip,
     userAgent: meta.userAgent,
@@ -40,6 +55,12 @@ export async function createLoginSession(
     pendingStep: opts.pendingStep ?? null,
     authMethod: opts.authMethod ?? 'password',
   });
+  await db.execute(sql`
+    update login_sessions set ended_at = ${now}
+     where id in (select id from login_sessions
+                   where user_id = ${userId} and ended_at is null and id <> ${id}
+                   order by last_seen_at desc, created_at desc
+                  offset ${MAX_SESSIONS_PER_USER - 1})`);
   return token;
 }
 

@@ -6,7 +6,7 @@ import {
   currentUserSchema,
   endedSessionsSchema,
   loginSchema,
-  SIGN_IN_FORM_REFUSALS,
+  isSignInFormRefusal,
   loginSessionSchema,
   passwordChangeSchema,
   recoveryCodesSchema,
@@ -122,7 +122,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         { config: { public: true, rateLimit: floodGuard }, schema: { body: z.object({ email: z.string().max(1000).optional(), password: z.string().max(1000).optional() }) } },
         async (req, reply) => {
           if (!cameFromThisSite(req)) return reply.status(403).send({ message: 'A sign-in from another site is refused.', code: 'CROSS_SITE_FORM' });
-          const refused = (code: string) => reply.redirect(`/login?signin_error=${code in SIGN_IN_FORM_REFUSALS ? code : 'INVALID_CREDENTIALS'}`, 303);
+          const refused = (code: string) => reply.redirect(`/login?signin_error=${isSignInFormRefusal(code) ? code : 'INVALID_CREDENTIALS'}`, 303);
           const parsed = loginSchema.safeParse(req.body);
           if (!parsed.success) return refused('VALIDATION_ERROR');
           try {

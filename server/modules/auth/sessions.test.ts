@@ -112,6 +112,25 @@ describe('your sessions', () => {
     expect((await list(me.cookie)).map((s) => s.current)).toEqual([true]);
   });
 
+  it('keeps at most ten sessions per user: the twelfth sign-in leaves ten, and the oldest cookies stop working', async () => {
+    const me = await t.signedIn('support_staff'); // sign-in 1
+    const cookies = [me.cookie];
+    for (let i = 2; i <= 12; i++) {
+      clock.advance(1000);
+      cookies.push(await signInFrom(me.email, i % 2 ? FIREFOX_WINDOWS : SAFARI_IPHONE, '192.0.2.40'));
+    }
+    const open = await t.db.execute<{ n: number }>(sql`select count(*)::int as n from login_sessions where user_id = ${me.userId} and ended_at is null`);
+    expect(open.rows[0]!.n).toBe(10);
+    expect(await whoAmI(cookies[0]!)).toBe(401);
+    expect(await whoAmI(cookies[1]!)).toBe(401);
+    for (const c of cookies.slice(2)) expect(await whoAmI(c)).toBe(200);
+    expect(await list(cookies[11]!)).toHaveLength(10);
+    // Another user's sessions are not touched.
+    const other = await t.signedIn('support_staff');
+    expect(await whoAmI(other.cookie)).toBe(200);
+    expect(await whoAmI(cookies[2]!)).toBe(200);
+  });
+
   it('is for signed-in users only', async () => {
     expect((await t.app.inject({ url: '/api/auth/sessions' })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'POST', url: '/api/auth/sessions/end-others' })).statusCode).toBe(401);

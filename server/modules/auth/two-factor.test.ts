@@ -139,6 +139,28 @@ describe('two-factor authentication', () => {
     expect((await post(cookie, '/api/auth/two-factor/verify', { code: await codeAt(secret) })).statusCode).toBe(200);
   });
 
+  it('reserves each attempt before checking it: thirty wrong codes at once get at most five checks, then even the right code waits', async () => {
+    const u = await newUser();
+    const { secret } = await enrol(u);
+    clock.advance(60_000);
+    const cookie = await signIn(u);
+    // Thirty codes that are surely wrong (none of the steps a code is accepted for).
+    const near = new Set(await Promise.all([-30_000, 0, 30_000].map((d) => codeAt(secret, new Date(clock.now().getTime() + d)))));
+    const wrong = Array.from({ length: 40 }, (_, i) => String(300000 + i)).filter((c) => !near.has(c)).slice(0, 30);
+    const answers = await Promise.all(wrong.map((code) => post(cookie, '/api/auth/two-factor/verify', { code })));
+    const checked = answers.filter((r) => r.statusCode !== 429);
+    expect(checked.length).toBeGreaterThan(0);
+    expect(checked.length).toBeLessThanOrEqual(5);
+    for (const r of checked) expect(r.statusCode).toBe(400);
+    const failures = (await auditEntries(t.db, 'users')).filter((e) => e.record_id === String(u.id) && (e.new_values as { reason?: string }).reason === 'wrong second factor');
+    expect(failures.length).toBeLessThanOrEqual(5);
+    // The limit is reached: the right code is refused too, until the window ends.
+    const right = await post(cookie, '/api/auth/two-factor/verify', { code: await codeAt(secret) });
+    expect(right.statusCode).toBe(429);
+    expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await me(cookie)).pendingStep).toBe('totp');
+  });
+
   it('super_admin resets an enrolment (audited): the user is signed out and enrols again; others may not', async () => {
     const u = await newUser();
     const { cookie } = await enrol(u);
@@ -199,6 +221,18 @@ describe('password rules', () => {
     expect((await me(await signIn(u))).pendingStep).toBe('password_change');
     await setSecurity({ requirePasswordChange: false });
     expect((await me(await signIn(u))).pendingStep).toBeNull();
+  });
+
+  it('reserves each current password before checking it: twenty wrong ones at once get at most five checks', async () => {
+    await setSecurity({ requirePasswordChange: false, twoFactorAuthentication: false });
+    const u = await newUser();
+    const cookie = await signIn(u);
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => post(cookie, '/api/auth/password', { currentPassword: `not it ${i}`, newPassword: 'a much better passphrase' })));
+    const checked = answers.filter((r) => r.statusCode !== 429);
+    expect(checked.length).toBeGreaterThan(0);
+    expect(checked.length).toBeLessThanOrEqual(5);
+    for (const r of checked) expect(r.json().errors[0].field).toBe('currentPassword');
+    expect((await post(cookie, '/api/auth/password', { currentPassword: u.password, newPassword: 'a much better passphrase' })).statusCode).toBe(429);
   });
 
   it('refuses a policy age outside 30–3650 days, naming the field', async () => {

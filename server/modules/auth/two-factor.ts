@@ -12,7 +12,7 @@ import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { passwordProblem } from '../../lib/password-rules.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
-import { countHit, readHits } from '../../lib/shared-counters.ts';
+import { countHit } from '../../lib/shared-counters.ts';
 import { endOtherUserSessions, setSessionPendingStep } from '../../plugins/login-sessions.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { getSettings } from '../settings/service.ts';
@@ -35,11 +35,31 @@ type SignedIn = { userId: number; sessionId: string; pendingStep: LoginPendingSt
 const WRONG_CODE_LIMIT = 5;
 const WRONG_CODE_WINDOW_MS = 15 * 60_000;
 
-async function refuseWhileThrottled(db: Db, key: string, now: Date): Promise<void> {
-  const seen = await readHits(db, key, WRONG_CODE_WINDOW_MS, now);
-  if (seen.hits >= WRONG_CODE_LIMIT) {
-    const retryAfterSeconds = Math.max(1, Math.ceil((seen.resetAt.getTime() - now.getTime()) / 1000));
+/**
+ * Reserve one attempt at a code (or a current password) BEFORE checking it, as the sign-in throttle
+ * does (sign-in-throttle.ts): one atomic `insert … on conflict do update … returning hits` in
+ * rate_limit_counters, so thirty concurrent wrong codes, on one instance or several, get at most
+ * WRONG_CODE_LIMIT checks; the others are refused (429) without being checked. Reading the count
+ * first and counting a failure after the check let every request in flight pass the read.
+ *
+ * `check` says whether the attempt was a wrong guess. A wrong guess keeps its place in the count;
+ * any other outcome (the right code, a replayed right code, an account without two-factor) gives its
+ * place back, so only wrong guesses use up the five.
+ */
+async function withReservedAttempt<T>(db: Db, key: string, now: Date, check: (wrongGuess: () => void) => Promise<T>): Promise<T> {
+  const taken = await countHit(db, key, WRONG_CODE_WINDOW_MS, now);
+  if (taken.hits > WRONG_CODE_LIMIT) {
+    // Not given back: the window ends at a fixed time whatever its count, and a refusal checks nothing.
+    const retryAfterSeconds = Math.max(1, Math.ceil((taken.resetAt.getTime() - now.getTime()) / 1000));
     throw new AppError(429, 'RATE_LIMITED', `Too many wrong codes. Please wait ${Math.ceil(retryAfterSeconds / 60)} minutes and try again.`, { retryAfterSeconds });
+  }
+  let wrong = false;
+  try {
+    return await check(() => {
+      wrong = true;
+    });
+  } finally {
+    if (!wrong) await countHit(db, key, WRONG_CODE_WINDOW_MS, now, -1);
   }
 }
 
@@ -61,13 +81,14 @@ export async function changeOwnPassword(
   clock: Clock,
 ): Promise<{ pendingStep: LoginPendingStep | null }> {
   const now = clock.now();
-  const failuresKey = `password-change:u${who.userId}`;
-  await refuseWhileThrottled(db, failuresKey, now);
-  const user = await account(db, who.userId);
-  if (!user.passwordHash || !(await verifyPassword(user.passwordHash, input.currentPassword))) {
-    await countHit(db, failuresKey, WRONG_CODE_WINDOW_MS, now);
-    throw badRequest(CURRENT_PASSWORD_WRONG, [{ field: 'currentPassword', message: CURRENT_PASSWORD_WRONG }]);
-  }
+  const user = await withReservedAttempt(db, `password-change:u${who.userId}`, now, async (wrongGuess) => {
+    const found = await account(db, who.userId);
+    if (!found.passwordHash || !(await verifyPassword(found.passwordHash, input.currentPassword))) {
+      wrongGuess();
+      throw badRequest(CURRENT_PASSWORD_WRONG, [{ field: 'currentPassword', message: CURRENT_PASSWORD_WRONG }]);
+    }
+    return found;
+  });
   if (input.newPassword === input.currentPassword) throw badRequest(PASSWORD_SAME, [{ field: 'newPassword', message: PASSWORD_SAME }]);
   const problem = await passwordProblem(input.newPassword, user);
   if (problem) throw badRequest(`Validation failed: newPassword: ${problem}`, [{ field: 'newPassword', message: problem }]);
@@ -92,7 +113,7 @@ export async function startTotpEnrolment(db: Db, cipher: FieldCipher, who: Signe
   if (user.totpEnrolledAt) throw conflict(TOTP_ALREADY_ENROLLED);
   const { system } = await getSettings(db);
   const authenticator = await newAuthenticator(user.email, system.schoolName.trim() || 'Muster');
-  await updateTotp(db, who.userId, { totpSecretEncrypted: cipher.encrypt(authenticator.secret), totpEnrolledAt: null }, clock.now());
+  await updateTotp(db, who.userId, { totpSecretEncrypted: cipher.for('totp').encrypt(authenticator.secret), totpEnrolledAt: null }, clock.now());
   return authenticator;
 }
 
@@ -105,17 +126,18 @@ async function acceptTimeStep(db: Db, userId: number, timeStep: number, now: Dat
 /** Confirm the authenticator with its first code; answers the ten recovery codes, shown this once. */
 export async function confirmTotpEnrolment(db: Db, cipher: FieldCipher, who: SignedIn, code: string, meta: Meta, clock: Clock): Promise<{ recoveryCodes: string[] }> {
   const now = clock.now();
-  const failuresKey = `totp-fail:u${who.userId}`;
-  await refuseWhileThrottled(db, failuresKey, now);
-  const user = await account(db, who.userId);
-  if (user.totpEnrolledAt) throw conflict(TOTP_ALREADY_ENROLLED);
-  if (!user.totpSecretEncrypted) throw badRequest('Start setting up two-factor authentication first', [{ field: 'code', message: 'Start the set-up first' }]);
-  const timeStep = await totpTimeStep(cipher.decrypt(user.totpSecretEncrypted), code, now);
-  if (timeStep == null) {
-    await countHit(db, failuresKey, WRONG_CODE_WINDOW_MS, now);
-    throw badRequest(TOTP_CODE_WRONG, [{ field: 'code', message: TOTP_CODE_WRONG }]);
-  }
-  await acceptTimeStep(db, who.userId, timeStep, now);
+  const user = await withReservedAttempt(db, `totp-fail:u${who.userId}`, now, async (wrongGuess) => {
+    const found = await account(db, who.userId);
+    if (found.totpEnrolledAt) throw conflict(TOTP_ALREADY_ENROLLED);
+    if (!found.totpSecretEncrypted) throw badRequest('Start setting up two-factor authentication first', [{ field: 'code', message: 'Start the set-up first' }]);
+    const timeStep = await totpTimeStep(cipher.for('totp').decrypt(found.totpSecretEncrypted), code, now);
+    if (timeStep == null) {
+      wrongGuess();
+      throw badRequest(TOTP_CODE_WRONG, [{ field: 'code', message: TOTP_CODE_WRONG }]);
+    }
+    await acceptTimeStep(db, who.userId, timeStep, now);
+    return found;
+  });
   const recoveryCodes = newRecoveryCodes();
   await db.transaction(async (tx) => {
     await updateTotp(tx, who.userId, { totpSecretEncrypted: user.totpSecretEncrypted, totpEnrolledAt: now }, now);
@@ -129,23 +151,19 @@ export async function confirmTotpEnrolment(db: Db, cipher: FieldCipher, who: Sig
 /** The sign-in's second step: a current six-digit code, or one unused recovery code (spent). */
 export async function verifySecondFactor(db: Db, cipher: FieldCipher, who: SignedIn, code: string, meta: Meta, clock: Clock): Promise<{ pendingStep: null }> {
   const now = clock.now();
-  const failuresKey = `totp-fail:u${who.userId}`;
-  await refuseWhileThrottled(db, failuresKey, now);
-  const user = await account(db, who.userId);
-  if (!user.totpEnrolledAt || !user.totpSecretEncrypted) throw conflict('Two-factor authentication is not set up for this account');
-  let method: 'authenticator' | 'recovery code' | null = null;
-  const timeStep = await totpTimeStep(cipher.decrypt(user.totpSecretEncrypted), code, now);
-  if (timeStep != null) {
-    if (!(await acceptTimeStep(db, who.userId, timeStep, now))) throw badRequest(TOTP_CODE_USED, [{ field: 'code', message: TOTP_CODE_USED }]);
-    method = 'authenticator';
-  } else if (looksLikeRecoveryCode(code) && (await spendRecoveryCode(db, who.userId, hashRecoveryCode(code), now))) {
-    method = 'recovery code';
-  }
-  if (!method) {
-    await countHit(db, failuresKey, WRONG_CODE_WINDOW_MS, now);
+  const method = await withReservedAttempt(db, `totp-fail:u${who.userId}`, now, async (wrongGuess) => {
+    const user = await account(db, who.userId);
+    if (!user.totpEnrolledAt || !user.totpSecretEncrypted) throw conflict('Two-factor authentication is not set up for this account');
+    const timeStep = await totpTimeStep(cipher.for('totp').decrypt(user.totpSecretEncrypted), code, now);
+    if (timeStep != null) {
+      if (!(await acceptTimeStep(db, who.userId, timeStep, now))) throw badRequest(TOTP_CODE_USED, [{ field: 'code', message: TOTP_CODE_USED }]);
+      return 'authenticator' as const;
+    }
+    if (looksLikeRecoveryCode(code) && (await spendRecoveryCode(db, who.userId, hashRecoveryCode(code), now))) return 'recovery code' as const;
+    wrongGuess();
     await recordAudit(db, { userId: who.userId, action: 'Login', tableName: 'users', recordId: who.userId, ipAddress: meta.ip, newValues: { outcome: 'failed', reason: 'wrong second factor' }, always: true, at: now });
     throw badRequest(TOTP_CODE_WRONG, [{ field: 'code', message: TOTP_CODE_WRONG }]);
-  }
+  });
   const left = method === 'recovery code' ? await countUnusedRecoveryCodes(db, who.userId) : undefined;
   await db.transaction(async (tx) => {
     await setSessionPendingStep(tx, who.sessionId, null);

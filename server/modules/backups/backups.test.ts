@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { can } from '../../../common/permissions.ts';
+import { systemStatusSchema } from '../../../common/settings.ts';
 import { loadConfig } from '../../config.ts';
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { backUpNow, pruneBackups, runScheduledBackup, type BackupDeps } from './service.ts';
@@ -82,6 +84,29 @@ describe('Back up now and the System tab', () => {
     expect(list.json()[0]).toEqual(made);
     const status = await t.app.inject({ url: '/api/settings/system-status', headers: { cookie: it_.cookie } });
     expect(status.json().lastBackup).toEqual(made);
+    expect(systemStatusSchema.parse(status.json()).lastBackup).toEqual(made);
+  });
+
+  it('tells the backup’s host and path only to the roles that may see backups (common/permissions.ts)', async () => {
+    clock.set('2026-11-24T11:00:00Z');
+    const admin = await t.signedIn('super_admin');
+    expect((await t.app.inject({ method: 'POST', url: '/api/backups', headers: { cookie: admin.cookie } })).statusCode).toBe(201);
+    for (const role of ['instructor', 'support_staff'] as const) {
+      expect(can(role, 'backups:view')).toBe(false);
+      const who = await t.signedIn(role);
+      const res = await t.app.inject({ url: '/api/settings/system-status', headers: { cookie: who.cookie } });
+      expect(res.statusCode, role).toBe(200);
+      const status = systemStatusSchema.parse(res.json());
+      expect(status.lastBackup, role).toMatchObject({ status: 'completed', at: '2026-11-24T11:00:00.000Z', host: null, path: null });
+      expect(status.lastBackup!.sizeBytes).toBeGreaterThan(0);
+      expect(res.body, role).not.toContain(dataDir);
+      expect(res.body, role).not.toContain(os.hostname());
+    }
+    for (const role of ['super_admin', 'it_admin'] as const) {
+      const who = await t.signedIn(role);
+      const status = systemStatusSchema.parse((await t.app.inject({ url: '/api/settings/system-status', headers: { cookie: who.cookie } })).json());
+      expect(status.lastBackup, role).toMatchObject({ host: os.hostname(), path: expect.stringContaining(backups) });
+    }
   });
 
   it('saves the backup time and count with the system settings, refusing a bad time by name', async () => {

@@ -228,6 +228,18 @@ describe('reports', () => {
     expect((await get(`/api/reports/monthly-hours?month=2026-04`, instructor.cookie)).statusCode).toBe(403);
   });
 
+  it('refuses a month outside the years a date may have (1900–2200) with a 400 naming month, never a 500', async () => {
+    for (const month of ['0000-01', '1899-12', '2201-01', '9999-12']) {
+      const res = await t.app.inject({ url: `/api/reports/monthly-hours?month=${month}`, headers: { cookie: admin, 'accept-encoding': 'gzip, br' } });
+      expect(res.statusCode, month).toBe(400);
+      // A small JSON error, sent as it is: no encoding header over a plain body, no file name.
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(res.headers['content-disposition']).toBeUndefined();
+      expect(res.json()).toMatchObject({ code: 'VALIDATION', errors: [{ field: 'month', message: 'month must be between 1900-01 and 2200-12' }] });
+    }
+    for (const month of ['1900-01', '2200-12']) expect((await get(`/api/reports/monthly-hours?month=${month}`)).statusCode, month).toBe(200);
+  });
+
   it('lists every SAP checkpoint per student', async () => {
     const res = await get(`/api/reports/sap?programId=${programP}`);
     expect(res.statusCode).toBe(200);

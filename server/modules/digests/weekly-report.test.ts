@@ -185,7 +185,7 @@ describe('weekly report job', () => {
   it('the unsubscribe link turns off this administrator’s weekly reports', async () => {
     const [mail] = (await weeklyMails()).filter((m) => m.user_id === itAdmin.userId);
     const token = /token=([^\s]+)/.exec(mail!.text_body)![1]!;
-    expect(JSON.parse(cipher.decrypt(decodeURIComponent(token)))).toEqual({ userId: itAdmin.userId, switch: 'weeklyReports' });
+    expect(JSON.parse(cipher.for('unsubscribe').decrypt(decodeURIComponent(token)))).toEqual({ userId: itAdmin.userId, switch: 'weeklyReports' });
   });
 });
 

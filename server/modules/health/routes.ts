@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { can } from '../../../common/permissions.ts';
+import { systemStatusSchema } from '../../../common/settings.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { checkHealth, checkReadiness, systemStatus } from './service.ts';
 
@@ -28,6 +30,9 @@ export function healthRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     });
 
     // Settings › System: what the database, backups and retention job really look like.
-    app.get('/api/settings/system-status', { config: { action: 'settings:view' } }, async () => systemStatus(deps.db, deps.config));
+    // Every role opens the tab; the backup's host and path go only to roles with backups:view.
+    app.get('/api/settings/system-status', { config: { action: 'settings:view' }, schema: { response: { 200: systemStatusSchema } } }, async (req) =>
+      systemStatus(deps.db, deps.config, { showBackupLocation: can(req.user!.role, 'backups:view') }),
+    );
   };
 }

@@ -25,10 +25,11 @@ export async function checkReadiness(db: Db) {
 
 /**
  * Real facts for the Settings › System tab (PRODUCT.md: no fixed figures): the database, the last
- * backup the app or its CLI made (time, size, host and path), the last retention run. It lives in
+ * backup the app or its CLI made (time and size; host and path only for `showBackupLocation`, the
+ * roles with backups:view), the last retention run. It lives in
  * health, not settings, because backups read the settings: settings importing backups would be a cycle.
  */
-export async function systemStatus(db: Db, config: Config) {
+export async function systemStatus(db: Db, config: Config, opts: { showBackupLocation: boolean }) {
   const mode = config.databaseUrl ? ('external' as const) : ('embedded' as const);
   const unreachable = {
     database: { connected: false, latencyMs: null, sizeBytes: null, version: null, mode },
@@ -41,11 +42,14 @@ export async function systemStatus(db: Db, config: Config) {
   if (latencyMs === null) return unreachable;
   try {
     const facts = await readDatabaseFacts(db);
+    const backup = await lastBackup(db);
+    // Where backups are (a host, an absolute path) is for the roles the permission table lets see backups.
+    const where = opts.showBackupLocation ? path.join(config.dataDir, 'backups') : 'the backups folder of the data directory';
     return {
       database: { connected: true, latencyMs, ...facts, mode },
       fileStorage: { bytes: 0, note: 'Uploaded files are read, imported and discarded; only their import records are kept.' },
-      lastBackup: await lastBackup(db),
-      backupNote: `Nightly backups go to ${path.join(config.dataDir, 'backups')} on the instance that makes them; copy them off this machine. No backup has been made yet.`,
+      lastBackup: backup && !opts.showBackupLocation ? { ...backup, host: null, path: null } : backup,
+      backupNote: `Nightly backups go to ${where} on the instance that makes them; copy them off this machine. No backup has been made yet.`,
       lastRetentionRun: await lastRetentionRun(db),
     };
   } catch {

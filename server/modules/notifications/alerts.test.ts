@@ -155,6 +155,35 @@ describe('low-attendance alert e-mails', () => {
 });
 
 describe('unsubscribe links', () => {
+  it('answer a token that does not open and one that opens but names no one with the same page', async () => {
+    const tokenOf = (target: Parameters<typeof unsubscribeUrl>[2]) => new URL(unsubscribeUrl(config, cipher, target)).searchParams.get('token')!;
+    const get = (token: string) => t.app.inject({ url: `/unsubscribe?token=${encodeURIComponent(token)}` });
+    const post = (token: string) => t.app.inject({ method: 'POST', url: '/unsubscribe', payload: `token=${encodeURIComponent(token)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const answer = async (res: Promise<{ statusCode: number; body: string }>) => {
+      const r = await res;
+      return { status: r.statusCode, body: r.body };
+    };
+    const invalid = await answer(get('not-a-token'));
+    expect(invalid.status).toBe(400);
+    expect(invalid.body).toContain('This unsubscribe link is not valid');
+    const invalidPost = await answer(post('not-a-token'));
+    const others = {
+      'a user that does not exist': tokenOf({ userId: 999_999, switch: 'weeklyReports' }),
+      'a student that does not exist': tokenOf({ studentId: 999_999 }),
+      // Sealed by this installation, for another purpose (the SSO state cookie's key).
+      'another purpose': cipher.for('sso-state').encrypt(JSON.stringify({ userId: optedInAdmin.userId, switch: 'lowAttendanceAlerts' })),
+      'a tampered tag': (() => {
+        const [v, iv, tag, data] = tokenOf({ studentId: ana }).split('.');
+        return [v, iv, tag!.slice(0, 16), data].join('.');
+      })(),
+    };
+    for (const [what, token] of Object.entries(others)) {
+      expect(await answer(get(token)), what).toEqual(invalid);
+      expect(await answer(post(token)), what).toEqual(invalidPost);
+    }
+    expect((await t.db.execute<{ o: boolean }>(sql`select notices_opt_out_at is not null as o from students where id = ${ana}`)).rows[0]!.o).toBe(false);
+  });
+
   it('work without signing in: a user’s switch goes off; a student stops getting notices; a tampered link is refused', async () => {
     // A link sealed with another installation's key is not one of ours.
     const foreign = new URL(unsubscribeUrl(config, createFieldCipher(randomBytes(32)), { userId: optedInAdmin.userId, switch: 'lowAttendanceAlerts' }));

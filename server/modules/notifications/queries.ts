@@ -85,6 +85,14 @@ export async function selectStatuses(db: DbOrTx, recordIds: number[]): Promise<s
   return rows.map((r) => r.status);
 }
 
+/** Whether the user or student an unsubscribe link names exists (one indexed lookup either way). */
+export async function unsubscribeTargetExists(db: DbOrTx, target: { userId: number } | { studentId: number }): Promise<boolean> {
+  const { rows } = await db.execute(
+    'userId' in target ? sql`select 1 from users where id = ${target.userId}` : sql`select 1 from students where id = ${target.studentId}`,
+  );
+  return rows.length > 0;
+}
+
 export async function setStudentOptOut(db: DbOrTx, studentId: number, at: Date): Promise<boolean> {
   const { rows } = await db.execute(sql`update students set notices_opt_out_at = coalesce(notices_opt_out_at, ${at.toISOString()}) where id = ${studentId} returning id`);
   return rows.length > 0;

@@ -30,6 +30,7 @@ function studentPage(reply: FastifyReply, title: StudentTextKey, paragraph: Stud
 }
 
 const tokenQuery = z.object({ token: z.string().max(2000).optional() });
+// The one answer to a token that does not open and to one that names no one (notifications/service.ts).
 const NOT_OURS = '<p>This unsubscribe link is not valid. Copy the whole link from the e-mail, or change your notifications in Muster under Settings › Notifications.</p>';
 
 export function notificationsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
@@ -43,7 +44,7 @@ export function notificationsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     app.get('/unsubscribe', { config: { public: true, rateLimit: { max: 60, timeWindow: '1 minute' } }, schema: { querystring: tokenQuery } }, async (req, reply) => {
       const token = req.query.token ?? '';
-      const link = describeUnsubscribe(deps.cipher, token);
+      const link = await describeUnsubscribe(deps.db, deps.cipher, token);
       if (!link) return page(reply, 400, 'Link not valid', NOT_OURS);
       if (link.student) {
         const [en, es] = [studentT('en'), studentT('es')];

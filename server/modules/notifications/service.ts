@@ -1,13 +1,13 @@
 import { isAttendedStatus } from '../../../common/constants.ts';
 import type { Alert } from '../../../common/dashboard.ts';
 import type { Config } from '../../config.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { publicBaseUrl } from '../../lib/public-url.ts';
 import { addDays, localDate } from '../../lib/school-time.ts';
 import { schoolAlerts } from '../dashboard/service.ts';
-import { emailConfigured, queueEmails, queueSms, readUnsubscribeToken, smsConfigured, unsubscribeUrl, type EmailMessage, type SmsMessage } from '../outbox/service.ts';
+import { emailConfigured, queueEmails, queueSms, readUnsubscribeToken, smsConfigured, unsubscribeUrl, type EmailMessage, type SmsMessage, type UnsubscribeTarget } from '../outbox/service.ts';
 import { getSettings, turnOffNotificationSwitch, usersWantingEmail } from '../settings/service.ts';
 import { alertEmailToStaff, alertEmailToStudent, alertSms, type AlertFacts } from './messages.ts';
 import {
@@ -18,6 +18,7 @@ import {
   selectRecentMeetings,
   selectStatuses,
   setStudentOptOut,
+  unsubscribeTargetExists,
   type MeetingRow,
 } from './queries.ts';
 
@@ -140,22 +141,34 @@ export function toE164(phone: string | null): string | null {
   return null;
 }
 
-/** What an unsubscribe link is for, in words, and whether it is a student's; null when the token is not one of ours. */
-export function describeUnsubscribe(cipher: FieldCipher, token: string): Unsubscribe | null {
+/**
+ * The target of an unsubscribe token when it is one of ours AND names a user or student that
+ * exists; null otherwise. A token that does not open and one that opens but names no one get the
+ * same null, so the page never says whether a given ciphertext is valid; the lookup runs in both
+ * cases (for no one when the token did not open), so they take the same path.
+ */
+async function knownUnsubscribeTarget(db: DbOrTx, cipher: FieldCipher, token: string): Promise<UnsubscribeTarget | null> {
   const target = readUnsubscribeToken(cipher, token);
+  const exists = await unsubscribeTargetExists(db, target ?? { studentId: 0 });
+  return target && exists ? target : null;
+}
+
+/** What an unsubscribe link is for, in words, and whether it is a student's; null when it is not one of ours or names no one. */
+export async function describeUnsubscribe(db: DbOrTx, cipher: FieldCipher, token: string): Promise<Unsubscribe | null> {
+  const target = await knownUnsubscribeTarget(db, cipher, token);
   return target ? described(target) : null;
 }
 
 type Unsubscribe = { what: string; student: boolean };
-function described(target: NonNullable<ReturnType<typeof readUnsubscribeToken>>): Unsubscribe {
+function described(target: UnsubscribeTarget): Unsubscribe {
   if ('studentId' in target) return { what: 'absence notices from your school', student: true };
   const what = { emailNotifications: 'all e-mail from Muster', weeklyReports: 'the weekly report', lowAttendanceAlerts: 'low-attendance alerts', systemMaintenanceNotices: 'maintenance notices', smsNotifications: 'text messages' };
   return { what: what[target.switch], student: false };
 }
 
-/** Follow an unsubscribe link (no sign-in: the sealed token is the proof). */
+/** Follow an unsubscribe link (no sign-in: the sealed token is the proof); null as describeUnsubscribe. */
 export async function applyUnsubscribe(db: Db, cipher: FieldCipher, token: string, clock: Clock): Promise<Unsubscribe | null> {
-  const target = readUnsubscribeToken(cipher, token);
+  const target = await knownUnsubscribeTarget(db, cipher, token);
   if (!target) return null;
   if ('studentId' in target) {
     if (!(await setStudentOptOut(db, target.studentId, clock.now()))) return null;

@@ -95,13 +95,13 @@ export type UnsubscribeTarget = { userId: number; switch: keyof NotificationSett
  * cipher (AES-GCM): it cannot be forged or altered, and needs no table or sign-in.
  */
 export function unsubscribeUrl(config: Config, cipher: FieldCipher, target: UnsubscribeTarget): string {
-  return `${publicBaseUrl(config)}/unsubscribe?token=${cipher.encrypt(JSON.stringify(target))}`;
+  return `${publicBaseUrl(config)}/unsubscribe?token=${cipher.for('unsubscribe').encrypt(JSON.stringify(target))}`;
 }
 
 /** The target of a token from an unsubscribe link, or null when it is not one of ours. */
 export function readUnsubscribeToken(cipher: FieldCipher, token: string): UnsubscribeTarget | null {
   try {
-    const value = JSON.parse(cipher.decrypt(token)) as Record<string, unknown>;
+    const value = JSON.parse(cipher.for('unsubscribe').decrypt(token)) as Record<string, unknown>;
     if (typeof value.studentId === 'number') return { studentId: value.studentId };
     if (typeof value.userId === 'number' && typeof value.switch === 'string' && (NOTIFICATION_SWITCHES as string[]).includes(value.switch)) {
       return { userId: value.userId, switch: value.switch as keyof NotificationSettings };

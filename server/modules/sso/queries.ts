@@ -1,14 +1,19 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { users } from '../../db/schema/index.ts';
+import { emailMatchKey } from '../../lib/email-match.ts';
 
-/** The account a verified e-mail names (compared without case). */
-export async function findAccountByEmail(db: DbOrTx, email: string) {
+/**
+ * The account a verified e-mail names: `key` is the claim's emailMatchKey, and the account's own
+ * e-mail must have that same key (one function on both sides). lower() only finds the candidate
+ * through the unique index; PostgreSQL's lower() folds more than ASCII, so it alone is not the test.
+ */
+export async function findAccountByEmail(db: DbOrTx, key: string) {
   const [row] = await db
-    .select({ id: users.id, isActive: users.isActive, oidcSubject: users.oidcSubject })
+    .select({ id: users.id, isActive: users.isActive, oidcSubject: users.oidcSubject, email: users.email })
     .from(users)
-    .where(eq(sql`lower(${users.email})`, email.toLowerCase()));
-  return row;
+    .where(eq(sql`lower(${users.email})`, key));
+  return row && emailMatchKey(row.email) === key ? row : undefined;
 }
 
 /** Whether another account already holds this identity-provider subject. */

@@ -3,6 +3,7 @@ import type { SsoRefusal, SsoStatus } from '../../../common/auth.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { emailMatchKey } from '../../lib/email-match.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { isLoopbackHost } from '../../lib/network-addresses.ts';
 import { recordSsoRefusal, ssoButtonLabel, startSsoSession } from '../auth/service.ts';
@@ -64,14 +65,14 @@ export async function beginSsoSignIn(config: Config, cipher: FieldCipher, redire
     state: pending.state,
     nonce: pending.nonce,
   });
-  return { url: url.href, sealed: cipher.encrypt(JSON.stringify(pending)) };
+  return { url: url.href, sealed: cipher.for('sso-state').encrypt(JSON.stringify(pending)) };
 }
 
 function openPending(cipher: FieldCipher, sealed: string | undefined, now: number): PendingSignIn {
   if (!sealed) throw new SsoRefused('failed');
   let pending: PendingSignIn;
   try {
-    pending = JSON.parse(cipher.decrypt(sealed)) as PendingSignIn;
+    pending = JSON.parse(cipher.for('sso-state').decrypt(sealed)) as PendingSignIn;
   } catch {
     throw new SsoRefused('failed');
   }
@@ -128,7 +129,14 @@ export async function completeSsoSignIn(
     await recordSsoRefusal(db, null, 'e-mail not verified by the provider', meta, clock);
     throw new SsoRefused('unverified_email');
   }
-  const account = await findAccountByEmail(db, email);
+  // Compared in one form on both sides (lib/email-match.ts): a claim that Unicode would turn into
+  // another address (the Kelvin sign for "k") names no account.
+  const key = emailMatchKey(email);
+  if (!key) {
+    await recordSsoRefusal(db, null, 'e-mail changes under Unicode normalisation or case folding', meta, clock);
+    throw new SsoRefused('unknown_user');
+  }
+  const account = await findAccountByEmail(db, key);
   if (!account) {
     await recordSsoRefusal(db, null, 'no account for the e-mail', meta, clock);
     throw new SsoRefused('unknown_user');

@@ -108,6 +108,21 @@ describe('single sign-on', () => {
     expect((await t.db.execute<{ n: number }>(sql`select count(*)::int as n from users`)).rows[0]!.n).toBe(before + 2);
   });
 
+  it('refuses a verified e-mail that only Unicode case folding makes an account’s (the Kelvin sign for k)', async () => {
+    const id = await user('admin@kschool.edu', { role: 'super_admin' });
+    for (const claimed of ['admin@\u212Aschool.edu', 'admin@\u212ASCHOOL.EDU', '\uFF41dmin@kschool.edu', 'adm\u0130n@kschool.edu']) {
+      signInAs(`sub-${claimed}`, claimed);
+      const b = browser();
+      expect((await b.visit(`${appBase}/api/auth/sso/start`)).url.search, claimed).toBe('?sso_error=unknown_user');
+      expect(b.cookieFor(appHost(), 'muster_session')).toBeUndefined();
+    }
+    const bound = (await t.db.execute<{ oidc_subject: string | null }>(sql`select oidc_subject from users where id = ${id}`)).rows[0]!.oidc_subject;
+    expect(bound).toBeNull();
+    // The same address in ASCII capitals is the account's.
+    signInAs('sub-kschool-admin', 'ADMIN@KSCHOOL.EDU');
+    expect((await browser().visit(`${appBase}/api/auth/sso/start`)).url.pathname).toBe('/');
+  });
+
   it('refuses a linked account signing in as a different subject with the same e-mail', async () => {
     signInAs('google-sub-OTHER', 'sam.rivera@lakeside.edu');
     expect((await browser().visit(`${appBase}/api/auth/sso/start`)).url.search).toBe('?sso_error=subject_mismatch');

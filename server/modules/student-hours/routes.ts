@@ -1,3 +1,4 @@
+import { finished } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -6,7 +7,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import { notFound } from '../../lib/errors.ts';
 import { acceptFormPosts } from '../../lib/form-body.ts';
 import { pickStudentLanguage } from '../../lib/student-i18n.ts';
-import { hoursByLink, hoursPage, requestHoursLink, requestPage, submitRequestForm, tooManyRequestsPage, type StudentPage } from './service.ts';
+import { hoursByLink, hoursLinkRequestsSettled, hoursPage, requestHoursLink, requestPage, submitRequestForm, tooManyRequestsPage, type StudentPage } from './service.ts';
 
 /** One device may ask this often: a class behind one access point shares an address, so it is not tiny. */
 const REQUEST_LIMIT = { max: 30, timeWindow: '10 minutes' };
@@ -15,17 +16,28 @@ const langQuery = z.object({ lang: z.string().max(10).optional() });
 const tokenParams = z.object({ token: z.string().max(100) });
 
 /**
+ * When the answer has gone out (or the client has gone away): the moment a link request's lookup
+ * starts, so that whether the student ID and e-mail matched never shows in the answer's timing.
+ */
+function afterAnswer(req: FastifyRequest, reply: FastifyReply) {
+  return { answered: new Promise<void>((resolve) => finished(reply.raw, () => resolve())), log: req.log };
+}
+
+/**
  * A student's own hours (issue 14): "E-mail me my hours" at /my-hours (and from the scan page's
  * success screen through the API), and the read-only page the e-mailed link opens. Students have
  * no account: the link is the credential; the request answers the same whether or not it matched.
  */
 export function studentHoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
+    // A link request's lookup runs after its answer has gone out; closing waits for those still running.
+    app.addHook('onClose', async () => hoursLinkRequestsSettled());
+
     app.post(
       '/api/my-hours/request',
       { config: { public: true, rateLimit: REQUEST_LIMIT }, schema: { body: hoursLinkRequestSchema, response: { 202: z.object({ message: z.string() }) } } },
       async (req, reply) => {
-        await requestHoursLink(deps, req.body);
+        requestHoursLink(deps, req.body, afterAnswer(req, reply));
         return reply.status(202).send({ message: HOURS_LINK_REQUESTED });
       },
     );
@@ -52,7 +64,7 @@ export function studentHoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
       pages.post('/my-hours', { config: { public: true, rateLimit: REQUEST_LIMIT }, schema: { querystring: langQuery } }, async (req, reply) => {
         const body = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as Record<string, unknown>;
-        return send(reply, await submitRequestForm(deps, body, language(req, body.language)));
+        return send(reply, submitRequestForm(deps, body, language(req, body.language), afterAnswer(req, reply)));
       });
 
       pages.get('/my-hours/:token', { config: { public: true, rateLimit: VIEW_LIMIT }, schema: { params: tokenParams, querystring: langQuery } }, async (req, reply) =>

@@ -23,13 +23,39 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 const hoursLinkUrl = (config: Config, token: string, language: StudentLanguage) => `${publicBaseUrl(config)}/my-hours/${token}${language === 'en' ? '' : `?lang=${language}`}`;
 
+/** Where a request's deferred work reports a failure (the request's logger). */
+type WorkLog = { error: (obj: object, msg: string) => void };
+
+// Requests answered whose lookup has not finished yet: the routes' onClose waits for them.
+const pendingRequests = new Set<Promise<void>>();
+
 /**
- * "E-mail me my hours": when the student ID and e-mail match a student, and fewer than
- * HOURS_LINKS_PER_DAY links went to them in the last day, a link valid for HOURS_LINK_DAYS is
- * stored (its hash) and e-mailed in one transaction. The caller answers the same either way.
+ * "E-mail me my hours". The caller answers the same whether or not the student ID and e-mail
+ * match, and so that the answer's timing does not tell either, nothing is looked up before it is
+ * sent: this checks only what is the same for every request (e-mail is set up), then runs the
+ * lookup and the queueing (sendHoursLink) once `answered` settles, which the routes make the moment
+ * their answer has gone out. A failure there is logged; the answer was already the same for all.
  */
-export async function requestHoursLink(deps: StudentHoursDeps, input: HoursLinkRequest): Promise<void> {
+export function requestHoursLink(deps: StudentHoursDeps, input: HoursLinkRequest, after: { answered: Promise<unknown>; log: WorkLog }): void {
   if (!emailConfigured(deps.config)) throw new AppError(400, 'EMAIL_NOT_CONFIGURED', EMAIL_NOT_CONFIGURED);
+  const work = after.answered
+    .then(() => sendHoursLink(deps, input))
+    .catch((err: unknown) => after.log.error({ err }, 'a student hours link request failed after it was answered'))
+    .finally(() => pendingRequests.delete(work));
+  pendingRequests.add(work);
+}
+
+/** Resolves once every hours-link request answered so far has been looked up and queued (shutdown, tests). */
+export async function hoursLinkRequestsSettled(): Promise<void> {
+  while (pendingRequests.size > 0) await Promise.all(pendingRequests);
+}
+
+/**
+ * The work after the answer: when the student ID and e-mail match a student, and fewer than
+ * HOURS_LINKS_PER_DAY links went to them in the last day, a link valid for HOURS_LINK_DAYS is
+ * stored (its hash) and e-mailed in one transaction.
+ */
+async function sendHoursLink(deps: StudentHoursDeps, input: HoursLinkRequest): Promise<void> {
   const language = input.language ?? 'en';
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
@@ -95,8 +121,8 @@ export function requestPage(config: Config, language: StudentLanguage, status = 
   return page(language, status, 'requestTitle', body, '/my-hours');
 }
 
-/** POST /my-hours: the form's fields checked by the API's schema; then the API's one answer. */
-export async function submitRequestForm(deps: StudentHoursDeps, body: Record<string, unknown>, language: StudentLanguage): Promise<StudentPage> {
+/** POST /my-hours: the form's fields checked by the API's schema; then the API's one answer (the lookup after it, as requestHoursLink). */
+export function submitRequestForm(deps: StudentHoursDeps, body: Record<string, unknown>, language: StudentLanguage, after: { answered: Promise<unknown>; log: WorkLog }): StudentPage {
   const t = studentT(language);
   const values = { studentId: typeof body.studentId === 'string' ? body.studentId : '', email: typeof body.email === 'string' ? body.email : '' };
   const parsed = hoursLinkRequestSchema.safeParse({ ...values, language });
@@ -106,7 +132,7 @@ export async function submitRequestForm(deps: StudentHoursDeps, body: Record<str
     return requestPage(deps.config, language, 400, values, errors);
   }
   if (!emailConfigured(deps.config)) return requestPage(deps.config, language, 400);
-  await requestHoursLink(deps, parsed.data);
+  requestHoursLink(deps, parsed.data, after);
   return page(language, 200, 'requestSentTitle', notice(language, 'requestSent', 'status'), '/my-hours');
 }
 

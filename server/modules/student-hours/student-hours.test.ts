@@ -7,7 +7,7 @@ import { courses, programPolicies, programs, scheduleRosters, schedules, student
 import { createFieldCipher } from '../../lib/field-cipher.ts';
 import { pickStudentLanguage } from '../../lib/student-i18n.ts';
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
-import { purgeExpiredHoursLinks } from './service.ts';
+import { hoursLinkRequestsSettled, purgeExpiredHoursLinks } from './service.ts';
 
 /*
  * Ana (S-100, ana.diaz@student.test) has a Monday class 08:00–14:00 (Chicago) since 5 Oct 2026 in
@@ -25,7 +25,13 @@ const outbox = async () =>
   (await t.db.execute<{ kind: string; recipient: string; subject: string; text_body: string; html_body: string; student_id: number | null }>(
     sql`select kind, recipient, subject, text_body, html_body, student_id from outbox_messages order by id`,
   )).rows;
-const ask = (payload: Record<string, unknown>, ip = '203.0.113.7') => t.app.inject({ method: 'POST', url: '/api/my-hours/request', payload, remoteAddress: ip });
+const send = (payload: Record<string, unknown>, ip = '203.0.113.7') => t.app.inject({ method: 'POST', url: '/api/my-hours/request', payload, remoteAddress: ip });
+/** Ask, then wait for the lookup and queueing that run after the answer. */
+const ask = async (payload: Record<string, unknown>, ip?: string) => {
+  const res = await send(payload, ip);
+  await hoursLinkRequestsSettled();
+  return res;
+};
 const tokenIn = (text: string) => /\/my-hours\/([A-Za-z0-9_-]{43})/.exec(text)?.[1];
 
 beforeAll(async () => {
@@ -80,6 +86,29 @@ describe('E-mail me my hours', () => {
     expect(stored).toHaveLength(1);
     expect(stored[0]!.token_hash).not.toContain(token);
     expect(new Date(stored[0]!.expires_at).toISOString()).toBe('2026-12-01T15:00:00.000Z');
+  });
+
+  it('answers before looking anything up, so a match and a mismatch cannot be told apart by time', async () => {
+    // The students table locked by another transaction: any lookup waits for it. Both requests are
+    // answered anyway (the answer does not wait for the lookup); the link is sent once it is free.
+    const stillWaiting = Symbol('still waiting');
+    const within = <T,>(p: Promise<T>) => Promise.race([p, new Promise<typeof stillWaiting>((r) => setTimeout(() => r(stillWaiting), 3000))]);
+    await t.db.transaction(async (tx) => {
+      await tx.execute(sql`lock table students in access exclusive mode`);
+      for (const payload of [{ studentId: 'S-100', email: 'ana.diaz@student.test' }, { studentId: 'S-999', email: 'nobody@student.test' }]) {
+        const res = await within(send(payload));
+        expect(res, payload.studentId).not.toBe(stillWaiting);
+        if (res === stillWaiting) return;
+        expect({ status: res.statusCode, body: res.json() }).toEqual({ status: 202, body: { message: HOURS_LINK_REQUESTED } });
+      }
+      const page = await within(
+        t.app.inject({ method: 'POST', url: '/my-hours', headers: { 'content-type': 'application/x-www-form-urlencoded', host: 'muster.school.test', origin: 'https://muster.school.test' }, payload: 'studentId=S-100&email=ana.diaz%40student.test' }),
+      );
+      expect(page).not.toBe(stillWaiting);
+      expect(await outbox()).toHaveLength(0);
+    });
+    await hoursLinkRequestsSettled();
+    expect((await outbox()).map((m) => m.recipient)).toEqual(['Ana.Diaz@student.test', 'Ana.Diaz@student.test']);
   });
 
   it('writes the e-mail in Spanish when asked in Spanish, with a link that opens the page in Spanish', async () => {
@@ -151,8 +180,11 @@ describe('the /my-hours page', () => {
 
   it('posts as a plain form: errors marked on the fields, then the same answer as the API', async () => {
     // As a browser posts it: same origin, form-encoded.
-    const form = (body: string) =>
-      t.app.inject({ method: 'POST', url: '/my-hours', headers: { 'content-type': 'application/x-www-form-urlencoded', host: 'muster.school.test', origin: 'https://muster.school.test' }, payload: body });
+    const form = async (body: string) => {
+      const res = await t.app.inject({ method: 'POST', url: '/my-hours', headers: { 'content-type': 'application/x-www-form-urlencoded', host: 'muster.school.test', origin: 'https://muster.school.test' }, payload: body });
+      await hoursLinkRequestsSettled();
+      return res;
+    };
     const bad = await form('studentId=&email=nope&language=es');
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain('aria-invalid="true" aria-describedby="studentId-error"');

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { SIGN_IN_FORM_REFUSALS, SSO_REFUSALS, type SignInFormRefusal, type SsoRefusal } from '../../../common/auth-texts.ts';
+import { signInFormRefusalText, ssoRefusalText } from '../../../common/auth-texts.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
@@ -23,11 +23,10 @@ export function LoginPage() {
   const setup = useSetupStatus();
   const sso = useSsoStatus();
   const [params] = useSearchParams();
-  const ssoError = params.get('sso_error');
-  const ssoRefusal = ssoError && ssoError in SSO_REFUSALS ? SSO_REFUSALS[ssoError as SsoRefusal] : null;
+  // Looked up as own keys only: ?sso_error=__proto__ (or constructor, toString) names no refusal.
+  const ssoRefusal = ssoRefusalText(params.get('sso_error'));
   // A sign-in sent as a plain form post, before this script arrived, comes back here with its refusal.
-  const formError = params.get('signin_error');
-  const formRefusal = formError && formError in SIGN_IN_FORM_REFUSALS ? SIGN_IN_FORM_REFUSALS[formError as SignInFormRefusal] : null;
+  const formRefusal = signInFormRefusalText(params.get('signin_error'));
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);

@@ -66,10 +66,15 @@ export function SystemStatusPanel({ canBackUp }: { canBackUp: boolean }) {
                 <dd className="font-semibold text-slate-900">{dateTime.format(Date.parse(data.lastBackup.at))}</dd>
                 <dt className="text-slate-600">Size</dt>
                 <dd className="text-slate-900">{formatBytes(data.lastBackup.sizeBytes)}</dd>
-                <dt className="text-slate-600">Where</dt>
-                <dd className="break-all text-slate-900">
-                  {data.lastBackup.path} <span className="text-slate-600">on {data.lastBackup.host}</span>
-                </dd>
+                {/* Where it is: only roles that may see backups are told (the server sends null to the others). */}
+                {data.lastBackup.path && data.lastBackup.host ? (
+                  <>
+                    <dt className="text-slate-600">Where</dt>
+                    <dd className="break-all text-slate-900">
+                      {data.lastBackup.path} <span className="text-slate-600">on {data.lastBackup.host}</span>
+                    </dd>
+                  </>
+                ) : null}
               </dl>
             ) : (
               <>
