@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ATTENDANCE_SOURCES, ATTENDANCE_STATUSES } from './constants.ts';
+import { ATTENDANCE_SOURCES, ATTENDANCE_STATUSES, PROGRAM_HOURS } from './constants.ts';
 import { DAY_NAMES } from './schedules.ts';
 import { clockTime, dbId, isoDate, optionalDbId, queryDate, queryInt } from './validation.ts';
 
@@ -34,11 +34,12 @@ const intIn = (label: string, min: number, max: number) =>
 /**
  * PUT /api/programs/{id}/policy. Every field may be left out or null: it then takes its default
  * (programHours from the active courses, programWeeks from the academic year, checkpoints at the
- * payment periods' ends).
+ * payment periods' ends). programHours is the program's durationHours, one figure (decision 040):
+ * left out it stays as it is, null clears it, and its bound and steps are the program's.
  */
 export const programPolicyInputSchema = z
   .object({
-    programHours: numIn('programHours', 1, 10_000, 0.5).nullish(),
+    programHours: numIn('programHours', PROGRAM_HOURS.min, PROGRAM_HOURS.max).nullish(),
     programWeeks: numIn('programWeeks', 1, 520, 0.5).nullish(),
     academicYearHours: numIn('academicYearHours', 900, 10_000, 0.5).nullish(),
     academicYearWeeks: numIn('academicYearWeeks', 26, 104, 0.5).nullish(),
@@ -209,6 +210,11 @@ export const ledgerDaySchema = z.object({
   closed: z.boolean(),
   /** The student was on an approved leave of absence. */
   onLeave: z.boolean(),
+  /**
+   * Minutes of that day's meetings that have not ended yet (today's later or running classes):
+   * not scheduled, attended or absent until they end (issue 28).
+   */
+  pendingMinutes: z.number().int(),
 });
 export type LedgerDay = z.infer<typeof ledgerDaySchema>;
 

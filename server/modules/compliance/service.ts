@@ -199,14 +199,14 @@ export async function recordWithdrawal(db: Db, user: User, studentId: number, in
   const { today, timeZone } = await schoolToday(db, ctx.clock);
   const student = await studentRow(db, studentId);
   if (!student) throw notFound('Student');
-  const current = (await ledgersFor(db, [student], today, timeZone)).get(studentId)!;
+  const current = (await ledgersFor(db, [student], today, timeZone, ctx.clock.now())).get(studentId)!;
   const lda = current.lastDateOfAttendance;
   const withdrawalDate = input.withdrawalDate ?? lda;
   if (!withdrawalDate) throw fieldError('withdrawalDate', 'The student has no date of attendance: give the withdrawal date');
   const determinationDate = input.determinationDate ?? today;
   if (withdrawalDate > today) throw fieldError('withdrawalDate', 'The withdrawal date cannot be in the future');
   if (determinationDate < withdrawalDate) throw fieldError('determinationDate', 'The determination date cannot be before the withdrawal date');
-  const atWithdrawal = (await ledgersFor(db, [student], withdrawalDate, timeZone)).get(studentId)!;
+  const atWithdrawal = (await ledgersFor(db, [student], withdrawalDate, timeZone, ctx.clock.now())).get(studentId)!;
   const refund = refundInputs(atWithdrawal, withdrawalDate);
   return db.transaction(async (tx) => {
     const status = await lockStudentStatus(tx, studentId);
@@ -244,12 +244,12 @@ export async function reverseWithdrawal(db: Db, user: User, studentId: number, r
 
 // ---- Walking the enrolled students ----
 
-async function* enrolledLedgers(db: DbOrTx, f: { programId?: number; asOf: string; timeZone: string; statuses?: string[] }) {
+async function* enrolledLedgers(db: DbOrTx, f: { programId?: number; asOf: string; timeZone: string; now: Date; statuses?: string[] }) {
   let afterId = 0;
   for (;;) {
     const batch = await selectStudentsBatch(db, { statuses: f.statuses ?? ENROLLED, programId: f.programId, afterId, limit: BATCH });
     if (batch.length === 0) return;
-    const ledgers = await ledgersFor(db, batch, f.asOf, f.timeZone);
+    const ledgers = await ledgersFor(db, batch, f.asOf, f.timeZone, f.now);
     for (const s of batch) yield { student: s, ledger: ledgers.get(s.id)! };
     if (batch.length < BATCH) return;
     afterId = batch[batch.length - 1]!.id;
@@ -289,7 +289,7 @@ export async function withdrawalWatch(db: DbOrTx, q: { asOf?: string; programId?
   const policyOf = cached((programId: number | null) => (programId == null ? Promise.resolve(undefined) : programPolicy(db, programId)));
   const breaksOf = cached((programId: number | null) => breakDates(db, programId, asOf));
   const rows: WatchRow[] = [];
-  for await (const { student, ledger } of enrolledLedgers(db, { programId: q.programId, asOf, timeZone })) {
+  for await (const { student, ledger } of enrolledLedgers(db, { programId: q.programId, asOf, timeZone, now: clock.now() })) {
     const todayRow = ledger.days.at(-1);
     if (todayRow?.date === asOf && todayRow.onLeave) continue;
     const firstScheduled = ledger.days.find((d) => d.scheduledMinutes > 0)?.date ?? null;
@@ -330,7 +330,7 @@ export async function complianceOverview(db: DbOrTx, q: { asOf?: string; program
   const { asOf, timeZone } = await ledgerAsOf(db, clock, q.asOf);
   const policyOf = cached((programId: number | null) => (programId == null ? Promise.resolve(undefined as ProgramPolicy | undefined) : programPolicy(db, programId)));
   const out: ComplianceOverview = { asOf, counts: { watch: 0, due: 0, overdue: 0, sapNotMet: 0, sapUpcoming: 0, excusedCap: 0, makeUpOwed: 0 }, sap: [], excusedCap: [], makeUpOwed: [] };
-  for await (const { student, ledger } of enrolledLedgers(db, { programId: q.programId, asOf, timeZone })) {
+  for await (const { student, ledger } of enrolledLedgers(db, { programId: q.programId, asOf, timeZone, now: clock.now() })) {
     const ref = { studentId: student.id, sisStudentId: student.sisStudentId, firstName: student.firstName, lastName: student.lastName, programName: student.programName };
     const pace = recentPace(ledger, asOf);
     for (const c of ledger.sapCheckpoints) {
@@ -391,7 +391,7 @@ export async function* monthlyHoursRows(db: DbOrTx, q: { month: string; programI
   const { today, timeZone } = await schoolToday(db, clock);
   const { from, to } = monthRange(q.month);
   const asOf = to < today ? to : today;
-  for await (const { student, ledger } of enrolledLedgers(db, { programId: q.programId, asOf, timeZone, statuses: ['enrolled', 'active', 'loa', 'withdrawn', 'graduated', 'suspended', 'inactive'] })) {
+  for await (const { student, ledger } of enrolledLedgers(db, { programId: q.programId, asOf, timeZone, now: clock.now(), statuses: ['enrolled', 'active', 'loa', 'withdrawn', 'graduated', 'suspended', 'inactive'] })) {
     if (!ledger.startDate || ledger.startDate > to) continue;
     if (ledger.withdrawalDate && ledger.withdrawalDate < from) continue;
     const inMonth = ledger.days.filter((d) => d.date >= from && d.date <= to);
@@ -435,9 +435,9 @@ export async function monthlyHoursReport(db: DbOrTx, q: { month: string; program
   return { headers: { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="${fileName}"`, 'cache-control': 'no-store' }, body };
 }
 
-async function* sapRows(db: DbOrTx, q: { programId?: number; asOf: string; timeZone: string }) {
+async function* sapRows(db: DbOrTx, q: { programId?: number; asOf: string; timeZone: string; now: Date }) {
   const { asOf, timeZone } = q;
-  for await (const { student, ledger } of enrolledLedgers(db, { programId: q.programId, asOf, timeZone })) {
+  for await (const { student, ledger } of enrolledLedgers(db, { programId: q.programId, asOf, timeZone, now: q.now })) {
     for (const c of ledger.sapCheckpoints) {
       yield { sisStudentId: student.sisStudentId, firstName: student.firstName, lastName: student.lastName, programName: student.programName, asOf, ...c };
     }
@@ -449,5 +449,5 @@ export async function sapReportCsv(db: DbOrTx, q: { programId?: number; asOf?: s
   const { asOf, timeZone } = await ledgerAsOf(db, ctx.clock, q.asOf);
   const fileName = `sap-report-${q.asOf ?? 'today'}.csv`;
   await recordAudit(db, { userId: ctx.actorId, action: 'Export', tableName: 'sap_report', ipAddress: ctx.ip, newValues: { ...q, fileName } });
-  return { headers: csvDownloadHeaders(fileName), stream: csvFromRows(SAP_REPORT_COLUMNS, sapRows(db, { programId: q.programId, asOf, timeZone })) };
+  return { headers: csvDownloadHeaders(fileName), stream: csvFromRows(SAP_REPORT_COLUMNS, sapRows(db, { programId: q.programId, asOf, timeZone, now: ctx.clock.now() })) };
 }

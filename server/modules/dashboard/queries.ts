@@ -55,10 +55,15 @@ function meetingOn(date: string, scope: ScheduleScope): SQL {
        or exists (select 1 from qr_sessions q where q.schedule_id = s.id and q.session_date = ${date}))`;
 }
 
-/** Students expected today (on the rosters of the classes meeting) and those checked in. */
-export async function todayCounts(db: DbOrTx, scope: ScheduleScope, today: string): Promise<{ expected: number; checkedIn: number }> {
+/** Students expected today so far (on the rosters of the classes that have begun) and those checked in to them. */
+export async function todayCounts(db: DbOrTx, scope: ScheduleScope, today: string, timeNow: string): Promise<{ expected: number; checkedIn: number }> {
+  // Only the classes that have begun (or whose session was started early): the afternoon's
+  // classes are not yet missed by anyone at noon (issue 28).
   const { rows } = await db.execute<{ expected: number; checkedIn: number }>(sql`
-    with meeting as (${meetingOn(today, scope)})
+    with meeting as (
+      select m.id from (${meetingOn(today, scope)}) m join schedules s on s.id = m.id
+       where s.start_time <= ${timeNow}::time
+          or exists (select 1 from qr_sessions q where q.schedule_id = s.id and q.session_date = ${today}))
     select (select count(*) from schedule_rosters r join students st on st.id = r.student_id join meeting m on m.id = r.schedule_id
              where st.status in ${ENROLLED})::int as expected,
            (select count(*) from attendance_records a join meeting m on m.id = a.schedule_id

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { analyticsSchema, executiveSummarySchema, GettingStarted, realTimeSchema, recentAttendanceSchema, statsSchema } from '../../../common/dashboard.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { addDays, localDate } from '../../lib/school-time.ts';
+import { addDays, localDate, localTimeOfDay } from '../../lib/school-time.ts';
 import { listActiveSessionsIn, scopeOfUser, type ScheduleScope } from '../qr-sessions/service.ts';
 import { effectiveNotifications, getSettings, schoolTimeZoneChoice } from '../settings/service.ts';
 import { computeAlerts, evaluateAlertRules } from './alerts.ts';
@@ -67,10 +67,10 @@ export function systemLoadPercent(): number {
 }
 
 export async function executiveSummary({ db, scope, now, viewerId }: Ctx, responseTimes: ResponseTimes): Promise<z.infer<typeof executiveSummarySchema>> {
-  const { today, alertsOn } = await schoolToday(db, now, viewerId);
+  const { today, timeZone, alertsOn } = await schoolToday(db, now, viewerId);
   const [database, counts, sessions, sync, alerts] = await Promise.all([
     databaseHealth(db),
-    todayCounts(db, scope, today),
+    todayCounts(db, scope, today, localTimeOfDay(now, timeZone)),
     listActiveSessionsIn(db, scope, now),
     syncCounts(db, scope),
     alertsOn ? computeAlerts(db, scope, today, now) : Promise.resolve([]),

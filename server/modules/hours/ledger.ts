@@ -58,6 +58,12 @@ export type LedgerInput = {
   policy: LedgerPolicy;
   /** Shared between students and requests: a class window per time zone, date and class times. */
   windowCache?: Map<string, ClassWindow>;
+  /**
+   * The moment the ledger is read. A meeting counts (scheduled, attended, excused or absent) once
+   * it has ended; before that its minutes are the day's pendingMinutes. Absent: every meeting up
+   * to asOf has ended.
+   */
+  now?: Date;
 };
 
 export type LedgerDayRow = LedgerDay;
@@ -191,6 +197,8 @@ export function computeLedger(input: LedgerInput): Ledger {
     const attended: Interval[] = [];
     const excused: Interval[] = [];
     const meetingOf = new Map<number, ClassWindow>();
+    const pending: Interval[] = [];
+    const nowMs = input.now?.getTime() ?? Number.POSITIVE_INFINITY;
     for (let date = walkFrom, weekday = dayOfWeek(walkFrom); date <= asOf; date = nextDay(date), weekday = (weekday + 1) % 7) {
       const closed = closedDates.has(date);
       const onLeave = input.leaveDates?.has(date) ?? false;
@@ -198,6 +206,7 @@ export function computeLedger(input: LedgerInput): Ledger {
       scheduled.length = 0;
       attended.length = 0;
       excused.length = 0;
+      pending.length = 0;
       meetingOf.clear();
       if (!closed && !onLeave && !withdrawn) {
         for (const s of rostered) {
@@ -205,6 +214,10 @@ export function computeLedger(input: LedgerInput): Ledger {
           if (s.dayOfWeek !== weekday && !s.makeupDates.includes(date)) continue;
           if (whyNotAMeeting(date, s) !== null) continue;
           const w = windowOf(s, date);
+          if (w.end.getTime() > nowMs) {
+            pending.push([w.start.getTime(), w.end.getTime()]);
+            continue;
+          }
           meetingOf.set(s.scheduleId, w);
           scheduled.push([w.start.getTime(), w.end.getTime()]);
         }
@@ -218,7 +231,10 @@ export function computeLedger(input: LedgerInput): Ledger {
           if (meeting) excused.push([meeting.start.getTime(), meeting.end.getTime()]);
           continue;
         }
-        const a = attendedInterval(r, meeting ?? windowOf(s, date));
+        const window = meeting ?? windowOf(s, date);
+        // A class that has not ended yet credits nothing yet: not even a check-in before it began.
+        if (window.end.getTime() > nowMs) continue;
+        const a = attendedInterval(r, window);
         if (a) attended.push(a);
       }
       days.push({
@@ -230,6 +246,7 @@ export function computeLedger(input: LedgerInput): Ledger {
         excusedMinutes: minutesOf(unionMs(excused)),
         makeUpMinutes: makeUpByDate.get(date) ?? 0,
         creditedMinutes: 0,
+        pendingMinutes: minutesOf(unionMs(pending)),
       });
     }
   }

@@ -130,7 +130,7 @@ const CLASS_WINDOWS_MAX = 50_000;
  */
 export type StudentLedger = Ledger & { withdrawalDate: string | null; expectedEndDate: string | null };
 
-export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: string, timeZone: string): Promise<Map<number, StudentLedger>> {
+export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: string, timeZone: string, now: Date): Promise<Map<number, StudentLedger>> {
   const ids = list.map((s) => s.id);
   const programIds = [...new Set(list.map((s) => s.programId))];
   const [[scheduleRows, recordRows, makeUpRows, leaveRows, withdrawalRows], policyList] = await Promise.all([
@@ -199,6 +199,7 @@ export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: str
       windowCache: classWindows,
       leaveDates: leaveDays(leaves),
       withdrawalDate: withdrawal?.withdrawalDate ?? null,
+      now,
     });
     const leaveLength = leaves.reduce((n, l) => n + daysBetween(l.startDate, l.endDate) + 1, 0);
     result.set(s.id, {
@@ -224,7 +225,7 @@ export async function studentHours(db: DbOrTx, user: User, studentId: number, q:
 export async function hoursOfStudent(db: DbOrTx, student: LedgerStudentRow, q: { asOf?: string; from?: string; to?: string }, clock: Clock): Promise<StudentHours> {
   const studentId = student.id;
   const { asOf, timeZone } = await ledgerAsOf(db, clock, q.asOf);
-  const ledger = (await ledgersFor(db, [student], asOf, timeZone)).get(studentId)!;
+  const ledger = (await ledgersFor(db, [student], asOf, timeZone, clock.now())).get(studentId)!;
   const to = q.to ?? asOf;
   const from = q.from ?? addDays(to, -30);
   return {
@@ -278,19 +279,19 @@ export async function hoursSummary(db: DbOrTx, user: User, q: HoursListQuery, cl
     selectHoursStudents(db, { ...filter, sort: q.sort ?? 'lastName', order: q.order ?? 'asc', limit: pageSize, offset: (page - 1) * pageSize }),
     countHoursStudents(db, filter),
   ]);
-  const ledgers = await ledgersFor(db, list, asOf, timeZone);
+  const ledgers = await ledgersFor(db, list, asOf, timeZone, clock.now());
   return { items: list.map((s) => summaryRow(s, ledgers.get(s.id)!)), total };
 }
 
 const hours = (minutes: number) => Math.round((minutes / 60) * 100) / 100;
 const EXPORT_BATCH = 200;
 
-async function* hoursExportRows(db: DbOrTx, q: { programId?: number; from?: string; to: string }, timeZone: string) {
+async function* hoursExportRows(db: DbOrTx, q: { programId?: number; from?: string; to: string }, timeZone: string, now: Date) {
   let afterId = 0;
   for (;;) {
     const list = await selectHoursStudents(db, { programId: q.programId, sort: 'lastName', order: 'asc', limit: EXPORT_BATCH, afterId });
     if (list.length === 0) return;
-    const ledgers = await ledgersFor(db, list, q.to, timeZone);
+    const ledgers = await ledgersFor(db, list, q.to, timeZone, now);
     for (const s of list) {
       const l = ledgers.get(s.id)!;
       const days = q.from ? l.days.filter((d) => d.date >= q.from!) : l.days;
@@ -333,7 +334,7 @@ export async function exportHours(db: DbOrTx, q: { programId?: number; from?: st
   const { asOf: to, timeZone } = await ledgerAsOf(db, ctx.clock, q.to, 'to');
   const fileName = `hours_export_${to}.csv`;
   await recordAudit(db, { userId: ctx.actorId, action: 'Export', tableName: 'hours', ipAddress: ctx.ip, newValues: { ...q, to, fileName } });
-  return { headers: csvDownloadHeaders(fileName), stream: csvFromRows(HOURS_EXPORT_COLUMNS, hoursExportRows(db, { ...q, to }, timeZone)) };
+  return { headers: csvDownloadHeaders(fileName), stream: csvFromRows(HOURS_EXPORT_COLUMNS, hoursExportRows(db, { ...q, to }, timeZone, ctx.clock.now())) };
 }
 
 // ---- Make-up sessions ----
@@ -478,7 +479,7 @@ export async function studentTimeCard(
   if (daysBetween(from, to) > TIME_CARD_MAX_DAYS) throw fieldError('from', 'from–to may span at most two years');
 
   const [ledger, records, makeUps] = await Promise.all([
-    ledgersFor(db, [student], to, timeZone).then((m) => m.get(studentId)!),
+    ledgersFor(db, [student], to, timeZone, ctx.clock.now()).then((m) => m.get(studentId)!),
     recordsOf(db, studentId, from, to),
     selectMakeUps(db, studentId),
   ]);

@@ -251,7 +251,7 @@ describe('the time card PDF', () => {
 
   it('counts a record in a class off the student\'s roster as attended, not scheduled', async () => {
     const h = (await get(`/api/students/${offRosterStudentId}/hours?asOf=2026-03-06&from=2026-03-06&to=2026-03-06`)).json();
-    expect(h.days).toEqual([{ date: '2026-03-06', scheduledMinutes: 0, attendedMinutes: 115, excusedMinutes: 0, makeUpMinutes: 0, creditedMinutes: 115, closed: false, onLeave: false }]);
+    expect(h.days).toEqual([{ date: '2026-03-06', scheduledMinutes: 0, attendedMinutes: 115, excusedMinutes: 0, makeUpMinutes: 0, creditedMinutes: 115, closed: false, onLeave: false, pendingMinutes: 0 }]);
     const lines = pdfPages((await get(`/api/students/${offRosterStudentId}/time-card.pdf?from=2026-03-01&to=2026-03-06`)).rawPayload)[0]!;
     expect(lines).toContain('Fri 2026-03-06 | COS-101 | 13:05–15:00 | present | 0 | 115 | 115');
   });

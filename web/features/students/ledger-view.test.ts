@@ -9,6 +9,7 @@ const day = (date: string, scheduledMinutes: number, attendedMinutes: number, ex
   excusedMinutes,
   makeUpMinutes,
   creditedMinutes,
+  pendingMinutes: 0,
   closed: false,
   onLeave: false,
 });

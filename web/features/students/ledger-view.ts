@@ -36,7 +36,7 @@ export function monthWeeks(month: string): (string | null)[][] {
   return weeks;
 }
 
-export type DayKind = 'outside' | 'closed' | 'leave' | 'no-class' | 'present' | 'partial' | 'excused' | 'absent' | 'make-up';
+export type DayKind = 'outside' | 'closed' | 'leave' | 'no-class' | 'present' | 'partial' | 'excused' | 'absent' | 'make-up' | 'in-progress';
 
 /** How the calendar reads a day: a word and a one-letter code besides the colour (WCAG 1.4.1). */
 export const DAY_KINDS: Record<DayKind, { label: string; code: string }> = {
@@ -49,6 +49,7 @@ export const DAY_KINDS: Record<DayKind, { label: string; code: string }> = {
   excused: { label: 'Excused', code: 'E' },
   absent: { label: 'Absent', code: 'A' },
   'make-up': { label: 'Make-up only', code: 'M' },
+  'in-progress': { label: 'Class not over yet', code: '…' },
 };
 
 /**
@@ -63,6 +64,8 @@ export function dayKind(day: LedgerDay | undefined): DayKind {
   const { scheduledMinutes: sched, attendedMinutes: att, excusedMinutes: exc, makeUpMinutes: mk } = day;
   if (day.closed && sched <= 0 && att <= 0 && mk <= 0) return 'closed';
   if (day.onLeave && sched <= 0 && att <= 0 && mk <= 0) return 'leave';
+  // Today, while a class is still to come or running: nothing is counted for it yet (issue 28).
+  if (day.pendingMinutes > 0) return 'in-progress';
   if (sched <= 0) return mk > 0 ? 'make-up' : att > 0 ? 'present' : 'no-class';
   if (att >= sched) return 'present';
   if (exc > 0 && att + exc >= sched) return 'excused';
