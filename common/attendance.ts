@@ -54,6 +54,10 @@ export type PublicSession = z.infer<typeof publicSessionSchema>;
 const qrToken = (label: string) => tokenText(label, { max: 100, min: 0, extra: ' ' });
 export const publicSessionQuerySchema = z.object({ t: qrToken('t').optional() });
 
+/** A submit's intent; none means check in (SPEC's clients send none). */
+export const SCAN_INTENTS = ['check-in', 'check-out'] as const;
+export type ScanIntent = (typeof SCAN_INTENTS)[number];
+
 export const attendanceSubmitSchema = z.object({
   sessionId: z.string().trim().min(1, 'Session is required').max(100),
   studentId: z.string().trim().min(1, 'Student ID is required').max(100),
@@ -65,12 +69,20 @@ export const attendanceSubmitSchema = z.object({
   /** The QR's rotating token, or the six digits typed from the screen. */
   token: qrToken('token').optional(),
   pass: tokenText('pass', { max: 200, min: 0, extra: '.' }).optional(),
+  /**
+   * What the student asks for (docs/decisions/039): absent or `check-in`, a check-in, which never
+   * checks out a student already checked in (it answers `already_checked_in`); `check-out`, a check-out.
+   */
+  intent: z.enum(SCAN_INTENTS, { error: 'intent must be check-in or check-out' }).optional(),
+  /** With intent check-out: yes, leave before the end of class (the meeting counts as incomplete). */
+  confirm: z.boolean().optional(),
 });
 export type AttendanceSubmit = z.infer<typeof attendanceSubmitSchema>;
 
 export const attendanceSubmitResultSchema = z.object({
   message: z.string(),
-  action: z.enum(['checked_in', 'checked_out', 'already_recorded']),
+  /** already_checked_in: a check-in by a student checked in already; nothing changed. */
+  action: z.enum(['checked_in', 'checked_out', 'already_checked_in', 'already_recorded']),
   status: z.enum(ATTENDANCE_STATUSES),
   courseName: z.string(),
   scanInTime: z.string().nullable(),
@@ -238,13 +250,28 @@ export const SCAN_CHECKED_IN_LATE = 'You are checked in (late).';
 export const SCAN_CHECKED_OUT = 'You are checked out. Have a good day!';
 export const SCAN_CHECKED_OUT_EARLY = 'You are checked out. You left before the end of class, so this meeting counts as incomplete.';
 export const SCAN_RECORDED_BY_INSTRUCTOR = 'Your attendance for this class has already been recorded by your instructor.';
+/** A check-in by a student checked in already (docs/decisions/039): it changes nothing. */
+export const SCAN_ALREADY_CHECKED_IN = 'You are already checked in. Nothing was changed.';
+/** 409 CONFIRM_CHECK_OUT: a check-out before end − earlyLeaveThreshold without `confirm`; nothing was written. */
+export const SCAN_CONFIRM_CHECK_OUT = 'Class has not ended yet: checking out now counts this class as incomplete. Confirm to check out.';
+/** 409 NOT_CHECKED_IN: a check-out by a student with no check-in at this class meeting. */
+export const SCAN_NOT_CHECKED_IN = 'You are not checked in to this class, so there is nothing to check out. Mark your attendance first.';
+/** 409 of POST /api/attendance/{id}/undo-check-out. */
+export const NO_CHECK_OUT_TO_UNDO = 'This record has no check-out to undo.';
 
 /**
  * The public scan page's form (server/modules/scan): the submit's four typed fields as the JSON API
  * checks them, and the code on the classroom screen when the phone holds no pass.
  */
-export const scanFormSchema = attendanceSubmitSchema.pick({ studentId: true, firstName: true, lastName: true, email: true }).extend({ code: qrToken('code').optional() });
+export const scanFormSchema = attendanceSubmitSchema
+  .pick({ studentId: true, firstName: true, lastName: true, email: true, intent: true })
+  .extend({ code: qrToken('code').optional(), confirm: z.literal('yes').optional() });
 export type ScanForm = z.infer<typeof scanFormSchema>;
+/**
+ * The Check out button of a phone the server recognises (its device checked the student in at this
+ * meeting): no details, the student is the device's; the code when the phone holds no pass.
+ */
+export const scanCheckOutFormSchema = z.object({ intent: z.literal('check-out'), code: qrToken('code').optional(), confirm: z.literal('yes').optional() });
 
 export const SESSION_ALREADY_OPEN = 'A session is already open for this class. End it before starting a new one.';
 

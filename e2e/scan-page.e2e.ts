@@ -152,7 +152,12 @@ describe('the scan page', () => {
       expect(await seriousViolations(page)).toEqual([]);
       expect(await statusOf(carla.sisStudentId)).toMatch(/^(present|late)$/);
 
-      // "Remember me on this phone": the next visit is filled in.
+      // Opened again at this meeting, this phone is Carla's: checked in, with Check out (docs/decisions/039).
+      await page.goto(await scanUrl());
+      await visible(page.getByRole('heading', { level: 1, name: /^You are checked in since \d{1,2}:\d{2}/ }));
+      await visible(page.getByRole('button', { name: 'Check out', exact: true }));
+      // "Remember me on this phone": a visit the server does not recognise (the cookie gone) is filled in.
+      await context.clearCookies();
       await page.goto(await scanUrl());
       expect(await page.getByLabel('Student ID').inputValue()).toBe(carla.sisStudentId);
       expect(await page.getByLabel('Email').inputValue()).toBe(carla.email);
@@ -188,11 +193,12 @@ describe('the scan page', () => {
       expect(await page.title()).toBe(`${es.attendanceMarked} · Muster`);
       expect(await seriousViolations(page)).toEqual([]);
 
-      // The switch is a link: English from here on, whatever the browser prefers.
+      // The switch is a link: English from here on, whatever the browser prefers. This phone checked
+      // Dev in, so the page is his check-in, with Check out (docs/decisions/039).
       await page.getByRole('link', { name: 'English' }).click();
-      await visible(page.getByRole('heading', { level: 1, name: cls.courseName }));
+      await visible(page.getByRole('heading', { level: 1, name: /^You are checked in since \d{1,2}:\d{2}/ }));
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
-      await visible(page.getByRole('button', { name: 'Mark My Attendance' }));
+      await visible(page.getByRole('button', { name: 'Check out', exact: true }));
 
       // The typed-code page in Spanish too, and its answer to a wrong code.
       await page.goto('/attendance/scan');

@@ -205,6 +205,9 @@ function enhance(form: HTMLFormElement): void {
   window.addEventListener('online', retry);
 
   function result(a: Answer, details: Details): void {
+    // Checked in already: nothing changed. The server's page says so, with Check out (docs/decisions/039);
+    // sending the form itself again asks for that page (a check-in again changes nothing).
+    if (a.action === 'already_checked_in') return form.submit();
     const values = {
       course: a.courseName ?? one('h1', card)?.textContent ?? '',
       message: say(a.message ?? ''),
@@ -222,3 +225,12 @@ function enhance(form: HTMLFormElement): void {
 
 const form = one<HTMLFormElement>('#scan-form') ?? one<HTMLFormElement>('#code-form');
 if (form) enhance(form);
+
+// Check out posts as it is (it works without script); pressed, it says so and is not pressed twice.
+const checkOut = one<HTMLFormElement>('#checkout-form');
+checkOut?.addEventListener('submit', (event) => {
+  const button = one<HTMLButtonElement>('button[type=submit]', checkOut)!;
+  if (button.getAttribute('aria-disabled') === 'true') return event.preventDefault();
+  button.setAttribute('aria-disabled', 'true');
+  button.textContent = checkOut.dataset.busy ?? button.textContent;
+});

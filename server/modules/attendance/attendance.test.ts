@@ -232,7 +232,7 @@ describe('POST /api/attendance/submit', () => {
     expect(rows[0]).toEqual({ n: 60, audited: 60, origins: 60 });
   });
 
-  it('checks a student out on a later scan: minutes = overlap with class, incomplete when leaving early', async () => {
+  it('checks a student out on a later check-out: minutes = overlap with class, incomplete when leaving early', async () => {
     const jose = students[0]!;
     clock.set('2026-03-02T17:00:00Z'); // 11:00 local, an hour before the end
     // The session expired at 14:25Z; the instructor opens a new one for the end of class.
@@ -240,12 +240,14 @@ describe('POST /api/attendance/submit', () => {
     const s2 = await start(instr.cookie);
     expect(s2.statusCode).toBe(201);
     sessionId = s2.json().sessionId;
-    const res = await submit(jose, { token: await tokenNow() });
+    // A check-out is asked for (intent), and before the end of class confirmed (docs/decisions/039).
+    const res = await submit(jose, { token: await tokenNow(), intent: 'check-out', confirm: true });
     expect(res.json()).toMatchObject({ action: 'checked_out', status: 'incomplete', minutesAttended: 180 });
     const amy = students[1]!;
     clock.set('2026-03-02T17:52:00Z'); // 11:52 local: the second session has expired, a third one opens
     sessionId = (await start(instr.cookie)).json().sessionId;
-    const ok = await submit(amy, { token: await tokenNow() });
+    // Within the early-leave threshold of the end: no confirmation needed.
+    const ok = await submit(amy, { token: await tokenNow(), intent: 'check-out' });
     expect(ok.json()).toMatchObject({ action: 'checked_out', status: 'present', minutesAttended: 232 }); // from the 08:00 start (she came early) to 11:52
     expect((await auditEntries(t.db, 'attendance')).filter((a) => a.action === 'Update').length).toBe(2);
   });

@@ -4,7 +4,7 @@ import type { CheckInFlagEvidence, CheckInFlagReason, CheckInFlagStatus } from '
 import { anyOf } from '../../db/bulk-upsert.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { executePrepared } from '../../db/prepared.ts';
-import { attendanceCorrections, attendanceRecords, checkInFlags, studentWithdrawals, scheduleRosters, students, users, type courses } from '../../db/schema/index.ts';
+import { attendanceCorrections, attendanceRecords, checkInFlags, qrSessions, studentWithdrawals, scheduleRosters, students, users, type courses } from '../../db/schema/index.ts';
 import { userFullName } from '../../db/user-name.ts';
 import { asDate } from '../../lib/sql-values.ts';
 import { auditInsertFragment } from '../audit-logs/service.ts';
@@ -199,6 +199,38 @@ export async function recordCheckOut(tx: DbOrTx, id: number, c: { now: Date; sta
     .where(eq(attendanceRecords.id, id))
     .returning(checkInColumns);
   return asCheckInRow(row!);
+}
+
+/** What the device of a phone opening the scan page checked in at the session's meeting: its record and its student. */
+export type DeviceRecord = Pick<RecordColumns, 'status' | 'scanInTime' | 'scanOutTime' | 'minutesAttended' | 'isManualOverride'> & {
+  student: Pick<StudentColumns, 'id' | 'firstName' | 'lastName' | 'email'>;
+};
+
+/** The record this device made at the meeting of a session (by its public UUID), if any (attendance_one_student_per_device: one). */
+export async function deviceMeetingRecord(db: DbOrTx, sessionUuid: string, deviceId: string): Promise<DeviceRecord | null> {
+  const [row] = await db
+    .select({
+      status: attendanceRecords.status,
+      scanInTime: attendanceRecords.scanInTime,
+      scanOutTime: attendanceRecords.scanOutTime,
+      minutesAttended: attendanceRecords.minutesAttended,
+      isManualOverride: attendanceRecords.isManualOverride,
+      student: { id: students.id, firstName: students.firstName, lastName: students.lastName, email: students.email },
+    })
+    .from(qrSessions)
+    .innerJoin(
+      attendanceRecords,
+      and(eq(attendanceRecords.scheduleId, qrSessions.scheduleId), eq(attendanceRecords.sessionDate, qrSessions.sessionDate), eq(attendanceRecords.deviceId, deviceId)),
+    )
+    .innerJoin(students, eq(students.id, attendanceRecords.studentId))
+    .where(eq(qrSessions.sessionId, sessionUuid))
+    .limit(1);
+  return row ? { ...row, status: row.status as AttendanceStatus } : null;
+}
+
+/** A check-out undone: no scan-out, the status and minutes the check-in gave. */
+export async function clearCheckOut(tx: DbOrTx, id: number, c: { status: AttendanceStatus; minutes: number; now: Date }): Promise<void> {
+  await tx.update(attendanceRecords).set({ scanOutTime: null, status: c.status, minutesAttended: c.minutes, updatedAt: c.now }).where(eq(attendanceRecords.id, id));
 }
 
 // ---- Proxy evidence ----

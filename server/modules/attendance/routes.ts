@@ -16,7 +16,7 @@ import {
 } from '../../../common/attendance.ts';
 import { idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
-import { PUBLIC_RATE_LIMIT, checkInFromBrowser, clockHours, createManualRecord, listScheduleAttendance, overrideAttendance, reviewFlag } from './service.ts';
+import { PUBLIC_RATE_LIMIT, checkInFromBrowser, clockHours, createManualRecord, listScheduleAttendance, overrideAttendance, reviewFlag, undoCheckOut } from './service.ts';
 
 export function attendanceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
@@ -32,6 +32,10 @@ export function attendanceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     );
     app.put('/api/attendance/:id', { config: { action: 'attendance:take' }, schema: { params: idParam, body: overrideSchema, response: { 200: attendanceRowSchema } } }, async (req) =>
       overrideAttendance(deps.db, req.user!, req.params.id, req.body, { clock: deps.clock, ip: req.ip }),
+    );
+    // One action for a check-out made by mistake (issue 28): the check-in again; the history keeps the check-out.
+    app.post('/api/attendance/:id/undo-check-out', { config: { action: 'attendance:take' }, schema: { params: idParam, response: { 200: attendanceRowSchema } } }, async (req) =>
+      undoCheckOut(deps.db, req.user!, req.params.id, { clock: deps.clock, ip: req.ip }),
     );
     app.post('/api/attendance', { config: { action: 'attendance:take' }, schema: { body: manualRecordSchema, response: { 201: attendanceRowSchema } } }, async (req, reply) =>
       reply.status(201).send(await createManualRecord(deps.db, req.user!, req.body, { clock: deps.clock, ip: req.ip })),

@@ -23,7 +23,7 @@ afterAll(() => t?.close());
 
 const student = (i: number) => cls.students[i]!;
 
-const scanAndSubmit = (s: TestStudent, phone: Phone) => cls.scan(session.sessionId, s, phone);
+const scanAndSubmit = (s: TestStudent, phone: Phone, extra?: Record<string, unknown>) => cls.scan(session.sessionId, s, phone, extra);
 const rowOf = async (s: TestStudent, cookie?: string): Promise<AttendanceRow> => (await cls.roster('2026-03-02', cookie)).find((r) => r.studentId === s.id)!;
 const scanFlags = async (s: TestStudent): Promise<CheckInFlag[]> => (await rowOf(s)).flags.filter((f) => f.reason === 'scanned_after_override');
 const markAs = (s: TestStudent, status: string, overrideReason: string) =>
@@ -136,12 +136,14 @@ describe('a scan after the instructor marked the student absent', () => {
     expect((await review(flag!.id, 'cleared', cls.instructor.cookie)).statusCode).toBe(409);
   });
 
-  it('treats the accepted scan as the check-in: the phone is that student’s now, and a later scan checks out', async () => {
+  it('treats the accepted scan as the check-in: the phone is that student’s now, and a later check-out checks out', async () => {
     const sick = student(0);
     expect((await scanAndSubmit(student(3), phone)).res.json().message).toBe(SCAN_DEVICE_USED);
     clock.set('2026-03-02T17:58:00Z'); // 11:58 local
     session = await cls.startSession();
-    expect((await scanAndSubmit(sick, phone)).res.json()).toMatchObject({ action: 'checked_out', status: 'late', minutesAttended: 223 });
+    // A check-in again changes nothing (docs/decisions/039); the explicit check-out checks out.
+    expect((await scanAndSubmit(sick, phone)).res.json()).toMatchObject({ action: 'already_checked_in', status: 'late', scanOutTime: null });
+    expect((await scanAndSubmit(sick, phone, { intent: 'check-out' })).res.json()).toMatchObject({ action: 'checked_out', status: 'late', minutesAttended: 223 });
   });
 
   it('dismisses a scan flag without touching the record', async () => {

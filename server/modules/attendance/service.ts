@@ -1,21 +1,24 @@
 import type { z } from 'zod';
-import type { AttendanceRow, CheckInFlag, FlagDecision, manualRecordSchema, overrideSchema } from '../../../common/attendance.ts';
-import type { AttendanceStatus } from '../../../common/constants.ts';
+import { NO_CHECK_OUT_TO_UNDO, type AttendanceRow, type CheckInFlag, type FlagDecision, type manualRecordSchema, type overrideSchema } from '../../../common/attendance.ts';
+import { isAttendedStatus, type AttendanceStatus } from '../../../common/constants.ts';
 import type { AttendanceHistory, RecordValues } from '../../../common/hours.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Schedule } from '../../../common/schedules.ts';
+import type { Settings } from '../../../common/settings.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { addDays, localDate } from '../../lib/school-time.ts';
 import { recordAudit } from '../audit-logs/service.ts';
-import { closeExpiredSessions, listActiveSessionsIn, listRecentSessionMeetings } from '../qr-sessions/service.ts';
+import { closeExpiredSessions, isSessionUuid, listActiveSessionsIn, listRecentSessionMeetings } from '../qr-sessions/service.ts';
 import { assertCanUseSchedule, getMeetingCalendar } from '../schedules/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { programPolicy } from '../programs/service.ts';
 import { flagView, flagsOfMeeting, judgeFlag, recordFlagReview, storedScanEvidence } from './proxy-flags.ts';
 import {
+  clearCheckOut,
   clockHoursTotals,
+  deviceMeetingRecord,
   flagById,
   insertAbsences,
   insertCorrection,
@@ -32,8 +35,9 @@ import {
   setOverride,
   tryAutoAbsentLock,
   type ClockHoursFilter,
+  type DeviceRecord,
 } from './queries.ts';
-import { checkInStatus, classWindow, minutesAttended, scheduledMinutes, whyNotAMeeting, type ClassWindow } from './rules.ts';
+import { checkInStatus, classWindow, leftEarly, minutesAttended, scheduledMinutes, whyNotAMeeting, type ClassWindow } from './rules.ts';
 
 // The module's door for its routes and the scan pages: the public check-in (submit.ts, taken from a
 // browser by browser-check-in.ts) and the proxy flags (proxy-flags.ts) live in their own files; the
@@ -180,6 +184,87 @@ export async function overrideAttendance(db: Db, user: User, recordId: number, b
     });
     return meetingRow(tx, before.scheduleId, before.sessionDate, before.studentId);
   });
+}
+
+/**
+ * Undo a check-out in one action (issue 28): the record is the check-in again (no scan-out, the status
+ * the check-in gave by the late threshold, minutes to the end of class, as a check-in counts them). An
+ * override by another name: the same per-record rules (instructors on their own schedules, while
+ * instructor overrides are allowed; withdrawals; the program's edit lock). The record's history keeps
+ * the check-out (a correction whose `before` it is), and the audit log the old and new values. The
+ * override marker is left as it was, so the student can still check out with the QR later. 409 when
+ * the record has no check-out to undo (none, or a status a check-out did not give).
+ */
+export async function undoCheckOut(db: Db, user: User, recordId: number, ctx: Ctx): Promise<AttendanceRow> {
+  const { attendance } = await getSettings(db);
+  return db.transaction(async (tx) => {
+    const before = await lockRecordForOverride(tx, recordId);
+    if (!before) throw notFound('Attendance record');
+    const schedule = await assertMayOverride(tx, user, before.scheduleId);
+    await assertWithdrawalAllows(tx, user, before.studentId, before.sessionDate);
+    await assertNotLocked(tx, user, before.studentId, before.sessionDate, ctx.clock);
+    const scanIn = before.scanInTime;
+    if (!scanIn || !before.scanOutTime || !isAttendedStatus(before.status)) throw conflict(NO_CHECK_OUT_TO_UNDO);
+    const now = ctx.clock.now();
+    const window = classWindow(before.sessionDate, schedule.startTime, schedule.endTime, attendance.timeZone);
+    const status = before.status === 'incomplete' ? checkInStatus(scanIn, window, attendance.lateThresholdMinutes) : before.status;
+    const minutes = minutesAttended(scanIn, null, window);
+    await clearCheckOut(tx, recordId, { status, minutes, now });
+    const after = { ...before, status, scanOutTime: null, minutesAttended: minutes };
+    await insertCorrection(tx, { attendanceRecordId: recordId, changedBy: user.id, changedAt: now, reason: 'Undid the check-out', before: recordValues(before), after: recordValues(after) });
+    await recordAudit(tx, {
+      userId: user.id,
+      action: 'Update',
+      tableName: 'attendance',
+      recordId,
+      ipAddress: ctx.ip,
+      oldValues: { status: before.status, scanOutTime: before.scanOutTime, minutesAttended: before.minutesAttended },
+      newValues: { status, scanOutTime: null, minutesAttended: minutes, undoneCheckOut: true },
+      at: now,
+    });
+    return meetingRow(tx, before.scheduleId, before.sessionDate, before.studentId);
+  });
+}
+
+/** A scanned check-in of this device's student at a session's meeting, for the scan page to say what a Check out will do. */
+export type DeviceStanding = Pick<DeviceRecord, 'student' | 'status' | 'minutesAttended'> & { scanInTime: Date; scanOutTime: Date | null };
+
+/**
+ * What the device of a phone opening a session's scan page has checked in at its meeting (docs/decisions/039):
+ * the student and the check-in, or null when it checked nobody in, or when the record is an
+ * instructor's (an override, absent, excused: a scan changes nothing there, the form answers).
+ */
+export async function deviceStanding(db: DbOrTx, sessionUuid: string, deviceId: string): Promise<DeviceStanding | null> {
+  if (!isSessionUuid(sessionUuid)) return null;
+  const record = await deviceMeetingRecord(db, sessionUuid, deviceId);
+  if (!record?.scanInTime || record.isManualOverride || !isAttendedStatus(record.status)) return null;
+  return { student: record.student, status: record.status, minutesAttended: record.minutesAttended, scanInTime: record.scanInTime, scanOutTime: record.scanOutTime };
+}
+
+export type CheckOutPreview = {
+  /** The end of class, an instant. */
+  classEndsAt: Date;
+  /** What a check-out now records: the same minutes rule the check-out uses. */
+  minutesIfNow: number;
+  scheduledMinutes: number;
+  /** Earlier than end − earlyLeaveThreshold: the meeting would count as incomplete (a confirmation is asked). */
+  early: boolean;
+};
+
+/** What checking out now would record, by the rules a check-out applies (rules.ts). */
+export function checkOutPreview(
+  scanIn: Date,
+  meeting: { sessionDate: string; startTime: string; endTime: string },
+  attendance: Pick<Settings['attendance'], 'timeZone' | 'earlyLeaveThresholdMinutes'>,
+  now: Date,
+): CheckOutPreview {
+  const window = classWindow(meeting.sessionDate, meeting.startTime, meeting.endTime, attendance.timeZone);
+  return {
+    classEndsAt: window.end,
+    minutesIfNow: minutesAttended(scanIn, now, window),
+    scheduledMinutes: scheduledMinutes(window),
+    early: leftEarly(now, window, attendance.earlyLeaveThresholdMinutes),
+  };
 }
 
 /**

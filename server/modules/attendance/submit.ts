@@ -1,12 +1,15 @@
 import {
+  SCAN_ALREADY_CHECKED_IN,
   SCAN_CHECKED_IN,
   SCAN_CHECKED_IN_LATE,
   SCAN_CHECKED_OUT,
   SCAN_CHECKED_OUT_EARLY,
   SCAN_CODE_OR_DETAILS,
+  SCAN_CONFIRM_CHECK_OUT,
   SCAN_DEVICE_USED,
   SCAN_EXPIRED,
   SCAN_NO_MATCH,
+  SCAN_NOT_CHECKED_IN,
   SCAN_NOT_FOUND,
   SCAN_RECORDED_BY_INSTRUCTOR,
   standingRecordMessage,
@@ -39,9 +42,9 @@ import {
   type InsertedCheckIn,
   type NewCheckIn,
 } from './queries.ts';
-import { checkInStatus, classWindow, minutesAttended, scheduledMinutes, statusAfterCheckOut, type ClassWindow } from './rules.ts';
+import { checkInStatus, classWindow, leftEarly, minutesAttended, scheduledMinutes, statusAfterCheckOut, type ClassWindow } from './rules.ts';
 
-// A second submit this soon after the first is the same tap retried, not a check-out.
+// A check-in again this soon after the first is the same tap retried: answered as the check-in itself.
 export const RETRY_WINDOW_MS = 2 * 60_000;
 
 /** Case-, accent- and spacing-insensitive comparison of names and e-mails. */
@@ -53,6 +56,7 @@ function answer(action: AttendanceSubmitResult['action'], r: CheckInRow, courseN
   const messages = {
     checked_in: r.status === 'late' ? SCAN_CHECKED_IN_LATE : SCAN_CHECKED_IN,
     checked_out: r.status === 'incomplete' ? SCAN_CHECKED_OUT_EARLY : SCAN_CHECKED_OUT,
+    already_checked_in: SCAN_ALREADY_CHECKED_IN,
     // A record that does not show the student present must not be answered as if it did.
     already_recorded: isAttendedStatus(r.status) ? SCAN_RECORDED_BY_INSTRUCTOR : standingRecordMessage(r.status, r.isManualOverride),
   };
@@ -161,8 +165,11 @@ function batchersOf(db: Db) {
  * A student's scan. The server decides everything with its own clock: the session (by its public
  * UUID) must be open; the device must hold a pass from opening a fresh QR code, or the form must carry
  * the code on the screen now; the student must be on this class's roster with a matching name or
- * e-mail; and one device checks in one student per meeting. The first scan checks in; a later one
- * checks out; a repeat within two minutes is a retry.
+ * e-mail; and one device checks in one student per meeting. The first scan checks in. A later
+ * check-in changes nothing (`already_checked_in`; within two minutes, the same tap retried, it is
+ * answered as the check-in itself); only `intent: 'check-out'` checks out, and before
+ * end − earlyLeaveThreshold only with `confirm` (else 409 CONFIRM_CHECK_OUT, nothing written). A
+ * check-out stands: a later scan of any intent changes nothing.
  *
  * What the answers cannot reveal: whether a typed code was right (a wrong code and a right code with
  * details that match nobody get one answer, and every typed code is counted), whether an ID is on the
@@ -210,57 +217,85 @@ export async function submitAttendance(db: Db, input: AttendanceSubmit, ctx: Che
     ip: ctx.ip,
     browserSignature: ctx.browserSignature,
   };
-  const insertedNow = await batchers.inserts.add(input.sessionId, { meeting, row: newCheckIn });
+  const checkingOut = input.intent === 'check-out';
+  // A check-out never inserts: it goes one by one, to the record it changes.
+  const insertedNow = checkingOut ? null : await batchers.inserts.add(input.sessionId, { meeting, row: newCheckIn });
 
-  const outcome = insertedNow
-    ? { answer: answer('checked_in', insertedNow, session.courseName), checkedIn: insertedNow }
-    : await db.transaction(async (tx: Tx): Promise<{ answer: AttendanceSubmitResult; checkedIn?: InsertedCheckIn }> => {
-        // One by one: serialise this device's check-ins and look again, now under the lock.
-        admit(await lockAndReadDeviceCheckIns(tx, { ...meeting, deviceId: ctx.deviceId }));
+  const oneByOne = () =>
+    db.transaction(async (tx: Tx): Promise<{ answer: AttendanceSubmitResult; checkedIn?: InsertedCheckIn }> => {
+      // One by one: serialise this device's check-ins and look again, now under the lock.
+      admit(await lockAndReadDeviceCheckIns(tx, { ...meeting, deviceId: ctx.deviceId }));
+      if (!checkingOut) {
         const [inserted] = await insertCheckIns(tx, meeting, [newCheckIn]);
         if (inserted) return { answer: answer('checked_in', inserted, session.courseName), checkedIn: inserted };
+      }
 
-        const record = await lockMeetingRecord(tx, { ...meeting, studentId: matched.id });
+      const record = await lockMeetingRecord(tx, { ...meeting, studentId: matched.id });
+      if (!record) {
+        if (checkingOut) throw new AppError(409, 'NOT_CHECKED_IN', SCAN_NOT_CHECKED_IN);
         // No record of the student's, so the device's: another instance checked someone in with it just now.
-        if (!record) throw new AppError(409, 'DEVICE_USED', SCAN_DEVICE_USED);
-        const scanIn = record.scanInTime;
-        if (record.isManualOverride || !scanIn) {
-          // Marked absent or excused (by the instructor or the auto-absent job) and now here: the record
-          // stands, and the instructor is shown the scan on the roster to correct it with one click.
-          if (!isAttendedStatus(record.status)) {
-            await flagScanAfterOverride(tx, {
-              recordId: record.id,
-              qrSessionId: session.id,
-              standingStatus: record.status,
-              scanStatus,
-              localTime: localTimeOfDay(now, settings.attendance.timeZone),
-              now,
-              origin: { ip: ctx.ip, browserSignature: ctx.browserSignature, deviceId: ctx.deviceId },
-            });
-          }
-          return { answer: answer('already_recorded', record, session.courseName) };
+        throw new AppError(409, 'DEVICE_USED', SCAN_DEVICE_USED);
+      }
+      const scanIn = record.scanInTime;
+      if (record.isManualOverride || !scanIn) {
+        // Marked absent or excused (by the instructor or the auto-absent job) and now here: the record
+        // stands, and the instructor is shown the scan on the roster to correct it with one click.
+        if (!isAttendedStatus(record.status)) {
+          await flagScanAfterOverride(tx, {
+            recordId: record.id,
+            qrSessionId: session.id,
+            standingStatus: record.status,
+            scanStatus,
+            localTime: localTimeOfDay(now, settings.attendance.timeZone),
+            now,
+            origin: { ip: ctx.ip, browserSignature: ctx.browserSignature, deviceId: ctx.deviceId },
+          });
         }
-        const lastScan = record.scanOutTime ?? scanIn;
-        // A repeat within the retry window, or any repeat before class starts, is not a check-out.
-        if (now.getTime() - lastScan.getTime() < RETRY_WINDOW_MS || now < window.start) {
-          return { answer: answer(record.scanOutTime ? 'checked_out' : 'checked_in', record, session.courseName) };
-        }
-        const checkInStatusNow = record.status === 'incomplete' ? checkInStatus(scanIn, window, settings.attendance.lateThresholdMinutes) : record.status;
-        const newStatus = statusAfterCheckOut(checkInStatusNow, now, window, settings.attendance.earlyLeaveThresholdMinutes);
-        const minutes = minutesAttended(scanIn, now, window);
-        const updated = await recordCheckOut(tx, record.id, { now, status: newStatus, minutes });
-        await recordAudit(tx, {
-          userId: null,
-          action: 'Update',
-          tableName: 'attendance',
-          recordId: record.id,
-          ipAddress: ctx.ip,
-          oldValues: { status: record.status, scanOutTime: record.scanOutTime, minutesAttended: record.minutesAttended },
-          newValues: { status: newStatus, scanOutTime: now, minutesAttended: minutes },
-          at: now,
+        return { answer: answer('already_recorded', record, session.courseName) };
+      }
+      // A check-out stands: another scan, even a check-out (pressed twice, a form sent again later),
+      // changes nothing; one made by mistake is the instructor's to undo (undoCheckOut).
+      if (record.scanOutTime) return { answer: answer('checked_out', record, session.courseName) };
+      if (!checkingOut) {
+        // A check-in again never checks out (issue 28: a student opening the QR "to make sure" was
+        // checked out 11 minutes into class). Within the retry window it is the same tap retried:
+        // the check-in's own answer.
+        const retried = now.getTime() - scanIn.getTime() < RETRY_WINDOW_MS;
+        return { answer: answer(retried ? 'checked_in' : 'already_checked_in', record, session.courseName) };
+      }
+      const checkInStatusNow = record.status === 'incomplete' ? checkInStatus(scanIn, window, settings.attendance.lateThresholdMinutes) : record.status;
+      const newStatus = statusAfterCheckOut(checkInStatusNow, now, window, settings.attendance.earlyLeaveThresholdMinutes);
+      const minutes = minutesAttended(scanIn, now, window);
+      // Leaving early is asked twice: the first check-out says what it will record and writes nothing.
+      if (leftEarly(now, window, settings.attendance.earlyLeaveThresholdMinutes) && input.confirm !== true) {
+        throw new AppError(409, 'CONFIRM_CHECK_OUT', SCAN_CONFIRM_CHECK_OUT, {
+          scanInTime: scanIn.toISOString(),
+          minutesAttended: minutes,
+          scheduledMinutes: meeting.scheduledMinutes,
+          classEndsAt: window.end.toISOString(),
         });
-        return { answer: answer('checked_out', updated, session.courseName) };
+      }
+      const updated = await recordCheckOut(tx, record.id, { now, status: newStatus, minutes });
+      await recordAudit(tx, {
+        userId: null,
+        action: 'Update',
+        tableName: 'attendance',
+        recordId: record.id,
+        ipAddress: ctx.ip,
+        oldValues: { status: record.status, scanOutTime: record.scanOutTime, minutesAttended: record.minutesAttended },
+        newValues: { status: newStatus, scanOutTime: now, minutesAttended: minutes },
+        at: now,
       });
+      return { answer: answer('checked_out', updated, session.courseName) };
+    });
+  let outcome: { answer: AttendanceSubmitResult; checkedIn?: InsertedCheckIn };
+  try {
+    outcome = insertedNow ? { answer: answer('checked_in', insertedNow, session.courseName), checkedIn: insertedNow } : await oneByOne();
+  } catch (err) {
+    // The code was right and the student matched: a check-out waiting for its confirmation is no guess.
+    if (err instanceof AppError && (err.code === 'CONFIRM_CHECK_OUT' || err.code === 'NOT_CHECKED_IN')) await attempt?.succeeded();
+    throw err;
+  }
   // The typed code checked a student in (or out): it was not a guess.
   await attempt?.succeeded();
   if (outcome.checkedIn) {

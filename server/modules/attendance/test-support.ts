@@ -29,8 +29,8 @@ export type TestClass = {
   open: (sessionId: string, phone: Phone, token?: string) => Promise<LightMyRequestResponse>;
   /** Submit the form from a phone. */
   submit: (sessionId: string, s: TestStudent, phone: Phone, extra?: Record<string, unknown>) => Promise<LightMyRequestResponse>;
-  /** A check-in as the scan page makes it: open the scan URL (keeping the cookie it gives), then submit with the pass. */
-  scan: (sessionId: string, s: TestStudent, phone: Phone) => Promise<{ res: LightMyRequestResponse; device: string | null }>;
+  /** A check-in as the scan page makes it: open the scan URL (keeping the cookie it gives), then submit with the pass (and `extra`: intent, confirm). */
+  scan: (sessionId: string, s: TestStudent, phone: Phone, extra?: Record<string, unknown>) => Promise<{ res: LightMyRequestResponse; device: string | null }>;
   /** The class's roster for a day, as a user sees it (the instructor by default). */
   roster: (date: string, cookie?: string) => Promise<AttendanceRow[]>;
 };
@@ -102,10 +102,10 @@ export async function seedClass(t: TestApp, size: number, tag = 'A'): Promise<Te
         payload: { sessionId, studentId: s.sis, firstName: s.first, lastName: s.last, email: s.email, ...extra },
       }),
   };
-  const scan: TestClass['scan'] = async (sessionId, s, phone) => {
+  const scan: TestClass['scan'] = async (sessionId, s, phone, extra = {}) => {
     const opened = await cls.open(sessionId, phone, (await cls.screen(sessionId)).token);
     const device = phone.device ?? deviceCookieOf(opened);
-    const res = await cls.submit(sessionId, s, { ...phone, device }, { pass: opened.json().pass });
+    const res = await cls.submit(sessionId, s, { ...phone, device }, { pass: opened.json().pass, ...extra });
     return { res, device };
   };
   const roster: TestClass['roster'] = async (date, cookie = instructor.cookie) =>

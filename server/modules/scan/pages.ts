@@ -42,7 +42,8 @@ button:disabled{opacity:.55}.secondary{width:auto;margin:0;border:1px solid #647
 .ok{background:#ecfdf5;color:#047857}.warn{background:#fffbeb;color:#b45309}.bad{background:#fef2f2;color:#b91c1c}.info{background:#eff6ff;color:#1d4ed8}
 .box{margin-top:1.25rem;padding:1rem;border-radius:.75rem;background:#f1f5f9}.box.warn{color:#0f172a;outline:1px solid #fcd34d}
 .big{margin:0;font-size:1.125rem;font-weight:600}.box p+p{margin:.25rem 0 0;color:#334155;font-size:.875rem}
-.hours{margin-top:1.25rem;padding-top:1rem;border-top:1px solid #e2e8f0;text-align:left}`;
+.hours{margin-top:1.25rem;padding-top:1rem;border-top:1px solid #e2e8f0;text-align:left}
+a.button{display:flex;align-items:center;justify-content:center;min-height:3rem;margin-top:.75rem;padding:.5rem 1rem;border:1px solid #64748b;border-radius:.75rem;color:#1e293b;font-weight:600;text-decoration:none}`;
 
 const LOGO = '<rect width="32" height="32" rx="8" fill="#1d4ed8"/><path d="M9 22V10l7 7 7-7v12" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/>';
 // The icon inline: a favicon file would be one more request on a slow network.
@@ -54,6 +55,8 @@ const ICONS = {
   timerOff: '<path d="M10 2h4M4.6 11a8 8 0 0 0 1.7 8.7 8 8 0 0 0 8.7 1.7M7.4 7.4a8 8 0 0 1 10.3 1 8 8 0 0 1 .9 10.2M2 2l20 20M12 12v-2"/>',
   searchX: '<path d="m13.5 8.5-5 5m0-5 5 5M21 21l-4.3-4.3"/><circle cx="11" cy="11" r="8"/>',
   user: '<circle cx="12" cy="8" r="5"/><path d="M20 21a8 8 0 0 0-16 0"/>',
+  clock: '<circle cx="12" cy="12" r="10"/><path d="M12 6v6l4 2"/>',
+  logOut: '<path d="m16 17 5-5-5-5M21 12H9M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4"/>',
   key: '<path d="M2.586 17.414A2 2 0 0 0 2 18.828V21a1 1 0 0 0 1 1h3a1 1 0 0 0 1-1v-1a1 1 0 0 1 1-1h1a1 1 0 0 0 1-1v-1a1 1 0 0 1 1-1h.172a2 2 0 0 0 1.414-.586l.814-.814a6.5 6.5 0 1 0-4-4z"/><circle cx="16.5" cy="7.5" r=".5"/>',
 };
 const icon = (name: keyof typeof ICONS, tone: 'ok' | 'warn' | 'bad' | 'info') => `<span class="icon ${tone}" aria-hidden="true"><svg viewBox="0 0 24 24">${ICONS[name]}</svg></span>`;
@@ -178,6 +181,7 @@ export const expiredView = (t: StudentT, courseName: string | null): ScanView =>
 
 /** A check-in's answer, ready to show; null in the template, whose slots the script fills. */
 export type Outcome = {
+  /** already_checked_in has a view of its own (checkedInView). */
   action: 'checked_in' | 'checked_out' | 'already_recorded';
   status: AttendanceStatus;
   courseName: string;
@@ -201,12 +205,16 @@ function filler(o: Outcome | null) {
 }
 
 const WHEN_KEYS = { checked_in: 'checkedInAt', checked_out: 'checkedOutAt', already_recorded: 'alreadyRecordedAt' } as const;
+/** A check-out is not "Attendance Marked!": it says what it did (issue 28). */
+const HEADING_KEYS = { checked_in: 'attendanceMarked', checked_out: 'checkedOutTitle', already_recorded: 'attendanceMarked' } as const;
 
-/** Attendance Marked!: the course, check-in or check-out and when, the API's message, and "E-mail me my hours". */
+/** Attendance Marked! (or You are checked out): the course, check-in or check-out and when, the API's message, and "E-mail me my hours". */
 export function successView(t: StudentT, o: Outcome | null, language: StudentLanguage, hoursAction: string): ScanView {
   const f = filler(o);
   const time = f.text('time', () => o!.time);
-  const when = (Object.keys(WHEN_KEYS) as Outcome['action'][])
+  const actions = Object.keys(WHEN_KEYS) as Outcome['action'][];
+  const heading = actions.map((action) => f.variant(action, () => o!.action === action, (attr) => `<h1 tabindex="-1"${attr}>${e(t(HEADING_KEYS[action]))}</h1>`)).join('');
+  const when = actions
     .map((action) => f.variant(action, () => o!.action === action, (attr) => `<p class="big"${attr}>${tHtml(t, WHEN_KEYS[action], { time })}</p>`))
     .join('');
   const minutes = f.variant(
@@ -215,15 +223,96 @@ export function successView(t: StudentT, o: Outcome | null, language: StudentLan
     (attr) => `<p${attr}>${tHtml(t, 'minutesAttended', { minutes: f.text('minutes', () => String(o!.minutesAttended)) })}</p>`,
   );
   const body =
-    `<div class="result">${icon('check', 'ok')}<h1 tabindex="-1">${e(t('attendanceMarked'))}</h1><p class="lead">${f.text('course', () => o!.courseName)}</p>` +
+    `<div class="result">${icon('check', 'ok')}${heading}<p class="lead">${f.text('course', () => o!.courseName)}</p>` +
     `<div class="box">${when}<p>${f.text('message', () => o!.message)}</p>${minutes}</div>` +
     f.variant('checked_in', () => o!.action === 'checked_in', (attr) => `<p class="small"${attr}>${e(t('leavingEarly'))}</p>`) +
     `<p class="small"><strong>${e(t('closePage'))}</strong></p>` +
-    // A plain form to /my-hours: its answer is a page of its own, with or without script.
-    `<form class="hours" method="post" action="${e(hoursAction)}">${f.input('studentId', () => o!.studentId)}${f.input('email', () => o!.email)}` +
-    `<input type="hidden" name="language" value="${language}"><button type="submit" class="secondary">${e(t('requestTitle'))}</button>` +
-    `<p class="small">${tHtml(t, 'hoursLinkTo', { email: f.text('email', () => o!.email) })}</p></form></div>`;
-  return { title: t('attendanceMarked'), body };
+    // A plain form to /my-hours: its answer is a page of its own, with or without script. Not when
+    // nothing was typed (a check-out by the device's student: their details are not written into pages).
+    (o && !o.studentId
+      ? ''
+      : `<form class="hours" method="post" action="${e(hoursAction)}">${f.input('studentId', () => o!.studentId)}${f.input('email', () => o!.email)}` +
+        `<input type="hidden" name="language" value="${language}"><button type="submit" class="secondary">${e(t('requestTitle'))}</button>` +
+        `<p class="small">${tHtml(t, 'hoursLinkTo', { email: f.text('email', () => o!.email) })}</p></form>`) +
+    '</div>';
+  return { title: t(o ? HEADING_KEYS[o.action] : 'attendanceMarked'), body };
+}
+
+// ---- A second scan (docs/decisions/039) ----
+
+/** The Check out form: the typed details when this phone is not the one that checked in, the code when it holds no pass. */
+export type CheckOutForm = {
+  action: string;
+  /** What the student just typed; null: the student is this device's (the server recognised it). */
+  details: Partial<Record<DetailName, string>> | null;
+  askCode: boolean;
+  codeError?: string;
+  /** A refusal of the check-out (translated), beside the button. */
+  alert: string | null;
+};
+
+/** What the phone's student has done and what leaving now would record, formatted in the page's language. */
+export type CheckOutFacts = {
+  courseName: string;
+  /** The check-in's time of day. */
+  since: string;
+  /** The end of class, a time of day. */
+  ends: string;
+  /** What a check-out now records ("2 h 40 min"), by the server's own minutes rule. */
+  records: string;
+  scheduled: string;
+  /** Before end − earlyLeaveThreshold: incomplete, and a confirmation is asked. */
+  early: boolean;
+};
+
+const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${e(value)}">`;
+
+/** A plain form (no script needed): intent=check-out, and confirm=yes on the confirmation. */
+function checkOutForm(t: StudentT, f: CheckOutForm, confirm: boolean): string {
+  return (
+    `<form id="checkout-form" method="post" action="${e(f.action)}" aria-label="${e(t('checkOut'))}" data-busy="${e(t('checkingOut'))}">` +
+    hidden('intent', 'check-out') +
+    (confirm ? hidden('confirm', 'yes') : '') +
+    (f.details ? DETAIL_FIELDS.map((d) => hidden(d.name, f.details![d.name] ?? '')).join('') : '') +
+    (f.askCode ? screenCodeField(t, f.codeError) : '') +
+    (f.alert ? `<p class="alert" role="alert">${e(f.alert)}</p>` : '') +
+    `<button type="submit">${e(t(confirm ? 'confirmCheckOut' : 'checkOut'))}</button></form>`
+  );
+}
+
+/**
+ * A checked-in student opening the class's QR again (this phone checked them in), or submitting the
+ * form again: "You are (already) checked in since 8:02", what leaving now records, and Check out.
+ * Nothing here checks out by itself.
+ */
+export function checkedInView(t: StudentT, c: CheckOutFacts, already: boolean, form: CheckOutForm): ScanView {
+  const body =
+    `<div class="result">${icon('check', 'ok')}<h1 tabindex="-1">${e(t(already ? 'alreadyCheckedInSince' : 'checkedInSince', { time: c.since }))}</h1>` +
+    `<p class="lead">${e(c.courseName)}</p><div class="box"><p class="big">${e(t('classEndsRecords', { end: c.ends, duration: c.records }))}</p>` +
+    `${already ? `<p>${e(t('scanAlreadyCheckedIn'))}</p>` : ''}</div><p class="small">${e(t('stayHint'))}</p></div>` +
+    (c.early ? `<p class="small">${e(t('leavingNowIncomplete'))}</p>` : '') +
+    checkOutForm(t, form, false);
+  return { title: t('checkedInTitle'), body };
+}
+
+/** Check out before the end of class? The second submit, with confirm, checks out; "Stay checked in" goes back. */
+export function confirmCheckOutView(t: StudentT, c: CheckOutFacts, form: CheckOutForm, stayHref: string): ScanView {
+  const body =
+    `<div class="result">${icon('clock', 'warn')}<h1 tabindex="-1">${e(t('confirmCheckOutTitle'))}</h1><p class="lead">${e(c.courseName)}</p>` +
+    `<div class="box warn"><p class="big">${e(t('confirmCheckOutText', { end: c.ends, duration: c.records, scheduled: c.scheduled }))}</p></div></div>` +
+    checkOutForm(t, form, true) +
+    `<a class="button" href="${e(stayHref)}">${e(t('stayCheckedIn'))}</a>`;
+  return { title: t('confirmCheckOutTitle'), body };
+}
+
+/** This phone's student has checked out: when, and the minutes; a mistake is the instructor's to undo. */
+export function checkedOutView(t: StudentT, c: { courseName: string; at: string; minutes: number | null }): ScanView {
+  const body =
+    `<div class="result">${icon('logOut', 'info')}<h1 tabindex="-1">${e(t('checkedOutTitle'))}</h1><p class="lead">${e(c.courseName)}</p>` +
+    `<div class="box"><p class="big">${e(t('checkedOutAt', { time: c.at }))}</p>` +
+    `${c.minutes != null ? `<p>${e(t('minutesAttended', { minutes: String(c.minutes) }))}</p>` : ''}</div>` +
+    `<p class="small">${e(t('checkedOutWrong'))}</p><p class="small"><strong>${e(t('closePage'))}</strong></p></div>`;
+  return { title: t('checkedOutTitle'), body };
 }
 
 /** Statuses a scan cannot change: the record says the student was not there (absent, excused). */

@@ -381,17 +381,154 @@ describe('the answers a page translates', () => {
   });
 });
 
-describe('a later scan', () => {
-  it('checks the student out, with the minutes attended', async () => {
-    const s = cls.students[1]!; // checked in at 07:55 above
-    // 09:00: the first session has expired; the instructor opens another for check-out.
+describe('a second scan (issue 28, docs/decisions/039)', () => {
+  const en = STUDENT_TEXTS.en;
+  const es = STUDENT_TEXTS.es;
+  const url = () => `/attendance/scan/${session.sessionId}`;
+  const rowOf = async (s: TestStudent) => (await cls.roster('2026-03-02')).find((r) => r.studentId === s.id)!;
+  // The phone that checks students[10] in at 09:00, kept across the tests below.
+  const first = phone('10.4.0.1');
+
+  it('shows the phone that checked a student in "checked in since" and Check out, and any other phone the usual form', async () => {
+    // 09:00: the first session has expired; the instructor opens another.
     clock.set('2026-03-02T15:00:00Z');
-    const again = await cls.startSession();
-    const p = phone('10.4.0.1');
-    await p.get(`/attendance/scan/${again.sessionId}?t=${(await cls.screen(again.sessionId)).token}`);
-    const out = await p.post(`/attendance/scan/${again.sessionId}`, detailsOf(s));
+    session = await cls.startSession();
+    const s = cls.students[10]!;
+    await first.get(await scanUrl());
+    expect((await first.post(url(), detailsOf(s))).body).toContain('Checked in at 9:00 AM');
+
+    clock.set('2026-03-02T15:11:00Z'); // 09:11: the student opens the QR again, to make sure it worked
+    const again = await first.get(await scanUrl());
+    expect(again.statusCode).toBe(200);
+    holds(
+      again,
+      `<title>${en.checkedInTitle} · Muster</title>`,
+      '<h1 tabindex="-1">You are checked in since 9:00 AM</h1>',
+      'Class ends at 12:00 PM; leaving now records 11 min.',
+      `<form id="checkout-form" method="post" action="${url()}"`,
+      '<input type="hidden" name="intent" value="check-out">',
+      '<button type="submit">Check out</button>',
+    );
+    shows(again, en.leavingNowIncomplete);
+    // Nothing to type and nothing that checks in: no form fields, no Mark My Attendance, no details written into the page.
+    expect(again.body).not.toContain('Mark My Attendance');
+    expect(again.body).not.toContain('name="studentId"');
+    expect(again.body).not.toContain(s.email);
+    expect(again.body).not.toContain('name="code"');
+
+    // Another phone (no cookie, or another student's): the usual form.
+    for (const other of [phone('10.4.0.2'), phone('10.2.0.2')]) {
+      const form = await other.get(await scanUrl());
+      holds(form, '<form id="scan-form"', 'Mark My Attendance</button>');
+      expect(form.body).not.toContain('checked in since');
+      expect(form.body).not.toContain('checkout-form');
+    }
+  });
+
+  it('checks out from that phone in two steps before the end of class, without script, then says so when opened again', async () => {
+    const s = cls.students[10]!;
+    const ask = await first.post(url(), { intent: 'check-out' });
+    expect(ask.statusCode).toBe(409);
+    holds(
+      ask,
+      `<h1 tabindex="-1">${en.confirmCheckOutTitle}</h1>`,
+      'Class ends at 12:00 PM. Leaving now records 11 min of 4 h, and this class counts as incomplete.',
+      '<input type="hidden" name="confirm" value="yes">',
+      '<button type="submit">Yes, check out now</button>',
+      `<a class="button" href="${url()}">Stay checked in</a>`,
+    );
+    expect(ask.body).not.toContain('name="studentId"');
+    // Nothing was written: still checked in (late: 09:00 is after 08:10).
+    expect(await rowOf(s)).toMatchObject({ status: 'late', scanOutTime: null });
+
+    const out = await first.post(url(), { intent: 'check-out', confirm: 'yes' });
     expect(out.statusCode).toBe(200);
-    holds(out, 'Attendance Marked!', 'Checked out at 9:00 AM', 'Minutes attended: 60');
-    expect(out.body).not.toContain('Leaving early?');
+    holds(out, `<title>${en.checkedOutTitle} · Muster</title>`, `<h1 tabindex="-1">${en.checkedOutTitle}</h1>`, 'Checked out at 9:11 AM', 'Minutes attended: 11');
+    shows(out, en.scanCheckedOutEarly);
+    expect(out.body).not.toContain('Attendance Marked!');
+    // No details were typed: no "E-mail me my hours" with somebody's ID.
+    expect(out.body).not.toContain('action="/my-hours"');
+    expect(await rowOf(s)).toMatchObject({ status: 'incomplete', scanOutTime: '2026-03-02T15:11:00.000Z', minutesAttended: 11 });
+
+    clock.set('2026-03-02T15:20:00Z');
+    const later = await first.get(await scanUrl());
+    holds(later, `<h1 tabindex="-1">${en.checkedOutTitle}</h1>`, 'Checked out at 9:11 AM', 'Minutes attended: 11');
+    shows(later, en.checkedOutWrong);
+    expect(later.body).not.toContain('checkout-form');
+    expect(later.body).not.toContain('scan-form');
+  });
+
+  it('answers a phone it does not recognise "already checked in", changes nothing, and offers Check out with what was typed', async () => {
+    const s = cls.students[1]!; // checked in at 07:55 by another phone (10.2.0.1)
+    const p = phone('10.4.0.3');
+    await p.get(await scanUrl());
+    const res = await p.post(url(), detailsOf(s));
+    expect(res.statusCode).toBe(200);
+    holds(
+      res,
+      '<h1 tabindex="-1">You are already checked in since 7:55 AM</h1>',
+      'Class ends at 12:00 PM; leaving now records 1 h 20 min.',
+      `<input type="hidden" name="studentId" value="${s.sis}">`,
+      '<input type="hidden" name="intent" value="check-out">',
+    );
+    shows(res, en.scanAlreadyCheckedIn);
+    expect(res.body).not.toContain('Attendance Marked!');
+    expect(await rowOf(s)).toMatchObject({ status: 'present', scanInTime: '2026-03-02T13:55:00.000Z', scanOutTime: null });
+
+    const ask = await p.post(url(), { ...detailsOf(s), intent: 'check-out' });
+    expect(ask.statusCode).toBe(409);
+    holds(ask, en.confirmCheckOutTitle, `<input type="hidden" name="studentId" value="${s.sis}">`, '<input type="hidden" name="confirm" value="yes">');
+    expect(await rowOf(s)).toMatchObject({ scanOutTime: null });
+    const out = await p.post(url(), { ...detailsOf(s), intent: 'check-out', confirm: 'yes' });
+    holds(out, en.checkedOutTitle, 'Checked out at 9:20 AM', 'Minutes attended: 80'); // from the 08:00 start
+    expect(await rowOf(s)).toMatchObject({ status: 'incomplete', minutesAttended: 80 });
+  });
+
+  it('says it in Spanish', async () => {
+    const s = cls.students[11]!;
+    const p = phone('10.4.0.4', { 'accept-language': 'es' });
+    await p.get(await scanUrl());
+    await p.post(url(), detailsOf(s));
+    clock.set('2026-03-02T15:25:00Z');
+    const again = await p.get(await scanUrl());
+    holds(again, '<html lang="es">', `<title>${es.checkedInTitle} · Muster</title>`, 'Tu entrada está registrada desde las 9:20', 'se registran 5 min.', `${es.checkOut}</button>`);
+    const ask = await p.post(url(), { intent: 'check-out' });
+    holds(ask, es.confirmCheckOutTitle, `${es.confirmCheckOut}</button>`, es.stayCheckedIn, 'se registran 5 min de 4 h');
+    const typed = await phone('10.4.0.5', { 'accept-language': 'es' });
+    await typed.get(await scanUrl());
+    const already = await typed.post(url(), detailsOf(s));
+    holds(already, 'Ya tenías la entrada registrada desde las 9:20');
+    shows(already, es.scanAlreadyCheckedIn);
+  });
+
+  it('asks for the code on the screen when the phone’s pass has run out, and refuses Check out from a phone that checked nobody in', async () => {
+    const s = cls.students[6]!;
+    clock.set('2026-03-02T15:34:00Z'); // 09:34: the 09:00 session has expired; another opens
+    session = await cls.startSession();
+    const p = phone('10.4.0.6');
+    await p.get(await scanUrl());
+    await p.post(url(), detailsOf(s)); // checked in at 09:34
+    clock.set('2026-03-02T15:40:00Z'); // the pass lasted 5 minutes
+    const bare = await p.get(url());
+    holds(bare, 'You are checked in since 9:34 AM', '<label for="code">Code on the classroom screen</label>', 'Check out</button>');
+    // Without the code: refused as the API refuses it, Check out again with the code asked.
+    const refused = await p.post(url(), { intent: 'check-out' });
+    expect(refused.statusCode).toBe(403);
+    holds(refused, 'You are checked in since 9:34 AM', '<label for="code">');
+    shows(refused, SCAN_STALE_CODE);
+    const { code } = await cls.screen(session.sessionId);
+    const ask = await p.post(url(), { intent: 'check-out', code });
+    expect(ask.statusCode).toBe(409);
+    holds(ask, en.confirmCheckOutTitle, '<label for="code">');
+    const out = await p.post(url(), { intent: 'check-out', confirm: 'yes', code: (await cls.screen(session.sessionId)).code });
+    holds(out, en.checkedOutTitle, 'Checked out at 9:40 AM', 'Minutes attended: 6');
+
+    // A phone whose device checked nobody in here: the form, saying there is nothing to check out.
+    const stranger = phone('10.4.0.7');
+    await stranger.get(await scanUrl());
+    const nothing = await stranger.post(url(), { intent: 'check-out', confirm: 'yes' });
+    expect(nothing.statusCode).toBe(409);
+    holds(nothing, '<form id="scan-form"');
+    shows(nothing, en.scanNotCheckedIn);
   });
 });

@@ -1,19 +1,23 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { scanFormSchema, typedCodeSchema, type AttendanceSubmitResult, type PublicSession } from '../../../common/attendance.ts';
+import { scanCheckOutFormSchema, scanFormSchema, typedCodeSchema, type AttendanceSubmitResult, type PublicSession } from '../../../common/attendance.ts';
 import { isAttendedStatus } from '../../../common/constants.ts';
 import { formatCountdown } from '../../../common/countdown.ts';
+import type { Settings } from '../../../common/settings.ts';
 import { STUDENT_LANGUAGES, STUDENT_LOCALES, type StudentLanguage } from '../../../common/student-texts.ts';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { checkInAnswers, pickStudentLanguage, studentT, translateAnswer, type StudentT } from '../../lib/student-i18n.ts';
 import { validationFieldErrors } from '../../plugins/error-handler.ts';
-import { checkInFromBrowser } from '../attendance/service.ts';
+import { checkInFromBrowser, checkOutPreview, deviceStanding, type DeviceStanding } from '../attendance/service.ts';
 import { SCAN_PAGES_PATH, checkInDevice, passFromCookie, publicSession, sessionForTypedCode, setPassCookie } from '../qr-sessions/service.ts';
 import { getSettings } from '../settings/service.ts';
 import {
   DETAIL_FIELDS,
+  checkedInView,
+  checkedOutView,
   codeEntryView,
+  confirmCheckOutView,
   expiredView,
   formView,
   notFoundView,
@@ -22,6 +26,7 @@ import {
   scriptExtras,
   seeInstructorView,
   successView,
+  type CheckOutFacts,
   type DetailName,
   type FormErrors,
   type FormState,
@@ -82,33 +87,86 @@ const timeOfDay = (instant: Date, locale: string, timeZone: string) => new Intl.
 
 type FormInput = Omit<FormState, 'askCode' | 'passEndsInMs'> & { askCode?: boolean };
 const EMPTY_FORM: FormInput = { values: {}, errors: {}, alert: null };
+type Details = Record<DetailName, string>;
+
+/**
+ * What the page shows (docs/decisions/039). `open`: a phone opening the link; the form, unless this
+ * device checked a student in at this meeting (then what they can do: check out, or that they did).
+ * `form`: the check-in form again, with what was typed. `checked-in`: a check-in again (`already`) or
+ * a check-out refused; `confirm`: a check-out before the end of class, to confirm. The details are
+ * what the student typed, or null for the device's student.
+ */
+type Ask =
+  | { kind: 'open' }
+  | { kind: 'form'; form: FormInput }
+  | { kind: 'checked-in'; scanInTime: Date; already: boolean; details: Details | null; alert?: string | null; askCode?: boolean; codeError?: string }
+  | { kind: 'confirm'; scanInTime: Date; details: Details | null; askCode?: boolean };
+
+/** Minutes as the roster writes them ("2 h 40 min"), in the page's language. */
+function duration(t: StudentT, minutes: number): string {
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (hours === 0) return t('durationMinutes', { minutes: rest });
+  return rest === 0 ? t('durationHours', { hours }) : t('durationHoursMinutes', { hours, minutes: rest });
+}
 
 /**
  * The form, or Session Not Found / Session Expired: what the scan page's script used to fetch
  * (GET /api/qr-sessions/public/{id}), read here with the same checks. A fresh QR token gives this
  * phone its pass, as a cookie; without one, a pass the phone holds still counts, else the code on
- * the screen is asked.
+ * the screen is asked. A phone whose device checked its student in here is told so, with Check out.
  */
-async function sessionPage(deps: ScanDeps, v: Visit, sessionId: string, token: string | undefined, form: FormInput, status = 200): Promise<ScanAnswer> {
+async function sessionPage(deps: ScanDeps, v: Visit, sessionId: string, token: string | undefined, ask: Ask, status = 200): Promise<ScanAnswer> {
   const path = sessionPath(sessionId);
   const now = deps.clock.now();
   const device = checkInDevice(v.req, v.reply, secure(deps, v.req));
   let session: PublicSession;
-  let timeZone: string;
+  let attendance: Settings['attendance'];
+  let standing: DeviceStanding | null;
   try {
-    [session, { attendance: { timeZone } }] = await Promise.all([
+    [session, { attendance }, standing] = await Promise.all([
       publicSession(deps.db, sessionId, token, device.id, now, passFromCookie(v.req, sessionId)),
       getSettings(deps.db),
+      // A device the server gave just now has checked nobody in.
+      ask.kind === 'open' && device.presented ? deviceStanding(deps.db, sessionId, device.id) : null,
     ]);
   } catch (err) {
     if (err instanceof AppError && err.statusCode === 404) return page(deps, v, 404, notFoundView(v.t), path);
     throw err;
   }
+  const { timeZone } = attendance;
   const endsInMs = Date.parse(session.expiresAt) - now.getTime();
   if (session.status === 'expired' || endsInMs <= 0) return page(deps, v, 410, expiredView(v.t, session.courseName), path);
   setPassCookie(v.reply, secure(deps, v.req), session.sessionId, session.pass, session.passExpiresAt);
 
   const locale = STUDENT_LOCALES[v.language];
+  if (standing?.scanOutTime) {
+    const view = checkedOutView(v.t, { courseName: session.courseName, at: timeOfDay(standing.scanOutTime, locale, timeZone), minutes: standing.minutesAttended });
+    return page(deps, v, status, view, path);
+  }
+  if (standing) ask = { kind: 'checked-in', scanInTime: standing.scanInTime, already: false, details: null };
+  if (ask.kind === 'checked-in' || ask.kind === 'confirm') {
+    // What leaving now records: the check-out's own rules (attendance's checkOutPreview), on the server's clock.
+    const preview = checkOutPreview(ask.scanInTime, session, attendance, now);
+    const facts: CheckOutFacts = {
+      courseName: session.courseName,
+      since: timeOfDay(ask.scanInTime, locale, timeZone),
+      ends: timeOfDay(preview.classEndsAt, locale, timeZone),
+      records: duration(v.t, preview.minutesIfNow),
+      scheduled: duration(v.t, preview.scheduledMinutes),
+      early: preview.early,
+    };
+    const form = {
+      action: address(path, v),
+      details: ask.details,
+      askCode: ask.askCode === true || !session.pass,
+      codeError: ask.kind === 'checked-in' ? ask.codeError : undefined,
+      alert: ask.kind === 'checked-in' ? (ask.alert ?? null) : null,
+    };
+    const view = ask.kind === 'confirm' ? confirmCheckOutView(v.t, facts, form, address(path, v)) : checkedInView(v.t, facts, ask.already, form);
+    return page(deps, v, status, view, path);
+  }
+  const input = ask.kind === 'form' ? ask.form : EMPTY_FORM;
   const facts = {
     sessionId: session.sessionId,
     courseName: session.courseName,
@@ -119,8 +177,8 @@ async function sessionPage(deps: ScanDeps, v: Visit, sessionId: string, token: s
     endsInMs,
   };
   const state: FormState = {
-    ...form,
-    askCode: form.askCode === true || !session.pass,
+    ...input,
+    askCode: input.askCode === true || !session.pass,
     passEndsInMs: session.passExpiresAt ? Date.parse(session.passExpiresAt) - now.getTime() : null,
   };
   const target = { action: address(path, v), locale, timeZone };
@@ -130,7 +188,7 @@ async function sessionPage(deps: ScanDeps, v: Visit, sessionId: string, token: s
 }
 
 /** GET /attendance/scan/{sessionId}?t=…: the page a QR code opens. */
-export const openScanPage = (deps: ScanDeps, v: Visit, sessionId: string, token: string | undefined) => sessionPage(deps, v, sessionId, token, EMPTY_FORM);
+export const openScanPage = (deps: ScanDeps, v: Visit, sessionId: string, token: string | undefined) => sessionPage(deps, v, sessionId, token, { kind: 'open' });
 
 /** The form fields the schema refused, each named by its label in the page's language. */
 function fieldErrors(t: StudentT, issues: readonly { path: PropertyKey[]; code: string }[], body: Record<string, unknown>): FormErrors {
@@ -155,36 +213,86 @@ const formText = (body: Record<string, unknown>, name: string) => (typeof body[n
  */
 export async function submitScanForm(deps: ScanDeps, v: Visit, sessionId: string, rawBody: unknown): Promise<ScanAnswer> {
   const body = (typeof rawBody === 'object' && rawBody !== null ? rawBody : {}) as Record<string, unknown>;
-  const values = Object.fromEntries(DETAIL_FIELDS.map((f) => [f.name, formText(body, f.name)])) as Record<DetailName, string>;
+  const values = Object.fromEntries(DETAIL_FIELDS.map((f) => [f.name, formText(body, f.name)])) as Details;
+  // The Check out button of a phone the server recognised carries no details: the student is the device's.
+  const byDevice = body.intent === 'check-out' && DETAIL_FIELDS.every((f) => body[f.name] === undefined);
+  if (byDevice) return checkOutByDevice(deps, v, sessionId, body);
   const parsed = scanFormSchema.safeParse(body);
   if (!parsed.success) {
     const errors = fieldErrors(v.t, parsed.error.issues, body);
-    return sessionPage(deps, v, sessionId, undefined, { values, errors, alert: null, askCode: 'code' in errors }, 400);
+    return sessionPage(deps, v, sessionId, undefined, { kind: 'form', form: { values, errors, alert: null, askCode: 'code' in errors } }, 400);
   }
-  const { code, ...details } = parsed.data;
+  const { code, confirm, ...details } = parsed.data;
+  return checkInOrOut(deps, v, sessionId, { ...details, code, confirm: confirm === 'yes' }, null);
+}
+
+/** Check out the student this device checked in at the session's meeting (the form of checkedInView, opened on this phone). */
+async function checkOutByDevice(deps: ScanDeps, v: Visit, sessionId: string, body: Record<string, unknown>): Promise<ScanAnswer> {
+  const parsed = scanCheckOutFormSchema.safeParse(body);
+  const device = checkInDevice(v.req, v.reply, secure(deps, v.req));
+  const standing = device.presented ? await deviceStanding(deps.db, sessionId, device.id) : null;
+  if (!standing) {
+    // The page was for another device (or the record changed since): the form, saying why.
+    return sessionPage(deps, v, sessionId, undefined, { kind: 'form', form: { ...EMPTY_FORM, alert: v.t('scanNotCheckedIn') } }, 409);
+  }
+  if (!parsed.success) {
+    const askCode = { kind: 'checked-in', scanInTime: standing.scanInTime, already: false, details: null, askCode: true } as const;
+    return sessionPage(deps, v, sessionId, undefined, { ...askCode, codeError: v.t('fieldInvalid', { field: v.t('screenCodeLabel') }) }, 400);
+  }
+  const { student } = standing;
+  const details = { studentId: String(student.id), firstName: student.firstName, lastName: student.lastName, email: student.email ?? '' };
+  return checkInOrOut(deps, v, sessionId, { ...details, intent: 'check-out', code: parsed.data.code, confirm: parsed.data.confirm === 'yes' }, standing.scanInTime);
+}
+
+type Submitted = Details & { intent?: 'check-in' | 'check-out'; code?: string; confirm: boolean };
+
+/**
+ * The check-in (or check-out) through attendance's checkInFromBrowser, its answer as a page.
+ * `deviceCheckIn`: the check-out is the device's student's (no details typed), checked in then.
+ */
+async function checkInOrOut(deps: ScanDeps, v: Visit, sessionId: string, sent: Submitted, deviceCheckIn: Date | null): Promise<ScanAnswer> {
+  const { code, confirm, intent, ...details } = sent;
+  // Typed details go back in the check-out forms; the device's student's are never written into the page.
+  const typed = deviceCheckIn ? null : details;
+  const values = deviceCheckIn ? {} : details;
   let result: AttendanceSubmitResult;
   try {
     result = await checkInFromBrowser({ db: deps.db, clock: deps.clock, secureCookies: secure(deps, v.req) }, v.req, v.reply, {
       sessionId,
       ...details,
+      ...(intent ? { intent } : {}),
+      ...(confirm ? { confirm: true } : {}),
       ...(code ? { token: code.replace(/\s+/g, '') } : {}),
     });
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     if (err.statusCode === 404) return page(deps, v, 404, notFoundView(v.t), sessionPath(sessionId));
-    if (err.statusCode === 410) return sessionPage(deps, v, sessionId, undefined, EMPTY_FORM, 410);
+    if (err.statusCode === 410) return sessionPage(deps, v, sessionId, undefined, { kind: 'form', form: EMPTY_FORM }, 410);
     retryAfter(v, err);
+    const alert = translateAnswer(v.language, err.message);
+    const scanIn = typeof err.details?.scanInTime === 'string' ? new Date(err.details.scanInTime) : deviceCheckIn;
+    // Leaving early: asked once more, nothing written yet.
+    if (err.code === 'CONFIRM_CHECK_OUT' && scanIn) return sessionPage(deps, v, sessionId, undefined, { kind: 'confirm', scanInTime: scanIn, details: typed }, 409);
+    // A check-out refused (no pass, a wrong code): Check out again, asking for the code on the screen.
+    if (intent === 'check-out' && scanIn && err.code !== 'NOT_CHECKED_IN') {
+      return sessionPage(deps, v, sessionId, undefined, { kind: 'checked-in', scanInTime: scanIn, already: false, details: typed, alert, askCode: err.statusCode === 403 }, err.statusCode);
+    }
     // 403: no valid pass, or the code was wrong: the form asks for the code on the screen now.
-    return sessionPage(deps, v, sessionId, undefined, { values, errors: {}, alert: translateAnswer(v.language, err.message), askCode: err.statusCode === 403 }, err.statusCode);
+    return sessionPage(deps, v, sessionId, undefined, { kind: 'form', form: { values, errors: {}, alert, askCode: err.statusCode === 403 } }, err.statusCode);
+  }
+  if (result.action === 'already_checked_in') {
+    // A check-in again changes nothing and says so, with Check out for a student who meant to leave.
+    return sessionPage(deps, v, sessionId, undefined, { kind: 'checked-in', scanInTime: new Date(result.scanInTime!), already: true, details: typed });
   }
   const timeZone = (await getSettings(deps.db)).attendance.timeZone;
   const at = result.action === 'checked_out' ? result.scanOutTime : result.scanInTime;
   const outcome: Outcome = {
     ...result,
+    action: result.action,
     time: timeOfDay(at ? new Date(at) : deps.clock.now(), STUDENT_LOCALES[v.language], timeZone),
     message: translateAnswer(v.language, result.message),
-    studentId: details.studentId,
-    email: details.email,
+    studentId: typed?.studentId ?? '',
+    email: typed?.email ?? '',
   };
   // A record that says the student was not there stands: the page must not say Attendance Marked!
   const view = result.action === 'already_recorded' && !isAttendedStatus(result.status) ? seeInstructorView(v.t, outcome) : successView(v.t, outcome, v.language, '/my-hours');

@@ -165,6 +165,26 @@ export function useOverride() {
   });
 }
 
+/**
+ * Undo a check-out made by mistake (issue 28), in one action: the record is the check-in again; the
+ * check-out stays in the record's history.
+ */
+export function useUndoCheckOut() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ row }: { row: AttendanceRow; scheduleId: number }) => apiParse(attendanceRowSchema, 'POST', `/api/attendance/${row.id}/undo-check-out`),
+    onSuccess: (updated, { scheduleId }) => {
+      queryClient.setQueriesData<AttendanceRow[]>({ queryKey: rosterKey(scheduleId) }, (rows) =>
+        rows?.map((r) => (r.studentId === updated.studentId && r.sessionDate === updated.sessionDate ? updated : r)),
+      );
+      void queryClient.invalidateQueries({ queryKey: rosterKey(scheduleId) });
+      const status = updated.status ? ATTENDANCE_STATUS_LABELS[updated.status] : 'Present';
+      notifySuccess('Check-out Undone', `${updated.firstName} ${updated.lastName} is checked in again (${status}); the check-out stays in the record's history.`);
+    },
+    onError: (error) => notifyFailure(error, refusalOf(error) ?? 'Failed to undo the check-out. Please try again.', 'Update Failed'),
+  });
+}
+
 /** The server's reason for refusing a change (400, 403, 409), for the screen to show as it is. */
 export const refusalOf = (error: unknown): string | null =>
   error instanceof Error && /^(400|403|409): /.test(error.message) ? readErrorBody(error).message : null;

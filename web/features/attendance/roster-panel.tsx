@@ -1,4 +1,4 @@
-import { History, PencilLine, Users } from 'lucide-react';
+import { History, PencilLine, Undo2, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { useState } from 'react';
 import type { AttendanceRow } from '../../../common/attendance.ts';
@@ -9,7 +9,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { cn } from '../../lib/cn.ts';
-import { useRoster } from './attendance-api.ts';
+import { useRoster, useUndoCheckOut } from './attendance-api.ts';
 import { formatDate, formatLocalTime } from '../../lib/format.ts';
 import { useServerNow } from '../../lib/server-clock.ts';
 import { useSettings } from '../../lib/shared-queries.ts';
@@ -30,6 +30,8 @@ const FILTERS: { value: Filter; label: string }[] = [
 
 /** Attended the meeting (a scan or an override to present/late); absent and excused did not. */
 const isIn = (r: AttendanceRow) => r.status === 'present' || r.status === 'late' || r.status === 'incomplete';
+/** Checked in and out: the check-out can be undone in one action (POST /api/attendance/{id}/undo-check-out). */
+const canUndoCheckOut = (r: AttendanceRow) => r.id != null && r.scanInTime != null && r.scanOutTime != null && isIn(r);
 
 /**
  * The class roster merged with one meeting's records (the server's list, no sample students),
@@ -214,6 +216,7 @@ function RosterRow({
 }) {
   const name = `${row.firstName} ${row.lastName}`;
   const minutes = formatMinutes(row.minutesAttended);
+  const undo = useUndoCheckOut();
   return (
     <tr className="align-baseline hover:bg-slate-50/60" data-student-id={row.studentId}>
       <th scope="row" className="px-5 py-3 font-medium whitespace-nowrap text-slate-900 sm:px-6">
@@ -251,7 +254,20 @@ function RosterRow({
         )}
       </td>
       <td className="px-5 py-2 text-right sm:px-6">
-        <div className="flex justify-end gap-1">
+        <div className="flex flex-wrap justify-end gap-1">
+          {canUndoCheckOut(row) ? (
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() => undo.mutate({ row, scheduleId })}
+              disabled={undo.isPending}
+              className="whitespace-nowrap"
+              aria-label={`Undo check-out for ${name}`}
+              icon={Undo2}
+            >
+              Undo check-out
+            </Button>
+          ) : null}
           {row.id != null ? (
             <Button size="sm" variant="ghost" onClick={onHistory} aria-label={`History of ${name}'s record`} icon={History}>History</Button>
           ) : null}
