@@ -1,8 +1,14 @@
 // Business constants and limits of SPEC §9.
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-export const PROGRAM_HOURS = { min: 50, max: 350 } as const;
-export const COURSE_IMPORT_HOURS = { min: 1, max: 120 } as const;
-export const COURSE_FORM_HOURS = { min: 50, max: 150, step: 0.5 } as const;
+/**
+ * A program's clock hours and a course's, wherever they are entered: import, API, form, and (for a
+ * program) its clock-hour policy's programHours, the same figure (docs/decisions/040).
+ */
+export const PROGRAM_HOURS = { min: 1, max: 10_000, step: 0.5 } as const;
+export const COURSE_HOURS = { min: 1, max: 2_000, step: 0.5 } as const;
+/** SPEC's documented ranges (programs 50–350; courses 1–120 imported, 50–150 typed): outside them is a warning, never a refusal (decision 040). */
+export const SPEC_PROGRAM_HOURS = { min: 50, max: 350 } as const;
+export const SPEC_COURSE_HOURS = { min: 1, max: 150 } as const;
 export const COHORT = { min: 1, max: 30 } as const;
 export const TERM = { min: 1, max: 4 } as const;
 export const DAY_OF_WEEK = { min: 0, max: 6 } as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { COURSE_FORM_HOURS, COURSE_IMPORT_HOURS } from './constants.ts';
+import { COURSE_HOURS, SPEC_COURSE_HOURS } from './constants.ts';
+import { fieldWarningSchema, hoursNumber, hoursProblem, hoursWarning } from './programs.ts';
 import { dbId, numberLike, optionalDbId, optionalText, requiredText } from './validation.ts';
 
 export const courseSchema = z.object({
@@ -16,35 +17,24 @@ export const courseSchema = z.object({
 });
 export type Course = z.infer<typeof courseSchema>;
 
-const { min, max, step } = COURSE_FORM_HOURS;
-const HOURS_RANGE = `Clock hours must be between ${min} and ${max}`;
-
 /**
- * The one rule for a course's clock hours (docs/decisions/012-course-hours.md): hours someone types
- * (a new course, or a changed value) must be within the form's range in its steps; a course keeps the
- * hours it already has, whichever path gave them (an import allows 1–120), so an imported 45-hour
- * course can still be edited. `current` is the stored value (undefined for a new course).
+ * The one rule for a course's clock hours, on every path (import, API, form): 1 to 2,000 in steps
+ * of 0.5 (docs/decisions/040, after 012). A course keeps the hours it already has (`current`, the
+ * stored value; undefined for a new course or an import row), so a value stored before the rule
+ * still saves unchanged.
  */
-export function courseHoursProblem(value: number | null, current?: number | null): string | null {
-  if (value == null || value === current) return null;
-  if (value < min || value > max) return HOURS_RANGE;
-  if (!Number.isInteger(value / step)) return `Clock hours must be in steps of ${step}`;
-  return null;
+export function courseHoursProblem(value: number | null | undefined, current?: number | null, label = 'Clock hours'): string | null {
+  return hoursProblem(label, value, COURSE_HOURS, current);
 }
 
-/** Any value a course can legitimately hold: the import's low end to the form's high end. */
-const COURSE_STORED_HOURS = { min: COURSE_IMPORT_HOURS.min, max: max } as const;
+/** Outside SPEC's documented range (more than 150 hours): saved, with this note. */
+export const courseHoursWarning = (value: number | null | undefined) => hoursWarning(value, SPEC_COURSE_HOURS, 'a course', 'the course’s clock hours');
 
 export const courseInputSchema = z.object({
   courseCode: requiredText('Course code', 50),
   courseName: requiredText('Course name'),
-  // What any stored course may hold (the database's bound); courseHoursProblem decides the rest.
-  clockHours: numberLike(z
-    .number({ error: 'Clock hours must be a number' })
-    .min(COURSE_STORED_HOURS.min, HOURS_RANGE)
-    .max(COURSE_STORED_HOURS.max, HOURS_RANGE)
-    .nullish())
-    .transform((v) => v ?? null),
+  // The range (the database's bound too); courseHoursProblem adds the steps.
+  clockHours: numberLike(hoursNumber('Clock hours', COURSE_HOURS).nullish()).transform((v) => v ?? null),
   description: optionalText(2000),
   programId: optionalDbId('programId', { invalid: 'Program must be a program id or null' }),
   sisCourseId: optionalText(100),
@@ -59,6 +49,10 @@ export function courseFormSchema(currentHours?: number | null) {
     if (problem) ctx.addIssue({ code: 'custom', path: ['clockHours'], message: problem });
   });
 }
+
+/** POST and PUT /api/courses: the saved course, and notes on values accepted outside SPEC's range. */
+export const courseSavedSchema = courseSchema.extend({ warnings: z.array(fieldWarningSchema) });
+export type CourseSaved = z.infer<typeof courseSavedSchema>;
 
 export const bulkUploadResultSchema = z.object({
   imported: z.number().int(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ATTENDANCE_SOURCES, ATTENDANCE_STATUSES, PROGRAM_HOURS } from './constants.ts';
 import { DAY_NAMES } from './schedules.ts';
-import { clockTime, dbId, isoDate, optionalDbId, queryDate, queryInt } from './validation.ts';
+import { clockTime, dbId, isoDate, optionalDbId, optionalIsoDate, queryDate, queryInt } from './validation.ts';
 
 // The clock-hour ledger's contracts (issue 12; terms from COMPLIANCE.md). Minutes are exact
 // integers everywhere; hours appear only where the contract names them (policy, periods, CSV).
@@ -191,6 +191,63 @@ export const makeUpDeleteSchema = z
   .strict();
 export const makeUpParamsSchema = z.object({ id: dbId('id'), sessionId: dbId('sessionId') });
 
+// ---- Opening balances (a school that starts mid-program; COMPLIANCE.md) ----
+
+const hoursIn = (label: string) => numIn(label, 0, 20_000, 0.01);
+
+/**
+ * PUT /api/students/{id}/opening-balance: the hours a student had before `beforeDate`, the date from
+ * which Muster keeps their attendance (default: the program's or the school's records start date).
+ * `periods` gives the credited hours of each payment period (they must add up to creditedHours);
+ * left out, the credited hours fill the periods in order.
+ */
+export const openingBalanceInputSchema = z
+  .object({
+    beforeDate: isoDate('beforeDate').optional(),
+    scheduledHours: hoursIn('scheduledHours'),
+    creditedHours: hoursIn('creditedHours'),
+    periods: z
+      .array(
+        z
+          .object({
+            number: z.number({ error: 'number must be a payment period number' }).int('number must be a whole number').min(1, 'number must be at least 1').max(40, 'number must be at most 40'),
+            creditedHours: hoursIn('creditedHours'),
+            completedOn: optionalIsoDate('completedOn'),
+          })
+          .strict(),
+        { error: 'periods must be a list of payment periods' },
+      )
+      .max(40, 'periods may have at most 40 payment periods')
+      .refine((a) => new Set(a.map((p) => p.number)).size === a.length, 'Each payment period may appear once')
+      .nullish(),
+    lastDateOfAttendance: optionalIsoDate('lastDateOfAttendance'),
+    note: z.string({ error: 'note is required' }).trim().min(1, 'note is required: where these hours come from').max(1000, 'note must be at most 1000 characters'),
+  })
+  .strict()
+  .refine((b) => !b.periods || Math.abs(b.periods.reduce((n, p) => n + p.creditedHours, 0) - b.creditedHours) < 0.005, {
+    path: ['periods'],
+    message: "The payment periods' credited hours must add up to creditedHours",
+  })
+  .refine((b) => !b.lastDateOfAttendance || !b.beforeDate || b.lastDateOfAttendance < b.beforeDate, {
+    path: ['lastDateOfAttendance'],
+    message: 'lastDateOfAttendance must be before beforeDate',
+  });
+export type OpeningBalanceInput = z.output<typeof openingBalanceInputSchema>;
+
+export const openingBalanceSchema = z.object({
+  studentId: z.number().int(),
+  beforeDate: z.string(),
+  scheduledHours: z.number(),
+  creditedHours: z.number(),
+  periods: z.array(z.object({ number: z.number().int(), creditedHours: z.number(), completedOn: z.string().nullable() })).nullable(),
+  lastDateOfAttendance: z.string().nullable(),
+  note: z.string(),
+  enteredById: z.number().int().nullable(),
+  enteredByName: z.string().nullable(),
+  enteredAt: z.string(),
+});
+export type OpeningBalance = z.infer<typeof openingBalanceSchema>;
+
 // ---- The ledger ----
 
 export const PERIOD_STATUSES = ['not_started', 'in_progress', 'completed'] as const;
@@ -219,6 +276,7 @@ export const ledgerDaySchema = z.object({
 export type LedgerDay = z.infer<typeof ledgerDaySchema>;
 
 export const ledgerTotalsSchema = z.object({
+  /** Scheduled and credited include the opening balance's (hours before Muster kept attendance). */
   scheduledMinutes: z.number().int(),
   attendedMinutes: z.number().int(),
   excusedMinutes: z.number().int(),
@@ -226,6 +284,9 @@ export const ledgerTotalsSchema = z.object({
   excusedUncreditedMinutes: z.number().int(),
   makeUpMinutes: z.number().int(),
   creditedMinutes: z.number().int(),
+  /** Of those, the opening balance's: scheduled and credited before the date Muster keeps attendance from. */
+  openingScheduledMinutes: z.number().int(),
+  openingCreditedMinutes: z.number().int(),
 });
 export type LedgerTotals = z.infer<typeof ledgerTotalsSchema>;
 

@@ -86,7 +86,7 @@ describe('data management', () => {
       await visible(page.getByText('Invalid File Type: Please upload a CSV file (.csv).'));
 
       // A file with problems: 'Upload Failed', the server's message, and every problem by row and column.
-      await input.setInputFiles({ name: 'programs-bad.csv', mimeType: 'text/csv', buffer: Buffer.from('sisProgramId,programName,durationHours\nP-1,Nursing,20\nP-2,,100\n') });
+      await input.setInputFiles({ name: 'programs-bad.csv', mimeType: 'text/csv', buffer: Buffer.from('sisProgramId,programName,durationHours\nP-1,Nursing,20000\nP-2,,100\n') });
       await page.getByRole('button', { name: 'Upload Programs' }).click();
       await visible(page.getByText('Nothing was imported: 2 problems in the file').first());
       await visible(page.getByText('Upload Failed', { exact: true }).first());

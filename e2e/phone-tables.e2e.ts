@@ -83,7 +83,7 @@ describe('on a 390 × 844 phone', () => {
       // has done every step; back to step 1.)
       await page.getByRole('button', { name: 'Reset Wizard' }).click();
       await visible(page.getByRole('heading', { level: 2, name: 'Step 1: Programs' }));
-      await page.getByLabel('Programs CSV file').setInputFiles({ name: 'programs-bad.csv', mimeType: 'text/csv', buffer: Buffer.from('sisProgramId,programName,durationHours\nP-1,Nursing,20\nP-2,,100\n') });
+      await page.getByLabel('Programs CSV file').setInputFiles({ name: 'programs-bad.csv', mimeType: 'text/csv', buffer: Buffer.from('sisProgramId,programName,durationHours\nP-1,Nursing,20000\nP-2,,100\n') });
       await page.getByRole('button', { name: 'Upload Programs' }).click();
       const problems = page.getByRole('table', { name: 'Problems found in the file' });
       await visible(problems);

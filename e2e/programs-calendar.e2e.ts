@@ -7,7 +7,8 @@ import { apiSend, hidden, launchBrowser, screenshot, seriousViolations, signIn, 
 /**
  * Issue 12, the Programs and School Calendar screens: an administrator creates a program, sets its
  * clock-hour policy and watches the payment periods follow; adds a closure, finds it in the month
- * view and deletes it. Each screen and dialog is checked with axe.
+ * view and deletes it. Each screen and dialog is checked with axe. Issue 28 item 4 (decision 040): a
+ * 1,500-hour program is entered in the form and listed, and its hours and the policy's are one figure.
  */
 
 let browser: Browser;
@@ -35,8 +36,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function adminPage(path: string, heading: string) {
-  const context = await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1280, height: 900 }, storageState: adminState });
+async function adminPage(path: string, heading: string, viewport: { width: number; height: number; isMobile?: boolean } = { width: 1280, height: 900 }) {
+  const { isMobile, ...size } = viewport;
+  const context = await browser.newContext({ baseURL: server.baseUrl, viewport: size, isMobile: isMobile ?? false, hasTouch: isMobile ?? false, storageState: adminState });
   const opened = await watchedPage(context);
   await opened.page.goto(path);
   await visible(opened.page.getByRole('heading', { level: 1, name: heading }));
@@ -70,7 +72,7 @@ async function periodRows(box: Locator): Promise<string[][]> {
 }
 
 describe('programs', () => {
-  it('creates a program, edits it, and sets its clock-hour policy; the payment periods follow the server', async () => {
+  it('creates a 1,500-hour program, edits it, and sets its clock-hour policy; the hours are one figure and the payment periods follow the server', async () => {
     await usingPage(adminPage('/programs', 'Programs'), async ({ page, errors }) => {
       const table = page.getByRole('table', { name: 'Programs' });
       await visible(table.getByRole('rowheader', { name: /Barbering/ }));
@@ -86,11 +88,19 @@ describe('programs', () => {
       await form.getByLabel('Program code').fill('COS');
       await form.getByLabel('SIS program ID').fill('SIS-P-7');
       await form.getByLabel('Credential').selectOption('Diploma');
-      await form.getByLabel('Duration hours').fill('300');
+      // Real programs have real hours (issue 28 item 4): past 10,000 is refused, 1,500 is saved with a note.
+      const hours = form.getByLabel('Duration hours');
+      await hours.fill('10001');
+      await form.getByRole('button', { name: 'Create program' }).click();
+      expect(await fieldError(hours)).toContain('Duration hours must be between 1 and 10,000');
+      await hours.fill('1500');
       await form.getByLabel('Start date').fill('2026-09-01');
       await form.getByLabel('End date').fill('2026-08-01');
       await form.getByRole('button', { name: 'Create program' }).click();
       expect(await fieldError(form.getByLabel('End date'))).toContain('End date must not be before the start date');
+      expect(await hours.getAttribute('aria-invalid')).toBeNull();
+      expect(await describedBy(hours)).toContain('1,500 hours is outside the 50–350 hours usually documented for a program. That is allowed');
+      await screenshot(page, 'program-form-hours-note');
       await form.getByLabel('End date').fill('2027-08-31');
       await expectNoSeriousViolations(page, 'add program dialog');
       await form.getByRole('button', { name: 'Create program' }).click();
@@ -99,10 +109,10 @@ describe('programs', () => {
 
       const row = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /Cosmetology/ }) });
       await visible(row);
-      const cells = await row.locator('th, td').allTextContents();
-      expect(cells.slice(0, 5)).toEqual(['CosmetologySIS SIS-P-7', 'COS', 'Diploma', '300', 'Active']);
+      const cells = async () => (await row.locator('th, td').allTextContents()).slice(0, 5);
+      expect(await cells()).toEqual(['CosmetologySIS SIS-P-7', 'COS', 'Diploma', '1,500', 'Active']);
       const cosmetology = ((await (await api.get('/api/programs')).json()) as Program[]).find((p) => p.programName === 'Cosmetology')!;
-      expect(cosmetology).toMatchObject({ programCode: 'COS', sisProgramId: 'SIS-P-7', credentialType: 'Diploma', durationHours: 300, startDate: '2026-09-01', endDate: '2027-08-31' });
+      expect(cosmetology).toMatchObject({ programCode: 'COS', sisProgramId: 'SIS-P-7', credentialType: 'Diploma', durationHours: 1500, startDate: '2026-09-01', endDate: '2027-08-31' });
 
       // Edit: the fields the form does not show are kept.
       const { id: _id, syncStatus: _sync, ...fields } = cosmetology;
@@ -113,28 +123,22 @@ describe('programs', () => {
       const edit = dialog(page, 'Edit Program');
       await visible(edit);
       expect(await edit.getByLabel('Program code').inputValue()).toBe('COS');
+      expect(await edit.getByLabel('Duration hours').inputValue()).toBe('1500');
       await edit.getByLabel('Status').selectOption('suspended');
       await edit.getByLabel('Description').fill('Hair, skin and nails; state board preparation.');
       await edit.getByRole('button', { name: 'Save changes' }).click();
       await expectToast(page, 'Program updated');
       await hidden(edit);
       await visible(row.getByText('Suspended', { exact: true }));
-      expect(await (await api.get(`/api/programs/${cosmetology.id}`)).json()).toMatchObject({ status: 'suspended', programDirector: 'Dana Director', description: 'Hair, skin and nails; state board preparation.' });
+      expect(await (await api.get(`/api/programs/${cosmetology.id}`)).json()).toMatchObject({ status: 'suspended', programDirector: 'Dana Director', description: 'Hair, skin and nails; state board preparation.', durationHours: 1500 });
 
-      // The clock-hour policy: a new program has no courses, so no hours and no payment periods yet.
+      // The clock-hour policy counts the program's hours: one figure, shown as set.
       await row.getByRole('button', { name: 'Clock-hour policy of Cosmetology' }).click();
       const policy = dialog(page, 'Clock-hour policy: Cosmetology');
       await visible(policy);
-      await visible(policy.getByText('No payment periods yet', { exact: false }));
-      const excused = policy.getByLabel('Excused absence cap (%)');
-      expect(await excused.inputValue()).toBe('');
-      expect(await describedBy(excused)).toContain('In force: 10 (default).');
-      expect(await describedBy(policy.getByLabel('Make-up cap (% of program hours)'))).toContain('In force: no cap (default).');
-      await expectNoSeriousViolations(page, 'policy dialog');
-
-      await policy.getByLabel('Program hours', { exact: true }).fill('1500');
-      await policy.getByRole('button', { name: 'Save policy' }).click();
-      await expectToast(page, 'Policy saved');
+      const programHours = policy.getByLabel('Program hours', { exact: true });
+      expect(await programHours.inputValue()).toBe('1500');
+      expect(await describedBy(programHours)).toContain('In force: 1,500 (set for this program');
       // 1,500 h with the default 900 h / 26-week years: 44 weeks (43.3 rounded up).
       await visible(policy.getByText('1,500 hours over 44 weeks', { exact: false }));
       expect(await periodRows(policy)).toEqual([
@@ -143,7 +147,33 @@ describe('programs', () => {
         ['Period 3', '900 – 1,200', '300', '9', '35'],
         ['Period 4', '1,200 – 1,500', '300', '9', '44'],
       ]);
-      expect(await describedBy(policy.getByLabel('Program weeks'))).toContain('In force: 44');
+      const excused = policy.getByLabel('Excused absence cap (%)');
+      expect(await excused.inputValue()).toBe('');
+      expect(await describedBy(excused)).toContain('In force: 10 (default).');
+      expect(await describedBy(policy.getByLabel('Make-up cap (% of program hours)'))).toContain('In force: no cap (default).');
+      await expectNoSeriousViolations(page, 'policy dialog');
+
+      // Changed here, the program's hours change too: the list shows them once the dialog closes.
+      await programHours.fill('1200');
+      await policy.getByRole('button', { name: 'Save policy' }).click();
+      await expectToast(page, 'Policy saved');
+      await visible(policy.getByText('1,200 hours over 35 weeks', { exact: false }));
+      await policy.getByRole('button', { name: 'Close' }).first().click();
+      await hidden(policy);
+      await expect.poll(cells).toEqual(['CosmetologySIS SIS-P-7', 'COS', 'Diploma', '1,200', 'Suspended']);
+      // …and changed on the program, the policy's do.
+      await row.getByRole('button', { name: 'Edit Cosmetology' }).click();
+      await visible(edit);
+      expect(await edit.getByLabel('Duration hours').inputValue()).toBe('1200');
+      await edit.getByLabel('Duration hours').fill('1500');
+      await edit.getByRole('button', { name: 'Save changes' }).click();
+      await expectToast(page, 'Program updated');
+      await hidden(edit);
+      await expect.poll(cells).toEqual(['CosmetologySIS SIS-P-7', 'COS', 'Diploma', '1,500', 'Suspended']);
+      await row.getByRole('button', { name: 'Clock-hour policy of Cosmetology' }).click();
+      await visible(policy);
+      await visible(policy.getByText('1,500 hours over 44 weeks', { exact: false }));
+      expect(await programHours.inputValue()).toBe('1500');
 
       // The shared contract answers before any request…
       await excused.fill('11');
@@ -174,6 +204,41 @@ describe('programs', () => {
       const saved = (await (await api.get(`/api/programs/${cosmetology.id}/policy`)).json()) as ProgramPolicy;
       expect(saved).toMatchObject({ programHours: 1500, programWeeks: 50, academicYearWeeks: 30, excusedCapPercent: 5, sapCheckpointHours: [450, 900, 1200, 1500] });
 
+      await policy.getByRole('button', { name: 'Close' }).first().click();
+      await hidden(policy);
+      await screenshot(page, 'programs-list-hours');
+      expect(errors).toEqual([]);
+    });
+  });
+
+  it('lists the 1,500 hours at 1366 px and on a 390 px phone', async () => {
+    for (const [name, viewport] of [
+      ['programs-hours-1366', { width: 1366, height: 768 }],
+      ['programs-hours-390', { width: 390, height: 844, isMobile: true }],
+    ] as const) {
+      await usingPage(adminPage('/programs', 'Programs', viewport), async ({ page, errors }) => {
+        const table = page.getByRole('table', { name: 'Programs' });
+        const row = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /Cosmetology/ }) });
+        await visible(row);
+        expect(await row.textContent(), name).toContain('1,500');
+        expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), name).toBeLessThanOrEqual(0);
+        await expectNoSeriousViolations(page, name);
+        await screenshot(page, name);
+        expect(errors).toEqual([]);
+      });
+    }
+  });
+
+  it('a program without hours counts its active courses’ hours, and shows none in the list', async () => {
+    await usingPage(adminPage('/programs', 'Programs'), async ({ page, errors }) => {
+      const row = page.getByRole('table', { name: 'Programs' }).getByRole('row').filter({ has: page.getByRole('rowheader', { name: /Barbering/ }) });
+      await visible(row);
+      expect((await row.locator('th, td').allTextContents())[3]).toBe('—');
+      await row.getByRole('button', { name: 'Clock-hour policy of Barbering' }).click();
+      const policy = dialog(page, 'Clock-hour policy: Barbering');
+      await visible(policy);
+      await visible(policy.getByText('No payment periods yet', { exact: false }));
+      expect(await policy.getByLabel('Program hours', { exact: true }).inputValue()).toBe('');
       await policy.getByRole('button', { name: 'Close' }).first().click();
       await hidden(policy);
       expect(errors).toEqual([]);

@@ -177,9 +177,12 @@ describe('courses', () => {
 
       await form.getByLabel('Course code').fill('NUR110');
       await form.getByLabel('Course name').fill('Medical-Surgical Nursing I');
-      await form.getByLabel('Clock hours').fill('49');
+      // A 160-hour clinical course is allowed, with a note beside the field (decision 040); past 2,000 is refused.
+      await form.getByLabel('Clock hours').fill('160');
+      await visible(form.getByText('160 hours is outside the 1–150 hours usually documented for a course. That is allowed', { exact: false }));
+      await form.getByLabel('Clock hours').fill('2001');
       await form.getByRole('button', { name: 'Create course' }).click();
-      expect(await fieldError(form.getByLabel('Clock hours'))).toContain('Clock hours must be between 50 and 150');
+      expect(await fieldError(form.getByLabel('Clock hours'))).toContain('Clock hours must be between 1 and 2,000');
       await form.getByLabel('Clock hours').fill('120.5');
       await form.getByLabel('Program').selectOption({ label: 'Practical Nursing' });
       await form.getByLabel('Description').fill('Adult health nursing in acute care.');
@@ -284,11 +287,11 @@ describe('courses', () => {
       expect(await table.evaluate((t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth)).toBe(0);
       await screenshot(page, 'records-courses-imported');
 
-      // The imported 45-hour course edits from the form (issue 17 item 3, decision 012): its hours stay valid as they are.
+      // The imported 45-hour course edits from the form (issue 17 item 3, decisions 012 and 040): its hours are valid on every path.
       await page.getByRole('button', { name: 'Edit NUR130' }).click();
       const editImported = dialog(page, 'Edit Course');
       await visible(editImported);
-      await visible(editImported.getByText('Imported as 45: keep it, or enter 50 to 150, in steps of 0.5.'));
+      await visible(editImported.getByText('Optional. 1 to 2,000, in steps of 0.5.'));
       await editImported.getByLabel('Description').fill('Prenatal, labor and newborn care');
       await editImported.getByRole('button', { name: 'Save changes' }).click();
       await expectToast(page, 'Course updated');
@@ -302,7 +305,7 @@ describe('courses', () => {
       const csv = [
         'courseCode,courseName,description,clockHours,programId,sisCourseId,prerequisiteIds',
         `NUR140,Pediatric Nursing,,60,${seed.program.id},SIS-C-140,[]`,
-        `NUR150,Leadership,,500,${seed.program.id},SIS-C-150,[]`,
+        `NUR150,Leadership,,2500,${seed.program.id},SIS-C-150,[]`,
       ].join('\r\n');
       await box.getByLabel('File').setInputFiles({ name: 'courses.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
       await box.getByRole('button', { name: 'Import' }).click();
@@ -312,7 +315,7 @@ describe('courses', () => {
       const problemRows = problems.getByRole('row').filter({ has: page.getByRole('rowheader') });
       expect(await problemRows.count()).toBe(1);
       const cells = await problemRows.first().locator('th, td').allTextContents();
-      expect(cells).toEqual(['3', 'clockHours', '500', 'clockHours must be between 1 and 120']);
+      expect(cells).toEqual(['3', 'clockHours', '2500', 'clockHours must be between 1 and 2000']);
       await screenshot(page, 'records-bulk-import-errors');
       await expectNoSeriousViolations(page, 'bulk import dialog with problems');
       expect((await courses()).length).toBe(before);

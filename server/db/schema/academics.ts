@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, index, integer, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { COURSE_CATEGORIES, CREDENTIAL_TYPES, PROGRAM_STATUSES, SYNC_STATUSES } from '../../../common/constants.ts';
+import { COURSE_CATEGORIES, COURSE_HOURS, CREDENTIAL_TYPES, PROGRAM_HOURS, PROGRAM_STATUSES, SYNC_STATUSES } from '../../../common/constants.ts';
 import { inList } from './sql-helpers.ts';
 
 export const programs = pgTable(
@@ -10,6 +10,7 @@ export const programs = pgTable(
     sisProgramId: text('sis_program_id'),
     programName: text('program_name').notNull(),
     programCode: text('program_code'),
+    // The program's clock hours, and its clock-hour policy's programHours: one figure (decision 040).
     durationHours: numeric('duration_hours', { precision: 7, scale: 1 }),
     credentialType: text('credential_type'),
     description: text('description'),
@@ -31,7 +32,7 @@ export const programs = pgTable(
   (t) => [
     uniqueIndex('programs_sis_program_id_unique').on(t.sisProgramId),
     uniqueIndex('programs_program_code_unique').on(t.programCode),
-    check('programs_duration_hours_check', sql`${t.durationHours} is null or ${t.durationHours} between 50 and 350`),
+    check('programs_duration_hours_check', sql`${t.durationHours} is null or ${t.durationHours} between ${sql.raw(String(PROGRAM_HOURS.min))} and ${sql.raw(String(PROGRAM_HOURS.max))}`),
     check('programs_credential_type_check', inList(t.credentialType, CREDENTIAL_TYPES)),
     check('programs_status_check', inList(t.status, PROGRAM_STATUSES)),
     check('programs_sync_status_check', inList(t.syncStatus, SYNC_STATUSES)),
@@ -50,7 +51,7 @@ export const courses = pgTable(
     programId: integer('program_id').references(() => programs.id, { onDelete: 'restrict' }),
     courseCode: text('course_code').notNull(),
     courseName: text('course_name').notNull(),
-    // Imports allow 1–120 hours, the course form 50–150; the database accepts the union.
+    // Every path allows COURSE_HOURS (decision 040).
     clockHours: numeric('clock_hours', { precision: 6, scale: 1 }),
     description: text('description'),
     isActive: boolean('is_active').notNull().default(true),
@@ -73,7 +74,7 @@ export const courses = pgTable(
     uniqueIndex('courses_sis_course_id_unique').on(t.sisCourseId),
     uniqueIndex('courses_course_code_unique').on(sql`lower(${t.courseCode})`),
     index('courses_program_idx').on(t.programId),
-    check('courses_clock_hours_check', sql`${t.clockHours} is null or ${t.clockHours} between 1 and 150`),
+    check('courses_clock_hours_check', sql`${t.clockHours} is null or ${t.clockHours} between ${sql.raw(String(COURSE_HOURS.min))} and ${sql.raw(String(COURSE_HOURS.max))}`),
     check('courses_passing_grade_check', sql`${t.passingGrade} is null or ${t.passingGrade} between 0 and 100`),
     check('courses_hours_nonneg_check', sql`coalesce(${t.labHours}, 0) >= 0 and coalesce(${t.lectureHours}, 0) >= 0 and coalesce(${t.credits}, 0) >= 0`),
     check('courses_category_check', inList(t.category, COURSE_CATEGORIES)),

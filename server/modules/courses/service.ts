@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { COURSE_SELF_PREREQUISITE, courseHoursProblem, type Course, type courseInputSchema } from '../../../common/courses.ts';
+import { COURSE_SELF_PREREQUISITE, courseHoursProblem, courseHoursWarning, type Course, type courseInputSchema, type CourseSaved } from '../../../common/courses.ts';
 import { COURSE_LIST_COLUMNS, normaliseHeader } from '../../../common/import-columns.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -85,13 +85,19 @@ async function assertProgram(tx: DbOrTx, programId: number | null) {
   if ((await findProgramName(tx, programId)) === undefined) throw badRequest('Program does not exist', [{ field: 'programId', message: `No program with id ${programId}` }]);
 }
 
-/** Hours typed on the form or sent to the API: the one rule of common/courses.ts (decision 012). */
+/** Hours typed on the form or sent to the API: the one rule of common/courses.ts (decisions 012, 040). */
 function assertCourseHours(value: number | null, current?: number | null): void {
   const problem = courseHoursProblem(value, current);
   if (problem) throw badRequest(problem, [{ field: 'clockHours', message: problem }]);
 }
 
-export async function createCourse(db: Db, input: Input, ctx: Ctx): Promise<Course> {
+/** The saved course with the note an answer carries when its hours are outside SPEC's documented range. */
+function withWarnings(course: Course): CourseSaved {
+  const message = courseHoursWarning(course.clockHours);
+  return { ...course, warnings: message ? [{ field: 'clockHours', message }] : [] };
+}
+
+export async function createCourse(db: Db, input: Input, ctx: Ctx): Promise<CourseSaved> {
   assertCourseHours(input.clockHours);
   return db.transaction(async (tx) => {
     await assertProgram(tx, input.programId);
@@ -99,17 +105,17 @@ export async function createCourse(db: Db, input: Input, ctx: Ctx): Promise<Cour
     const id = await withUniqueFields(() => insertCourse(tx, toValues(input)), COURSE_UNIQUE);
     await replacePrerequisiteRows(tx, id, input.prerequisiteIds);
     await recordAudit(tx, { userId: ctx.actorId, action: 'Create', tableName: 'courses', recordId: id, ipAddress: ctx.ip, newValues: input });
-    return getCourse(tx, id);
+    return withWarnings(await getCourse(tx, id));
   });
 }
 
-export async function updateCourse(db: Db, id: number, input: Input, ctx: Ctx): Promise<Course> {
+export async function updateCourse(db: Db, id: number, input: Input, ctx: Ctx): Promise<CourseSaved> {
   return db.transaction(async (tx) => {
     // The graph lock before the row lock, in the order a course import takes them.
     await lockCourseImports(tx);
     if (!(await lockCourse(tx, id))) throw notFound('Course');
     const before = await getCourse(tx, id);
-    // A course keeps the hours it has (an imported 45-hour course stays editable); a new value meets the form's rule.
+    // A course keeps the hours it has (a value stored before the rule stays editable); a new value meets the rule.
     assertCourseHours(input.clockHours, before.clockHours);
     await assertProgram(tx, input.programId);
     await checkPrerequisites(tx, id, input.prerequisiteIds);
@@ -118,7 +124,7 @@ export async function updateCourse(db: Db, id: number, input: Input, ctx: Ctx): 
     const after = await getCourse(tx, id);
     const diff = changedFields(before as unknown as Record<string, unknown>, { ...input, prerequisiteIds: after.prerequisiteIds } as Record<string, unknown>);
     await recordAudit(tx, { userId: ctx.actorId, action: 'Update', tableName: 'courses', recordId: id, ipAddress: ctx.ip, ...diff });
-    return after;
+    return withWarnings(after);
   });
 }
 

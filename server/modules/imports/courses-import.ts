@@ -1,4 +1,4 @@
-import { COURSE_SELF_PREREQUISITE } from '../../../common/courses.ts';
+import { COURSE_SELF_PREREQUISITE, courseHoursProblem } from '../../../common/courses.ts';
 import { CHUNK_ROWS, upsertRows } from '../../db/bulk-upsert.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { courses as courseTable } from '../../db/schema/index.ts';
@@ -96,6 +96,9 @@ async function planCourseRows({ tx, sheet, problems, timeZone }: PlanContext, by
     if (owner && owner !== targets[i]) {
       problems.add(row, 'courseCode', `courseCode ${code} already belongs to another course (${owner.sisCourseId ? `SIS ID ${owner.sisCourseId}` : `id ${owner.id}`})`, code);
     }
+    // The hours rule of every path (decision 040); the column checked the range, this the steps.
+    const hoursProblem = courseHoursProblem(sheet.value<number>('clockHours', i), undefined, 'clockHours');
+    if (hoursProblem) problems.add(row, 'clockHours', hoursProblem, sheet.raw('clockHours', i));
     if (key != null || byCode) codeOfNode.set(nodeOf(i), code ?? key ?? `row ${row}`);
 
     const prereqs = sheet.value<readonly (number | string)[]>('prerequisiteIds', i);

@@ -39,8 +39,9 @@ function withCell(type: UploadType, column: string, value: string): string {
 const CASES: [UploadType, string, string, RegExp][] = [
   ['programs', 'sisProgramId', '', /required/],
   ['programs', 'programName', '', /required/],
-  ['programs', 'durationHours', '49', /between 50 and 350/],
-  ['programs', 'durationHours', '351', /between 50 and 350/],
+  ['programs', 'durationHours', '0.5', /between 1 and 10000/],
+  ['programs', 'durationHours', '10000.5', /between 1 and 10000/],
+  ['programs', 'durationHours', '1500.25', /steps of 0.5/],
   ['programs', 'durationHours', 'many', /number/],
   ['programs', 'credentialType', 'PhD', /Certificate, Diploma, Associate Degree/],
   ['programs', 'status', 'closed', /active, inactive, suspended/],
@@ -52,8 +53,9 @@ const CASES: [UploadType, string, string, RegExp][] = [
   ['programs', 'lastSyncDate', 'yesterday', /YYYY-MM-DD/],
   ['programs', 'syncStatus', 'done', /pending, synced, failed, manual/],
   ['programs', 'programCode', 'X'.repeat(51), /at most 50/],
-  ['courses', 'clockHours', '0', /between 1 and 120/],
-  ['courses', 'clockHours', '121', /between 1 and 120/],
+  ['courses', 'clockHours', '0', /between 1 and 2000/],
+  ['courses', 'clockHours', '2001', /between 1 and 2000/],
+  ['courses', 'clockHours', '37.25', /steps of 0.5/],
   ['courses', 'prerequisiteIds', '[1,', /JSON array/],
   ['courses', 'prerequisiteIds', '{"a":1}', /JSON array/],
   ['courses', 'prerequisiteIds', '1,2', /JSON array/],
@@ -118,7 +120,7 @@ describe('each rule is refused with its row and column, and nothing is written',
 describe('the file as a whole', () => {
   it('lists every problem of every row, in row order', async () => {
     const { header, rows } = templateRows(importType('programs'));
-    const bad = rows.map((r, i) => r.map((v, j) => (header[j] === 'durationHours' ? String(10 + i) : header[j] === 'sisProgramId' ? `NEW-${i}` : header[j] === 'programCode' ? `NEW-${i}` : v)));
+    const bad = rows.map((r, i) => r.map((v, j) => (header[j] === 'durationHours' ? String(20_000 + i) : header[j] === 'sisProgramId' ? `NEW-${i}` : header[j] === 'programCode' ? `NEW-${i}` : v)));
     const res = await upload(t, admin, 'programs', 'p.csv', csv(header, bad));
     expect(res.json().errors.map((e: { row: number; column: string }) => `${e.row}:${e.column}`)).toEqual(['2:durationHours', '3:durationHours', '4:durationHours']);
     expect(res.json().message).toBe('Nothing was imported: 3 problems in the file');
@@ -161,7 +163,7 @@ describe('the file as a whole', () => {
   });
 
   it('answers at most 1,000 problems but counts them all', async () => {
-    const rows = Array.from({ length: 1500 }, (_, i) => [`BULK-${i}`, 'Bulk', '', '10']);
+    const rows = Array.from({ length: 1500 }, (_, i) => [`BULK-${i}`, 'Bulk', '', '20000']);
     const res = await upload(t, admin, 'programs', 'p.csv', csv(['sisProgramId', 'programName', 'programCode', 'durationHours'], rows));
     expect(res.json().errors).toHaveLength(1000);
     expect(res.json().errorCount).toBe(1500);

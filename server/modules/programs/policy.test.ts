@@ -133,13 +133,17 @@ describe('program policy', () => {
 
   it('programHours set by hand replaces the courses’ sum; a program of a year or less is two halves', async () => {
     const res = await put(admin, { programHours: 600 });
+    // The program's own hours: one figure (decision 040).
+    expect((await t.app.inject({ url: `/api/programs/${programId}`, headers: { cookie: admin } })).json().durationHours).toBe(600);
     // 600 ÷ 900 × 26 = 17.3 → 18 weeks; two periods of 300 hours and 9 weeks.
     expect(res.json()).toMatchObject({ programHours: 600, programWeeks: 18, sapCheckpointHours: [300, 600], isSet: { programHours: true } });
     expect(res.json().paymentPeriods).toEqual([
       { number: 1, startHours: 0, endHours: 300, weeks: 9 },
       { number: 2, startHours: 300, endHours: 600, weeks: 9 },
     ]);
-    await put(admin, {});
+    // Left out, the program's hours stay; null gives the default back.
+    expect((await put(admin, {})).json()).toMatchObject({ programHours: 600, isSet: { programHours: true } });
+    expect((await put(admin, { programHours: null })).json()).toMatchObject({ programHours: 1500, isSet: { programHours: false } });
   });
 
   it('refuses bad values with a 400 naming the field, and changes nothing', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { courses, programPolicies, programs } from '../../db/schema/index.ts';
 
@@ -51,7 +51,9 @@ export async function selectPolicyRow(db: DbOrTx, programId: number): Promise<Pr
   return row;
 }
 
-type PolicyValues = Omit<typeof programPolicies.$inferInsert, 'programId' | 'updatedAt'>;
+// program_hours is not written here: the program's durationHours is the figure, and the database
+// keeps the column equal to it (decision 040).
+type PolicyValues = Omit<typeof programPolicies.$inferInsert, 'programId' | 'programHours' | 'updatedAt'>;
 
 /** Write the program's policy row (one per program), replacing every value it had. */
 export async function upsertPolicyRow(db: DbOrTx, programId: number, values: PolicyValues): Promise<void> {
@@ -70,7 +72,17 @@ export async function selectActiveCourseHours(db: DbOrTx, programId: number): Pr
   return Number(row?.hours ?? 0);
 }
 
-export async function programExists(db: DbOrTx, id: number): Promise<boolean> {
-  const [row] = await db.select({ id: programs.id }).from(programs).where(eq(programs.id, id));
-  return row != null;
+/** Set the program's hours alone (its policy's programHours, the same figure: decision 040). */
+export async function updateProgramHours(db: DbOrTx, id: number, hours: string | null): Promise<void> {
+  await db
+    .update(programs)
+    .set({ durationHours: hours, updatedAt: sql`now()` })
+    .where(eq(programs.id, id));
+}
+
+export async function selectProgramHoursBySisId(db: DbOrTx, sisIds: readonly string[]): Promise<Pick<ProgramRow, 'sisProgramId' | 'durationHours'>[]> {
+  return db
+    .select({ sisProgramId: programs.sisProgramId, durationHours: programs.durationHours })
+    .from(programs)
+    .where(inArray(programs.sisProgramId, [...sisIds]));
 }

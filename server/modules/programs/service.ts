@@ -1,13 +1,11 @@
-import type { z } from 'zod';
 import { POLICY_DEFAULTS, defaultProgramWeeks, paymentPeriodPlan, type ProgramPolicy, type ProgramPolicyInput } from '../../../common/hours.ts';
-import type { Program, programInputSchema } from '../../../common/programs.ts';
+import { programHoursProblem, programHoursWarning, type FieldWarning, type Program, type ProgramInput, type ProgramSaved } from '../../../common/programs.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { withUniqueFields } from '../../lib/db-errors.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { changedFields, recordAudit } from '../audit-logs/service.ts';
 import {
   insertProgram,
-  programExists,
   selectActiveCourseHours,
   selectPolicyRow,
   selectProgram,
@@ -15,13 +13,15 @@ import {
   selectProgramName,
   selectProgramNames,
   selectPrograms,
+  selectProgramHoursBySisId,
+  updateProgramHours,
   updateProgramRow,
   upsertPolicyRow,
   type ProgramPolicyRow,
   type ProgramRow,
 } from './queries.ts';
 
-type Input = z.output<typeof programInputSchema>;
+type Input = ProgramInput;
 type Ctx = { actorId: number; ip: string | null };
 const UNIQUE = {
   programs_sis_program_id_unique: { field: 'sisProgramId', message: 'Another program already has this SIS program ID' },
@@ -51,7 +51,33 @@ function toProgram(r: ProgramRow): Program {
     syncStatus: r.syncStatus,
   };
 }
-const toColumns = (i: Input) => ({ ...i, durationHours: i.durationHours?.toString() ?? null, tuitionCost: i.tuitionCost?.toString() ?? null });
+const toColumns = (i: Input, hours: number | null) => ({ ...i, durationHours: hours?.toString() ?? null, tuitionCost: i.tuitionCost?.toString() ?? null });
+
+/**
+ * Hours someone enters for a program, as durationHours or as its policy's programHours (one figure,
+ * decision 040): the rule of common/programs.ts, a 400 naming the field. The stored value is kept as it is.
+ */
+function assertProgramHours(value: number | null, current: number | null, field: 'durationHours' | 'programHours'): void {
+  const problem = programHoursProblem(value, current, field === 'durationHours' ? 'Duration hours' : 'programHours');
+  if (problem) throw badRequest(problem, [{ field, message: problem }]);
+}
+
+/** The note an answer carries when the program's hours are outside SPEC's documented range. */
+function hoursWarnings(hours: number | null): FieldWarning[] {
+  const message = programHoursWarning(hours);
+  return message ? [{ field: 'durationHours', message }] : [];
+}
+
+/** SAP checkpoints the policy set must stay within the program's hours, whichever place changes them. */
+function assertCheckpointsWithin(checkpoints: readonly number[] | null | undefined, hours: number, field: 'durationHours' | 'sapCheckpointHours'): void {
+  const beyond = checkpoints?.find((h) => h > hours);
+  if (beyond === undefined) return;
+  const message =
+    field === 'sapCheckpointHours'
+      ? `sapCheckpointHours must not go beyond the program's ${hours} hours (${beyond} does)`
+      : `Duration hours must not be below the clock-hour policy's SAP checkpoint at ${beyond} hours; change the checkpoints first`;
+  throw badRequest(message, [{ field, message }]);
+}
 
 export async function listPrograms(db: DbOrTx): Promise<Program[]> {
   return (await selectPrograms(db)).map(toProgram);
@@ -63,23 +89,39 @@ export async function getProgram(db: DbOrTx, id: number): Promise<Program> {
   return toProgram(row);
 }
 
-export async function createProgram(db: Db, input: Input, ctx: Ctx): Promise<Program> {
+export async function createProgram(db: Db, input: Input, ctx: Ctx): Promise<ProgramSaved> {
+  const hours = input.durationHours ?? null;
+  assertProgramHours(hours, null, 'durationHours');
   return db.transaction(async (tx) => {
-    const row = await withUniqueFields(() => insertProgram(tx, toColumns(input)), UNIQUE);
-    await recordAudit(tx, { userId: ctx.actorId, action: 'Create', tableName: 'programs', recordId: row.id, ipAddress: ctx.ip, newValues: input });
-    return toProgram(row);
+    const row = await withUniqueFields(() => insertProgram(tx, toColumns(input, hours)), UNIQUE);
+    await recordAudit(tx, { userId: ctx.actorId, action: 'Create', tableName: 'programs', recordId: row.id, ipAddress: ctx.ip, newValues: { ...input, durationHours: hours } });
+    return { ...toProgram(row), warnings: hoursWarnings(hours) };
   });
 }
 
-export async function updateProgram(db: Db, id: number, input: Input, ctx: Ctx): Promise<Program> {
+/**
+ * PUT /api/programs/{id}: replaces the program. durationHours left out keeps the program's hours
+ * (they are its policy's programHours, which the ledger counts); null clears them.
+ */
+export async function updateProgram(db: Db, id: number, input: Input, ctx: Ctx): Promise<ProgramSaved> {
   return db.transaction(async (tx) => {
     const before = await selectProgramForUpdate(tx, id);
     if (!before) throw notFound('Program');
-    const row = await withUniqueFields(() => updateProgramRow(tx, id, toColumns(input)), UNIQUE);
-    const diff = changedFields(toProgram(before) as unknown as Record<string, unknown>, input as Record<string, unknown>);
+    const current = num(before.durationHours);
+    const hours = input.durationHours === undefined ? current : input.durationHours;
+    assertProgramHours(hours, current, 'durationHours');
+    if (hours != null && hours !== current) assertCheckpointsWithin((await selectPolicyRow(tx, id))?.sapCheckpointHours?.map(Number), hours, 'durationHours');
+    const row = await withUniqueFields(() => updateProgramRow(tx, id, toColumns(input, hours)), UNIQUE);
+    const diff = changedFields(toProgram(before) as unknown as Record<string, unknown>, { ...input, durationHours: hours } as Record<string, unknown>);
     await recordAudit(tx, { userId: ctx.actorId, action: 'Update', tableName: 'programs', recordId: id, ipAddress: ctx.ip, ...diff });
-    return toProgram(row!);
+    return { ...toProgram(row!), warnings: hoursWarnings(hours) };
   });
+}
+
+/** The stored hours of the programs with these SIS ids (the program import keeps them when a cell is blank). */
+export async function programHoursBySisId(db: DbOrTx, sisIds: readonly string[]): Promise<Map<string, number | null>> {
+  if (sisIds.length === 0) return new Map();
+  return new Map((await selectProgramHoursBySisId(db, sisIds)).map((r) => [r.sisProgramId!, num(r.durationHours)]));
 }
 
 /** Program names by id, for the courses list. */
@@ -100,12 +142,14 @@ const numOrNull = (v: string | null | undefined) => (v == null ? null : Number(v
  */
 export async function programPolicy(db: DbOrTx, programId: number): Promise<ProgramPolicy | undefined> {
   // One after the other: inside a transaction the three share one connection (pg deprecates overlapping queries on it).
-  if (!(await programExists(db, programId))) return undefined;
+  const program = await selectProgram(db, programId);
+  if (!program) return undefined;
   const row = await selectPolicyRow(db, programId);
-  const courseHours = await selectActiveCourseHours(db, programId);
+  // programHours is the program's own hours, one figure (decision 040); without them, its active courses'.
+  const ownHours = num(program.durationHours);
+  const programHours = ownHours ?? (await selectActiveCourseHours(db, programId));
   const academicYearHours = numOrNull(row?.academicYearHours) ?? POLICY_DEFAULTS.academicYearHours;
   const academicYearWeeks = numOrNull(row?.academicYearWeeks) ?? POLICY_DEFAULTS.academicYearWeeks;
-  const programHours = numOrNull(row?.programHours) ?? courseHours;
   const programWeeks = numOrNull(row?.programWeeks) ?? defaultProgramWeeks(programHours, academicYearHours, academicYearWeeks);
   const paymentPeriods = paymentPeriodPlan(programHours, programWeeks, academicYearHours, academicYearWeeks);
   return {
@@ -123,7 +167,7 @@ export async function programPolicy(db: DbOrTx, programId: number): Promise<Prog
     attendanceEditLockDays: row?.attendanceEditLockDays ?? null,
     consecutiveAbsenceAlert: row?.consecutiveAbsenceAlert ?? null,
     alertCopyToStudent: row?.alertCopyToStudent ?? false,
-    isSet: { programHours: row?.programHours != null, programWeeks: row?.programWeeks != null, sapCheckpointHours: row?.sapCheckpointHours != null },
+    isSet: { programHours: ownHours != null, programWeeks: row?.programWeeks != null, sapCheckpointHours: row?.sapCheckpointHours != null },
     paymentPeriods,
     updatedAt: row?.updatedAt.toISOString() ?? null,
   };
@@ -140,9 +184,9 @@ type PolicySettings = Pick<ProgramPolicy, 'academicYearHours' | 'academicYearWee
   sapCheckpointHours: number[] | null;
 };
 
-function storedSettings(row: ProgramPolicyRow | undefined): PolicySettings {
+function storedSettings(row: ProgramPolicyRow | undefined, programHours: number | null): PolicySettings {
   return {
-    programHours: numOrNull(row?.programHours),
+    programHours,
     programWeeks: numOrNull(row?.programWeeks),
     academicYearHours: numOrNull(row?.academicYearHours) ?? POLICY_DEFAULTS.academicYearHours,
     academicYearWeeks: numOrNull(row?.academicYearWeeks) ?? POLICY_DEFAULTS.academicYearWeeks,
@@ -158,9 +202,9 @@ function storedSettings(row: ProgramPolicyRow | undefined): PolicySettings {
   };
 }
 
-function settingsFromInput(i: ProgramPolicyInput): PolicySettings {
+function settingsFromInput(i: ProgramPolicyInput, programHours: number | null): PolicySettings {
   return {
-    programHours: i.programHours ?? null,
+    programHours,
     programWeeks: i.programWeeks ?? null,
     academicYearHours: i.academicYearHours ?? POLICY_DEFAULTS.academicYearHours,
     academicYearWeeks: i.academicYearWeeks ?? POLICY_DEFAULTS.academicYearWeeks,
@@ -188,21 +232,27 @@ export async function getProgramPolicy(db: DbOrTx, programId: number): Promise<P
 /**
  * PUT /api/programs/{id}/policy: replaces the program's policy (a value left out or null takes its
  * default) and answers the new effective policy. Audited with the settings that changed.
+ * programHours is the program's durationHours (decision 040): a value sets the program's hours, null
+ * clears them (the active courses' hours count), and left out they stay as they are.
  */
 export async function setProgramPolicy(db: Db, programId: number, input: ProgramPolicyInput, ctx: Ctx): Promise<ProgramPolicy> {
   return db.transaction(async (tx) => {
     // Locks the program, so two saves of the same policy apply one after the other.
-    if (!(await selectProgramForUpdate(tx, programId))) throw notFound('Program');
-    const next = settingsFromInput(input);
-    const programHours = next.programHours ?? (await selectActiveCourseHours(tx, programId));
-    const beyond = next.sapCheckpointHours?.find((h) => h > programHours);
-    if (beyond !== undefined) {
-      const message = `sapCheckpointHours must not go beyond the program's ${programHours} hours (${beyond} does)`;
-      throw badRequest(message, [{ field: 'sapCheckpointHours', message }]);
+    const program = await selectProgramForUpdate(tx, programId);
+    if (!program) throw notFound('Program');
+    const currentHours = num(program.durationHours);
+    const hours = input.programHours === undefined ? currentHours : input.programHours;
+    assertProgramHours(hours, currentHours, 'programHours');
+    const next = settingsFromInput(input, hours);
+    const programHours = hours ?? (await selectActiveCourseHours(tx, programId));
+    assertCheckpointsWithin(next.sapCheckpointHours, programHours, 'sapCheckpointHours');
+    const before = storedSettings(await selectPolicyRow(tx, programId), currentHours);
+    if (hours !== currentHours) {
+      // The program's own record changes too: its history says so.
+      await updateProgramHours(tx, programId, str(hours));
+      await recordAudit(tx, { userId: ctx.actorId, action: 'Update', tableName: 'programs', recordId: programId, ipAddress: ctx.ip, oldValues: { durationHours: currentHours }, newValues: { durationHours: hours } });
     }
-    const before = storedSettings(await selectPolicyRow(tx, programId));
     await upsertPolicyRow(tx, programId, {
-      programHours: str(next.programHours),
       programWeeks: str(next.programWeeks),
       academicYearHours: String(next.academicYearHours),
       academicYearWeeks: String(next.academicYearWeeks),

@@ -1,5 +1,6 @@
-import { COURSE_FORM_HOURS } from '../../../common/constants.ts';
-import { courseFormSchema, courseHoursProblem, type Course } from '../../../common/courses.ts';
+import { COURSE_HOURS } from '../../../common/constants.ts';
+import { courseFormSchema, courseHoursProblem, courseHoursWarning, type Course } from '../../../common/courses.ts';
+import { formatHours } from '../../../common/programs.ts';
 import { ProgramSelect } from '../../components/pickers/program-select.tsx';
 import { FormDialog, FormDialogBody } from '../../components/ui/form-dialog.tsx';
 import { TextareaField } from '../../components/ui/textarea-field.tsx';
@@ -23,7 +24,7 @@ export function CourseFormDialog({ target, courses, onClose }: Props) {
   );
 }
 
-const { min, max, step } = COURSE_FORM_HOURS;
+const { min, max, step } = COURSE_HOURS;
 
 function CourseForm({ course, courses, onDone }: { course: Course | null; courses: Course[]; onDone: () => void }) {
   const { bind, set, values, errorOf, submitSave } = useRecordForm({
@@ -31,14 +32,17 @@ function CourseForm({ course, courses, onDone }: { course: Course | null; course
       ...textValues(course, ['courseCode', 'courseName', 'clockHours', 'description', 'programId', 'sisCourseId']),
       prerequisiteIds: course?.prerequisiteIds ?? [],
     },
-    // The hours rule of decision 012: a course keeps the hours it has; typed hours meet the form's range.
+    // The hours rule of decisions 012 and 040: a course keeps the hours it has; typed hours are 1–2,000 in steps of 0.5.
     schema: courseFormSchema(course?.clockHours),
     toCandidate: (v) => ({ ...v, clockHours: numberOrNull(v.clockHours), programId: numberOrNull(v.programId) }),
   });
   const create = useCreateCourse();
   const update = useUpdateCourse();
-  // Hours an import gave outside the form's range stay valid as they are (and the browser must not refuse them).
+  // Hours stored before the steps rule stay valid as they are (and the browser must not refuse them).
   const keptHours = course?.clockHours != null && courseHoursProblem(course.clockHours) ? course.clockHours : null;
+  // More than SPEC's documented range: a note, never a refusal.
+  const typedHours = numberOrNull(values.clockHours);
+  const hoursNote = typedHours != null && Number.isFinite(typedHours) ? courseHoursWarning(typedHours) : null;
   // A course is never offered as its own prerequisite.
   const candidates = courses.filter((c) => c.id !== course?.id);
 
@@ -68,9 +72,10 @@ function CourseForm({ course, courses, onDone }: { course: Course | null; course
         hint={
           errorOf('clockHours')
             ? undefined
-            : keptHours == null
-              ? `Optional. ${min} to ${max}, in steps of ${step}.`
-              : `Imported as ${keptHours}: keep it, or enter ${min} to ${max}, in steps of ${step}.`
+            : (hoursNote ??
+              (keptHours == null
+                ? `Optional. ${min} to ${formatHours(max)}, in steps of ${step}.`
+                : `Stored as ${keptHours}: keep it, or enter ${min} to ${formatHours(max)}, in steps of ${step}.`))
         }
       />
       <ProgramSelect {...bind('programId')} error={errorOf('programId')} />

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { bulkUploadResultSchema, courseSchema, type CourseInput } from '../../../common/courses.ts';
+import { bulkUploadResultSchema, courseSavedSchema, courseSchema, type CourseInput } from '../../../common/courses.ts';
 import { COURSES_KEY, SCHEDULES_KEY } from '../../lib/shared-queries.ts';
 import { ApiError, apiParse } from '../../lib/api.ts';
 import { downloadFile, localDate } from '../../lib/download.ts';
@@ -12,10 +12,10 @@ export function useCourseMutation<TVars, TResult>(fn: (vars: TVars) => Promise<T
   return useRefreshingMutation(fn, [COURSES_KEY, SCHEDULES_KEY]);
 }
 
-export const useCreateCourse = () => useCourseMutation((input: CourseInput) => apiParse(courseSchema, 'POST', '/api/courses', input));
+export const useCreateCourse = () => useCourseMutation((input: CourseInput) => apiParse(courseSavedSchema, 'POST', '/api/courses', input));
 
 export const useUpdateCourse = () =>
-  useCourseMutation(({ id, input }: { id: number; input: CourseInput }) => apiParse(courseSchema, 'PUT', `/api/courses/${id}`, input));
+  useCourseMutation(({ id, input }: { id: number; input: CourseInput }) => apiParse(courseSavedSchema, 'PUT', `/api/courses/${id}`, input));
 
 export const useToggleCourseStatus = () => useCourseMutation((id: number) => apiParse(courseSchema, 'PATCH', `/api/courses/${id}/toggle-status`));
 

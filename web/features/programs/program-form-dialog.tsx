@@ -1,5 +1,5 @@
 import { CREDENTIAL_TYPES, PROGRAM_HOURS, PROGRAM_STATUSES } from '../../../common/constants.ts';
-import { programInputSchema, type Program } from '../../../common/programs.ts';
+import { formatHours, programFormSchema, programHoursProblem, programHoursWarning, type Program } from '../../../common/programs.ts';
 import { FormDialog, FormDialogBody } from '../../components/ui/form-dialog.tsx';
 import { SelectField } from '../../components/ui/select-field.tsx';
 import { TextareaField } from '../../components/ui/textarea-field.tsx';
@@ -35,13 +35,19 @@ function keptFields(p: Program | null) {
 }
 
 function ProgramForm({ program, onDone }: { program: Program | null; onDone: () => void }) {
-  const { bind, errorOf, submitSave } = useRecordForm({
+  const { bind, values, errorOf, submitSave } = useRecordForm({
     defaultValues: { ...textValues(program, FIELDS), status: program?.status ?? 'active' },
-    schema: programInputSchema,
+    // The hours rule of decision 040: a program keeps the hours it has; entered hours are 1–10,000 in steps of 0.5.
+    schema: programFormSchema(program?.durationHours),
     toCandidate: (v) => ({ ...keptFields(program), ...v, durationHours: numberOrNull(v.durationHours), credentialType: v.credentialType || null }),
   });
   const create = useCreateProgram();
   const update = useUpdateProgram();
+  // Hours stored before the steps rule stay valid as they are (and the browser must not refuse them).
+  const keptHours = program?.durationHours != null && programHoursProblem(program.durationHours) ? program.durationHours : null;
+  // Outside SPEC's documented range: a note, never a refusal.
+  const typedHours = numberOrNull(values.durationHours);
+  const hoursNote = typedHours != null && Number.isFinite(typedHours) ? programHoursWarning(typedHours) : null;
   const saving = submitSave({
     id: program?.id ?? null,
     create,
@@ -70,10 +76,13 @@ function ProgramForm({ program, onDone }: { program: Program | null; onDone: () 
         inputMode="decimal"
         min={PROGRAM_HOURS.min}
         max={PROGRAM_HOURS.max}
-        step="any"
+        step={keptHours == null ? PROGRAM_HOURS.step : 'any'}
         {...bind('durationHours')}
         error={errorOf('durationHours')}
-        hint={`Optional. ${PROGRAM_HOURS.min} to ${PROGRAM_HOURS.max}. The clock-hour policy sets the hours the ledger counts.`}
+        hint={
+          hoursNote ??
+          `Optional. ${PROGRAM_HOURS.min} to ${formatHours(PROGRAM_HOURS.max)}, in steps of ${PROGRAM_HOURS.step}: the hours the clock-hour ledger counts, the same figure as the program's policy. Blank: its active courses' hours.`
+        }
       />
       <SelectField label="Status" {...bind('status')} error={errorOf('status')}>
         {PROGRAM_STATUSES.map((s) => (

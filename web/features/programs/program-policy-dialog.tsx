@@ -1,5 +1,5 @@
 import { EXCUSED_CAP_CEILING_PERCENT, POLICY_DEFAULTS, programPolicyInputSchema, type ProgramPolicy } from '../../../common/hours.ts';
-import type { Program } from '../../../common/programs.ts';
+import { programHoursProblem, programHoursWarning, type Program } from '../../../common/programs.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Modal, ModalCancel, ModalFooter } from '../../components/ui/dialog.tsx';
@@ -30,7 +30,9 @@ export function ProgramPolicyDialog({ program, onClose }: { program: Program | n
 function PolicyLoader({ programId }: { programId: number }) {
   const policy = useProgramPolicy(programId);
   if (policy.isError) return <Alert>The policy could not be loaded. Close this dialog and try again.</Alert>;
-  if (!policy.data) {
+  // A cached policy known to be out of date (the program's hours changed: decision 040) is not a
+  // form's starting values: wait for the fresh one.
+  if (!policy.data || (policy.isStale && policy.isFetching)) {
     return (
       <p role="status" className="flex items-center gap-2 text-sm text-slate-600">
         <Spinner className="size-4 text-blue-700" /> Loading the policy…
@@ -49,7 +51,7 @@ type Values = Record<Key, string> & { alertCopyToStudent: boolean };
  * defaults are POLICY_DEFAULTS.
  */
 const FIELD_SPECS: Record<Exclude<keyof typeof POLICY_DEFAULTS, 'alertCopyToStudent'> | 'programHours' | 'programWeeks' | 'sapCheckpointHours', { label: string; step?: number; rule?: string; derived?: string }> = {
-  programHours: { label: 'Program hours', step: 0.5, derived: 'the active courses’ clock hours' },
+  programHours: { label: 'Program hours', step: 0.5, derived: 'the active courses’ clock hours', rule: 'The program’s Duration hours: one figure, changed here or on the program.' },
   programWeeks: { label: 'Program weeks', step: 0.5, derived: 'hours ÷ academic-year hours × academic-year weeks, rounded up' },
   academicYearHours: { label: 'Academic year hours', step: 0.5, rule: 'At least 900.' },
   academicYearWeeks: { label: 'Academic year weeks', step: 0.5, rule: 'At least 26.' },
@@ -107,10 +109,19 @@ function checkpointList(text: string): number[] | null {
   return parts.length ? parts.map(Number) : null;
 }
 
+/** The contract, plus the program hours' steps (decision 040): hours the program already has are kept as they are. */
+function policyFormSchema(policy: ProgramPolicy) {
+  const current = policy.isSet.programHours ? policy.programHours : null;
+  return programPolicyInputSchema.superRefine((input, ctx) => {
+    const problem = programHoursProblem(input.programHours, current, 'programHours');
+    if (problem) ctx.addIssue({ code: 'custom', path: ['programHours'], message: problem });
+  });
+}
+
 function PolicyForm({ policy }: { policy: ProgramPolicy }) {
-  const { formRef, bind, errorOf, serverMessage, submit, showRefusal } = useRecordForm({
+  const { formRef, bind, values, errorOf, serverMessage, submit, showRefusal } = useRecordForm({
     defaultValues: startValues(policy),
-    schema: programPolicyInputSchema,
+    schema: policyFormSchema(policy),
     toCandidate: (v) => {
       const candidate: Record<string, unknown> = {};
       for (const key of KEYS) candidate[key] = key === 'sapCheckpointHours' ? checkpointList(v[key]) : numberOrNull(v[key]);
@@ -133,6 +144,9 @@ function PolicyForm({ policy }: { policy: ProgramPolicy }) {
         {KEYS.map((key) => {
           const spec = FIELD_SPECS[key];
           const isList = key === 'sapCheckpointHours';
+          // Program hours outside SPEC's documented range: a note beside the rule, never a refusal.
+          const typedHours = key === 'programHours' ? numberOrNull(values.programHours) : null;
+          const note = typedHours != null && Number.isFinite(typedHours) ? programHoursWarning(typedHours) : null;
           return (
             <TextField
               key={key}
@@ -141,7 +155,7 @@ function PolicyForm({ policy }: { policy: ProgramPolicy }) {
               {...(isList ? { placeholder: 'e.g. 450, 900, 1350' } : { type: 'number', inputMode: 'decimal' as const, step: spec.step })}
               {...bind(key)}
               error={errorOf(key)}
-              hint={hintFor(policy, key)}
+              hint={note ? `${hintFor(policy, key)} ${note}` : hintFor(policy, key)}
             />
           );
         })}

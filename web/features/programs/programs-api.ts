@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { programPolicySchema, type ProgramPolicyInput } from '../../../common/hours.ts';
-import { programSchema, type programInputSchema } from '../../../common/programs.ts';
+import { programSavedSchema, type programInputSchema } from '../../../common/programs.ts';
 import { apiParse } from '../../lib/api.ts';
 import { COURSES_KEY, PROGRAMS_KEY } from '../../lib/shared-queries.ts';
 import { useRefreshingMutation } from '../../lib/use-refreshing-mutation.ts';
@@ -13,10 +13,10 @@ export type ProgramInput = z.output<typeof programInputSchema>;
 // Course rows show their program's name.
 const useProgramMutation = <TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) => useRefreshingMutation(fn, [PROGRAMS_KEY, COURSES_KEY]);
 
-export const useCreateProgram = () => useProgramMutation((input: ProgramInput) => apiParse(programSchema, 'POST', '/api/programs', input));
+export const useCreateProgram = () => useProgramMutation((input: ProgramInput) => apiParse(programSavedSchema, 'POST', '/api/programs', input));
 
 export const useUpdateProgram = () =>
-  useProgramMutation(({ id, input }: { id: number; input: ProgramInput }) => apiParse(programSchema, 'PUT', `/api/programs/${id}`, input));
+  useProgramMutation(({ id, input }: { id: number; input: ProgramInput }) => apiParse(programSavedSchema, 'PUT', `/api/programs/${id}`, input));
 
 const policyKey = (programId: number) => [...PROGRAMS_KEY, programId, 'policy'] as const;
 
@@ -25,11 +25,18 @@ export function useProgramPolicy(programId: number) {
   return useQuery({ queryKey: policyKey(programId), queryFn: () => apiParse(programPolicySchema, 'GET', `/api/programs/${programId}/policy`) });
 }
 
-/** PUT /api/programs/{id}/policy; its answer (the new effective policy) replaces the cached one. */
+/**
+ * PUT /api/programs/{id}/policy; its answer (the new effective policy) replaces the cached one. Its
+ * programHours are the program's hours (decision 040): the program list is refreshed too.
+ */
 export function useSaveProgramPolicy(programId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: ProgramPolicyInput) => apiParse(programPolicySchema, 'PUT', `/api/programs/${programId}/policy`, input),
-    onSuccess: (saved) => queryClient.setQueryData(policyKey(programId), saved),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(policyKey(programId), saved);
+      // In the background: the dialog answers the save at once.
+      void queryClient.invalidateQueries({ queryKey: PROGRAMS_KEY, exact: true });
+    },
   });
 }
