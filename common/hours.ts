@@ -58,6 +58,8 @@ export const programPolicyInputSchema = z
     consecutiveAbsenceAlert: intIn('consecutiveAbsenceAlert', 2, 30).nullish(),
     /** Also tell the student (their e-mail on file; SMS where switched on). */
     alertCopyToStudent: z.boolean({ error: 'alertCopyToStudent must be true or false' }).nullish(),
+    /** The date from which Muster keeps this program's attendance (null: the school's, Settings › Attendance). */
+    recordsStartDate: optionalIsoDate('recordsStartDate'),
   })
   .strict();
 export type ProgramPolicyInput = z.output<typeof programPolicyInputSchema>;
@@ -86,6 +88,8 @@ export const programPolicySchema = z.object({
   attendanceEditLockDays: z.number().int().nullable(),
   consecutiveAbsenceAlert: z.number().int().nullable(),
   alertCopyToStudent: z.boolean(),
+  /** This program's own records start date; null: the school's applies. */
+  recordsStartDate: z.string().nullable(),
   /** Which values were set for this program (false: the default shown is in force). */
   isSet: z.object({ programHours: z.boolean(), programWeeks: z.boolean(), sapCheckpointHours: z.boolean() }),
   /** The payment periods these values give (COMPLIANCE.md). */

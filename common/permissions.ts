@@ -36,6 +36,7 @@ export const ACTIONS = [
   'make-up:record', // make-up sessions (instructors: their rosters' students, supervised by themselves)
   'compliance:view', // the withdrawal watch, SAP, excused cap, make-up owed, the regulators' reports
   'leaves:manage', // record, end or extend a leave of absence
+  'opening-balances:manage', // a student's hours from before the school kept attendance in Muster (issue 28)
   'withdrawals:manage', // record or reverse a withdrawal
   'users:reset-two-factor', // forget a user's authenticator so they enrol again
   'maintenance:manage', // post and remove maintenance notices
@@ -82,6 +83,7 @@ const PERMISSIONS: Record<Action, readonly Role[]> = {
   'make-up:record': ['super_admin', 'it_admin', 'instructor'],
   'compliance:view': ['super_admin', 'it_admin', 'support_staff'],
   'leaves:manage': ADMINS,
+  'opening-balances:manage': ADMINS,
   'withdrawals:manage': ADMINS,
   'users:reset-two-factor': ['super_admin'],
   'maintenance:manage': ['super_admin'],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDate } from './validation.ts';
 import type { Action } from './permissions.ts';
 
 /**
@@ -29,6 +30,12 @@ export const attendanceSettingsSchema = z.object({
   enableBluetoothVerification: z.boolean(),
   allowInstructorOverride: z.boolean(),
   timeZone: z.string().refine(isValidTimeZone, 'Time zone must be an IANA zone such as America/Chicago'),
+  /**
+   * The date from which Muster keeps attendance (a school that adopts it mid-year); null: since each
+   * student's start. Before it nothing is scheduled or absent: students' hours are their opening
+   * balances. A program may have its own (its clock-hour policy's recordsStartDate).
+   */
+  recordsStartDate: isoDate('Records start date').nullable(),
 });
 
 export const notificationSettingsSchema = z.object({
@@ -107,6 +114,7 @@ export const DEFAULT_SETTINGS: Settings = {
     enableBluetoothVerification: true,
     allowInstructorOverride: true,
     timeZone: 'UTC',
+    recordsStartDate: null,
   },
   notifications: {
     emailNotifications: true,

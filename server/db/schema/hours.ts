@@ -16,6 +16,8 @@ export const programPolicies = pgTable(
     programId: integer('program_id')
       .primaryKey()
       .references(() => programs.id, { onDelete: 'cascade' }),
+    // Not read: programs.duration_hours is the program's hours (decision 040). The database keeps this
+    // column equal to it both ways (migration 0020), so a writer that still sets it sets the program's.
     programHours: numeric('program_hours', { precision: 7, scale: 1 }),
     programWeeks: numeric('program_weeks', { precision: 5, scale: 1 }),
     academicYearHours: numeric('academic_year_hours', { precision: 7, scale: 1 }).notNull().default('900'),
@@ -32,6 +34,9 @@ export const programPolicies = pgTable(
     consecutiveAbsenceAlert: integer('consecutive_absence_alert'),
     // Also send the student (their e-mail on file, and SMS where switched on) a plain-words notice.
     alertCopyToStudent: boolean('alert_copy_to_student').notNull().default(false),
+    // The date from which Muster keeps this program's attendance (null: the school's, Settings ›
+    // Attendance); before it, students' hours are their opening balances (issue 28).
+    recordsStartDate: date('records_start_date'),
     updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -10,3 +10,4 @@ export * from './uploads.ts';
 export * from './security.ts';
 export * from './hours.ts';
 export * from './notifications.ts';
+export * from './opening-balances.ts';

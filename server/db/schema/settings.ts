@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, check, date, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { DEFAULT_SETTINGS as D } from '../../../common/settings.ts';
 import { users } from './users.ts';
 
@@ -15,6 +15,8 @@ export const schoolSettings = pgTable(
     enableBluetoothVerification: boolean('enable_bluetooth_verification').notNull().default(D.attendance.enableBluetoothVerification),
     allowInstructorOverride: boolean('allow_instructor_override').notNull().default(D.attendance.allowInstructorOverride),
     timeZone: text('time_zone').notNull().default(D.attendance.timeZone),
+    // The date from which Muster keeps attendance (null: since each student's start); issue 28.
+    recordsStartDate: date('records_start_date'),
     emailNotifications: boolean('email_notifications').notNull().default(D.notifications.emailNotifications),
     smsNotifications: boolean('sms_notifications').notNull().default(D.notifications.smsNotifications),
     weeklyReports: boolean('weekly_reports').notNull().default(D.notifications.weeklyReports),

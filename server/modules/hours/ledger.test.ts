@@ -149,6 +149,8 @@ describe('the clock-hour ledger, hand-computed', () => {
       excusedUncreditedMinutes: 180,
       makeUpMinutes: 120,
       creditedMinutes: 4870,
+      openingScheduledMinutes: 0,
+      openingCreditedMinutes: 0,
     });
     expect(h.paymentPeriods).toEqual([
       { number: 1, startHours: 0, endHours: 50, weeks: 4, creditedMinutes: 3000, excusedCreditedMinutes: 300, excusedCapMinutes: 300, status: 'completed', completedOn: '2026-03-29', startedOn: '2026-03-02', weeksEndOn: '2026-03-29', hoursRemaining: 0 },
@@ -182,6 +184,8 @@ describe('the clock-hour ledger, hand-computed', () => {
       excusedUncreditedMinutes: 180,
       makeUpMinutes: 120,
       creditedMinutes: 1750,
+      openingScheduledMinutes: 0,
+      openingCreditedMinutes: 0,
     });
     expect(h.attendancePercent).toBe(83.3);
     expect(h.lastDateOfAttendance).toBe('2026-03-13');

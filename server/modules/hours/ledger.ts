@@ -41,6 +41,19 @@ export type LedgerPolicy = {
   sapCheckpointHours: number[];
 };
 
+/**
+ * Hours from before the school kept attendance in Muster (a school that adopted it mid-program):
+ * scheduled and credited before `beforeDate`, by payment period where the school knows them.
+ */
+export type LedgerOpening = {
+  beforeDate: string;
+  scheduledMinutes: number;
+  creditedMinutes: number;
+  /** Null: the credited minutes fill the payment periods in order. */
+  periodCredits: { number: number; creditedMinutes: number; completedOn: string | null }[] | null;
+  lastDateOfAttendance: string | null;
+};
+
 export type LedgerInput = {
   /** The student's enrolment date; null: the first meeting of their roster. */
   enrollmentDate: string | null;
@@ -64,6 +77,12 @@ export type LedgerInput = {
    * to asOf has ended.
    */
   now?: Date;
+  /**
+   * The date from which Muster keeps attendance (the school's or the program's): nothing before it
+   * is scheduled or absent. A student's opening balance brings its own date and the hours before.
+   */
+  recordsFrom?: string | null;
+  opening?: LedgerOpening | null;
 };
 
 export type LedgerDayRow = LedgerDay;
@@ -165,6 +184,38 @@ function firstActiveDay(startDate: string, input: LedgerInput): string | null {
   return first < startDate ? startDate : first;
 }
 
+type PeriodState = { endMinutes: number; startMinutes: number; credited: number; hoursReachedOn: string | null; completedOnGiven: string | null; plan: { number: number } };
+type CheckpointState = { atMinutes: number; evaluatedOn: string | null; percent: number | null; met: boolean | null };
+
+/**
+ * Start the payment periods and SAP checkpoints from an opening balance: the periods' credits as
+ * the school gave them (or the credited minutes filling the periods in order), a period whose
+ * hours were reached before Muster reached them the day before its records start, and checkpoints
+ * passed before then evaluated on the balance's own percentage. Answers the first period not full.
+ */
+function openPeriods(periods: PeriodState[], opening: LedgerOpening, checkpoints: CheckpointState[], minimumPercent: number): number {
+  const dayBefore = addDays(opening.beforeDate, -1);
+  const given = new Map((opening.periodCredits ?? []).map((c) => [c.number, c]));
+  let rest = opening.creditedMinutes;
+  for (const p of periods) {
+    const size = p.endMinutes - p.startMinutes;
+    const credit = opening.periodCredits ? (given.get(p.plan.number)?.creditedMinutes ?? 0) : Math.min(size, rest);
+    rest -= credit;
+    p.credited = Math.min(size, credit);
+    if (p.credited >= size) p.hoursReachedOn = dayBefore;
+    p.completedOnGiven = given.get(p.plan.number)?.completedOn ?? null;
+  }
+  const ratio = opening.scheduledMinutes > 0 ? (opening.creditedMinutes / opening.scheduledMinutes) * 100 : 100;
+  for (const c of checkpoints) {
+    if (opening.creditedMinutes < c.atMinutes) continue;
+    c.evaluatedOn = dayBefore;
+    c.percent = round1(ratio);
+    c.met = ratio >= minimumPercent;
+  }
+  const firstOpen = periods.findIndex((p) => p.credited < p.endMinutes - p.startMinutes);
+  return firstOpen === -1 ? periods.length : firstOpen;
+}
+
 export function computeLedger(input: LedgerInput): Ledger {
   const { asOf, timeZone, closedDates, policy } = input;
   const cache = input.windowCache ?? new Map<string, ClassWindow>();
@@ -176,20 +227,22 @@ export function computeLedger(input: LedgerInput): Ledger {
     return w;
   };
   const startDate = input.enrollmentDate ?? firstMeeting(input.schedules, closedDates);
+  const recordsFrom = input.opening?.beforeDate ?? input.recordsFrom ?? null;
   const scheduleById = new Map(input.schedules.map((s) => [s.scheduleId, s]));
   const recordsByDate = new Map<string, LedgerRecord[]>();
   for (const r of input.records) {
-    if (startDate == null || r.sessionDate < startDate || r.sessionDate > asOf) continue;
+    if (startDate == null || r.sessionDate < startDate || r.sessionDate > asOf || (recordsFrom != null && r.sessionDate < recordsFrom)) continue;
     const list = recordsByDate.get(r.sessionDate) ?? [];
     list.push(r);
     recordsByDate.set(r.sessionDate, list);
   }
   const makeUpByDate = new Map<string, number>();
-  for (const m of input.makeUps) makeUpByDate.set(m.date, (makeUpByDate.get(m.date) ?? 0) + m.minutes);
+  for (const m of input.makeUps) if (recordsFrom == null || m.date >= recordsFrom) makeUpByDate.set(m.date, (makeUpByDate.get(m.date) ?? 0) + m.minutes);
 
   // ---- the days ----
   const days: LedgerDayRow[] = [];
-  const walkFrom = startDate == null ? null : firstActiveDay(startDate, input);
+  const firstActive = startDate == null ? null : firstActiveDay(startDate, input);
+  const walkFrom = firstActive != null && recordsFrom != null && recordsFrom > firstActive ? recordsFrom : firstActive;
   if (walkFrom != null) {
     const rostered = input.schedules.filter((s) => s.onRoster);
     // One set of scratch lists for all days: a ledger walks hundreds of days, an export thousands of ledgers.
@@ -257,12 +310,32 @@ export function computeLedger(input: LedgerInput): Ledger {
   const periods = plan.map((p) => {
     const startMinutes = Math.round(p.startHours * 60);
     const endMinutes = Math.round(p.endHours * 60);
-    return { plan: p, startMinutes, endMinutes, credited: 0, excusedCredited: 0, excusedCap: Math.floor(((endMinutes - startMinutes) * capPercent) / 100), hoursReachedOn: null as string | null };
+    return {
+      plan: p,
+      startMinutes,
+      endMinutes,
+      credited: 0,
+      excusedCredited: 0,
+      excusedCap: Math.floor(((endMinutes - startMinutes) * capPercent) / 100),
+      hoursReachedOn: null as string | null,
+      completedOnGiven: null as string | null,
+    };
   });
   const checkpoints = [...policy.sapCheckpointHours].sort((a, b) => a - b).map((h) => ({ atHours: h, atMinutes: Math.round(h * 60), evaluatedOn: null as string | null, percent: null as number | null, met: null as boolean | null }));
-  const totals: LedgerTotals = { scheduledMinutes: 0, attendedMinutes: 0, excusedMinutes: 0, excusedCreditedMinutes: 0, excusedUncreditedMinutes: 0, makeUpMinutes: 0, creditedMinutes: 0 };
-  let lastDateOfAttendance: string | null = null;
-  let current = 0; // the first period whose hours are not reached
+  const opening = input.opening ?? null;
+  const totals: LedgerTotals = {
+    scheduledMinutes: opening?.scheduledMinutes ?? 0,
+    attendedMinutes: 0,
+    excusedMinutes: 0,
+    excusedCreditedMinutes: 0,
+    excusedUncreditedMinutes: 0,
+    makeUpMinutes: 0,
+    creditedMinutes: opening?.creditedMinutes ?? 0,
+    openingScheduledMinutes: opening?.scheduledMinutes ?? 0,
+    openingCreditedMinutes: opening?.creditedMinutes ?? 0,
+  };
+  let lastDateOfAttendance: string | null = opening?.lastDateOfAttendance ?? null;
+  let current = opening ? openPeriods(periods, opening, checkpoints, policy.minimumAttendancePercent) : 0; // the first period whose hours are not reached
   for (const day of days) {
     totals.scheduledMinutes += day.scheduledMinutes;
     totals.attendedMinutes += day.attendedMinutes;
@@ -313,7 +386,8 @@ export function computeLedger(input: LedgerInput): Ledger {
     const weeksEndOn = startDate ? addDays(startDate, Math.ceil(cumulativeWeeks * 7) - 1) : null;
     const startedOn = i === 0 ? startDate : previousCompletedOn ? addDays(previousCompletedOn, 1) : null;
     let completedOn: string | null = null;
-    if (previousCompleted && p.hoursReachedOn && weeksEndOn) {
+    if (p.completedOnGiven && p.completedOnGiven <= asOf) completedOn = p.completedOnGiven;
+    else if (previousCompleted && p.hoursReachedOn && weeksEndOn) {
       const on = p.hoursReachedOn > weeksEndOn ? p.hoursReachedOn : weeksEndOn;
       if (on <= asOf) completedOn = previousCompletedOn && previousCompletedOn > on ? previousCompletedOn : on;
     }

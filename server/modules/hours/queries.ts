@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, exists, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, exists, getTableColumns, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { AttendanceStatus } from '../../../common/constants.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { attendanceRecords, courses, makeUpSessions, programs, scheduleRosters, schedules, studentLeaves, studentWithdrawals, students, users } from '../../db/schema/index.ts';
+import { attendanceRecords, courses, makeUpSessions, programs, scheduleRosters, schedules, studentLeaves, studentOpeningBalances, studentWithdrawals, students, users } from '../../db/schema/index.ts';
 import { userFullName } from '../../db/user-name.ts';
 import { likePattern } from '../../lib/paging.ts';
 
@@ -254,4 +254,39 @@ export async function selectLedgerWithdrawals(db: DbOrTx, studentIds: number[]):
     .select({ studentId: studentWithdrawals.studentId, withdrawalDate: studentWithdrawals.withdrawalDate, lastDateOfAttendance: studentWithdrawals.lastDateOfAttendance })
     .from(studentWithdrawals)
     .where(inArray(studentWithdrawals.studentId, studentIds));
+}
+
+// ---- Opening balances ----
+
+export type OpeningBalanceRow = typeof studentOpeningBalances.$inferSelect & { enteredByName: string | null };
+
+/** The opening balances of these students (those that have one). */
+export async function selectLedgerOpenings(db: DbOrTx, studentIds: number[]): Promise<(typeof studentOpeningBalances.$inferSelect)[]> {
+  if (studentIds.length === 0) return [];
+  return db.select().from(studentOpeningBalances).where(inArray(studentOpeningBalances.studentId, studentIds));
+}
+
+export async function selectOpeningBalance(db: DbOrTx, studentId: number): Promise<OpeningBalanceRow | undefined> {
+  const [row] = await db
+    .select({ ...getTableColumns(studentOpeningBalances), enteredByName: userFullName })
+    .from(studentOpeningBalances)
+    .leftJoin(users, eq(users.id, studentOpeningBalances.enteredBy))
+    .where(eq(studentOpeningBalances.studentId, studentId));
+  return row;
+}
+
+/** Write a student's opening balance (one per student), locking the row for the caller's transaction. */
+export async function upsertOpeningBalance(tx: DbOrTx, values: typeof studentOpeningBalances.$inferInsert): Promise<void> {
+  const { studentId: _id, ...rest } = values;
+  await tx.insert(studentOpeningBalances).values(values).onConflictDoUpdate({ target: studentOpeningBalances.studentId, set: rest });
+}
+
+export async function deleteOpeningBalanceRow(tx: DbOrTx, studentId: number): Promise<void> {
+  await tx.delete(studentOpeningBalances).where(eq(studentOpeningBalances.studentId, studentId));
+}
+
+/** The ledger rows of the students these SIS ids name (those that exist). */
+export async function selectLedgerStudentsBySis(db: DbOrTx, sisStudentIds: string[]): Promise<LedgerStudentRow[]> {
+  if (sisStudentIds.length === 0) return [];
+  return db.select(studentColumns).from(students).leftJoin(programs, eq(programs.id, students.programId)).where(inArray(students.sisStudentId, sisStudentIds));
 }

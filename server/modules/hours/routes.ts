@@ -9,6 +9,8 @@ import {
   makeUpInputSchema,
   makeUpParamsSchema,
   makeUpSessionSchema,
+  openingBalanceInputSchema,
+  openingBalanceSchema,
   studentHoursQuerySchema,
   studentHoursSchema,
   studentRecordSchema,
@@ -18,7 +20,24 @@ import {
 import { TOTAL_COUNT_HEADER, idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { badRequest } from '../../lib/errors.ts';
-import { attendanceHistory, deleteMakeUp, exportHours, hoursSummary, listMakeUps, recordMakeUp, studentHours, studentRecords, studentTimeCard } from './service.ts';
+import { readTabular } from '../../lib/tabular-file.ts';
+import { readUploadedFile } from '../../lib/upload.ts';
+import {
+  attendanceHistory,
+  deleteMakeUp,
+  deleteOpeningBalance,
+  exportHours,
+  getOpeningBalance,
+  importOpeningBalances,
+  hoursSummary,
+  listMakeUps,
+  recordMakeUp,
+  setOpeningBalance,
+  studentHours,
+  studentRecords,
+  studentTimeCard,
+  uploadLimitMB,
+} from './service.ts';
 
 /** The clock-hour ledger (issue 12): per student, per program, the CSV, make-up sessions. */
 export function hoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
@@ -42,6 +61,34 @@ export function hoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       stream.on('error', (err) => req.log.error({ err }, 'hours export failed mid-stream'));
       return reply.headers(headers).send(stream);
     });
+    // A student's hours from before the school kept attendance in Muster (issue 28).
+    app.get('/api/students/:id/opening-balance', { config: { action: 'hours:view' }, schema: { params: idParam, response: { 200: openingBalanceSchema } } }, async (req) =>
+      getOpeningBalance(deps.db, req.user!, req.params.id),
+    );
+    app.put(
+      '/api/students/:id/opening-balance',
+      { config: { action: 'opening-balances:manage' }, schema: { params: idParam, body: openingBalanceInputSchema, response: { 200: openingBalanceSchema } } },
+      async (req) => setOpeningBalance(deps.db, req.user!, req.params.id, req.body, { clock: deps.clock, ip: req.ip }),
+    );
+    // Many at once from a file (columns: OPENING_BALANCE_COLUMNS); ?dryRun=true checks and counts only.
+    app.post(
+      '/api/students/opening-balances/import',
+      { config: { action: 'opening-balances:manage' }, schema: { querystring: z.object({ dryRun: z.enum(['true', 'false'], { error: 'dryRun must be true or false' }).optional() }) } },
+      async (req) => {
+        const file = await readUploadedFile(req, { maxFileUploadSizeMB: await uploadLimitMB(deps.db) });
+        return importOpeningBalances(deps.db, req.user!, readTabular(file.buffer, file.kind), req.query.dryRun === 'true', { clock: deps.clock, ip: req.ip });
+      },
+    );
+    app.delete(
+      '/api/students/:id/opening-balance',
+      { config: { action: 'opening-balances:manage' }, schema: { params: idParam, querystring: makeUpDeleteSchema.partial(), body: makeUpDeleteSchema.optional() } },
+      async (req, reply) => {
+        const reason = req.body?.reason ?? req.query.reason;
+        if (!reason) throw badRequest('reason is required', [{ field: 'reason', message: 'reason is required' }]);
+        await deleteOpeningBalance(deps.db, req.user!, req.params.id, reason, { clock: deps.clock, ip: req.ip });
+        return reply.status(204).send();
+      },
+    );
     app.get(
       '/api/students/:id/records',
       { config: { action: 'hours:view' }, schema: { params: idParam, querystring: studentRecordsQuerySchema, response: { 200: z.array(studentRecordSchema) } } },

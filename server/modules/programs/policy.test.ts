@@ -44,6 +44,7 @@ describe('program policy', () => {
       attendanceEditLockDays: null,
       consecutiveAbsenceAlert: null,
       alertCopyToStudent: false,
+      recordsStartDate: null,
       isSet: { programHours: false, programWeeks: false, sapCheckpointHours: false },
       paymentPeriods: [
         { number: 1, startHours: 0, endHours: 450, weeks: 13 },

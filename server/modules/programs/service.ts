@@ -167,6 +167,7 @@ export async function programPolicy(db: DbOrTx, programId: number): Promise<Prog
     attendanceEditLockDays: row?.attendanceEditLockDays ?? null,
     consecutiveAbsenceAlert: row?.consecutiveAbsenceAlert ?? null,
     alertCopyToStudent: row?.alertCopyToStudent ?? false,
+    recordsStartDate: row?.recordsStartDate ?? null,
     isSet: { programHours: ownHours != null, programWeeks: row?.programWeeks != null, sapCheckpointHours: row?.sapCheckpointHours != null },
     paymentPeriods,
     updatedAt: row?.updatedAt.toISOString() ?? null,
@@ -178,7 +179,7 @@ export async function programPolicy(db: DbOrTx, programId: number): Promise<Prog
  * values whose default is derived (program hours and weeks, checkpoints) and for the make-up cap
  * (no cap); the others are stored with their default filled in.
  */
-type PolicySettings = Pick<ProgramPolicy, 'academicYearHours' | 'academicYearWeeks' | 'excusedCapPercent' | 'minimumAttendancePercent' | 'withdrawAfterDays' | 'makeUpDeadlineDays' | 'makeUpCapPercent' | 'attendanceEditLockDays' | 'consecutiveAbsenceAlert' | 'alertCopyToStudent'> & {
+type PolicySettings = Pick<ProgramPolicy, 'academicYearHours' | 'academicYearWeeks' | 'excusedCapPercent' | 'minimumAttendancePercent' | 'withdrawAfterDays' | 'makeUpDeadlineDays' | 'makeUpCapPercent' | 'attendanceEditLockDays' | 'consecutiveAbsenceAlert' | 'alertCopyToStudent' | 'recordsStartDate'> & {
   programHours: number | null;
   programWeeks: number | null;
   sapCheckpointHours: number[] | null;
@@ -199,6 +200,7 @@ function storedSettings(row: ProgramPolicyRow | undefined, programHours: number 
     attendanceEditLockDays: row?.attendanceEditLockDays ?? null,
     consecutiveAbsenceAlert: row?.consecutiveAbsenceAlert ?? null,
     alertCopyToStudent: row?.alertCopyToStudent ?? false,
+    recordsStartDate: row?.recordsStartDate ?? null,
   };
 }
 
@@ -217,6 +219,7 @@ function settingsFromInput(i: ProgramPolicyInput, programHours: number | null): 
     attendanceEditLockDays: i.attendanceEditLockDays ?? POLICY_DEFAULTS.attendanceEditLockDays,
     consecutiveAbsenceAlert: i.consecutiveAbsenceAlert ?? POLICY_DEFAULTS.consecutiveAbsenceAlert,
     alertCopyToStudent: i.alertCopyToStudent ?? POLICY_DEFAULTS.alertCopyToStudent,
+    recordsStartDate: i.recordsStartDate ?? null,
   };
 }
 
@@ -265,6 +268,7 @@ export async function setProgramPolicy(db: Db, programId: number, input: Program
       attendanceEditLockDays: next.attendanceEditLockDays,
       consecutiveAbsenceAlert: next.consecutiveAbsenceAlert,
       alertCopyToStudent: next.alertCopyToStudent,
+      recordsStartDate: next.recordsStartDate,
       updatedBy: ctx.actorId,
     });
     const diff = changedFields(before as Record<string, unknown>, next as Record<string, unknown>);

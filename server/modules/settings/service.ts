@@ -40,6 +40,7 @@ function toSettings(r: Row): Settings {
       enableBluetoothVerification: r.enableBluetoothVerification,
       allowInstructorOverride: r.allowInstructorOverride,
       timeZone: r.timeZone,
+      recordsStartDate: r.recordsStartDate,
     },
     notifications: {
       emailNotifications: r.emailNotifications,

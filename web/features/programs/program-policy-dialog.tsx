@@ -43,7 +43,7 @@ function PolicyLoader({ programId }: { programId: number }) {
 }
 
 type Key = keyof typeof FIELD_SPECS;
-type Values = Record<Key, string> & { alertCopyToStudent: boolean };
+type Values = Record<Key, string> & { alertCopyToStudent: boolean; recordsStartDate: string };
 
 /**
  * Each setting: its label, the rule it follows, and for the defaults derived from other values
@@ -86,7 +86,7 @@ function shownText(policy: ProgramPolicy, key: Key): string {
 
 /** The form starts with the program's own values; a default in force is a blank field. */
 function startValues(policy: ProgramPolicy): Values {
-  const values = { alertCopyToStudent: policy.alertCopyToStudent } as Values;
+  const values = { alertCopyToStudent: policy.alertCopyToStudent, recordsStartDate: policy.recordsStartDate ?? '' } as Values;
   for (const key of KEYS) values[key] = isSet(policy, key) ? inputText(policy, key) : '';
   return values;
 }
@@ -126,6 +126,7 @@ function PolicyForm({ policy }: { policy: ProgramPolicy }) {
       const candidate: Record<string, unknown> = {};
       for (const key of KEYS) candidate[key] = key === 'sapCheckpointHours' ? checkpointList(v[key]) : numberOrNull(v[key]);
       candidate.alertCopyToStudent = Boolean(v.alertCopyToStudent);
+      candidate.recordsStartDate = v.recordsStartDate || null;
       return candidate;
     },
   });
@@ -159,6 +160,13 @@ function PolicyForm({ policy }: { policy: ProgramPolicy }) {
             />
           );
         })}
+        <TextField
+          label="Keep attendance from"
+          type="date"
+          {...bind('recordsStartDate')}
+          error={errorOf('recordsStartDate')}
+          hint="For a program that starts using Muster mid-way: before this date nothing is scheduled or absent, and students' hours are their opening balances. Blank: the school's date (Settings › Attendance)."
+        />
       </div>
       <StudentCopySwitch field={bind('alertCopyToStudent')} />
       <PaymentPeriods policy={policy} />

@@ -28,6 +28,8 @@ export type GroupSpec = {
   /** Times of day, HH:MM (the system group's nightly backup time). */
   times?: Record<string, { label: string; hint: string }>;
   texts?: Record<string, { label: string; hint: string; maxLength: number }>;
+  /** Optional calendar dates (blank: none), such as the date Muster keeps attendance from. */
+  dates?: Record<string, { label: string; hint: string }>;
   /** Where the form saves: PUT /api/settings (default) or the school's notification defaults. */
   target?: 'settings' | 'notification-defaults';
   /** Id stem of the form's title when two forms show one group. */
@@ -46,6 +48,7 @@ function draftOf(spec: GroupSpec, values: Record<string, unknown>): Draft {
   if (spec.timeZone) draft.timeZone = String(values.timeZone ?? '');
   for (const key of Object.keys(spec.times ?? {})) draft[key] = String(values[key] ?? '');
   for (const key of Object.keys(spec.texts ?? {})) draft[key] = String(values[key] ?? '');
+  for (const key of Object.keys(spec.dates ?? {})) draft[key] = String(values[key] ?? '');
   return draft;
 }
 
@@ -73,6 +76,12 @@ function groupResolver(spec: GroupSpec): Resolver<Draft, unknown, Record<string,
       const text = String(draft[key]).trim();
       if (text.length <= t.maxLength) values[key] = text;
       else found[key] = `${t.label} must be at most ${t.maxLength} characters`;
+    }
+    for (const [key, d] of Object.entries(spec.dates ?? {})) {
+      const text = String(draft[key]).trim();
+      if (text === '') values[key] = null;
+      else if (/^\d{4}-\d{2}-\d{2}$/.test(text)) values[key] = text;
+      else found[key] = `${d.label} must be a date`;
     }
     if (Object.keys(found).length === 0) return { values, errors: {} };
     const errors: FormErrors<Draft> = {};
@@ -144,6 +153,7 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
   const integerKeys = Object.keys(spec.integers);
   const timeKeys = Object.keys(spec.times ?? {});
   const textKeys = Object.keys(spec.texts ?? {});
+  const dateKeys = Object.keys(spec.dates ?? {});
   return (
     <Card>
       <form ref={formRef} onSubmit={onSubmit} noValidate aria-labelledby={titleId}>
@@ -155,7 +165,7 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
         </div>
         <div className="px-5 py-5 sm:px-6">
           {notice}
-          {integerKeys.length > 0 || spec.timeZone || timeKeys.length > 0 || textKeys.length > 0 ? (
+          {integerKeys.length > 0 || spec.timeZone || timeKeys.length > 0 || textKeys.length > 0 || dateKeys.length > 0 ? (
             <div className="grid gap-x-6 gap-y-5 sm:grid-cols-2">
               {textKeys.map((key) => (
                 <TextField
@@ -188,6 +198,19 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
                   name={key}
                   label={spec.times![key]!.label}
                   hint={spec.times![key]!.hint}
+                  value={String(draft[key])}
+                  onChange={(e) => set(key, e.target.value)}
+                  readOnly={!canEdit}
+                  error={errorOf(key)}
+                />
+              ))}
+              {dateKeys.map((key) => (
+                <TextField
+                  key={key}
+                  type="date"
+                  name={key}
+                  label={spec.dates![key]!.label}
+                  hint={spec.dates![key]!.hint}
                   value={String(draft[key])}
                   onChange={(e) => set(key, e.target.value)}
                   readOnly={!canEdit}

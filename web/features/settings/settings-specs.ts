@@ -1,4 +1,5 @@
 import { attendanceSettingsSchema, securitySettingsSchema, systemSettingsSchema } from '../../../common/settings.ts';
+import { CHECK_OUT_GRACE_MINUTES } from '../../../common/qr-sessions-limits.ts';
 import type { GroupSpec } from './group-form.tsx';
 
 const A = attendanceSettingsSchema.shape;
@@ -20,7 +21,14 @@ export const ATTENDANCE: GroupSpec = {
       schema: A.earlyLeaveThresholdMinutes,
       help: 'A check-out earlier than class end minus this is incomplete.',
     },
-    qrCodeExpirationMinutes: { label: 'QR code expiration (minutes)', subject: 'QR code expiration', unit: 'minutes', schema: A.qrCodeExpirationMinutes, help: 'How long a new session accepts scans.' },
+    // docs/decisions/042: a session lasts its class; this is the length of one started off schedule.
+    qrCodeExpirationMinutes: {
+      label: 'Off-schedule QR code expiration (minutes)',
+      subject: 'QR code expiration',
+      unit: 'minutes',
+      schema: A.qrCodeExpirationMinutes,
+      help: `A session started during its class stays open until the class ends, plus ${CHECK_OUT_GRACE_MINUTES} minutes for check-out. One started off schedule (another day or hour) stays open this long, and no session closes sooner.`,
+    },
     autoMarkAbsentHours: { label: 'Auto-mark absent after (hours)', subject: 'Auto-mark absent', unit: 'hours', schema: A.autoMarkAbsentHours, help: 'After class ends, students still missing are marked absent.' },
   },
   switches: {
@@ -28,6 +36,12 @@ export const ATTENDANCE: GroupSpec = {
     allowInstructorOverride: { label: 'Instructor override', description: 'Let instructors change a student’s status, with a required reason.' },
   },
   timeZone: { label: 'School time zone', hint: 'Session dates, class times and late marks use this zone.' },
+  dates: {
+    recordsStartDate: {
+      label: 'Keep attendance from',
+      hint: "For a school that starts using Muster mid-program: before this date nothing is scheduled or absent, and each student's hours are their opening balance (Hours tab). Blank: since each student's start.",
+    },
+  },
 };
 
 export const NOTIFICATIONS: GroupSpec = {

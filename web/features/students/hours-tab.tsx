@@ -16,6 +16,7 @@ import { PaymentPeriods, SapCheckpoints } from './period-progress.tsx';
 import { useStudentHours } from './students-api.ts';
 import { TimeCard } from './time-card.tsx';
 import { serverToday } from '../../lib/server-clock.ts';
+import { OpeningBalanceCard } from './opening-balance.tsx';
 
 /**
  * The Hours tab: the ledger as of a date (today unless one is chosen). The summary query also
@@ -88,7 +89,13 @@ function LedgerView({ student, ledger }: { student: Student; ledger: StudentHour
           Totals as of {formatDate(ledger.asOf, 'medium')}
         </h2>
         <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
-          <Stat label="Credited" value={formatHm(t.creditedMinutes)} unit="h" note="Attended, make-up and excused within the cap" emphasis />
+          <Stat
+            label="Credited"
+            value={formatHm(t.creditedMinutes)}
+            unit="h"
+            note={t.openingCreditedMinutes > 0 ? `Includes ${formatHm(t.openingCreditedMinutes)} h before Muster` : 'Attended, make-up and excused within the cap'}
+            emphasis
+          />
           <Stat label="Scheduled" value={formatHm(t.scheduledMinutes)} unit="h" />
           <Stat label="Attendance" value={formatPercent(ledger.attendancePercent)} note="Credited ÷ scheduled" emphasis />
           <Stat label="Attended" value={formatHm(t.attendedMinutes)} unit="h" />
@@ -119,6 +126,7 @@ function LedgerView({ student, ledger }: { student: Student; ledger: StudentHour
       </section>
 
       <PaymentPeriods ledger={ledger} />
+      <OpeningBalanceCard student={student} />
       <SapCheckpoints checkpoints={ledger.sapCheckpoints} />
       <AttendanceCalendar student={student} asOf={ledger.asOf} enrollmentDate={ledger.enrollmentDate} month={month} onMonthChange={setMonth} />
       <MakeUpSessions student={student} />

@@ -3,14 +3,16 @@ import { z } from 'zod';
 import { leaveSchema, type LeaveInput } from '../../../common/compliance.ts';
 import {
   makeUpSessionSchema,
+  openingBalanceSchema,
   studentHoursSchema,
   studentRecordSchema,
   type MakeUpInput,
+  type OpeningBalanceInput,
 } from '../../../common/hours.ts';
 import { studentSchema, type StudentInput } from '../../../common/students.ts';
 import { HOURS_KEY, SCHEDULES_KEY, STUDENTS_KEY, type StudentListParams } from '../../lib/shared-queries.ts';
 import { downloadFile, localDate } from '../../lib/download.ts';
-import { apiParse, apiRequest } from '../../lib/api.ts';
+import { ApiError, apiParse, apiRequest } from '../../lib/api.ts';
 import { useRefreshingMutation } from '../../lib/use-refreshing-mutation.ts';
 
 /** The Students screen's changes; the list itself is lib/shared-queries.ts (the roster reads it too). */
@@ -86,6 +88,22 @@ export const useDeleteMakeUp = (id: number) =>
   useLedgerMutation(id, ({ sessionId, reason }: { sessionId: number; reason: string }) =>
     apiRequest('DELETE', `/api/students/${id}/make-up-sessions/${sessionId}`, { reason }).then(() => undefined),
   );
+
+/** GET /api/students/:id/opening-balance: the hours before Muster kept attendance; null when none was entered (404). */
+export function useOpeningBalance(id: number) {
+  return useQuery({
+    queryKey: [...studentKey(id), 'opening-balance'],
+    queryFn: () =>
+      apiParse(openingBalanceSchema, 'GET', `/api/students/${id}/opening-balance`).catch((e: unknown) => {
+        if (e instanceof ApiError && e.status === 404) return null;
+        throw e;
+      }),
+  });
+}
+
+/** An opening balance changes the ledger from its date on. */
+export const useSaveOpeningBalance = (id: number) =>
+  useLedgerMutation(id, (input: OpeningBalanceInput) => apiParse(openingBalanceSchema, 'PUT', `/api/students/${id}/opening-balance`, input));
 
 /** GET /api/students/:id/leaves: the student's leaves of absence. */
 export function useLeaves(id: number) {
