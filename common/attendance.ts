@@ -287,3 +287,25 @@ export type StartCheck = z.infer<typeof startCheckSchema>;
 export const startedSessionSchema = qrSessionSchema.extend({ warning: z.string().nullable() });
 /** A session may be started this long before the class's start time without a warning. */
 export const START_EARLY_MINUTES = 30;
+
+// ---- Meetings that did not take place, and meetings nobody took attendance at (issue 28) ----
+
+/** POST /api/schedules/{id}/meetings/{date}/cancel: why the class did not meet. */
+export const cancelMeetingSchema = z
+  .object({ reason: z.string({ error: 'reason is required' }).trim().min(1, 'reason is required').max(500, 'reason must be at most 500 characters') })
+  .strict();
+export const meetingParamsSchema = z.object({ id: dbId('id'), date: isoDate('date') });
+
+/** A past meeting with no QR session and no record for anyone: to take attendance for, or cancel. */
+export const meetingToReviewSchema = z.object({
+  scheduleId: z.number().int(),
+  courseCode: z.string(),
+  courseName: z.string(),
+  date: z.string(),
+  startTime: z.string(),
+  endTime: z.string(),
+  rosterCount: z.number().int(),
+});
+export type MeetingToReview = z.infer<typeof meetingToReviewSchema>;
+/** How far back the review list looks. */
+export const MEETING_REVIEW_DAYS = 30;

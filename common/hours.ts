@@ -276,6 +276,12 @@ export const ledgerDaySchema = z.object({
    * not scheduled, attended or absent until they end (issue 28).
    */
   pendingMinutes: z.number().int(),
+  /**
+   * Minutes of that day's meetings that ended with nothing recorded for anyone and no QR session:
+   * not scheduled nor absent until attendance is taken or the meeting cancelled (issue 28; the list
+   * to review is GET /api/attendance/meetings-to-review).
+   */
+  unrecordedMinutes: z.number().int(),
 });
 export type LedgerDay = z.infer<typeof ledgerDaySchema>;
 

@@ -113,3 +113,16 @@ export async function auditEntries(db: Db, tableName: string) {
   );
   return rows;
 }
+
+/**
+ * A QR session ran (and ended) at every meeting of these schedules from–to: the classes took place,
+ * so a rostered student without a record is absent, not an unrecorded meeting for review (issue 28).
+ */
+export async function sessionsRanFor(db: Db, scheduleIds: number[], from: string, to: string): Promise<void> {
+  await db.execute(sql`
+    insert into qr_sessions (schedule_id, token_secret, session_date, created_at, expires_at, is_active)
+    select s.id, '\\x00'::bytea, d::date, d, d + interval '1 day', false
+      from schedules s cross join generate_series(${from}::date, ${to}::date, interval '1 day') d
+     where s.id = any(${`{${scheduleIds.join(',')}}`}::int[]) and extract(dow from d) = s.day_of_week
+       and d::date between s.course_start_date and s.course_end_date`);
+}

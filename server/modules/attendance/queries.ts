@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, lt, notExists, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, lt, notExists, or, sql, type SQL } from 'drizzle-orm';
 import type { AttendanceStatus } from '../../../common/constants.ts';
 import type { CheckInFlagEvidence, CheckInFlagReason, CheckInFlagStatus } from '../../../common/attendance.ts';
 import { anyOf } from '../../db/bulk-upsert.ts';
@@ -643,4 +643,37 @@ export async function selectWithdrawalDate(db: DbOrTx, studentId: number): Promi
 export async function selectStudentProgramId(db: DbOrTx, studentId: number): Promise<number | null> {
   const [row] = await db.select({ programId: students.programId }).from(students).where(eq(students.id, studentId));
   return row?.programId ?? null;
+}
+
+/** Records of a meeting other than the job's automatic absences (what cancelling it would throw away). */
+export async function countKeptMeetingRecords(tx: DbOrTx, scheduleId: number, sessionDate: string): Promise<number> {
+  const [row] = await tx
+    .select({ n: count() })
+    .from(attendanceRecords)
+    .where(and(eq(attendanceRecords.scheduleId, scheduleId), eq(attendanceRecords.sessionDate, sessionDate), sql`${attendanceRecords.source} <> 'auto'`));
+  return row?.n ?? 0;
+}
+
+/** The job's automatic absences of a meeting that did not take place. */
+export async function deleteAutoAbsences(tx: DbOrTx, scheduleId: number, sessionDate: string): Promise<number> {
+  const rows = await tx
+    .delete(attendanceRecords)
+    .where(and(eq(attendanceRecords.scheduleId, scheduleId), eq(attendanceRecords.sessionDate, sessionDate), eq(attendanceRecords.source, 'auto')))
+    .returning({ id: attendanceRecords.id });
+  return rows.length;
+}
+
+/**
+ * Meetings of these schedules between two dates at which anything happened: a record of any
+ * student, or a QR session. The others are meetings nobody took attendance at.
+ */
+export async function selectHeldMeetings(db: DbOrTx, scheduleIds: number[], from: string, to: string): Promise<{ scheduleId: number; sessionDate: string }[]> {
+  if (scheduleIds.length === 0) return [];
+  const { rows } = await db.execute<{ scheduleId: number; sessionDate: string }>(sql`
+    select schedule_id as "scheduleId", session_date::text as "sessionDate" from meeting_status_totals
+     where schedule_id = ${anyOf(scheduleIds, 'int')} and session_date between ${from}::date and ${to}::date and records > 0
+    union
+    select schedule_id, session_date::text from qr_sessions
+     where schedule_id = ${anyOf(scheduleIds, 'int')} and session_date between ${from}::date and ${to}::date`);
+  return rows;
 }

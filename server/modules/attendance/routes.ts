@@ -2,6 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   attendanceRowSchema,
+  cancelMeetingSchema,
+  meetingParamsSchema,
+  meetingToReviewSchema,
   attendanceSubmitResultSchema,
   attendanceSubmitSchema,
   clockHoursQuerySchema,
@@ -16,7 +19,19 @@ import {
 } from '../../../common/attendance.ts';
 import { idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
-import { PUBLIC_RATE_LIMIT, checkInFromBrowser, clockHours, createManualRecord, listScheduleAttendance, overrideAttendance, reviewFlag, undoCheckOut } from './service.ts';
+import {
+  PUBLIC_RATE_LIMIT,
+  cancelMeeting,
+  checkInFromBrowser,
+  clockHours,
+  createManualRecord,
+  listScheduleAttendance,
+  meetingsToReview,
+  overrideAttendance,
+  restoreMeeting,
+  reviewFlag,
+  undoCheckOut,
+} from './service.ts';
 
 export function attendanceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
@@ -36,6 +51,19 @@ export function attendanceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     // One action for a check-out made by mistake (issue 28): the check-in again; the history keeps the check-out.
     app.post('/api/attendance/:id/undo-check-out', { config: { action: 'attendance:take' }, schema: { params: idParam, response: { 200: attendanceRowSchema } } }, async (req) =>
       undoCheckOut(deps.db, req.user!, req.params.id, { clock: deps.clock, ip: req.ip }),
+    );
+    // A class that did not meet (issue 28): never scheduled, never an absence; audited with the reason.
+    app.post('/api/schedules/:id/meetings/:date/cancel', { config: { action: 'attendance:take' }, schema: { params: meetingParamsSchema, body: cancelMeetingSchema } }, async (req, reply) => {
+      await cancelMeeting(deps.db, req.user!, req.params.id, req.params.date, req.body.reason, { clock: deps.clock, ip: req.ip });
+      return reply.status(204).send();
+    });
+    app.delete('/api/schedules/:id/meetings/:date/cancel', { config: { action: 'attendance:take' }, schema: { params: meetingParamsSchema, body: cancelMeetingSchema } }, async (req, reply) => {
+      await restoreMeeting(deps.db, req.user!, req.params.id, req.params.date, req.body.reason, { clock: deps.clock, ip: req.ip });
+      return reply.status(204).send();
+    });
+    // Meetings that ended with nothing recorded for anyone: not counted as absences until reviewed.
+    app.get('/api/attendance/meetings-to-review', { config: { action: 'attendance:take' }, schema: { response: { 200: z.array(meetingToReviewSchema) } } }, async (req) =>
+      meetingsToReview(deps.db, req.user!, deps.clock),
     );
     app.post('/api/attendance', { config: { action: 'attendance:take' }, schema: { body: manualRecordSchema, response: { 201: attendanceRowSchema } } }, async (req, reply) =>
       reply.status(201).send(await createManualRecord(deps.db, req.user!, req.body, { clock: deps.clock, ip: req.ip })),

@@ -83,6 +83,11 @@ export type LedgerInput = {
    */
   recordsFrom?: string | null;
   opening?: LedgerOpening | null;
+  /**
+   * Meetings at which anything was recorded for anyone, or a QR session ran (`scheduleId|date`).
+   * Given, an ended meeting outside it is unrecorded: shown for review, never counted as absences.
+   */
+  heldMeetings?: ReadonlySet<string>;
 };
 
 export type LedgerDayRow = LedgerDay;
@@ -251,6 +256,7 @@ export function computeLedger(input: LedgerInput): Ledger {
     const excused: Interval[] = [];
     const meetingOf = new Map<number, ClassWindow>();
     const pending: Interval[] = [];
+    const unrecorded: Interval[] = [];
     const nowMs = input.now?.getTime() ?? Number.POSITIVE_INFINITY;
     for (let date = walkFrom, weekday = dayOfWeek(walkFrom); date <= asOf; date = nextDay(date), weekday = (weekday + 1) % 7) {
       const closed = closedDates.has(date);
@@ -260,6 +266,7 @@ export function computeLedger(input: LedgerInput): Ledger {
       attended.length = 0;
       excused.length = 0;
       pending.length = 0;
+      unrecorded.length = 0;
       meetingOf.clear();
       if (!closed && !onLeave && !withdrawn) {
         for (const s of rostered) {
@@ -269,6 +276,10 @@ export function computeLedger(input: LedgerInput): Ledger {
           const w = windowOf(s, date);
           if (w.end.getTime() > nowMs) {
             pending.push([w.start.getTime(), w.end.getTime()]);
+            continue;
+          }
+          if (input.heldMeetings && !input.heldMeetings.has(`${s.scheduleId}|${date}`)) {
+            unrecorded.push([w.start.getTime(), w.end.getTime()]);
             continue;
           }
           meetingOf.set(s.scheduleId, w);
@@ -300,6 +311,7 @@ export function computeLedger(input: LedgerInput): Ledger {
         makeUpMinutes: makeUpByDate.get(date) ?? 0,
         creditedMinutes: 0,
         pendingMinutes: minutesOf(unionMs(pending)),
+        unrecordedMinutes: minutesOf(unionMs(unrecorded)),
       });
     }
   }

@@ -147,10 +147,12 @@ describe('a school that starts mid-year (issue 28 item 2)', () => {
     const res = await t.app.inject({ method: 'PUT', url: `/api/programs/${programId}/policy`, headers: { cookie: admin }, payload: { programWeeks: policy.programWeeks, recordsStartDate: '2026-11-23' } });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().recordsStartDate).toBe('2026-11-23');
-    // Cy has no balance any more: his hours start on the program's date, Monday 23 Nov (4 classes, none attended).
+    // Cy has no balance any more: his hours start on the program's date, Monday 23 Nov. Nobody took
+    // attendance on Monday to Wednesday: those meetings are for review, not absences; Thursday's is.
     const cy = await hoursOf(ids.cy);
     expect(cy.days[0].date).toBe('2026-11-23');
-    expect(cy.totals).toMatchObject({ scheduledMinutes: 4 * 360, creditedMinutes: 0 });
+    expect(cy.days.map((d: { unrecordedMinutes: number }) => d.unrecordedMinutes)).toEqual([360, 360, 360, 0]);
+    expect(cy.totals).toMatchObject({ scheduledMinutes: 360, creditedMinutes: 0 });
     // A balance entered now takes the program's date.
     const b = await put(ids.cy, { scheduledHours: 378, creditedHours: 300, note: 'Old SIS' });
     expect(b.json().beforeDate).toBe('2026-11-23');

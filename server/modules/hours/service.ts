@@ -22,7 +22,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { csvDownloadHeaders, csvFromRows } from '../../lib/csv.ts';
 import { AppError, badRequest, forbidden, notFound, type RowProblem } from '../../lib/errors.ts';
 import { localDate, localTimeOfDay } from '../../lib/school-time.ts';
-import { recordHistory, recordStudentId, type ClassWindow } from '../attendance/service.ts';
+import { heldMeetings, recordHistory, recordStudentId, type ClassWindow } from '../attendance/service.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { closedDates as closedDatesOf } from '../calendar/service.ts';
 import { programPolicy } from '../programs/service.ts';
@@ -156,6 +156,10 @@ export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: str
     getSettings(db),
   ]);
   const openingOf = new Map(openingRows.map((o) => [o.studentId, toLedgerOpening(o)]));
+  // Which meetings anybody took attendance at: the others are for review, not absences.
+  const rosteredIds = [...new Set(scheduleRows.filter((r) => r.onRoster).map((r) => r.id))];
+  const firstDate = list.reduce((d, s) => (s.enrollmentDate && s.enrollmentDate < d ? s.enrollmentDate : d), asOf);
+  const held = await heldMeetings(db, rosteredIds, scheduleRows.reduce((d, r) => (r.courseStartDate < d ? r.courseStartDate : d), firstDate), asOf);
   const policies = new Map(programIds.map((id, i) => [id, policyList[i]]));
   const group = <T extends { studentId: number }>(rows: T[]) => {
     const m = new Map<number, T[]>();
@@ -215,6 +219,7 @@ export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: str
       now,
       recordsFrom: recordsStartDate(settings.attendance.recordsStartDate, policy),
       opening: openingOf.get(s.id) ?? null,
+      heldMeetings: held,
     });
     const leaveLength = leaves.reduce((n, l) => n + daysBetween(l.startDate, l.endDate) + 1, 0);
     result.set(s.id, {

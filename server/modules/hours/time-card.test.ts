@@ -2,7 +2,7 @@ import zlib from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attendanceRecords, courses, programPolicies, programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
-import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
+import { auditEntries, createTestApp, fixedClock, sessionsRanFor, type TestApp } from '../../test/helpers.ts';
 import { printable } from '../../lib/pdf-text.ts';
 
 /*
@@ -49,6 +49,8 @@ beforeAll(async () => {
     scheduleOf.set(day, id);
   }
   await t.db.insert(scheduleRosters).values([...scheduleOf.values()].map((scheduleId) => ({ scheduleId, studentId })));
+  // The classes took place (attendance was taken): what Rosa has no record of, she missed.
+  await sessionsRanFor(t.db, [...scheduleOf.values()], '2026-03-02', '2026-04-10');
 
   const weekday = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
   const record = (date: string, status: string, times?: [string, string]) => ({
@@ -114,6 +116,7 @@ beforeAll(async () => {
       .values({ ...common, dayOfWeek: day, courseStartDate: '2025-01-06', courseEndDate: '2026-12-31' })
       .returning({ id: schedules.id })) as [{ id: number }];
     await t.db.insert(scheduleRosters).values({ scheduleId: id, studentId: longStudentId });
+    await sessionsRanFor(t.db, [id], '2025-01-06', '2026-04-10');
   }
 });
 afterAll(() => t?.close());
@@ -251,7 +254,7 @@ describe('the time card PDF', () => {
 
   it('counts a record in a class off the student\'s roster as attended, not scheduled', async () => {
     const h = (await get(`/api/students/${offRosterStudentId}/hours?asOf=2026-03-06&from=2026-03-06&to=2026-03-06`)).json();
-    expect(h.days).toEqual([{ date: '2026-03-06', scheduledMinutes: 0, attendedMinutes: 115, excusedMinutes: 0, makeUpMinutes: 0, creditedMinutes: 115, closed: false, onLeave: false, pendingMinutes: 0 }]);
+    expect(h.days).toEqual([{ date: '2026-03-06', scheduledMinutes: 0, attendedMinutes: 115, excusedMinutes: 0, makeUpMinutes: 0, creditedMinutes: 115, closed: false, onLeave: false, pendingMinutes: 0, unrecordedMinutes: 0 }]);
     const lines = pdfPages((await get(`/api/students/${offRosterStudentId}/time-card.pdf?from=2026-03-01&to=2026-03-06`)).rawPayload)[0]!;
     expect(lines).toContain('Fri 2026-03-06 | COS-101 | 13:05–15:00 | present | 0 | 115 | 115');
   });

@@ -218,3 +218,23 @@ export async function selectMeetingsOn(
     .orderBy(asc(schedules.startTime), asc(courses.courseCode), asc(schedules.cohortNumber));
   return rows.map((r) => ({ ...r, openSessionExpiresAt: r.openSessionExpiresAt == null ? null : new Date(r.openSessionExpiresAt) }));
 }
+
+/** Add a date to a schedule's holiday exceptions (its meeting that day is cancelled); false when it was there already. */
+export async function addHolidayException(tx: DbOrTx, scheduleId: number, date: string): Promise<boolean> {
+  const rows = await tx
+    .update(schedules)
+    .set({ holidayExceptions: sql`array_append(coalesce(${schedules.holidayExceptions}, '{}'), ${date}::date)`, updatedAt: sql`now()` })
+    .where(and(eq(schedules.id, scheduleId), sql`not (${date}::date = any(coalesce(${schedules.holidayExceptions}, '{}')))`))
+    .returning({ id: schedules.id });
+  return rows.length > 0;
+}
+
+/** Remove a date from a schedule's holiday exceptions; false when it was not there. */
+export async function removeHolidayException(tx: DbOrTx, scheduleId: number, date: string): Promise<boolean> {
+  const rows = await tx
+    .update(schedules)
+    .set({ holidayExceptions: sql`array_remove(${schedules.holidayExceptions}, ${date}::date)`, updatedAt: sql`now()` })
+    .where(and(eq(schedules.id, scheduleId), sql`${date}::date = any(coalesce(${schedules.holidayExceptions}, '{}'))`))
+    .returning({ id: schedules.id });
+  return rows.length > 0;
+}

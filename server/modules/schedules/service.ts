@@ -29,6 +29,8 @@ import {
   type MeetingRow,
   type ScheduleRow,
   type ScheduleWrite,
+  addHolidayException,
+  removeHolidayException,
 } from './queries.ts';
 
 type Input = z.output<typeof scheduleInputSchema>;
@@ -216,4 +218,19 @@ export async function whyNotMeetingOn(db: DbOrTx, scheduleId: number, date: stri
       return closure ? `The school is closed today (${closure.name}); ${c.courseName} does not meet.` : null;
     }
   }
+}
+
+/**
+ * The meeting of `date` does not take place (an instructor is sick): the date joins the schedule's
+ * holiday exceptions, the one rule every reader of meetings follows (common/hours.ts notAMeeting),
+ * so it is never scheduled nor an absence. The caller checks who may and audits why. False when the
+ * date was a holiday of the schedule already.
+ */
+export async function cancelMeetingOn(tx: DbOrTx, scheduleId: number, date: string): Promise<boolean> {
+  return addHolidayException(tx, scheduleId, date);
+}
+
+/** Undo cancelMeetingOn: the date is a meeting again. False when it was not a holiday of the schedule. */
+export async function restoreMeetingOn(tx: DbOrTx, scheduleId: number, date: string): Promise<boolean> {
+  return removeHolidayException(tx, scheduleId, date);
 }

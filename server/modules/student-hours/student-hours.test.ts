@@ -6,7 +6,7 @@ import { loadConfig, type Config } from '../../config.ts';
 import { courses, programPolicies, programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
 import { createFieldCipher } from '../../lib/field-cipher.ts';
 import { pickStudentLanguage } from '../../lib/student-i18n.ts';
-import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
+import { createTestApp, fixedClock, sessionsRanFor, type TestApp } from '../../test/helpers.ts';
 import { hoursLinkRequestsSettled, purgeExpiredHoursLinks } from './service.ts';
 
 /*
@@ -53,6 +53,7 @@ beforeAll(async () => {
     .returning({ id: students.id })) as [{ id: number }];
   await t.db.insert(students).values({ firstName: 'Ben', lastName: 'Ode', sisStudentId: 'S-200', programId });
   await t.db.insert(scheduleRosters).values({ scheduleId, studentId: ana });
+  await sessionsRanFor(t.db, [scheduleId], '2026-10-05', '2026-11-30');
   for (const [date, status] of [['2026-10-05', 'present'], ['2026-10-12', 'present'], ['2026-10-19', 'excused'], ['2026-10-26', 'present'], ['2026-11-02', 'present'], ['2026-11-09', 'present']]) {
     await t.db.execute(sql`insert into attendance_records (student_id, schedule_id, session_date, status, source, is_manual_override, override_reason)
                            values (${ana}, ${scheduleId}, ${date}, ${status}, 'manual', true, 'Paper sheet')`);

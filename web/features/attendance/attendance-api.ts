@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   attendanceRowSchema,
   checkInFlagSchema,
+  meetingToReviewSchema,
   qrImageSchema,
   qrSessionSchema,
   startCheckSchema,
@@ -15,7 +16,7 @@ import {
 } from '../../../common/attendance.ts';
 import { ATTENDANCE_STATUS_LABELS, REALTIME_REFRESH_MS, type AttendanceStatus } from '../../../common/constants.ts';
 import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
-import { apiParse, readErrorBody } from '../../lib/api.ts';
+import { apiParse, apiRequest, readErrorBody } from '../../lib/api.ts';
 import { serverNow } from '../../lib/server-clock.ts';
 import { TODAYS_CLASSES_KEY } from '../../lib/todays-classes.ts';
 
@@ -213,5 +214,24 @@ export function useReviewFlag() {
       notifySuccess(...reviewNotice(input));
     },
     onError: (error) => notifyFailure(error, 'Failed to save the review. Please try again.'),
+  });
+}
+
+// ---- Classes nobody took attendance at (issue 28) ----
+
+export const MEETINGS_TO_REVIEW_KEY = ['/api/attendance/meetings-to-review'] as const;
+
+/** GET /api/attendance/meetings-to-review: the viewer's past meetings with nothing recorded. */
+export function useMeetingsToReview() {
+  return useQuery({ queryKey: MEETINGS_TO_REVIEW_KEY, queryFn: () => apiParse(z.array(meetingToReviewSchema), 'GET', '/api/attendance/meetings-to-review') });
+}
+
+/** POST /api/schedules/{id}/meetings/{date}/cancel: the class did not meet (never an absence). */
+export function useCancelMeeting() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ scheduleId, date, reason }: { scheduleId: number; date: string; reason: string }) =>
+      apiRequest('POST', `/api/schedules/${scheduleId}/meetings/${date}/cancel`, { reason }).then(() => undefined),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: MEETINGS_TO_REVIEW_KEY }),
   });
 }

@@ -5,6 +5,7 @@ import type { QrSession } from '../../../common/attendance.ts';
 import type { Schedule } from '../../../common/schedules.ts';
 import { ATTENDANCE_SCREEN } from '../../../common/messages.ts';
 import { TodaysClassesCard } from '../../components/todays-classes-card.tsx';
+import { MeetingsToReview } from './meetings-to-review.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
 import { buttonClasses } from '../../components/ui/button.tsx';
@@ -122,6 +123,7 @@ export function TakeAttendancePage() {
     <>
       <PageHeader title={ATTENDANCE_SCREEN} subtitle="Generate QR codes and manage class attendance" />
       <TodaysClassesCard showInstructor={isAdmin} />
+      <MeetingsToReview />
       {schedules.isError || active.isError ? (
         <Alert className="mb-6">
           {schedules.isError ? 'Your class schedules could not be loaded.' : 'The list of active sessions could not be loaded.'} Reload the page to try

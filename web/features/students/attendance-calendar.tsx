@@ -21,6 +21,7 @@ const KIND_CLASSES: Record<DayKind, string> = {
   absent: 'bg-red-50 text-red-900 ring-1 ring-inset ring-red-200',
   'make-up': 'bg-violet-50 text-violet-900 ring-1 ring-inset ring-violet-200',
   'in-progress': 'bg-white text-slate-800 border border-dashed border-slate-400',
+  unrecorded: 'bg-slate-50 text-slate-800 border border-dashed border-amber-500',
 };
 
 const WEEKDAYS = [

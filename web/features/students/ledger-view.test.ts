@@ -10,6 +10,7 @@ const day = (date: string, scheduledMinutes: number, attendedMinutes: number, ex
   makeUpMinutes,
   creditedMinutes,
   pendingMinutes: 0,
+  unrecordedMinutes: 0,
   closed: false,
   onLeave: false,
 });

@@ -36,7 +36,7 @@ export function monthWeeks(month: string): (string | null)[][] {
   return weeks;
 }
 
-export type DayKind = 'outside' | 'closed' | 'leave' | 'no-class' | 'present' | 'partial' | 'excused' | 'absent' | 'make-up' | 'in-progress';
+export type DayKind = 'outside' | 'closed' | 'leave' | 'no-class' | 'present' | 'partial' | 'excused' | 'absent' | 'make-up' | 'in-progress' | 'unrecorded';
 
 /** How the calendar reads a day: a word and a one-letter code besides the colour (WCAG 1.4.1). */
 export const DAY_KINDS: Record<DayKind, { label: string; code: string }> = {
@@ -50,6 +50,7 @@ export const DAY_KINDS: Record<DayKind, { label: string; code: string }> = {
   absent: { label: 'Absent', code: 'A' },
   'make-up': { label: 'Make-up only', code: 'M' },
   'in-progress': { label: 'Class not over yet', code: '…' },
+  unrecorded: { label: 'No attendance taken', code: '?' },
 };
 
 /**
@@ -66,6 +67,8 @@ export function dayKind(day: LedgerDay | undefined): DayKind {
   if (day.onLeave && sched <= 0 && att <= 0 && mk <= 0) return 'leave';
   // Today, while a class is still to come or running: nothing is counted for it yet (issue 28).
   if (day.pendingMinutes > 0) return 'in-progress';
+  // A class nobody took attendance at: for the instructor to review, not an absence.
+  if (sched <= 0 && att <= 0 && mk <= 0 && day.unrecordedMinutes > 0) return 'unrecorded';
   if (sched <= 0) return mk > 0 ? 'make-up' : att > 0 ? 'present' : 'no-class';
   if (att >= sched) return 'present';
   if (exc > 0 && att + exc >= sched) return 'excused';
