@@ -6,13 +6,14 @@ import { AppError } from '../lib/errors.ts';
  * Reads that compute clock-hour ledgers (hours, compliance, reports, time cards) cost memory and
  * CPU in this process in proportion to the students they cover. However each one is bounded, many
  * at once could still exhaust the heap (issue 27: sixteen far-future reads ran the process out of
- * memory). A route declares `config: { heavy: true }`; then each signed-in user has at most
- * `perUser` such reads in flight (running or waiting: 429), the process runs at most `perInstance`
- * at a time, and at most `queue` wait for a turn (more: 503). The limits are per process on
- * purpose: what they protect is this process's heap; several instances each protect their own.
+ * memory). A route declares `config: { heavy: true }`; then each signed-in user runs at most
+ * `perUser` such reads at a time, with at most `perUserWaiting` more waiting their turn (a screen
+ * asks for two or three at once; more is a script: 429), and the process runs at most
+ * `perInstance`, with at most `queue` waiting (more: 503). The limits are per process on purpose:
+ * what they protect is this process's heap; several instances each protect their own.
  */
-export type HeavyReadLimits = { perUser: number; perInstance: number; queue: number };
-export const HEAVY_READ_LIMITS: HeavyReadLimits = { perUser: 2, perInstance: 4, queue: 32 };
+export type HeavyReadLimits = { perUser: number; perUserWaiting: number; perInstance: number; queue: number };
+export const HEAVY_READ_LIMITS: HeavyReadLimits = { perUser: 2, perUserWaiting: 4, perInstance: 4, queue: 32 };
 const RETRY_AFTER_SECONDS = 5;
 
 declare module 'fastify' {
@@ -29,39 +30,56 @@ export type HeavyReadGate = {
   load: () => { running: number; waiting: number };
 };
 
-export function createHeavyReadGate(limits: HeavyReadLimits = HEAVY_READ_LIMITS): HeavyReadGate {
-  const perWho = new Map<string, number>();
-  const waiting: (() => void)[] = [];
-  let running = 0;
-
-  const leave = (who: string) => {
-    const n = (perWho.get(who) ?? 1) - 1;
-    if (n <= 0) perWho.delete(who);
-    else perWho.set(who, n);
-    const next = waiting.shift();
+/** Turns handed out in order: a finished holder passes its turn straight to the next waiting one. */
+class Turns {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly max: number) {}
+  get active() {
+    return this.running;
+  }
+  get queued() {
+    return this.waiting.length;
+  }
+  take(): Promise<void> {
+    if (this.running < this.max) {
+      this.running++;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+  give(): void {
+    const next = this.waiting.shift();
     if (next) next();
-    else running--;
-  };
+    else this.running--;
+  }
+}
+
+export function createHeavyReadGate(limits: HeavyReadLimits = HEAVY_READ_LIMITS): HeavyReadGate {
+  const perWho = new Map<string, { turns: Turns; count: number }>();
+  const instance = new Turns(limits.perInstance);
 
   return {
-    load: () => ({ running, waiting: waiting.length }),
+    load: () => ({ running: instance.active, waiting: instance.queued }),
     enter: async (who) => {
-      const mine = perWho.get(who) ?? 0;
-      if (mine >= limits.perUser) {
-        throw new AppError(429, 'TOO_MANY_REPORTS', `You already have ${mine} reports being prepared; wait for them to finish, then try again`, { retryAfterSeconds: RETRY_AFTER_SECONDS });
+      const mine = perWho.get(who) ?? { turns: new Turns(limits.perUser), count: 0 };
+      if (mine.count >= limits.perUser + limits.perUserWaiting) {
+        throw new AppError(429, 'TOO_MANY_REPORTS', `You already have ${mine.count} reports being prepared; wait for them to finish, then try again`, { retryAfterSeconds: RETRY_AFTER_SECONDS });
       }
-      if (running >= limits.perInstance && waiting.length >= limits.queue) {
+      if (instance.active >= limits.perInstance && instance.queued >= limits.queue) {
         throw new AppError(503, 'BUSY', 'The server is busy preparing reports for others; try again in a few seconds', { retryAfterSeconds: RETRY_AFTER_SECONDS });
       }
-      perWho.set(who, mine + 1);
-      // A finished read hands its turn straight to the next waiting one, so `running` never dips.
-      if (running < limits.perInstance) running++;
-      else await new Promise<void>((resolve) => waiting.push(resolve));
+      mine.count++;
+      perWho.set(who, mine);
+      await mine.turns.take();
+      await instance.take();
       let done = false;
       return () => {
         if (done) return;
         done = true;
-        leave(who);
+        instance.give();
+        mine.turns.give();
+        if (--mine.count === 0) perWho.delete(who);
       };
     },
   };

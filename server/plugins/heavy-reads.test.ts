@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../lib/errors.ts';
+import { createHeavyReadGate } from './heavy-reads.ts';
+
+const settled = () => new Promise((r) => setImmediate(r));
+const code = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof AppError ? e.statusCode : 'error'));
+
+describe('the heavy-read gate (issue 27)', () => {
+  it('runs a user\'s reads two at a time, queues a few, refuses the rest; the process runs a bounded number', async () => {
+    const gate = createHeavyReadGate({ perUser: 2, perUserWaiting: 1, perInstance: 3, queue: 1 });
+    const a1 = await gate.enter('a');
+    const a2 = await gate.enter('a');
+    let a3Started = false;
+    const a3 = gate.enter('a').then((release) => {
+      a3Started = true;
+      return release;
+    });
+    expect(await code(gate.enter('a'))).toBe(429); // two running, one waiting: the fourth is refused
+    const b1 = await gate.enter('b'); // the process's third turn
+    let c1Started = false;
+    const c1 = gate.enter('c').then((release) => {
+      c1Started = true;
+      return release;
+    });
+    await settled();
+    expect(await code(gate.enter('d'))).toBe(503); // three running, one waiting in the process queue
+    await settled();
+    expect([a3Started, c1Started]).toEqual([false, false]);
+    a1();
+    a1(); // releasing twice gives back one turn
+    await settled();
+    // a1's process turn went to the first waiting (c1); a3 now has a user turn and waits for the process.
+    expect(c1Started).toBe(true);
+    expect(a3Started).toBe(false);
+    b1();
+    await settled();
+    expect(a3Started).toBe(true);
+    for (const release of [a2, await a3, await c1]) release();
+    expect(gate.load()).toEqual({ running: 0, waiting: 0 });
+  });
+});
