@@ -1,4 +1,5 @@
 import { ROLE_LABELS } from '../../common/roles.ts';
+import { loadConfig } from '../config.ts';
 import { seedDemoSchool } from '../seed/demo-school.ts';
 import { runCli } from './run-cli.ts';
 
@@ -19,5 +20,7 @@ await runCli(async (db) => {
   console.log('\nThese passwords are shown only once; store them now.\n');
   const keyWidth = Math.max(...Object.keys(counts).map((k) => k.length));
   for (const [k, v] of Object.entries(counts)) console.log(`  ${k.padEnd(keyWidth)}  ${v}`);
-  console.log('\nRun `npm start` and sign in at http://localhost:3000/api/login');
+  // The address npm start will serve: PUBLIC_URL when set, else this machine on PORT (issue 28).
+  const { publicUrl, port } = loadConfig();
+  console.log(`\nRun \`npm start\` and sign in at ${publicUrl ?? `http://localhost:${port}`}/api/login`);
 });

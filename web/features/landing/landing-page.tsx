@@ -108,7 +108,7 @@ export function LandingPage() {
       <footer className="border-t border-slate-200 bg-white">
         <div className="mx-auto flex max-w-6xl flex-col items-center justify-between gap-4 px-4 py-8 sm:flex-row sm:px-6">
           <BrandMark />
-          <p className="text-sm text-slate-600">© 2024 Muster. Attendance and student records for career schools.</p>
+          <p className="text-sm text-slate-600">© {new Date().getFullYear()} Muster. Attendance and student records for career schools.</p>
         </div>
       </footer>
     </div>
