@@ -123,7 +123,7 @@ describe('logged out', () => {
       const cards = await page.getByRole('heading', { level: 3 }).allTextContents();
       expect(cards).toEqual(FEATURE_CARDS);
       await visible(page.getByRole('heading', { name: 'Ready to retire the paper sign-in sheet?' }));
-      expect(await page.getByRole('contentinfo').textContent()).toContain('© 2024 Muster');
+      expect(await page.getByRole('contentinfo').textContent()).toContain(`© ${new Date().getFullYear()} Muster`);
       for (const name of ['Sign In', 'Get Started', 'Start Your Trial']) {
         expect(await page.getByRole('link', { name, exact: true }).getAttribute('href'), name).toBe('/api/login');
       }
