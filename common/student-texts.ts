@@ -18,6 +18,7 @@ import {
 } from './attendance.ts';
 import { ATTENDANCE_STATUS_LABELS } from './constants.ts';
 import { SEE_YOUR_INSTRUCTOR, SESSION_EXPIRED, SESSION_EXPIRED_TEXT, SESSION_NOT_FOUND, SESSION_NOT_FOUND_TEXT } from './messages.ts';
+import { SCAN_SESSION_ENDED, SCAN_SESSION_ENDED_TEXT } from './qr-sessions.ts';
 
 /**
  * What students read, in English and Spanish: one catalogue for every student-facing text (the
@@ -113,6 +114,8 @@ const en = {
   sessionNotFoundText: SESSION_NOT_FOUND_TEXT,
   sessionExpired: SESSION_EXPIRED,
   sessionExpiredText: SESSION_EXPIRED_TEXT,
+  sessionEnded: SCAN_SESSION_ENDED,
+  sessionEndedText: SCAN_SESSION_ENDED_TEXT,
   attendanceMarked: 'Attendance Marked!',
   checkedInAt: 'Checked in at {{time}}',
   checkedOutAt: 'Checked out at {{time}}',
@@ -288,6 +291,8 @@ const es: Record<StudentTextKey, string> = {
   sessionNotFoundText: 'Esta sesión de asistencia ha caducado, no es válida o no existe. Pide a tu instructor un código QR nuevo.',
   sessionExpired: 'Sesión caducada',
   sessionExpiredText: 'Esta sesión de asistencia ha caducado. Habla con tu instructor si necesitas registrar tu asistencia.',
+  sessionEnded: 'Sesión finalizada',
+  sessionEndedText: 'Tu instructor ha finalizado esta sesión de asistencia. Habla con tu instructor si necesitas registrar tu asistencia.',
   attendanceMarked: '¡Asistencia registrada!',
   checkedInAt: 'Entrada registrada a las {{time}}',
   checkedOutAt: 'Salida registrada a las {{time}}',

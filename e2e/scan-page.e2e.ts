@@ -62,7 +62,8 @@ describe('the scan page', () => {
       await visible(page.getByRole('heading', { level: 1, name: cls.courseName }));
       await visible(page.getByText(cls.courseCode, { exact: true }));
       await visible(page.getByText(cls.roomNumber));
-      expect(await page.locator('[role="timer"]').textContent()).toMatch(/^\d{2}:\d{2}$/);
+      // mm:ss, minutes past 99 for a session that lasts the class (docs/decisions/042).
+      expect(await page.locator('[role="timer"]').textContent()).toMatch(/^\d{2,3}:\d{2}$/);
       expect(await page.getByLabel('Code on the classroom screen').count()).toBe(0);
       const submit = page.getByRole('button', { name: 'Mark My Attendance' });
       expect(await submit.isDisabled()).toBe(false);
@@ -232,6 +233,30 @@ describe('the scan page', () => {
       await visible(page.getByRole('heading', { level: 1, name: 'Attendance Marked!' }), 15_000);
       expect(await statusOf(eli.sisStudentId)).toMatch(/^(present|late)$/);
       expect(errors.filter((e) => !e.includes('ERR_INTERNET_DISCONNECTED'))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  // Last: it ends the session the others use.
+  it('says Session Ended, without a reload, to a phone that submits after the instructor ended the session', async () => {
+    const { context, page, errors } = await newPhonePage(browser, server.baseUrl);
+    try {
+      const documents: string[] = [];
+      page.on('request', (req) => {
+        if (req.resourceType() === 'document') documents.push(`${req.method()} ${new URL(req.url()).pathname}`);
+      });
+      await page.goto(await scanUrl());
+      await visible(page.getByRole('heading', { level: 1, name: cls.courseName }));
+      await page.waitForLoadState('networkidle');
+      await fillDetails(page, cls.students[0]!);
+      expect((await staff.put(`/api/qr-sessions/${sessionId}/deactivate`)).status()).toBe(200);
+      await page.getByRole('button', { name: 'Mark My Attendance' }).click();
+      // The API's 410 says SESSION_ENDED: the script shows the server's ended view (docs/decisions/042).
+      await visible(page.getByRole('heading', { level: 1, name: STUDENT_TEXTS.en.sessionEnded }));
+      await visible(page.getByText(STUDENT_TEXTS.en.sessionEndedText));
+      expect(documents).toEqual([`GET /attendance/scan/${sessionId}`]);
+      expect(errors.filter((e) => !/410/.test(e))).toEqual([]);
     } finally {
       await context.close();
     }

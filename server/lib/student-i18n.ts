@@ -60,6 +60,7 @@ export const statusLabel = (t: StudentT, status: AttendanceStatus): string => t(
 const API_ANSWER_KEYS = [
   'sessionNotFoundText',
   'sessionExpiredText',
+  'sessionEndedText',
   'scanOpenLink',
   'scanStaleCode',
   'scanNoMatch',

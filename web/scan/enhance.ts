@@ -9,6 +9,7 @@
 
 type Answer = {
   message?: string;
+  code?: string;
   action?: string;
   status?: string;
   courseName?: string;
@@ -183,7 +184,7 @@ function enhance(form: HTMLFormElement): void {
       return result(answer, details);
     }
     if (res?.status === 404) return show('not-found');
-    if (res?.status === 410) return show('expired');
+    if (res?.status === 410) return show(answer?.code === 'SESSION_ENDED' ? 'ended' : 'expired');
     if (res?.status === 403) askForCode(true);
     alert.textContent = res && res.status < 500 && answer?.message ? say(answer.message) : (form.dataset.failed ?? '');
     alert.hidden = false;

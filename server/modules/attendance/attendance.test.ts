@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OVERRIDE_VALIDATION, SCAN_CODE_OR_DETAILS, SCAN_DEVICE_USED, SCAN_EXPIRED, SCAN_NO_MATCH, SCAN_NOT_FOUND, SCAN_OPEN_LINK, SESSION_ALREADY_OPEN } from '../../../common/attendance.ts';
+import { SCAN_SESSION_ENDED_TEXT } from '../../../common/qr-sessions.ts';
 import { markAbsentees } from '../../jobs/auto-absent.ts';
 import { fixedClock } from '../../lib/clock.ts';
 import { auditEntries, createTestApp, type TestApp } from '../../test/helpers.ts';
@@ -45,6 +46,7 @@ let sessionId: string;
 let numericId: number;
 const start = (cookie: string) => t.app.inject({ method: 'POST', url: '/api/qr-sessions', headers: { cookie }, payload: { scheduleId } });
 const image = async () => (await t.app.inject({ url: `/api/qr-sessions/${sessionId}/qr-image`, headers: { cookie: instr.cookie } })).json();
+const endSession = () => t.app.inject({ method: 'PUT', url: `/api/qr-sessions/${sessionId}/deactivate`, headers: { cookie: instr.cookie } });
 const tokenNow = async () => new URL((await image()).attendanceUrl).searchParams.get('t')!;
 const submit = (s: (typeof students)[number], extra: object, device = `dev-${s.id}-xxxxxxxxxxxx`) =>
   t.app.inject({
@@ -62,7 +64,8 @@ describe('QR sessions', () => {
     expect(res.statusCode).toBe(201);
     const s = res.json();
     expect(s).toMatchObject({ scheduleId, courseName: 'Fundamentals of Nursing', roomNumber: 'B-204', sessionDate: '2026-03-02', status: 'active' });
-    expect(new Date(s.expiresAt).getTime() - clock.now().getTime()).toBe(30 * 60_000);
+    // Started for its class: open until the end of class (12:00 local) + 15 minutes (docs/decisions/042).
+    expect(s.expiresAt).toBe('2026-03-02T18:15:00.000Z');
     sessionId = s.sessionId;
     numericId = s.id;
     const again = await start(instr.cookie);
@@ -146,9 +149,15 @@ describe('POST /api/attendance/submit', () => {
     expect(SCAN_OPEN_LINK).toContain('Open the link from the QR code in your classroom');
     const url = (await image()).attendanceUrl;
     clock.advance(60 * 60_000);
+    // The session lasts the class (docs/decisions/042): an hour later it is open, the code is not.
     const later = await submit(bea, { token: new URL(url).searchParams.get('t') });
-    expect(later.statusCode).toBe(410); // the session itself has expired by now
-    clock.advance(-60 * 60_000 + 45_000); // back in the session, 45 s after the URL was copied
+    expect(later.statusCode).toBe(403);
+    expect(later.json().message).toBe(SCAN_CODE_OR_DETAILS);
+    clock.advance(4 * 60 * 60_000); // after class + 15 minutes: the session itself has expired
+    const afterClass = await submit(bea, { token: new URL(url).searchParams.get('t') });
+    expect(afterClass.statusCode).toBe(410);
+    expect(afterClass.json()).toMatchObject({ code: 'SESSION_EXPIRED', message: SCAN_EXPIRED });
+    clock.advance(-5 * 60 * 60_000 + 45_000); // back in the session, 45 s after the URL was copied
     expect((await submit(bea, { token: new URL(url).searchParams.get('t') })).statusCode).toBe(403);
   });
 
@@ -235,8 +244,9 @@ describe('POST /api/attendance/submit', () => {
   it('checks a student out on a later check-out: minutes = overlap with class, incomplete when leaving early', async () => {
     const jose = students[0]!;
     clock.set('2026-03-02T17:00:00Z'); // 11:00 local, an hour before the end
-    // The session expired at 14:25Z; the instructor opens a new one for the end of class.
-    expect((await submit(jose, { token: 'x' })).statusCode).toBe(410);
+    // The session would last until 12:15; the instructor ends it and opens a new one for the end of class.
+    expect((await endSession()).statusCode).toBe(200);
+    expect((await submit(jose, { token: 'x' })).json()).toMatchObject({ code: 'SESSION_ENDED', message: SCAN_SESSION_ENDED_TEXT });
     const s2 = await start(instr.cookie);
     expect(s2.statusCode).toBe(201);
     sessionId = s2.json().sessionId;
@@ -244,7 +254,8 @@ describe('POST /api/attendance/submit', () => {
     const res = await submit(jose, { token: await tokenNow(), intent: 'check-out', confirm: true });
     expect(res.json()).toMatchObject({ action: 'checked_out', status: 'incomplete', minutesAttended: 180 });
     const amy = students[1]!;
-    clock.set('2026-03-02T17:52:00Z'); // 11:52 local: the second session has expired, a third one opens
+    clock.set('2026-03-02T17:52:00Z'); // 11:52 local: the second session is ended, a third one opens
+    expect((await endSession()).statusCode).toBe(200);
     sessionId = (await start(instr.cookie)).json().sessionId;
     // Within the early-leave threshold of the end: no confirmation needed.
     const ok = await submit(amy, { token: await tokenNow(), intent: 'check-out' });
@@ -254,12 +265,13 @@ describe('POST /api/attendance/submit', () => {
 
   it('answers Session Not Found and Session Expired, and refuses ended sessions', async () => {
     expect((await submit(students[4]!, { sessionId: '00000000-0000-0000-0000-000000000000' })).json().message).toBe(SCAN_NOT_FOUND);
-    const end = await t.app.inject({ method: 'PUT', url: `/api/qr-sessions/${sessionId}/deactivate`, headers: { cookie: instr.cookie } });
-    expect(end.json().status).toBe('expired');
+    const end = await endSession();
+    expect(end.json()).toMatchObject({ status: 'expired', closed: 'ended' });
+    // Ended by the instructor: the student is told so, not "expired" (docs/decisions/042).
     const res = await submit(students[4]!, { token: 'whatever' });
     expect(res.statusCode).toBe(410);
-    expect(res.json().message).toBe(SCAN_EXPIRED);
-    expect((await t.app.inject({ url: `/api/qr-sessions/public/${sessionId}` })).json().status).toBe('expired');
+    expect(res.json()).toMatchObject({ code: 'SESSION_ENDED', message: SCAN_SESSION_ENDED_TEXT });
+    expect((await t.app.inject({ url: `/api/qr-sessions/public/${sessionId}` })).json()).toMatchObject({ status: 'expired', closed: 'ended' });
   });
 });
 
@@ -323,6 +335,7 @@ describe('roster, overrides and clock hours', () => {
 
   it('uses the QR expiry setting for new sessions', async () => {
     await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: admin }, payload: { attendance: { qrCodeExpirationMinutes: 45 } } });
+    // 14:00 local, after class: a session started off schedule lasts the setting (docs/decisions/042).
     const s = (await start(admin)).json();
     expect(new Date(s.expiresAt).getTime() - clock.now().getTime()).toBe(45 * 60_000);
   });

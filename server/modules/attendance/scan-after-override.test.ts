@@ -140,6 +140,8 @@ describe('a scan after the instructor marked the student absent', () => {
     const sick = student(0);
     expect((await scanAndSubmit(student(3), phone)).res.json().message).toBe(SCAN_DEVICE_USED);
     clock.set('2026-03-02T17:58:00Z'); // 11:58 local
+    // The first session lasts the class (docs/decisions/042): the instructor ends it and starts another.
+    expect((await t.app.inject({ method: 'PUT', url: `/api/qr-sessions/${session.id}/deactivate`, headers: { cookie: cls.instructor.cookie } })).statusCode).toBe(200);
     session = await cls.startSession();
     // A check-in again changes nothing (docs/decisions/039); the explicit check-out checks out.
     expect((await scanAndSubmit(sick, phone)).res.json()).toMatchObject({ action: 'already_checked_in', status: 'late', scanOutTime: null });

@@ -94,7 +94,9 @@ describe('a second submit from a checked-in student', () => {
     clock.set('2026-03-02T14:05:00Z'); // 08:05
     expect((await scan(s, phoneOf(2))).res.json()).toMatchObject({ action: 'checked_in' });
     clock.set('2026-03-02T17:51:00Z'); // 11:51: the end less the 10 minutes is 11:50
-    session = await cls.startSession(); // the first session expired at 08:30
+    // The first session lasts the class (docs/decisions/042): the instructor ends it and starts another.
+    expect((await t.app.inject({ method: 'PUT', url: `/api/qr-sessions/${session.id}/deactivate`, headers: { cookie: cls.instructor.cookie } })).statusCode).toBe(200);
+    session = await cls.startSession();
     const res = await scan(s, phoneOf(2), { intent: 'check-out' });
     expect(res.res.json()).toMatchObject({ action: 'checked_out', status: 'present', minutesAttended: 226 });
   });

@@ -17,6 +17,7 @@ import {
   type AttendanceSubmitResult,
 } from '../../../common/attendance.ts';
 import { isAttendedStatus } from '../../../common/constants.ts';
+import { SCAN_SESSION_ENDED_TEXT } from '../../../common/qr-sessions.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { keyedBatcher } from '../../lib/batcher.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -24,7 +25,7 @@ import { pgError } from '../../lib/db-errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import { localTimeOfDay } from '../../lib/school-time.ts';
 import { recordAudit } from '../audit-logs/service.ts';
-import { admitToCheckIn, findPublicSession, isSessionUuid, sessionStatus, type SessionRow } from '../qr-sessions/service.ts';
+import { admitToCheckIn, findPublicSession, isSessionUuid, sessionClosing, type SessionRow } from '../qr-sessions/service.ts';
 import type { Settings } from '../../../common/settings.ts';
 import { getSettings } from '../settings/service.ts';
 import { droppedCookie, flagPossibleProxy, flagScanAfterOverride, sameOriginWindow } from './proxy-flags.ts';
@@ -184,7 +185,9 @@ export async function submitAttendance(db: Db, input: AttendanceSubmit, ctx: Che
   const look = await batchers.reads.add(input.sessionId, { studentId: input.studentId, deviceId: ctx.deviceId });
   const { session, settings, window } = look;
   if (!session || !window) throw new AppError(404, 'SESSION_NOT_FOUND', SCAN_NOT_FOUND);
-  if (sessionStatus(session, now) === 'expired') throw new AppError(410, 'SESSION_EXPIRED', SCAN_EXPIRED);
+  const closing = sessionClosing(session, now);
+  if (closing === 'ended') throw new AppError(410, 'SESSION_ENDED', SCAN_SESSION_ENDED_TEXT);
+  if (closing === 'expired') throw new AppError(410, 'SESSION_EXPIRED', SCAN_EXPIRED);
 
   // A valid pass, or else the code: refused (or counted, when typed) before anything is written.
   const { pass, passOk, codeOk, attempt } = await admitToCheckIn(db, session, { pass: input.pass, token: input.token, deviceId: ctx.deviceId, ip: ctx.ip, now });

@@ -87,6 +87,16 @@ export async function endSessionNow(tx: DbOrTx, id: number, now: Date): Promise<
     .where(eq(qrSessions.id, id));
 }
 
+/** Hold a session's row until the transaction ends (extensions one after the other). */
+export async function lockSession(tx: DbOrTx, id: number): Promise<void> {
+  await tx.select({ id: qrSessions.id }).from(qrSessions).where(eq(qrSessions.id, id)).for('update');
+}
+
+/** A session's new close (an extension). */
+export async function setSessionExpiry(tx: DbOrTx, id: number, expiresAt: Date): Promise<void> {
+  await tx.update(qrSessions).set({ expiresAt }).where(eq(qrSessions.id, id));
+}
+
 export type RecentMeeting = Pick<typeof qrSessions.$inferSelect, 'scheduleId' | 'sessionDate'> & { startTime: string; endTime: string };
 
 /** Meetings (schedule + date) that had a QR session in the last two weeks, with their class times (HH:MM). */

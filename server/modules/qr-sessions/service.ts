@@ -6,23 +6,44 @@ import {
   SCAN_STALE_CODE,
   SESSION_ALREADY_OPEN,
   START_EARLY_MINUTES,
-  type PublicSession,
-  type QrSession,
   type StartCheck,
 } from '../../../common/attendance.ts';
+import {
+  CHECK_OUT_GRACE_MINUTES,
+  CLOSING_WARNING_MINUTES,
+  EXTEND_LIMIT,
+  SESSION_HAS_EXPIRED,
+  SESSION_MAX_HOURS,
+  SESSION_WAS_ENDED,
+  type PublicSessionAnswer,
+  type QrSessionAnswer,
+  type SessionClosing,
+} from '../../../common/qr-sessions.ts';
 import type { Schedule } from '../../../common/schedules.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { pgError } from '../../lib/db-errors.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
-import { localDate, localTimeOfDay, minutesOfDay } from '../../lib/school-time.ts';
+import { localDate, localTimeOfDay, minutesOfDay, zonedInstant } from '../../lib/school-time.ts';
 import { isLoopbackHost, networkBaseUrls } from '../../lib/network-addresses.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { assertCanUseSchedule, whyNotMeetingOn } from '../schedules/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { beginCodeAttempt, type CodeAttempt } from './code-attempts.ts';
-import { closeExpired, endSessionNow, insertSession, openSessions, recentSessionMeetings, sessionById, sessionByUuid, type RecentMeeting, type SessionRow } from './queries.ts';
+import {
+  closeExpired,
+  endSessionNow,
+  insertSession,
+  lockSession,
+  openSessions,
+  recentSessionMeetings,
+  sessionById,
+  sessionByUuid,
+  setSessionExpiry,
+  type RecentMeeting,
+  type SessionRow,
+} from './queries.ts';
 import { isFreshCode, isFreshQrToken, isFreshToken, isTypedCode, issuePass, readPass, shortCodeAt, tokenAt, type PassFacts } from './tokens.ts';
 
 // The public check-in's cookies, for this module's routes and the attendance submit route.
@@ -36,7 +57,7 @@ export type ScheduleScope = { instructorId: number | null };
 /** Instructors see their own classes; support staff and administrators the whole school. */
 export const scopeOfUser = (user: User): ScheduleScope => ({ instructorId: user.role === 'instructor' ? user.id : null });
 
-const EXPIRING_MS = 5 * 60_000;
+const EXPIRING_MS = CLOSING_WARNING_MINUTES * 60_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** When the session stops taking scans: its expiry, or when it was ended. */
@@ -48,7 +69,17 @@ export function sessionStatus(r: Pick<SessionRow, 'expiresAt' | 'endedAt' | 'isA
   return left <= EXPIRING_MS ? 'expiring' : 'active';
 }
 
-function toQrSession(r: SessionRow, now: Date): QrSession {
+/**
+ * How a session closed, for what students are told: `ended` when End Session closed it before its
+ * time (its endedAt is before its expiresAt), `expired` when its time ran out (or it was ended after
+ * that); null while it takes scans. The check-in path and the scan page say "ended" for `ended`.
+ */
+export function sessionClosing(r: Pick<SessionRow, 'expiresAt' | 'endedAt' | 'isActive'>, now: Date): SessionClosing | null {
+  if (r.endedAt && r.endedAt < r.expiresAt) return 'ended';
+  return sessionStatus(r, now) === 'expired' ? 'expired' : null;
+}
+
+function toQrSession(r: SessionRow, now: Date): QrSessionAnswer {
   return {
     id: r.id,
     sessionId: r.sessionId,
@@ -58,6 +89,7 @@ function toQrSession(r: SessionRow, now: Date): QrSession {
     endedAt: r.endedAt?.toISOString() ?? null,
     sessionDate: r.sessionDate,
     status: sessionStatus(r, now),
+    closed: sessionClosing(r, now),
     courseName: r.courseName,
     courseCode: r.courseCode,
     roomNumber: r.roomNumber,
@@ -105,55 +137,95 @@ function offHours(schedule: Pick<Schedule, 'courseName' | 'startTime' | 'endTime
   return `${schedule.courseName} meets from ${schedule.startTime} to ${schedule.endTime}; it is ${time} now.`;
 }
 
+/** What the start check reads: the schedule, the school's date and zone, and why the class does not meet now (or null). */
+async function meetingNow(db: DbOrTx, user: User, scheduleId: number, now: Date) {
+  const schedule = await assertCanUseSchedule(db, user, scheduleId);
+  const { attendance } = await getSettings(db);
+  const sessionDate = localDate(now, attendance.timeZone);
+  const warning = (await whyNotMeetingOn(db, scheduleId, sessionDate)) ?? offHours(schedule, localTimeOfDay(now, attendance.timeZone));
+  return { schedule, sessionDate, warning, attendance };
+}
+
 /**
  * Whether the class meets now on the school's clock: null, or why not (another day, a closure, a
  * holiday, outside its hours). Advice only: a session may still be started (a make-up class).
  */
 export async function startCheck(db: DbOrTx, user: User, scheduleId: number, now: Date): Promise<StartCheck> {
-  const schedule = await assertCanUseSchedule(db, user, scheduleId);
-  const { timeZone } = (await getSettings(db)).attendance;
-  const sessionDate = localDate(now, timeZone);
-  const warning = (await whyNotMeetingOn(db, scheduleId, sessionDate)) ?? offHours(schedule, localTimeOfDay(now, timeZone));
+  const { sessionDate, warning } = await meetingNow(db, user, scheduleId, now);
   return { scheduleId, sessionDate, warning };
 }
 
+/**
+ * When a session started at `now` closes (docs/decisions/042). During its class (the start check
+ * has no warning): at the end of class plus CHECK_OUT_GRACE_MINUTES, so latecomers check in and
+ * everyone checks out; never sooner than `qrCodeExpirationMinutes` from now (a session started in
+ * the last minutes of class, for check-out). Off schedule (a make-up the calendar does not know, a
+ * session started after class): `qrCodeExpirationMinutes` from now.
+ */
+export function sessionClosesAt(
+  now: Date,
+  meeting: { meetsNow: boolean; sessionDate: string; startTime: string; endTime: string },
+  settings: { qrCodeExpirationMinutes: number; timeZone: string },
+): Date {
+  const unscheduled = new Date(now.getTime() + settings.qrCodeExpirationMinutes * 60_000);
+  if (!meeting.meetsNow) return unscheduled;
+  let end = minutesOfDay(meeting.endTime);
+  if (end <= minutesOfDay(meeting.startTime)) end += 24 * 60; // the class crosses midnight
+  const classCloses = zonedInstant(meeting.sessionDate, end + CHECK_OUT_GRACE_MINUTES, settings.timeZone);
+  return classCloses > unscheduled ? classCloses : unscheduled;
+}
+
 /** Starts a session; its answer carries the start check's warning when the class does not meet now. */
-export async function startSession(db: Db, user: User, scheduleId: number, ctx: { clock: Clock; ip: string | null }): Promise<QrSession & { warning: string | null }> {
+export async function startSession(db: Db, user: User, scheduleId: number, ctx: { clock: Clock; ip: string | null }): Promise<QrSessionAnswer & { warning: string | null }> {
   const now = ctx.clock.now();
-  const { warning } = await startCheck(db, user, scheduleId, now);
-  const session = await openSession(db, user, scheduleId, now, ctx.ip);
+  const { schedule, sessionDate, warning, attendance } = await meetingNow(db, user, scheduleId, now);
+  const expiresAt = sessionClosesAt(now, { meetsNow: warning == null, sessionDate, startTime: schedule.startTime, endTime: schedule.endTime }, attendance);
+  const session = await openSession(db, user, { scheduleId, sessionDate, expiresAt, lasts: warning == null ? 'class' : 'unscheduled' }, now, ctx.ip);
   return { ...session, warning };
 }
 
-async function openSession(db: Db, user: User, scheduleId: number, now: Date, ip: string | null): Promise<QrSession> {
-  const { attendance } = await getSettings(db);
+async function openSession(
+  db: Db,
+  user: User,
+  s: { scheduleId: number; sessionDate: string; expiresAt: Date; lasts: 'class' | 'unscheduled' },
+  now: Date,
+  ip: string | null,
+): Promise<QrSessionAnswer> {
+  const { scheduleId, sessionDate, expiresAt } = s;
   return db.transaction(async (tx) => {
     await closeExpiredSessions(tx, now, scheduleId);
-    const expiresAt = new Date(now.getTime() + attendance.qrCodeExpirationMinutes * 60_000);
     let id: number;
     try {
-      id = await insertSession(tx, { scheduleId, createdBy: user.id, tokenSecret: randomBytes(32), sessionDate: localDate(now, attendance.timeZone), createdAt: now, expiresAt });
+      id = await insertSession(tx, { scheduleId, createdBy: user.id, tokenSecret: randomBytes(32), sessionDate, createdAt: now, expiresAt });
     } catch (err) {
       if (pgError(err).constraint === 'qr_sessions_one_open_per_schedule') throw conflict(SESSION_ALREADY_OPEN);
       throw err;
     }
-    await recordAudit(tx, { userId: user.id, action: 'Create', tableName: 'qr_sessions', recordId: id, ipAddress: ip, newValues: { scheduleId, expiresAt }, at: now });
+    await recordAudit(tx, { userId: user.id, action: 'Create', tableName: 'qr_sessions', recordId: id, ipAddress: ip, newValues: { scheduleId, expiresAt, lasts: s.lasts }, at: now });
     return toQrSession((await sessionById(tx, id))!, now);
   });
 }
 
 /** Open sessions the user may see: an instructor's own, everyone's for staff. */
-export async function listActiveSessions(db: DbOrTx, user: User, now: Date): Promise<QrSession[]> {
+export async function listActiveSessions(db: DbOrTx, user: User, now: Date): Promise<QrSessionAnswer[]> {
   return listActiveSessionsIn(db, scopeOfUser(user), now);
 }
 
 /** Open sessions of a scope's schedules, newest first (the dashboard reads them by its scope). */
-export async function listActiveSessionsIn(db: DbOrTx, scope: ScheduleScope, now: Date): Promise<QrSession[]> {
+export async function listActiveSessionsIn(db: DbOrTx, scope: ScheduleScope, now: Date): Promise<QrSessionAnswer[]> {
   const rows = await openSessions(db, now, scope.instructorId);
   return rows.map((r) => toQrSession(r, now));
 }
 
-export async function endSession(db: Db, user: User, ref: string, ctx: { clock: Clock; ip: string | null }): Promise<QrSession> {
+/** One session, open or closed (with how it closed): the projector's read. Instructors: their own only. */
+export async function getSession(db: DbOrTx, user: User, ref: string, now: Date): Promise<QrSessionAnswer> {
+  const s = await findSession(db, ref);
+  if (!s) throw notFound('Session');
+  assertOwnSession(user, s);
+  return toQrSession(s, now);
+}
+
+export async function endSession(db: Db, user: User, ref: string, ctx: { clock: Clock; ip: string | null }): Promise<QrSessionAnswer> {
   const s = await findSession(db, ref);
   if (!s) throw notFound('Session');
   assertOwnSession(user, s);
@@ -165,12 +237,52 @@ export async function endSession(db: Db, user: User, ref: string, ctx: { clock: 
   });
 }
 
+/** 410 for a session that takes no more scans: ended by the instructor, or its time ran out. */
+function closedError(closing: SessionClosing): AppError {
+  return closing === 'ended' ? new AppError(410, 'SESSION_ENDED', SESSION_WAS_ENDED) : new AppError(410, 'SESSION_EXPIRED', SESSION_HAS_EXPIRED);
+}
+
+/**
+ * Keep an open session open `minutes` longer (the projector's Extend, before it closes): the same
+ * access as starting one (an instructor, their own classes only). Audited with the old and new
+ * close. A closed session is not reopened (410); a session stays open at most SESSION_MAX_HOURS
+ * after its start (409 EXTEND_LIMIT).
+ */
+export async function extendSession(db: Db, user: User, ref: string, minutes: number, ctx: { clock: Clock; ip: string | null }): Promise<QrSessionAnswer> {
+  const found = await findSession(db, ref);
+  if (!found) throw notFound('Session');
+  assertOwnSession(user, found);
+  const now = ctx.clock.now();
+  return db.transaction(async (tx) => {
+    // Two Extend clicks (the projector and the panel) add up, one after the other.
+    await lockSession(tx, found.id);
+    const s = (await sessionById(tx, found.id))!;
+    const closing = sessionClosing(s, now);
+    if (closing) throw closedError(closing);
+    const expiresAt = new Date(s.expiresAt.getTime() + minutes * 60_000);
+    if (expiresAt.getTime() > s.createdAt.getTime() + SESSION_MAX_HOURS * 3_600_000) throw new AppError(409, 'EXTEND_LIMIT', EXTEND_LIMIT);
+    await setSessionExpiry(tx, s.id, expiresAt);
+    await recordAudit(tx, {
+      userId: user.id,
+      action: 'Update',
+      tableName: 'qr_sessions',
+      recordId: s.id,
+      ipAddress: ctx.ip,
+      oldValues: { expiresAt: s.expiresAt },
+      newValues: { expiresAt, extendedByMinutes: minutes },
+      at: now,
+    });
+    return toQrSession((await sessionById(tx, s.id))!, now);
+  });
+}
+
 /** The current QR (PNG data URL) and scan URL; they change every 15 s. */
 export async function currentQrImage(db: DbOrTx, user: User, ref: string, baseUrl: string, now: Date) {
   const s = await findSession(db, ref);
   if (!s) throw notFound('Session');
   assertOwnSession(user, s);
-  if (sessionStatus(s, now) === 'expired') throw new AppError(410, 'SESSION_EXPIRED', 'This session has ended or expired');
+  const closing = sessionClosing(s, now);
+  if (closing) throw closedError(closing);
   const { token, rotatesAt } = tokenAt(s.tokenSecret, s.sessionId, now);
   const attendanceUrl = `${baseUrl.replace(/\/$/, '')}/attendance/scan/${s.sessionId}?t=${token}`;
   const qrCode = await QRCode.toDataURL(attendanceUrl, { width: 384, margin: 1, errorCorrectionLevel: 'M' });
@@ -191,7 +303,7 @@ export function reachabilityOf(attendanceUrl: string): { loopback: boolean; netw
  * token, a pass this device holds already (`kept`, the scan page's pass cookie) is given back while
  * it is valid: a reload, or the page the typed code leads to, needs no second code.
  */
-export async function publicSession(db: DbOrTx, sessionId: string, token: string | undefined, deviceId: string, now: Date, kept?: string): Promise<PublicSession> {
+export async function publicSession(db: DbOrTx, sessionId: string, token: string | undefined, deviceId: string, now: Date, kept?: string): Promise<PublicSessionAnswer> {
   const s = await findPublicSession(db, sessionId);
   if (!s) throw notFound('Session');
   const status = sessionStatus(s, now);
@@ -213,6 +325,7 @@ export async function publicSession(db: DbOrTx, sessionId: string, token: string
     expiresAt: closesAt(s).toISOString(),
     serverTime: now.toISOString(),
     status,
+    closed: sessionClosing(s, now),
     pass: pass?.pass ?? null,
     passExpiresAt: pass?.expiresAt.toISOString() ?? null,
   };

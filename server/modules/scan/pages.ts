@@ -179,6 +179,12 @@ export const expiredView = (t: StudentT, courseName: string | null): ScanView =>
   body: `<div class="result">${icon('timerOff', 'warn')}<h1 tabindex="-1">${e(t('sessionExpired'))}</h1>${courseName ? `<p class="lead">${e(courseName)}</p>` : ''}<p class="muted">${e(t('sessionExpiredText'))}</p></div>`,
 });
 
+/** A session the instructor ended (End Session) before its time: not "expired" (docs/decisions/042). */
+export const endedView = (t: StudentT, courseName: string | null): ScanView => ({
+  title: t('sessionEnded'),
+  body: `<div class="result">${icon('timerOff', 'warn')}<h1 tabindex="-1">${e(t('sessionEnded'))}</h1>${courseName ? `<p class="lead">${e(courseName)}</p>` : ''}<p class="muted">${e(t('sessionEndedText'))}</p></div>`,
+});
+
 /** A check-in's answer, ready to show; null in the template, whose slots the script fills. */
 export type Outcome = {
   /** already_checked_in has a view of its own (checkedInView). */
@@ -356,6 +362,7 @@ export function scriptExtras(t: StudentT, language: StudentLanguage, courseName:
     template('success', successView(t, null, language, hoursAction)) +
     template('see', seeInstructorView(t, null), ` data-statuses="${NOT_THERE.join(' ')}"`) +
     template('expired', expiredView(t, courseName)) +
+    template('ended', endedView(t, courseName)) +
     template('not-found', notFoundView(t)) +
     `<template id="scan-code">${screenCodeField(t)}</template>` +
     translated

@@ -11,6 +11,7 @@ import {
   SCAN_TYPE_SIX_DIGITS,
 } from '../../../common/attendance.ts';
 import { SESSION_EXPIRED, SESSION_EXPIRED_TEXT, SESSION_NOT_FOUND, SESSION_NOT_FOUND_TEXT } from '../../../common/messages.ts';
+import { SCAN_SESSION_ENDED, SCAN_SESSION_ENDED_TEXT } from '../../../common/qr-sessions.ts';
 import { STUDENT_TEXTS } from '../../../common/student-texts.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import { countHit } from '../../lib/shared-counters.ts';
@@ -70,6 +71,11 @@ function phone(ip: string, headers: Record<string, string> = {}) {
   };
 }
 const scanUrl = async (token = true) => `/attendance/scan/${session.sessionId}${token ? `?t=${(await cls.screen(session.sessionId)).token}` : ''}`;
+/** End Session on the class's current session, as its instructor. */
+const endSession = async () => {
+  const res = await t.app.inject({ method: 'PUT', url: `/api/qr-sessions/${session.id}/deactivate`, headers: { cookie: cls.instructor.cookie } });
+  expect(res.statusCode).toBe(200);
+};
 const detailsOf = (s: TestStudent) => ({ studentId: s.sis, firstName: s.first, lastName: s.last, email: s.email });
 
 describe('GET /attendance/scan/{sessionId}', () => {
@@ -89,8 +95,8 @@ describe('GET /attendance/scan/{sessionId}', () => {
       '<dd>Monday, March 2</dd>',
       '<dd>8:00 AM (until 12:00 PM)</dd>',
     );
-    // Opened at 07:55, the session runs 30 minutes.
-    expect(res.body).toMatch(/<span role="timer" aria-labelledby="time-left" data-ends-in="1800000">30:00<\/span>/);
+    // Opened at 07:55, the session runs until the end of class + 15 minutes (12:15, docs/decisions/042).
+    expect(res.body).toMatch(/<span role="timer" aria-labelledby="time-left" data-ends-in="15600000">260:00<\/span>/);
     expect(res.body).toContain(`<form id="scan-form" method="post" action="/attendance/scan/${session.sessionId}"`);
     for (const name of ['studentId', 'firstName', 'lastName', 'email']) expect(res.body).toContain(`name="${name}"`);
     expect(res.body).toContain('<label for="studentId">Student ID</label>');
@@ -148,17 +154,31 @@ describe('GET /attendance/scan/{sessionId}', () => {
     expect((await phone('10.1.0.4').get(`/attendance/scan/${'a'.repeat(150)}`)).statusCode).toBe(414);
   });
 
-  it('answers Session Expired (410) with the course once the session is over', async () => {
+  it('answers Session Ended (410) with the course once the instructor ends the session, also to the form', async () => {
     const other = await seedClass(t, 1, 'X');
     const s = await other.startSession();
     const url = `/attendance/scan/${s.sessionId}?t=${(await other.screen(s.sessionId)).token}`;
+    const p = phone('10.1.0.5');
+    await p.get(url); // the form, opened before End Session
     await t.app.inject({ method: 'PUT', url: `/api/qr-sessions/${s.id}/deactivate`, headers: { cookie: other.instructor.cookie } });
     const res = await phone('10.1.0.5').get(url);
     expect(res.statusCode).toBe(410);
-    expect(res.body).toContain(`<h1 tabindex="-1">${SESSION_EXPIRED}</h1>`);
+    // Ended by the instructor, not expired (docs/decisions/042).
+    expect(res.body).toContain(`<title>${SCAN_SESSION_ENDED} · Muster</title>`);
+    expect(res.body).toContain(`<h1 tabindex="-1">${SCAN_SESSION_ENDED}</h1>`);
     expect(res.body).toContain('Fundamentals of Nursing X');
-    shows(res, SESSION_EXPIRED_TEXT);
+    shows(res, SCAN_SESSION_ENDED_TEXT);
+    expect(res.body).not.toContain(SESSION_EXPIRED);
     expect(res.cookies.some((c) => c.name.startsWith('muster_pass_'))).toBe(false);
+    // The form sent after End Session: the same page.
+    const posted = await p.post(`/attendance/scan/${s.sessionId}`, detailsOf(other.students[0]!));
+    expect(posted.statusCode).toBe(410);
+    expect(posted.body).toContain(`<h1 tabindex="-1">${SCAN_SESSION_ENDED}</h1>`);
+    shows(posted, SCAN_SESSION_ENDED_TEXT);
+    // In Spanish.
+    const es = await phone('10.1.0.5', { 'accept-language': 'es' }).get(url);
+    expect(es.body).toContain(`<h1 tabindex="-1">${STUDENT_TEXTS.es.sessionEnded}</h1>`);
+    shows(es, STUDENT_TEXTS.es.sessionEndedText);
   });
 
   it('speaks Spanish to a browser that prefers it, with a switch back that works without script', async () => {
@@ -253,9 +273,11 @@ describe('POST /attendance/scan/{sessionId} (the form without script)', () => {
     const s = cls.students[5]!;
     const p = phone('10.2.0.6');
     await p.get(await scanUrl());
-    clock.advance(31 * 60_000);
+    // The session lasts until the end of class + 15 minutes (12:15, docs/decisions/042).
+    const now = clock.now();
+    clock.set('2026-03-02T18:16:00Z');
     const late = await p.post(`/attendance/scan/${session.sessionId}`, detailsOf(s));
-    clock.advance(-31 * 60_000);
+    clock.set(now);
     expect(late.statusCode).toBe(410);
     expect(late.body).toContain(`<h1 tabindex="-1">${SESSION_EXPIRED}</h1>`);
     shows(late, SESSION_EXPIRED_TEXT);
@@ -390,8 +412,9 @@ describe('a second scan (issue 28, docs/decisions/039)', () => {
   const first = phone('10.4.0.1');
 
   it('shows the phone that checked a student in "checked in since" and Check out, and any other phone the usual form', async () => {
-    // 09:00: the first session has expired; the instructor opens another.
+    // 09:00: the instructor ends the first session (it would last the class) and opens another.
     clock.set('2026-03-02T15:00:00Z');
+    await endSession();
     session = await cls.startSession();
     const s = cls.students[10]!;
     await first.get(await scanUrl());
@@ -503,7 +526,8 @@ describe('a second scan (issue 28, docs/decisions/039)', () => {
 
   it('asks for the code on the screen when the phone’s pass has run out, and refuses Check out from a phone that checked nobody in', async () => {
     const s = cls.students[6]!;
-    clock.set('2026-03-02T15:34:00Z'); // 09:34: the 09:00 session has expired; another opens
+    clock.set('2026-03-02T15:34:00Z'); // 09:34: the 09:00 session is ended; another opens
+    await endSession();
     session = await cls.startSession();
     const p = phone('10.4.0.6');
     await p.get(await scanUrl());

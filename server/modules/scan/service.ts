@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { scanCheckOutFormSchema, scanFormSchema, typedCodeSchema, type AttendanceSubmitResult, type PublicSession } from '../../../common/attendance.ts';
+import { scanCheckOutFormSchema, scanFormSchema, typedCodeSchema, type AttendanceSubmitResult } from '../../../common/attendance.ts';
 import { isAttendedStatus } from '../../../common/constants.ts';
 import { formatCountdown } from '../../../common/countdown.ts';
+import type { PublicSessionAnswer } from '../../../common/qr-sessions.ts';
 import type { Settings } from '../../../common/settings.ts';
 import { STUDENT_LANGUAGES, STUDENT_LOCALES, type StudentLanguage } from '../../../common/student-texts.ts';
 import type { Db } from '../../db/client.ts';
@@ -18,6 +19,7 @@ import {
   checkedOutView,
   codeEntryView,
   confirmCheckOutView,
+  endedView,
   expiredView,
   formView,
   notFoundView,
@@ -111,7 +113,7 @@ function duration(t: StudentT, minutes: number): string {
 }
 
 /**
- * The form, or Session Not Found / Session Expired: what the scan page's script used to fetch
+ * The form, or Session Not Found / Session Ended / Session Expired: what the scan page's script used to fetch
  * (GET /api/qr-sessions/public/{id}), read here with the same checks. A fresh QR token gives this
  * phone its pass, as a cookie; without one, a pass the phone holds still counts, else the code on
  * the screen is asked. A phone whose device checked its student in here is told so, with Check out.
@@ -120,7 +122,7 @@ async function sessionPage(deps: ScanDeps, v: Visit, sessionId: string, token: s
   const path = sessionPath(sessionId);
   const now = deps.clock.now();
   const device = checkInDevice(v.req, v.reply, secure(deps, v.req));
-  let session: PublicSession;
+  let session: PublicSessionAnswer;
   let attendance: Settings['attendance'];
   let standing: DeviceStanding | null;
   try {
@@ -136,6 +138,7 @@ async function sessionPage(deps: ScanDeps, v: Visit, sessionId: string, token: s
   }
   const { timeZone } = attendance;
   const endsInMs = Date.parse(session.expiresAt) - now.getTime();
+  if (session.closed === 'ended') return page(deps, v, 410, endedView(v.t, session.courseName), path);
   if (session.status === 'expired' || endsInMs <= 0) return page(deps, v, 410, expiredView(v.t, session.courseName), path);
   setPassCookie(v.reply, secure(deps, v.req), session.sessionId, session.pass, session.passExpiresAt);
 

@@ -1,17 +1,20 @@
 import { ArrowLeft, Maximize, Minimize, TimerOff } from 'lucide-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import type { QrSession } from '../../../common/attendance.ts';
+import type { QrSessionAnswer, SessionClosing } from '../../../common/qr-sessions.ts';
 import { buttonClasses } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { cn } from '../../lib/cn.ts';
 import { useDocumentTitle } from '../../lib/document-title.ts';
-import { isGone, useActiveSessions, useQrImage } from './attendance-api.ts';
-import { formatClockRange } from '../../lib/format.ts';
+import { isGone, useQrImage } from './attendance-api.ts';
+import { formatClockRange, formatLocalTime } from '../../lib/format.ts';
 import { codeEntryAddress, spacedCode, StatusLabel } from './qr-session-panel.tsx';
 import { STUDENT_TEXTS } from '../../../common/student-texts.ts';
 import { ProjectorQr } from './projector-qr.tsx';
 import { useSessionCountdown } from './use-session-countdown.ts';
+import { sessionKey, useSession } from './session-api.ts';
+import { ExtendButton, ProjectorClosingWarning } from './session-closing.tsx';
 
 // What students read on the projector, in English and Spanish at once: the room reads both.
 const { en: EN, es: ES } = STUDENT_TEXTS;
@@ -19,32 +22,38 @@ const { en: EN, es: ES } = STUDENT_TEXTS;
 /**
  * Projector view (/attendance/present?session={sessionId}): the class's QR code as large as the
  * screen allows, the course and room (so students know they scan the right class), the typed
- * fallback code and the countdown. It covers the app's frame and rotates with the token.
+ * fallback code and the countdown. It covers the app's frame and rotates with the token. It follows
+ * its one session (an extension or End Session from another screen shows here), warns the room in
+ * the session's last minutes and offers the instructor Extend (docs/decisions/042).
  */
 export function ProjectorPage() {
   const [params] = useSearchParams();
   const sessionId = params.get('session');
-  const active = useActiveSessions();
-  const session = active.data?.find((s) => s.sessionId === sessionId) ?? null;
+  const read = useSession(sessionId);
+  const session = read.data ?? null;
   useDocumentTitle(session ? `${session.courseName} · Projector` : 'Projector view');
 
   return (
     <div className="fixed inset-0 z-40 flex flex-col overflow-auto bg-white text-slate-900">
-      <ProjectorBar scheduleId={session?.scheduleId ?? null} />
-      {active.isPending ? (
+      <ProjectorBar scheduleId={session?.scheduleId ?? null} session={session && !session.closed ? session : null} />
+      {sessionId && read.isPending ? (
         <div role="status" aria-label="Loading session" className="flex flex-1 items-center justify-center">
           <Spinner className="size-10 text-blue-700" />
         </div>
+      ) : session?.closed ? (
+        <Ended closing={session.closed} session={session} />
       ) : session ? (
         <ProjectedSession session={session} />
       ) : (
-        <Ended text={active.isError ? 'The session could not be loaded. Reload the page to try again.' : 'This session has ended or does not exist.'} />
+        <Ended
+          text={read.isError && !/^(403|404): /.test(read.error.message) ? 'The session could not be loaded. Reload the page to try again.' : 'This session does not exist.'}
+        />
       )}
     </div>
   );
 }
 
-function ProjectorBar({ scheduleId }: { scheduleId: number | null }) {
+function ProjectorBar({ scheduleId, session }: { scheduleId: number | null; session: QrSessionAnswer | null }) {
   const [full, setFull] = useState(() => document.fullscreenElement != null);
   useEffect(() => {
     const onChange = () => setFull(document.fullscreenElement != null);
@@ -61,19 +70,34 @@ function ProjectorBar({ scheduleId }: { scheduleId: number | null }) {
         <ArrowLeft aria-hidden="true" className="size-4" />
         Back to Take Attendance
       </Link>
-      <button type="button" onClick={toggle} className={buttonClasses('ghost', 'sm')}>
-        {full ? <Minimize aria-hidden="true" className="size-4" /> : <Maximize aria-hidden="true" className="size-4" />}
-        {full ? 'Exit full screen' : 'Full screen'}
-      </button>
+      <div className="flex items-center gap-2">
+        {session ? <ExtendWhenClosing session={session} /> : null}
+        <button type="button" onClick={toggle} className={buttonClasses('ghost', 'sm')}>
+          {full ? <Minimize aria-hidden="true" className="size-4" /> : <Maximize aria-hidden="true" className="size-4" />}
+          {full ? 'Exit full screen' : 'Full screen'}
+        </button>
+      </div>
     </div>
   );
 }
 
-function ProjectedSession({ session }: { session: QrSession }) {
+/** In the session's last minutes, the instructor's Extend, with the bar's other controls. */
+function ExtendWhenClosing({ session }: { session: QrSessionAnswer }) {
+  const countdown = useSessionCountdown(session);
+  return countdown.expiring ? <ExtendButton session={session} size="sm" /> : null;
+}
+
+function ProjectedSession({ session }: { session: QrSessionAnswer }) {
+  const queryClient = useQueryClient();
   const countdown = useSessionCountdown(session);
   const image = useQrImage(countdown.expired ? null : session.sessionId);
-  const over = countdown.expired || (image.isError && isGone(image.error));
-  if (over) return <Ended text={countdown.expired ? 'This session has expired.' : 'This session has ended.'} session={session} />;
+  const gone = image.isError && isGone(image.error);
+  // Closed on the server (ended elsewhere), or our countdown ran out: ask the server how it closed
+  // (or whether another screen extended it meanwhile).
+  useEffect(() => {
+    if (gone || countdown.expired) void queryClient.invalidateQueries({ queryKey: sessionKey(session.sessionId) });
+  }, [gone, countdown.expired, queryClient, session.sessionId]);
+  if (countdown.expired || gone) return <Ended closing={countdown.expired ? 'expired' : 'ended'} session={session} />;
   const data = image.data;
 
   // Sized from the viewport for the back of the room (docs/projector-readability.md): the QR takes
@@ -94,7 +118,7 @@ function ProjectedSession({ session }: { session: QrSession }) {
           {session.courseCode}
           {session.roomNumber ? ` · Room ${session.roomNumber}` : ''} · {formatClockRange(session.startTime, session.endTime)}
         </p>
-        <div className="mt-[4vmin]">
+        <div className={countdown.expiring ? 'mt-[3vmin]' : 'mt-[4vmin]'}>
           <p className="text-[3.2vmin] font-medium text-slate-700" id="projector-code">
             {EN.projectorCantScanBefore} <span className="font-bold text-slate-900">{codeEntryAddress(data?.attendanceUrl)}</span> {EN.projectorCantScanAfter}
           </p>
@@ -105,13 +129,15 @@ function ProjectedSession({ session }: { session: QrSession }) {
             {data ? spacedCode(data.shortCode) : '––– –––'}
           </p>
         </div>
-        <div className="mt-[4vmin] flex items-center gap-[2vmin]">
+        {/* In the last minutes the warning joins them: the spacing gives it room, all on one screen. */}
+        <div className={cn('flex items-center gap-[2vmin]', countdown.expiring ? 'mt-[2.5vmin]' : 'mt-[4vmin]')}>
           <StatusLabel expired={false} className="text-[2.4vmin]" />
           <p role="timer" aria-label="Time left" className={cn('font-mono text-[5vmin] font-bold tabular-nums', countdown.expiring ? 'text-amber-700' : 'text-slate-900')}>
             {countdown.text}
           </p>
         </div>
-        <p className="mt-[2vmin] text-[2.4vmin] text-slate-600">{EN.projectorCodeChanges}</p>
+        {countdown.expiring ? <ProjectorClosingWarning session={session} /> : null}
+        <p className={cn('text-[2.4vmin] text-slate-600', countdown.expiring ? 'mt-[1.5vmin]' : 'mt-[2vmin]')}>{EN.projectorCodeChanges}</p>
         <p lang="es" className="text-[2vmin] text-slate-600">
           {ES.projectorCodeChanges}
         </p>
@@ -120,13 +146,19 @@ function ProjectedSession({ session }: { session: QrSession }) {
   );
 }
 
-function Ended({ text, session }: { text: string; session?: QrSession }) {
+const ENDED_TEXT: Record<SessionClosing, { title: string; text: (s: QrSessionAnswer) => string }> = {
+  ended: { title: 'Session Ended', text: () => 'The instructor ended this session: students can no longer check in or out with it.' },
+  expired: { title: 'Session Expired', text: (s) => `This session closed at ${formatLocalTime(s.expiresAt)}. Start a new session to take attendance again.` },
+};
+
+function Ended({ text, session, closing }: { text?: string; session?: QrSessionAnswer; closing?: SessionClosing }) {
+  const said = session && closing ? ENDED_TEXT[closing] : null;
   return (
     <div className="flex flex-1 flex-col items-center justify-center px-6 text-center">
       <TimerOff aria-hidden="true" className="size-16 text-slate-400" />
       {session ? <p className="mt-6 text-2xl font-semibold text-slate-700">{session.courseName}</p> : null}
-      <h1 className="mt-2 text-4xl font-bold">{session ? 'Session Expired' : 'No Active QR Session'}</h1>
-      <p className="mt-3 text-lg text-slate-600">{text}</p>
+      <h1 className="mt-2 text-4xl font-bold">{said?.title ?? 'No Active QR Session'}</h1>
+      <p className="mt-3 text-lg text-slate-600">{said && session ? said.text(session) : text}</p>
     </div>
   );
 }

@@ -15,6 +15,7 @@ import { copyText } from './copy-text.ts';
 import { formatClockRange, formatLocalTime } from '../../lib/format.ts';
 import { shortId } from './format.ts';
 import { useSessionCountdown } from './use-session-countdown.ts';
+import { PanelClosingWarning } from './session-closing.tsx';
 
 /** '482913' → '482 913': easier to read off a screen at the back of the room. */
 export const spacedCode = (code: string): string => (code.length === 6 ? `${code.slice(0, 3)} ${code.slice(3)}` : code);
@@ -121,6 +122,7 @@ function LiveSession({ session }: { session: QrSession }) {
         </div>
 
         <div className="min-w-0 space-y-5">
+          {countdown.expiring && !over ? <PanelClosingWarning session={session} /> : null}
           {data?.loopback && !over ? <LoopbackWarning host={new URL(data.attendanceUrl).hostname} networkUrls={data.networkUrls} /> : null}
           {over ? (
             <p className="rounded-lg bg-slate-50 px-4 py-3 text-sm text-slate-700">
