@@ -133,7 +133,11 @@ export const complianceOverviewSchema = z.object({
   /** Students who have used 80 % or more of a payment period's excused cap. */
   excusedCap: z.array(z.object({ ...studentRef, paymentPeriod: z.number().int(), excusedCreditedMinutes: z.number().int(), excusedCapMinutes: z.number().int(), excusedUncreditedMinutes: z.number().int() })),
   /** Missed time (absences and uncredited excused time) older than the program's make-up deadline, less make-up done. */
-  makeUpOwed: z.array(z.object({ ...studentRef, owedMinutes: z.number().int(), oldestMissedOn: z.string().nullable(), makeUpDeadlineDays: z.number().int() })),
+  /**
+   * Students owing at least their program's makeUpThresholdMinutes of make-up, counting missed time
+   * older than the make-up deadline; dueBy is the date the oldest of it had to be made up by.
+   */
+  makeUpOwed: z.array(z.object({ ...studentRef, owedMinutes: z.number().int(), oldestMissedOn: z.string().nullable(), makeUpDeadlineDays: z.number().int(), dueBy: z.string().nullable() })),
 });
 export type ComplianceOverview = z.infer<typeof complianceOverviewSchema>;
 

@@ -15,6 +15,7 @@ export const POLICY_DEFAULTS = {
   minimumAttendancePercent: 80,
   withdrawAfterDays: 14,
   makeUpDeadlineDays: 14,
+  makeUpThresholdMinutes: 30,
   makeUpCapPercent: null,
   attendanceEditLockDays: null,
   consecutiveAbsenceAlert: null,
@@ -53,6 +54,8 @@ export const programPolicyInputSchema = z
     withdrawAfterDays: intIn('withdrawAfterDays', 1, 14).nullish(),
     makeUpDeadlineDays: intIn('makeUpDeadlineDays', 0, 365).nullish(),
     makeUpCapPercent: numIn('makeUpCapPercent', 0, 100, 0.1).nullish(),
+    /** Make-up owed is listed from this many minutes on (default 30). */
+    makeUpThresholdMinutes: intIn('makeUpThresholdMinutes', 0, 600).nullish(),
     attendanceEditLockDays: intIn('attendanceEditLockDays', 1, 3650).nullish(),
     /** E-mail staff when a student misses this many meetings of a class in a row (null: off). */
     consecutiveAbsenceAlert: intIn('consecutiveAbsenceAlert', 2, 30).nullish(),
@@ -84,6 +87,7 @@ export const programPolicySchema = z.object({
   withdrawAfterDays: z.number().int(),
   makeUpDeadlineDays: z.number().int(),
   makeUpCapPercent: z.number().nullable(),
+  makeUpThresholdMinutes: z.number().int(),
   /** Records older than this many days can be changed by super_admin only, with a reason (null: never locked). */
   attendanceEditLockDays: z.number().int().nullable(),
   consecutiveAbsenceAlert: z.number().int().nullable(),

@@ -28,6 +28,8 @@ export const programPolicies = pgTable(
     withdrawAfterDays: integer('withdraw_after_days').notNull().default(14),
     makeUpDeadlineDays: integer('make_up_deadline_days').notNull().default(14),
     makeUpCapPercent: numeric('make_up_cap_percent', { precision: 4, scale: 1 }),
+    // Make-up owed is listed from this many minutes on: a few minutes late is not a make-up case (issue 28).
+    makeUpThresholdMinutes: integer('make_up_threshold_minutes').notNull().default(30),
     // Records older than this many days are closed to all but super_admin (null: never).
     attendanceEditLockDays: integer('attendance_edit_lock_days'),
     // Low-attendance alert "N consecutive absences" (null: that rule is off for the program).

@@ -16,7 +16,7 @@ import {
   type withdrawalInputSchema,
 } from '../../../common/compliance.ts';
 import type { StudentStatus } from '../../../common/constants.ts';
-import { addDays, daysBetween, type ProgramPolicy } from '../../../common/hours.ts';
+import { POLICY_DEFAULTS, addDays, daysBetween, type ProgramPolicy } from '../../../common/hours.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -346,7 +346,9 @@ export async function complianceOverview(db: DbOrTx, q: { asOf?: string; program
         out.excusedCap.push({ ...ref, paymentPeriod: p.number, excusedCreditedMinutes: p.excusedCreditedMinutes, excusedCapMinutes: p.excusedCapMinutes, excusedUncreditedMinutes: uncredited });
       }
     }
-    const deadlineDays = (await policyOf(student.programId))?.makeUpDeadlineDays ?? 14;
+    const programPolicyOf = await policyOf(student.programId);
+    const deadlineDays = programPolicyOf?.makeUpDeadlineDays ?? POLICY_DEFAULTS.makeUpDeadlineDays;
+    const threshold = programPolicyOf?.makeUpThresholdMinutes ?? POLICY_DEFAULTS.makeUpThresholdMinutes;
     const cutoff = addDays(asOf, -deadlineDays);
     let missed = 0;
     let oldest: string | null = null;
@@ -361,7 +363,8 @@ export async function complianceOverview(db: DbOrTx, q: { asOf?: string; program
       }
     }
     const owed = missed - ledger.totals.makeUpMinutes;
-    if (owed > 0) out.makeUpOwed.push({ ...ref, owedMinutes: owed, oldestMissedOn: oldest, makeUpDeadlineDays: deadlineDays });
+    // A few minutes late here and there is not a make-up case: the program's threshold says from when.
+    if (owed > 0 && owed >= threshold) out.makeUpOwed.push({ ...ref, owedMinutes: owed, oldestMissedOn: oldest, makeUpDeadlineDays: deadlineDays, dueBy: oldest ? addDays(oldest, deadlineDays) : null });
   }
   const watch = await withdrawalWatch(db, { asOf, programId: q.programId }, clock);
   for (const w of watch) out.counts[w.state]++;

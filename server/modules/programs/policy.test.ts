@@ -40,6 +40,7 @@ describe('program policy', () => {
       sapCheckpointHours: [450, 900, 1200, 1500],
       withdrawAfterDays: 14,
       makeUpDeadlineDays: 14,
+      makeUpThresholdMinutes: 30,
       makeUpCapPercent: null,
       attendanceEditLockDays: null,
       consecutiveAbsenceAlert: null,

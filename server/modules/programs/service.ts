@@ -163,6 +163,7 @@ export async function programPolicy(db: DbOrTx, programId: number): Promise<Prog
     sapCheckpointHours: row?.sapCheckpointHours?.map(Number) ?? paymentPeriods.map((p) => p.endHours),
     withdrawAfterDays: row?.withdrawAfterDays ?? POLICY_DEFAULTS.withdrawAfterDays,
     makeUpDeadlineDays: row?.makeUpDeadlineDays ?? POLICY_DEFAULTS.makeUpDeadlineDays,
+    makeUpThresholdMinutes: row?.makeUpThresholdMinutes ?? POLICY_DEFAULTS.makeUpThresholdMinutes,
     makeUpCapPercent: numOrNull(row?.makeUpCapPercent),
     attendanceEditLockDays: row?.attendanceEditLockDays ?? null,
     consecutiveAbsenceAlert: row?.consecutiveAbsenceAlert ?? null,
@@ -179,7 +180,7 @@ export async function programPolicy(db: DbOrTx, programId: number): Promise<Prog
  * values whose default is derived (program hours and weeks, checkpoints) and for the make-up cap
  * (no cap); the others are stored with their default filled in.
  */
-type PolicySettings = Pick<ProgramPolicy, 'academicYearHours' | 'academicYearWeeks' | 'excusedCapPercent' | 'minimumAttendancePercent' | 'withdrawAfterDays' | 'makeUpDeadlineDays' | 'makeUpCapPercent' | 'attendanceEditLockDays' | 'consecutiveAbsenceAlert' | 'alertCopyToStudent' | 'recordsStartDate'> & {
+type PolicySettings = Pick<ProgramPolicy, 'academicYearHours' | 'academicYearWeeks' | 'excusedCapPercent' | 'minimumAttendancePercent' | 'withdrawAfterDays' | 'makeUpDeadlineDays' | 'makeUpThresholdMinutes' | 'makeUpCapPercent' | 'attendanceEditLockDays' | 'consecutiveAbsenceAlert' | 'alertCopyToStudent' | 'recordsStartDate'> & {
   programHours: number | null;
   programWeeks: number | null;
   sapCheckpointHours: number[] | null;
@@ -196,6 +197,7 @@ function storedSettings(row: ProgramPolicyRow | undefined, programHours: number 
     sapCheckpointHours: row?.sapCheckpointHours?.map(Number) ?? null,
     withdrawAfterDays: row?.withdrawAfterDays ?? POLICY_DEFAULTS.withdrawAfterDays,
     makeUpDeadlineDays: row?.makeUpDeadlineDays ?? POLICY_DEFAULTS.makeUpDeadlineDays,
+    makeUpThresholdMinutes: row?.makeUpThresholdMinutes ?? POLICY_DEFAULTS.makeUpThresholdMinutes,
     makeUpCapPercent: numOrNull(row?.makeUpCapPercent),
     attendanceEditLockDays: row?.attendanceEditLockDays ?? null,
     consecutiveAbsenceAlert: row?.consecutiveAbsenceAlert ?? null,
@@ -215,6 +217,7 @@ function settingsFromInput(i: ProgramPolicyInput, programHours: number | null): 
     sapCheckpointHours: i.sapCheckpointHours ?? null,
     withdrawAfterDays: i.withdrawAfterDays ?? POLICY_DEFAULTS.withdrawAfterDays,
     makeUpDeadlineDays: i.makeUpDeadlineDays ?? POLICY_DEFAULTS.makeUpDeadlineDays,
+    makeUpThresholdMinutes: i.makeUpThresholdMinutes ?? POLICY_DEFAULTS.makeUpThresholdMinutes,
     makeUpCapPercent: i.makeUpCapPercent ?? POLICY_DEFAULTS.makeUpCapPercent,
     attendanceEditLockDays: i.attendanceEditLockDays ?? POLICY_DEFAULTS.attendanceEditLockDays,
     consecutiveAbsenceAlert: i.consecutiveAbsenceAlert ?? POLICY_DEFAULTS.consecutiveAbsenceAlert,
@@ -264,6 +267,7 @@ export async function setProgramPolicy(db: Db, programId: number, input: Program
       sapCheckpointHours: next.sapCheckpointHours?.map(String) ?? null,
       withdrawAfterDays: next.withdrawAfterDays,
       makeUpDeadlineDays: next.makeUpDeadlineDays,
+      makeUpThresholdMinutes: next.makeUpThresholdMinutes,
       makeUpCapPercent: str(next.makeUpCapPercent),
       attendanceEditLockDays: next.attendanceEditLockDays,
       consecutiveAbsenceAlert: next.consecutiveAbsenceAlert,

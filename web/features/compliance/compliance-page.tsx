@@ -135,14 +135,14 @@ function ExcusedCapTab({ rows }: { rows: ComplianceOverview['excusedCap'] }) {
 
 function MakeUpTab({ rows }: { rows: ComplianceOverview['makeUpOwed'] }) {
   return (
-    <ListTable caption="Missed time past the make-up deadline, less make-up done" headers={['Student', 'Program', 'Owed (h:mm)', 'Oldest missed day', 'Deadline']} empty="Nobody owes make-up time past the deadline." count={rows.length}>
+    <ListTable caption="Missed time past the make-up deadline, less make-up done" headers={['Student', 'Program', 'Owed (h:mm)', 'Oldest missed day', 'Make up by']} empty="Nobody owes make-up time past the deadline." count={rows.length}>
       {rows.map((r) => (
         <tr key={r.studentId}>
           <StudentLink r={r} />
           <td className={cell}>{r.programName ?? '—'}</td>
           <td className={`${cell} tabular-nums`}>{formatHm(r.owedMinutes)}</td>
           <td className={`${cell} whitespace-nowrap`}>{r.oldestMissedOn ? formatDate(r.oldestMissedOn, 'medium') : '—'}</td>
-          <td className={cell}>{r.makeUpDeadlineDays} days</td>
+          <td className={`${cell} whitespace-nowrap`}>{r.dueBy ? formatDate(r.dueBy, 'medium') : `${r.makeUpDeadlineDays} days`}</td>
         </tr>
       ))}
     </ListTable>

@@ -60,6 +60,7 @@ const FIELD_SPECS: Record<Exclude<keyof typeof POLICY_DEFAULTS, 'alertCopyToStud
   sapCheckpointHours: { label: 'SAP checkpoints (hours)', derived: 'the payment periods’ ends', rule: 'Hours in increasing order, separated by commas.' },
   withdrawAfterDays: { label: 'Withdraw after (days without attendance)', step: 1, rule: '1 to 14 consecutive calendar days.' },
   makeUpDeadlineDays: { label: 'Make-up deadline (days)', step: 1, rule: 'Days allowed to make up missed time.' },
+  makeUpThresholdMinutes: { label: 'Make-up owed from (minutes)', step: 1, rule: 'Students owing less are not listed as owing make-up.' },
   makeUpCapPercent: { label: 'Make-up cap (% of program hours)', step: 0.1, derived: 'no cap' },
   attendanceEditLockDays: { label: 'Lock attendance after (days)', step: 1, derived: 'never locked', rule: 'Older records: super admin only, with a reason.' },
   consecutiveAbsenceAlert: { label: 'Alert after consecutive absences', step: 1, derived: 'no such alert', rule: '2 to 30 meetings in a row: e-mails the instructors and opted-in administrators.' },

@@ -1,0 +1,1 @@
+ALTER TABLE "program_policies" ADD COLUMN "make_up_threshold_minutes" integer DEFAULT 30 NOT NULL;
