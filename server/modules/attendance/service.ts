@@ -11,7 +11,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { addDays, localDate } from '../../lib/school-time.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { closeExpiredSessions, isSessionUuid, listActiveSessionsIn, listRecentSessionMeetings } from '../qr-sessions/service.ts';
-import { assertCanUseSchedule, cancelMeetingOn, getMeetingCalendar, listVisibleSchedules, restoreMeetingOn } from '../schedules/service.ts';
+import { assertCanUseSchedule, cancelMeetingOn, closureOn, getMeetingCalendar, listVisibleSchedules, restoreMeetingOn } from '../schedules/service.ts';
 import { closedDates } from '../calendar/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { programPolicy } from '../programs/service.ts';
@@ -274,7 +274,7 @@ export function checkOutPreview(
 /**
  * A record for a rostered student who has none yet (no scan), written as a manual override. The date
  * must be a meeting of the schedule (its course dates, its day of the week, not a holiday; make-up
- * dates count), not in the future, and not before the student's enrolment date: an instructor cannot
+ * dates count; never a day the school or the program is closed), not in the future, and not before the student's enrolment date: an instructor cannot
  * credit a day the class did not meet. Refusals are 400s naming sessionDate.
  */
 export async function createManualRecord(db: Db, user: User, body: z.output<typeof manualRecordSchema>, ctx: Ctx): Promise<AttendanceRow> {
@@ -290,6 +290,9 @@ export async function createManualRecord(db: Db, user: User, body: z.output<type
   if (!enrolment) throw badRequest('The student is not on this class roster', [{ field: 'studentId', message: 'Not on the roster' }]);
   const notAMeeting = whyNotAMeeting(sessionDate, calendar);
   if (notAMeeting) throw refuseDate(notAMeeting);
+  // A closed day has no scheduled minutes in the ledger, so nothing may be credited on it.
+  const closure = await closureOn(db, calendar.programId, sessionDate);
+  if (closure) throw refuseDate(`The school is closed on ${sessionDate} (${closure.name}): the class does not meet that day`);
   if (enrolment.enrollmentDate && sessionDate < enrolment.enrollmentDate) {
     throw refuseDate(`The student enrolled on ${enrolment.enrollmentDate}; ${sessionDate} is before that`);
   }

@@ -214,10 +214,15 @@ export async function whyNotMeetingOn(db: DbOrTx, scheduleId: number, date: stri
     case 'holiday':
       return `Today is a holiday for ${c.courseName}: the class does not meet.`;
     case null: {
-      const closure = (await listClosures(db, { from: date, to: date })).find((x) => closes(x, c.programId));
+      const closure = await closureOn(db, c.programId, date);
       return closure ? `The school is closed today (${closure.name}); ${c.courseName} does not meet.` : null;
     }
   }
+}
+
+/** The school's or the program's closure on `date` (the ledger skips such days, make-up dates included), or null. */
+export async function closureOn(db: DbOrTx, programId: number | null, date: string): Promise<{ name: string } | null> {
+  return (await listClosures(db, { from: date, to: date })).find((x) => closes(x, programId)) ?? null;
 }
 
 /**
