@@ -347,8 +347,26 @@ export const studentHoursSchema = z.object({
   paymentPeriods: z.array(paymentPeriodProgressSchema),
   sapCheckpoints: z.array(sapCheckpointSchema),
   days: z.array(ledgerDaySchema),
+  /**
+   * Set once retention removed the student's attendance detail (COMPLIANCE.md, "Retention"): the
+   * figures above are the ones frozen at their exit, and there are no days. Absent otherwise.
+   */
+  transcript: z.object({ exitDate: z.string(), frozenAt: z.string() }).optional(),
 });
 export type StudentHours = z.infer<typeof studentHoursSchema>;
+
+/** What a transcript keeps of a ledger: everything but its days (server/db/schema/transcripts.ts). */
+export const frozenHoursSchema = z.object({
+  startDate: z.string().nullable(),
+  lastDateOfAttendance: z.string().nullable(),
+  withdrawalDate: z.string().nullable(),
+  expectedEndDate: z.string().nullable(),
+  totals: ledgerTotalsSchema,
+  attendancePercent: z.number().nullable(),
+  paymentPeriods: z.array(paymentPeriodProgressSchema),
+  sapCheckpoints: z.array(sapCheckpointSchema),
+});
+export type FrozenHours = z.infer<typeof frozenHoursSchema>;
 
 export const studentHoursQuerySchema = z
   .object({ asOf: queryDate('asOf'), from: queryDate('from'), to: queryDate('to') })

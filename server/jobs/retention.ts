@@ -1,16 +1,20 @@
-import { lt, sql } from 'drizzle-orm';
+import { and, inArray, lt, notExists, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { attendanceRecords, fileUploads, loginSessions, qrSessions } from '../db/schema/index.ts';
+import { attendanceRecords, fileUploads, loginSessions, qrSessions, studentHoursTranscripts } from '../db/schema/index.ts';
 import type { Clock } from '../lib/clock.ts';
 import { purgeAuditEntriesBefore, recordAudit } from '../modules/audit-logs/service.ts';
+import { freezeHoursOfExitedStudents } from '../modules/hours/service.ts';
 import { getSettings } from '../modules/settings/service.ts';
 
-export type RetentionResult = { cutoff: string; removed: Record<string, number> };
+export type RetentionResult = { cutoff: string; removed: Record<string, number>; hoursTranscriptsFrozen: number };
 
 /**
  * Remove records older than the dataRetentionYears setting and say what was removed in the audit
- * log. Attendance, QR sessions, sign-in sessions, upload records and audit entries are purged;
- * people (students, users) and the catalogue stay, because other records point at them.
+ * log. Attendance detail goes only for students who left (graduated or withdrew) longer ago than
+ * that, counted from their exit, never from each record's own date (COMPLIANCE.md), and only once
+ * their hours are frozen in a transcript kept for good. QR sessions no record points at, sign-in
+ * sessions, upload records and audit entries go by their own dates; people (students, users) and
+ * the catalogue stay, because other records point at them.
  * One instance does the work (advisory lock); running it twice removes nothing the second time.
  */
 export async function purgeExpiredData(db: Db, clock: Clock): Promise<RetentionResult | null> {
@@ -19,27 +23,33 @@ export async function purgeExpiredData(db: Db, clock: Clock): Promise<RetentionR
   const cutoff = new Date(now);
   cutoff.setUTCFullYear(cutoff.getUTCFullYear() - system.dataRetentionYears);
   const cutoffDate = cutoff.toISOString().slice(0, 10);
+  // Hours first, outside the purge's transaction: a ledger reads in parallel, which one transaction's
+  // connection cannot. Two instances freezing at once write each transcript once (on conflict).
+  const transcripts = await freezeHoursOfExitedStudents(db, cutoffDate, now);
   return db.transaction(async (tx) => {
     const { rows: lock } = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(727004) as locked`);
     if (!lock[0]?.locked) return null;
     const count = async (q: Promise<{ rowCount: number | null }>) => (await q).rowCount ?? 0;
+    const exitedBeforeCutoff = tx.select({ id: studentHoursTranscripts.studentId }).from(studentHoursTranscripts).where(lt(studentHoursTranscripts.exitDate, cutoffDate));
     const removed: Record<string, number> = {
-      attendance_records: await count(tx.delete(attendanceRecords).where(lt(attendanceRecords.sessionDate, cutoffDate))),
-      qr_sessions: await count(tx.delete(qrSessions).where(lt(qrSessions.sessionDate, cutoffDate))),
+      attendance_records: await count(tx.delete(attendanceRecords).where(inArray(attendanceRecords.studentId, exitedBeforeCutoff))),
+      qr_sessions: await count(
+        tx.delete(qrSessions).where(and(lt(qrSessions.sessionDate, cutoffDate), notExists(tx.select({ one: sql`1` }).from(attendanceRecords).where(sql`${attendanceRecords.qrSessionId} = ${qrSessions.id}`)))),
+      ),
       login_sessions: await count(tx.delete(loginSessions).where(lt(loginSessions.createdAt, cutoff))),
       file_uploads: await count(tx.delete(fileUploads).where(lt(fileUploads.createdAt, cutoff))),
     };
     removed.audit_logs = await purgeAuditEntriesBefore(tx, cutoff);
-    if (Object.values(removed).some((n) => n > 0)) {
+    if (transcripts > 0 || Object.values(removed).some((n) => n > 0)) {
       await recordAudit(tx, {
         userId: null,
         action: 'Purge',
         tableName: 'retention',
-        newValues: { retentionYears: system.dataRetentionYears, cutoff: cutoff.toISOString(), removed },
+        newValues: { retentionYears: system.dataRetentionYears, cutoff: cutoff.toISOString(), removed, hoursTranscriptsFrozen: transcripts },
         always: true,
         at: now,
       });
     }
-    return { cutoff: cutoff.toISOString(), removed };
+    return { cutoff: cutoff.toISOString(), removed, hoursTranscriptsFrozen: transcripts };
   });
 }

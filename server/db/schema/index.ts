@@ -11,3 +11,4 @@ export * from './security.ts';
 export * from './hours.ts';
 export * from './notifications.ts';
 export * from './opening-balances.ts';
+export * from './transcripts.ts';

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, exists, getTableColumns, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { AttendanceStatus } from '../../../common/constants.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { attendanceRecords, courses, makeUpSessions, programs, scheduleRosters, schedules, studentLeaves, studentOpeningBalances, studentWithdrawals, students, users } from '../../db/schema/index.ts';
+import { attendanceRecords, courses, makeUpSessions, programs, scheduleRosters, schedules, studentHoursTranscripts, studentLeaves, studentOpeningBalances, studentWithdrawals, students, users } from '../../db/schema/index.ts';
 import { userFullName } from '../../db/user-name.ts';
 import { likePattern } from '../../lib/paging.ts';
 
@@ -289,4 +289,40 @@ export async function deleteOpeningBalanceRow(tx: DbOrTx, studentId: number): Pr
 export async function selectLedgerStudentsBySis(db: DbOrTx, sisStudentIds: string[]): Promise<LedgerStudentRow[]> {
   if (sisStudentIds.length === 0) return [];
   return db.select(studentColumns).from(students).leftJoin(programs, eq(programs.id, students.programId)).where(inArray(students.sisStudentId, sisStudentIds));
+}
+
+/**
+ * Students who left before `before` (graduated on their graduation date, or withdrew on their
+ * recorded withdrawal date) and have no frozen hours yet, with the date of their last record.
+ * A student marked graduated or withdrawn without such a date has no exit Muster can count from.
+ */
+export async function selectExitedWithoutTranscript(db: DbOrTx, before: string, limit: number): Promise<{ studentId: number; exitDate: string; lastRecordDate: string | null }[]> {
+  const { rows } = await db.execute<{ studentId: number; exitDate: string; lastRecordDate: string | null }>(sql`
+    select x.student_id as "studentId", x.exit_date::text as "exitDate",
+           (select max(a.session_date)::text from ${attendanceRecords} a where a.student_id = x.student_id) as "lastRecordDate"
+      from (select s.id as student_id,
+                   case when s.status = 'graduated' then s.graduation_date else w.withdrawal_date end as exit_date
+              from ${students} s left join ${studentWithdrawals} w on w.student_id = s.id
+             where s.status in ('graduated', 'withdrawn')) x
+     where x.exit_date < ${before}::date
+       and not exists (select 1 from ${studentHoursTranscripts} t where t.student_id = x.student_id)
+     order by x.student_id
+     limit ${limit}`);
+  return rows;
+}
+
+export async function insertTranscript(tx: DbOrTx, values: { studentId: number; exitDate: string; ledger: unknown; now: Date }): Promise<void> {
+  await tx.execute(sql`
+    insert into ${studentHoursTranscripts} (student_id, exit_date, ledger, records_removed, frozen_at)
+    values (${values.studentId}, ${values.exitDate}::date, ${JSON.stringify(values.ledger)}::jsonb,
+            (select count(*) from ${attendanceRecords} a where a.student_id = ${values.studentId}), ${values.now})
+    on conflict (student_id) do nothing`);
+}
+
+export async function selectTranscripts(db: DbOrTx, studentIds: number[]): Promise<{ studentId: number; exitDate: string; ledger: unknown; frozenAt: Date }[]> {
+  if (studentIds.length === 0) return [];
+  return db
+    .select({ studentId: studentHoursTranscripts.studentId, exitDate: studentHoursTranscripts.exitDate, ledger: studentHoursTranscripts.ledger, frozenAt: studentHoursTranscripts.frozenAt })
+    .from(studentHoursTranscripts)
+    .where(inArray(studentHoursTranscripts.studentId, studentIds));
 }

@@ -28,6 +28,7 @@ import { getSettings } from '../settings/service.ts';
 import { computeLedger, type Ledger, type LedgerSchedule } from './ledger.ts';
 import { importOpeningBalanceFile, openingBalanceOf, recordsStartDate, removeOpeningBalance, saveOpeningBalance, toLedgerOpening, type TabularFile } from './opening-balances.ts';
 import { renderTimeCard, timeCardDays, timeCardTotals } from './time-card.ts';
+import { freezeExitedStudents, ledgerOfTranscript, transcriptsOf } from './transcripts.ts';
 import {
   countHoursStudents,
   courseExists,
@@ -132,12 +133,17 @@ const CLASS_WINDOWS_MAX = 50_000;
  * make-ups of all of them at once, with the programs' policies alongside) and computed in memory;
  * closures once per program.
  */
-export type StudentLedger = Ledger & { withdrawalDate: string | null; expectedEndDate: string | null };
+export type StudentLedger = Ledger & {
+  withdrawalDate: string | null;
+  expectedEndDate: string | null;
+  /** Set when retention removed the records: the figures are the ones frozen at the exit. */
+  transcript?: { exitDate: string; frozenAt: string };
+};
 
 export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: string, timeZone: string, now: Date): Promise<Map<number, StudentLedger>> {
   const ids = list.map((s) => s.id);
   const programIds = [...new Set(list.map((s) => s.programId))];
-  const [[scheduleRows, recordRows, makeUpRows, leaveRows, withdrawalRows, openingRows], policyList, settings] = await Promise.all([
+  const [[scheduleRows, recordRows, makeUpRows, leaveRows, withdrawalRows, openingRows], policyList, settings, transcripts] = await Promise.all([
     Promise.all([
       selectLedgerSchedules(db, ids),
       selectLedgerRecords(db, ids, asOf),
@@ -148,6 +154,7 @@ export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: str
     ]),
     Promise.all(programIds.map((id) => (id == null ? undefined : programPolicy(db, id)))),
     getSettings(db),
+    transcriptsOf(db, ids),
   ]);
   const openingOf = new Map(openingRows.map((o) => [o.studentId, toLedgerOpening(o)]));
   // Which meetings anybody took attendance at: the others are for review, not absences.
@@ -180,6 +187,12 @@ export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: str
   if (classWindows.size > CLASS_WINDOWS_MAX) classWindows.clear();
   const result = new Map<number, StudentLedger>();
   for (const s of list) {
+    // Retention removed this student's records: their hours are the ones frozen at their exit.
+    const transcript = transcripts.get(s.id);
+    if (transcript) {
+      result.set(s.id, ledgerOfTranscript(transcript));
+      continue;
+    }
     const schedules: LedgerSchedule[] = (schedulesOf.get(s.id) ?? []).map((r) => ({
       scheduleId: r.id,
       dayOfWeek: r.dayOfWeek,
@@ -255,6 +268,7 @@ export async function hoursOfStudent(db: DbOrTx, student: LedgerStudentRow, q: {
     paymentPeriods: ledger.paymentPeriods,
     sapCheckpoints: ledger.sapCheckpoints,
     days: ledger.days.filter((d) => d.date >= from && d.date <= to),
+    ...(ledger.transcript ? { transcript: ledger.transcript } : {}),
   };
 }
 
@@ -572,4 +586,13 @@ export async function attendanceHistory(db: DbOrTx, user: User, recordId: number
 /** The student row a ledger is computed for (name and program included); undefined when there is none. */
 export function ledgerStudent(db: DbOrTx, studentId: number): Promise<LedgerStudentRow | undefined> {
   return selectLedgerStudent(db, studentId);
+}
+
+/**
+ * Retention's first step: freeze the hours of students who left before `before` (their ledger at
+ * exit, kept for good) so that their attendance detail can go. Returns how many were frozen.
+ */
+export async function freezeHoursOfExitedStudents(db: Db, before: string, now: Date): Promise<number> {
+  const { timeZone } = (await getSettings(db)).attendance;
+  return freezeExitedStudents(db, before, now, async (student, asOf) => (await ledgersFor(db, [student], asOf, timeZone, now)).get(student.id)!);
 }
