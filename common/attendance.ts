@@ -102,6 +102,11 @@ export type CheckInFlagStatus = (typeof CHECK_IN_FLAG_STATUSES)[number];
 export const isProxyFlagReason = (reason: CheckInFlagReason): boolean => (PROXY_FLAG_REASONS as readonly string[]).includes(reason);
 /** Check-ins from one address and browser signature this close together are flagged together. */
 export const SHARED_BROWSER_WINDOW_MINUTES = 3;
+/**
+ * Students new to Muster (a first meeting): one check-in followed another "as one phone would" when
+ * its page was opened at most this long after the other was sent (docs/decisions/044).
+ */
+export const ONE_AFTER_ANOTHER_SECONDS = 60;
 
 /** What was seen, as stored with the flag and written to the audit log when it is raised. */
 export const checkInFlagEvidenceSchema = z.object({
@@ -116,8 +121,16 @@ export const checkInFlagEvidenceSchema = z.object({
   windowMinutes: z.number().int().optional(),
   /** dropped_cookie: the device cookie was missing at check-in, or another one than the pass was issued to. */
   deviceCookie: z.enum(['missing', 'replaced']).optional(),
-  /** dropped_cookie: when the scan page this browser submitted from was given its pass. */
+  /** dropped_cookie, and shared_browser one after another: when the scan page this browser submitted from was given its pass. */
   passIssuedAt: z.string().nullable().optional(),
+  /**
+   * shared_browser between students new to Muster: the check-ins came one after another, as one phone
+   * makes them (never open at once, the next page opened soon after the previous was sent, nobody else
+   * from that address and browser in between or in the window before).
+   */
+  oneAfterAnother: z.boolean().optional(),
+  /** oneAfterAnother: seconds from the earlier check-in being sent to the later one's page being opened. */
+  gapSeconds: z.number().int().optional(),
   /** scanned_after_override: the first 12 hex digits of SHA-256 of the scanning browser's device cookie. */
   device: z.string().optional(),
   /** scanned_after_override: the status that stood when the student scanned. */

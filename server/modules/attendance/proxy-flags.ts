@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import {
+  ONE_AFTER_ANOTHER_SECONDS,
   SHARED_BROWSER_WINDOW_MINUTES,
   checkInFlagEvidenceSchema,
   type CheckInFlag,
@@ -19,6 +20,7 @@ import type { PassFacts } from '../qr-sessions/service.ts';
 import { assertCanUseSchedule } from '../schedules/service.ts';
 import {
   flagById,
+  flagPartners,
   checkInStanding,
   insertFlags,
   insertOpenFlag,
@@ -30,6 +32,7 @@ import {
   studentsOfRecords,
   type FlagRow,
   type NewFlag,
+  type OriginMatch,
 } from './queries.ts';
 
 /**
@@ -54,6 +57,7 @@ export function browserSignature(headers: IncomingHttpHeaders): string {
 
 const SIGNATURE_SHOWN = 12;
 const SHARED_BROWSER_WINDOW_MS = SHARED_BROWSER_WINDOW_MINUTES * 60_000;
+const ONE_AFTER_ANOTHER_MS = ONE_AFTER_ANOTHER_SECONDS * 1000;
 
 /** The check-ins a new one at `now` is compared with: those within the shared-browser window around it. */
 export const sameOriginWindow = (now: Date) => ({ from: new Date(now.getTime() - SHARED_BROWSER_WINDOW_MS), to: new Date(now.getTime() + SHARED_BROWSER_WINDOW_MS) });
@@ -74,6 +78,29 @@ export type CheckInOrigin = {
   pass: PassFacts | null;
 };
 
+type OneAfterAnother = { previous: OriginMatch; run: OriginMatch[]; gapSeconds: number };
+
+/**
+ * Whether a check-in of a student new to Muster, whose page was opened at `openedAt`, followed
+ * another first-timer's as one phone makes them: no check-in of that origin was sent while this page
+ * was open (that proves two browsers at once); the last one before was sent at most
+ * ONE_AFTER_ANOTHER_SECONDS before the page opened; and in the window before that one nobody else
+ * from that origin checked in, the run it already belongs to aside (at a busy moment a close gap is
+ * likely by chance: docs/decisions/044 has the figures).
+ */
+async function oneAfterAnother(tx: DbOrTx, openedAt: Date, matches: OriginMatch[], around: OriginMatch[]): Promise<OneAfterAnother | null> {
+  // Sent while this page was open: two browsers at once.
+  if (around.some((m) => m.checkedInAt > openedAt)) return null;
+  const previous = matches.at(-1);
+  const gap = previous ? openedAt.getTime() - previous.checkedInAt.getTime() : Infinity;
+  if (!previous?.firstUse || gap > ONE_AFTER_ANOTHER_MS) return null;
+  const partners = new Set(await flagPartners(tx, previous.recordId, around.map((m) => m.recordId)));
+  const run = around.filter((m) => m === previous || partners.has(m.recordId));
+  const quietFrom = previous.checkedInAt.getTime() - SHARED_BROWSER_WINDOW_MS;
+  if (around.some((m) => !run.includes(m) && m.checkedInAt.getTime() >= quietFrom)) return null;
+  return { previous, run, gapSeconds: Math.round(gap / 1000) };
+}
+
 /**
  * Flag a new check-in that may have been made for someone else. Runs after the check-in commits, in a
  * short transaction of its own holding a lock on (QR session, address, signature): of two check-ins
@@ -83,7 +110,9 @@ export type CheckInOrigin = {
  * - shared_browser: another student's check-in of this QR session came from the same address with
  *   the same browser signature within SHARED_BROWSER_WINDOW_MINUTES. Both are flagged, unless each
  *   came from a phone its own student had used at an earlier meeting (identical phones on one school
- *   Wi-Fi are common; a private tab is always a new device).
+ *   Wi-Fi are common; a private tab is always a new device), or both students are new to Muster (a
+ *   first meeting, where every phone is new): then only when one came after the other as one phone
+ *   makes them (oneAfterAnother).
  * - dropped_cookie: the browser came back without the device cookie it was given: it sent none (the
  *   scan page always receives one before it can submit), or it sent a pass this server issued to
  *   another device cookie.
@@ -94,23 +123,34 @@ export type CheckInOrigin = {
 export async function flagPossibleProxy(db: Db, c: { recordId: number; studentId: number; qrSessionId: number; now: Date; origin: CheckInOrigin }): Promise<void> {
   const { origin, now } = c;
   const base = { checkedInAt: now.toISOString(), ipAddress: origin.ip, signature: origin.browserSignature.slice(0, SIGNATURE_SHOWN) };
+  const window = sameOriginWindow(now);
+  // From a window earlier: whether the moment before a one-after-another check-in was quiet.
   const query = {
     qrSessionId: c.qrSessionId,
     ip: origin.ip,
     browserSignature: origin.browserSignature,
-    ...sameOriginWindow(now),
+    from: new Date(window.from.getTime() - SHARED_BROWSER_WINDOW_MS),
+    to: window.to,
     excludeRecordId: c.recordId,
     excludeStudentId: c.studentId,
     limit: 200,
   };
+  // When this browser's page was opened: its pass says. Without one (a code typed into the form) it
+  // cannot be shown to have been open beside another, so it counts as opened when sent.
+  const openedAt = origin.pass?.issuedAt ?? now;
   const dropped = droppedCookie(origin);
   await db.transaction(async (tx) => {
     await lockOrigin(tx, `origin:${c.qrSessionId}:${origin.ip ?? ''}:${origin.browserSignature}`);
     const flags: NewFlag[] = [];
-    const matches = await sameOriginCheckIns(tx, query);
+    const around = await sameOriginCheckIns(tx, query);
+    const matches = around.filter((m) => m.checkedInAt >= window.from);
     if (matches.length > 0) {
       const self = await checkInStanding(tx, { studentId: c.studentId, deviceId: origin.deviceId, recordId: c.recordId, before: now });
-      const suspicious = matches.filter((m) => !(self.knownDevice && m.knownDevice));
+      // Two phones each known to its student are not flagged (006); two students new to Muster only one after another (044).
+      const sameBrowser = matches.filter((m) => !(self.knownDevice && m.knownDevice) && !(self.firstUse && m.firstUse));
+      const followed = self.firstUse ? await oneAfterAnother(tx, openedAt, matches, around) : null;
+      const followedFacts = followed ? { oneAfterAnother: true, gapSeconds: followed.gapSeconds } : {};
+      const suspicious = [...sameBrowser, ...(followed?.run ?? [])].sort((a, b) => a.checkedInAt.getTime() - b.checkedInAt.getTime());
       // A record already flagged by an earlier check-in keeps that flag: a class of identical phones
       // must not add a flag to every earlier check-in on each new one.
       if (suspicious.length > 0 && !self.flagged) {
@@ -124,15 +164,25 @@ export async function flagPossibleProxy(db: Db, c: { recordId: number; studentId
             otherRecordIds: named.map((m) => m.recordId),
             otherCheckedInAt: named.map((m) => m.checkedInAt.toISOString()),
             windowMinutes: SHARED_BROWSER_WINDOW_MINUTES,
+            ...(followed ? { ...followedFacts, passIssuedAt: origin.pass ? openedAt.toISOString() : null } : {}),
           },
         });
       }
-      for (const m of suspicious.filter((x) => !x.flagged)) {
+      // The others are flagged with this one: each sameBrowser one, and the check-in this one followed
+      // (the rest of its run were flagged when they joined it).
+      for (const m of [...sameBrowser, ...(followed ? [followed.previous] : [])].filter((x) => !x.flagged)) {
         flags.push({
           attendanceRecordId: m.recordId,
           reason: 'shared_browser',
           createdAt: now,
-          evidence: { ...base, checkedInAt: m.checkedInAt.toISOString(), otherRecordIds: [c.recordId], otherCheckedInAt: [now.toISOString()], windowMinutes: SHARED_BROWSER_WINDOW_MINUTES },
+          evidence: {
+            ...base,
+            checkedInAt: m.checkedInAt.toISOString(),
+            otherRecordIds: [c.recordId],
+            otherCheckedInAt: [now.toISOString()],
+            windowMinutes: SHARED_BROWSER_WINDOW_MINUTES,
+            ...(m === followed?.previous ? followedFacts : {}),
+          },
         });
       }
     }

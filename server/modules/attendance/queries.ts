@@ -246,9 +246,16 @@ export type OriginMatch = {
   checkedInAt: Date;
   /** Its device had checked that same student in before: a phone the student has used at an earlier meeting. */
   knownDevice: boolean;
+  /** Its student had never checked in from any phone before: their first time with Muster. */
+  firstUse: boolean;
   /** It already carries a shared_browser flag. */
   flagged: boolean;
 };
+
+// The student has no record made from a phone (any class) before `before`, this one aside: their first time with Muster.
+const firstUseOf = (studentId: SQL | unknown, recordId: SQL | unknown, before: SQL | unknown) => sql`
+  not exists (select 1 from attendance_records p
+               where p.student_id = ${studentId} and p.device_id is not null and p.id <> ${recordId} and p.created_at < ${before})`;
 
 type OriginTerms = { [K in 'qrSessionId' | 'ip' | 'browserSignature' | 'from' | 'to' | 'excludeRecordId' | 'excludeStudentId']: SQL | unknown };
 
@@ -260,22 +267,37 @@ const sameOrigin = (q: OriginTerms) => sql`
 
 /**
  * Other students' check-ins of this QR session from the same address and browser signature within
- * [from, to], oldest first, each with what the proxy check needs to know about it.
+ * [from, to], oldest first (the latest `limit` of them), each with what the proxy check needs to know about it.
  */
 export async function sameOriginCheckIns(
   tx: DbOrTx,
   q: { qrSessionId: number; ip: string | null; browserSignature: string; from: Date; to: Date; excludeRecordId: number; excludeStudentId: number; limit: number },
 ): Promise<OriginMatch[]> {
   const { rows } = await tx.execute<Omit<OriginMatch, 'checkedInAt'> & { checkedInAt: Date | string }>(sql`
-    select o.attendance_record_id as "recordId", a.student_id as "studentId", o.created_at as "checkedInAt",
-           exists (select 1 from attendance_records p
-                    where p.student_id = a.student_id and p.device_id = a.device_id and p.id <> a.id and p.created_at < a.created_at) as "knownDevice",
-           exists (select 1 from check_in_flags f where f.attendance_record_id = a.id and f.reason = 'shared_browser') as flagged
-      from check_in_origins o join attendance_records a on a.id = o.attendance_record_id
-     where ${sameOrigin(q)}
-     order by o.created_at
-     limit ${q.limit}`);
+    select * from (
+      select o.attendance_record_id as "recordId", a.student_id as "studentId", o.created_at as "checkedInAt",
+             exists (select 1 from attendance_records p
+                      where p.student_id = a.student_id and p.device_id = a.device_id and p.id <> a.id and p.created_at < a.created_at) as "knownDevice",
+             ${firstUseOf(sql`a.student_id`, sql`a.id`, sql`a.created_at`)} as "firstUse",
+             exists (select 1 from check_in_flags f where f.attendance_record_id = a.id and f.reason = 'shared_browser') as flagged
+        from check_in_origins o join attendance_records a on a.id = o.attendance_record_id
+       where ${sameOrigin(q)}
+       order by o.created_at desc
+       limit ${q.limit}) latest
+     order by "checkedInAt"`);
   return rows.map((r) => ({ ...r, checkedInAt: asDate(r.checkedInAt) }));
+}
+
+/** The records a record's shared_browser flags were raised with: those its flag names, and those whose flags name it (among `among`). */
+export async function flagPartners(tx: DbOrTx, recordId: number, among: readonly number[]): Promise<number[]> {
+  const { rows } = await tx.execute<{ id: number }>(sql`
+    select (jsonb_array_elements_text(f.evidence -> 'otherRecordIds'))::int as id
+      from check_in_flags f where f.attendance_record_id = ${recordId} and f.reason = 'shared_browser'
+    union
+    select f.attendance_record_id from check_in_flags f
+     where f.attendance_record_id = any(${sql.param([...among])}::int[]) and f.reason = 'shared_browser'
+       and f.evidence -> 'otherRecordIds' @> jsonb_build_array(${recordId}::int)`);
+  return rows.map((r) => Number(r.id));
 }
 
 /** Of these new check-ins, the ones sharing their origin with another student's (as sameOriginCheckIns): one statement for a batch. */
@@ -296,13 +318,16 @@ export async function checkInsSharingOrigin(
   return new Set(rows.map((r) => r.recordId));
 }
 
-/** What the proxy check needs about the new check-in itself: a known phone of its student, and already flagged. */
-export async function checkInStanding(tx: DbOrTx, d: { studentId: number; deviceId: string; recordId: number; before: Date }): Promise<{ knownDevice: boolean; flagged: boolean }> {
-  const { rows } = await tx.execute<{ knownDevice: boolean; flagged: boolean }>(sql`
+export type CheckInStanding = Pick<OriginMatch, 'knownDevice' | 'firstUse' | 'flagged'>;
+
+/** What the proxy check needs about the new check-in itself: a known phone of its student, its student's first time, already flagged. */
+export async function checkInStanding(tx: DbOrTx, d: { studentId: number; deviceId: string; recordId: number; before: Date }): Promise<CheckInStanding> {
+  const { rows } = await tx.execute<CheckInStanding>(sql`
     select exists (select 1 from attendance_records
                     where student_id = ${d.studentId} and device_id = ${d.deviceId} and id <> ${d.recordId} and created_at < ${d.before}) as "knownDevice",
+           ${firstUseOf(d.studentId, d.recordId, d.before)} as "firstUse",
            exists (select 1 from check_in_flags where attendance_record_id = ${d.recordId} and reason = 'shared_browser') as flagged`);
-  return { knownDevice: rows[0]?.knownDevice ?? false, flagged: rows[0]?.flagged ?? false };
+  return { knownDevice: rows[0]?.knownDevice ?? false, firstUse: rows[0]?.firstUse ?? false, flagged: rows[0]?.flagged ?? false };
 }
 
 export type NewFlag = { attendanceRecordId: number; reason: CheckInFlagReason; evidence: CheckInFlagEvidence; createdAt: Date };

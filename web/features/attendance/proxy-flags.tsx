@@ -6,6 +6,7 @@ import { Modal, ModalFooter } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { cn } from '../../lib/cn.ts';
 import { useReviewFlag } from './attendance-api.ts';
+import { proxyFlagExplanation } from './proxy-evidence.ts';
 import { formatDate, formatLocalTime } from '../../lib/format.ts';
 
 // "Possible proxy" flags on the roster (docs/decisions/006-proxy-check-ins.md): a badge on the row,
@@ -105,13 +106,7 @@ function FlagSection({ flag, row, scheduleId }: { flag: CheckInFlag; row: Attend
         </h3>
         <ReviewState flag={flag} />
       </div>
-      <p className="mt-1 text-sm text-slate-700">
-        {flag.reason === 'shared_browser'
-          ? `Checked in from the same network address, with the same browser signature, within ${e.windowMinutes ?? 3} minutes of the students below. One phone opened in private tabs looks like this; so, now and then, do two identical phones on the school Wi-Fi.`
-          : e.deviceCookie === 'replaced'
-            ? 'The browser sent a device cookie other than the one it was given when it opened the check-in page: its cookies were cleared or swapped in between.'
-            : 'The browser sent no device cookie, though the check-in page always gives one before the form can be sent: its cookies were cleared or are blocked.'}
-      </p>
+      <p className="mt-1 text-sm text-slate-700">{proxyFlagExplanation(flag)}</p>
       <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 text-sm">
         <Fact label="Checked in">{formatLocalTime(e.checkedInAt) ?? '—'}</Fact>
         <Fact label="Network address">
