@@ -24,6 +24,8 @@ export const auditEntrySchema = z.object({
   action: z.string(),
   tableName: z.string(),
   recordId: z.string().nullable(),
+  /** What the record is called ('Ana Lopez', 'NUR-101 — Fundamentals'), when the page can say cheaply; null otherwise. */
+  recordName: z.string().nullable(),
   ipAddress: z.string().nullable(),
   oldValues: z.unknown().nullable(),
   newValues: z.unknown().nullable(),

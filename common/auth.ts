@@ -1,4 +1,4 @@
-import { isValidTimeZone } from './settings.ts';
+import { isValidTimeZone, systemSettingsSchema } from './settings.ts';
 import { z } from 'zod';
 import { ROLES } from './roles.ts';
 
@@ -52,7 +52,13 @@ export const setupSchema = z.object({
   password: passwordSchema,
   /** The school's time zone (IANA); the setup page prefills the browser's. Default: the server's. */
   timeZone: z.string().trim().max(64).refine(isValidTimeZone, 'Time zone must be an IANA zone such as America/Chicago').optional(),
+  /** Printed on time cards, reports and e-mails to students (Settings › System). Optional here (scripts); the setup page asks for it. */
+  schoolName: systemSettingsSchema.shape.schoolName.optional(),
 });
+
+export const SCHOOL_NAME_REQUIRED = 'School name is required';
+/** The setup page's form: the school's name is asked for there, so that no document goes out unnamed. */
+export const setupFormSchema = setupSchema.extend({ schoolName: systemSettingsSchema.shape.schoolName.min(1, SCHOOL_NAME_REQUIRED) });
 
 export const setupStatusSchema = z.object({ needsSetup: z.boolean() });
 

@@ -169,6 +169,8 @@ export const MONTHLY_HOURS_COLUMNS = [
   'attendancePercent',
   'status',
   'lastDateOfAttendance',
+  // Added after the others (issue 28) so that files read by position keep their columns.
+  'excusedCreditedHours',
 ] as const;
 
 export const sapReportQuerySchema = z.object({ programId: dbId('programId').optional(), asOf: queryDate('asOf') });

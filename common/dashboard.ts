@@ -4,6 +4,20 @@ const health = z.enum(['healthy', 'warning', 'error']);
 const severity = z.enum(['high', 'medium', 'low']);
 const trend = z.enum(['up', 'down', 'flat']);
 
+/**
+ * The dashboard's alert figures, counted once (server/modules/dashboard/alerts.ts) and shown alike
+ * on Overview, Live and Analytics (issue 28): open alerts (acknowledged ones left out), the
+ * high-severity ones among them ("Critical Alerts"), and the students they name ("Students at Risk").
+ */
+export const alertCountsSchema = z.object({
+  open: z.number().int(),
+  high: z.number().int(),
+  students: z.number().int(),
+  /** Acknowledged alerts that still hold (saying what they said when acknowledged). */
+  acknowledged: z.number().int(),
+});
+export type AlertCounts = z.infer<typeof alertCountsSchema>;
+
 export const executiveSummarySchema = z.object({
   systemHealth: z.object({
     database: health,
@@ -20,6 +34,7 @@ export const executiveSummarySchema = z.object({
     criticalAlerts: z.number().int(),
     pendingSyncRecords: z.number().int(),
   }),
+  alerts: alertCountsSchema,
 });
 
 const alertSchema = z.object({
@@ -32,8 +47,31 @@ const alertSchema = z.object({
   timestamp: z.string(),
   studentId: z.number().int().nullable(),
   scheduleId: z.number().int().nullable(),
+  /** Whom a student's alert names ('First Last'), for the link to their page; null for a course's. */
+  studentName: z.string().nullable(),
+  courseId: z.number().int(),
 });
 export type Alert = z.infer<typeof alertSchema>;
+
+/** An alert someone acknowledged, still holding: kept visible apart from the open ones, never lost. */
+const acknowledgedAlertSchema = alertSchema.extend({
+  acknowledgedAt: z.string(),
+  acknowledgedBy: z.string().nullable(),
+  note: z.string().nullable(),
+});
+export type AcknowledgedAlert = z.infer<typeof acknowledgedAlertSchema>;
+
+/** An alert's id as the rules build it: `<rule>:<id>[:<id>]`. */
+export const alertIdSchema = z
+  .string()
+  .max(100)
+  .regex(/^(course_rate|student_rate|consecutive_absences|cannot_reach_required)(:\d{1,10}){1,2}$/, 'id must be an alert id such as consecutive_absences:12:34');
+
+/** POST /api/dashboard/alerts/{id}/acknowledge */
+export const acknowledgeAlertParamsSchema = z.object({ id: alertIdSchema });
+// The body is optional: a POST without one acknowledges without a note.
+export const acknowledgeAlertSchema = z.object({ note: z.string().trim().max(500, 'note must be at most 500 characters').optional() }).nullish();
+export const alertAcknowledgementSchema = z.object({ alertId: z.string(), reason: z.string(), acknowledgedAt: z.string(), note: z.string().nullable() });
 
 export const realTimeSchema = z.object({
   activeSessions: z.array(
@@ -52,7 +90,11 @@ export const realTimeSchema = z.object({
       attendanceRate: z.number(),
     }),
   ),
+  /** The open alerts, most serious first (at most 50; `alertCounts.open` says how many there are). */
   alerts: z.array(alertSchema),
+  alertCounts: alertCountsSchema,
+  /** Acknowledged alerts that still hold, newest acknowledgement first (at most 50). */
+  acknowledgedAlerts: z.array(acknowledgedAlertSchema),
   /** The viewer's own low-attendance alerts switch: off means `alerts` is empty by choice, not calm. */
   alertsOn: z.boolean(),
   systemLoad: z.number(),
@@ -92,6 +134,8 @@ export const gettingStartedSchema = z.object({
   /** A person chose the school's time zone (at setup or in Settings), not the server's default. */
   timeZoneChosen: z.boolean(),
   timeZone: z.string(),
+  /** Settings › System has the school's name (printed on time cards, reports and e-mails; issue 28). */
+  schoolNamed: z.boolean(),
   programs: z.number().int(),
   courses: z.number().int(),
   students: z.number().int(),

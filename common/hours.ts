@@ -286,6 +286,19 @@ export const ledgerDaySchema = z.object({
    * to review is GET /api/attendance/meetings-to-review).
    */
   unrecordedMinutes: z.number().int(),
+  // The time-clock rules' steps (issue 29; common/time-clock.ts): attendedMinutes = rounded − deducted − capped.
+  /** The punches as recorded, inside the classes; a check-in without a check-out adds nothing here. */
+  rawMinutes: z.number().int(),
+  /** After grace, rounding and the missed-punch rule. */
+  roundedMinutes: z.number().int(),
+  /** The meal deduction. */
+  deductedMinutes: z.number().int(),
+  /** Over the daily or weekly cap: kept and shown, not counted. */
+  cappedMinutes: z.number().int(),
+  /** What meetings without a check-out would earn under no_credit: counted once an exception is approved. */
+  pendingExceptionMinutes: z.number().int(),
+  /** Of attended, minutes credited to the class end for a missing check-out (auto_check_out_flagged): for review. */
+  autoCheckOutMinutes: z.number().int(),
 });
 export type LedgerDay = z.infer<typeof ledgerDaySchema>;
 
@@ -301,6 +314,13 @@ export const ledgerTotalsSchema = z.object({
   /** Of those, the opening balance's: scheduled and credited before the date Muster keeps attendance from. */
   openingScheduledMinutes: z.number().int(),
   openingCreditedMinutes: z.number().int(),
+  /** The days' time-clock steps added up (ledgerDaySchema); 0 in transcripts frozen before they existed. */
+  rawMinutes: z.number().int().default(0),
+  roundedMinutes: z.number().int().default(0),
+  deductedMinutes: z.number().int().default(0),
+  cappedMinutes: z.number().int().default(0),
+  pendingExceptionMinutes: z.number().int().default(0),
+  autoCheckOutMinutes: z.number().int().default(0),
 });
 export type LedgerTotals = z.infer<typeof ledgerTotalsSchema>;
 

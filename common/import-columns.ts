@@ -17,6 +17,7 @@ import {
   UPLOAD_TYPES,
   type UploadType,
 } from './constants.ts';
+import { COHORT_NAME_MAX } from './schedules.ts';
 
 /**
  * The one definition of every CSV import column of SPEC §3, per upload type. The importer
@@ -53,6 +54,8 @@ export type ImportColumn = {
   sis: boolean;
   /** Other header spellings accepted for this column (snake_case always; documentation names). */
   aliases: readonly string[];
+  /** A required column that another column may stand in for (cohortNumber, or cohortName): one of the two per row. */
+  alternative?: string;
   rule: ColumnRule;
   description: string;
   /** One value per template row; a blank string is an empty cell. */
@@ -78,7 +81,7 @@ export const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.t
 /** Header spellings compared without case, spaces, underscores or hyphens: sis_student_id = sisStudentId. */
 export const normaliseHeader = (h: string) => h.toLowerCase().replace(/[\s_-]/g, '');
 
-type ColumnOptions = { required?: boolean; sis?: boolean; aliases?: readonly string[] };
+type ColumnOptions = { required?: boolean; sis?: boolean; aliases?: readonly string[]; alternative?: string };
 function col(name: string, rule: ColumnRule, description: string, samples: readonly string[], o: ColumnOptions = {}): ImportColumn {
   const snake = snakeCase(name);
   return {
@@ -86,6 +89,7 @@ function col(name: string, rule: ColumnRule, description: string, samples: reado
     required: o.required ?? false,
     sis: o.sis ?? false,
     aliases: [...(snake !== name ? [snake] : []), ...(o.aliases ?? [])],
+    ...(o.alternative ? { alternative: o.alternative } : {}),
     rule,
     description,
     samples,
@@ -284,7 +288,8 @@ const SCHEDULES: ImportTypeDefinition = {
   notes: [
     'courseId names an existing course by SIS course ID or numeric ID; instructorId an active instructor by SIS user ID, numeric ID or e-mail.',
     "A schedule's roster is filled with the enrolled students of its course's program.",
-    'The template names are canonical; the documentation names cohortName, startDate, endDate and meetingDays are accepted for cohortNumber, courseStartDate, courseEndDate and dayOfWeek.',
+    'The template names are canonical; the documentation names startDate, endDate and meetingDays are accepted for courseStartDate, courseEndDate and dayOfWeek.',
+    `Each row needs a cohortNumber (${COHORT.min}–${COHORT.max}) or a cohortName such as PN-26A. A cohortName that is a whole number is read as the cohort number (as older files wrote it); a named cohort without a number gets the number its name already has in the program, or the lowest one free.`,
   ],
   columns: [
     col('sisScheduleId', text(100), "The schedule's identifier in the SIS; re-importing updates the schedule with this ID.", ['SIS-SCH-NUR101-C7', 'SIS-SCH-NUR102-C7', 'SIS-SCH-MA110-C4', 'SIS-SCH-PHL101-C2'], { required: true, sis: true }),
@@ -296,7 +301,11 @@ const SCHEDULES: ImportTypeDefinition = {
     col('dayOfWeek', { kind: 'dayOfWeek' }, 'Meeting day, one per row.', ['1', '3', '2', '6'], { required: true, aliases: ['meetingDays', 'meeting_days'] }),
     col('courseStartDate', { kind: 'date' }, 'First class date.', ['2027-01-11', '2027-01-13', '2027-01-12', '2027-01-16'], { required: true, aliases: ['startDate', 'start_date'] }),
     col('courseEndDate', { kind: 'date' }, 'Last class date; not before the start date.', ['2027-05-07', '2027-05-12', '2027-04-27', '2027-03-27'], { required: true, aliases: ['endDate', 'end_date'] }),
-    col('cohortNumber', { kind: 'integer', min: COHORT.min, max: COHORT.max }, 'Cohort number.', ['7', '7', '4', '2'], { required: true, aliases: ['cohortName', 'cohort_name'] }),
+    col('cohortNumber', { kind: 'integer', min: COHORT.min, max: COHORT.max }, 'Cohort number; may be blank when cohortName names the cohort.', ['7', '7', '4', '2'], {
+      required: true,
+      alternative: 'cohortName',
+    }),
+    col('cohortName', text(COHORT_NAME_MAX), "What the school calls the cohort, such as PN-26A; a whole number here is the cohort number.", ['PN-27A', 'PN-27A', 'MA-27A', '']),
     col('termNumber', { kind: 'integer', min: TERM.min, max: TERM.max }, 'Term within the program.', ['2', '2', '1', '1'], { required: true }),
     col('isActive', { kind: 'boolean', default: true }, 'Whether the schedule runs; blank means true.', ['true', 'true', 'true', 'true']),
     col('room', text(200), 'Room name or building.', ['Nursing Skills Lab', 'Springfield Care Center', 'Clinical Skills Room', 'Phlebotomy Lab']),
@@ -327,7 +336,7 @@ const FILE_RULES: readonly string[] = [
   'The first row is the header row; headers match the template exactly (snake_case spellings such as first_name and sis_student_id are accepted too).',
   `UTF-8 CSV (with or without a byte-order mark, CRLF or LF line ends), at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. The wizard accepts .csv; the API also reads .xls and .xlsx.`,
   'Quoted fields may contain commas and line breaks. Empty rows are ignored.',
-  'Dates are YYYY-MM-DD (or YYYY-MM-DD HH:MM:SS). E-mails must be valid; phone numbers may be in any format.',
+  "Dates are YYYY-MM-DD (or YYYY-MM-DD HH:MM:SS). Excel's month/day/year dates (8/24/2026) and serial day numbers are read too; 24/08/2026 is read as day/month/year only in a file whose dates all say so, and a date that could be either is refused when the file mixes both. The result says which format was read. E-mails must be valid; phone numbers may be in any format.",
   `Program clock hours ${PROGRAM_HOURS.min}–${PROGRAM_HOURS.max.toLocaleString('en-US')} and course hours ${COURSE_HOURS.min}–${COURSE_HOURS.max.toLocaleString('en-US')}, in steps of ${PROGRAM_HOURS.step} (outside the ${SPEC_PROGRAM_HOURS.min}–${SPEC_PROGRAM_HOURS.max} hours usually documented for a program, or over ${SPEC_COURSE_HOURS.max} for a course, the forms add a note; the value is accepted); prerequisites a JSON array such as [1,2,3] or [].`,
   'Duplicates inside a file are flagged, and every referenced record (program, course, instructor) must exist.',
   'The whole file is checked first and every problem is listed with its row and column; nothing is written unless every row is valid.',
@@ -346,9 +355,9 @@ export function ruleText(rule: ColumnRule): string {
     case 'url':
       return 'A web address starting with http:// or https://';
     case 'date':
-      return 'Date YYYY-MM-DD (or YYYY-MM-DD HH:MM:SS)';
+      return 'Date YYYY-MM-DD (or YYYY-MM-DD HH:MM:SS); M/D/YYYY accepted';
     case 'datetime':
-      return 'Date YYYY-MM-DD or date and time YYYY-MM-DD HH:MM:SS';
+      return 'Date YYYY-MM-DD or date and time YYYY-MM-DD HH:MM:SS; M/D/YYYY accepted';
     case 'time':
       return 'Time HH:MM (24-hour)';
     case 'integer':
@@ -366,7 +375,7 @@ export function ruleText(rule: ColumnRule): string {
     case 'idList':
       return 'JSON array of course IDs or SIS course IDs, such as [1,2,3] or []';
     case 'dateList':
-      return 'Dates YYYY-MM-DD separated by spaces';
+      return 'Dates YYYY-MM-DD (or M/D/YYYY) separated by spaces';
     case 'ssn':
       return 'Nine digits, such as 123-45-6789';
     case 'ref':
@@ -445,6 +454,8 @@ export const uploadResultSchema = z.object({
   dryRun: z.boolean(),
   errors: z.array(rowProblemSchema),
   uploadId: z.number().int(),
+  /** How the file was read, for the person: which date formats, with an example each ('Dates read as month/day/year (US), …'). */
+  notes: z.array(z.string()),
 });
 export type UploadResult = z.infer<typeof uploadResultSchema>;
 

@@ -89,6 +89,10 @@ const en = {
   emailBody:
     'Hello {{firstName}},\n\nYou asked to see your hours at {{school}}. Open this link (it works for 7 days):\n\n{{link}}\n\nIf you did not ask, you can ignore this e-mail: nobody can see your hours without the link.',
   emailLinkText: 'See my hours',
+  // The same e-mail while the school has no name in Settings › System: nothing is printed in its place.
+  emailSubjectNoSchool: 'Your attendance hours',
+  emailBodyNoSchool:
+    'Hello {{firstName}},\n\nYou asked to see your attendance hours. Open this link (it works for 7 days):\n\n{{link}}\n\nIf you did not ask, you can ignore this e-mail: nobody can see your hours without the link.',
 
   // The scan page (/attendance/scan/{sessionId}) and its answers.
   markAttendance: 'Mark Attendance',
@@ -267,6 +271,9 @@ const es: Record<StudentTextKey, string> = {
   emailBody:
     'Hola, {{firstName}}:\n\nPediste ver tus horas en {{school}}. Abre este enlace (funciona durante 7 días):\n\n{{link}}\n\nSi no lo pediste, puedes ignorar este correo: nadie puede ver tus horas sin el enlace.',
   emailLinkText: 'Ver mis horas',
+  emailSubjectNoSchool: 'Tus horas de asistencia',
+  emailBodyNoSchool:
+    'Hola, {{firstName}}:\n\nPediste ver tus horas de asistencia. Abre este enlace (funciona durante 7 días):\n\n{{link}}\n\nSi no lo pediste, puedes ignorar este correo: nadie puede ver tus horas sin el enlace.',
 
   markAttendance: 'Registrar asistencia',
   markAttendanceFor: 'Registrar asistencia en',

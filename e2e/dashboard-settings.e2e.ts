@@ -98,9 +98,10 @@ describe('dashboard', () => {
       const quick = page.locator('main');
       for (const [name, href] of [
         ['Generate Report', '/data-management?tab=export'],
-        ['Resolve Alerts', '/audit-logs'],
+        ['Resolve Alerts', '/?tab=live#alerts'], // the alerts themselves (decision 048)
         ['Sync (SIS)', '/data-management?tab=sync'],
         ['System Settings', '/settings'],
+        ['Audit Logs', '/audit-logs'],
       ] as const) {
         expect(await quick.getByRole('link', { name: new RegExp(`^${name.replace(/[()]/g, '\\$&')}`) }).getAttribute('href'), name).toBe(href);
       }
@@ -188,7 +189,8 @@ describe('dashboard', () => {
       await signIn(page, accounts.support_staff);
       // Quick Actions offer only the screens this role may open.
       await visible(page.getByRole('link', { name: /^System Settings/ }));
-      for (const name of [/^Generate Report/, /^Resolve Alerts/, /^Sync \(SIS\)/]) expect(await page.getByRole('link', { name }).count()).toBe(0);
+      await visible(page.getByRole('link', { name: /^Resolve Alerts/ }));
+      for (const name of [/^Generate Report/, /^Sync \(SIS\)/, /^Audit Logs/]) expect(await page.getByRole('link', { name }).count()).toBe(0);
       for (const tab of ['Overview', 'Live', 'Analytics']) {
         await page.getByRole('tab', { name: tab }).click();
         if (tab === 'Analytics') await visible(page.getByTestId('trend-chart').locator('.recharts-bar-rectangle'));
@@ -278,7 +280,7 @@ describe('audit logs', () => {
       expect(students).toBeGreaterThanOrEqual(30);
       expect(students).toBeLessThan(all);
       await visible(page.getByText(`Showing 25 of ${students} audit logs`));
-      for (const cell of await rows.locator('td:nth-child(4)').allTextContents()) expect(cell).toBe('students');
+      for (const cell of await rows.locator('td:nth-child(4)').allTextContents()) expect(cell).toBe('Student');
 
       // Action and a debounced search, sent to the server.
       await page.getByLabel('Table', { exact: true }).selectOption('all');
@@ -295,9 +297,9 @@ describe('audit logs', () => {
       // Details: the settings change as a field-by-field diff.
       await rows.first().getByRole('button', { name: /^View details/ }).click();
       const dialog = await visible(page.getByRole('dialog'));
-      const diff = dialog.getByTestId('diff-row').filter({ hasText: 'notifications.weeklyReports' });
+      const diff = dialog.getByTestId('diff-row').filter({ hasText: 'Notifications › Weekly reports' });
       await visible(diff);
-      expect((await diff.textContent())?.replace(/\s+/g, '')).toBe('notifications.weeklyReportstruefalseChanged');
+      expect((await diff.textContent())?.replace(/\s+/g, '')).toBe('Notifications›WeeklyreportstruefalseChanged');
       await screenshot(page, 'audit-details');
       expect(await seriousViolations(page)).toEqual([]);
       await page.keyboard.press('Escape');

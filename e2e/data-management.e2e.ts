@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATTENDANCE_EXPORT_COLUMNS, IMPORT_TYPES } from '../common/import-columns.ts';
 import { WIZARD_STEP_LOCKED } from '../common/upload-wizard.ts';
-import { expectTitle, hidden, launchBrowser, screenshot, seriousViolations, signIn, startServer, visible, withNewPage, type E2eServer, type TestUser } from './support.ts';
+import { expectTitle, hidden, launchBrowser, newPage, screenshot, seriousViolations, signIn, startServer, usingPage, visible, withNewPage, type E2eServer, type TestUser } from './support.ts';
 
 // The whole data-management journey in Chromium: the five templates downloaded from the app,
 // imported through the wizard in order, then an attendance export; axe on every tab.
@@ -174,6 +174,40 @@ describe('data management', () => {
       await waitForStatuses(page, ['Current', 'Locked', 'Locked', 'Locked', 'Locked']);
       expect(errors).toEqual([]);
     });
+  });
+
+  // Issue 28 item 12 (decision 047): Excel's US dates are read and the result says how; a dry run
+  // that finds problems did its job, so it is not a red 'Upload Failed'.
+  it("previews a file of US dates saying how they were read, and a dry run's problems as a warning, not a failure", async () => {
+    for (const [width, height] of [[1366, 900], [390, 844]] as const) {
+      await usingPage(newPage(browser, server.baseUrl, { width, height }), async ({ page, errors }) => {
+        const signedIn = await page.request.post('/api/auth/login', { data: { email: admin.email, password: admin.password } });
+        expect(signedIn.status()).toBe(200);
+        await page.goto('/data-management');
+        const input = page.getByLabel('Programs CSV file');
+        await visible(input);
+
+        await input.setInputFiles({ name: 'us-dates.csv', mimeType: 'text/csv', buffer: Buffer.from('sisProgramId,programName,startDate,endDate\nP-US-1,Nursing,8/24/2026,3/4/2027\n') });
+        await page.getByRole('button', { name: 'Preview (dry run)' }).click();
+        await visible(page.getByText('1 row checked: 1 would be created and 0 updated. Nothing was saved.'));
+        const notes = page.getByRole('list', { name: 'How the file was read' });
+        expect(await notes.textContent()).toBe('Dates read as month/day/year (US), such as 3/4/2027 = 2027-03-04 (row 2, endDate): the file writes days over 12 second.');
+
+        await input.setInputFiles({ name: `dry-${width}.csv`, mimeType: 'text/csv', buffer: Buffer.from('sisProgramId,programName,durationHours\nP-1,Nursing,20000\nP-2,,100\n') });
+        await page.getByRole('button', { name: 'Preview (dry run)' }).click();
+        const found = page.getByRole('status').filter({ hasText: 'Dry run found 2 problems; nothing was imported' });
+        await visible(found);
+        await visible(toasts(page).getByText('Dry run finished', { exact: true }));
+        expect(await page.getByText('Upload Failed', { exact: true }).count()).toBe(0);
+        expect(await page.getByRole('alert').filter({ hasText: 'problems' }).count()).toBe(0);
+        await visible(page.getByRole('table', { name: 'Problems found in the file' }));
+        await visible(page.getByRole('table', { name: 'Recent uploads' }).getByText('Preview: problems found').first());
+        await found.first().scrollIntoViewIfNeeded();
+        await screenshot(page, `data-management-dry-run-problems-${width}`);
+        expect(await seriousViolations(page)).toEqual([]);
+        expect(errors).toEqual([]);
+      });
+    }
   });
 
   it('opens the tab named in ?tab= and shows Export Failed when the export fails', async () => {

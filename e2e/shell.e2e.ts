@@ -236,6 +236,7 @@ describe('first run', () => {
       await page.getByLabel('Last name').fill('Reyes');
       await page.getByLabel('E-mail').fill('morgan.reyes@school.example');
       await page.getByLabel('Password').fill('a long enough password');
+      await page.getByLabel('School name').fill('Lakeside Career College');
       await page.getByRole('button', { name: 'Create account' }).click();
       await visible(page.getByText(SETUP_CODE_WRONG));
       expect(await page.getByLabel('Setup code').getAttribute('aria-invalid')).toBe('true');

@@ -7,12 +7,14 @@ import { startJobs } from './jobs/scheduler.ts';
 import { openFieldCipher } from './lib/field-cipher.ts';
 import { loggerOptions } from './lib/logging.ts';
 import { recoverInterruptedUploads } from './modules/imports/service.ts';
-import { createSetupCodeIfNeeded } from './modules/auth/service.ts';
+import { createSetupCodeIfNeeded, userCount } from './modules/auth/service.ts';
 import { adoptServerTimeZone } from './modules/settings/service.ts';
 import { serverTimeZone } from './lib/school-time.ts';
 
 // How long SIGTERM waits for requests in flight (a supervisor's stop timeout should exceed it).
 const DRAIN_MS = 10_000;
+// The setup code is printed again this long after the first request, below the lines that request logged.
+const SETUP_REPEAT_DELAY_MS = 1_500;
 
 async function main() {
   const config = loadConfig();
@@ -33,10 +35,6 @@ async function main() {
     await database.close();
     throw err;
   });
-  if (setupCode) {
-    log('No user exists yet. Open the app and create the first Super Administrator with this one-time code:');
-    console.log(`Setup code: ${setupCode}`);
-  }
   await adoptServerTimeZone(database.db, serverTimeZone()).catch(closeAndThrow);
   const app = await buildApp({ db: database.db, config, cipher, instanceId: presence.identity }, { logger: loggerOptions(config.logLevel) });
   const jobs = await startJobs({ db: database.db, databaseUrl: database.url, config, cipher, log: app.log }).catch(async (err: unknown) => {
@@ -81,6 +79,27 @@ async function main() {
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   log(`data: ${config.databaseUrl ? 'PostgreSQL at DATABASE_URL' : `embedded PostgreSQL in ${path.join(config.dataDir, 'pg')}`}; backups: ${path.join(config.dataDir, 'backups')}; logs: standard output (one JSON line per request)`);
   log(`ready in ${Date.now() - started} ms, listening on http://${shownHost}:${address.port}`);
+  if (setupCode) {
+    // Last, so the build output and start-up lines above do not scroll it away; and once more after
+    // the first request (the browser's page load logs its own lines), while no user exists yet.
+    // A wildcard bind (0.0.0.0, ::) is reached on this computer as localhost.
+    const openHost = address.address === '0.0.0.0' || address.address === '::' ? 'localhost' : shownHost;
+    const setupUrl = `${config.publicUrl?.replace(/\/+$/, '') ?? `http://${openHost}:${address.port}`}/setup`;
+    const printSetupCode = () => {
+      log(`No user exists yet. Open ${setupUrl} and create the first Super Administrator with this one-time code:`);
+      console.log(`Setup code: ${setupCode}`);
+    };
+    printSetupCode();
+    app.server.once('request', () => {
+      // After the page's burst of requests (its scripts, styles and first API calls) has been logged.
+      setTimeout(() => {
+        void userCount(database.db).then(
+          (users) => users === 0 && !closing && printSetupCode(),
+          () => {},
+        );
+      }, SETUP_REPEAT_DELAY_MS).unref();
+    });
+  }
 }
 
 main().catch((err) => {

@@ -15,6 +15,8 @@ fs.chmodSync(dataDir, 0o755);
 let server: ChildProcess;
 let port = 0;
 let output = '';
+/** What it printed until it was ready (the setup code out). */
+let startOutput = '';
 let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
 beforeAll(async () => {
@@ -29,8 +31,10 @@ beforeAll(async () => {
     const onData = (d: Buffer) => {
       output += d.toString();
       const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
-      if (m) {
+      // Started once the setup code, printed after the listening line, is out too.
+      if (!startOutput && m && /^Setup code: \S+$/m.test(output.slice(m.index))) {
         port = Number(m[1]);
+        startOutput = output;
         resolve();
       }
     };
@@ -54,6 +58,23 @@ describe('production start', () => {
     expect(pkg.scripts.start).toBe('node dist/server/main.js');
     const ready = await fetch(`http://127.0.0.1:${port}/api/ready`);
     expect(ready.status).toBe(200);
+  });
+
+  it('prints the setup code last, and again with the address after the first request, so build output does not scroll it away (issue 28)', async () => {
+    const lines = (text: string) => text.trim().split('\n');
+    const code = /^Setup code: (\S+)$/m.exec(output)![1];
+    const atStart = startOutput;
+    // The request of the test above was the first: the code comes again, below that request's log line.
+    const deadline = Date.now() + 10_000;
+    while (output.split(`Setup code: ${code}`).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const startLines = lines(atStart);
+    const listening = startLines.findIndex((l) => l.includes('listening on http://127.0.0.1:'));
+    expect(startLines.findIndex((l) => l === `Setup code: ${code}`)).toBeGreaterThan(listening);
+    expect(startLines.at(-1)).toBe(`Setup code: ${code}`);
+    const again = lines(output.slice(atStart.length));
+    expect(again.at(-1)).toBe(`Setup code: ${code}`);
+    expect(again.at(-2)).toContain(`Open http://127.0.0.1:${port}/setup and create the first Super Administrator`);
+    expect(again.slice(0, -2).some((l) => l.includes('/api/ready'))).toBe(true);
   });
 
   it('on SIGTERM stops accepting, finishes the request in flight, stops the database and exits 0', async () => {

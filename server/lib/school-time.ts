@@ -84,3 +84,17 @@ export function zonedInstant(date: string, minutes: number, timeZone: string): D
 export function serverTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
+
+/**
+ * An instant as the school's wall-clock time with its UTC offset, ISO 8601
+ * ('2026-11-26T08:02:00-06:00'): what files for people and spreadsheets carry, so a time reads as
+ * the school's and still names one instant.
+ */
+export function zonedIso(instant: Date, timeZone: string): string {
+  const p = partsIn(instant.getTime(), timeZone);
+  const two = (n: number | undefined) => String(n).padStart(2, '0');
+  const offset = Math.round(offsetMs(instant.getTime(), timeZone) / 60_000);
+  const sign = offset < 0 ? '-' : '+';
+  const abs = Math.abs(offset);
+  return `${String(p.year).padStart(4, '0')}-${two(p.month)}-${two(p.day)}T${two(p.hour)}:${two(p.minute)}:${two(p.second)}${sign}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
+}

@@ -190,6 +190,21 @@ function checkUsedRange(sheet: XLSX.WorkSheet): void {
 }
 
 /**
+ * Date cells as YYYY-MM-DD (with HH:MM:SS when they hold a time of day too), whatever their
+ * display format: the shown text ('8/24/26', '24/08/2026') depends on the author's locale, the
+ * cell's value does not. Times of day alone (a date in 1899) keep their text ('9:00').
+ */
+function writeDatesAsIso(sheet: XLSX.WorkSheet): void {
+  for (const row of (sheet['!data'] as (XLSX.CellObject | undefined)[][] | undefined) ?? []) {
+    for (const cell of row ?? []) {
+      if (cell?.t !== 'd' || !(cell.v instanceof Date) || cell.v.getUTCFullYear() < 1900) continue;
+      const iso = cell.v.toISOString();
+      cell.w = iso.slice(11, 19) === '00:00:00' ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+    }
+  }
+}
+
+/**
  * The first sheet of a spreadsheet as rows of cell texts (dates as yyyy-mm-dd), blank rows
  * included, so a row's index + 1 is the row number a person sees. Call checkTabularLimits first.
  */
@@ -204,6 +219,7 @@ export function readSheetRecords(buffer: Buffer): string[][] {
   const sheet = wb.Sheets[wb.SheetNames[0] ?? ''];
   if (!sheet) throw badRequest('The spreadsheet has no sheets');
   checkUsedRange(sheet);
+  writeDatesAsIso(sheet);
   const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: false, defval: '', blankrows: true, dateNF: 'yyyy-mm-dd' }) as unknown[][];
   // Cells made text in place: a second array per row would double the rows at the peak.
   for (const r of rows) for (let j = 0; j < r.length; j++) r[j] = r[j] == null ? '' : String(r[j]);

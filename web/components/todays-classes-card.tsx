@@ -1,6 +1,6 @@
 import { CalendarClock, DoorOpen, Play, Radio, Users } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
-import type { TodayClass } from '../../common/schedules.ts';
+import { cohortLabel, type TodayClass } from '../../common/schedules.ts';
 import { formatClockRange, formatDate } from '../lib/format.ts';
 import { sessionPath, startSessionPath, useTodaysClasses } from '../lib/todays-classes.ts';
 import { useNowAfter } from '../lib/server-clock.ts';
@@ -63,7 +63,7 @@ function TodayClassItem({ cls, open, showInstructor }: { cls: TodayClass; open: 
       <div className="min-w-0">
         <p className="flex flex-wrap items-center gap-2">
           <span className="font-semibold text-slate-900">{cls.courseName}</span>
-          <span className="text-xs text-slate-600">{cls.courseCode} · Cohort {cls.cohortNumber}</span>
+          <span className="text-xs text-slate-600">{cls.courseCode} · Cohort {cohortLabel(cls)}</span>
           {open ? (
             <Badge tone="green">
               <Radio aria-hidden="true" className="mr-1 size-3" />

@@ -26,6 +26,7 @@ export function restorePrerenderedFields(form: HTMLFormElement | null): void {
   const target = focused ? form.elements.namedItem(focused) : null;
   if (target instanceof HTMLInputElement) {
     target.focus();
-    target.setSelectionRange?.(target.value.length, target.value.length);
+    // E-mail (and number) inputs have no selection: setSelectionRange throws on them.
+    if (['text', 'search', 'url', 'tel', 'password'].includes(target.type)) target.setSelectionRange(target.value.length, target.value.length);
   }
 }

@@ -12,3 +12,5 @@ export * from './hours.ts';
 export * from './notifications.ts';
 export * from './opening-balances.ts';
 export * from './transcripts.ts';
+export * from './alerts.ts';
+export * from './time-clock.ts';

@@ -16,6 +16,8 @@ export const schedules = pgTable(
       .references(() => courses.id, { onDelete: 'restrict' }),
     instructorId: integer('instructor_id').references(() => users.id, { onDelete: 'restrict' }),
     cohortNumber: integer('cohort_number').notNull(),
+    // What the school calls the cohort ('PN-26A'); the number stays its key (decision 047).
+    cohortName: text('cohort_name'),
     termNumber: integer('term_number').notNull(),
     dayOfWeek: integer('day_of_week').notNull(),
     // Local times in the school's time zone. An end before the start means the class crosses midnight.
@@ -46,6 +48,7 @@ export const schedules = pgTable(
     index('schedules_course_idx').on(t.courseId),
     index('schedules_day_idx').on(t.dayOfWeek),
     check('schedules_cohort_check', sql`${t.cohortNumber} between 1 and 30`),
+    check('schedules_cohort_name_check', sql`${t.cohortName} is null or length(${t.cohortName}) between 1 and 40`),
     check('schedules_term_check', sql`${t.termNumber} between 1 and 4`),
     check('schedules_day_of_week_check', sql`${t.dayOfWeek} between 0 and 6`),
     check('schedules_times_check', sql`${t.startTime} <> ${t.endTime}`),

@@ -196,3 +196,61 @@ export async function deleteAuditEntriesBefore(tx: DbOrTx, cutoff: Date): Promis
   await tx.execute(sql`select set_config('muster.audit_purge', 'off', true)`);
   return result.rowCount ?? 0;
 }
+
+/**
+ * What an entry's record id points at, by the table it names: the person, course, program, class
+ * or closure whose name the Audit Logs page shows beside the id (issue 28). Tables not listed
+ * (settings, sign-ins, reports) have no one record to name.
+ */
+const NAMED_BY: Record<string, (ids: ReturnType<typeof sql.param>) => SQL> = {
+  students: (ids) => sql`select st.id, st.first_name || ' ' || st.last_name as name from students st where st.id = any(${ids}::int[])`,
+  users: (ids) => sql`select u.id, coalesce(nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), ''), u.email) as name from users u where u.id = any(${ids}::int[])`,
+  courses: (ids) => sql`select c.id, c.course_code || ' — ' || c.course_name as name from courses c where c.id = any(${ids}::int[])`,
+  programs: (ids) => sql`select p.id, p.program_name as name from programs p where p.id = any(${ids}::int[])`,
+  schedules: (ids) =>
+    sql`select s.id, c.course_code || ' · ' || coalesce(s.cohort_name, 'cohort ' || s.cohort_number) as name from schedules s join courses c on c.id = s.course_id where s.id = any(${ids}::int[])`,
+  attendance: (ids) =>
+    sql`select a.id, st.first_name || ' ' || st.last_name || ' · ' || c.course_code || ' · ' || a.session_date::text as name
+          from attendance_records a join students st on st.id = a.student_id join schedules s on s.id = a.schedule_id join courses c on c.id = s.course_id
+         where a.id = any(${ids}::int[])`,
+  qr_sessions: (ids) =>
+    sql`select q.id, c.course_code || ' · ' || q.session_date::text as name from qr_sessions q join schedules s on s.id = q.schedule_id join courses c on c.id = s.course_id where q.id = any(${ids}::int[])`,
+  make_up_sessions: (ids) =>
+    sql`select m.id, st.first_name || ' ' || st.last_name || ' · ' || m.session_date::text as name from make_up_sessions m join students st on st.id = m.student_id where m.id = any(${ids}::int[])`,
+  student_leaves: (ids) => sql`select l.id, st.first_name || ' ' || st.last_name as name from student_leaves l join students st on st.id = l.student_id where l.id = any(${ids}::int[])`,
+  calendar_closures: (ids) => sql`select k.id, k.name from calendar_closures k where k.id = any(${ids}::int[])`,
+};
+// Tables whose record id is another table's: a student's withdrawal, opening balance; a program's policy; a class's roster.
+const SAME_ID_AS: Record<string, string> = {
+  student_withdrawals: 'students',
+  student_opening_balances: 'students',
+  program_policies: 'programs',
+  schedule_rosters: 'schedules',
+  user_notification_settings: 'users',
+};
+
+/**
+ * The names of the records a page of entries points at, keyed `table:id`: one statement per kind of
+ * record on the page (at most a dozen, each by primary key), never one per entry. A record since
+ * deleted has no name.
+ */
+export async function selectRecordNames(db: DbOrTx, refs: { tableName: string; recordId: string | null }[]): Promise<Map<string, string>> {
+  const idsByKind = new Map<string, Set<number>>();
+  for (const r of refs) {
+    const kind = SAME_ID_AS[r.tableName] ?? r.tableName;
+    if (!NAMED_BY[kind] || r.recordId == null || !/^\d{1,9}$/.test(r.recordId)) continue;
+    if (!idsByKind.has(kind)) idsByKind.set(kind, new Set());
+    idsByKind.get(kind)!.add(Number(r.recordId));
+  }
+  const names = new Map<string, string>();
+  await Promise.all(
+    [...idsByKind].map(async ([kind, ids]) => {
+      const { rows } = await db.execute<{ id: number; name: string | null }>(NAMED_BY[kind]!(sql.param([...ids])));
+      for (const row of rows) if (row.name) names.set(`${kind}:${row.id}`, row.name);
+    }),
+  );
+  return new Map(refs.flatMap((r) => {
+    const name = names.get(`${SAME_ID_AS[r.tableName] ?? r.tableName}:${r.recordId}`);
+    return name ? [[`${r.tableName}:${r.recordId}`, name] as const] : [];
+  }));
+}

@@ -2,6 +2,7 @@ import type { AUDIT_ACTIONS, AuditEntry as AuditLogEntry, AuditQuery } from '../
 import type { DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { csvStream, type CsvStream } from '../../lib/csv.ts';
+import { zonedIso } from '../../lib/school-time.ts';
 import {
   auditInsertSql,
   deleteAuditEntriesBefore,
@@ -10,6 +11,7 @@ import {
   selectAuditPage,
   selectAuditSummary,
   selectLatestEntry,
+  selectRecordNames,
   selectSchoolTimeZone,
   type AuditEntryRow,
 } from './queries.ts';
@@ -67,12 +69,14 @@ export function changedFields<T extends Record<string, unknown>>(before: T, afte
 
 // --- Reading the log (Audit Logs page) ------------------------------------------------------
 
-const toEntry = (r: AuditEntryRow): AuditLogEntry => ({ ...r, timestamp: r.timestamp.toISOString(), oldValues: r.oldValues ?? null, newValues: r.newValues ?? null });
+const toEntry = (r: AuditEntryRow): Omit<AuditLogEntry, 'recordName'> => ({ ...r, timestamp: r.timestamp.toISOString(), oldValues: r.oldValues ?? null, newValues: r.newValues ?? null });
 
 /** One page of the filtered log, newest first, with the filtered total (dates in the school's zone). */
 export async function listAuditEntries(db: DbOrTx, q: AuditQuery): Promise<{ items: AuditLogEntry[]; total: number }> {
   const { rows, total } = await selectAuditPage(db, q, await selectSchoolTimeZone(db));
-  return { items: rows.map(toEntry), total };
+  // The records' names for the page as a whole (bounded by the kinds of record on it, not its rows).
+  const names = await selectRecordNames(db, rows);
+  return { items: rows.map((r) => ({ ...toEntry(r), recordName: names.get(`${r.tableName}:${r.recordId}`) ?? null })), total };
 }
 
 export async function summariseAuditLog(db: DbOrTx, q: AuditQuery, now: Date) {
@@ -100,6 +104,8 @@ export async function exportAuditLog(
         for (const e of batch.map(toEntry)) {
           const ok = csv.write({
             ...e,
+            // The school's time with its offset, as every export writes times (issue 28).
+            timestamp: zonedIso(new Date(e.timestamp), timeZone),
             user: e.userName ?? (e.userId == null ? 'System' : ''),
             oldValues: e.oldValues == null ? '' : JSON.stringify(e.oldValues),
             newValues: e.newValues == null ? '' : JSON.stringify(e.newValues),

@@ -11,7 +11,7 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passw
 import { countHit } from '../../lib/shared-counters.ts';
 import { serverTimeZone } from '../../lib/school-time.ts';
 import { recordAudit } from '../audit-logs/service.ts';
-import { getSettings, setSchoolTimeZone } from '../settings/service.ts';
+import { getSettings, setSchoolName, setSchoolTimeZone } from '../settings/service.ts';
 import { stepOwed } from './two-factor-rules.ts';
 import { findKnownDevice, rememberDevice } from './known-devices.ts';
 import {
@@ -267,7 +267,7 @@ async function setupCodeMatches(tx: DbOrTx, code: string): Promise<boolean> {
  */
 export async function setupFirstAdmin(
   db: Db,
-  input: { setupCode: string; email: string; password: string; firstName: string; lastName: string; timeZone?: string },
+  input: { setupCode: string; email: string; password: string; firstName: string; lastName: string; timeZone?: string; schoolName?: string },
   meta: Meta,
   clock: Clock,
 ): Promise<{ token: string; userId: number }> {
@@ -276,7 +276,7 @@ export async function setupFirstAdmin(
   if (attempts.hits > SETUP_ATTEMPTS_PER_ADDRESS) {
     throw new SignInThrottled(Math.max(1, Math.ceil((attempts.resetAt.getTime() - now.getTime()) / 1000)), 'setup');
   }
-  const { setupCode, timeZone, ...person } = input;
+  const { setupCode, timeZone, schoolName, ...person } = input;
   return db.transaction(async (tx) => {
     await lockUsersTable(tx);
     if ((await userCount(tx)) > 0) throw conflict('Setup is already complete: a user exists. Sign in instead.');
@@ -288,6 +288,8 @@ export async function setupFirstAdmin(
     await deleteSetupCodes(tx);
     // The school's zone dates every class meeting: the one chosen at setup, else the server's own.
     await setSchoolTimeZone(tx, timeZone ?? serverTimeZone(), userId, now);
+    // Printed on time cards and reports; left for Getting started when a script sets up without it.
+    if (schoolName) await setSchoolName(tx, schoolName, userId, now, meta.ip);
     await recordAudit(tx, {
       userId,
       action: 'Create',

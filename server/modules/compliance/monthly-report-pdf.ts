@@ -1,83 +1,131 @@
 import PDFDocument from 'pdfkit';
-import { printable } from '../../lib/pdf-text.ts';
+import { CELL_PAD, clipText, drawHeading, fitTable, type TableColumn } from '../../lib/pdf-layout.ts';
+import { PDF_BOLD, PDF_FONT, printable, useDocumentFonts } from '../../lib/pdf-text.ts';
 import type { MonthlyHoursRow } from './service.ts';
 
 /**
  * The monthly hours report as state boards ask for it (issue 13): the school, the month, one line
  * per student with the month's and the cumulative hours, totals, and a certification line for the
- * school official. Landscape letter, the header repeated on each page.
+ * school official. Landscape letter, the header repeated on each page; the columns are laid out to
+ * the page's width (issue 28), and Attended + Excused + Make-up = Credited on every line.
  */
-export type MonthlyReport = { schoolName: string; month: string; programName: string | null; generatedAt: string; rows: MonthlyHoursRow[] };
+export type MonthlyReport = {
+  /** Null until Settings › System names the school: the report is then titled without it. */
+  schoolName: string | null;
+  month: string;
+  programName: string | null;
+  generatedAt: string;
+  rows: MonthlyHoursRow[];
+};
 
+export const MONTHLY_REPORT_TITLE = 'Monthly clock-hour report';
 const PAGE = { width: 792, height: 612, margin: 36 };
-const COLUMNS: { key: keyof MonthlyHoursRow; title: string; width: number; right?: boolean }[] = [
-  { key: 'sisStudentId', title: 'SIS id', width: 70 },
-  { key: 'lastName', title: 'Last name', width: 95 },
-  { key: 'firstName', title: 'First name', width: 85 },
-  { key: 'programName', title: 'Program', width: 110 },
-  { key: 'scheduledHours', title: 'Scheduled', width: 52, right: true },
-  { key: 'attendedHours', title: 'Attended', width: 52, right: true },
-  { key: 'makeUpHours', title: 'Make-up', width: 48, right: true },
-  { key: 'creditedHours', title: 'Credited', width: 50, right: true },
-  { key: 'cumulativeCreditedHours', title: 'Cumulative', width: 58, right: true },
-  { key: 'attendancePercent', title: 'Att. %', width: 40, right: true },
-  { key: 'status', title: 'Status', width: 50 },
-  { key: 'lastDateOfAttendance', title: 'LDA', width: 60 },
+const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
+type Key = keyof MonthlyHoursRow;
+const COLUMNS: TableColumn<Key>[] = [
+  { key: 'sisStudentId', title: 'SIS id', flex: true },
+  { key: 'lastName', title: 'Last name', flex: true },
+  { key: 'firstName', title: 'First name', flex: true },
+  { key: 'programName', title: 'Program', flex: true },
+  { key: 'scheduledHours', title: 'Scheduled', right: true },
+  { key: 'attendedHours', title: 'Attended', right: true },
+  { key: 'excusedCreditedHours', title: 'Excused', right: true },
+  { key: 'makeUpHours', title: 'Make-up', right: true },
+  { key: 'creditedHours', title: 'Credited', right: true },
+  { key: 'cumulativeCreditedHours', title: 'Cumulative', right: true },
+  { key: 'attendancePercent', title: 'Att. %', right: true },
+  { key: 'status', title: 'Status' },
+  { key: 'lastDateOfAttendance', title: 'LDA' },
 ];
-const WIDTH = COLUMNS.reduce((n, c) => n + c.width, 0);
+const SUMMED: Key[] = ['scheduledHours', 'attendedHours', 'excusedCreditedHours', 'makeUpHours', 'creditedHours', 'cumulativeCreditedHours'];
+const NOTE =
+  'Hours are clock hours. Credited = Attended + Excused + Make-up, where Excused is the excused absence time the program credits (within its cap). ' +
+  'Cumulative is credited from the student’s start to the end of the month. LDA: last date of attendance.';
 
 const cell = (v: string | number | null) => (v == null ? '' : String(v));
-const sum = (rows: MonthlyHoursRow[], key: keyof MonthlyHoursRow) => Math.round(rows.reduce((n, r) => n + (Number(r[key]) || 0), 0) * 100) / 100;
+const sum = (rows: MonthlyHoursRow[], key: Key) => Math.round(rows.reduce((n, r) => n + (Number(r[key]) || 0), 0) * 100) / 100;
 
 export async function renderMonthlyReport(report: MonthlyReport): Promise<Buffer> {
-  const doc = new PDFDocument({ size: [PAGE.width, PAGE.height], margin: PAGE.margin, info: { Title: `Monthly hours report ${report.month}`, Author: printable(report.schoolName) } });
+  const doc = new PDFDocument({
+    size: [PAGE.width, PAGE.height],
+    margin: PAGE.margin,
+    info: { Title: `Monthly hours report ${report.month}`, ...(report.schoolName ? { Author: printable(report.schoolName) } : {}) },
+  });
+  useDocumentFonts(doc);
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
+
+  const totals: Record<Key, string> = Object.fromEntries(COLUMNS.map((c) => [c.key, ''])) as Record<Key, string>;
+  totals.lastName = `${report.rows.length} student${report.rows.length === 1 ? '' : 's'}`;
+  totals.programName = 'Totals';
+  for (const k of SUMMED) totals[k] = String(sum(report.rows, k));
+  const cells = Object.fromEntries(COLUMNS.map((c) => [c.key, report.rows.map((r) => cell(r[c.key]))])) as Record<Key, string[]>;
+  const boldCells = Object.fromEntries(COLUMNS.map((c) => [c.key, [totals[c.key]]])) as Record<Key, string[]>;
+  const table = fitTable(doc, COLUMNS, cells, { left: PAGE.margin, width: CONTENT_WIDTH, sizes: [8, 7.5, 7], boldCells });
+  const lineHeight = table.size + 4;
+
   const left = PAGE.margin;
-  const bottom = PAGE.height - PAGE.margin - 90;
+  const bottom = PAGE.height - PAGE.margin - 100; // room for the totals, the note and the signatures
   let y = PAGE.margin;
   const text = (s: string, x: number, at: number, o: { width?: number; align?: 'left' | 'right'; bold?: boolean; size?: number } = {}) =>
-    doc.font(o.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(o.size ?? 8).text(printable(s), x, at, { lineBreak: false, width: o.width, align: o.align, ellipsis: true });
-  const row = (values: (string | number | null)[], bold = false) => {
-    let x = left;
-    COLUMNS.forEach((c, i) => {
-      text(cell(values[i] ?? null), x + 2, y, { width: c.width - 4, align: c.right ? 'right' : 'left', bold });
-      x += c.width;
-    });
-    y += 12;
+    doc
+      .font(o.bold ? PDF_BOLD : PDF_FONT)
+      .fontSize(o.size ?? table.size)
+      .text(printable(s), x, at, { lineBreak: false, width: o.width, align: o.align });
+  // A name or program wider than its column wraps within it (a name on a state report is never cut);
+  // the figures' columns are as wide as their widest figure.
+  const rowHeight = (values: Record<Key, string>, bold = false) => {
+    doc.font(bold ? PDF_BOLD : PDF_FONT).fontSize(table.size);
+    const wrapped = table.columns.filter((c) => c.flex && values[c.key]).map((c) => doc.heightOfString(printable(values[c.key]), { width: c.width - 2 * CELL_PAD }));
+    return Math.max(lineHeight, ...wrapped.map((h) => h + 3));
+  };
+  const row = (values: Record<Key, string>, bold = false) => {
+    const height = rowHeight(values, bold);
+    for (const c of table.columns) {
+      const width = c.width - 2 * CELL_PAD;
+      doc.font(bold ? PDF_BOLD : PDF_FONT).fontSize(table.size);
+      if (c.flex) doc.text(printable(values[c.key]), c.x + CELL_PAD, y, { width });
+      else text(clipText(doc, values[c.key], width), c.x + CELL_PAD, y, { width, align: c.right ? 'right' : 'left', bold });
+    }
+    y += height;
+  };
+  const rule = (at: number) => doc.moveTo(left, at).lineTo(left + table.width, at).lineWidth(0.5).stroke();
+  const wrapped = (s: string, size: number) => {
+    doc.font(PDF_FONT).fontSize(size).text(printable(s), left, y, { width: CONTENT_WIDTH });
+    y += doc.heightOfString(printable(s), { width: CONTENT_WIDTH });
   };
   const header = () => {
-    y = PAGE.margin;
-    text(report.schoolName, left, y, { bold: true, size: 14 });
-    text('Monthly clock-hour report', left, y + 2, { bold: true, size: 11, width: WIDTH, align: 'right' });
-    y += 20;
-    text(`Month: ${report.month} · Program: ${report.programName ?? 'all programs'} · Printed ${report.generatedAt}`, left, y, { size: 9 });
-    y += 16;
-    row(COLUMNS.map((c) => c.title), true);
-    doc.moveTo(left, y - 2).lineTo(left + WIDTH, y - 2).lineWidth(0.5).stroke();
+    y = drawHeading(doc, { schoolName: report.schoolName, title: MONTHLY_REPORT_TITLE, left, top: PAGE.margin, width: CONTENT_WIDTH });
+    wrapped(`Month: ${report.month} · Program: ${report.programName ?? 'all programs'} · Printed ${report.generatedAt}`, 9);
+    y += 6;
+    row(Object.fromEntries(COLUMNS.map((c) => [c.key, c.title])) as Record<Key, string>, true);
+    rule(y - 2);
   };
   header();
   for (const r of report.rows) {
-    if (y > bottom) {
+    const values = Object.fromEntries(COLUMNS.map((c) => [c.key, cell(r[c.key])])) as Record<Key, string>;
+    if (y + rowHeight(values) > bottom) {
       doc.addPage();
       header();
     }
-    row(COLUMNS.map((c) => r[c.key]));
+    row(values);
   }
-  doc.moveTo(left, y).lineTo(left + WIDTH, y).lineWidth(0.5).stroke();
+  rule(y);
   y += 4;
-  row(['', `${report.rows.length} students`, '', 'Totals', sum(report.rows, 'scheduledHours'), sum(report.rows, 'attendedHours'), sum(report.rows, 'makeUpHours'), sum(report.rows, 'creditedHours'), sum(report.rows, 'cumulativeCreditedHours'), '', '', ''], true);
+  row(totals, true);
   if (y > bottom) {
     doc.addPage();
     y = PAGE.margin;
   }
-  y += 24;
-  text('I certify that the hours above are true and correct according to the school’s attendance records.', left, y, { size: 9 });
-  y += 36;
+  y += 6;
+  wrapped(NOTE, 7);
+  y += 12;
+  wrapped('I certify that the hours above are true and correct according to the school’s attendance records.', 9);
+  y += 30;
   for (const [label, x] of [['School official (signature)', left], ['Name and title', left + 250], ['Date', left + 500]] as const) {
     doc.moveTo(x, y).lineTo(x + 220, y).lineWidth(0.5).stroke();
     text(label, x, y + 4, { size: 8 });

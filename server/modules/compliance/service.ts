@@ -414,6 +414,9 @@ export async function* monthlyHoursRows(db: DbOrTx, q: { month: string; programI
       attendancePercent: percent(sum('creditedMinutes'), sum('scheduledMinutes')),
       status: student.status,
       lastDateOfAttendance: ledger.lastDateOfAttendance,
+      // What Credited holds besides Attended and Make-up (excused time within the cap), taken from
+      // the rounded figures so that each line adds up as printed.
+      excusedCreditedHours: Math.round((hours(sum('creditedMinutes')) - hours(sum('attendedMinutes')) - hours(sum('makeUpMinutes'))) * 100) / 100,
     };
   }
 }

@@ -1,9 +1,9 @@
-import type { Alert } from '../../../common/dashboard.ts';
+import type { AcknowledgedAlert, Alert, AlertCounts } from '../../../common/dashboard.ts';
 import { REQUIRED_ATTENDANCE_PERCENT as REQUIRED, isAttendedStatus } from '../../../common/constants.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { addDays } from '../../lib/school-time.ts';
 import type { ScheduleScope as Scope } from '../qr-sessions/service.ts';
-import { courseRates, studentStandings } from './queries.ts';
+import { courseRates, selectAcknowledgements, studentStandings } from './queries.ts';
 
 const LAST_N = 5;
 const CONSECUTIVE = 3;
@@ -23,9 +23,17 @@ const MIN_COURSE_RECORDS = 5;
 // Live tabs poll every 5 s and the alert rules read weeks of records: keep each answer 30 s per
 // database, scope and school day. Alerts describe trends over days; half a minute of lag is fine.
 const CACHE_MS = 30_000;
-const cache = new WeakMap<object, Map<string, { at: number; alerts: Promise<Alert[]> }>>();
+const cache = new WeakMap<object, Map<string, { at: number; alerts: Promise<RuledAlert[]> }>>();
 
-export function computeAlerts(db: DbOrTx, scope: Scope, today: string, now: Date): Promise<Alert[]> {
+/**
+ * An alert and its reason: what an acknowledgement holds for (docs/decisions/048). The same alert
+ * (its id) showing for a new reason shows again: for a student, a new absence; for a course, a
+ * change of severity, or the rule's 14-day window having passed since the acknowledgement (the
+ * rate is then about other meetings).
+ */
+export type RuledAlert = Alert & { reason: string };
+
+export function computeAlerts(db: DbOrTx, scope: Scope, today: string, now: Date): Promise<RuledAlert[]> {
   let perDb = cache.get(db);
   if (!perDb) cache.set(db, (perDb = new Map()));
   const key = `${scope.instructorId ?? 'school'}:${today}`;
@@ -37,20 +45,24 @@ export function computeAlerts(db: DbOrTx, scope: Scope, today: string, now: Date
   return alerts;
 }
 
-export async function evaluateAlertRules(db: DbOrTx, scope: Scope, today: string, now: Date): Promise<Alert[]> {
+export async function evaluateAlertRules(db: DbOrTx, scope: Scope, today: string, now: Date): Promise<RuledAlert[]> {
   const since = addDays(today, -60);
   const courseSince = addDays(today, -COURSE_WINDOW_DAYS);
   const timestamp = now.toISOString();
   const courseRows = await courseRates(db, scope, { since: courseSince, today, minRecords: MIN_COURSE_RECORDS });
-  const alerts: Alert[] = [];
+  const alerts: RuledAlert[] = [];
   for (const r of courseRows) {
     const rate = (r.attended / r.total) * 100;
     if (rate >= REQUIRED) continue;
+    const severity = rate < REQUIRED - 10 ? 'high' : 'medium';
     alerts.push({
       id: `course_rate:${r.courseId}`,
+      reason: `course_rate ${severity}`,
+      courseId: r.courseId,
+      studentName: null,
       courseName: r.courseName,
       courseCode: r.courseCode,
-      severity: rate < REQUIRED - 10 ? 'high' : 'medium',
+      severity,
       rule: 'course_rate',
       message: `${r.courseCode}: ${rate.toFixed(1)}% attendance over the last ${COURSE_WINDOW_DAYS} days (${r.attended} of ${r.total}), below ${REQUIRED}%`,
       timestamp,
@@ -63,7 +75,8 @@ export async function evaluateAlertRules(db: DbOrTx, scope: Scope, today: string
   // hours still possible until the course ends.
   const studentRows = await studentStandings(db, scope, { since, today, lastN: LAST_N });
   for (const r of studentRows) {
-    const base = { courseName: r.courseName, courseCode: r.courseCode, timestamp, studentId: r.studentId, scheduleId: r.scheduleId };
+    // Any of a student's alerts in a class holds until their next absence there.
+    const base = { courseName: r.courseName, courseCode: r.courseCode, courseId: r.courseId, timestamp, studentId: r.studentId, studentName: r.name, scheduleId: r.scheduleId, reason: `last absence ${r.lastAbsence ?? 'none'}` };
     const recent = r.recent ?? [];
     let run = 0;
     while (run < recent.length && recent[run] === 'absent') run++;
@@ -100,4 +113,39 @@ export async function evaluateAlertRules(db: DbOrTx, scope: Scope, today: string
   }
   const order = { high: 0, medium: 1, low: 2 };
   return alerts.sort((a, b) => order[a.severity] - order[b.severity] || a.courseCode.localeCompare(b.courseCode) || a.message.localeCompare(b.message));
+}
+
+/** How long an acknowledgement of a course's rate holds: the rule's window, after which the rate is about other meetings. */
+const COURSE_ACK_HOLDS_MS = COURSE_WINDOW_DAYS * 86_400_000;
+
+export type AlertsNow = { open: RuledAlert[]; acknowledged: (RuledAlert & Omit<AcknowledgedAlert, keyof Alert>)[]; counts: AlertCounts };
+
+/**
+ * The alerts of a scope now, split into open and acknowledged: the one home of every alert figure
+ * the dashboard shows (Overview's Critical Alerts, Live's list, Analytics' Students at Risk), so
+ * they agree. Acknowledgements are read fresh (the rules' answer may be 30 s old; an
+ * acknowledgement a moment ago counts at once).
+ */
+export async function alertsNow(db: DbOrTx, scope: Scope, today: string, now: Date): Promise<AlertsNow> {
+  const all = await computeAlerts(db, scope, today, now);
+  const acks = await selectAcknowledgements(db, [...new Set(all.map((a) => a.id))]);
+  const open: RuledAlert[] = [];
+  const acknowledged: AlertsNow['acknowledged'] = [];
+  for (const a of all) {
+    const ack = acks.find((k) => k.alertId === a.id && k.reason === a.reason && (a.rule !== 'course_rate' || now.getTime() - k.acknowledgedAt.getTime() < COURSE_ACK_HOLDS_MS));
+    if (ack) acknowledged.push({ ...a, acknowledgedAt: ack.acknowledgedAt.toISOString(), acknowledgedBy: ack.acknowledgedBy, note: ack.note });
+    else open.push(a);
+  }
+  acknowledged.sort((x, y) => y.acknowledgedAt.localeCompare(x.acknowledgedAt));
+  return { open, acknowledged, counts: countAlerts(open, acknowledged.length) };
+}
+
+/** The figures of a list of open alerts: all of them, the high-severity ones, and the students they name. */
+function countAlerts(open: Alert[], acknowledged: number): AlertCounts {
+  return {
+    open: open.length,
+    high: open.filter((a) => a.severity === 'high').length,
+    students: new Set(open.filter((a) => a.studentId != null).map((a) => a.studentId)).size,
+    acknowledged,
+  };
 }

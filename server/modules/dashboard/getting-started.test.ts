@@ -19,7 +19,7 @@ describe('GET /api/dashboard/getting-started', () => {
   it('counts nothing in an empty school, and no time zone chosen yet', async () => {
     const res = await read('super_admin');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ timeZoneChosen: false, programs: 0, courses: 0, students: 0, schedules: 0, attendanceRecords: 0 });
+    expect(res.json()).toMatchObject({ timeZoneChosen: false, schoolNamed: false, programs: 0, courses: 0, students: 0, schedules: 0, attendanceRecords: 0 });
   });
 
   it('counts programs, courses, students, instructors, schedules and check-ins as they appear', async () => {
@@ -30,6 +30,15 @@ describe('GET /api/dashboard/getting-started', () => {
     const body = (await read('it_admin')).json();
     expect(body).toMatchObject({ timeZoneChosen: true, timeZone: 'America/Chicago', programs: 1, courses: 1, students: 3, schedules: 1, attendanceRecords: 1 });
     expect(body.instructors).toBeGreaterThanOrEqual(1);
+  });
+
+  it('ticks "Name your school" once Settings › System has a name (issue 28)', async () => {
+    const sa = (await t.signedIn('super_admin')).cookie;
+    const put = (schoolName: string) => t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: sa }, payload: { system: { schoolName } } });
+    expect((await put('   ')).statusCode).toBe(200);
+    expect((await read('super_admin')).json().schoolNamed).toBe(false);
+    expect((await put('Lakeside Career College')).statusCode).toBe(200);
+    expect((await read('super_admin')).json().schoolNamed).toBe(true);
   });
 
   it('is for administrators only', async () => {

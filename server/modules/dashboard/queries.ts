@@ -1,7 +1,8 @@
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { ATTENDED_STATUSES } from '../../../common/constants.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { attendanceRecords, courses, programs, schedules, students, studentsAtRiskDaily, users } from '../../db/schema/index.ts';
+import { alertAcknowledgements, attendanceRecords, courses, programs, schedules, students, studentsAtRiskDaily, users } from '../../db/schema/index.ts';
+import { userFullName } from '../../db/user-name.ts';
 import { dayOfWeek } from '../../lib/school-time.ts';
 import type { ScheduleScope } from '../qr-sessions/service.ts';
 
@@ -293,9 +294,12 @@ export async function courseRates(db: DbOrTx, scope: ScheduleScope, d: { since: 
 
 export type StudentStanding = Pick<RecordColumns, 'studentId' | 'scheduleId'> &
   Pick<CourseColumns, 'courseName' | 'courseCode'> & {
+    courseId: CourseColumns['id'];
     name: StudentColumns['firstName'];
     /** Statuses of the last meetings, newest first. */
     recent: RecordColumns['status'][] | null;
+    /** The newest meeting in the window the student was absent from ('YYYY-MM-DD'), if any. */
+    lastAbsence: string | null;
     attendedMinutes: number;
     scheduledMinutes: number;
     /** Minutes of the meetings still to come until the course ends. */
@@ -324,13 +328,16 @@ export async function studentStandings(db: DbOrTx, scope: ScheduleScope, d: { si
         from schedules s where s.is_active and ${inScope(scope)}
     )
     select per.student_id as "studentId", per.schedule_id as "scheduleId", st.first_name || ' ' || st.last_name as name,
-           c.course_name as "courseName", c.course_code as "courseCode",
+           c.id as "courseId", c.course_name as "courseName", c.course_code as "courseCode",
            -- The last lastN statuses, newest first: a few rows of an index per student and class,
            -- not a sort of the whole window (issue 15).
            array(select r.status from attendance_records r
                   where r.student_id = per.student_id and r.schedule_id = per.schedule_id
                     and r.session_date > ${d.since} and r.session_date <= ${d.today}
                   order by r.session_date desc limit ${d.lastN}) as recent,
+           (select max(r.session_date)::text from attendance_records r
+             where r.student_id = per.student_id and r.schedule_id = per.schedule_id and r.status = 'absent'
+               and r.session_date > ${d.since} and r.session_date <= ${d.today}) as "lastAbsence",
            per.attended_minutes as "attendedMinutes", per.scheduled_minutes as "scheduledMinutes",
            coalesce(remaining.remaining_minutes, 0) as "remainingMinutes"
       from per join students st on st.id = per.student_id
@@ -362,4 +369,32 @@ export async function recordStudentsAtRisk(db: DbOrTx, scope: ScheduleScope, asO
 export async function dashboardScopes(db: DbOrTx): Promise<ScheduleScope[]> {
   const rows = await db.selectDistinct({ instructorId: schedules.instructorId }).from(schedules).where(eq(schedules.isActive, true));
   return [{ instructorId: null }, ...rows.filter((r) => r.instructorId != null).map((r) => ({ instructorId: r.instructorId }))];
+}
+
+export type AlertAcknowledgement = Pick<typeof alertAcknowledgements.$inferSelect, 'alertId' | 'reason' | 'note' | 'acknowledgedAt'> & { acknowledgedBy: string | null };
+
+/** The acknowledgements of these alerts (any reason), newest first, with who acknowledged them. */
+export async function selectAcknowledgements(db: DbOrTx, alertIds: string[]): Promise<AlertAcknowledgement[]> {
+  if (alertIds.length === 0) return [];
+  return db
+    .select({
+      alertId: alertAcknowledgements.alertId,
+      reason: alertAcknowledgements.reason,
+      note: alertAcknowledgements.note,
+      acknowledgedAt: alertAcknowledgements.acknowledgedAt,
+      acknowledgedBy: userFullName,
+    })
+    .from(alertAcknowledgements)
+    .leftJoin(users, eq(users.id, alertAcknowledgements.acknowledgedBy))
+    .where(inArray(alertAcknowledgements.alertId, alertIds))
+    .orderBy(desc(alertAcknowledgements.acknowledgedAt), desc(alertAcknowledgements.id));
+}
+
+/** Records an acknowledgement of an alert for its reason now. */
+export async function insertAcknowledgement(
+  tx: DbOrTx,
+  a: Pick<typeof alertAcknowledgements.$inferInsert, 'alertId' | 'reason' | 'note' | 'acknowledgedBy' | 'acknowledgedAt'>,
+): Promise<{ id: number; acknowledgedAt: Date }> {
+  const [row] = await tx.insert(alertAcknowledgements).values(a).returning({ id: alertAcknowledgements.id, acknowledgedAt: alertAcknowledgements.acknowledgedAt });
+  return row!;
 }

@@ -1,8 +1,18 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { analyticsSchema, executiveSummarySchema, gettingStartedSchema, realTimeSchema, recentAttendanceSchema, statsSchema } from '../../../common/dashboard.ts';
+import {
+  acknowledgeAlertParamsSchema,
+  acknowledgeAlertSchema,
+  alertAcknowledgementSchema,
+  analyticsSchema,
+  executiveSummarySchema,
+  gettingStartedSchema,
+  realTimeSchema,
+  recentAttendanceSchema,
+  statsSchema,
+} from '../../../common/dashboard.ts';
 import type { AppDeps } from '../../app-deps.ts';
-import { analytics, executiveSummary, gettingStarted, realTime, recentAttendance, scopeFor, stats } from './service.ts';
+import { acknowledgeAlert, analytics, executiveSummary, gettingStarted, realTime, recentAttendance, scopeFor, stats } from './service.ts';
 
 export function dashboardRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const ctx = (req: FastifyRequest) => ({ db: deps.db, scope: scopeFor(req.user!), now: deps.clock.now(), viewerId: req.user!.id });
@@ -14,6 +24,12 @@ export function dashboardRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.get('/api/dashboard/stats', { config, schema: { response: { 200: statsSchema } } }, async (req) => stats(ctx(req)));
     // The first-run checklist is for those who set the school up.
     app.get('/api/dashboard/getting-started', { config: { action: 'users:manage' }, schema: { response: { 200: gettingStartedSchema } } }, async () => gettingStarted(deps.db));
+    // Whoever sees an alert may acknowledge it (the service checks it is one of theirs, open now).
+    app.post(
+      '/api/dashboard/alerts/:id/acknowledge',
+      { config, schema: { params: acknowledgeAlertParamsSchema, body: acknowledgeAlertSchema, response: { 201: alertAcknowledgementSchema } } },
+      async (req, reply) => reply.code(201).send(await acknowledgeAlert({ ...ctx(req), ip: req.ip }, req.params.id, req.body?.note)),
+    );
     app.get('/api/dashboard/recent-attendance', { config, schema: { response: { 200: recentAttendanceSchema } } }, async (req) => recentAttendance(ctx(req)));
   };
 }

@@ -1,16 +1,19 @@
 import os from 'node:os';
 import type { z } from 'zod';
-import type { analyticsSchema, executiveSummarySchema, GettingStarted, realTimeSchema, recentAttendanceSchema, statsSchema } from '../../../common/dashboard.ts';
+import type { AlertCounts, analyticsSchema, executiveSummarySchema, GettingStarted, realTimeSchema, recentAttendanceSchema, statsSchema } from '../../../common/dashboard.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { addDays, localDate, localTimeOfDay } from '../../lib/school-time.ts';
 import { listActiveSessionsIn, scopeOfUser, type ScheduleScope } from '../qr-sessions/service.ts';
 import { effectiveNotifications, getSettings, schoolTimeZoneChoice } from '../settings/service.ts';
-import { computeAlerts, evaluateAlertRules } from './alerts.ts';
+import { notFound } from '../../lib/errors.ts';
+import { recordAudit } from '../audit-logs/service.ts';
+import { alertsNow, evaluateAlertRules, type AlertsNow } from './alerts.ts';
 import {
   courseTotals,
   dailyTotals,
   dashboardScopes,
+  insertAcknowledgement,
   latestRecords,
   mostActiveUsers,
   openSessionCounts,
@@ -38,6 +41,15 @@ type ResponseTimes = Pick<AppDeps['responseTimes'], 'average'>;
 const pct = (num: number, den: number) => (den > 0 ? Math.round((num / den) * 1000) / 10 : 0);
 const trendOf = (current: number, previous: number, epsilon = 1): 'up' | 'down' | 'flat' =>
   current - previous > epsilon ? 'up' : previous - current > epsilon ? 'down' : 'flat';
+
+// The alert lists a dashboard answer carries; the counts always cover every alert.
+const LIST_MAX = 50;
+const NO_ALERTS: AlertsNow = { open: [], acknowledged: [], counts: { open: 0, high: 0, students: 0, acknowledged: 0 } satisfies AlertCounts };
+
+/** The viewer's alerts now, or none when they turned low-attendance alerts off (issue 17). */
+function alertsOf(db: DbOrTx, scope: Scope, today: string, now: Date, alertsOn: boolean): Promise<AlertsNow> {
+  return alertsOn ? alertsNow(db, scope, today, now) : Promise.resolve(NO_ALERTS);
+}
 
 async function schoolDate(db: DbOrTx, now: Date) {
   const { attendance } = await getSettings(db);
@@ -73,7 +85,7 @@ export async function executiveSummary({ db, scope, now, viewerId }: Ctx, respon
     todayCounts(db, scope, today, localTimeOfDay(now, timeZone)),
     listActiveSessionsIn(db, scope, now),
     syncCounts(db, scope),
-    alertsOn ? computeAlerts(db, scope, today, now) : Promise.resolve([]),
+    alertsOf(db, scope, today, now, alertsOn),
   ]);
   const load = systemLoadPercent();
   const avg = responseTimes.average(5 * 60_000, now.getTime()).averageMs;
@@ -91,16 +103,17 @@ export async function executiveSummary({ db, scope, now, viewerId }: Ctx, respon
       studentsCheckedIn: counts.checkedIn,
       totalStudentsExpected: counts.expected,
       activeQrSessions: sessions.length,
-      criticalAlerts: alerts.filter((a) => a.severity === 'high').length,
+      criticalAlerts: alerts.counts.high,
       pendingSyncRecords: sync.pending,
     },
+    alerts: alerts.counts,
   };
 }
 
 export async function realTime({ db, scope, now, viewerId }: Ctx, responseTimes: ResponseTimes): Promise<z.infer<typeof realTimeSchema>> {
   const { today, alertsOn } = await schoolToday(db, now, viewerId);
   const sessions = await listActiveSessionsIn(db, scope, now);
-  const [counts, inClass] = await Promise.all([openSessionCounts(db, scope, now), studentsInClass(db, scope, now)]);
+  const [counts, inClass, alerts] = await Promise.all([openSessionCounts(db, scope, now), studentsInClass(db, scope, now), alertsOf(db, scope, today, now, alertsOn)]);
   const countFor = (scheduleId: number, date: string) => counts.find((c) => c.scheduleId === scheduleId && c.sessionDate === date);
   const avg = responseTimes.average(5 * 60_000, now.getTime());
   return {
@@ -121,7 +134,9 @@ export async function realTime({ db, scope, now, viewerId }: Ctx, responseTimes:
         attendanceRate: pct(c?.checkedIn ?? 0, c?.expected ?? 0),
       };
     }),
-    alerts: alertsOn ? (await computeAlerts(db, scope, today, now)).slice(0, 50) : [],
+    alerts: alerts.open.slice(0, LIST_MAX),
+    alertCounts: alerts.counts,
+    acknowledgedAlerts: alerts.acknowledged.slice(0, LIST_MAX),
     alertsOn,
     systemLoad: systemLoadPercent(),
     totalActiveStudents: inClass,
@@ -132,7 +147,7 @@ export async function realTime({ db, scope, now, viewerId }: Ctx, responseTimes:
 }
 
 async function countStudentsAtRisk(db: DbOrTx, scope: Scope, asOf: string, now: Date): Promise<number> {
-  return new Set((await computeAlerts(db, scope, asOf, now)).filter((a) => a.studentId != null).map((a) => a.studentId)).size;
+  return (await alertsNow(db, scope, asOf, now)).counts.students;
 }
 
 /**
@@ -221,10 +236,10 @@ export async function recentAttendance({ db, scope }: Ctx): Promise<z.infer<type
   return rows.map((r) => ({ ...r, scanInTime: r.scanInTime?.toISOString() ?? null, scanOutTime: r.scanOutTime?.toISOString() ?? null }));
 }
 
-/** The first-run checklist's facts (issue 17 item 6): counts over the whole school, and the time-zone choice. */
+/** The first-run checklist's facts (issue 17 item 6): counts over the whole school, the time-zone choice and whether the school is named. */
 export async function gettingStarted(db: DbOrTx): Promise<GettingStarted> {
-  const [counts, zone] = await Promise.all([setupCounts(db), schoolTimeZoneChoice(db)]);
-  return { ...counts, timeZone: zone.timeZone, timeZoneChosen: zone.chosen };
+  const [counts, zone, settings] = await Promise.all([setupCounts(db), schoolTimeZoneChoice(db), getSettings(db)]);
+  return { ...counts, timeZone: zone.timeZone, timeZoneChosen: zone.chosen, schoolNamed: settings.system.schoolName.trim() !== '' };
 }
 
 /**
@@ -252,4 +267,30 @@ export async function courseRatesByWeek(db: DbOrTx, d: { lastWeekFrom: string; t
 export async function schoolStudentsAtRisk(db: DbOrTx, asOf: string, now: Date): Promise<{ count: number; reasons: string[] }> {
   const alerts = (await evaluateAlertRules(db, { instructorId: null }, asOf, now)).filter((a) => a.studentId != null);
   return { count: new Set(alerts.map((a) => a.studentId)).size, reasons: alerts.map((a) => a.message) };
+}
+
+/**
+ * Acknowledges an open alert of the viewer's scope (docs/decisions/048): it leaves the counts and
+ * the list until it fires for a new reason, stays listed as acknowledged, and the acknowledgement
+ * is audited with what the alert said. An alert the viewer does not see now (another instructor's
+ * class, already acknowledged, no longer firing) is not found.
+ */
+export async function acknowledgeAlert(ctx: Ctx & { ip: string | null }, alertId: string, note: string | undefined) {
+  const { db, scope, now, viewerId } = ctx;
+  const { today } = await schoolDate(db, now);
+  const alert = (await alertsNow(db, scope, today, now)).open.find((a) => a.id === alertId);
+  if (!alert) throw notFound('Open alert');
+  return db.transaction(async (tx) => {
+    const row = await insertAcknowledgement(tx, { alertId, reason: alert.reason, note: note || null, acknowledgedBy: viewerId, acknowledgedAt: now });
+    await recordAudit(tx, {
+      userId: viewerId,
+      action: 'Create',
+      tableName: 'alert_acknowledgements',
+      recordId: row.id,
+      ipAddress: ctx.ip,
+      newValues: { alertId, rule: alert.rule, message: alert.message, studentId: alert.studentId, scheduleId: alert.scheduleId, reason: alert.reason, note: note || null },
+      at: now,
+    });
+    return { alertId, reason: alert.reason, acknowledgedAt: row.acknowledgedAt.toISOString(), note: note || null };
+  });
 }

@@ -5,8 +5,8 @@ import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { csvDownloadHeaders, csvFromRows, csvText } from '../../lib/csv.ts';
-import { localDate } from '../../lib/school-time.ts';
-import { isoOrNull } from '../../lib/sql-values.ts';
+import { localDate, zonedIso } from '../../lib/school-time.ts';
+import { asDate } from '../../lib/sql-values.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { analytics, scopeFor } from '../dashboard/service.ts';
 import { getSettings } from '../settings/service.ts';
@@ -33,6 +33,10 @@ type Handover = { ids: number[]; versions: string[]; finish: () => Promise<void>
  * short query of its own: no long transaction, no cursor held between batches.
  */
 export async function* attendanceRows(db: DbOrTx, filter: ExportFilter, batch = EXPORT_BATCH, handover?: Handover): AsyncGenerator<ExportRow> {
+  // Times as the school's clock read them, with the offset that makes each one instant (issue 28):
+  // SPEC's column names stay, the value says its zone.
+  const { timeZone } = (await getSettings(db)).attendance;
+  const schoolTime = (v: Date | string | null) => (v == null ? null : zonedIso(asDate(v), timeZone));
   let last = 0;
   for (;;) {
     const rows = await listAttendanceExportBatch(db, filter, last, batch);
@@ -41,7 +45,7 @@ export async function* attendanceRows(db: DbOrTx, filter: ExportFilter, batch = 
         handover.ids.push(id);
         handover.versions.push(version);
       }
-      yield { ...r, scanInTime: isoOrNull(scanInTime), scanOutTime: isoOrNull(scanOutTime) };
+      yield { ...r, scanInTime: schoolTime(scanInTime), scanOutTime: schoolTime(scanOutTime) };
     }
     if (rows.length < batch) break;
     last = rows[rows.length - 1]!.id;

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attendanceRecords, calendarClosures, courses, programPolicies, programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
+import { attendanceRecords, calendarClosures, courses, programPolicies, programTimeClockVersions, programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 
 /*
@@ -46,6 +46,8 @@ beforeAll(async () => {
 
   [{ id: programId }] = (await t.db.insert(programs).values({ programName: 'Cosmetology' }).returning({ id: programs.id })) as [{ id: number }];
   await t.db.insert(programPolicies).values({ programId, programHours: '100', programWeeks: '8', makeUpCapPercent: '3' });
+  // A program from before time-clock rules (migration 0026 gave it this version): a missing check-out earns up to the class end.
+  await t.db.insert(programTimeClockVersions).values({ programId, effectiveFrom: null, missingCheckOut: 'credit_to_scheduled_end', rounding: 'none', roundingMinutes: 15, graceMinutes: 0 });
   const [{ id: courseId }] = (await t.db.insert(courses).values({ courseCode: 'COS-101', courseName: 'Cosmetology I', programId, clockHours: '100' }).returning({ id: courses.id })) as [{ id: number }];
   [{ id: studentId }] = (await t.db
     .insert(students)
@@ -151,6 +153,13 @@ describe('the clock-hour ledger, hand-computed', () => {
       creditedMinutes: 4870,
       openingScheduledMinutes: 0,
       openingCreditedMinutes: 0,
+      // The 3/7 night class has no check-out: 180 minutes credited to its end, none punched (raw).
+      rawMinutes: 4030,
+      roundedMinutes: 4210,
+      deductedMinutes: 0,
+      cappedMinutes: 0,
+      pendingExceptionMinutes: 0,
+      autoCheckOutMinutes: 0,
     });
     expect(h.paymentPeriods).toEqual([
       { number: 1, startHours: 0, endHours: 50, weeks: 4, creditedMinutes: 3000, excusedCreditedMinutes: 300, excusedCapMinutes: 300, status: 'completed', completedOn: '2026-03-29', startedOn: '2026-03-02', weeksEndOn: '2026-03-29', hoursRemaining: 0 },
@@ -186,6 +195,12 @@ describe('the clock-hour ledger, hand-computed', () => {
       creditedMinutes: 1750,
       openingScheduledMinutes: 0,
       openingCreditedMinutes: 0,
+      rawMinutes: 1150,
+      roundedMinutes: 1330,
+      deductedMinutes: 0,
+      cappedMinutes: 0,
+      pendingExceptionMinutes: 0,
+      autoCheckOutMinutes: 0,
     });
     expect(h.attendancePercent).toBe(83.3);
     expect(h.lastDateOfAttendance).toBe('2026-03-13');

@@ -8,8 +8,10 @@ import {
   type PaymentPeriodProgress,
   type SapCheckpoint,
 } from '../../../common/hours.ts';
+import type { TimeClockRules } from '../../../common/time-clock.ts';
 import { dayOfWeek } from '../../lib/school-time.ts';
 import { classWindow, whyNotAMeeting, type ClassWindow, type MeetingCalendar } from '../attendance/service.ts';
+import { capped, dayTime, meetingTime, rulesOn, unionMs, type Interval, type TimeClockVersionRules } from './time-clock.ts';
 
 /**
  * The clock-hour ledger of one student as a pure function of what was scheduled, recorded and made
@@ -69,6 +71,11 @@ export type LedgerInput = {
   records: LedgerRecord[];
   makeUps: { date: string; minutes: number }[];
   policy: LedgerPolicy;
+  /**
+   * The program's time-clock rules, in date order (time-clock.ts rulesOn): how punches become
+   * minutes. Absent: Muster's behaviour before time-clock rules (a student without a program).
+   */
+  timeClock?: readonly TimeClockVersionRules[];
   /** Shared between students and requests: a class window per time zone, date and class times. */
   windowCache?: Map<string, ClassWindow>;
   /**
@@ -103,24 +110,6 @@ export type Ledger = {
   days: LedgerDayRow[];
 };
 
-type Interval = [number, number];
-
-/** Total length in ms of the union of intervals. */
-function unionMs(intervals: Interval[]): number {
-  if (intervals.length === 0) return 0;
-  if (intervals.length === 1) return Math.max(0, intervals[0]![1] - intervals[0]![0]);
-  const sorted = [...intervals].sort((a, b) => a[0] - b[0]);
-  let total = 0;
-  let [from, to] = sorted[0]!;
-  for (const [a, b] of sorted.slice(1)) {
-    if (a > to) {
-      total += Math.max(0, to - from);
-      [from, to] = [a, b];
-    } else if (b > to) to = b;
-  }
-  return total + Math.max(0, to - from);
-}
-
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 
@@ -139,21 +128,35 @@ const minutesOf = (ms: number) => Math.floor(ms / 60_000);
 const round1 = (n: number) => Math.round(n * 10) / 10;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-/** A meeting's attended interval from its record (null: none). */
-function attendedInterval(r: LedgerRecord, w: ClassWindow): Interval | null {
-  if (r.status === 'absent' || r.status === 'excused') return null;
+/** A day's minutes as the time-clock rules count them, gathered meeting by meeting. */
+type DayTime = { raw: Interval[]; credited: Interval[]; pendingExceptionMinutes: number; autoCheckOutMinutes: number };
+
+/**
+ * A meeting's record into the day's time. Punched records go through the time-clock rules (one
+ * punch pair per record today: a list of one). Recorded by staff without times: present/late credit
+ * the meeting, incomplete the minutes given, as recorded (no punch to round or to miss).
+ */
+function addRecordTime(r: LedgerRecord, w: ClassWindow, rules: TimeClockRules, day: DayTime): void {
+  if (r.status === 'absent' || r.status === 'excused') return;
+  const start = w.start.getTime();
+  const end = w.end.getTime();
   if (r.scanInTime) {
-    // A record with no check-out earns up to the class end, never past it.
-    const from = Math.max(r.scanInTime.getTime(), w.start.getTime());
-    const to = Math.min((r.scanOutTime ?? w.end).getTime(), w.end.getTime());
-    return to > from ? [from, to] : null;
+    const m = meetingTime([{ in: r.scanInTime.getTime(), out: r.scanOutTime?.getTime() ?? null }], start, end, rules);
+    day.raw.push(...m.raw);
+    day.credited.push(...m.credited);
+    day.pendingExceptionMinutes += m.pendingExceptionMinutes;
+    day.autoCheckOutMinutes += m.autoCheckOutMinutes;
+    return;
   }
-  // Recorded by staff without times: present/late credit the meeting, incomplete the minutes given.
+  let interval: Interval | null = [start, end];
   if (r.status === 'incomplete') {
     const minutes = Math.max(0, r.minutesAttended ?? 0);
-    return minutes > 0 ? [w.start.getTime(), Math.min(w.end.getTime(), w.start.getTime() + minutes * 60_000)] : null;
+    interval = minutes > 0 ? [start, Math.min(end, start + minutes * 60_000)] : null;
   }
-  return [w.start.getTime(), w.end.getTime()];
+  if (interval) {
+    day.raw.push(interval);
+    day.credited.push(interval);
+  }
 }
 
 /** The first date from which any rostered schedule meets, on or after its earliest date; null if none. */
@@ -252,18 +255,25 @@ export function computeLedger(input: LedgerInput): Ledger {
     const rostered = input.schedules.filter((s) => s.onRoster);
     // One set of scratch lists for all days: a ledger walks hundreds of days, an export thousands of ledgers.
     const scheduled: Interval[] = [];
-    const attended: Interval[] = [];
+    const time: DayTime = { raw: [], credited: [], pendingExceptionMinutes: 0, autoCheckOutMinutes: 0 };
     const excused: Interval[] = [];
     const meetingOf = new Map<number, ClassWindow>();
     const pending: Interval[] = [];
     const unrecorded: Interval[] = [];
     const nowMs = input.now?.getTime() ?? Number.POSITIVE_INFINITY;
+    // Minutes counted so far in the week (Sunday to Saturday: the week of the school's calendar), for the weekly cap.
+    let countedThisWeek = 0;
     for (let date = walkFrom, weekday = dayOfWeek(walkFrom); date <= asOf; date = nextDay(date), weekday = (weekday + 1) % 7) {
+      if (weekday === 0) countedThisWeek = 0;
+      const rules = rulesOn(input.timeClock, date);
       const closed = closedDates.has(date);
       const onLeave = input.leaveDates?.has(date) ?? false;
       const withdrawn = input.withdrawalDate != null && date > input.withdrawalDate;
       scheduled.length = 0;
-      attended.length = 0;
+      time.raw.length = 0;
+      time.credited.length = 0;
+      time.pendingExceptionMinutes = 0;
+      time.autoCheckOutMinutes = 0;
       excused.length = 0;
       pending.length = 0;
       unrecorded.length = 0;
@@ -298,20 +308,29 @@ export function computeLedger(input: LedgerInput): Ledger {
         const window = meeting ?? windowOf(s, date);
         // A class that has not ended yet credits nothing yet: not even a check-in before it began.
         if (window.end.getTime() > nowMs) continue;
-        const a = attendedInterval(r, window);
-        if (a) attended.push(a);
+        addRecordTime(r, window, rules, time);
       }
+      // Rounded, less the meal deduction, then capped per day and week: the day's attended minutes.
+      const { roundedMinutes, deductedMinutes } = dayTime(time.credited, rules);
+      const cap = capped(roundedMinutes - deductedMinutes, countedThisWeek, rules);
+      countedThisWeek += cap.counted;
       days.push({
         date,
         closed,
         onLeave,
         scheduledMinutes: minutesOf(unionMs(scheduled)),
-        attendedMinutes: minutesOf(unionMs(attended)),
+        attendedMinutes: cap.counted,
         excusedMinutes: minutesOf(unionMs(excused)),
         makeUpMinutes: makeUpByDate.get(date) ?? 0,
         creditedMinutes: 0,
         pendingMinutes: minutesOf(unionMs(pending)),
         unrecordedMinutes: minutesOf(unionMs(unrecorded)),
+        rawMinutes: minutesOf(unionMs(time.raw)),
+        roundedMinutes,
+        deductedMinutes,
+        cappedMinutes: cap.capped,
+        pendingExceptionMinutes: time.pendingExceptionMinutes,
+        autoCheckOutMinutes: time.autoCheckOutMinutes,
       });
     }
   }
@@ -345,6 +364,12 @@ export function computeLedger(input: LedgerInput): Ledger {
     creditedMinutes: opening?.creditedMinutes ?? 0,
     openingScheduledMinutes: opening?.scheduledMinutes ?? 0,
     openingCreditedMinutes: opening?.creditedMinutes ?? 0,
+    rawMinutes: 0,
+    roundedMinutes: 0,
+    deductedMinutes: 0,
+    cappedMinutes: 0,
+    pendingExceptionMinutes: 0,
+    autoCheckOutMinutes: 0,
   };
   let lastDateOfAttendance: string | null = opening?.lastDateOfAttendance ?? null;
   let current = opening ? openPeriods(periods, opening, checkpoints, policy.minimumAttendancePercent) : 0; // the first period whose hours are not reached
@@ -353,7 +378,14 @@ export function computeLedger(input: LedgerInput): Ledger {
     totals.attendedMinutes += day.attendedMinutes;
     totals.excusedMinutes += day.excusedMinutes;
     totals.makeUpMinutes += day.makeUpMinutes;
-    if (day.attendedMinutes > 0 || day.makeUpMinutes > 0) lastDateOfAttendance = day.date;
+    totals.rawMinutes += day.rawMinutes;
+    totals.roundedMinutes += day.roundedMinutes;
+    totals.deductedMinutes += day.deductedMinutes;
+    totals.cappedMinutes += day.cappedMinutes;
+    totals.pendingExceptionMinutes += day.pendingExceptionMinutes;
+    totals.autoCheckOutMinutes += day.autoCheckOutMinutes;
+    // The student was there even when a cap or a missing check-out leaves no minutes to count.
+    if (day.roundedMinutes > 0 || day.makeUpMinutes > 0 || day.pendingExceptionMinutes > 0) lastDateOfAttendance = day.date;
     // Excused minutes count toward the current period only up to its cap.
     let excusedCredited = day.excusedMinutes;
     const period = periods[Math.min(current, periods.length - 1)];

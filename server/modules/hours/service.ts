@@ -23,7 +23,7 @@ import { localDate, localTimeOfDay } from '../../lib/school-time.ts';
 import { heldMeetings, recordHistory, recordStudentId, type ClassWindow } from '../attendance/service.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { closedDates as closedDatesOf } from '../calendar/service.ts';
-import { programPolicy } from '../programs/service.ts';
+import { programPolicy, timeClockVersions } from '../programs/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { computeLedger, type Ledger, type LedgerSchedule } from './ledger.ts';
 import { importOpeningBalanceFile, openingBalanceOf, recordsStartDate, removeOpeningBalance, saveOpeningBalance, toLedgerOpening, type TabularFile } from './opening-balances.ts';
@@ -143,7 +143,7 @@ export type StudentLedger = Ledger & {
 export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: string, timeZone: string, now: Date): Promise<Map<number, StudentLedger>> {
   const ids = list.map((s) => s.id);
   const programIds = [...new Set(list.map((s) => s.programId))];
-  const [[scheduleRows, recordRows, makeUpRows, leaveRows, withdrawalRows, openingRows], policyList, settings, transcripts] = await Promise.all([
+  const [[scheduleRows, recordRows, makeUpRows, leaveRows, withdrawalRows, openingRows], policyList, timeClockList, settings, transcripts] = await Promise.all([
     Promise.all([
       selectLedgerSchedules(db, ids),
       selectLedgerRecords(db, ids, asOf),
@@ -153,6 +153,8 @@ export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: str
       selectLedgerOpenings(db, ids),
     ]),
     Promise.all(programIds.map((id) => (id == null ? undefined : programPolicy(db, id)))),
+    // The program's time-clock rules by date; a student without a program keeps the rules before them.
+    Promise.all(programIds.map((id) => (id == null ? undefined : timeClockVersions(db, id)))),
     getSettings(db),
     transcriptsOf(db, ids),
   ]);
@@ -162,6 +164,7 @@ export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: str
   const firstDate = list.reduce((d, s) => (s.enrollmentDate && s.enrollmentDate < d ? s.enrollmentDate : d), asOf);
   const held = await heldMeetings(db, rosteredIds, scheduleRows.reduce((d, r) => (r.courseStartDate < d ? r.courseStartDate : d), firstDate), asOf);
   const policies = new Map(programIds.map((id, i) => [id, policyList[i]]));
+  const timeClocks = new Map(programIds.map((id, i) => [id, timeClockList[i]]));
   const group = <T extends { studentId: number }>(rows: T[]) => {
     const m = new Map<number, T[]>();
     for (const r of rows) (m.get(r.studentId) ?? m.set(r.studentId, []).get(r.studentId)!).push(r);
@@ -220,6 +223,7 @@ export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: str
       records: recordsOf.get(s.id) ?? [],
       makeUps: makeUpsOf.get(s.id) ?? [],
       policy: policy ?? NO_PROGRAM_POLICY,
+      timeClock: timeClocks.get(s.programId),
       windowCache: classWindows,
       leaveDates: leaveDays(leaves),
       withdrawalDate: withdrawal?.withdrawalDate ?? null,
@@ -507,9 +511,12 @@ export async function studentRecords(db: DbOrTx, user: User, studentId: number, 
 
 // ---- The time card ----
 
-/** The school's name from Settings › System; an honest placeholder until it is set. */
-export async function schoolName(db: DbOrTx): Promise<string> {
-  return (await getSettings(db)).system.schoolName || 'School name not set (Settings › System)';
+/**
+ * The school's name from Settings › System, or null until it is set: documents and e-mails then
+ * go without it (a neutral title), never with a hint meant for staff (issue 28).
+ */
+export async function schoolName(db: DbOrTx): Promise<string | null> {
+  return (await getSettings(db)).system.schoolName.trim() || null;
 }
 const TIME_CARD_MAX_DAYS = 731;
 

@@ -1,9 +1,9 @@
-import zlib from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attendanceRecords, courses, programPolicies, programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
 import { auditEntries, createTestApp, fixedClock, sessionsRanFor, type TestApp } from '../../test/helpers.ts';
 import { printable } from '../../lib/pdf-text.ts';
+import { pdfPages, readPdf } from '../../test/pdf-reader.ts';
 
 /*
  * A small hand-computed school for the time card. Chicago; a 100-hour, 8-week program (two payment
@@ -123,47 +123,6 @@ afterAll(() => t?.close());
 
 const get = (url: string, cookie = admin) => t.app.inject({ url, headers: { cookie } });
 
-/**
- * The text of a PDF written by pdfkit, as lines: each page's content streams are inflated, every
- * `x y Tm … [<hex> …] TJ` is a string at a position, and strings on one baseline are joined left
- * to right with ' | '. Enough to read the figures back without a PDF reader dependency.
- */
-// Windows-1252's 0x80–0x9F (Node 20's TextDecoder reads 'windows-1252' as Latin-1, so these by hand).
-const CP1252_HIGH = '€\x81‚ƒ„…†‡ˆ‰Š‹Œ\x8dŽ\x8f\x90‘’“”•–—˜™š›œ\x9džŸ';
-const decode = (bytes: Buffer) => String.fromCharCode(...bytes).replace(/[\x80-\x9f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!);
-
-function pdfPages(pdf: Buffer): string[][] {
-  const pages: string[][] = [];
-  for (const m of pdf.toString('latin1').matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
-    const content = zlib.inflateSync(Buffer.from(m[1]!, 'latin1')).toString('latin1');
-    const rows = new Map<number, { x: number; s: string }[]>();
-    let x = 0;
-    let y = 0;
-    for (const op of content.matchAll(/1 0 0 1 ([\d.-]+) ([\d.-]+) Tm|\[(.*?)\] TJ/g)) {
-      if (op[1] != null) {
-        x = Number(op[1]);
-        y = Math.round(Number(op[2]));
-        continue;
-      }
-      const hex = [...op[3]!.matchAll(/<([0-9a-f]*)>/g)].map((h) => h[1]).join('');
-      const s = decode(Buffer.from(hex, 'hex'));
-      (rows.get(y) ?? rows.set(y, []).get(y)!).push({ x, s });
-    }
-    if (rows.size === 0) continue;
-    pages.push(
-      [...rows.entries()]
-        .sort((a, b) => b[0] - a[0])
-        .map(([, cells]) =>
-          cells
-            .sort((a, b) => a.x - b.x)
-            .map((c) => c.s)
-            .join(' | '),
-        ),
-    );
-  }
-  return pages;
-}
-
 describe('the time card PDF', () => {
   it('prints each day with in/out times, minutes, status, make-up and corrections, and the totals', async () => {
     const res = await get(`/api/students/${studentId}/time-card.pdf?from=2026-03-01&to=2026-03-13`);
@@ -176,7 +135,7 @@ describe('the time card PDF', () => {
     const lines = pages[0]!;
     expect(lines.slice(0, 4)).toEqual([
       'Riverside Career College | Student time card',
-      'Student: Rosa Nguyen (SIS id COS-7) | Program: Cosmetology',
+      'Student: Rosa Nguyễn (SIS id COS-7) | Program: Cosmetology',
       'Dates: 2026-03-01 to 2026-03-13 | Start: 2026-03-02 · times in America/Chicago',
       'Date | Course | In–out | Status | Scheduled | Attended | Excused | Make-up | Credited',
     ]);
@@ -191,7 +150,9 @@ describe('the time card PDF', () => {
       'Wed 2026-03-11 | COS-101 | absent | 240 | 0 | 0',
       'Thu 2026-03-12 | no record | 240 | 0 | 0',
       'Fri 2026-03-13 | Make-up | 13:00–15:00 | make-up | 0 | 0 | 120 | 120',
-      '* Corrected by staff after it was captured. The times shown are the corrected ones; the original times, who changed them, when and why are kept in the record history.',
+      // The note wraps to the table's width.
+      '* Corrected by staff after it was captured. The times shown are the corrected ones; the original times, who changed them, when and why are kept in the ',
+      'record history.',
     ]);
     const rest = lines.slice(lines.indexOf('Totals, 2026-03-01 to 2026-03-13 | h:mm | minutes') + 1);
     expect(rest).toEqual([
@@ -205,7 +166,7 @@ describe('the time card PDF', () => {
       'Payment period 1 of 2 (0–50 h, 4 weeks), in progress as of 2026-03-13:',
       '    22:10 credited, 27.83 hours remaining, its weeks end 2026-03-29.',
       'Student signature | Date | School official signature | Date',
-      'Generated 2026-04-10 12:00 (America/Chicago) · Rosa Nguyen, 2026-03-01 to 2026-03-13 | Page 1 of 1',
+      'Generated 2026-04-10 12:00 (America/Chicago) · Rosa Nguyễn, 2026-03-01 to 2026-03-13 | Page 1 of 1',
     ]);
   });
 
@@ -254,7 +215,7 @@ describe('the time card PDF', () => {
 
   it('counts a record in a class off the student\'s roster as attended, not scheduled', async () => {
     const h = (await get(`/api/students/${offRosterStudentId}/hours?asOf=2026-03-06&from=2026-03-06&to=2026-03-06`)).json();
-    expect(h.days).toEqual([{ date: '2026-03-06', scheduledMinutes: 0, attendedMinutes: 115, excusedMinutes: 0, makeUpMinutes: 0, creditedMinutes: 115, closed: false, onLeave: false, pendingMinutes: 0, unrecordedMinutes: 0 }]);
+    expect(h.days).toEqual([{ date: '2026-03-06', scheduledMinutes: 0, attendedMinutes: 115, excusedMinutes: 0, makeUpMinutes: 0, creditedMinutes: 115, closed: false, onLeave: false, pendingMinutes: 0, unrecordedMinutes: 0, rawMinutes: 115, roundedMinutes: 115, deductedMinutes: 0, cappedMinutes: 0, pendingExceptionMinutes: 0, autoCheckOutMinutes: 0 }]);
     const lines = pdfPages((await get(`/api/students/${offRosterStudentId}/time-card.pdf?from=2026-03-01&to=2026-03-06`)).rawPayload)[0]!;
     expect(lines).toContain('Fri 2026-03-06 | COS-101 | 13:05–15:00 | present | 0 | 115 | 115');
   });
@@ -292,10 +253,54 @@ describe('the time card PDF', () => {
   });
 });
 
+describe('names and the school on the time card (issue 28 item 8)', () => {
+  it('prints names as they are written in an embedded Unicode font', async () => {
+    const [{ id }] = (await t.db
+      .insert(students)
+      .values({ firstName: 'Đặng Ελένη', lastName: 'Дмитриева-Łukasiewicz', sisStudentId: 'COS-11', enrollmentDate: '2026-03-02' })
+      .returning({ id: students.id })) as [{ id: number }];
+    const pdf = readPdf((await get(`/api/students/${id}/time-card.pdf?from=2026-03-01&to=2026-03-13`)).rawPayload);
+    // Too long to share its line with the program: each has a line of its own.
+    expect(pdf.pages[0]!.lines.slice(1, 3)).toEqual(['Student: Đặng Ελένη Дмитриева-Łukasiewicz (SIS id COS-11)', 'Program: none']);
+    // Only the embedded DejaVu Sans (a subset, hence the tag before '+'): no built-in Latin-1 font.
+    expect(pdf.fontNames.map((n) => n.replace(/^[A-Z]{6}\+/, '')).sort()).toEqual(['DejaVuSans', 'DejaVuSans-Bold']);
+  });
+
+  it('is titled "Student time card" alone while the school has no name, never with a hint for staff', async () => {
+    const sa = (await t.signedIn('super_admin')).cookie;
+    const setName = (schoolName: string) => t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: sa }, payload: { system: { schoolName } } });
+    expect((await setName('')).statusCode).toBe(200);
+    try {
+      const lines = pdfPages((await get(`/api/students/${studentId}/time-card.pdf?from=2026-03-01&to=2026-03-13`)).rawPayload)[0]!;
+      expect(lines[0]).toBe('Student time card');
+      expect(lines[1]).toBe('Student: Rosa Nguyễn (SIS id COS-7) | Program: Cosmetology');
+      expect(lines.join('\n')).not.toMatch(/not set|Settings/);
+    } finally {
+      await setName('Riverside Career College');
+    }
+  });
+
+  it('wraps a long school name instead of cutting it, with the title beside it', async () => {
+    const sa = (await t.signedIn('super_admin')).cookie;
+    const long = 'The Riverside Regional Career, Technical and Adult Education College of Cosmetology and Health Sciences';
+    await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: sa }, payload: { system: { schoolName: long } } });
+    try {
+      const page = readPdf((await get(`/api/students/${studentId}/time-card.pdf?from=2026-03-01&to=2026-03-13`)).rawPayload).pages[0]!;
+      expect(page.lines[0]).toMatch(/^The Riverside .* \| Student time card$/);
+      expect(page.lines.slice(0, 3).join(' ').replace(' | Student time card', '').replace(/\s+/g, ' ')).toContain(long);
+      for (const r of page.runs) expect(r.x + r.width, r.text).toBeLessThanOrEqual(page.width - 36 + 0.01);
+    } finally {
+      await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: sa }, payload: { system: { schoolName: 'Riverside Career College' } } });
+    }
+  });
+});
+
 describe('printable', () => {
-  it('keeps what the PDF fonts draw and drops only what they cannot', () => {
+  it('keeps every letter DejaVu Sans draws and replaces only what it lacks', () => {
     expect(printable('José Müller – Ørsted')).toBe('José Müller – Ørsted');
-    expect(printable('Nguyễn Thị Ánh')).toBe('Nguyen Thi Ánh');
-    expect(printable('李 Wei')).toBe('? Wei');
+    expect(printable('Nguyễn Thị Ánh')).toBe('Nguyễn Thị Ánh');
+    expect(printable('Nguye\u0302\u0303n')).toBe('Nguyễn'); // typed as letter + accents: composed
+    expect(printable('Σοφία Петрова Արամ')).toBe('Σοφία Петрова Արամ');
+    expect(printable('李 Wei 김')).toBe('? Wei ?'); // no CJK glyphs in DejaVu Sans
   });
 });

@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
 import type { LedgerDay, PaymentPeriodProgress } from '../../../common/hours.ts';
-import { printable } from '../../lib/pdf-text.ts';
+import { CELL_PAD, clipText, drawHeading, fitTable, type TableColumn } from '../../lib/pdf-layout.ts';
+import { PDF_BOLD, PDF_FONT, printable, useDocumentFonts } from '../../lib/pdf-text.ts';
 import { dayOfWeek, localTimeOfDay } from '../../lib/school-time.ts';
 
 /**
@@ -38,7 +39,8 @@ export type TimeCardTotals = {
 };
 
 export type TimeCard = {
-  schoolName: string;
+  /** Null until Settings › System names the school: the card is then titled without it. */
+  schoolName: string | null;
   /** School-local 'YYYY-MM-DD HH:MM' and the zone, printed in each page's footer. */
   generatedAt: string;
   timeZone: string;
@@ -106,27 +108,27 @@ export function hoursMinutes(minutes: number): string {
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
-// Letter paper (US schools), half-inch margins; a table of one row per day.
+export const TIME_CARD_TITLE = 'Student time card';
+
+// Letter paper (US schools), half-inch margins; a table of one row per day, laid out to the width.
 const PAGE = { width: 612, height: 792, margin: 36 };
 const BODY_BOTTOM = PAGE.height - PAGE.margin - 20; // room for the footer
-const FONT = 'Helvetica';
-const BOLD = 'Helvetica-Bold';
-const SIZE = 8;
+const TABLE_WIDTH = PAGE.width - 2 * PAGE.margin;
+const FONT = PDF_FONT;
+const BOLD = PDF_BOLD;
 const LINE = 10;
-type Column = { key: 'date' | 'course' | 'inOut' | 'status' | 'scheduled' | 'attended' | 'excused' | 'makeUp' | 'credited'; title: string; width: number; right?: boolean };
-const COLUMNS: Column[] = [
-  { key: 'date', title: 'Date', width: 70 },
-  { key: 'course', title: 'Course', width: 70 },
-  { key: 'inOut', title: 'In–out', width: 62 },
-  { key: 'status', title: 'Status', width: 88 },
-  { key: 'scheduled', title: 'Scheduled', width: 50, right: true },
-  { key: 'attended', title: 'Attended', width: 50, right: true },
-  { key: 'excused', title: 'Excused', width: 50, right: true },
-  { key: 'makeUp', title: 'Make-up', width: 50, right: true },
-  { key: 'credited', title: 'Credited', width: 50, right: true },
+type Key = 'date' | 'course' | 'inOut' | 'status' | 'scheduled' | 'attended' | 'excused' | 'makeUp' | 'credited';
+const COLUMNS: TableColumn<Key>[] = [
+  { key: 'date', title: 'Date' },
+  { key: 'course', title: 'Course', flex: true },
+  { key: 'inOut', title: 'In–out' },
+  { key: 'status', title: 'Status', flex: true },
+  { key: 'scheduled', title: 'Scheduled', right: true },
+  { key: 'attended', title: 'Attended', right: true },
+  { key: 'excused', title: 'Excused', right: true },
+  { key: 'makeUp', title: 'Make-up', right: true },
+  { key: 'credited', title: 'Credited', right: true },
 ];
-const TABLE_WIDTH = COLUMNS.reduce((n, c) => n + c.width, 0);
-const CELL_PAD = 3;
 
 /** The card as a PDF (a few pages a month; two years fit in memory), compressed. */
 export async function renderTimeCard(card: TimeCard, opts: { compress?: boolean } = {}): Promise<Buffer> {
@@ -136,8 +138,9 @@ export async function renderTimeCard(card: TimeCard, opts: { compress?: boolean 
     margin: PAGE.margin,
     bufferPages: true,
     compress: opts.compress ?? true,
-    info: { Title: printable(`Time card — ${name} — ${card.from} to ${card.to}`), Author: printable(card.schoolName), Subject: 'Clock-hour time card' },
+    info: { Title: printable(`Time card — ${name} — ${card.from} to ${card.to}`), ...(card.schoolName ? { Author: printable(card.schoolName) } : {}), Subject: 'Clock-hour time card' },
   });
+  useDocumentFonts(doc);
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -146,41 +149,58 @@ export async function renderTimeCard(card: TimeCard, opts: { compress?: boolean 
   });
 
   const left = PAGE.margin;
-  const text = (s: string, x: number, y: number, o: PDFKit.Mixins.TextOptions & { font?: string; size?: number } = {}) => {
-    doc.font(o.font ?? FONT).fontSize(o.size ?? SIZE).text(printable(s), x, y, { lineBreak: false, ...o });
+  // Every string goes through a cut to the width it is given, so nothing runs into its neighbour or off the page.
+  const text = (s: string, x: number, y: number, o: PDFKit.Mixins.TextOptions & { font?: string; size?: number; width: number }) => {
+    doc.font(o.font ?? FONT).fontSize(o.size ?? table.size);
+    doc.text(clipText(doc, s, o.width), x, y, { lineBreak: false, ...o });
   };
-  // A cell too long for its column is cut with an ellipsis rather than run into the next one.
-  const clip = (s: string, width: number) => {
-    let out = printable(s);
-    doc.font(FONT).fontSize(SIZE);
-    if (doc.widthOfString(out) <= width) return out;
-    while (out.length > 1 && doc.widthOfString(`${out}…`) > width) out = out.slice(0, -1);
-    return `${out}…`;
-  };
-  const rule = (y: number, weight = 0.5) => doc.moveTo(left, y).lineTo(left + TABLE_WIDTH, y).lineWidth(weight).strokeColor('#444').stroke();
+  const rule = (y: number, weight = 0.5) => doc.moveTo(left, y).lineTo(left + table.width, y).lineWidth(weight).strokeColor('#444').stroke();
+
+  const dayCells = card.days.map((d): Record<Key, string[]> => {
+    const lines = d.lines.length > 0 ? d.lines : [{ course: '', inOut: '', status: '' }];
+    return {
+      date: [`${WEEKDAYS[dayOfWeek(d.date)]} ${d.date}`],
+      course: lines.map((l) => l.course),
+      inOut: lines.map((l) => l.inOut),
+      status: lines.map((l) => l.status),
+      scheduled: [String(d.scheduledMinutes)],
+      attended: [String(d.attendedMinutes)],
+      excused: [d.excusedMinutes ? String(d.excusedMinutes) : ''],
+      makeUp: [d.makeUpMinutes ? String(d.makeUpMinutes) : ''],
+      credited: [String(d.creditedMinutes)],
+    };
+  });
+  const columnCells = Object.fromEntries(COLUMNS.map((c) => [c.key, dayCells.flatMap((d) => d[c.key])])) as Record<Key, string[]>;
+  const table = fitTable(doc, COLUMNS, columnCells, { left, width: TABLE_WIDTH, sizes: [8, 7.5, 7] });
 
   let y = PAGE.margin;
   const header = (withTable: boolean) => {
-    y = PAGE.margin;
-    text(card.schoolName, left, y, { font: BOLD, size: 14 });
-    text('Student time card', left, y + 2, { font: BOLD, size: 11, width: TABLE_WIDTH, align: 'right' });
-    y += 22;
+    y = drawHeading(doc, { schoolName: card.schoolName, title: TIME_CARD_TITLE, left, top: PAGE.margin, width: TABLE_WIDTH }) + 2;
     const sis = card.student.sisStudentId ? `SIS id ${card.student.sisStudentId}` : `Muster id ${card.student.id}`;
-    text(`Student: ${name} (${sis})`, left, y, { size: 9 });
-    text(`Program: ${card.programName ?? 'none'}`, left + TABLE_WIDTH / 2, y, { size: 9 });
-    y += 12;
-    text(`Dates: ${card.from} to ${card.to}`, left, y, { size: 9 });
-    text(`Start: ${card.startDate ?? 'not started'} · times in ${card.timeZone}`, left + TABLE_WIDTH / 2, y, { size: 9 });
-    y += 16;
+    const half = TABLE_WIDTH / 2;
+    const pairs = [
+      [`Student: ${name} (${sis})`, `Program: ${card.programName ?? 'none'}`],
+      [`Dates: ${card.from} to ${card.to}`, `Start: ${card.startDate ?? 'not started'} · times in ${card.timeZone}`],
+    ];
+    for (const [first, second] of pairs as [string, string][]) {
+      // Two to a line where both fit their half; a long name takes the line for itself.
+      doc.font(FONT).fontSize(9);
+      if (doc.widthOfString(printable(first)) <= half - 8 && doc.widthOfString(printable(second)) <= half) {
+        text(first, left, y, { size: 9, width: half - 8 });
+        text(second, left + half, y, { size: 9, width: half });
+      } else {
+        text(first, left, y, { size: 9, width: TABLE_WIDTH });
+        y += 12;
+        text(second, left, y, { size: 9, width: TABLE_WIDTH });
+      }
+      y += 12;
+    }
+    y += 4;
     if (withTable) tableHeader();
   };
   const tableHeader = () => {
     rule(y - 2, 1);
-    let x = left;
-    for (const c of COLUMNS) {
-      text(c.title, x + CELL_PAD, y + 1, { font: BOLD, width: c.width - 2 * CELL_PAD, align: c.right ? 'right' : 'left' });
-      x += c.width;
-    }
+    for (const c of table.columns) text(c.title, c.x + CELL_PAD, y + 1, { font: BOLD, width: c.width - 2 * CELL_PAD, align: c.right ? 'right' : 'left' });
     y += LINE + 3;
     rule(y - 2, 0.75);
   };
@@ -192,32 +212,18 @@ export async function renderTimeCard(card: TimeCard, opts: { compress?: boolean 
 
   header(true);
   if (card.days.length === 0) {
-    text('Nothing was scheduled, recorded or made up in these dates.', left + CELL_PAD, y + 2);
+    text('Nothing was scheduled, recorded or made up in these dates.', left + CELL_PAD, y + 2, { width: TABLE_WIDTH - CELL_PAD });
     y += LINE + 4;
   }
-  for (const d of card.days) {
-    const lines = d.lines.length > 0 ? d.lines : [{ course: '', inOut: '', status: '' }];
-    const height = lines.length * LINE + 3;
+  for (const cells of dayCells) {
+    const height = cells.course.length * LINE + 3;
     ensure(height, true);
-    const cells: Record<Column['key'], string[]> = {
-      date: [`${WEEKDAYS[dayOfWeek(d.date)]} ${d.date}`],
-      course: lines.map((l) => l.course),
-      inOut: lines.map((l) => l.inOut),
-      status: lines.map((l) => l.status),
-      scheduled: [String(d.scheduledMinutes)],
-      attended: [String(d.attendedMinutes)],
-      excused: [d.excusedMinutes ? String(d.excusedMinutes) : ''],
-      makeUp: [d.makeUpMinutes ? String(d.makeUpMinutes) : ''],
-      credited: [String(d.creditedMinutes)],
-    };
-    let x = left;
-    for (const c of COLUMNS) {
+    for (const c of table.columns) {
       const width = c.width - 2 * CELL_PAD;
-      cells[c.key].forEach((s, i) => text(clip(s, width), x + CELL_PAD, y + 1 + i * LINE, { width, align: c.right ? 'right' : 'left' }));
-      x += c.width;
+      cells[c.key].forEach((s, i) => text(s, c.x + CELL_PAD, y + 1 + i * LINE, { width, align: c.right ? 'right' : 'left' }));
     }
     y += height;
-    doc.moveTo(left, y - 1).lineTo(left + TABLE_WIDTH, y - 1).lineWidth(0.25).strokeColor('#bbb').stroke();
+    doc.moveTo(left, y - 1).lineTo(left + table.width, y - 1).lineWidth(0.25).strokeColor('#bbb').stroke();
   }
   rule(y - 1, 1);
   y += 6;
@@ -242,19 +248,21 @@ export async function renderTimeCard(card: TimeCard, opts: { compress?: boolean 
   const standing = standingLines(card);
   // Totals, standing and signatures stay together on one page: a signature alone on the last page signs nothing.
   ensure(13 + totalRows.length * 11 + 8 + standing.length * 11 + 50, false);
-  text(`Totals, ${card.from} to ${card.to}`, left, y, { font: BOLD, size: 9 });
-  text('h:mm', left + 300, y, { font: BOLD, size: 9, width: 60, align: 'right' });
-  text('minutes', left + 360, y, { font: BOLD, size: 9, width: 70, align: 'right' });
+  // The figures' columns start after the longest label.
+  const labels = Math.max(...totalRows.map(([label]) => doc.font(FONT).fontSize(9).widthOfString(label))) + 12;
+  text(`Totals, ${card.from} to ${card.to}`, left, y, { font: BOLD, size: 9, width: labels });
+  text('h:mm', left + labels, y, { font: BOLD, size: 9, width: 60, align: 'right' });
+  text('minutes', left + labels + 60, y, { font: BOLD, size: 9, width: 70, align: 'right' });
   y += 13;
   for (const [label, minutes] of totalRows) {
-    text(label, left, y, { size: 9 });
-    text(hoursMinutes(minutes), left + 300, y, { size: 9, width: 60, align: 'right' });
-    text(String(minutes), left + 360, y, { size: 9, width: 70, align: 'right' });
+    text(label, left, y, { size: 9, width: labels });
+    text(hoursMinutes(minutes), left + labels, y, { size: 9, width: 60, align: 'right' });
+    text(String(minutes), left + labels + 60, y, { size: 9, width: 70, align: 'right' });
     y += 11;
   }
   y += 8;
   for (const line of standing) {
-    text(line, left, y, { size: 9 });
+    text(line, left, y, { size: 9, width: TABLE_WIDTH });
     y += 11;
   }
 
@@ -262,8 +270,8 @@ export async function renderTimeCard(card: TimeCard, opts: { compress?: boolean 
   y += 30;
   const signature = (x: number, label: string) => {
     doc.moveTo(x, y).lineTo(x + 170, y).moveTo(x + 185, y).lineTo(x + 255, y).lineWidth(0.75).strokeColor('#000').stroke();
-    text(label, x, y + 3, { size: 8 });
-    text('Date', x + 185, y + 3, { size: 8 });
+    text(label, x, y + 3, { size: 8, width: 170 });
+    text('Date', x + 185, y + 3, { size: 8, width: 70 });
   };
   signature(left, 'Student signature');
   signature(left + 285, 'School official signature');
@@ -275,8 +283,8 @@ export async function renderTimeCard(card: TimeCard, opts: { compress?: boolean 
     doc.switchToPage(i);
     doc.page.margins.bottom = 0;
     const fy = PAGE.height - PAGE.margin - 8;
-    text(`Generated ${card.generatedAt} (${card.timeZone}) · ${name}, ${card.from} to ${card.to}`, left, fy, { size: 7 });
-    text(`Page ${i - range.start + 1} of ${range.count}`, left, fy, { size: 7, width: TABLE_WIDTH, align: 'right' });
+    text(`Generated ${card.generatedAt} (${card.timeZone}) · ${name}, ${card.from} to ${card.to}`, left, fy, { size: 7, width: TABLE_WIDTH - 60 });
+    text(`Page ${i - range.start + 1} of ${range.count}`, left + TABLE_WIDTH - 60, fy, { size: 7, width: 60, align: 'right' });
   }
   doc.end();
   return done;

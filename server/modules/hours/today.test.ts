@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attendanceRecords, courses, programPolicies, programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
+import { attendanceRecords, courses, programPolicies, programTimeClockVersions, programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 
 /*
@@ -29,6 +29,8 @@ beforeAll(async () => {
   const instructor = await t.signedIn('instructor');
   const [{ id: programId }] = (await t.db.insert(programs).values({ programName: 'Cosmetology' }).returning({ id: programs.id })) as [{ id: number }];
   await t.db.insert(programPolicies).values({ programId, programHours: '600', programWeeks: '30' });
+  // Ana never checks out: a program from before time-clock rules credits her to the class end (issue 29).
+  await t.db.insert(programTimeClockVersions).values({ programId, effectiveFrom: null, missingCheckOut: 'credit_to_scheduled_end', rounding: 'none', roundingMinutes: 15, graceMinutes: 0 });
   const [{ id: courseId }] = (await t.db.insert(courses).values({ courseCode: 'COS-1', courseName: 'Cosmetology I', programId, clockHours: '100' }).returning({ id: courses.id })) as [{ id: number }];
   const common = { courseId, instructorId: instructor.userId, cohortNumber: 1, termNumber: 1, dayOfWeek: 4, courseStartDate: '2026-11-26', courseEndDate: '2027-03-31' };
   [{ id: morning }] = (await t.db.insert(schedules).values({ ...common, startTime: '08:00', endTime: '12:00' }).returning({ id: schedules.id })) as [{ id: number }];

@@ -9,6 +9,7 @@ import { localDate } from '../../lib/school-time.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { planCourseList, planCourses } from './courses-import.ts';
+import { DateReading } from './dates.ts';
 import type { ImportHandler, ImportPartsHandler, ImportPlan, PlanContext } from './handler.ts';
 import { planInstructors } from './instructors-import.ts';
 import { clip, Problems } from './problems.ts';
@@ -79,7 +80,8 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
   const fileName = clip(req.fileName || 'upload.csv', 255) || 'upload.csv';
   const uploadId = await startUpload(deps.db, { type: req.type, fileName, fileSize: req.buffer.length, dryRun: req.dryRun, uploadedBy: req.actorId, ownerInstance: deps.instanceId?.() ?? null });
   const problems = new Problems();
-  const base = { type: req.type, fileName, rows: 0, created: 0, updated: 0, dryRun: req.dryRun, errors: [] as RowProblem[], uploadId };
+  const dates = new DateReading();
+  const base = { type: req.type, fileName, rows: 0, created: 0, updated: 0, dryRun: req.dryRun, errors: [] as RowProblem[], uploadId, notes: [] as string[] };
   let refusal: { status: 400 | 409; message: string } | null = null;
   let unreadable: { code: string; message: string } | undefined;
   let counts: { created: number; updated: number } | null = null;
@@ -90,7 +92,7 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
       const settings = await getSettings(tx);
       const timeZone = settings.attendance.timeZone;
       const ctx = { tx, problems, timeZone, today: localDate(deps.clock.now(), timeZone), cipher: deps.cipher };
-      const opts = { ignoreUnknownColumns: courseList };
+      const opts = { ignoreUnknownColumns: courseList, dates };
       const plan =
         'inParts' in handler
           ? await planInParts(handler, ctx, def, req, opts, (rows) => (base.rows = rows))
@@ -120,6 +122,7 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
     }
   }
 
+  base.notes = dates.notes();
   if (counts && !problems.any) {
     const result = { ...base, ...counts };
     if (req.dryRun) await record(deps.db, req, uploadId, 'validated', result, 0, []);
@@ -134,13 +137,13 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
 type Recorded = Pick<ImportRequest, 'type' | 'dryRun' | 'actorId' | 'ip'> & { buffer: { length: number } };
 
 type PlanRequest = Pick<ImportRequest, 'buffer' | 'kind'>;
-type SheetOptions = { ignoreUnknownColumns: boolean };
+type SheetOptions = { ignoreUnknownColumns: boolean; dates: DateReading };
 
 /** The whole file read, checked and planned at once (every type but students: their files are small). */
 async function planWhole(handler: ImportHandler, ctx: Omit<PlanContext, 'sheet'>, def: ImportTypeDefinition, req: PlanRequest, opts: SheetOptions, counted: (rows: number) => void): Promise<ImportPlan | null> {
   const table = readImportFile(req.buffer, req.kind);
   counted(table.size);
-  const sheet = Sheet.build(def, table, ctx.problems, opts);
+  const sheet = Sheet.build(def, table, ctx.problems, opts, opts.dates);
   return sheet ? handler({ ...ctx, sheet }) : null;
 }
 
@@ -164,7 +167,7 @@ async function planInParts(handler: ImportPartsHandler, ctx: Omit<PlanContext, '
     // A wrong header is answered alone, as for a whole file (Sheet.build).
     if (first && problems.count > before) refused = true;
     else if (part.size === 0) problems.add(part.headerRow, '', 'The file has a header row but no data rows');
-    else await planner.add(Sheet.parse(layout, part, problems));
+    else await planner.add(Sheet.parse(layout, part, problems, opts.dates));
   }
   counted(rows);
   return refused ? null : planner.finish();
@@ -195,6 +198,6 @@ async function record(db: Db, req: Recorded, uploadId: number, status: 'validate
 export async function recordRefusedUpload(db: Db, u: { type: UploadType; dryRun: boolean; actorId: number | null; ip: string | null; message: string }): Promise<void> {
   const fileName = '(file refused)';
   const id = await startUpload(db, { type: u.type, fileName, fileSize: 0, dryRun: u.dryRun, uploadedBy: u.actorId });
-  const r: UploadResult = { type: u.type, fileName, rows: 0, created: 0, updated: 0, dryRun: u.dryRun, errors: [], uploadId: id };
+  const r: UploadResult = { type: u.type, fileName, rows: 0, created: 0, updated: 0, dryRun: u.dryRun, errors: [], uploadId: id, notes: [] };
   await record(db, { ...u, buffer: { length: 0 } }, id, 'failed', r, 1, [{ row: 0, column: 'file', message: u.message }]);
 }

@@ -57,10 +57,10 @@ describe('attendance export', () => {
       courseName: 'Fundamentals of Nursing',
       sisScheduleId: 'SIS-SCH-NUR101-C7',
       sessionDate: '2027-01-11',
-      scanInTime: '2027-01-11T13:58:00.000Z',
+      scanInTime: '2027-01-11T13:58:00+00:00', // the school's time (UTC here), with its offset
       status: 'present',
       syncStatus: 'pending',
-      scanOutTime: '2027-01-11T18:01:00.000Z',
+      scanOutTime: '2027-01-11T18:01:00+00:00',
       minutesAttended: '240',
       scheduledMinutes: '240',
       isManualOverride: 'false',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DAY_OF_WEEK } from '../../../common/constants.ts';
 import type { ImportColumn } from '../../../common/import-columns.ts';
 import { DAY_NAMES } from '../../../common/schedules.ts';
+import type { DateReading } from './dates.ts';
 
 // Cell parsing by a column's rule (common/import-columns.ts): server only, the rules' texts for
 // people live beside the rules in ruleText.
@@ -56,14 +57,18 @@ function formatPhone(raw: string): string {
 const BOOLEAN_WORDS: Record<string, boolean> = { true: true, false: false, yes: true, no: false, y: true, n: false, '1': true, '0': false };
 const DAY_LOOKUP = new Map<string, number>(DAY_NAMES.flatMap((d, i) => [[d.toLowerCase(), i] as const, [d.slice(0, 3).toLowerCase(), i] as const]));
 
+/** Where a cell is, and how its file reads dates (8/24/2026, Excel serials: dates.ts). */
+export type CellContext = { row: number; dates: DateReading };
+
 /**
  * Parse one trimmed, non-empty cell by its column's rule. Blank cells are handled by the caller
  * (required check, default value). Messages name the rule, never echo more than needed.
  */
-export function parseCell(column: ImportColumn, raw: string): CellResult {
+export function parseCell(column: ImportColumn, raw: string, at: CellContext): CellResult {
   const rule = column.rule;
   const name = column.name;
   if (raw.includes('\u0000')) return fail(`${name} contains a NUL character`);
+  const dateOf = (v: string) => at.dates.normalise(v, at.row, name);
   switch (rule.kind) {
     case 'text':
       return raw.length > rule.max ? fail(`${name} must be at most ${rule.max} characters`) : ok(raw);
@@ -89,12 +94,16 @@ export function parseCell(column: ImportColumn, raw: string): CellResult {
       return fail(`${name} must be a web address starting with http:// or https://`);
     }
     case 'date': {
-      const dt = parseDateTime(raw);
-      return dt && !dt.offset ? ok(dt.date) : fail(`${name} must be a date YYYY-MM-DD (or YYYY-MM-DD HH:MM:SS)`);
+      const read = dateOf(raw);
+      if (!read.ok) return fail(read.message);
+      const dt = parseDateTime(read.value);
+      return dt && !dt.offset ? ok(dt.date) : fail(`${name} must be a date YYYY-MM-DD (or YYYY-MM-DD HH:MM:SS, or M/D/YYYY)`);
     }
     case 'datetime': {
-      const dt = parseDateTime(raw);
-      if (!dt) return fail(`${name} must be a date YYYY-MM-DD or YYYY-MM-DD HH:MM:SS`);
+      const read = dateOf(raw);
+      if (!read.ok) return fail(read.message);
+      const dt = parseDateTime(read.value);
+      if (!dt) return fail(`${name} must be a date YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (or M/D/YYYY)`);
       const pad = (n: number) => String(n).padStart(2, '0');
       return ok(`${dt.date}T${pad(dt.hours)}:${pad(dt.minutes)}:${pad(dt.seconds)}${dt.offset ?? ''}`);
     }
@@ -158,8 +167,14 @@ export function parseCell(column: ImportColumn, raw: string): CellResult {
     case 'dateList': {
       const parts = raw.split(/[\s,;]+/).filter(Boolean);
       if (parts.length > 366) return fail(`${name} may list at most 366 dates`);
-      const bad = parts.find((p) => !isRealDate(p));
-      return bad !== undefined ? fail(`${name} must be dates YYYY-MM-DD separated by spaces`) : ok([...new Set(parts)].sort());
+      const dates: string[] = [];
+      for (const p of parts) {
+        const read = dateOf(p);
+        if (!read.ok) return fail(read.message);
+        if (!isRealDate(read.value)) return fail(`${name} must be dates YYYY-MM-DD (or M/D/YYYY) separated by spaces`);
+        dates.push(read.value);
+      }
+      return ok([...new Set(dates)].sort());
     }
     case 'ssn': {
       if (!/^\d{3}-?\d{2}-?\d{4}$/.test(raw)) return fail(`${name} must be nine digits, such as 123-45-6789`);

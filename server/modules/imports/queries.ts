@@ -1,4 +1,5 @@
 import { and, desc, eq, isNotNull, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
+import type { ProgramCohort } from '../../../common/schedules.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { coursePrerequisites, courses, fileUploads, instructorProfiles, programs, scheduleRosters, schedules, students, users, wizardProgress } from '../../db/schema/index.ts';
 import type { RowProblem } from '../../lib/errors.ts';
@@ -172,6 +173,14 @@ export async function selectScheduleKeys(tx: DbOrTx, sisIds: readonly string[]) 
     .select({ sisScheduleId: schedules.sisScheduleId })
     .from(schedules)
     .where(sql`${schedules.sisScheduleId} = ${anyOf(sisIds, 'text')}`);
+}
+
+/** Every cohort of the schedules (number, name, program, course end), for common/schedules.ts numberNamedCohorts. */
+export async function selectScheduleCohorts(tx: DbOrTx): Promise<ProgramCohort[]> {
+  return tx
+    .selectDistinct({ programId: courses.programId, cohortNumber: schedules.cohortNumber, cohortName: schedules.cohortName, courseEndDate: schedules.courseEndDate })
+    .from(schedules)
+    .innerJoin(courses, eq(courses.id, schedules.courseId));
 }
 
 export async function selectInstructorRefs(tx: DbOrTx) {

@@ -1,4 +1,5 @@
 import { normaliseHeader, type ImportColumn, type ImportTypeDefinition } from '../../../common/import-columns.ts';
+import { DateReading } from './dates.ts';
 import { parseCell, type CellValue } from './parse-cell.ts';
 import type { Problems } from './problems.ts';
 import type { RawTable } from './read-file.ts';
@@ -10,6 +11,8 @@ function headerLookup(def: ImportTypeDefinition): Map<string, ImportColumn> {
   }
   return map;
 }
+
+const DATE_KINDS = new Set(['date', 'datetime', 'dateList']);
 
 const DEFAULTS: Partial<Record<string, (c: ImportColumn) => CellValue>> = {
   enum: (c) => (c.rule.kind === 'enum' ? (c.rule.default ?? null) : null),
@@ -55,7 +58,9 @@ export class SheetLayout {
       layout.index.set(column.name, j);
     });
     for (const c of def.columns) {
-      if (c.required && !layout.index.has(c.name)) problems.add(headerRow, c.name, `Missing required column ${c.name}`);
+      if (!c.required || layout.index.has(c.name)) continue;
+      if (c.alternative && layout.index.has(c.alternative)) continue;
+      problems.add(headerRow, c.name, `Missing required column ${c.name}${c.alternative ? ` (or ${c.alternative})` : ''}`);
     }
     problems.spelling = (c) => {
       const j = layout.index.get(c);
@@ -117,7 +122,7 @@ export class Sheet {
    * the header itself is wrong (unknown, duplicate or missing required columns, data under no
    * header): rows are not checked then.
    */
-  static build(def: ImportTypeDefinition, table: RawTable, problems: Problems, opts: { ignoreUnknownColumns?: boolean } = {}): Sheet | null {
+  static build(def: ImportTypeDefinition, table: RawTable, problems: Problems, opts: { ignoreUnknownColumns?: boolean } = {}, dates = new DateReading()): Sheet | null {
     const before = problems.count;
     const layout = SheetLayout.of(def, table.headers, table.headerRow, problems, opts);
     layout.flagHeaderlessCells(table, problems);
@@ -126,11 +131,14 @@ export class Sheet {
       problems.add(table.headerRow, '', 'The file has a header row but no data rows');
       return null;
     }
-    return Sheet.parse(layout, table, problems);
+    return Sheet.parse(layout, table, problems, dates);
   }
 
-  /** Parse the rows of `table` (the whole file or a part of it) by a checked layout. */
-  static parse(layout: SheetLayout, table: RawTable, problems: Problems): Sheet {
+  /**
+   * Parse the rows of `table` (the whole file or a part of it) by a checked layout. `dates` is the
+   * file's: it learns the day/month order from this part's date cells before reading them.
+   */
+  static parse(layout: SheetLayout, table: RawTable, problems: Problems, dates: DateReading): Sheet {
     const sheet = new Sheet(layout, table);
     const width = layout.headers.length;
     for (let i = 0; i < (table.width > width ? table.size : 0); i++) {
@@ -139,6 +147,8 @@ export class Sheet {
         if (cell.trim() !== '') problems.add(table.rows[i]!, `(column ${j + 1})`, `This row has more cells than the header row (${width} columns)`, cell);
       }
     }
+    const dateColumns = layout.def.columns.filter((c) => DATE_KINDS.has(c.rule.kind) && layout.index.has(c.name));
+    dates.learn(table, dateColumns.map((c) => ({ index: layout.index.get(c.name)!, name: c.name })));
     for (const c of layout.def.columns) {
       const j = layout.index.get(c.name);
       if (j === undefined) continue;
@@ -148,11 +158,11 @@ export class Sheet {
         // csv-parse trims around fields; spaces inside quotes ("  Smith ") are trimmed here.
         const raw = table.cell(i, j).trim();
         if (raw === '') {
-          if (c.required) problems.add(table.rows[i]!, c.name, `${c.name} is required`);
+          if (c.required && c.alternative === undefined) problems.add(table.rows[i]!, c.name, `${c.name} is required`);
           values[i] = fallback;
           continue;
         }
-        const result = parseCell(c, raw);
+        const result = parseCell(c, raw, { row: table.rows[i]!, dates });
         if (result.ok) values[i] = result.value;
         else {
           // An SSN, even a mistyped one, is never echoed back or stored with the upload's problems.
@@ -161,6 +171,15 @@ export class Sheet {
         }
       }
       sheet.parsed.set(c.name, values);
+    }
+    // A required column with an alternative (cohortNumber, or cohortName) needs one of the two per row.
+    for (const c of layout.def.columns) {
+      if (!c.required || c.alternative === undefined) continue;
+      const [j, k] = [layout.index.get(c.name), layout.index.get(c.alternative)];
+      const blank = (col: number | undefined, i: number) => col === undefined || table.cell(i, col).trim() === '';
+      for (let i = 0; i < table.size; i++) {
+        if (blank(j, i) && blank(k, i)) problems.add(table.rows[i]!, j !== undefined ? c.name : c.alternative, `${c.name} is required (or ${c.alternative})`);
+      }
     }
     return sheet;
   }

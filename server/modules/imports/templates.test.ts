@@ -22,11 +22,19 @@ const SPEC_COLUMNS: Record<string, string[]> = {
   schedules: 'sisScheduleId, courseId, instructorId, roomNumber, startTime, endTime, dayOfWeek, courseStartDate, courseEndDate, cohortNumber, termNumber, isActive, room, capacity, notes, holidayExceptions, makeupDates, gradingPolicy, term, externalScheduleId, academicYear, registrationCode, lastSyncDate'.split(', '),
 };
 
+/** Columns added to SPEC's layouts (adding is allowed; renaming is not), after the SPEC column they follow. */
+const ADDED: Record<string, [after: string, column: string][]> = { schedules: [['cohortNumber', 'cohortName']] };
+const templateColumns = (type: string) => {
+  const columns = [...SPEC_COLUMNS[type]!];
+  for (const [after, column] of ADDED[type] ?? []) columns.splice(columns.indexOf(after) + 1, 0, column);
+  return columns;
+};
+
 describe('column definitions', () => {
-  it('define exactly the SPEC §3 columns per type, with 3–4 sample rows and a rule text each', () => {
+  it('define exactly the SPEC §3 columns per type (plus the added ones), with 3–4 sample rows and a rule text each', () => {
     expect(IMPORT_TYPES.map((d) => d.type)).toEqual([...UPLOAD_TYPES].sort((a, b) => importType(a).step - importType(b).step));
     for (const def of IMPORT_TYPES) {
-      expect(def.columns.map((c) => c.name), def.type).toEqual(SPEC_COLUMNS[def.type]);
+      expect(def.columns.map((c) => c.name), def.type).toEqual(templateColumns(def.type));
       const counts = new Set(def.columns.map((c) => c.samples.length));
       expect(counts.size, `${def.type} sample counts`).toBe(1);
       expect([3, 4]).toContain([...counts][0]);
@@ -38,7 +46,8 @@ describe('column definitions', () => {
   it('accept the documentation names of the schedule columns as aliases', () => {
     const schedules = importType('schedules');
     const aliasOf = (name: string) => schedules.columns.find((c) => c.name === name)!.aliases;
-    expect(aliasOf('cohortNumber')).toContain('cohortName');
+    // cohortName is a column of its own now (decision 047): a name, or the cohort number as before.
+    expect(schedules.columns.find((c) => c.name === 'cohortNumber')?.alternative).toBe('cohortName');
     expect(aliasOf('courseStartDate')).toContain('startDate');
     expect(aliasOf('courseEndDate')).toContain('endDate');
     expect(aliasOf('dayOfWeek')).toContain('meetingDays');
@@ -53,7 +62,7 @@ describe('templates', () => {
       expect(res.headers['content-type']).toMatch(/^text\/csv/);
       expect(res.headers['content-disposition']).toBe(`attachment; filename="${type}_template.csv"`);
       const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
-      expect(lines[0]).toBe(SPEC_COLUMNS[type]!.join(','));
+      expect(lines[0]).toBe(templateColumns(type).join(','));
       expect(lines.length - 1).toBe(templateRows(importType(type)).rows.length);
     }
     expect((await t.app.inject({ url: '/api/templates/grades', headers: { cookie: admin } })).statusCode).toBe(400);

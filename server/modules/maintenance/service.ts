@@ -58,12 +58,12 @@ export async function postNotice(
     if (emailConfigured(deps.config)) {
       const recipients = await usersWantingEmail(tx, 'systemMaintenanceNotices');
       const when = windowInWords(startsAt, endsAt, settings.attendance.timeZone);
-      const school = settings.system.schoolName.trim() || 'Muster';
+      const school = settings.system.schoolName.trim();
       await queueEmails(
         tx,
         recipients.map((r) => {
           const unsubscribe = unsubscribeUrl(deps.config, deps.cipher, { userId: r.id, switch: 'systemMaintenanceNotices' });
-          const text = `Hello ${r.firstName},\n\nMuster at ${school} has scheduled maintenance: ${when}.\n\n${input.message}\n\nMuster: ${publicBaseUrl(deps.config)}\n\nStop maintenance notices: ${unsubscribe}`;
+          const text = `Hello ${r.firstName},\n\nMuster${school ? ` at ${school}` : ''} has scheduled maintenance: ${when}.\n\n${input.message}\n\nMuster: ${publicBaseUrl(deps.config)}\n\nStop maintenance notices: ${unsubscribe}`;
           return { kind: 'maintenance', to: r.email, userId: r.id, subject: `Scheduled maintenance: ${when}`, text, unsubscribeUrl: unsubscribe };
         }),
       );

@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, countDistinct, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { courses, programPolicies, programs } from '../../db/schema/index.ts';
+import { attendanceRecords, courses, programPolicies, programTimeClockVersions, programs, students, users } from '../../db/schema/index.ts';
 
 export type ProgramRow = typeof programs.$inferSelect;
 type ProgramValues = typeof programs.$inferInsert;
@@ -85,4 +85,38 @@ export async function selectProgramHoursBySisId(db: DbOrTx, sisIds: readonly str
     .select({ sisProgramId: programs.sisProgramId, durationHours: programs.durationHours })
     .from(programs)
     .where(inArray(programs.sisProgramId, [...sisIds]));
+}
+
+// ---- Time-clock rules (issue 29): versions by date ----
+
+export type TimeClockVersionRow = typeof programTimeClockVersions.$inferSelect & { createdByName: string | null };
+type TimeClockValues = Omit<typeof programTimeClockVersions.$inferInsert, 'id' | 'programId' | 'effectiveFrom' | 'createdAt'>;
+
+/** A program's versions in date order, the one from the beginning (null date) first. */
+export async function selectTimeClockVersions(db: DbOrTx, programId: number): Promise<TimeClockVersionRow[]> {
+  const rows = await db
+    .select({ version: programTimeClockVersions, firstName: users.firstName, lastName: users.lastName })
+    .from(programTimeClockVersions)
+    .leftJoin(users, eq(users.id, programTimeClockVersions.createdBy))
+    .where(eq(programTimeClockVersions.programId, programId))
+    .orderBy(sql`${programTimeClockVersions.effectiveFrom} asc nulls first`);
+  return rows.map((r) => ({ ...r.version, createdByName: r.firstName == null ? null : `${r.firstName} ${r.lastName}` }));
+}
+
+/** Save the version of that date: a new one, or the one already saved for the same date replaced. */
+export async function upsertTimeClockVersion(db: DbOrTx, programId: number, effectiveFrom: string, values: TimeClockValues): Promise<void> {
+  await db
+    .insert(programTimeClockVersions)
+    .values({ programId, effectiveFrom, ...values })
+    .onConflictDoUpdate({ target: [programTimeClockVersions.programId, programTimeClockVersions.effectiveFrom], set: { ...values, createdAt: sql`now()` } });
+}
+
+/** How many of the program's students have attendance records on or after the date. */
+export async function countStudentsWithRecordsFrom(db: DbOrTx, programId: number, from: string): Promise<number> {
+  const [row] = await db
+    .select({ n: countDistinct(attendanceRecords.studentId) })
+    .from(attendanceRecords)
+    .innerJoin(students, eq(students.id, attendanceRecords.studentId))
+    .where(and(eq(students.programId, programId), gte(attendanceRecords.sessionDate, from)));
+  return Number(row?.n ?? 0);
 }

@@ -2,9 +2,21 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { programPolicyInputSchema, programPolicySchema } from '../../../common/hours.ts';
 import { programInputSchema, programSavedSchema, programSchema } from '../../../common/programs.ts';
+import { timeClockImpactQuerySchema, timeClockImpactSchema, timeClockInputSchema, timeClockPolicySchema, timeClockPresetSchema, timeClockSavedSchema } from '../../../common/time-clock.ts';
 import { idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
-import { createProgram, getProgram, getProgramPolicy, listPrograms, setProgramPolicy, updateProgram } from './service.ts';
+import {
+  createProgram,
+  getProgram,
+  getProgramPolicy,
+  getTimeClockPolicy,
+  listPrograms,
+  listTimeClockPresets,
+  setProgramPolicy,
+  setTimeClockPolicy,
+  timeClockImpact,
+  updateProgram,
+} from './service.ts';
 
 export function programsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
@@ -26,5 +38,21 @@ export function programsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       { config: { action: 'programs:manage' }, schema: { params: idParam, body: programPolicyInputSchema, response: { 200: programPolicySchema } } },
       async (req) => setProgramPolicy(deps.db, req.params.id, req.body, { actorId: req.user!.id, ip: req.ip }),
     );
+
+    // Time-clock rules (issue 29): read like the clock-hour policy, set by administrators, kept as versions by date.
+    app.get('/api/programs/:id/time-clock', { config: { action: 'programs:view' }, schema: { params: idParam, response: { 200: timeClockPolicySchema } } }, async (req) =>
+      getTimeClockPolicy(deps.db, req.params.id, deps.clock),
+    );
+    app.put(
+      '/api/programs/:id/time-clock',
+      { config: { action: 'programs:manage' }, schema: { params: idParam, body: timeClockInputSchema, response: { 200: timeClockSavedSchema } } },
+      async (req) => setTimeClockPolicy(deps.db, req.params.id, req.body, { actorId: req.user!.id, ip: req.ip, clock: deps.clock }),
+    );
+    app.get(
+      '/api/programs/:id/time-clock/impact',
+      { config: { action: 'programs:manage' }, schema: { params: idParam, querystring: timeClockImpactQuerySchema, response: { 200: timeClockImpactSchema } } },
+      async (req) => timeClockImpact(deps.db, req.params.id, req.query.effectiveFrom),
+    );
+    app.get('/api/time-clock/presets', { config: { action: 'programs:view' }, schema: { response: { 200: z.array(timeClockPresetSchema) } } }, async () => listTimeClockPresets());
   };
 }

@@ -1,5 +1,6 @@
-import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
+import type { ProgramCohort } from '../../../common/schedules.ts';
 import { userFullName } from '../../db/user-name.ts';
 import { courses, qrSessions, scheduleRosters, schedules, students, users } from '../../db/schema/index.ts';
 
@@ -8,6 +9,7 @@ export type ScheduleWrite = Pick<
   | 'courseId'
   | 'instructorId'
   | 'cohortNumber'
+  | 'cohortName'
   | 'termNumber'
   | 'dayOfWeek'
   | 'startTime'
@@ -30,6 +32,7 @@ const scheduleColumns = {
   instructorId: schedules.instructorId,
   instructorName: userFullName,
   cohortNumber: schedules.cohortNumber,
+  cohortName: schedules.cohortName,
   termNumber: schedules.termNumber,
   dayOfWeek: schedules.dayOfWeek,
   startTime: schedules.startTime,
@@ -59,6 +62,7 @@ export async function selectSchedules(db: DbOrTx, opts: { instructorId?: number;
         ilike(courses.courseCode, term),
         ilike(schedules.roomNumber, term),
         ilike(schedules.sisScheduleId, term),
+        ilike(schedules.cohortName, term),
         sql`(${users.firstName} || ' ' || ${users.lastName}) ilike ${term}`,
       )!,
     );
@@ -94,13 +98,45 @@ export async function updateScheduleRow(db: DbOrTx, id: number, values: Schedule
     .where(eq(schedules.id, id));
 }
 
-/** Bulk statement: every enrolled student of the course's program joins the schedule's roster. */
-export async function insertProgramRoster(db: DbOrTx, scheduleId: number, courseId: number): Promise<void> {
-  await db.execute(sql`
-    insert into ${scheduleRosters} (schedule_id, student_id)
-    select ${scheduleId}, st.id from ${students} st join ${courses} c on c.program_id = st.program_id
-     where c.id = ${courseId} and st.status = 'enrolled'
-    on conflict do nothing`);
+/** Whether the outer query's student is on a roster of the program's schedules (those matching `alsoWhere`, as `sc`). */
+const onProgramRoster = (programId: number, alsoWhere: SQL = sql`true`) => sql`exists (
+  select 1 from ${scheduleRosters} r join ${schedules} sc on sc.id = r.schedule_id join ${courses} co on co.id = sc.course_id
+   where r.student_id = ${students.id} and co.program_id = ${programId} and ${alsoWhere})`;
+
+/**
+ * The enrolled students of a program, each with whether they are on a roster of the cohort's
+ * schedules (same number, same name or both unnamed, names compared without case) and whether
+ * they are on a roster of any of the program's schedules.
+ */
+export async function selectRosterCandidates(db: DbOrTx, c: { programId: number; cohortNumber: number | null; cohortName: string | null }) {
+  const sameCohort = and(
+    c.cohortNumber == null ? undefined : sql`sc.cohort_number = ${c.cohortNumber}`,
+    sql`lower(coalesce(sc.cohort_name, '')) = lower(${c.cohortName ?? ''})`,
+  )!;
+  return db
+    .select({
+      studentId: students.id,
+      firstName: students.firstName,
+      lastName: students.lastName,
+      email: students.email,
+      sisStudentId: students.sisStudentId,
+      status: students.status,
+      inCohort: sql<boolean>`${c.cohortNumber == null && c.cohortName == null ? sql`false` : onProgramRoster(c.programId, sameCohort)}`,
+      placed: sql<boolean>`${onProgramRoster(c.programId)}`,
+    })
+    .from(students)
+    .where(and(eq(students.programId, c.programId), eq(students.status, 'enrolled')))
+    .orderBy(sql`lower(${students.lastName})`, sql`lower(${students.firstName})`, asc(students.id));
+}
+
+/** The cohorts of these programs' schedules (null: courses of no program), for numberNamedCohorts. */
+export async function selectProgramCohorts(db: DbOrTx, programIds: readonly (number | null)[]): Promise<ProgramCohort[]> {
+  const ids = programIds.filter((id): id is number => id != null);
+  return db
+    .selectDistinct({ programId: courses.programId, cohortNumber: schedules.cohortNumber, cohortName: schedules.cohortName, courseEndDate: schedules.courseEndDate })
+    .from(schedules)
+    .innerJoin(courses, eq(courses.id, schedules.courseId))
+    .where(or(ids.length > 0 ? inArray(courses.programId, ids) : undefined, programIds.includes(null) ? isNull(courses.programId) : undefined) ?? sql`false`);
 }
 
 export async function selectRoster(db: DbOrTx, scheduleId: number) {

@@ -1,7 +1,16 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { rosterAddSchema, rosterEntrySchema, scheduleInputSchema, scheduleSchema, todayClassesSchema } from '../../../common/schedules.ts';
+import {
+  rosterAddSchema,
+  rosterEntrySchema,
+  rosterPreviewQuerySchema,
+  rosterPreviewSchema,
+  scheduleCreateSchema,
+  scheduleInputSchema,
+  scheduleSchema,
+  todayClassesSchema,
+} from '../../../common/schedules.ts';
 import { dbId, idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import {
@@ -12,6 +21,7 @@ import {
   listRosterFor,
   listTodaysClasses,
   listVisibleSchedules,
+  previewRoster,
   removeFromRoster,
   updateSchedule,
 } from './service.ts';
@@ -29,6 +39,12 @@ export function schedulesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.get('/api/schedules/today', { config: { action: 'attendance:take' }, schema: { response: { 200: todayClassesSchema } } }, async (req) =>
       listTodaysClasses(deps.db, req.user!, deps.clock),
     );
+    // Before a schedule exists: who each roster choice of the create form would bring (decision 047).
+    app.get(
+      '/api/schedules/roster-preview',
+      { config: { action: 'schedules:manage' }, schema: { querystring: rosterPreviewQuerySchema, response: { 200: rosterPreviewSchema } } },
+      async (req) => previewRoster(deps.db, req.query),
+    );
     app.get(
       '/api/schedules/instructor/:userId',
       { config: { action: 'schedules:view' }, schema: { params: z.object({ userId: dbId('userId') }), response: { 200: z.array(scheduleSchema) } } },
@@ -37,7 +53,7 @@ export function schedulesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.get('/api/schedules/:id', { config: { action: 'schedules:view' }, schema: { params: idParam, response: { 200: scheduleSchema } } }, async (req) =>
       assertCanUseSchedule(deps.db, req.user!, req.params.id),
     );
-    app.post('/api/schedules', { config: { action: 'schedules:manage' }, schema: { body: scheduleInputSchema, response: { 201: scheduleSchema } } }, async (req, reply) =>
+    app.post('/api/schedules', { config: { action: 'schedules:manage' }, schema: { body: scheduleCreateSchema, response: { 201: scheduleSchema } } }, async (req, reply) =>
       reply.status(201).send(await createSchedule(deps.db, req.body, ctx(req))),
     );
     app.put('/api/schedules/:id', { config: { action: 'schedules:manage' }, schema: { params: idParam, body: scheduleInputSchema, response: { 200: scheduleSchema } } }, async (req) =>

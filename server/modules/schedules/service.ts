@@ -1,6 +1,19 @@
 import type { z } from 'zod';
 import { notAMeeting, type NotAMeeting } from '../../../common/hours.ts';
-import { DAY_NAMES, INSTRUCTOR_REQUIRED, type Schedule, type TodayClasses, type scheduleInputSchema } from '../../../common/schedules.ts';
+import { COHORT } from '../../../common/constants.ts';
+import type { Course } from '../../../common/courses.ts';
+import {
+  DAY_NAMES,
+  INSTRUCTOR_REQUIRED,
+  numberNamedCohorts,
+  type InitialRoster,
+  type RosterPreview,
+  type Schedule,
+  type TodayClasses,
+  type rosterPreviewQuerySchema,
+  type scheduleCreateSchema,
+  type scheduleInputSchema,
+} from '../../../common/schedules.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -14,7 +27,6 @@ import { getSettings } from '../settings/service.ts';
 import { isActiveInstructor } from '../users/service.ts';
 import {
   deleteRosterEntry,
-  insertProgramRoster,
   insertRosterEntries,
   insertSchedule,
   insertIntoProgramRosters,
@@ -22,7 +34,9 @@ import {
   selectExistingStudentIds,
   selectMeetingCalendar,
   selectMeetingsOn,
+  selectProgramCohorts,
   selectRoster,
+  selectRosterCandidates,
   selectScheduleById,
   selectSchedules,
   updateScheduleRow,
@@ -34,15 +48,17 @@ import {
 } from './queries.ts';
 
 type Input = z.output<typeof scheduleInputSchema>;
+type CreateInput = z.output<typeof scheduleCreateSchema>;
 type Ctx = { actorId: number; ip: string | null; clock: Clock };
 const UNIQUE = { schedules_sis_schedule_id_unique: { field: 'sisScheduleId', message: 'Another schedule already has this SIS schedule ID' } };
 
 const toSchedule = (r: ScheduleRow): Schedule => ({ ...r, startTime: r.startTime.slice(0, 5), endTime: r.endTime.slice(0, 5) });
 
-const toWrite = (input: Input): ScheduleWrite => ({
+const toWrite = (input: Input, cohortNumber: number): ScheduleWrite => ({
   courseId: input.courseId,
   instructorId: input.instructorId,
-  cohortNumber: input.cohortNumber,
+  cohortNumber,
+  cohortName: input.cohortName,
   termNumber: input.termNumber,
   dayOfWeek: input.dayOfWeek,
   startTime: input.startTime,
@@ -82,31 +98,76 @@ export async function assertCanUseSchedule(db: DbOrTx, user: { id: number; role:
   return schedule;
 }
 
-async function courseExists(tx: DbOrTx, courseId: number): Promise<boolean> {
+async function findCourse(tx: DbOrTx, courseId: number): Promise<Course | null> {
   try {
-    await getCourse(tx, courseId);
-    return true;
+    return await getCourse(tx, courseId);
   } catch (err) {
-    if (err instanceof AppError && err.statusCode === 404) return false;
+    if (err instanceof AppError && err.statusCode === 404) return null;
     throw err;
   }
 }
 
-async function checkReferences(tx: DbOrTx, input: Input) {
-  if (!(await courseExists(tx, input.courseId))) throw badRequest('Course does not exist', [{ field: 'courseId', message: `No course with id ${input.courseId}` }]);
+/** The schedule's course (it must exist) once the instructor, if any, is known to be an active instructor. */
+async function checkReferences(tx: DbOrTx, input: Input): Promise<Course> {
+  const course = await findCourse(tx, input.courseId);
+  if (!course) throw badRequest('Course does not exist', [{ field: 'courseId', message: `No course with id ${input.courseId}` }]);
   if (input.instructorId != null) {
     if (!(await isActiveInstructor(tx, input.instructorId))) throw badRequest(INSTRUCTOR_REQUIRED, [{ field: 'instructorId', message: INSTRUCTOR_REQUIRED }]);
   }
+  return course;
 }
 
-export async function createSchedule(db: Db, input: Input, ctx: Ctx): Promise<Schedule> {
+const COHORTS_FULL = `Every cohort number from ${COHORT.min} to ${COHORT.max} is in use in this program: enter the cohort number`;
+
+/** The cohort number to store: the one given, else the named cohort's (numberNamedCohorts). */
+async function cohortNumberOf(tx: DbOrTx, input: Input, course: Course, clock: Clock): Promise<number> {
+  if (input.cohortNumber != null) return input.cohortNumber;
+  const today = localDate(clock.now(), (await getSettings(tx)).attendance.timeZone);
+  const [n] = numberNamedCohorts(await selectProgramCohorts(tx, [course.programId]), [{ programId: course.programId, cohortName: input.cohortName! }], today);
+  if (n == null) throw badRequest(COHORTS_FULL, [{ field: 'cohortNumber', message: COHORTS_FULL }]);
+  return n;
+}
+
+/** Who would join a new schedule's roster with each initialRoster choice (the one rule createSchedule follows). */
+async function rosterCandidates(db: DbOrTx, c: { programId: number | null; cohortNumber: number | null; cohortName: string | null }) {
+  if (c.programId == null) return { cohort: [], unplaced: [], program: [] };
+  const rows = await selectRosterCandidates(db, { programId: c.programId, cohortNumber: c.cohortNumber, cohortName: c.cohortName });
+  const entry = ({ inCohort: _i, placed: _p, ...e }: (typeof rows)[number]) => e;
+  return {
+    cohort: rows.filter((r) => r.inCohort).map(entry),
+    unplaced: rows.filter((r) => !r.placed).map(entry),
+    program: rows.map(entry),
+  };
+}
+
+/** GET /api/schedules/roster-preview: the students each initialRoster choice gives a new schedule of this course and cohort. */
+export async function previewRoster(db: DbOrTx, q: z.output<typeof rosterPreviewQuerySchema>): Promise<RosterPreview> {
+  const course = await findCourse(db, q.courseId);
+  if (!course) throw badRequest('Course does not exist', [{ field: 'courseId', message: `No course with id ${q.courseId}` }]);
+  return { programName: course.programName, ...(await rosterCandidates(db, { programId: course.programId, cohortNumber: q.cohortNumber ?? null, cohortName: q.cohortName })) };
+}
+
+/** The students a new schedule's roster starts with: its cohort and the program's students in no class yet, the program, or nobody. */
+async function initialRosterIds(tx: DbOrTx, choice: InitialRoster, c: { programId: number | null; cohortNumber: number; cohortName: string | null }): Promise<number[]> {
+  if (choice === 'none') return [];
+  const found = await rosterCandidates(tx, c);
+  return choice === 'program' ? found.program.map((s) => s.studentId) : [...found.cohort, ...found.unplaced].map((s) => s.studentId);
+}
+
+/**
+ * Create a schedule. Its roster starts as `initialRoster` says (decision 047): by default its
+ * cohort's students, never another cohort's; the audit entry records the choice and the count.
+ */
+export async function createSchedule(db: Db, input: CreateInput, ctx: Ctx): Promise<Schedule> {
   return db.transaction(async (tx) => {
-    await checkReferences(tx, input);
-    const id = await withUniqueFields(() => insertSchedule(tx, toWrite(input)), UNIQUE);
-    // The roster starts with the enrolled students of the course's program.
-    await insertProgramRoster(tx, id, input.courseId);
+    const course = await checkReferences(tx, input);
+    const cohortNumber = await cohortNumberOf(tx, input, course, ctx.clock);
+    // Who joins is decided before the row exists, so the new schedule is nobody's cohort class yet.
+    const studentIds = await initialRosterIds(tx, input.initialRoster, { programId: course.programId, cohortNumber, cohortName: input.cohortName });
+    const id = await withUniqueFields(() => insertSchedule(tx, toWrite(input, cohortNumber)), UNIQUE);
+    await insertRosterEntries(tx, id, studentIds);
     const created = await getSchedule(tx, id);
-    await recordAudit(tx, { userId: ctx.actorId, action: 'Create', tableName: 'schedules', recordId: id, ipAddress: ctx.ip, newValues: { ...input, rosterCount: created.rosterCount } });
+    await recordAudit(tx, { userId: ctx.actorId, action: 'Create', tableName: 'schedules', recordId: id, ipAddress: ctx.ip, newValues: { ...input, cohortNumber, rosterCount: created.rosterCount } });
     return created;
   });
 }
@@ -115,9 +176,10 @@ export async function updateSchedule(db: Db, id: number, input: Input, ctx: Ctx)
   return db.transaction(async (tx) => {
     if (!(await lockSchedule(tx, id))) throw notFound('Schedule');
     const before = await getSchedule(tx, id);
-    await checkReferences(tx, input);
-    await withUniqueFields(() => updateScheduleRow(tx, id, toWrite(input)), UNIQUE);
-    const diff = changedFields(before as unknown as Record<string, unknown>, input as Record<string, unknown>);
+    const course = await checkReferences(tx, input);
+    const cohortNumber = await cohortNumberOf(tx, input, course, ctx.clock);
+    await withUniqueFields(() => updateScheduleRow(tx, id, toWrite(input, cohortNumber)), UNIQUE);
+    const diff = changedFields(before as unknown as Record<string, unknown>, { ...input, cohortNumber } as Record<string, unknown>);
     await recordAudit(tx, { userId: ctx.actorId, action: 'Update', tableName: 'schedules', recordId: id, ipAddress: ctx.ip, ...diff });
     return getSchedule(tx, id);
   });

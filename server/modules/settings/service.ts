@@ -205,6 +205,12 @@ export async function setSchoolTimeZone(db: DbOrTx, timeZone: string, by: number
   await updateSettingsRow(db, { timeZone, updatedAt: at, updatedBy: by });
 }
 
+/** Name the school at first-run setup (later, Settings › System saves it through updateSettings). Audited. */
+export async function setSchoolName(db: DbOrTx, schoolName: string, by: number, at: Date, ipAddress: string | null): Promise<void> {
+  await updateSettingsRow(db, { schoolName, updatedAt: at, updatedBy: by });
+  await recordAudit(db, { userId: by, action: 'Update', tableName: 'settings', recordId: 'system', ipAddress, newValues: { 'system.schoolName': schoolName }, always: true, at });
+}
+
 /**
  * A school nobody has configured yet (no user, settings never saved) takes the server's own zone
  * instead of the column's fixed default: an evening class in the Americas must not be dated the

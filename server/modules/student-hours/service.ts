@@ -68,12 +68,12 @@ async function sendHoursLink(deps: StudentHoursDeps, input: HoursLinkRequest): P
     const t = studentT(language);
     const school = await schoolName(tx);
     const link = hoursLinkUrl(deps.config, token, language);
-    const text = t('emailBody', { firstName: student.firstName, school, link });
+    const text = school ? t('emailBody', { firstName: student.firstName, school, link }) : t('emailBodyNoSchool', { firstName: student.firstName, link });
     const html = text
       .split('\n\n')
       .map((para) => (para === link ? `<p><a href="${escapeHtml(link)}">${escapeHtml(t('emailLinkText'))}</a></p>` : `<p>${escapeHtml(para).replaceAll('\n', '<br>')}</p>`))
       .join('\n');
-    await queueEmails(tx, [{ kind: 'student_hours_link', to: student.email, studentId: student.id, subject: t('emailSubject', { school }), text, html }]);
+    await queueEmails(tx, [{ kind: 'student_hours_link', to: student.email, studentId: student.id, subject: school ? t('emailSubject', { school }) : t('emailSubjectNoSchool'), text, html }]);
   });
 }
 

@@ -261,3 +261,19 @@ describe('the language of a student page', () => {
     expect(pickStudentLanguage(undefined, undefined)).toBe('en');
   });
 });
+
+describe('the hours e-mail of a school with no name yet (issue 28)', () => {
+  it('names no school rather than printing a hint meant for staff', async () => {
+    const setName = (schoolName: string) => t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: admin.cookie }, payload: { system: { schoolName } } });
+    expect((await setName('')).statusCode).toBe(200);
+    try {
+      await ask({ studentId: 'S-100', email: 'ana.diaz@student.test' });
+      const [sent] = await outbox();
+      expect(sent!.subject).toBe('Your attendance hours');
+      expect(sent!.text_body).toMatch(/^Hello Ana,\n\nYou asked to see your attendance hours\. Open this link/);
+      expect(`${sent!.subject}\n${sent!.text_body}\n${sent!.html_body}`).not.toMatch(/not set|Settings/);
+    } finally {
+      await setName('Lakeside Career College');
+    }
+  });
+});

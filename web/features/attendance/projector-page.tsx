@@ -7,10 +7,11 @@ import { buttonClasses } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { cn } from '../../lib/cn.ts';
 import { useDocumentTitle } from '../../lib/document-title.ts';
-import { isGone, useQrImage } from './attendance-api.ts';
-import { formatClockRange, formatLocalTime } from '../../lib/format.ts';
-import { codeEntryAddress, spacedCode, StatusLabel } from './qr-session-panel.tsx';
+import { isGone, useQrImage, useRoster } from './attendance-api.ts';
+import { formatClockRange, formatCount, formatLocalTime } from '../../lib/format.ts';
+import { codeEntryAddress, LoopbackWarning, spacedCode, StatusLabel } from './qr-session-panel.tsx';
 import { STUDENT_TEXTS } from '../../../common/student-texts.ts';
+import { isAttendedStatus } from '../../../common/constants.ts';
 import { ProjectorQr } from './projector-qr.tsx';
 import { useSessionCountdown } from './use-session-countdown.ts';
 import { sessionKey, useSession } from './session-api.ts';
@@ -105,6 +106,13 @@ function ProjectedSession({ session }: { session: QrSessionAnswer }) {
   // on a 2 m wide image; the code's digits are 5 cm or more. A 1280 × 720 image keeps the shares.
   return (
     <div className="flex flex-1 flex-col items-center justify-center gap-[3vmin] px-6 pb-[2vmin] lg:flex-row lg:gap-[5vmin]">
+      {/* Phones cannot open a localhost address: say so here too, as the session panel does. Laid
+          over a corner, so the sizes worked out for the back of the room stay as they are. */}
+      {data?.loopback ? (
+        <div className="fixed right-4 bottom-4 z-50 w-[min(28rem,calc(100vw-2rem))] shadow-lg" data-testid="projector-loopback">
+          <LoopbackWarning host={new URL(data.attendanceUrl).hostname} networkUrls={data.networkUrls} />
+        </div>
+      ) : null}
       <div className="flex size-[min(100vh_-_4rem_-_2vmin,90vw)] shrink-0 items-center justify-center bg-white lg:size-[min(100vh_-_4rem_-_2vmin,52vw)]">
         {data ? <ProjectorQr text={data.attendanceUrl} label={`QR code to check in to ${session.courseName}`} className="size-full" /> : <Spinner className="size-12 text-blue-700" />}
       </div>
@@ -130,11 +138,12 @@ function ProjectedSession({ session }: { session: QrSessionAnswer }) {
           </p>
         </div>
         {/* In the last minutes the warning joins them: the spacing gives it room, all on one screen. */}
-        <div className={cn('flex items-center gap-[2vmin]', countdown.expiring ? 'mt-[2.5vmin]' : 'mt-[4vmin]')}>
+        <div className={cn('flex flex-wrap items-center justify-center gap-[2vmin] lg:justify-start', countdown.expiring ? 'mt-[2.5vmin]' : 'mt-[4vmin]')}>
           <StatusLabel expired={false} className="text-[2.4vmin]" />
           <p role="timer" aria-label="Time left" className={cn('font-mono text-[5vmin] font-bold tabular-nums', countdown.expiring ? 'text-amber-700' : 'text-slate-900')}>
             {countdown.text}
           </p>
+          <CheckedInCount session={session} />
         </div>
         {countdown.expiring ? <ProjectorClosingWarning session={session} /> : null}
         <p className={cn('text-[2.4vmin] text-slate-600', countdown.expiring ? 'mt-[1.5vmin]' : 'mt-[2vmin]')}>{EN.projectorCodeChanges}</p>
@@ -143,6 +152,22 @@ function ProjectedSession({ session }: { session: QrSessionAnswer }) {
         </p>
       </div>
     </div>
+  );
+}
+
+/**
+ * "7 of 64 checked in": the meeting's roster, read as the session panel's roster reads it (polled
+ * while the session is live), counting those who attended (present, late, or checked in and out).
+ */
+function CheckedInCount({ session }: { session: QrSessionAnswer }) {
+  const roster = useRoster(session.scheduleId, session.sessionDate, true);
+  const rows = roster.data;
+  if (!rows) return null;
+  const checkedIn = rows.filter((r) => r.status != null && isAttendedStatus(r.status)).length;
+  return (
+    <p className="text-[3vmin] font-semibold text-slate-900" data-testid="projector-count">
+      <span className="tabular-nums">{formatCount(checkedIn)}</span> of <span className="tabular-nums">{formatCount(rows.length)}</span> checked in
+    </p>
   );
 }
 

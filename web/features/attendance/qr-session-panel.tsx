@@ -197,8 +197,8 @@ function LiveSession({ session }: { session: QrSession }) {
   );
 }
 
-/** The scan address names this computer only: phones would open their own loopback, not Muster. */
-function LoopbackWarning({ host, networkUrls }: { host: string; networkUrls: string[] }) {
+/** The scan address names this computer only: phones would open their own loopback, not Muster (the panel and the projector). */
+export function LoopbackWarning({ host, networkUrls }: { host: string; networkUrls: string[] }) {
   const first = networkUrls[0];
   return (
     <Alert variant="info" className="border-amber-300 bg-amber-50 text-amber-900">

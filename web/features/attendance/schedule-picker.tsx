@@ -1,6 +1,6 @@
 import { CalendarDays, Clock, DoorOpen, Play, Square, UserRound, Users } from 'lucide-react';
 import type { ReactNode } from 'react';
-import type { Schedule } from '../../../common/schedules.ts';
+import { cohortLabel, type Schedule } from '../../../common/schedules.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { SelectField } from '../../components/ui/select-field.tsx';
@@ -12,7 +12,7 @@ import { dayName } from '../../lib/schedule-format.ts';
 export const PICKER_NAME = 'scheduleId';
 
 const optionLabel = (s: Schedule) =>
-  `${s.courseName} (${s.courseCode}) — ${dayName(s.dayOfWeek).slice(0, 3)} ${s.startTime}–${s.endTime}${s.roomNumber ? ` · Room ${s.roomNumber}` : ''} · Cohort ${s.cohortNumber}`;
+  `${s.courseName} (${s.courseCode}) — ${dayName(s.dayOfWeek).slice(0, 3)} ${s.startTime}–${s.endTime}${s.roomNumber ? ` · Room ${s.roomNumber}` : ''} · Cohort ${cohortLabel(s)}`;
 
 /**
  * The schedule picker, the selected schedule's summary and the Start/End Session buttons.
@@ -94,7 +94,7 @@ export function SchedulePicker({
         <section aria-label="Selected schedule" className="mt-5 rounded-lg border border-slate-200 bg-slate-50 p-4">
           <p className="text-sm font-semibold text-slate-900">{selected.courseName}</p>
           <p className="text-xs text-slate-600">
-            {selected.courseCode} · Cohort {selected.cohortNumber} · Term {selected.termNumber}
+            {selected.courseCode} · Cohort {cohortLabel(selected)} · Term {selected.termNumber}
           </p>
           <dl className="mt-3 grid gap-2 text-sm text-slate-700">
             <Fact icon={<DoorOpen className="size-4" />} label="Room" value={selected.roomNumber ?? 'Not set'} />

@@ -4,7 +4,7 @@ import type { AuditEntry } from '../../../common/audit-logs.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { IconButton } from '../../components/ui/icon-button.tsx';
 import { hasDetails } from './audit-diff.ts';
-import { ACTION_TONES, formatTimestamp, isFailedLogin, timestampParts, userLabel } from './audit-format.ts';
+import { ACTION_TONES, formatTimestamp, isFailedLogin, tableLabel, timestampParts, userLabel } from './audit-format.ts';
 
 const col = createColumnHelper<AuditEntry>();
 
@@ -40,8 +40,23 @@ export function auditColumns(onDetails: (entry: AuditEntry) => void) {
         </span>
       ),
     }),
-    col.accessor('tableName', { header: 'Table', cell: (c) => <span className="font-mono text-xs">{c.getValue()}</span> }),
-    col.accessor('recordId', { header: 'Record ID', cell: (c) => c.getValue() ?? <span className="text-slate-500">—</span> }),
+    // Words for the table and the record's name where the server gave it; the stored names stay in a tooltip for whoever needs them.
+    col.accessor('tableName', { header: 'Table', cell: (c) => <span title={c.getValue()}>{tableLabel(c.getValue())}</span> }),
+    col.accessor('recordId', {
+      header: 'Record ID',
+      cell: ({ row }) => {
+        const { recordId, recordName } = row.original;
+        if (!recordId) return <span className="text-slate-500">—</span>;
+        return recordName ? (
+          <span className="block min-w-[8rem]">
+            <span className="block text-slate-900">{recordName}</span>
+            <span className="block text-xs text-slate-600">#{recordId}</span>
+          </span>
+        ) : (
+          `#${recordId}`
+        );
+      },
+    }),
     col.accessor('ipAddress', { header: 'IP Address', meta: { className: 'whitespace-nowrap' }, cell: (c) => c.getValue() ?? <span className="text-slate-500">—</span> }),
     col.display({
       id: 'details',
@@ -49,7 +64,7 @@ export function auditColumns(onDetails: (entry: AuditEntry) => void) {
       meta: { className: 'text-right' },
       cell: ({ row }) =>
         hasDetails(row.original) ? (
-          <IconButton icon={Eye} label={`View details of ${row.original.action} ${row.original.tableName} entry ${row.original.id}`} onClick={() => onDetails(row.original)} />
+          <IconButton icon={Eye} label={`View details of ${row.original.action} ${tableLabel(row.original.tableName)} entry ${row.original.id}`} onClick={() => onDetails(row.original)} />
         ) : null,
     }),
   ];

@@ -3,7 +3,7 @@ import { Badge, type BadgeTone } from '../../components/ui/badge.tsx';
 import { Modal } from '../../components/ui/dialog.tsx';
 import { cn } from '../../lib/cn.ts';
 import { diffValues, type DiffRow } from './audit-diff.ts';
-import { formatTimestamp, userLabel } from './audit-format.ts';
+import { fieldLabel, formatTimestamp, recordLabel, tableLabel, userLabel } from './audit-format.ts';
 
 const CHANGE: Record<DiffRow['change'], { label: string; tone: BadgeTone }> = {
   added: { label: 'Added', tone: 'green' },
@@ -21,7 +21,7 @@ export function AuditDetailsDialog({ entry, onClose }: { entry: AuditEntry | nul
       open={entry !== null}
       onOpenChange={(open) => !open && onClose()}
       size="xl"
-      title={entry ? `${entry.action} · ${entry.tableName}${entry.recordId ? ` #${entry.recordId}` : ''}` : 'Audit entry'}
+      title={entry ? [entry.action, tableLabel(entry.tableName), recordLabel(entry)].filter(Boolean).join(' · ') : 'Audit entry'}
       description={entry ? `${userLabel(entry)} · ${formatTimestamp(entry.timestamp)}${entry.ipAddress ? ` · ${entry.ipAddress}` : ''}` : undefined}
     >
       {rows.length === 0 ? (
@@ -53,8 +53,8 @@ export function AuditDetailsDialog({ entry, onClose }: { entry: AuditEntry | nul
               <tbody className="divide-y divide-slate-100">
                 {rows.map((r) => (
                   <tr key={r.field} data-testid="diff-row" className={cn(r.change === 'unchanged' && 'text-slate-600')}>
-                    <th scope="row" className="px-3 py-2 align-top font-mono text-xs font-medium break-all text-slate-900">
-                      {r.field}
+                    <th scope="row" className="px-3 py-2 align-top font-medium break-words text-slate-900" title={r.field}>
+                      {fieldLabel(r.field)}
                     </th>
                     <td className="px-3 py-2 align-top">
                       <Value value={r.before} tone={r.change === 'changed' || r.change === 'removed' ? 'old' : 'plain'} />

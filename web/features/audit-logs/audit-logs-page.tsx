@@ -16,6 +16,7 @@ import { TextField } from '../../components/ui/text-field.tsx';
 import { useDebouncedValue } from '../../components/ui/use-debounced-value.ts';
 import { cn } from '../../lib/cn.ts';
 import { auditColumns } from './audit-columns.tsx';
+import { tableLabel } from './audit-format.ts';
 import { AuditDetailsDialog } from './audit-details-dialog.tsx';
 import { downloadAuditCsv, NO_FILTERS, useAuditLogs, useAuditSummary, type AuditFilters } from './audit-logs-api.ts';
 import { formatCount } from '../../lib/format.ts';
@@ -132,7 +133,7 @@ export function AuditLogsPage() {
             <option value="all">All tables</option>
             {TABLES.map((t) => (
               <option key={t} value={t}>
-                {t}
+                {tableLabel(t)}
               </option>
             ))}
           </SelectField>

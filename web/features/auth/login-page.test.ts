@@ -5,6 +5,7 @@ import { StaticRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { SIGN_IN_FORM_REFUSALS, SSO_REFUSALS } from '../../../common/auth-texts.ts';
 import { LoginPage } from './login-page.tsx';
+import { SignInStepScreen } from './sign-in-steps.tsx';
 
 /** The sign-in page drawn for an address, as the prerender and the browser's first draw do. */
 const draw = (search: string) =>
@@ -27,5 +28,24 @@ describe('the sign-in page and the refusal in its address', () => {
         for (const text of ALL_REFUSALS) expect(html).not.toContain(text);
       }
     }
+  });
+});
+
+describe('where the sign-in pages put the keyboard (issue 28)', () => {
+  const inputOf = (html: string, name: string) => new RegExp(`<input[^>]*name="${name}"[^>]*>`).exec(html)?.[0] ?? '';
+
+  it('focuses the e-mail field, also in the page drawn at build time, and says what to do about a forgotten password', () => {
+    const html = draw('');
+    expect(inputOf(html, 'email')).toContain('autofocus');
+    expect(inputOf(html, 'password')).not.toContain('autofocus');
+    expect(html).toContain('Forgot password? Ask your administrator.');
+  });
+
+  it("focuses the first field of a sign-in step: the current password, the authenticator's code", () => {
+    const step = (s: 'password_change' | 'totp') =>
+      renderToStaticMarkup(createElement(QueryClientProvider, { client: new QueryClient() }, createElement(StaticRouter, { location: '/' }, createElement(SignInStepScreen, { step: s, email: 'a@b.example' }))));
+    expect(inputOf(step('password_change'), 'currentPassword')).toContain('autofocus');
+    expect(inputOf(step('password_change'), 'newPassword')).not.toContain('autofocus');
+    expect(inputOf(step('totp'), 'code')).toContain('autofocus');
   });
 });

@@ -88,13 +88,16 @@ export function LoginPage() {
       ) : null}
       {/* method and action: sent before the app's script has arrived (login.html), the form still signs in. */}
       <form ref={formRef} method="post" action="/api/auth/login-form" noValidate onSubmit={onSubmit} className="space-y-5" aria-label="Sign in">
-        <TextField label="E-mail" name="email" type="email" autoComplete="username" required error={fieldErrors.email} />
+        {/* The page exists to type into: the e-mail field has the focus at once (also in login.html). */}
+        <TextField label="E-mail" name="email" type="email" autoComplete="username" required autoFocus error={fieldErrors.email} />
         <TextField label="Password" name="password" type="password" autoComplete="current-password" required error={fieldErrors.password} />
         <Button type="submit" size="lg" className="w-full" disabled={login.isPending}>
           {login.isPending ? <Spinner className="size-4" /> : null}
           {login.isPending ? 'Signing in…' : 'Sign In'}
         </Button>
       </form>
+      {/* No self-service reset: an administrator issues a set-password link (User Management). */}
+      <p className="mt-6 text-center text-sm text-slate-600">Forgot password? Ask your administrator.</p>
     </AuthLayout>
   );
 }

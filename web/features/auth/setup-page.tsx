@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CircleCheck } from 'lucide-react';
 import { useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { PASSWORD_HINT, SETUP_CODE_HELP, setupSchema } from '../../../common/auth.ts';
+import { PASSWORD_HINT, SETUP_CODE_HELP, setupFormSchema } from '../../../common/auth.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { LoadingScreen, Spinner } from '../../components/ui/spinner.tsx';
@@ -65,8 +65,8 @@ export function SetupPage() {
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const values = Object.fromEntries(['setupCode', 'firstName', 'lastName', 'email', 'password', 'timeZone'].map((k) => [k, form.get(k) ?? '']));
-    const { data, errors } = validateForm(setupSchema, values);
+    const values = Object.fromEntries(['setupCode', 'firstName', 'lastName', 'email', 'password', 'schoolName', 'timeZone'].map((k) => [k, form.get(k) ?? '']));
+    const { data, errors } = validateForm(setupFormSchema, values);
     setFieldErrors(errors);
     if (!data) {
       focusFirstInvalid(formRef.current);
@@ -110,6 +110,15 @@ export function SetupPage() {
           minLength={8}
           hint={PASSWORD_HINT}
           error={fieldErrors.password}
+        />
+        <TextField
+          label="School name"
+          name="schoolName"
+          autoComplete="organization"
+          required
+          maxLength={200}
+          hint="Printed on time cards, the monthly hours report and e-mails to students. You can change it later in Settings › System."
+          error={fieldErrors.schoolName}
         />
         <TimeZoneField
           label="School time zone"

@@ -89,7 +89,7 @@ function ChoosePassword() {
     <AuthLayout title="Choose a new password" subtitle="Your school asks for a new password before you continue: this one was set by an administrator or is too old.">
       {serverMessage ? <Alert className="mb-6">{serverMessage}</Alert> : null}
       <form ref={formRef} noValidate onSubmit={onSubmit} className="space-y-5" aria-label="Choose a new password">
-        <TextField label="Current password" name="currentPassword" type="password" autoComplete="current-password" required error={fieldErrors.currentPassword} />
+        <TextField label="Current password" name="currentPassword" type="password" autoComplete="current-password" required autoFocus error={fieldErrors.currentPassword} />
         <TextField label="New password" name="newPassword" type="password" autoComplete="new-password" required hint={PASSWORD_HINT} error={fieldErrors.newPassword} />
         <Button type="submit" size="lg" className="w-full" disabled={mutation.isPending}>
           {mutation.isPending ? <Spinner className="size-4" /> : null}
@@ -101,8 +101,8 @@ function ChoosePassword() {
   );
 }
 
-function CodeField({ error, label = 'Six-digit code' }: { error?: string; label?: string }) {
-  return <TextField label={label} name="code" inputMode="numeric" autoComplete="one-time-code" required error={error} />;
+function CodeField({ error, label = 'Six-digit code', autoFocus = false }: { error?: string; label?: string; autoFocus?: boolean }) {
+  return <TextField label={label} name="code" inputMode="numeric" autoComplete="one-time-code" required autoFocus={autoFocus} error={error} />;
 }
 
 function EnrolAuthenticator({ email }: { email: string }) {
@@ -198,7 +198,8 @@ function EnterCode() {
     >
       {serverMessage ? <Alert className="mb-6">{serverMessage}</Alert> : null}
       <form ref={formRef} noValidate onSubmit={onSubmit} className="space-y-5" aria-label="Two-factor code" key={String(useRecovery)}>
-        {useRecovery ? <TextField label="Recovery code" name="code" autoComplete="off" required error={fieldErrors.code} /> : <CodeField error={fieldErrors.code} />}
+        {/* The code is all this step asks for: focus it (the form is keyed, so switching to a recovery code focuses that field). */}
+        {useRecovery ? <TextField label="Recovery code" name="code" autoComplete="off" required autoFocus error={fieldErrors.code} /> : <CodeField error={fieldErrors.code} autoFocus />}
         <Button type="submit" size="lg" className="w-full" disabled={mutation.isPending}>
           {mutation.isPending ? <Spinner className="size-4" /> : null}
           Verify

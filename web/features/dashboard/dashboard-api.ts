@@ -1,7 +1,8 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { ANALYTICS_STALE_MS, REALTIME_REFRESH_MS } from '../../../common/constants.ts';
 import type { analyticsSchema, executiveSummarySchema, realTimeSchema } from '../../../common/dashboard.ts';
+import { notifySuccess } from '../../components/ui/notify.ts';
 import { apiParse, lazyContracts } from '../../lib/api.ts';
 
 /** One of the dashboard's schemas, loaded with the first call that needs it (decision 025). */
@@ -12,6 +13,8 @@ export type RealTime = z.infer<typeof realTimeSchema>;
 export type Analytics = z.infer<typeof analyticsSchema>;
 export type LiveSession = RealTime['activeSessions'][number];
 export type CourseAnalytics = Analytics['courseAnalytics'][number];
+export type LiveAlert = RealTime['alerts'][number];
+export type AcknowledgedLiveAlert = RealTime['acknowledgedAlerts'][number];
 
 export const SUMMARY_KEY = ['/api/dashboard/executive-summary'] as const;
 export const REAL_TIME_KEY = ['/api/dashboard/real-time'] as const;
@@ -61,4 +64,20 @@ export function useRefreshDashboard() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([SUMMARY_KEY, REAL_TIME_KEY, ANALYTICS_KEY, GETTING_STARTED_KEY].map((queryKey) => queryClient.refetchQueries({ queryKey, exact: true })));
+}
+
+/**
+ * POST /api/dashboard/alerts/{id}/acknowledge (docs/decisions/048): the alert leaves the counts and
+ * the list, so every figure that counts alerts is read again. A refusal stays with the dialog.
+ */
+export function useAcknowledgeAlert() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ alert, note }: { alert: Pick<LiveAlert, 'id'>; note: string }) =>
+      apiParse(contract('alertAcknowledgementSchema'), 'POST', `/api/dashboard/alerts/${encodeURIComponent(alert.id)}/acknowledge`, note.trim() ? { note: note.trim() } : {}),
+    onSuccess: () => {
+      notifySuccess('Alert Acknowledged', 'It stays listed under Acknowledged and shows again if it fires for a new reason.');
+      return Promise.all([SUMMARY_KEY, REAL_TIME_KEY, ANALYTICS_KEY].map((queryKey) => queryClient.invalidateQueries({ queryKey, exact: true })));
+    },
+  });
 }

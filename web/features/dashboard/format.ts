@@ -42,3 +42,14 @@ export function useNow(intervalMs = 1000): number {
   }, [intervalMs]);
   return now;
 }
+
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/**
+ * The alert figures in words, the same on Overview and Live (Analytics' Students at Risk is the
+ * third figure): "29 open alerts · 12 high · 13 students".
+ */
+export function alertFigures(c: { open: number; high: number; students: number }): string {
+  if (c.open === 0) return 'No open alerts';
+  return `${plural(c.open, 'open alert', 'open alerts')} · ${c.high.toLocaleString('en-US')} high · ${plural(c.students, 'student', 'students')}`;
+}

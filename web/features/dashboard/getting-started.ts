@@ -6,6 +6,13 @@ export type GettingStartedStep = { key: string; title: string; detail: string; d
 export function gettingStartedSteps(g: GettingStarted): GettingStartedStep[] {
   return [
     {
+      key: 'school-name',
+      title: 'Name your school',
+      detail: 'Time cards, the monthly hours report and e-mails to students print it.',
+      done: g.schoolNamed,
+      links: [{ to: '/settings?tab=system', label: 'Settings › System' }],
+    },
+    {
       key: 'time-zone',
       title: 'School time zone',
       detail: `Class dates and late marks use ${g.timeZone.replaceAll('_', ' ')}.`,

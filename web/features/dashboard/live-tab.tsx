@@ -1,5 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { BellOff, BellRing, CheckCircle2, Clock, Gauge, MapPin, QrCode, RefreshCw, Timer, User, Users } from 'lucide-react';
+import { Clock, Gauge, MapPin, QrCode, RefreshCw, Timer, User, Users } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { REALTIME_REFRESH_MS } from '../../../common/constants.ts';
@@ -10,9 +10,10 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { cn } from '../../lib/cn.ts';
 import { formatClock, formatCount, formatTimeLeft } from '../../lib/format.ts';
 import { useServerNow } from '../../lib/server-clock.ts';
-import { formatPercent, formatTime, formatWhen } from './format.ts';
+import { AlertsPanel } from './alerts-panel.tsx';
+import { formatPercent, formatTime } from './format.ts';
 import type { LiveSession, RealTime } from './dashboard-api.ts';
-import { LevelBadge, Meter, Panel, PanelMessage, Stat } from './widgets.tsx';
+import { Meter, Panel, PanelMessage, Stat } from './widgets.tsx';
 
 type LiveTabProps = {
   realTime: UseQueryResult<RealTime>;
@@ -93,48 +94,7 @@ export function LiveTab({ realTime, autoRefresh, onAutoRefreshChange }: LiveTabP
           )}
         </Panel>
 
-        <Panel title="Live Alerts" icon={BellRing} description={data && data.alerts.length > 0 ? `${data.alerts.length} low-attendance ${data.alerts.length === 1 ? 'alert' : 'alerts'}` : undefined}>
-          {!data ? (
-            <Pending query={realTime} />
-          ) : !data.alertsOn ? (
-            // Alerts are each viewer's own choice (issue 17): an empty list then is not calm.
-            <div className="flex flex-col items-center py-10 text-center" data-testid="alerts-off">
-              <BellOff aria-hidden="true" className="size-10 text-slate-400" />
-              <p className="mt-3 text-sm font-semibold text-slate-900">Low-attendance alerts are off for you.</p>
-              <p className="mt-1 text-sm text-slate-600">
-                Turn them on in{' '}
-                <Link to="/settings?tab=notifications" className="font-medium text-blue-700 underline underline-offset-2 hover:text-blue-800">
-                  Settings › Notifications
-                </Link>
-                .
-              </p>
-            </div>
-          ) : data.alerts.length === 0 ? (
-            <div className="flex flex-col items-center py-10 text-center">
-              <CheckCircle2 aria-hidden="true" className="size-10 text-emerald-600" />
-              <p className="mt-3 text-sm font-semibold text-slate-900">All systems running smoothly</p>
-              <p className="mt-1 text-sm text-slate-600">No low-attendance alerts right now.</p>
-            </div>
-          ) : (
-            // A long list scrolls inside the panel; focusable so keyboard users can scroll it too.
-            <ul tabIndex={0} aria-label="Live alerts" className="-mx-2 grid max-h-[30rem] gap-2 overflow-y-auto px-2 py-1">
-              {data.alerts.map((a) => (
-                <li key={a.id} className="rounded-lg border border-slate-200 p-3">
-                  <div className="flex items-center justify-between gap-2">
-                    <LevelBadge level={a.severity} kind="severity" />
-                    <time dateTime={a.timestamp} className="text-xs text-slate-600">
-                      {formatWhen(a.timestamp)}
-                    </time>
-                  </div>
-                  <p className="mt-2 text-sm font-semibold text-slate-900">
-                    {a.courseName} <span className="font-normal text-slate-600">({a.courseCode})</span>
-                  </p>
-                  <p className="mt-0.5 text-sm text-slate-700">{a.message}</p>
-                </li>
-              ))}
-            </ul>
-          )}
-        </Panel>
+        <AlertsPanel data={data} pending={<Pending query={realTime} />} />
       </div>
 
       <section aria-labelledby="performance-heading">

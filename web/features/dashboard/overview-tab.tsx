@@ -1,20 +1,22 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { Activity, BellRing, ChevronRight, CloudUpload, Database, FileBarChart, QrCode, RefreshCcw, Server, Settings, ShieldCheck, Users } from 'lucide-react';
+import { Activity, BellRing, ChevronRight, CloudUpload, Database, FileBarChart, QrCode, RefreshCcw, ScrollText, Server, Settings, ShieldCheck, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { SCREEN_ACCESS, type ScreenKey } from '../../lib/screen-access.ts';
 import { Card } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useSignedInUser } from '../../lib/use-auth.ts';
 import { formatCount } from '../../lib/format.ts';
-import { formatAgo, formatPercent, useNow } from './format.ts';
+import { alertFigures, formatAgo, formatPercent, useNow } from './format.ts';
 import { useComplianceCounts, type ExecutiveSummary } from './dashboard-api.ts';
 import { HealthBadge, Meter, Panel, PanelMessage, Stat } from './widgets.tsx';
 
 const QUICK_ACTIONS = [
   { label: 'Generate Report', to: '/data-management?tab=export', screen: 'data-management', icon: FileBarChart, text: 'Export attendance for a date range' },
-  { label: 'Resolve Alerts', to: '/audit-logs', screen: 'audit-logs', icon: BellRing, text: 'Review recent activity and changes' },
+  // Opens the alerts themselves, where they are acknowledged (docs/decisions/048); the audit log keeps a link of its own.
+  { label: 'Resolve Alerts', to: '/?tab=live#alerts', screen: 'dashboard', icon: BellRing, text: 'Review and acknowledge low-attendance alerts' },
   { label: 'Sync (SIS)', to: '/data-management?tab=sync', screen: 'data-management', icon: RefreshCcw, text: 'Exchange data with your SIS' },
   { label: 'System Settings', to: '/settings', screen: 'settings', icon: Settings, text: 'Attendance rules and options' },
+  { label: 'Audit Logs', to: '/audit-logs', screen: 'audit-logs', icon: ScrollText, text: 'Review recent activity and changes' },
 ] as const satisfies readonly { label: string; to: string; screen: ScreenKey; icon: unknown; text: string }[];
 
 export function OverviewTab({ summary }: { summary: UseQueryResult<ExecutiveSummary> }) {
@@ -74,7 +76,12 @@ export function OverviewTab({ summary }: { summary: UseQueryResult<ExecutiveSumm
             icon={BellRing}
             tone={today.criticalAlerts > 0 ? 'red' : 'green'}
             value={formatCount(today.criticalAlerts)}
-            caption={today.criticalAlerts > 0 ? 'High-severity attendance alerts' : 'No high-severity alerts'}
+            caption={
+              // The dashboard's one count of alerts: the same figures as Live's list and Analytics' Students at Risk.
+              <Link to="/?tab=live#alerts" className="font-medium text-blue-700 underline underline-offset-2 hover:text-blue-800">
+                {alertFigures(data.alerts)}
+              </Link>
+            }
           />
           <Stat
             testId="today-pending-sync"

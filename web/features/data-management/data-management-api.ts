@@ -35,7 +35,7 @@ function useWizardMutation<V>(fn: (v: V) => Promise<WizardState>) {
 export const useSetWizardStep = () => useWizardMutation((currentStep: number) => apiParse(wizardSchema, 'PUT', '/api/upload-wizard', { currentStep }));
 export const useResetWizard = () => useWizardMutation(() => apiParse(wizardSchema, 'POST', '/api/upload-wizard/reset'));
 
-export type UploadFailureBody = { message?: string; errors?: RowProblemOut[]; errorCount?: number };
+export type UploadFailureBody = { message?: string; errors?: RowProblemOut[]; errorCount?: number; notes?: string[] };
 export type UploadPhase = { phase: 'uploading'; percent: number } | { phase: 'processing' };
 
 /** The server's error body of a refused upload, when it is one. */

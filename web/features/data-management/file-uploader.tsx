@@ -18,7 +18,27 @@ import { formatBytes } from '../../lib/format.ts';
 const UPLOAD_FAILED = 'Upload Failed';
 const UPLOAD_FAILED_TEXT = 'Failed to upload file. Please try again.';
 
-type Outcome = { kind: 'preview'; result: UploadResult } | { kind: 'failed'; message: string; body: UploadFailureBody | null; dryRun: boolean } | null;
+type Outcome =
+  | { kind: 'preview'; result: UploadResult }
+  // A dry run did its job: it found what to fix. Not a failure (issue 28).
+  | { kind: 'problems'; body: UploadFailureBody & { errors: NonNullable<UploadFailureBody['errors']> } }
+  | { kind: 'failed'; message: string; body: UploadFailureBody | null }
+  | null;
+
+/** 'Dry run found 2 problems; nothing was imported' */
+const dryRunFound = (n: number) => `Dry run found ${n} problem${n === 1 ? '' : 's'}; nothing was imported`;
+
+/** How the server read the file ('Dates read as month/day/year (US), …'), when it says. */
+function ReadNotes({ notes }: { notes: readonly string[] | undefined }) {
+  if (!notes || notes.length === 0) return null;
+  return (
+    <ul aria-label="How the file was read" className="mt-1 list-disc space-y-0.5 pl-5">
+      {notes.map((n) => (
+        <li key={n}>{n}</li>
+      ))}
+    </ul>
+  );
+}
 
 /**
  * The wizard's uploader for one step: CSV only, within the upload limit (SPEC §5), checked here
@@ -73,8 +93,13 @@ export function FileUploader({ type, step, label }: { type: UploadType; step: nu
     } catch (error) {
       if (handleUnauthorized(error)) return;
       const body = readUploadFailure(error);
+      if (dryRun && body?.errors && body.errors.length > 0) {
+        setOutcome({ kind: 'problems', body: { ...body, errors: body.errors } });
+        toast({ title: 'Dry run finished', description: dryRunFound(body.errorCount ?? body.errors.length) });
+        return;
+      }
       const message = body?.message || UPLOAD_FAILED_TEXT;
-      setOutcome({ kind: 'failed', message, body, dryRun });
+      setOutcome({ kind: 'failed', message, body });
       if (!isUnauthorizedError(error)) toast({ title: UPLOAD_FAILED, description: message, variant: 'destructive' });
     } finally {
       setPhase(null);
@@ -128,13 +153,24 @@ export function FileUploader({ type, step, label }: { type: UploadType; step: nu
           <p>
             {outcome.result.rows} row{outcome.result.rows === 1 ? '' : 's'} checked: {outcome.result.created} would be created and {outcome.result.updated} updated. Nothing was saved.
           </p>
+          <ReadNotes notes={outcome.result.notes} />
         </Alert>
+      ) : null}
+
+      {outcome?.kind === 'problems' ? (
+        <div className="grid gap-3">
+          <Alert variant="warning">
+            <p className="font-semibold">{dryRunFound(outcome.body.errorCount ?? outcome.body.errors.length)}</p>
+            <ReadNotes notes={outcome.body.notes} />
+          </Alert>
+          <ImportProblemsTable errors={outcome.body.errors} total={outcome.body.errorCount ?? outcome.body.errors.length} dryRun />
+        </div>
       ) : null}
 
       {outcome?.kind === 'failed' ? (
         <div className="grid gap-3">
           <Alert>
-            <p className="font-semibold">{outcome.dryRun ? 'Preview found problems' : UPLOAD_FAILED}</p>
+            <p className="font-semibold">{UPLOAD_FAILED}</p>
             <p>{outcome.message}</p>
           </Alert>
           {outcome.body?.errors && outcome.body.errors.length > 0 ? <ImportProblemsTable errors={outcome.body.errors} total={outcome.body.errorCount ?? outcome.body.errors.length} /> : null}

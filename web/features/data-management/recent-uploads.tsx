@@ -12,6 +12,7 @@ const STATUS: Record<string, { tone: BadgeTone; label: string }> = {
   validated: { tone: 'blue', label: 'Preview OK' },
   processing: { tone: 'amber', label: 'Processing' },
 };
+const DRY_RUN_PROBLEMS = { tone: 'amber', label: 'Preview: problems found' } as const;
 
 const col = createColumnHelper<FileUpload>();
 const COLUMNS = [
@@ -35,8 +36,9 @@ const COLUMNS = [
   col.accessor('status', {
     header: 'Status',
     cell: (c) => {
-      const s = STATUS[c.getValue()] ?? { tone: 'slate' as const, label: c.getValue() };
-      return <Badge tone={s.tone}>{c.row.original.dryRun && s.label === 'Failed' ? 'Preview failed' : s.label}</Badge>;
+      // A dry run that found problems did its job: not a failure (issue 28).
+      const s = c.row.original.dryRun && c.getValue() === 'failed' ? DRY_RUN_PROBLEMS : (STATUS[c.getValue()] ?? { tone: 'slate' as const, label: c.getValue() });
+      return <Badge tone={s.tone}>{s.label}</Badge>;
     },
   }),
   col.accessor('uploadedByName', { header: 'By', cell: (c) => c.getValue() ?? 'System', meta: { className: 'whitespace-nowrap' } }),

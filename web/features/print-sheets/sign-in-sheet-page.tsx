@@ -3,7 +3,7 @@ import { useId } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { AttendanceRow } from '../../../common/attendance.ts';
 import { ATTENDANCE_STATUS_LABELS } from '../../../common/constants.ts';
-import type { Schedule } from '../../../common/schedules.ts';
+import { cohortLabel, type Schedule } from '../../../common/schedules.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
@@ -73,7 +73,7 @@ export function SignInSheetPage() {
             </option>
             {(schedules.data ?? []).map((s) => (
               <option key={s.id} value={s.id}>
-                {s.courseCode} — {s.courseName} (cohort {s.cohortNumber})
+                {s.courseCode} — {s.courseName} (cohort {cohortLabel(s)})
               </option>
             ))}
           </SelectField>
@@ -116,7 +116,7 @@ function Sheet({ schedule, date, rows, variant, timeZone }: { schedule: Schedule
     ['Date', formatDate(date)],
     ['Time', formatClockRange(schedule.startTime, schedule.endTime)],
     ['Room', schedule.roomNumber ?? '—'],
-    ['Cohort / term', `${schedule.cohortNumber} / ${schedule.termNumber}`],
+    ['Cohort / term', `${cohortLabel(schedule)} / ${schedule.termNumber}`],
   ];
   const time = (iso: string | null) => (iso ? schoolClock(iso, timeZone) : '');
   return (

@@ -1,5 +1,5 @@
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
-import { Clock, Pencil } from 'lucide-react';
+import { Clock, Pencil, Timer } from 'lucide-react';
 import type { Program } from '../../../common/programs.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { IconButton } from '../../components/ui/icon-button.tsx';
@@ -8,7 +8,7 @@ import { programStatusLabel, programStatusTone } from './program-status.ts';
 const col = createColumnHelper<Program>();
 const muted = (text = '—') => <span className="text-slate-500">{text}</span>;
 
-export function programColumns(opts: { onEdit: (p: Program) => void; onPolicy: (p: Program) => void }): ColumnDef<Program, never>[] {
+export function programColumns(opts: { onEdit: (p: Program) => void; onPolicy: (p: Program) => void; onTimeClock: (p: Program) => void }): ColumnDef<Program, never>[] {
   const columns = [
     col.accessor('programName', {
       header: 'Program',
@@ -49,6 +49,7 @@ export function programColumns(opts: { onEdit: (p: Program) => void; onPolicy: (
         <div className="flex justify-end gap-0.5">
           <IconButton icon={Pencil} label={`Edit ${row.original.programName}`} onClick={() => opts.onEdit(row.original)} />
           <IconButton icon={Clock} label={`Clock-hour policy of ${row.original.programName}`} onClick={() => opts.onPolicy(row.original)} />
+          <IconButton icon={Timer} label={`Time-clock rules of ${row.original.programName}`} onClick={() => opts.onTimeClock(row.original)} />
         </div>
       ),
     }),

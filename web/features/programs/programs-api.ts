@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { programPolicySchema, type ProgramPolicyInput } from '../../../common/hours.ts';
 import { programSavedSchema, type programInputSchema } from '../../../common/programs.ts';
+import { timeClockImpactSchema, timeClockPolicySchema, timeClockPresetSchema, timeClockSavedSchema, type TimeClockInput } from '../../../common/time-clock.ts';
 import { apiParse } from '../../lib/api.ts';
-import { COURSES_KEY, PROGRAMS_KEY } from '../../lib/shared-queries.ts';
+import { COURSES_KEY, HOURS_KEY, PROGRAMS_KEY } from '../../lib/shared-queries.ts';
 import { useRefreshingMutation } from '../../lib/use-refreshing-mutation.ts';
 
 /** The Programs screen's calls; the program list itself is lib/shared-queries.ts (forms pick programs too). */
@@ -37,6 +38,42 @@ export function useSaveProgramPolicy(programId: number) {
       queryClient.setQueryData(policyKey(programId), saved);
       // In the background: the dialog answers the save at once.
       void queryClient.invalidateQueries({ queryKey: PROGRAMS_KEY, exact: true });
+    },
+  });
+}
+
+// ---- Time-clock rules (issue 29) ----
+
+const timeClockKey = (programId: number) => [...PROGRAMS_KEY, programId, 'time-clock'] as const;
+
+/** GET /api/programs/{id}/time-clock: the rules in force today, every version, and the school's today. */
+export function useTimeClock(programId: number) {
+  return useQuery({ queryKey: timeClockKey(programId), queryFn: () => apiParse(timeClockPolicySchema, 'GET', `/api/programs/${programId}/time-clock`) });
+}
+
+/** GET /api/time-clock/presets: named starting points; the same for every program. */
+export function useTimeClockPresets() {
+  return useQuery({ queryKey: ['/api/time-clock/presets'], queryFn: () => apiParse(z.array(timeClockPresetSchema), 'GET', '/api/time-clock/presets'), staleTime: Infinity });
+}
+
+/** How many students' days a version from this date would recompute (asked only for a date before today). */
+export function useTimeClockImpact(programId: number, effectiveFrom: string | null) {
+  return useQuery({
+    queryKey: [...timeClockKey(programId), 'impact', effectiveFrom],
+    queryFn: () => apiParse(timeClockImpactSchema, 'GET', `/api/programs/${programId}/time-clock/impact?effectiveFrom=${effectiveFrom}`),
+    enabled: effectiveFrom != null,
+  });
+}
+
+/** PUT /api/programs/{id}/time-clock; its answer replaces the cached policy. Hours read afterwards are recomputed by the server. */
+export function useSaveTimeClock(programId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: TimeClockInput) => apiParse(timeClockSavedSchema, 'PUT', `/api/programs/${programId}/time-clock`, input),
+    onSuccess: ({ recomputedStudents: _n, ...saved }) => {
+      queryClient.setQueryData(timeClockKey(programId), saved);
+      void queryClient.invalidateQueries({ queryKey: [...timeClockKey(programId), 'impact'] });
+      void queryClient.invalidateQueries({ queryKey: HOURS_KEY });
     },
   });
 }

@@ -14,14 +14,16 @@ import { usePrograms } from '../../lib/shared-queries.ts';
 import { programColumns } from './program-columns.tsx';
 import { ProgramFormDialog } from './program-form-dialog.tsx';
 import { ProgramPolicyDialog } from './program-policy-dialog.tsx';
+import { TimeClockDialog } from './time-clock-dialog.tsx';
 
-/** /programs: the school's programs, add/edit, and each program's clock-hour policy (issue 12). */
+/** /programs: the school's programs, add/edit, each program's clock-hour policy (issue 12) and time-clock rules (issue 29). */
 export function ProgramsPage() {
   const programs = usePrograms();
   const [editing, setEditing] = useState<Program | 'new' | null>(null);
   const [policyOf, setPolicyOf] = useState<Program | null>(null);
+  const [timeClockOf, setTimeClockOf] = useState<Program | null>(null);
   const data = useMemo(() => programs.data ?? [], [programs.data]);
-  const columns = useMemo(() => programColumns({ onEdit: setEditing, onPolicy: setPolicyOf }), []);
+  const columns = useMemo(() => programColumns({ onEdit: setEditing, onPolicy: setPolicyOf, onTimeClock: setTimeClockOf }), []);
   const { table, search, setSearch } = useSearchableTable({
     data,
     columns,
@@ -32,7 +34,7 @@ export function ProgramsPage() {
 
   return (
     <>
-      <PageHeader title="Programs" subtitle="Programs, credentials and clock-hour policies" actions={<Button onClick={() => setEditing('new')} icon={Plus}>Add Program</Button>} />
+      <PageHeader title="Programs" subtitle="Programs, credentials, clock-hour policies and time-clock rules" actions={<Button onClick={() => setEditing('new')} icon={Plus}>Add Program</Button>} />
       {programs.isError ? <Alert className="mb-6">The program list could not be loaded. Reload the page to try again.</Alert> : null}
       <Card className="overflow-hidden">
         <Toolbar>
@@ -43,6 +45,7 @@ export function ProgramsPage() {
       </Card>
       <ProgramFormDialog target={editing} onClose={() => setEditing(null)} />
       <ProgramPolicyDialog program={policyOf} onClose={() => setPolicyOf(null)} />
+      <TimeClockDialog program={timeClockOf} onClose={() => setTimeClockOf(null)} />
     </>
   );
 }

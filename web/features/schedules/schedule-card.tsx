@@ -1,7 +1,7 @@
 import { CalendarRange, Clock, DoorOpen, Hash, Pencil, User, Users } from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import type { Schedule } from '../../../common/schedules.ts';
+import { cohortLabel, type Schedule } from '../../../common/schedules.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
@@ -30,7 +30,7 @@ export function ScheduleCard({ schedule: s, onEdit, onRoster }: { schedule: Sche
           <p className="font-mono text-xs font-semibold tracking-wide text-blue-800">{s.courseCode}</p>
           <h2 className="mt-0.5 text-base leading-snug font-semibold text-slate-900">{s.courseName}</h2>
           <p className="mt-1 text-sm text-slate-600">
-            Cohort {s.cohortNumber} · Term {s.termNumber}
+            Cohort {cohortLabel(s)} · Term {s.termNumber}
           </p>
         </div>
         <Badge tone={s.isActive ? 'green' : 'slate'}>{s.isActive ? 'Active' : 'Inactive'}</Badge>

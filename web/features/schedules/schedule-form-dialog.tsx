@@ -1,5 +1,5 @@
 import { COHORT, TERM } from '../../../common/constants.ts';
-import { DAY_NAMES, scheduleInputSchema, type Schedule } from '../../../common/schedules.ts';
+import { COHORT_NAME_MAX, DAY_NAMES, DEFAULT_INITIAL_ROSTER, scheduleCreateSchema, scheduleInputSchema, type InitialRoster, type Schedule } from '../../../common/schedules.ts';
 import { CourseSelect } from '../../components/pickers/course-select.tsx';
 import { InstructorSelect } from '../../components/pickers/instructor-select.tsx';
 import { FormDialog, FormDialogBody } from '../../components/ui/form-dialog.tsx';
@@ -7,6 +7,7 @@ import { SelectField } from '../../components/ui/select-field.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { numberOrNull, numberOrUndefined, textValues, useRecordForm } from '../../components/ui/use-record-form.ts';
 import { useCreateSchedule, useUpdateSchedule } from './schedules-api.ts';
+import { StartingRoster } from './starting-roster.tsx';
 
 type Props = {
   /** null: closed; 'new': Create Schedule; a schedule: Edit Schedule. */
@@ -21,7 +22,7 @@ export function ScheduleFormDialog({ target, onClose }: Props) {
       onClose={onClose}
       titles={{ add: 'Create Schedule', edit: 'Edit Schedule' }}
       description={(isNew) =>
-        isNew ? "A weekly class meeting. Its roster starts with the enrolled students of the course's program." : 'Change when, where and by whom this class meets.'
+        isNew ? 'A weekly class meeting. Choose below who its roster starts with.' : 'Change when, where and by whom this class meets.'
       }
       size="lg"
     >
@@ -32,21 +33,29 @@ export function ScheduleFormDialog({ target, onClose }: Props) {
 
 const range = (lo: number, hi: number) => Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
 const orUndefined = (v: string) => (v.trim() === '' ? undefined : v);
+/** The cohort number typed, when it is one the server would take (the preview asks only then). */
+const cohortNumberOrNull = (v: string) => {
+  const n = numberOrNull(v);
+  return n != null && Number.isInteger(n) && n >= COHORT.min && n <= COHORT.max ? n : null;
+};
 
 function ScheduleForm({ schedule, onDone }: { schedule: Schedule | null; onDone: () => void }) {
   const { bind, set, values, errorOf, submitSave } = useRecordForm({
     defaultValues: {
-      ...textValues(schedule, ['courseId', 'instructorId', 'cohortNumber', 'termNumber', 'dayOfWeek', 'roomNumber', 'courseStartDate', 'courseEndDate', 'sisScheduleId']),
+      ...textValues(schedule, ['courseId', 'instructorId', 'cohortNumber', 'cohortName', 'termNumber', 'dayOfWeek', 'roomNumber', 'courseStartDate', 'courseEndDate', 'sisScheduleId']),
       // 'HH:MM:SS' from the database; the time inputs hold 'HH:MM'.
       startTime: schedule?.startTime.slice(0, 5) ?? '',
       endTime: schedule?.endTime.slice(0, 5) ?? '',
       isActive: schedule?.isActive ?? true,
+      initialRoster: DEFAULT_INITIAL_ROSTER as InitialRoster,
     },
-    schema: scheduleInputSchema,
+    // Creating also says who the roster starts with; editing leaves the roster to its dialog.
+    schema: schedule ? scheduleInputSchema : scheduleCreateSchema,
     toCandidate: (v) => ({
       courseId: numberOrUndefined(v.courseId),
       instructorId: numberOrNull(v.instructorId),
       cohortNumber: numberOrUndefined(v.cohortNumber),
+      cohortName: v.cohortName,
       termNumber: numberOrUndefined(v.termNumber),
       dayOfWeek: numberOrUndefined(v.dayOfWeek),
       startTime: orUndefined(v.startTime),
@@ -56,6 +65,7 @@ function ScheduleForm({ schedule, onDone }: { schedule: Schedule | null; onDone:
       courseEndDate: orUndefined(v.courseEndDate),
       sisScheduleId: v.sisScheduleId,
       isActive: v.isActive,
+      ...(schedule ? {} : { initialRoster: v.initialRoster }),
     }),
   });
   const create = useCreateSchedule();
@@ -81,10 +91,19 @@ function ScheduleForm({ schedule, onDone }: { schedule: Schedule | null; onDone:
         min={COHORT.min}
         max={COHORT.max}
         step={1}
-        required
         placeholder={`${COHORT.min}-${COHORT.max}`}
+        hint="Required, unless the cohort has a name."
         {...bind('cohortNumber')}
         error={errorOf('cohortNumber')}
+      />
+      <TextField
+        label="Cohort name"
+        autoComplete="off"
+        maxLength={COHORT_NAME_MAX}
+        placeholder="PN-26A"
+        hint="Optional: what the school calls the cohort."
+        {...bind('cohortName')}
+        error={errorOf('cohortName')}
       />
       <SelectField label="Term number" required {...bind('termNumber')} error={errorOf('termNumber')}>
         <option value="" disabled>
@@ -96,7 +115,7 @@ function ScheduleForm({ schedule, onDone }: { schedule: Schedule | null; onDone:
           </option>
         ))}
       </SelectField>
-      <SelectField label="Day of week" required {...bind('dayOfWeek')} error={errorOf('dayOfWeek')} className="sm:col-span-2">
+      <SelectField label="Day of week" required {...bind('dayOfWeek')} error={errorOf('dayOfWeek')}>
         <option value="" disabled>
           Choose a day
         </option>
@@ -112,6 +131,17 @@ function ScheduleForm({ schedule, onDone }: { schedule: Schedule | null; onDone:
       <TextField label="Course end date" type="date" required {...bind('courseEndDate')} error={errorOf('courseEndDate')} />
       <TextField label="Room number" autoComplete="off" {...bind('roomNumber')} error={errorOf('roomNumber')} />
       <TextField label="SIS schedule ID" autoComplete="off" {...bind('sisScheduleId')} error={errorOf('sisScheduleId')} />
+      {schedule ? null : (
+        <StartingRoster
+          query={
+            numberOrNull(values.courseId) != null
+              ? { courseId: Number(values.courseId), cohortNumber: cohortNumberOrNull(values.cohortNumber), cohortName: values.cohortName.trim() || null }
+              : null
+          }
+          value={values.initialRoster}
+          onChange={(v) => set('initialRoster', v)}
+        />
+      )}
       {schedule ? (
         <label className="flex items-center gap-2.5 text-sm font-medium text-slate-800 sm:col-span-2">
           <input type="checkbox" checked={values.isActive} onChange={(e) => set('isActive', e.target.checked)} className="size-4 rounded border-slate-400 accent-blue-700" />

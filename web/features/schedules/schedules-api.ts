@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { rosterEntrySchema, scheduleSchema, type ScheduleInput } from '../../../common/schedules.ts';
+import { rosterEntrySchema, rosterPreviewSchema, scheduleSchema, type ScheduleCreateInput, type ScheduleInput } from '../../../common/schedules.ts';
 import { SCHEDULES_KEY } from '../../lib/shared-queries.ts';
 import { apiParse, apiRequest } from '../../lib/api.ts';
 import { useRefreshingMutation } from '../../lib/use-refreshing-mutation.ts';
@@ -17,8 +17,25 @@ export const rosterKey = (scheduleId: number) => [...SCHEDULES_KEY, scheduleId, 
 
 const useScheduleMutation = <TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) => useRefreshingMutation(fn, [SCHEDULES_KEY]);
 
-/** POST /api/schedules: the roster starts with the enrolled students of the course's program. */
-export const useCreateSchedule = () => useScheduleMutation((input: ScheduleInput) => apiParse(scheduleSchema, 'POST', '/api/schedules', input));
+/** POST /api/schedules: the roster starts as `initialRoster` says (the cohort when not said). */
+export const useCreateSchedule = () => useScheduleMutation((input: ScheduleCreateInput) => apiParse(scheduleSchema, 'POST', '/api/schedules', input));
+
+export type RosterPreviewQuery = { courseId: number; cohortNumber: number | null; cohortName: string | null };
+
+/** GET /api/schedules/roster-preview: who each starting-roster choice brings, before the schedule exists. */
+export function useRosterPreview(q: RosterPreviewQuery | null) {
+  return useQuery({
+    queryKey: [...SCHEDULES_KEY, 'roster-preview', q] as const,
+    queryFn: () => {
+      const params = new URLSearchParams({ courseId: String(q!.courseId) });
+      if (q!.cohortNumber != null) params.set('cohortNumber', String(q!.cohortNumber));
+      if (q!.cohortName) params.set('cohortName', q!.cohortName);
+      return apiParse(rosterPreviewSchema, 'GET', `/api/schedules/roster-preview?${params}`);
+    },
+    enabled: q != null,
+    placeholderData: (previous) => previous,
+  });
+}
 
 export const useUpdateSchedule = () =>
   useScheduleMutation(({ id, input }: { id: number; input: ScheduleInput }) => apiParse(scheduleSchema, 'PUT', `/api/schedules/${id}`, input));

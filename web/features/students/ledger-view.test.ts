@@ -11,6 +11,12 @@ const day = (date: string, scheduledMinutes: number, attendedMinutes: number, ex
   creditedMinutes,
   pendingMinutes: 0,
   unrecordedMinutes: 0,
+  rawMinutes: attendedMinutes,
+  roundedMinutes: attendedMinutes,
+  deductedMinutes: 0,
+  cappedMinutes: 0,
+  pendingExceptionMinutes: 0,
+  autoCheckOutMinutes: 0,
   closed: false,
   onLeave: false,
 });

@@ -2,6 +2,7 @@ import { CalendarPlus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import type { MakeUpSession } from '../../../common/hours.ts';
 import { can } from '../../../common/permissions.ts';
+import { ROLE_LABELS, ROLES } from '../../../common/roles.ts';
 import type { Student } from '../../../common/students.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -12,6 +13,10 @@ import { formatClockRange, formatDate, formatHm } from '../../lib/format.ts';
 import { useSignedInUser } from '../../lib/use-auth.ts';
 import { DeleteMakeUpDialog, RecordMakeUpDialog } from './make-up-dialogs.tsx';
 import { useMakeUpSessions } from './students-api.ts';
+import { ScrollBox } from '../../components/ui/scroll-box.tsx';
+
+// Who may record, read from the one permission table: a role without the button is told why.
+const RECORDERS = new Intl.ListFormat('en', { type: 'disjunction' }).format(ROLES.filter((r) => can(r, 'make-up:record')).map((r) => ROLE_LABELS[r]));
 
 /** The student's make-up sessions, newest first, with Record make-up and Delete (with a reason) for the roles that record them. */
 export function MakeUpSessions({ student }: { student: Student }) {
@@ -36,10 +41,14 @@ export function MakeUpSessions({ student }: { student: Student }) {
             <Button icon={CalendarPlus} onClick={() => setRecording(true)} className="shrink-0">
               Record make-up
             </Button>
-          ) : null}
+          ) : (
+            <p className="shrink-0 text-sm text-slate-600 sm:max-w-xs sm:text-right" data-testid="make-up-read-only">
+              Read only: make-up sessions are recorded by a {RECORDERS}.
+            </p>
+          )}
         </div>
         {sessions.isError ? <Alert className="mx-5 mt-4 sm:mx-6">The make-up sessions could not be loaded. Reload the page to try again.</Alert> : null}
-        <div className="relative mt-4 overflow-x-auto">
+        <ScrollBox label="Make-up sessions" className="mt-4">
           <table className="min-w-full text-left text-sm">
             <caption className="sr-only">Make-up sessions</caption>
             <thead className="border-y border-slate-200 bg-slate-50/80 text-xs font-semibold tracking-wide text-slate-600 uppercase">
@@ -103,7 +112,7 @@ export function MakeUpSessions({ student }: { student: Student }) {
               )}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       </section>
       {canRecord ? <RecordMakeUpDialog student={student} open={recording} onClose={() => setRecording(false)} /> : null}
       <DeleteMakeUpDialog student={student} session={deleting} onClose={() => setDeleting(null)} />

@@ -1,0 +1,77 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fixedClock } from '../../lib/clock.ts';
+import { createTestApp, type TestApp } from '../../test/helpers.ts';
+
+/**
+ * Issue 28: the Audit Logs page showed record ids ("students 214") with nothing to say who or what
+ * they were. Each entry carries the record's name (`recordName`), resolved for the page as a whole:
+ * one statement per kind of record on the page, never one per entry.
+ */
+const clock = fixedClock('2026-05-10T12:00:00Z');
+let t: TestApp;
+let admin: string;
+const id: Record<string, number> = {};
+
+beforeAll(async () => {
+  t = await createTestApp({ clock });
+  admin = (await t.signedIn('super_admin', { firstName: 'Sue', lastName: 'Perry' })).cookie;
+  const q = async (text: ReturnType<typeof sql>) => (await t.db.execute<{ id: number }>(text)).rows[0]!.id;
+  id.program = await q(sql`insert into programs (program_name) values ('Practical Nursing') returning id`);
+  id.course = await q(sql`insert into courses (course_code, course_name, program_id) values ('NUR-101', 'Fundamentals', ${id.program}) returning id`);
+  id.schedule = await q(sql`insert into schedules (course_id, cohort_number, term_number, day_of_week, start_time, end_time, room_number, course_start_date, course_end_date)
+                            values (${id.course}, 3, 1, 1, '08:00', '12:00', 'R1', '2026-02-02', '2026-06-30') returning id`);
+  id.ana = await q(sql`insert into students (first_name, last_name, program_id) values ('Ana', 'Lopez', ${id.program}) returning id`);
+  id.record = await q(sql`insert into attendance_records (student_id, schedule_id, session_date, status, minutes_attended, scheduled_minutes, source)
+                          values (${id.ana}, ${id.schedule}, '2026-05-04', 'present', 240, 240, 'qr') returning id`);
+  const entry = (table: string, recordId: number | string | null) =>
+    t.db.execute(sql`insert into audit_logs (action, table_name, record_id, new_values) values ('Update', ${table}, ${recordId == null ? null : String(recordId)}, '{"x":1}')`);
+  await entry('students', id.ana);
+  await entry('student_withdrawals', id.ana); // keyed by the student
+  await entry('courses', id.course);
+  await entry('schedules', id.schedule);
+  await entry('attendance', id.record);
+  await entry('programs', id.program);
+  await entry('students', 999_999); // since deleted
+  await entry('settings', null);
+  // 40 more students, each with an entry: a full page of one kind.
+  for (let i = 0; i < 40; i++) {
+    const s = await q(sql`insert into students (first_name, last_name) values (${`First${i}`}, 'Many') returning id`);
+    await entry('students', s);
+  }
+});
+afterAll(() => t.close());
+
+type Entry = { tableName: string; recordId: string | null; recordName: string | null };
+const page = async (q: string) => {
+  const res = await t.app.inject({ url: `/api/audit-logs${q}`, headers: { cookie: admin } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as Entry[];
+};
+
+describe("audit entries name their records", () => {
+  it('names students, courses, classes, attendance records and programs; nothing for a deleted record or a settings change', async () => {
+    const entries = await page('?pageSize=200');
+    const nameOf = (table: string, recordId: number | null) => entries.find((e) => e.tableName === table && e.recordId === (recordId == null ? null : String(recordId)))?.recordName;
+    expect(nameOf('students', id.ana!)).toBe('Ana Lopez');
+    expect(nameOf('student_withdrawals', id.ana!)).toBe('Ana Lopez');
+    expect(nameOf('courses', id.course!)).toBe('NUR-101 — Fundamentals');
+    expect(nameOf('schedules', id.schedule!)).toBe('NUR-101 · cohort 3');
+    expect(nameOf('attendance', id.record!)).toBe('Ana Lopez · NUR-101 · 2026-05-04');
+    expect(nameOf('programs', id.program!)).toBe('Practical Nursing');
+    expect(nameOf('students', 999_999)).toBeNull();
+    expect(nameOf('settings', null)).toBeNull();
+  });
+
+  it('resolves the names of a page in one statement per kind of record, not one per entry', async () => {
+    const execute = vi.spyOn(t.db, 'execute');
+    try {
+      const entries = await page('?table=students&pageSize=50');
+      expect(entries.filter((e) => e.recordName?.endsWith(' Many'))).toHaveLength(40);
+      const nameQueries = execute.mock.calls.filter(([q]) => JSON.stringify(q).includes(' as name'));
+      expect(nameQueries).toHaveLength(1);
+    } finally {
+      execute.mockRestore();
+    }
+  });
+});
