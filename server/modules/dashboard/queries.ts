@@ -3,7 +3,7 @@ import { ATTENDED_STATUSES } from '../../../common/constants.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { alertAcknowledgements, attendanceRecords, courses, programs, schedules, students, studentsAtRiskDaily, users } from '../../db/schema/index.ts';
 import { userFullName } from '../../db/user-name.ts';
-import { dayOfWeek } from '../../lib/school-time.ts';
+import { classMinutes, meetingCountBetween, scheduleMeetsOn } from '../../db/meeting-rule.ts';
 import type { ScheduleScope } from '../qr-sessions/service.ts';
 
 // Queries of the dashboard: analytic aggregates over a school's attendance, so raw SQL (filters,
@@ -50,9 +50,7 @@ function meetingOn(date: string, scope: ScheduleScope): SQL {
   return sql`
     select s.id from schedules s
      where ${inScope(scope)} and (
-       (s.is_active and s.day_of_week = ${dayOfWeek(date)} and ${date}::date between s.course_start_date and s.course_end_date
-        and not (${date}::date = any(s.holiday_exceptions)))
-       or ${date}::date = any(s.makeup_dates)
+       ${scheduleMeetsOn('s', sql`${date}::date`)}
        or exists (select 1 from qr_sessions q where q.schedule_id = s.id and q.session_date = ${date}))`;
 }
 
@@ -321,11 +319,8 @@ export async function studentStandings(db: DbOrTx, scope: ScheduleScope, d: { si
        group by a.student_id, a.schedule_id
     ), remaining as (
       select s.id as schedule_id,
-             (select count(*) from generate_series(greatest(${d.today}::date + 1, s.course_start_date), s.course_end_date, interval '1 day') d
-               where extract(dow from d) = s.day_of_week and not (d::date = any(s.holiday_exceptions)))::int
-             * (extract(epoch from (case when s.end_time > s.start_time then s.end_time - s.start_time else s.end_time - s.start_time + interval '24 hours' end)) / 60)::int
-               as remaining_minutes
-        from schedules s where s.is_active and ${inScope(scope)}
+             ${meetingCountBetween('s', sql`${d.today}::date + 1`, sql`'infinity'::date`)} * ${classMinutes('s')} as remaining_minutes
+        from schedules s where ${inScope(scope)}
     )
     select per.student_id as "studentId", per.schedule_id as "scheduleId", st.first_name || ' ' || st.last_name as name,
            c.id as "courseId", c.course_name as "courseName", c.course_code as "courseCode",

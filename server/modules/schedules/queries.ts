@@ -2,6 +2,7 @@ import { and, asc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle
 import type { DbOrTx } from '../../db/client.ts';
 import type { ProgramCohort } from '../../../common/schedules.ts';
 import { userFullName } from '../../db/user-name.ts';
+import { scheduleMeetsOn } from '../../db/meeting-rule.ts';
 import { courses, qrSessions, scheduleRosters, schedules, students, users } from '../../db/schema/index.ts';
 
 export type ScheduleWrite = Pick<
@@ -190,19 +191,6 @@ export async function insertIntoProgramRosters(db: DbOrTx, studentId: number, pr
     on conflict do nothing`);
 }
 
-/**
- * Whether a schedule meets on a school-local date, as SQL: a make-up date always; otherwise an
- * active schedule on its day of the week, within its course dates, not on one of its holidays.
- * The rule of common/hours.ts whyNotAMeeting (plus: the schedule is active), said where the rows
- * are filtered; meetings-agree.test.ts checks the two agree on random calendars.
- */
-function meetsOn(date: string, weekday: number): SQL {
-  return sql`(${date}::date = any(${schedules.makeupDates})
-    or (${schedules.isActive} and ${schedules.dayOfWeek} = ${weekday}
-        and ${date}::date between ${schedules.courseStartDate} and ${schedules.courseEndDate}
-        and not (${date}::date = any(${schedules.holidayExceptions}))))`;
-}
-
 /** What decides whether a schedule meets on a date (common/hours.ts notAMeeting), with its course's name and program. */
 export async function selectMeetingCalendar(db: DbOrTx, id: number) {
   const [row] = await db
@@ -230,7 +218,7 @@ export type MeetingRow = ScheduleRow & { programId: number | null; openSessionId
  */
 export async function selectMeetingsOn(
   db: DbOrTx,
-  opts: { date: string; weekday: number; now: Date; instructorId?: number | null; scheduleId?: number },
+  opts: { date: string; now: Date; instructorId?: number | null; scheduleId?: number },
 ): Promise<MeetingRow[]> {
   const open = sql`(select q from ${qrSessions} q where q.schedule_id = ${schedules.id} and q.is_active and q.expires_at > ${opts.now}::timestamptz order by q.created_at desc limit 1)`;
   const rows = await db
@@ -246,7 +234,7 @@ export async function selectMeetingsOn(
     .leftJoin(users, eq(users.id, schedules.instructorId))
     .where(
       and(
-        meetsOn(opts.date, opts.weekday),
+        scheduleMeetsOn('schedules', sql`${opts.date}::date`),
         opts.instructorId != null ? eq(schedules.instructorId, opts.instructorId) : undefined,
         opts.scheduleId != null ? eq(schedules.id, opts.scheduleId) : undefined,
       ),

@@ -228,8 +228,8 @@ export async function addStudentToProgramRosters(tx: DbOrTx, studentId: number, 
 const closes = (c: { programId: number | null }, programId: number | null) => c.programId == null || c.programId === programId;
 
 /** The meetings of `date` that no school or program closure cancels. */
-async function meetingsOn(db: DbOrTx, opts: Omit<Parameters<typeof selectMeetingsOn>[1], 'weekday'>): Promise<MeetingRow[]> {
-  const [rows, closures] = await Promise.all([selectMeetingsOn(db, { ...opts, weekday: dayOfWeek(opts.date) }), listClosures(db, { from: opts.date, to: opts.date })]);
+async function meetingsOn(db: DbOrTx, opts: Parameters<typeof selectMeetingsOn>[1]): Promise<MeetingRow[]> {
+  const [rows, closures] = await Promise.all([selectMeetingsOn(db, opts), listClosures(db, { from: opts.date, to: opts.date })]);
   return rows.filter((r) => !closures.some((c) => closes(c, r.programId)));
 }
 
