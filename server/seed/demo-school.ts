@@ -11,6 +11,7 @@ import {
   coursePrerequisites,
   courses,
   instructorProfiles,
+  programTimeClockVersions,
   programs,
   qrSessions,
   scheduleRosters,
@@ -147,6 +148,9 @@ export async function seedDemoSchool(db: Db, opts: SeedOptions): Promise<SeedRes
       )
       .returning({ id: programs.id, code: programs.programCode });
     const programId = new Map(programRows.map((r) => [r.code!, r.id]));
+    // The demo school has kept attendance by Muster's first rule all along (a forgotten check-out
+    // earns up to the class end), as a school that adopted Muster before time-clock rules existed.
+    await tx.insert(programTimeClockVersions).values(programRows.map((r) => ({ programId: r.id, effectiveFrom: null, missingCheckOut: 'credit_to_scheduled_end', rounding: 'none', roundingMinutes: 15, graceMinutes: 0 })));
 
     const courseRows = await tx
       .insert(courses)
