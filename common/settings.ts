@@ -22,6 +22,8 @@ export function isValidTimeZone(tz: string): boolean {
   }
 }
 
+const TIME_ZONE_MESSAGE = 'Time zone must be an IANA zone such as America/Chicago';
+
 export const attendanceSettingsSchema = z.object({
   lateThresholdMinutes: int('Late threshold', 0, 120),
   earlyLeaveThresholdMinutes: int('Early-leave threshold', 0, 120),
@@ -29,7 +31,7 @@ export const attendanceSettingsSchema = z.object({
   autoMarkAbsentHours: int('Auto-mark absent', 1, 72),
   enableBluetoothVerification: z.boolean(),
   allowInstructorOverride: z.boolean(),
-  timeZone: z.string().refine(isValidTimeZone, 'Time zone must be an IANA zone such as America/Chicago'),
+  timeZone: z.string().refine(isValidTimeZone, TIME_ZONE_MESSAGE),
   /**
    * The date from which Muster keeps attendance (a school that adopts it mid-year); null: since each
    * student's start. Before it nothing is scheduled or absent: students' hours are their opening
@@ -111,7 +113,8 @@ export const DEFAULT_SETTINGS: Settings = {
     earlyLeaveThresholdMinutes: 10,
     qrCodeExpirationMinutes: 30,
     autoMarkAbsentHours: 2,
-    enableBluetoothVerification: true,
+    // Off, unlike SPEC §9: there is no Bluetooth check yet, and "on" promised one (docs/decisions/046).
+    enableBluetoothVerification: false,
     allowInstructorOverride: true,
     timeZone: 'UTC',
     recordsStartDate: null,
@@ -171,3 +174,29 @@ export const systemStatusSchema = z.object({
 export type SystemStatus = z.infer<typeof systemStatusSchema>;
 
 export const LOCAL_SIGN_IN_NEEDS_SSO = 'Local sign-in can be turned off only once single sign-on is configured (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET).';
+
+/** GET /api/settings/time-zone-impact?timeZone=: what changing the school's time zone would recount. */
+export const timeZoneImpactQuerySchema = z.object({
+  timeZone: z.string({ error: 'timeZone is required' }).max(100).refine(isValidTimeZone, TIME_ZONE_MESSAGE),
+});
+
+/** Before and after, as the same read would answer with the school's current zone and with the new one. */
+const beforeAfter = z.object({ now: z.number().int(), after: z.number().int() });
+
+/**
+ * The answer: every class time is read on the new clock (`classTimesMoveMinutes`: how far a class at
+ * 08:00 today moves; + later, − earlier), so all history's check-ins are measured again against
+ * them; the counts say how much history that is, and the withdrawal watch now and after.
+ */
+export const timeZoneImpactSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  classTimesMoveMinutes: z.number().int(),
+  schedules: z.number().int(),
+  attendanceRecords: z.number().int(),
+  checkIns: z.number().int(),
+  openSessions: z.number().int(),
+  overdueWithdrawals: beforeAfter,
+  onWithdrawalWatch: beforeAfter,
+});
+export type TimeZoneImpact = z.infer<typeof timeZoneImpactSchema>;

@@ -28,6 +28,7 @@ import { builtScanScript, registerWebApp } from './plugins/web-app.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
+import { timeZoneChangeRoutes } from './modules/time-zone-change/routes.ts';
 import { studentsRoutes } from './modules/students/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 import { programsRoutes } from './modules/programs/routes.ts';
@@ -109,6 +110,7 @@ export async function buildApp(
   await app.register(healthRoutes(full));
   await app.register(authRoutes(full));
   await app.register(settingsRoutes(full));
+  await app.register(timeZoneChangeRoutes(full));
   await app.register(usersRoutes(full));
   await app.register(studentsRoutes(full));
   await app.register(programsRoutes(full));

@@ -283,9 +283,11 @@ const URGENCY = { overdue: 0, due: 1, watch: 2 } as const;
  * program's withdrawAfterDays, counted in calendar days since the LDA (or from the first scheduled
  * day for those who never came) without scheduled breaks of 5+ days and leave days. Students on a
  * leave today are not listed; a leave that ended without a return counts again from its end.
+ * `timeZone`: the watch as it would be on another clock, today included (Settings' preview of a
+ * time-zone change); absent, the school's.
  */
-export async function withdrawalWatch(db: DbOrTx, q: { asOf?: string; programId?: number }, clock: Clock): Promise<WatchRow[]> {
-  const { asOf, timeZone } = await ledgerAsOf(db, clock, q.asOf);
+export async function withdrawalWatch(db: DbOrTx, q: { asOf?: string; programId?: number; timeZone?: string }, clock: Clock): Promise<WatchRow[]> {
+  const { asOf, timeZone } = q.timeZone ? { asOf: localDate(clock.now(), q.timeZone), timeZone: q.timeZone } : await ledgerAsOf(db, clock, q.asOf);
   const policyOf = cached((programId: number | null) => (programId == null ? Promise.resolve(undefined) : programPolicy(db, programId)));
   const breaksOf = cached((programId: number | null) => breakDates(db, programId, asOf));
   const rows: WatchRow[] = [];

@@ -1,8 +1,10 @@
-import { flexRender, type Cell, type Header, type Row, type RowData, type Table } from '@tanstack/react-table';
+import { flexRender, getCoreRowModel, useReactTable, type Cell, type Header, type Row, type RowData, type Table } from '@tanstack/react-table';
 import { ArrowDown, ArrowUp, ChevronsUpDown } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useId, useRef, type ReactNode } from 'react';
 import { cn } from '../../lib/cn.ts';
 import { NARROW_SCREEN, useMediaQuery } from '../../lib/use-media-query.ts';
+import { usePrintRows } from './print-rows.ts';
+import { useOverflowsSideways } from './scroll-box.tsx';
 import { Spinner } from './spinner.tsx';
 import { ToolbarSelect } from './toolbar.tsx';
 
@@ -52,7 +54,40 @@ function ariaSort(sorted: false | 'asc' | 'desc'): 'ascending' | 'descending' | 
  */
 export function DataTable<T>(props: DataTableProps<T>) {
   const narrow = useMediaQuery(NARROW_SCREEN);
-  return props.cardsOnPhone && narrow ? <CardTable {...props} /> : <WideTable {...props} />;
+  const printing = usePrintRows(props.table);
+  const onScreen = props.cardsOnPhone && narrow ? <CardTable {...props} /> : <WideTable {...props} />;
+  if (!printing) return onScreen;
+  // While the list prints (print-rows.ts): the screen keeps its page, the paper gets every row.
+  return (
+    <>
+      <div className="print:hidden">{onScreen}</div>
+      <PrintedTable {...props} rows={printing.rows} />
+    </>
+  );
+}
+
+/**
+ * Every row of the list, for paper only: the same columns (and hidden ones) drawn as a table, in the
+ * order the rows came (the list's order on screen), without sort buttons.
+ */
+function PrintedTable<T>({ table, caption, rowClassName, rows }: DataTableProps<T> & { rows: T[] }) {
+  const getRowId = table.options.getRowId;
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const printed = useReactTable({
+    data: rows,
+    columns: table.options.columns,
+    state: { columnVisibility: table.getState().columnVisibility },
+    enableSorting: false,
+    manualPagination: true,
+    autoResetPageIndex: false,
+    ...(getRowId ? { getRowId } : {}),
+    getCoreRowModel: getCoreRowModel(),
+  });
+  return (
+    <div className="hidden print:block" data-printed-list>
+      <WideTable table={printed} caption={caption} empty={null} {...(rowClassName ? { rowClassName } : {})} />
+    </div>
+  );
 }
 
 /** The row-actions column: the conventional id `actions`, or marked so in its meta. */
@@ -76,22 +111,6 @@ function RowActions<T>({ row, children }: { row: Row<T>; children: ReactNode }) 
   );
 }
 
-/** Whether the box is narrower than its contents (it scrolls sideways), kept up to date as either resizes. */
-function useOverflowsSideways(ref: RefObject<HTMLElement | null>): boolean {
-  const [overflows, setOverflows] = useState(false);
-  useEffect(() => {
-    const box = ref.current;
-    if (!box) return;
-    const measure = () => setOverflows(box.scrollWidth > box.clientWidth + 1);
-    const observer = new ResizeObserver(measure);
-    observer.observe(box);
-    if (box.firstElementChild) observer.observe(box.firstElementChild);
-    measure();
-    return () => observer.disconnect();
-  }, [ref]);
-  return overflows;
-}
-
 // The pinned actions column: opaque (rows scroll beneath it), with an edge shadow while they do.
 const PINNED = 'sticky right-0';
 const PINNED_EDGE = 'shadow-[inset_1px_0_0_#e2e8f0,-8px_0_8px_-6px_rgb(15_23_42/0.2)]';
@@ -105,7 +124,7 @@ function WideTable<T>({ table, caption, isLoading = false, empty, className, row
   return (
     // `relative`: visually hidden (absolutely positioned) header text stays inside the scroll box
     // instead of widening the whole page.
-    <div ref={scrollBox} className={cn('relative overflow-x-auto', className)}>
+    <div ref={scrollBox} data-list-table className={cn('relative overflow-x-auto', className)}>
       <table className="min-w-full border-collapse text-left text-sm" aria-busy={isLoading || undefined}>
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 bg-slate-50/80">
@@ -122,6 +141,7 @@ function WideTable<T>({ table, caption, isLoading = false, empty, className, row
                     key={header.id}
                     scope="col"
                     aria-sort={canSort ? ariaSort(sorted) : undefined}
+                    data-row-actions={isRowActions(column) || undefined}
                     className={cn(
                       'px-3 py-3 text-xs font-semibold first:pl-4 last:pr-4 tracking-wide whitespace-nowrap text-slate-600 uppercase',
                       column.columnDef.meta?.className,
@@ -162,7 +182,7 @@ function WideTable<T>({ table, caption, isLoading = false, empty, className, row
                   const classes = cn('px-3 py-3 align-middle text-slate-700 first:pl-4 last:pr-4', meta?.className);
                   if (isRowActions(cell.column)) {
                     return (
-                      <td key={cell.id} className={cn(classes, PINNED, PINNED_BODY, scrolls && PINNED_EDGE)}>
+                      <td key={cell.id} data-row-actions className={cn(classes, PINNED, PINNED_BODY, scrolls && PINNED_EDGE)}>
                         <RowActions row={row}>{content}</RowActions>
                       </td>
                     );
@@ -245,9 +265,9 @@ function CardRow<T>({ row, className }: { row: Row<T>; className: string | undef
           );
         }
         if (label === null || isRowActions(cell.column)) {
-          // Row actions: the card's last line, with touch-sized buttons.
+          // Row actions: the card's last line, with touch-sized buttons (icons square, labelled ones as wide as their label).
           return (
-            <td key={cell.id} role="cell" className="order-last flex justify-end empty:hidden has-[>div:empty]:hidden [&_button]:size-11">
+            <td key={cell.id} role="cell" className="order-last flex justify-end empty:hidden has-[>div:empty]:hidden [&_button]:min-h-11 [&_button]:min-w-11">
               {isRowActions(cell.column) ? <RowActions row={row}>{content}</RowActions> : content}
             </td>
           );

@@ -1,42 +1,37 @@
-import { History, PencilLine, Undo2, Users } from 'lucide-react';
-import { Link } from 'react-router';
-import { useState } from 'react';
+import { getCoreRowModel, useReactTable } from '@tanstack/react-table';
+import { Users } from 'lucide-react';
+import { useMemo, useState } from 'react';
 import type { AttendanceRow } from '../../../common/attendance.ts';
 import type { Schedule } from '../../../common/schedules.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { RecordHistoryDialog, type HistoryTarget } from '../../components/record-history-dialog.tsx';
-import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
+import { DataTable } from '../../components/ui/data-table.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { cn } from '../../lib/cn.ts';
-import { useRoster, useUndoCheckOut } from './attendance-api.ts';
-import { formatDate, formatLocalTime } from '../../lib/format.ts';
-import { useServerNow } from '../../lib/server-clock.ts';
+import { useRoster } from './attendance-api.ts';
+import { formatDate } from '../../lib/format.ts';
 import { useSettings } from '../../lib/shared-queries.ts';
-import { formatMinutes } from './format.ts';
-import { classSpan, liveMinutes, type ClassSpan } from './live-minutes.ts';
+import { classSpan } from './live-minutes.ts';
 import { MeetingDateBar } from './meeting-date.tsx';
 import { OverrideDialog } from './override-dialog.tsx';
-import { ProxyFlagBadge, ProxyFlagDialog, flagStanding } from './proxy-flags.tsx';
-import { ScanFlagNotice, openScanFlag } from './scan-flag.tsx';
-import { AttendanceStatusBadge } from './status-badge.tsx';
+import { ProxyFlagDialog, flagStanding } from './proxy-flags.tsx';
+import { isIn, rosterColumns } from './roster-columns.tsx';
+import { openScanFlag } from './scan-flag.tsx';
 
 type Filter = 'all' | 'missing' | 'in';
+const NO_ROWS: AttendanceRow[] = [];
 const FILTERS: { value: Filter; label: string }[] = [
   { value: 'all', label: 'All' },
   { value: 'missing', label: 'Not checked in' },
   { value: 'in', label: 'Checked in' },
 ];
 
-/** Attended the meeting (a scan or an override to present/late); absent and excused did not. */
-const isIn = (r: AttendanceRow) => r.status === 'present' || r.status === 'late' || r.status === 'incomplete';
-/** Checked in and out: the check-out can be undone in one action (POST /api/attendance/{id}/undo-check-out). */
-const canUndoCheckOut = (r: AttendanceRow) => r.id != null && r.scanInTime != null && r.scanOutTime != null && isIn(r);
-
 /**
  * The class roster merged with one meeting's records (the server's list, no sample students),
  * polled every 5 s while a session is live (SPEC §4), with a manual override per row. The meeting
  * is today's (or the running session's) unless a past date is picked to review and correct.
+ * A table on a screen, one card per student on a phone (roster-columns.tsx).
  */
 export function RosterPanel({
   schedule,
@@ -60,18 +55,43 @@ export function RosterPanel({
   // The student whose "possible proxy" evidence is open, likewise read fresh from each poll.
   const [reviewingId, setReviewingId] = useState<number | null>(null);
   const [history, setHistory] = useState<HistoryTarget | null>(null);
-  const rows = roster.data ?? [];
+  const rows = roster.data ?? NO_ROWS;
   const checkedIn = rows.filter(isIn).length;
   const missing = rows.filter((r) => r.status == null).length;
-  const shown = rows.filter((r) => (filter === 'all' ? true : filter === 'in' ? isIn(r) : r.status == null));
+  // Kept while rows and filter stay: a new array on every render would make the table recount its rows each time.
+  const shown = useMemo(() => rows.filter((r) => (filter === 'all' ? true : filter === 'in' ? isIn(r) : r.status == null)), [rows, filter]);
   const rate = rows.length ? Math.round((checkedIn / rows.length) * 100) : 0;
   const sessionDate = rows[0]?.sessionDate;
   // While class runs, minutes are shown as so far / projected to the scheduled end.
-  const span = live && sessionDate && timeZone ? classSpan(sessionDate, schedule.startTime, schedule.endTime, timeZone) : null;
+  const span = useMemo(
+    () => (live && sessionDate && timeZone ? classSpan(sessionDate, schedule.startTime, schedule.endTime, timeZone) : null),
+    [live, sessionDate, timeZone, schedule.startTime, schedule.endTime],
+  );
   const editing = rows.find((r) => r.studentId === editingId) ?? null;
   const reviewing = rows.find((r) => r.studentId === reviewingId) ?? null;
   const toReview = rows.filter((r) => flagStanding(r) === 'flagged').length;
   const scansToReview = rows.filter((r) => openScanFlag(r) != null).length;
+  const columns = useMemo(
+    () =>
+      rosterColumns({
+        scheduleId: schedule.id,
+        span,
+        onOverride: (r) => setEditingId(r.studentId),
+        onReview: (r) => setReviewingId(r.studentId),
+        onHistory: (r) => r.id != null && setHistory({ id: r.id, description: `${r.firstName} ${r.lastName} · ${schedule.courseCode} · ${formatDate(r.sessionDate, 'medium')}` }),
+      }),
+    [schedule.id, schedule.courseCode, span],
+  );
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const table = useReactTable({
+    data: shown,
+    columns,
+    enableSorting: false,
+    // Not paged: nothing to reset when the rows change (a reset is a state change, hence another render).
+    autoResetPageIndex: false,
+    getRowId: (r) => String(r.studentId),
+    getCoreRowModel: getCoreRowModel(),
+  });
 
   return (
     <Card className="overflow-hidden">
@@ -152,142 +172,18 @@ export function RosterPanel({
             </div>
           </div>
 
-          <div className="relative overflow-x-auto">
-            <table className="w-full min-w-[44rem] text-left text-sm">
-              <caption className="sr-only">Roster for {schedule.courseName}: attendance status, check-in and check-out times</caption>
-              <thead className="border-y border-slate-200 bg-slate-50 text-xs font-semibold text-slate-600">
-                <tr>
-                  <th scope="col" className="px-5 py-2.5 sm:px-6">Student</th>
-                  <th scope="col" className="px-3 py-2.5">SIS ID</th>
-                  <th scope="col" className="px-3 py-2.5">Status</th>
-                  <th scope="col" className="px-3 py-2.5">Check-in</th>
-                  <th scope="col" className="px-3 py-2.5">Check-out</th>
-                  <th scope="col" className="px-3 py-2.5">{span ? 'Minutes (so far / projected)' : 'Minutes'}</th>
-                  <th scope="col" className="px-5 py-2.5 text-right sm:px-6">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {shown.map((r) => (
-                  <RosterRow
-                    key={r.studentId}
-                    row={r}
-                    scheduleId={schedule.id}
-                    span={span}
-                    onOverride={() => setEditingId(r.studentId)}
-                    onReview={() => setReviewingId(r.studentId)}
-                    onHistory={() => r.id != null && setHistory({ id: r.id, description: `${r.firstName} ${r.lastName} · ${schedule.courseCode} · ${formatDate(r.sessionDate, 'medium')}` })}
-                  />
-                ))}
-                {shown.length === 0 ? (
-                  <tr>
-                    <td colSpan={7} className="px-6 py-8 text-center text-sm text-slate-600">
-                      {filter === 'missing' ? 'Everyone has a record for this meeting.' : 'Nobody has checked in yet.'}
-                    </td>
-                  </tr>
-                ) : null}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            table={table}
+            caption={`Roster for ${schedule.courseName}: attendance status, check-in and check-out times`}
+            empty={filter === 'missing' ? 'Everyone has a record for this meeting.' : 'Nobody has checked in yet.'}
+            className="border-t border-slate-200"
+            cardsOnPhone
+          />
         </>
       )}
       <OverrideDialog row={editing} scheduleId={schedule.id} onClose={() => setEditingId(null)} />
       <ProxyFlagDialog row={reviewing} scheduleId={schedule.id} onClose={() => setReviewingId(null)} />
       <RecordHistoryDialog record={history} onClose={() => setHistory(null)} />
     </Card>
-  );
-}
-
-function RosterRow({
-  row,
-  scheduleId,
-  span,
-  onOverride,
-  onReview,
-  onHistory,
-}: {
-  row: AttendanceRow;
-  scheduleId: number;
-  span: ClassSpan | null;
-  onOverride: () => void;
-  onReview: () => void;
-  onHistory: () => void;
-}) {
-  const name = `${row.firstName} ${row.lastName}`;
-  const minutes = formatMinutes(row.minutesAttended);
-  const undo = useUndoCheckOut();
-  return (
-    <tr className="align-baseline hover:bg-slate-50/60" data-student-id={row.studentId}>
-      <th scope="row" className="px-5 py-3 font-medium whitespace-nowrap text-slate-900 sm:px-6">
-        <Link to={`/students/${row.studentId}`} className="text-blue-700 underline-offset-2 hover:underline">
-          {name}
-        </Link>
-      </th>
-      <td className="px-3 py-3 font-mono text-xs whitespace-nowrap text-slate-700">{row.sisStudentId ?? '—'}</td>
-      <td className="px-3 py-3">
-        <AttendanceStatusBadge status={row.status} />
-        {row.isManualOverride ? (
-          <p className="mt-1 max-w-[14rem] text-xs text-slate-600" title={row.overrideReason ?? undefined}>
-            <span className="font-medium">Override:</span> {row.overrideReason}
-          </p>
-        ) : row.source === 'auto' ? (
-          <p className="mt-1 text-xs text-slate-500">Marked automatically</p>
-        ) : null}
-        {flagStanding(row) ? (
-          <div>
-            <ProxyFlagBadge row={row} onOpen={onReview} />
-          </div>
-        ) : null}
-        <ScanFlagNotice row={row} scheduleId={scheduleId} />
-      </td>
-      <td className="px-3 py-3 text-slate-700 tabular-nums">{formatLocalTime(row.scanInTime) ?? <span className="text-slate-400">—</span>}</td>
-      <td className="px-3 py-3 text-slate-700 tabular-nums">{formatLocalTime(row.scanOutTime) ?? <span className="text-slate-400">—</span>}</td>
-      <td className="px-3 py-3 text-slate-700 tabular-nums">
-        {span && row.scanInTime && isIn(row) ? (
-          <LiveMinutes row={row} span={span} />
-        ) : (
-          <>
-            {minutes ?? <span className="text-slate-400">—</span>}
-            {row.scheduledMinutes ? <span className="text-xs text-slate-500"> / {formatMinutes(row.scheduledMinutes)}</span> : null}
-          </>
-        )}
-      </td>
-      <td className="px-5 py-2 text-right sm:px-6">
-        <div className="flex flex-wrap justify-end gap-1">
-          {canUndoCheckOut(row) ? (
-            <Button
-              size="sm"
-              variant="ghost"
-              onClick={() => undo.mutate({ row, scheduleId })}
-              disabled={undo.isPending}
-              className="whitespace-nowrap"
-              aria-label={`Undo check-out for ${name}`}
-              icon={Undo2}
-            >
-              Undo check-out
-            </Button>
-          ) : null}
-          {row.id != null ? (
-            <Button size="sm" variant="ghost" onClick={onHistory} aria-label={`History of ${name}'s record`} icon={History}>History</Button>
-          ) : null}
-          <Button size="sm" variant="ghost" onClick={onOverride} aria-label={`Override attendance for ${name}`} icon={PencilLine}>Override</Button>
-        </div>
-      </td>
-    </tr>
-  );
-}
-
-/** A checked-in student's minutes while class runs, redrawn every second on the server's clock. */
-function LiveMinutes({ row, span }: { row: AttendanceRow; span: ClassSpan }) {
-  const now = useServerNow();
-  const m = liveMinutes(row, span, now);
-  if (!m) return null;
-  return (
-    <span data-testid="live-minutes" className="whitespace-nowrap">
-      <span className="font-medium text-slate-900">{formatMinutes(m.soFar)}</span> so far
-      <span className="text-slate-400"> / </span>
-      {formatMinutes(m.projected)} projected
-    </span>
   );
 }

@@ -1,3 +1,4 @@
+import { createColumnHelper, getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table';
 import { LogOut, MonitorSmartphone, RefreshCw } from 'lucide-react';
 import { useRef } from 'react';
 import type { LoginSessionInfo } from '../../../common/auth.ts';
@@ -5,6 +6,7 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
+import { DataTable } from '../../components/ui/data-table.tsx';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
 import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { PageHeader } from '../../components/ui/page-header.tsx';
@@ -47,6 +49,17 @@ export function SessionsPage() {
       onError: (error) => notifyFailure(error, 'Failed to end the other sessions. Please try again.'),
     });
 
+  // A table on a screen, one card per session on a phone (issue 28 item 11: it overflowed at 390 px).
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const table = useReactTable({
+    data: sessions.data ?? NO_SESSIONS,
+    columns: sessionColumns(onEnd, endOne.isPending),
+    autoResetPageIndex: false,
+    enableSorting: false,
+    getRowId: (s) => String(s.id),
+    getCoreRowModel: getCoreRowModel(),
+  });
+
   return (
     <>
       <PageHeader
@@ -70,55 +83,8 @@ export function SessionsPage() {
         <Alert>Could not load your sessions. Please try again.</Alert>
       ) : sessions.data && sessions.data.length > 0 ? (
         <Card>
-          <div ref={tableRef} tabIndex={-1} className="overflow-x-auto rounded-xl outline-none focus-visible:outline-2 focus-visible:outline-blue-600">
-            <table className="min-w-full text-left text-sm">
-              <caption className="sr-only">Your sessions, most recently used first</caption>
-              <thead className="border-b border-slate-200 bg-slate-50 text-xs text-slate-600 uppercase">
-                <tr>
-                  <th scope="col" className="px-4 py-2 sm:px-6">Browser</th>
-                  <th scope="col" className="px-4 py-2">Address</th>
-                  <th scope="col" className="px-4 py-2">Signed in</th>
-                  <th scope="col" className="px-4 py-2">Last active</th>
-                  <th scope="col" className="px-4 py-2">Ends by</th>
-                  <th scope="col" className="px-4 py-2">
-                    <span className="sr-only">Action</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {sessions.data.map((s) => (
-                  <tr key={s.id}>
-                    <th scope="row" className="px-4 py-3 font-medium text-slate-900 sm:px-6">
-                      <span className="flex flex-wrap items-center gap-2">
-                        {s.browser}
-                        {s.current ? <Badge tone="blue">This browser</Badge> : null}
-                      </span>
-                    </th>
-                    <td className="px-4 py-3 text-slate-700 tabular-nums">{s.ipAddress ?? 'Unknown'}</td>
-                    <td className="px-4 py-3 text-slate-700">{formatDateTime(s.createdAt)}</td>
-                    <td className="px-4 py-3 text-slate-700">{formatDateTime(s.lastSeenAt)}</td>
-                    <td className="px-4 py-3 text-slate-700">{formatDateTime(s.expiresAt)}</td>
-                    <td className="px-4 py-3 text-right">
-                      {s.current ? (
-                        <Button size="sm" variant="secondary" onClick={signOut}>
-                          Sign out
-                        </Button>
-                      ) : (
-                        <Button
-                          size="sm"
-                          variant="secondary"
-                          onClick={() => onEnd(s)}
-                          disabled={endOne.isPending}
-                          aria-label={`End session: ${s.browser}, signed in ${formatDateTime(s.createdAt)}`}
-                        >
-                          End session
-                        </Button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+          <div ref={tableRef} tabIndex={-1} className="rounded-xl outline-none focus-visible:outline-2 focus-visible:outline-blue-600">
+            <DataTable table={table} caption="Your sessions, most recently used first" empty="No sessions" cardsOnPhone />
           </div>
         </Card>
       ) : (
@@ -128,4 +94,43 @@ export function SessionsPage() {
       )}
     </>
   );
+}
+
+const col = createColumnHelper<LoginSessionInfo>();
+const NO_SESSIONS: LoginSessionInfo[] = [];
+
+/** Row headers and buttons named after their session, so keyboard and screen-reader users get the same as everyone else. */
+function sessionColumns(onEnd: (s: LoginSessionInfo) => void, ending: boolean): ColumnDef<LoginSessionInfo, never>[] {
+  const columns = [
+    col.accessor('browser', {
+      header: 'Browser',
+      meta: { rowHeader: true, className: 'font-medium text-slate-900' },
+      cell: ({ row: { original: s } }) => (
+        <span className="flex flex-wrap items-center gap-2">
+          {s.browser}
+          {s.current ? <Badge tone="blue">This browser</Badge> : null}
+        </span>
+      ),
+    }),
+    col.accessor('ipAddress', { header: 'Address', meta: { className: 'tabular-nums' }, cell: ({ getValue }) => getValue() ?? 'Unknown' }),
+    col.accessor('createdAt', { header: 'Signed in', cell: ({ getValue }) => formatDateTime(getValue()) }),
+    col.accessor('lastSeenAt', { header: 'Last active', cell: ({ getValue }) => formatDateTime(getValue()) }),
+    col.accessor('expiresAt', { header: 'Ends by', cell: ({ getValue }) => formatDateTime(getValue()) }),
+    col.display({
+      id: 'actions',
+      header: () => <span className="sr-only">Action</span>,
+      meta: { className: 'text-right' },
+      cell: ({ row: { original: s } }) =>
+        s.current ? (
+          <Button size="sm" variant="secondary" onClick={signOut}>
+            Sign out
+          </Button>
+        ) : (
+          <Button size="sm" variant="secondary" onClick={() => onEnd(s)} disabled={ending} aria-label={`End session: ${s.browser}, signed in ${formatDateTime(s.createdAt)}`}>
+            End session
+          </Button>
+        ),
+    }),
+  ];
+  return columns as ColumnDef<LoginSessionInfo, never>[];
 }

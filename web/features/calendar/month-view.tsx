@@ -4,13 +4,16 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { cn } from '../../lib/cn.ts';
 import { localDate } from '../../lib/download.ts';
-import { monthLabel, monthOf, monthWeeks, shiftMonth, type Month } from './calendar-dates.ts';
+import { dateRange, monthLabel, monthOf, monthWeeks, shiftMonth, type Month } from './calendar-dates.ts';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /**
  * One month as a real table (a caption, a column header per weekday), closed days marked with the
- * closures' names; the buttons move a month back or forward and the new month is announced.
+ * closures' names; the buttons move a month back or forward and the new month is announced. The
+ * seven columns share the card's width, whatever it is (issue 28: the grid was 722 px wide on a
+ * 390 px phone): on a phone a closed day shows a mark (its name stays for screen readers) and the
+ * month's closures are listed under the grid.
  */
 export function MonthView({ month, onMonthChange, closures }: { month: Month; onMonthChange: (m: Month) => void; closures: Closure[] }) {
   const today = localDate();
@@ -22,7 +25,7 @@ export function MonthView({ month, onMonthChange, closures }: { month: Month; on
         <h2 className="text-lg font-semibold text-slate-900" aria-live="polite">
           {label}
         </h2>
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-2">
           <Button variant="secondary" size="sm" icon={ChevronLeft} onClick={() => onMonthChange(shiftMonth(month, -1))}>
             Previous month
           </Button>
@@ -35,8 +38,8 @@ export function MonthView({ month, onMonthChange, closures }: { month: Month; on
           </Button>
         </div>
       </div>
-      <div className="overflow-x-auto">
-        <table className="w-full min-w-[42rem] table-fixed border-collapse text-sm">
+      <div>
+        <table className="w-full table-fixed border-collapse text-sm">
           <caption className="sr-only">Closures in {label}</caption>
           <thead>
             <tr>
@@ -52,13 +55,13 @@ export function MonthView({ month, onMonthChange, closures }: { month: Month; on
             {monthWeeks(month).map((week) => (
               <tr key={week.find(Boolean)}>
                 {week.map((date, i) => {
-                  if (!date) return <td key={`pad-${i}`} className="h-24 border border-slate-100 bg-slate-50/60" />;
+                  if (!date) return <td key={`pad-${i}`} className="h-14 border border-slate-100 bg-slate-50/60 sm:h-24" />;
                   const closed = closing(date);
                   return (
                     <td
                       key={date}
                       aria-current={date === today ? 'date' : undefined}
-                      className={cn('h-24 border border-slate-200 p-1.5 align-top', closed.length ? 'bg-amber-50' : 'bg-white')}
+                      className={cn('h-14 border border-slate-200 p-0.5 align-top sm:h-24 sm:p-1.5', closed.length ? 'bg-amber-50' : 'bg-white')}
                     >
                       <time dateTime={date} className={cn('inline-flex size-6 items-center justify-center rounded-full text-xs font-semibold', date === today ? 'bg-blue-700 text-white' : 'text-slate-700')}>
                         {Number(date.slice(8))}
@@ -66,10 +69,12 @@ export function MonthView({ month, onMonthChange, closures }: { month: Month; on
                       {closed.length ? (
                         <ul className="mt-1 space-y-0.5">
                           {closed.map((c) => (
-                            <li key={c.id} className="rounded bg-amber-100 px-1 py-0.5 text-xs leading-tight text-amber-950">
+                            <li key={c.id} className="rounded bg-amber-100 px-1 py-0.5 text-xs leading-tight [overflow-wrap:anywhere] text-amber-950 max-sm:h-1.5 max-sm:bg-amber-500 max-sm:p-0">
                               <span className="sr-only">Closed: </span>
-                              {c.name}
-                              {c.programName ? <span className="block text-[0.7rem] text-amber-900">{c.programName} only</span> : null}
+                              <span className="max-sm:sr-only">
+                                {c.name}
+                                {c.programName ? <span className="block text-[0.7rem] text-amber-900">{c.programName} only</span> : null}
+                              </span>
                             </li>
                           ))}
                         </ul>
@@ -82,6 +87,28 @@ export function MonthView({ month, onMonthChange, closures }: { month: Month; on
           </tbody>
         </table>
       </div>
+      <MonthClosures month={month} closures={closures} />
     </Card>
+  );
+}
+
+/** On a phone, where the grid only marks closed days: this month's closures by name, under it. */
+function MonthClosures({ month, closures }: { month: Month; closures: Closure[] }) {
+  const first = `${month}-01`;
+  const last = `${month}-31`;
+  const inMonth = closures.filter((c) => c.startDate <= last && c.endDate >= first);
+  if (inMonth.length === 0) return null;
+  return (
+    <ul aria-label={`Closed in ${monthLabel(month)}`} className="mt-3 space-y-1 text-sm sm:hidden">
+      {inMonth.map((c) => (
+        <li key={c.id} className="flex gap-2">
+          <span aria-hidden="true" className="mt-1.5 size-2 shrink-0 rounded-full bg-amber-500" />
+          <span>
+            <span className="font-medium text-slate-900">{dateRange(c.startDate, c.endDate)}</span> · {c.name}
+            {c.programName ? ` (${c.programName} only)` : ''}
+          </span>
+        </li>
+      ))}
+    </ul>
   );
 }

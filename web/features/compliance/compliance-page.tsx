@@ -61,7 +61,8 @@ function ListTable({ caption, headers, empty, children, count }: { caption: stri
 
 const StudentLink = ({ r }: { r: { studentId: number; firstName: string; lastName: string; sisStudentId: string | null } }) => (
   <th scope="row" className={`${cell} text-left font-medium whitespace-nowrap`}>
-    <Link to={`/students/${r.studentId}`} className="text-blue-800 underline-offset-2 hover:underline">
+    {/* Underlined: beside the SIS ID, colour alone would not mark it as a link (axe link-in-text-block). */}
+    <Link to={`/students/${r.studentId}`} className="text-blue-800 underline underline-offset-2 hover:decoration-2">
       {r.lastName}, {r.firstName}
     </Link>
     {r.sisStudentId ? <span className="ml-2 font-mono text-xs text-slate-500">{r.sisStudentId}</span> : null}

@@ -156,7 +156,7 @@ export function HoursPage() {
           isLoading={rows.isLoading}
           empty={debouncedSearch ? `No students match “${debouncedSearch}”.` : 'No students to show.'}
         />
-        <TablePagination table={table} noun="students" />
+        <TablePagination table={table} noun="students" printAll={rows.data?.everyRow} />
       </Card>
     </>
   );

@@ -1,9 +1,11 @@
+import { createColumnHelper, getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table';
 import { Mail, MessageSquare, Timer } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { EMAIL_NOT_CONFIGURED, type BackgroundJob } from '../../../common/notifications.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
+import { DataTable } from '../../components/ui/data-table.tsx';
 import { notifyFailure } from '../../components/ui/notify.ts';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { formatCount } from '../../lib/format.ts';
@@ -32,7 +34,7 @@ export function DeliveryPanel({ canSendTest }: { canSendTest: boolean }) {
           <Section icon={Mail} title="E-mail" badge={d.email.configured ? <Badge tone="green">Configured</Badge> : <Badge tone="amber">Not configured</Badge>}>
             {d.email.configured ? (
               <p className="text-sm text-slate-700">
-                Sent as <span className="font-medium text-slate-900">{d.email.from}</span>.
+                Sent as <span className="font-medium break-all text-slate-900">{d.email.from}</span>.
               </p>
             ) : (
               <p className="text-sm text-slate-700">{EMAIL_NOT_CONFIGURED} E-mail switches are saved but nothing is sent. See docs/integrations/smtp.md.</p>
@@ -71,24 +73,7 @@ export function DeliveryPanel({ canSendTest }: { canSendTest: boolean }) {
           <Timer aria-hidden="true" className="size-4 text-blue-700" /> Background jobs
         </h3>
         {jobs.data && jobs.data.length > 0 ? (
-          <div className="mt-2 overflow-x-auto">
-            <table className="min-w-full text-sm">
-              <caption className="sr-only">Background jobs and their last run</caption>
-              <thead>
-                <tr className="text-left text-slate-600">
-                  <th scope="col" className="py-1.5 pr-4 font-medium">Job</th>
-                  <th scope="col" className="py-1.5 pr-4 font-medium">Schedule (UTC)</th>
-                  <th scope="col" className="py-1.5 pr-4 font-medium">Last run</th>
-                  <th scope="col" className="py-1.5 font-medium">Result</th>
-                </tr>
-              </thead>
-              <tbody>
-                {jobs.data.map((job) => (
-                  <JobRow key={job.name} job={job} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <JobsTable jobs={jobs.data} />
         ) : (
           <p className="mt-2 text-sm text-slate-600">{jobs.isLoading ? 'Loading…' : 'No job has run yet on this database.'}</p>
         )}
@@ -97,21 +82,42 @@ export function DeliveryPanel({ canSendTest }: { canSendTest: boolean }) {
   );
 }
 
-function JobRow({ job }: { job: BackgroundJob }) {
-  const last = job.runs.find((r) => r.state === 'completed' || r.state === 'failed' || r.state === 'active') ?? job.runs[0];
-  const tone = last?.state === 'completed' ? 'green' : last?.state === 'failed' ? 'red' : 'slate';
-  return (
-    <tr className="border-t border-slate-100 align-top">
-      <th scope="row" className="py-1.5 pr-4 text-left font-medium text-slate-900">{job.name}</th>
-      <td className="py-1.5 pr-4 font-mono text-xs text-slate-700">{job.schedule ?? '—'}</td>
-      <td className="py-1.5 pr-4 text-slate-700">{last ? dateTime.format(Date.parse(last.completedAt ?? last.startedAt ?? last.createdAt)) : 'Not yet'}</td>
-      <td className="py-1.5 text-slate-700">
-        {last ? <Badge tone={tone}>{last.state}</Badge> : '—'}
-        {last?.retryCount ? <span className="ml-2 text-xs text-slate-600">after {last.retryCount} {last.retryCount === 1 ? 'retry' : 'retries'}</span> : null}
-        {last?.error ? <p className="mt-1 text-xs text-red-700">{last.error}</p> : null}
-      </td>
-    </tr>
-  );
+const jobColumn = createColumnHelper<BackgroundJob>();
+const lastRun = (job: BackgroundJob) => job.runs.find((r) => r.state === 'completed' || r.state === 'failed' || r.state === 'active') ?? job.runs[0];
+const JOB_COLUMNS = [
+  jobColumn.accessor('name', { header: 'Job', meta: { rowHeader: true, className: 'font-medium text-slate-900' } }),
+  jobColumn.accessor('schedule', { header: 'Schedule (UTC)', cell: ({ getValue }) => <span className="font-mono text-xs">{getValue() ?? '—'}</span> }),
+  jobColumn.display({
+    id: 'lastRun',
+    header: 'Last run',
+    cell: ({ row }) => {
+      const last = lastRun(row.original);
+      return last ? dateTime.format(Date.parse(last.completedAt ?? last.startedAt ?? last.createdAt)) : 'Not yet';
+    },
+  }),
+  jobColumn.display({
+    id: 'result',
+    header: 'Result',
+    cell: ({ row }) => {
+      const last = lastRun(row.original);
+      const tone = last?.state === 'completed' ? 'green' : last?.state === 'failed' ? 'red' : 'slate';
+      if (!last) return '—';
+      return (
+        <>
+          <Badge tone={tone}>{last.state}</Badge>
+          {last.retryCount ? <span className="ml-2 text-xs text-slate-600">after {last.retryCount} {last.retryCount === 1 ? 'retry' : 'retries'}</span> : null}
+          {last.error ? <p className="mt-1 text-xs [overflow-wrap:anywhere] text-red-700">{last.error}</p> : null}
+        </>
+      );
+    },
+  }),
+] as ColumnDef<BackgroundJob, never>[];
+
+/** The jobs with their last run: a table on a screen, a card per job on a phone (issue 28: it made the tab wider than a phone). */
+function JobsTable({ jobs }: { jobs: BackgroundJob[] }) {
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const table = useReactTable({ data: jobs, columns: JOB_COLUMNS, enableSorting: false, autoResetPageIndex: false, getRowId: (j) => j.name, getCoreRowModel: getCoreRowModel() });
+  return <DataTable table={table} caption="Background jobs and their last run" empty="No job has run yet on this database." className="mt-2 -mx-5 sm:-mx-6" cardsOnPhone />;
 }
 
 function Count({ label, value }: { label: string; value: number }) {

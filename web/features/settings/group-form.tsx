@@ -1,5 +1,5 @@
 import { Lock, Save } from 'lucide-react';
-import { useMemo, useRef, type FormEvent, type ReactNode } from 'react';
+import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useForm, useWatch, type FieldErrors as FormErrors, type Resolver } from 'react-hook-form';
 import type { Settings, SettingsGroup } from '../../../common/settings.ts';
 import { Button } from '../../components/ui/button.tsx';
@@ -12,6 +12,7 @@ import { TextField } from '../../components/ui/text-field.tsx';
 import { readErrorBody } from '../../lib/api.ts';
 import { checkInteger, IntegerField, type IntegerSpec } from './settings-fields.tsx';
 import { useSaveNotificationDefaults, useSaveSettings } from './settings-api.ts';
+import { TimeZoneChangeDialog } from './time-zone-change-dialog.tsx';
 
 export type SwitchSpec = { label: string; description: string };
 
@@ -107,6 +108,9 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
   const save = spec.target === 'notification-defaults' ? saveDefaults : saveSettings;
   const titleId = `${spec.formId ?? spec.group}-settings-title`;
   const dirty = Object.keys(initial).some((k) => initial[k] !== draft[k]);
+  const zoneChanged = spec.timeZone != null && draft.timeZone !== initial.timeZone;
+  // Checked values waiting for the time-zone confirmation (a new zone recounts all history).
+  const [awaitingZone, setAwaitingZone] = useState<Record<string, unknown> | null>(null);
 
   const set = (key: string, value: string | boolean) => {
     form.setValue(key, value);
@@ -123,25 +127,8 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
     // Built inside the event: the handlers touch the form element, never during render.
     void form.handleSubmit(
       (values) => {
-        save.mutate(
-          { group: spec.group, values: values as Settings[SettingsGroup], savedText: spec.savedText },
-          {
-            onError: (err) => {
-              const { message, fieldErrors } = readErrorBody(err);
-              const mine: Record<string, string> = {};
-              for (const [field, text] of Object.entries(fieldErrors)) {
-                const [group, key] = field.split('.');
-                if (group === spec.group && key) mine[key] = text;
-              }
-              if (Object.keys(mine).length > 0) {
-                form.clearErrors();
-                for (const [key, text] of Object.entries(mine)) form.setError(key, { type: 'server', message: text });
-                focusField(Object.keys(mine)[0]!);
-              }
-              notifyFailure(err, message ?? 'Failed to save settings. Please try again.', 'Settings Not Saved');
-            },
-          },
-        );
+        if (zoneChanged) setAwaitingZone(values);
+        else send(values);
       },
       (errors) => {
         const firstInvalid = Object.keys(errors)[0];
@@ -149,6 +136,29 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
       },
     )(event);
   };
+
+  /** Save the group; on a refusal, the server's field errors go beside their fields. */
+  const send = (values: Record<string, unknown>) =>
+    save.mutate(
+      { group: spec.group, values: values as Settings[SettingsGroup], savedText: spec.savedText },
+      {
+        onError: (err) => {
+          setAwaitingZone(null);
+          const { message, fieldErrors } = readErrorBody(err);
+          const mine: Record<string, string> = {};
+          for (const [field, text] of Object.entries(fieldErrors)) {
+            const [group, key] = field.split('.');
+            if (group === spec.group && key) mine[key] = text;
+          }
+          if (Object.keys(mine).length > 0) {
+            form.clearErrors();
+            for (const [key, text] of Object.entries(mine)) form.setError(key, { type: 'server', message: text });
+            focusField(Object.keys(mine)[0]!);
+          }
+          notifyFailure(err, message ?? 'Failed to save settings. Please try again.', 'Settings Not Saved');
+        },
+      },
+    );
 
   const integerKeys = Object.keys(spec.integers);
   const timeKeys = Object.keys(spec.times ?? {});
@@ -218,14 +228,21 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
                 />
               ))}
               {spec.timeZone ? (
-                <TimeZoneField
-                  label={spec.timeZone.label}
-                  hint={spec.timeZone.hint}
-                  value={String(draft.timeZone)}
-                  onChange={(zone) => set('timeZone', zone)}
-                  disabled={!canEdit}
-                  error={errorOf('timeZone')}
-                />
+                <div className="space-y-2">
+                  <TimeZoneField
+                    label={spec.timeZone.label}
+                    hint={spec.timeZone.hint}
+                    value={String(draft.timeZone)}
+                    onChange={(zone) => set('timeZone', zone)}
+                    disabled={!canEdit}
+                    error={errorOf('timeZone')}
+                  />
+                  {zoneChanged ? (
+                    <p role="status" className="text-sm text-amber-900">
+                      A new time zone recounts every day of history on the new clock. Saving shows what changes and asks you to confirm.
+                    </p>
+                  ) : null}
+                </div>
               ) : null}
             </div>
           ) : null}
@@ -272,6 +289,14 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
           )}
         </div>
       </form>
+      {spec.timeZone ? (
+        <TimeZoneChangeDialog
+          timeZone={awaitingZone ? String(awaitingZone.timeZone) : null}
+          saving={save.isPending}
+          onConfirm={() => awaitingZone && send(awaitingZone)}
+          onCancel={() => setAwaitingZone(null)}
+        />
+      ) : null}
     </Card>
   );
 }

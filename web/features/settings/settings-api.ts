@@ -4,6 +4,7 @@ import {
   notificationSettingsSchema,
   settingsSchema,
   systemStatusSchema,
+  timeZoneImpactSchema,
   type Settings,
   type SettingsGroup,
 } from '../../../common/settings.ts';
@@ -101,5 +102,20 @@ export function useDeliveryChannels() {
   return useQuery({
     queryKey: ['/api/notifications/channels'],
     queryFn: () => apiParse(z.object({ email: z.boolean(), sms: z.boolean() }), 'GET', '/api/notifications/channels'),
+  });
+}
+
+/**
+ * What saving a new school time zone would recount (GET /api/settings/time-zone-impact): asked
+ * once the zone was changed and Save pressed, before anything is saved.
+ */
+export function useTimeZoneImpact(timeZone: string | null) {
+  return useQuery({
+    queryKey: ['/api/settings/time-zone-impact', timeZone],
+    queryFn: () => apiParse(timeZoneImpactSchema, 'GET', `/api/settings/time-zone-impact?${new URLSearchParams({ timeZone: timeZone! }).toString()}`),
+    enabled: timeZone != null,
+    // History changes between visits: a later change asks again.
+    staleTime: 0,
+    gcTime: 0,
   });
 }

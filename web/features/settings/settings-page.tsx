@@ -91,7 +91,8 @@ export function SettingsPage() {
             {form(SECURITY)}
           </PageTabPanel>
           <PageTabPanel value="system" keepMounted>
-            <div className="grid gap-6">
+            {/* minmax(0, 1fr): a long backup path or job error wraps instead of widening the tab past a phone's width. */}
+            <div className="grid grid-cols-[minmax(0,1fr)] gap-6">
               {form(SYSTEM)}
               {tab === 'system' ? <SystemStatusPanel canBackUp={can(user.role, 'backups:run')} /> : null}
               {tab === 'system' && can(user.role, 'operations:view') ? <DeliveryPanel canSendTest={can(user.role, 'operations:test-email')} /> : null}

@@ -32,7 +32,11 @@ export const ATTENDANCE: GroupSpec = {
     autoMarkAbsentHours: { label: 'Auto-mark absent after (hours)', subject: 'Auto-mark absent', unit: 'hours', schema: A.autoMarkAbsentHours, help: 'After class ends, students still missing are marked absent.' },
   },
   switches: {
-    enableBluetoothVerification: { label: 'Bluetooth verification', description: 'Saved for the Bluetooth proximity check; check-ins are not verified by Bluetooth yet.' },
+    // docs/decisions/046: off by default, and the label says it does nothing yet.
+    enableBluetoothVerification: {
+      label: 'Bluetooth verification (not available yet)',
+      description: 'Does nothing yet: Muster has no Bluetooth proximity check, so check-ins are never verified by Bluetooth, on or off. The switch is kept for when it exists.',
+    },
     allowInstructorOverride: { label: 'Instructor override', description: 'Let instructors change a student’s status, with a required reason.' },
   },
   timeZone: { label: 'School time zone', hint: 'Session dates, class times and late marks use this zone.' },

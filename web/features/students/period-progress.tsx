@@ -6,6 +6,7 @@ import { Card } from '../../components/ui/card.tsx';
 import { cn } from '../../lib/cn.ts';
 import { formatDate, formatHm, formatHours, formatPercent } from '../../lib/format.ts';
 import { periodMinutes, projectedCompletion, recentPace, PACE_DAYS } from './ledger-view.ts';
+import { ScrollBox } from '../../components/ui/scroll-box.tsx';
 
 const PERIOD_STATUS: Record<PeriodStatus, { label: string; tone: BadgeTone }> = {
   not_started: { label: 'Not started', tone: 'slate' },
@@ -107,7 +108,7 @@ export function SapCheckpoints({ checkpoints }: { checkpoints: SapCheckpoint[] }
         {checkpoints.length === 0 ? (
           <p className="px-5 py-4 text-sm text-slate-600 sm:px-6">No checkpoints: the student&apos;s program has no hours set.</p>
         ) : (
-          <div className="relative mt-3 overflow-x-auto">
+          <ScrollBox label="SAP checkpoints" className="mt-3">
             <table className="min-w-full text-left text-sm">
               <caption className="sr-only">SAP checkpoints</caption>
               <thead className="border-y border-slate-200 bg-slate-50/80 text-xs font-semibold tracking-wide text-slate-600 uppercase">
@@ -141,7 +142,7 @@ export function SapCheckpoints({ checkpoints }: { checkpoints: SapCheckpoint[] }
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollBox>
         )}
       </section>
     </Card>

@@ -166,7 +166,7 @@ export function StudentsPage() {
           }
           cardsOnPhone
         />
-        <TablePagination table={table} noun="students" />
+        <TablePagination table={table} noun="students" printAll={students.data?.everyRow} />
       </Card>
 
       <StudentFormDialog target={editing} canEditSsn={showSsn} onClose={() => setEditing(null)} />
