@@ -32,6 +32,25 @@ function focusReturnTargets(): HTMLElement[] {
   return [active, ...((outer && returnTargets.get(outer)) ?? [])];
 }
 
+/**
+ * The opener may leave the page just after the dialog closed (a deleted row goes when its list is
+ * fetched again): focus would fall to the top of the document, so it moves to the main region
+ * instead. Watched for two seconds; focus the user moved elsewhere is left alone.
+ */
+function keepFocusOnPage(target: HTMLElement): void {
+  const main = document.getElementById('main-content');
+  if (!main || target === main) return;
+  const until = Date.now() + 2_000;
+  const check = () => {
+    if (!target.isConnected) {
+      if (document.activeElement == null || document.activeElement === document.body) main.focus();
+      return;
+    }
+    if (Date.now() < until) requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
+}
+
 const FIRST_FIELD = 'input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled])';
 
 /**
@@ -66,6 +85,7 @@ export function Modal({ open, onOpenChange, title, description, size = 'md', foc
             if (!target) return;
             event.preventDefault();
             target.focus();
+            keepFocusOnPage(target);
           }}
           className={cn(
             'fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 flex-col',
