@@ -118,7 +118,9 @@ describe('time-clock rules on the Programs screen', () => {
       const saved = (await (await api.get(`/api/programs/${program.id}/time-clock`)).json()) as TimeClockPolicy;
       expect(saved).toMatchObject({ missingCheckOut: 'no_credit', dailyMaxMinutes: 600, weeklyMaxMinutes: 2880, effectiveFrom: from, isSet: true });
 
-      // Keyboard: Escape closes the dialog and focus returns to the row's button.
+      // Keyboard: Escape closes the dialog and focus returns to the row's button. (While a toast is up,
+      // Escape dismisses the toast first, as the top layer: wait until it has gone.)
+      await hidden(toasts(page).getByText('Time-clock rules saved', { exact: true }), 15_000);
       await page.keyboard.press('Escape');
       await hidden(dialog);
       await expect.poll(() => row.getByRole('button', { name: 'Time-clock rules of Cosmetology' }).evaluate((el) => el === document.activeElement)).toBe(true);
