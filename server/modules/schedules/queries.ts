@@ -99,6 +99,16 @@ export async function updateScheduleRow(db: DbOrTx, id: number, values: Schedule
     .where(eq(schedules.id, id));
 }
 
+/** A student as a roster (and a roster preview) shows them. */
+const rosterStudentColumns = {
+  studentId: students.id,
+  firstName: students.firstName,
+  lastName: students.lastName,
+  email: students.email,
+  sisStudentId: students.sisStudentId,
+  status: students.status,
+};
+
 /** Whether the outer query's student is on a roster of the program's schedules (those matching `alsoWhere`, as `sc`). */
 const onProgramRoster = (programId: number, alsoWhere: SQL = sql`true`) => sql`exists (
   select 1 from ${scheduleRosters} r join ${schedules} sc on sc.id = r.schedule_id join ${courses} co on co.id = sc.course_id
@@ -116,12 +126,7 @@ export async function selectRosterCandidates(db: DbOrTx, c: { programId: number;
   )!;
   return db
     .select({
-      studentId: students.id,
-      firstName: students.firstName,
-      lastName: students.lastName,
-      email: students.email,
-      sisStudentId: students.sisStudentId,
-      status: students.status,
+      ...rosterStudentColumns,
       inCohort: sql<boolean>`${c.cohortNumber == null && c.cohortName == null ? sql`false` : onProgramRoster(c.programId, sameCohort)}`,
       placed: sql<boolean>`${onProgramRoster(c.programId)}`,
     })
@@ -142,14 +147,7 @@ export async function selectProgramCohorts(db: DbOrTx, programIds: readonly (num
 
 export async function selectRoster(db: DbOrTx, scheduleId: number) {
   return db
-    .select({
-      studentId: students.id,
-      firstName: students.firstName,
-      lastName: students.lastName,
-      email: students.email,
-      sisStudentId: students.sisStudentId,
-      status: students.status,
-    })
+    .select(rosterStudentColumns)
     .from(scheduleRosters)
     .innerJoin(students, eq(students.id, scheduleRosters.studentId))
     .where(eq(scheduleRosters.scheduleId, scheduleId))
