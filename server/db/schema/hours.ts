@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, check, date, index, integer, jsonb, numeric, pgTable, serial, text, time, timestamp } from 'drizzle-orm/pg-core';
 import { courses, programs } from './academics.ts';
 import { attendanceRecords } from './attendance.ts';
+import { missedPunchRequests } from './punches.ts';
 import { students } from './students.ts';
 import { users } from './users.ts';
 
@@ -114,6 +115,8 @@ export const attendanceCorrections = pgTable(
     reason: text('reason').notNull(),
     before: jsonb('before').notNull(),
     after: jsonb('after').notNull(),
+    // Set: the correction approved a student's missed-punch request, an exception (issue 29).
+    missedPunchRequestId: integer('missed_punch_request_id').references(() => missedPunchRequests.id, { onDelete: 'set null' }),
   },
   (t) => [index('attendance_corrections_record_idx').on(t.attendanceRecordId, t.changedAt)],
 );

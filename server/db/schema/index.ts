@@ -14,3 +14,4 @@ export * from './opening-balances.ts';
 export * from './transcripts.ts';
 export * from './alerts.ts';
 export * from './time-clock.ts';
+export * from './punches.ts';

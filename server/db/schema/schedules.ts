@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, index, integer, pgTable, primaryKey, serial, text, time, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, integer, jsonb, pgTable, primaryKey, serial, text, time, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { SYNC_STATUSES } from '../../../common/constants.ts';
 import { courses } from './academics.ts';
 import { students } from './students.ts';
@@ -32,6 +32,8 @@ export const schedules = pgTable(
     notes: text('notes'),
     holidayExceptions: date('holiday_exceptions').array().notNull().default(sql`'{}'::date[]`),
     makeupDates: date('makeup_dates').array().notNull().default(sql`'{}'::date[]`),
+    // Scheduled breaks in school time ([{start, end}] 'HH:MM', inside the class): not scheduled minutes (issue 29).
+    breaks: jsonb('breaks').$type<{ start: string; end: string }[]>().notNull().default(sql`'[]'::jsonb`),
     gradingPolicy: text('grading_policy'),
     term: text('term'),
     externalScheduleId: text('external_schedule_id'),
