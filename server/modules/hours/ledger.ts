@@ -9,9 +9,9 @@ import {
   type SapCheckpoint,
 } from '../../../common/hours.ts';
 import type { TimeClockRules } from '../../../common/time-clock.ts';
-import { dayOfWeek } from '../../lib/school-time.ts';
+import { dayOfWeek, minutesOfDay, zonedInstant } from '../../lib/school-time.ts';
 import { classWindow, whyNotAMeeting, type ClassWindow, type MeetingCalendar } from '../attendance/service.ts';
-import { capped, dayTime, meetingTime, rulesOn, unionMs, type Interval, type TimeClockVersionRules } from './time-clock.ts';
+import { capped, dayTime, meetingTime, rulesOn, unionMs, without, type Interval, type Punch, type TimeClockVersionRules } from './time-clock.ts';
 
 /**
  * The clock-hour ledger of one student as a pure function of what was scheduled, recorded and made
@@ -25,6 +25,8 @@ export type LedgerSchedule = MeetingCalendar & {
   endTime: string;
   /** On the student's roster: its meetings are scheduled for the student. Off it, only its records count. */
   onRoster: boolean;
+  /** Scheduled breaks in school time ('HH:MM'): not class time, so neither scheduled nor credited. */
+  breaks?: readonly { start: string; end: string }[];
 };
 
 export type LedgerRecord = {
@@ -34,6 +36,11 @@ export type LedgerRecord = {
   scanInTime: Date | null;
   scanOutTime: Date | null;
   minutesAttended: number | null;
+  /**
+   * The student's breaks between check-in and check-out (ms since the epoch, in order; end null:
+   * never came back): the record's punch pairs are [in, b1.start], [b1.end, b2.start] … [bn.end, out].
+   */
+  breaks?: readonly { start: number; end: number | null }[];
 };
 
 export type LedgerPolicy = {
@@ -95,6 +102,8 @@ export type LedgerInput = {
    * Given, an ended meeting outside it is unrecorded: shown for review, never counted as absences.
    */
   heldMeetings?: ReadonlySet<string>;
+  /** Instructor-led breaks by meeting (`scheduleId|date`): not class time, for anyone. */
+  meetingBreaks?: ReadonlyMap<string, readonly Interval[]>;
 };
 
 export type LedgerDayRow = LedgerDay;
@@ -125,23 +134,51 @@ export function nextDay(date: string): string {
 }
 
 const minutesOf = (ms: number) => Math.floor(ms / 60_000);
+
+// TEMPORARY until rules.ts has it (helper B): a schedule's breaks as instants on a date.
+function scheduledBreakIntervals(date: string, startTime: string, _endTime: string, breaks: readonly { start: string; end: string }[], timeZone: string, _w: ClassWindow): Interval[] {
+  const startMin = minutesOfDay(startTime);
+  return breaks.map((b) => {
+    let from = minutesOfDay(b.start);
+    let to = minutesOfDay(b.end);
+    if (from < startMin) from += 24 * 60;
+    if (to <= from) to += 24 * 60;
+    return [zonedInstant(date, from, timeZone).getTime(), zonedInstant(date, to, timeZone).getTime()];
+  });
+}
 const round1 = (n: number) => Math.round(n * 10) / 10;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** A day's minutes as the time-clock rules count them, gathered meeting by meeting. */
 type DayTime = { raw: Interval[]; credited: Interval[]; pendingExceptionMinutes: number; autoCheckOutMinutes: number };
 
+/** A record's punch pairs: from the check-in to the first break, between breaks, from the last break to the check-out. */
+export function punchesOf(scanIn: number, scanOut: number | null, breaks: LedgerRecord['breaks']): Punch[] {
+  if (!breaks || breaks.length === 0) return [{ in: scanIn, out: scanOut }];
+  const punches: Punch[] = [];
+  let from = scanIn;
+  for (const b of breaks) {
+    punches.push({ in: from, out: b.start });
+    // A break never ended: the student left at its start.
+    if (b.end == null) return punches;
+    from = b.end;
+  }
+  punches.push({ in: from, out: scanOut });
+  return punches;
+}
+
 /**
- * A meeting's record into the day's time. Punched records go through the time-clock rules (one
- * punch pair per record today: a list of one). Recorded by staff without times: present/late credit
- * the meeting, incomplete the minutes given, as recorded (no punch to round or to miss).
+ * A meeting's record into the day's time. Punched records go through the time-clock rules, one
+ * pair per stretch between breaks. Recorded by staff without times: present/late credit the
+ * meeting, incomplete the minutes given, as recorded (no punch to round or to miss). `cuts` are the
+ * meeting's breaks, never class time.
  */
-function addRecordTime(r: LedgerRecord, w: ClassWindow, rules: TimeClockRules, day: DayTime): void {
+function addRecordTime(r: LedgerRecord, w: ClassWindow, cuts: readonly Interval[], rules: TimeClockRules, day: DayTime): void {
   if (r.status === 'absent' || r.status === 'excused') return;
   const start = w.start.getTime();
   const end = w.end.getTime();
   if (r.scanInTime) {
-    const m = meetingTime([{ in: r.scanInTime.getTime(), out: r.scanOutTime?.getTime() ?? null }], start, end, rules);
+    const m = meetingTime(punchesOf(r.scanInTime.getTime(), r.scanOutTime?.getTime() ?? null, r.breaks), start, end, rules, cuts);
     day.raw.push(...m.raw);
     day.credited.push(...m.credited);
     day.pendingExceptionMinutes += m.pendingExceptionMinutes;
@@ -154,8 +191,9 @@ function addRecordTime(r: LedgerRecord, w: ClassWindow, rules: TimeClockRules, d
     interval = minutes > 0 ? [start, Math.min(end, start + minutes * 60_000)] : null;
   }
   if (interval) {
-    day.raw.push(interval);
-    day.credited.push(interval);
+    const inClass = without([interval], cuts);
+    day.raw.push(...inClass);
+    day.credited.push(...inClass);
   }
 }
 
@@ -234,6 +272,15 @@ export function computeLedger(input: LedgerInput): Ledger {
     if (!w) cache.set(key, (w = classWindow(date, s.startTime, s.endTime, timeZone)));
     return w;
   };
+  // A meeting's breaks: the schedule's own (in school time) and any instructor-led ones that day.
+  const noCuts: Interval[] = [];
+  const cutsOf = (s: LedgerSchedule, date: string, w: ClassWindow): readonly Interval[] => {
+    const led = input.meetingBreaks?.get(`${s.scheduleId}|${date}`);
+    if (!s.breaks?.length && !led) return noCuts;
+    const cuts: Interval[] = s.breaks?.length ? scheduledBreakIntervals(date, s.startTime, s.endTime, s.breaks, timeZone, w) : [];
+    if (led) cuts.push(...led);
+    return cuts;
+  };
   const startDate = input.enrollmentDate ?? firstMeeting(input.schedules, closedDates);
   const recordsFrom = input.opening?.beforeDate ?? input.recordsFrom ?? null;
   const scheduleById = new Map(input.schedules.map((s) => [s.scheduleId, s]));
@@ -257,7 +304,7 @@ export function computeLedger(input: LedgerInput): Ledger {
     const scheduled: Interval[] = [];
     const time: DayTime = { raw: [], credited: [], pendingExceptionMinutes: 0, autoCheckOutMinutes: 0 };
     const excused: Interval[] = [];
-    const meetingOf = new Map<number, ClassWindow>();
+    const meetingOf = new Map<number, { w: ClassWindow; cuts: readonly Interval[] }>();
     const pending: Interval[] = [];
     const unrecorded: Interval[] = [];
     const nowMs = input.now?.getTime() ?? Number.POSITIVE_INFINITY;
@@ -284,16 +331,18 @@ export function computeLedger(input: LedgerInput): Ledger {
           if (s.dayOfWeek !== weekday && !s.makeupDates.includes(date)) continue;
           if (whyNotAMeeting(date, s) !== null) continue;
           const w = windowOf(s, date);
+          const cuts = cutsOf(s, date, w);
+          const inClass = without([[w.start.getTime(), w.end.getTime()]], cuts);
           if (w.end.getTime() > nowMs) {
-            pending.push([w.start.getTime(), w.end.getTime()]);
+            pending.push(...inClass);
             continue;
           }
           if (input.heldMeetings && !input.heldMeetings.has(`${s.scheduleId}|${date}`)) {
-            unrecorded.push([w.start.getTime(), w.end.getTime()]);
+            unrecorded.push(...inClass);
             continue;
           }
-          meetingOf.set(s.scheduleId, w);
-          scheduled.push([w.start.getTime(), w.end.getTime()]);
+          meetingOf.set(s.scheduleId, { w, cuts });
+          scheduled.push(...inClass);
         }
       }
       for (const r of recordsByDate.get(date) ?? []) {
@@ -302,13 +351,13 @@ export function computeLedger(input: LedgerInput): Ledger {
         const meeting = meetingOf.get(r.scheduleId);
         // Excused time exists only for a meeting that was scheduled: a closed day is never an absence.
         if (r.status === 'excused') {
-          if (meeting) excused.push([meeting.start.getTime(), meeting.end.getTime()]);
+          if (meeting) excused.push(...without([[meeting.w.start.getTime(), meeting.w.end.getTime()]], meeting.cuts));
           continue;
         }
-        const window = meeting ?? windowOf(s, date);
+        const window = meeting?.w ?? windowOf(s, date);
         // A class that has not ended yet credits nothing yet: not even a check-in before it began.
         if (window.end.getTime() > nowMs) continue;
-        addRecordTime(r, window, rules, time);
+        addRecordTime(r, window, meeting?.cuts ?? cutsOf(s, date, window), rules, time);
       }
       // Rounded, less the meal deduction, then capped per day and week: the day's attended minutes.
       const { roundedMinutes, deductedMinutes } = dayTime(time.credited, rules);

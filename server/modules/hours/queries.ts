@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, exists, getTableColumns, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { AttendanceStatus } from '../../../common/constants.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { attendanceRecords, courses, makeUpSessions, programs, scheduleRosters, schedules, studentHoursTranscripts, studentLeaves, studentOpeningBalances, studentWithdrawals, students, users } from '../../db/schema/index.ts';
+import { attendanceBreaks, attendanceRecords, courses, meetingBreaks, makeUpSessions, programs, scheduleRosters, schedules, studentHoursTranscripts, studentLeaves, studentOpeningBalances, studentWithdrawals, students, users } from '../../db/schema/index.ts';
 import { userFullName } from '../../db/user-name.ts';
 import { likePattern } from '../../lib/paging.ts';
 
@@ -46,7 +46,7 @@ const onInstructorRoster = (instructorId: number) =>
 
 export type LedgerScheduleRow = Pick<
   typeof schedules.$inferSelect,
-  'id' | 'dayOfWeek' | 'startTime' | 'endTime' | 'courseStartDate' | 'courseEndDate' | 'holidayExceptions' | 'makeupDates'
+  'id' | 'dayOfWeek' | 'startTime' | 'endTime' | 'courseStartDate' | 'courseEndDate' | 'holidayExceptions' | 'makeupDates' | 'breaks'
 > & { studentId: number; onRoster: boolean };
 
 const ledgerScheduleColumns = {
@@ -58,6 +58,7 @@ const ledgerScheduleColumns = {
   courseEndDate: schedules.courseEndDate,
   holidayExceptions: schedules.holidayExceptions,
   makeupDates: schedules.makeupDates,
+  breaks: schedules.breaks,
 };
 
 /** The schedules of the students' rosters. */
@@ -77,8 +78,10 @@ export async function selectSchedulesById(db: DbOrTx, scheduleIds: number[]): Pr
   return db.select(ledgerScheduleColumns).from(schedules).where(inArray(schedules.id, scheduleIds));
 }
 
-export type LedgerRecordRow = Pick<typeof attendanceRecords.$inferSelect, 'studentId' | 'scheduleId' | 'sessionDate' | 'scanInTime' | 'scanOutTime' | 'minutesAttended'> & {
+export type LedgerRecordRow = Pick<typeof attendanceRecords.$inferSelect, 'id' | 'studentId' | 'scheduleId' | 'sessionDate' | 'scanInTime' | 'scanOutTime' | 'minutesAttended'> & {
   status: AttendanceStatus;
+  /** Set by the ledger's loader from selectLedgerBreaks. */
+  breaks?: { start: number; end: number | null }[];
 };
 
 /** Check-in/out as epoch milliseconds: a number per row instead of a timestamp text to parse (hundreds of thousands in an export). */
@@ -88,6 +91,7 @@ export async function selectLedgerRecords(db: DbOrTx, studentIds: number[], asOf
   if (studentIds.length === 0) return [];
   const rows = await db
     .select({
+      id: attendanceRecords.id,
       studentId: attendanceRecords.studentId,
       scheduleId: attendanceRecords.scheduleId,
       sessionDate: attendanceRecords.sessionDate,
@@ -100,6 +104,7 @@ export async function selectLedgerRecords(db: DbOrTx, studentIds: number[], asOf
     .where(and(inArray(attendanceRecords.studentId, studentIds), lte(attendanceRecords.sessionDate, asOf)));
   // Spelled out, with no object rest per row: it adds up over the half million rows of an export.
   return rows.map((r) => ({
+    id: r.id,
     studentId: r.studentId,
     scheduleId: r.scheduleId,
     sessionDate: r.sessionDate,
@@ -108,6 +113,47 @@ export async function selectLedgerRecords(db: DbOrTx, studentIds: number[], asOf
     scanOutTime: r.scanOutMs == null ? null : new Date(r.scanOutMs),
     minutesAttended: r.minutesAttended,
   }));
+}
+
+/**
+ * The breaks of the students' records up to asOf, by record, in order (ms since the epoch; end null:
+ * not back). Most records have none: one indexed read for all, not a column on every record row.
+ */
+export async function selectLedgerBreaks(db: DbOrTx, studentIds: number[], asOf: string): Promise<Map<number, { start: number; end: number | null }[]>> {
+  const byRecord = new Map<number, { start: number; end: number | null }[]>();
+  if (studentIds.length === 0) return byRecord;
+  const rows = await db
+    .select({
+      recordId: attendanceBreaks.recordId,
+      start: sql<number>`(extract(epoch from ${attendanceBreaks.startedAt}) * 1000)::float8`,
+      end: sql<number | null>`(extract(epoch from ${attendanceBreaks.endedAt}) * 1000)::float8`,
+    })
+    .from(attendanceBreaks)
+    .innerJoin(attendanceRecords, eq(attendanceRecords.id, attendanceBreaks.recordId))
+    .where(and(inArray(attendanceRecords.studentId, studentIds), lte(attendanceRecords.sessionDate, asOf)))
+    .orderBy(attendanceBreaks.recordId, attendanceBreaks.startedAt);
+  for (const r of rows) (byRecord.get(r.recordId) ?? byRecord.set(r.recordId, []).get(r.recordId)!).push({ start: r.start, end: r.end });
+  return byRecord;
+}
+
+/** Instructor-led breaks of the schedules up to asOf, by `scheduleId|date` (end null: still on break). */
+export async function selectMeetingBreaks(db: DbOrTx, scheduleIds: number[], asOf: string): Promise<Map<string, { start: number; end: number | null }[]>> {
+  const byMeeting = new Map<string, { start: number; end: number | null }[]>();
+  if (scheduleIds.length === 0) return byMeeting;
+  const rows = await db
+    .select({
+      scheduleId: meetingBreaks.scheduleId,
+      sessionDate: meetingBreaks.sessionDate,
+      start: sql<number>`(extract(epoch from ${meetingBreaks.startedAt}) * 1000)::float8`,
+      end: sql<number | null>`(extract(epoch from ${meetingBreaks.endedAt}) * 1000)::float8`,
+    })
+    .from(meetingBreaks)
+    .where(and(inArray(meetingBreaks.scheduleId, scheduleIds), lte(meetingBreaks.sessionDate, asOf)));
+  for (const r of rows) {
+    const key = `${r.scheduleId}|${r.sessionDate}`;
+    (byMeeting.get(key) ?? byMeeting.set(key, []).get(key)!).push({ start: r.start, end: r.end });
+  }
+  return byMeeting;
 }
 
 export async function selectLedgerMakeUps(db: DbOrTx, studentIds: number[], asOf: string): Promise<{ studentId: number; date: string; minutes: number }[]> {

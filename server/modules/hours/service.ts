@@ -26,6 +26,7 @@ import { closedDates as closedDatesOf } from '../calendar/service.ts';
 import { programPolicy, timeClockVersions } from '../programs/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { computeLedger, type Ledger, type LedgerSchedule } from './ledger.ts';
+import type { Interval } from './time-clock.ts';
 import { importOpeningBalanceFile, openingBalanceOf, recordsStartDate, removeOpeningBalance, saveOpeningBalance, toLedgerOpening, type TabularFile } from './opening-balances.ts';
 import { renderTimeCard, timeCardDays, timeCardTotals } from './time-card.ts';
 import { freezeExitedStudents, ledgerOfTranscript, transcriptsOf } from './transcripts.ts';
@@ -38,9 +39,11 @@ import {
   isOnInstructorRoster,
   lockStudentMakeUpMinutes,
   selectHoursStudents,
+  selectLedgerBreaks,
   selectLedgerLeaves,
   selectLedgerMakeUps,
   selectLedgerWithdrawals,
+  selectMeetingBreaks,
   selectLedgerRecords,
   selectLedgerSchedules,
   selectLedgerStudent,
@@ -162,7 +165,17 @@ export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: str
   // Which meetings anybody took attendance at: the others are for review, not absences.
   const rosteredIds = [...new Set(scheduleRows.filter((r) => r.onRoster).map((r) => r.id))];
   const firstDate = list.reduce((d, s) => (s.enrollmentDate && s.enrollmentDate < d ? s.enrollmentDate : d), asOf);
-  const held = await heldMeetings(db, rosteredIds, scheduleRows.reduce((d, r) => (r.courseStartDate < d ? r.courseStartDate : d), firstDate), asOf);
+  const [held, breaksOf, ledBreaks] = await Promise.all([
+    heldMeetings(db, rosteredIds, scheduleRows.reduce((d, r) => (r.courseStartDate < d ? r.courseStartDate : d), firstDate), asOf),
+    selectLedgerBreaks(db, ids, asOf),
+    selectMeetingBreaks(db, [...new Set([...scheduleRows.map((r) => r.id), ...recordRows.map((r) => r.scheduleId)])], asOf),
+  ]);
+  for (const r of recordRows) {
+    const breaks = breaksOf.get(r.id);
+    if (breaks) r.breaks = breaks;
+  }
+  // An instructor-led break still open when its class ended lasted to the end: not class time.
+  const meetingBreaksOf = new Map([...ledBreaks].map(([key, list]) => [key, list.map((b): Interval => [b.start, b.end ?? Number.MAX_SAFE_INTEGER])]));
   const policies = new Map(programIds.map((id, i) => [id, policyList[i]]));
   const timeClocks = new Map(programIds.map((id, i) => [id, timeClockList[i]]));
   const group = <T extends { studentId: number }>(rows: T[]) => {
@@ -206,6 +219,7 @@ export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: str
       holidayExceptions: r.holidayExceptions,
       makeupDates: r.makeupDates,
       onRoster: r.onRoster,
+      breaks: r.breaks,
     }));
     const from = earliestDate(s.enrollmentDate, schedules, asOf);
     const closureKey = `${s.programId}|${from}`;
@@ -231,6 +245,7 @@ export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: str
       recordsFrom: recordsStartDate(settings.attendance.recordsStartDate, policy),
       opening: openingOf.get(s.id) ?? null,
       heldMeetings: held,
+      meetingBreaks: meetingBreaksOf,
     });
     const leaveLength = leaves.reduce((n, l) => n + daysBetween(l.startDate, l.endDate) + 1, 0);
     result.set(s.id, {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attendanceRecords, courses, programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
+import { attendanceBreaks, attendanceRecords, courses, meetingBreaks, programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
 import { MIGRATIONS_FOLDER } from '../../db/migrate.ts';
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 
@@ -19,7 +19,7 @@ let instructorId: number;
 /** A school-local time on a date (CDT). */
 const at = (date: string, hhmm: string) => new Date(`${date}T${hhmm}:00-05:00`);
 
-type Class = { day: number; start: string; end: string };
+type Class = { day: number; start: string; end: string; breaks?: { start: string; end: string }[] };
 type School = { programId: number; studentId: number; scheduleOf: (day: number, start?: string) => number };
 
 /** A program (new: no time-clock version of its own), a course, its classes and one student on their rosters. */
@@ -30,7 +30,7 @@ async function school(name: string, classes: Class[], from: string, to: string):
   for (const c of classes) {
     const [{ id }] = (await t.db
       .insert(schedules)
-      .values({ courseId, instructorId, cohortNumber: 1, termNumber: 1, dayOfWeek: c.day, startTime: c.start, endTime: c.end, courseStartDate: from, courseEndDate: to })
+      .values({ courseId, instructorId, cohortNumber: 1, termNumber: 1, dayOfWeek: c.day, startTime: c.start, endTime: c.end, courseStartDate: from, courseEndDate: to, breaks: c.breaks ?? [] })
       .returning({ id: schedules.id })) as [{ id: number }];
     ids.set(`${c.day}|${c.start}`, id);
   }
@@ -40,10 +40,15 @@ async function school(name: string, classes: Class[], from: string, to: string):
   return { programId, studentId, scheduleOf };
 }
 
-/** A scanned record: check-in and check-out (null: never checked out) school-local on its date. */
-async function punch(s: School, date: string, checkIn: string, checkOut: string | null, start?: string) {
+/**
+ * A scanned record: check-in and check-out (null: never checked out) school-local on its date, and
+ * the breaks between them ([out, back]; back null: never came back). Answers the record's id.
+ */
+async function punch(s: School, date: string, checkIn: string, checkOut: string | null, start?: string, breaks: [string, string | null][] = []): Promise<number> {
   const day = new Date(`${date}T00:00:00Z`).getUTCDay();
-  await t.db.insert(attendanceRecords).values({
+  const [{ id }] = (await t.db
+    .insert(attendanceRecords)
+    .values({
     studentId: s.studentId,
     scheduleId: s.scheduleOf(day, start),
     sessionDate: date,
@@ -51,7 +56,12 @@ async function punch(s: School, date: string, checkIn: string, checkOut: string 
     source: 'qr',
     scanInTime: at(date, checkIn),
     scanOutTime: checkOut ? at(date, checkOut) : null,
-  });
+    })
+    .returning({ id: attendanceRecords.id })) as [{ id: number }];
+  for (const [out, back] of breaks) {
+    await t.db.insert(attendanceBreaks).values({ recordId: id, kind: 'break', startedAt: at(date, out), endedAt: back ? at(date, back) : null });
+  }
+  return id;
 }
 
 type Day = Record<string, number | string | boolean>;
@@ -223,5 +233,83 @@ describe('a change of rules', () => {
       ['2026-05-25', 0, 220],
     ]);
     expect(after.totals).toMatchObject({ attendedMinutes: 440, pendingExceptionMinutes: 660 });
+  });
+});
+
+describe('several punches per meeting', () => {
+  it('takes each break out of the day, and a punched lunch instead of the meal deduction', async () => {
+    // Meal rule: after 300 minutes of continuous attendance, 30 minutes. Tue 08:00–17:00 (540).
+    //  4/7: in 07:58, lunch 12:00–12:45, out 17:02 → stretches 240 and 255, neither over 300:
+    //       raw = rounded = 495, nothing deducted, 495 counted (the punched 45 instead of the rule's 30).
+    //  4/14: in 08:00, break 10:00–10:10, out 17:00 → stretches 120 and 410: the second is over 300,
+    //       so 30 deducted: 530 − 30 = 500.
+    //  4/21: in 08:00, out for a break at 11:00 and never back → the break's start is the check-out:
+    //       180, no missing check-out, nothing pending.
+    const s = await school('Punches', [{ day: 2, start: '08:00', end: '17:00' }], '2026-04-07', '2026-06-30');
+    expect((await putRules(s.programId, { missingCheckOut: 'no_credit', mealDeduction: { afterMinutes: 300, minutes: 30 }, effectiveFrom: '2026-04-01' })).statusCode).toBe(200);
+    await punch(s, '2026-04-07', '07:58', '17:02', undefined, [['12:00', '12:45']]);
+    await punch(s, '2026-04-14', '08:00', '17:00', undefined, [['10:00', '10:10']]);
+    await punch(s, '2026-04-21', '08:00', null, undefined, [['11:00', null]]);
+    const h = await hours(s, '2026-04-07', '2026-04-21');
+    expect(h.days.get('2026-04-07')).toMatchObject({ scheduledMinutes: 540, rawMinutes: 495, roundedMinutes: 495, deductedMinutes: 0, attendedMinutes: 495 });
+    expect(h.days.get('2026-04-14')).toMatchObject({ rawMinutes: 530, roundedMinutes: 530, deductedMinutes: 30, attendedMinutes: 500 });
+    expect(h.days.get('2026-04-21')).toMatchObject({ rawMinutes: 180, attendedMinutes: 180, pendingExceptionMinutes: 0 });
+    expect(h.totals).toMatchObject({ attendedMinutes: 1175, deductedMinutes: 30 });
+  });
+
+  it('rounds every punch, a return from a break included', async () => {
+    // Nearest 15 with 7 minutes' grace, Mon 08:00–12:00: in 08:05 (→ 08:00), break out 09:52 (→ 09:45),
+    // back 10:08 (→ 10:15: grace is for the class start only), out 11:56 (→ 12:00): 105 + 105 = 210.
+    // Raw: 107 (08:05–09:52) + 108 (10:08–11:56) = 215.
+    const s = await school('RoundBreaks', [{ day: 1, start: '08:00', end: '12:00' }], '2026-04-06', '2026-06-30');
+    expect((await putRules(s.programId, { missingCheckOut: 'no_credit', rounding: 'nearest', roundingMinutes: 15, graceMinutes: 7, effectiveFrom: '2026-04-01' })).statusCode).toBe(200);
+    await punch(s, '2026-04-06', '08:05', '11:56', undefined, [['09:52', '10:08']]);
+    const h = await hours(s, '2026-04-06', '2026-04-06');
+    expect(h.days.get('2026-04-06')).toMatchObject({ rawMinutes: 215, roundedMinutes: 210, attendedMinutes: 210 });
+  });
+
+  it('never counts a scheduled break as class time, for the schedule or the student', async () => {
+    // Wed 08:00–17:00 with a scheduled lunch 12:00–12:30: 510 scheduled. In 07:55, out 17:05: 510 counted;
+    // the meal rule (after 300) finds stretches of 240 and 270, nothing to deduct.
+    // Missed check-out under auto_check_out_flagged: in 13:00 → to 17:00, 240 credited and flagged.
+    const s = await school('ScheduledLunch', [{ day: 3, start: '08:00', end: '17:00', breaks: [{ start: '12:00', end: '12:30' }] }], '2026-04-08', '2026-06-30');
+    expect((await putRules(s.programId, { missingCheckOut: 'auto_check_out_flagged', mealDeduction: { afterMinutes: 300, minutes: 30 }, effectiveFrom: '2026-04-01' })).statusCode).toBe(200);
+    await punch(s, '2026-04-08', '07:55', '17:05');
+    await punch(s, '2026-04-15', '11:00', null);
+    const h = await hours(s, '2026-04-08', '2026-04-15');
+    expect(h.days.get('2026-04-08')).toMatchObject({ scheduledMinutes: 510, rawMinutes: 510, deductedMinutes: 0, attendedMinutes: 510 });
+    // 11:00–17:00 less the 30-minute lunch: 330, all of it for the missing check-out.
+    expect(h.days.get('2026-04-15')).toMatchObject({ scheduledMinutes: 510, attendedMinutes: 330, autoCheckOutMinutes: 330 });
+  });
+
+  it('takes an instructor-led break out of the meeting for everyone; who never came back left at its start', async () => {
+    // Thu 08:00–12:00 (240); the instructor's break 10:00–10:15 makes it 225 scheduled.
+    //  Back in the window (the break ends at the meeting break's end): 120 + 105 = 225.
+    //  Never back: 120. Checked in at 10:05, during the break: from 10:15, 105.
+    const a = await school('LedBreakA', [{ day: 4, start: '08:00', end: '12:00' }], '2026-04-09', '2026-06-30');
+    await putRules(a.programId, { missingCheckOut: 'no_credit', effectiveFrom: '2026-04-01' });
+    const scheduleId = a.scheduleOf(4);
+    const [{ id: meetingBreakId }] = (await t.db
+      .insert(meetingBreaks)
+      .values({ scheduleId, sessionDate: '2026-04-09', startedAt: at('2026-04-09', '10:00'), endedAt: at('2026-04-09', '10:15'), recheckUntil: at('2026-04-09', '10:20') })
+      .returning({ id: meetingBreaks.id })) as [{ id: number }];
+    const classmate = async (n: number): Promise<School> => {
+      const [{ id }] = (await t.db.insert(students).values({ firstName: `Led${n}`, lastName: 'Student', programId: a.programId, enrollmentDate: '2026-04-09' }).returning({ id: students.id })) as [{ id: number }];
+      await t.db.insert(scheduleRosters).values({ scheduleId, studentId: id });
+      return { ...a, studentId: id };
+    };
+    const b = await classmate(1);
+    const c = await classmate(2);
+    const back = await punch(a, '2026-04-09', '08:00', '12:00');
+    const gone = await punch(b, '2026-04-09', '08:00', null);
+    await punch(c, '2026-04-09', '10:05', '12:00');
+    await t.db.insert(attendanceBreaks).values([
+      { recordId: back, kind: 'instructor', meetingBreakId, startedAt: at('2026-04-09', '10:00'), endedAt: at('2026-04-09', '10:15') },
+      { recordId: gone, kind: 'instructor', meetingBreakId, startedAt: at('2026-04-09', '10:00'), endedAt: null },
+    ]);
+    const day = async (s: School) => (await hours(s, '2026-04-09', '2026-04-09')).days.get('2026-04-09');
+    expect(await day(a)).toMatchObject({ scheduledMinutes: 225, attendedMinutes: 225 });
+    expect(await day(b)).toMatchObject({ scheduledMinutes: 225, attendedMinutes: 120, pendingExceptionMinutes: 0 });
+    expect(await day(c)).toMatchObject({ scheduledMinutes: 225, attendedMinutes: 105 });
   });
 });

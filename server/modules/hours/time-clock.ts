@@ -63,8 +63,32 @@ export type MeetingTime = {
   autoCheckOutMinutes: number;
 };
 
-/** A meeting's punches under the rules, within the class [start, end]. */
-export function meetingTime(punches: readonly Punch[], start: number, end: number, rules: TimeClockRules): MeetingTime {
+/**
+ * The intervals less the cuts (each a [from, to] that is not class time: a scheduled break, an
+ * instructor-led break). Both lists may be in any order; the answer is in order.
+ */
+export function without(intervals: readonly Interval[], cuts: readonly Interval[]): Interval[] {
+  if (cuts.length === 0) return intervals as Interval[];
+  const sortedCuts = [...cuts].sort((a, b) => a[0] - b[0]);
+  const out: Interval[] = [];
+  for (const [a, b] of intervals) {
+    let from = a;
+    for (const [c, d] of sortedCuts) {
+      if (d <= from || c >= b) continue;
+      if (c > from) out.push([from, c]);
+      from = Math.max(from, d);
+      if (from >= b) break;
+    }
+    if (from < b) out.push([from, b]);
+  }
+  return out.sort((x, y) => x[0] - y[0]);
+}
+
+/**
+ * A meeting's punches under the rules, within the class [start, end], less its breaks (`cuts`: not
+ * class time, so neither scheduled nor credited).
+ */
+export function meetingTime(punches: readonly Punch[], start: number, end: number, rules: TimeClockRules, cuts: readonly Interval[] = []): MeetingTime {
   const raw: Interval[] = [];
   const credited: Interval[] = [];
   let open = false;
@@ -82,10 +106,18 @@ export function meetingTime(punches: readonly Punch[], start: number, end: numbe
     credited.push([from, to]);
     if (p.out == null) autoMs += to - from;
   }
+  const rawInClass = without(raw, cuts);
+  const creditedInClass = without(credited, cuts);
   if (open && rules.missingCheckOut === 'no_credit') {
-    return { raw, credited: [], pendingExceptionMinutes: minutesOf(unionMs(credited)), autoCheckOutMinutes: 0 };
+    return { raw: rawInClass, credited: [], pendingExceptionMinutes: minutesOf(unionMs(creditedInClass)), autoCheckOutMinutes: 0 };
   }
-  return { raw, credited, pendingExceptionMinutes: 0, autoCheckOutMinutes: rules.missingCheckOut === 'auto_check_out_flagged' ? minutesOf(autoMs) : 0 };
+  if (open && rules.missingCheckOut === 'auto_check_out_flagged' && cuts.length > 0) {
+    // The stretch credited for the missing check-out, less the breaks inside it.
+    const last = punches[punches.length - 1];
+    const from = last && last.out == null ? Math.max(checkInAt(last.in, start, rules), start) : end;
+    autoMs = unionMs(without(from < end ? [[from, end]] : [], cuts));
+  }
+  return { raw: rawInClass, credited: creditedInClass, pendingExceptionMinutes: 0, autoCheckOutMinutes: rules.missingCheckOut === 'auto_check_out_flagged' ? minutesOf(autoMs) : 0 };
 }
 
 /**
