@@ -2,6 +2,7 @@
 // Mon–Fri, 4 h each, ~50 weeks: ≈ 490,000 records), through the real HTTP routes: one student's
 // ledger, the program summary page and the hours export, each beside a plain
 // `select student_id, sum(minutes_attended) … group by student_id` over the same records in the same run.
+// Punches (issue 29): a quarter of the present meetings have a break, and the program has time-clock rules.
 // Run: npm run bench -- hours   (prints tables and the targets; nothing is asserted)
 // Env: BENCH_RUNS (default 20), BENCH_STUDENTS (2000), BENCH_WEEKS (50), BENCH_EXPLAIN=1 to print
 //      EXPLAIN ANALYZE of the slowest statement of each measured call.
@@ -87,6 +88,15 @@ export async function seed(db: Db): Promise<Seeded> {
                else (case when rnd.p < 0.03 then 'absent' when rnd.p < 0.05 then 'excused' when rnd.p < 0.11 then 'late' when rnd.p < 0.13 then 'incomplete' else 'present' end)
              end as status) x
      where extract(dow from d)::int = s.day_of_week and d not between ${breakStart}::date and ${breakEnd}::date`);
+  // Issue 29, the ledger with punches: one present meeting in four has a break punched (out 10:00,
+  // back 10:10), and the program rounds, gives grace, deducts a meal and caps the day and the week.
+  await db.execute(sql`
+    insert into attendance_breaks (record_id, kind, started_at, ended_at)
+    select a.id, 'break', (a.session_date + time '10:00') at time zone ${TIME_ZONE}, (a.session_date + time '10:10') at time zone ${TIME_ZONE}
+      from attendance_records a where a.status = 'present' and a.id % 4 = 0`);
+  await db.execute(sql`
+    insert into program_time_clock_versions (program_id, effective_from, missing_check_out, rounding, rounding_minutes, grace_minutes, meal_after_minutes, meal_minutes, daily_max_minutes, weekly_max_minutes)
+    values (${programId}, null, 'no_credit', 'nearest', 15, 7, 300, 30, 600, 2880)`);
   // A make-up session for one student in ten.
   await db.execute(sql`
     insert into make_up_sessions (student_id, session_date, start_time, end_time, minutes, supervisor_id)
