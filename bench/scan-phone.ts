@@ -14,6 +14,7 @@ import { chromium, type Browser, type CDPSession, type Page } from 'playwright-c
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { createFieldCipher } from '../server/lib/field-cipher.ts';
+import { requireBrowser } from '../scripts/browser.mjs';
 import { PROJECT_ROOT } from '../server/lib/project-root.ts';
 import { tokenAt } from '../server/modules/qr-sessions/tokens.ts';
 import { withBenchDatabase } from './bench-database.ts';
@@ -121,7 +122,7 @@ export async function run(): Promise<void> {
     const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     const scanUrl = () => `${base}/attendance/scan/${sessionId}?t=${tokenAt(secret, sessionId, new Date()).token}`;
 
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    const browser = await chromium.launch({ executablePath: requireBrowser(), args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
     const scan: { usable: number; bytes: number; submit: number }[] = [];
     const signIn: { usable: number; bytes: number }[] = [];
     try {
@@ -178,7 +179,7 @@ async function lighthouseScores(url: string): Promise<void> {
     console.log('lighthouse: not installed (npm i -D lighthouse); skipped');
     return;
   }
-  const chrome = await launch({ chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const chrome = await launch({ chromePath: requireBrowser(), chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   try {
     const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] });
     const score = (c: string) => Math.round((result?.lhr.categories[c]?.score ?? 0) * 100);

@@ -7,6 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { chromium, request, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Role } from '../common/roles.ts';
+import { requireBrowser } from '../scripts/browser.mjs';
 import { buildApp } from '../server/app.ts';
 import type { Config } from '../server/config.ts';
 import { loadConfig } from '../server/config.ts';
@@ -72,10 +73,10 @@ export function useBrowserAndServer(opts?: Parameters<typeof startServer>[0]): {
   return env;
 }
 
-/** Debian's Chromium: Playwright cannot download its own browser on these machines. */
+/** The machine's Chromium (scripts/browser.mjs): Playwright cannot download its own browser on these machines. */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: requireBrowser(),
     args: [
       '--no-sandbox',
       '--disable-gpu',
