@@ -54,9 +54,51 @@ export type PublicSession = z.infer<typeof publicSessionSchema>;
 const qrToken = (label: string) => tokenText(label, { max: 100, min: 0, extra: ' ' });
 export const publicSessionQuerySchema = z.object({ t: qrToken('t').optional() });
 
-/** A submit's intent; none means check in (SPEC's clients send none). */
-export const SCAN_INTENTS = ['check-in', 'check-out'] as const;
+/**
+ * A submit's intent; none means check in (SPEC's clients send none). The break punches (issue 29,
+ * docs/decisions/051): `break-start` / `lunch-out` start a break, `break-end` / `lunch-in` end the
+ * open one (either ends it, whatever its kind).
+ */
+export const SCAN_INTENTS = ['check-in', 'check-out', 'break-start', 'break-end', 'lunch-out', 'lunch-in'] as const;
 export type ScanIntent = (typeof SCAN_INTENTS)[number];
+/** The intents that punch a break, and the kind of break each starts (null: it ends the open one). */
+export const BREAK_INTENTS = { 'break-start': 'break', 'lunch-out': 'lunch', 'break-end': null, 'lunch-in': null } as const;
+export type BreakIntent = keyof typeof BREAK_INTENTS;
+export const isBreakIntent = (intent: string | undefined): intent is BreakIntent => intent != null && Object.hasOwn(BREAK_INTENTS, intent);
+
+/**
+ * A break between a check-in and a check-out (attendance_breaks): `break` and `lunch` punched by the
+ * student, `instructor` a break for everyone. The punch pairs are [in, b1.start], [b1.end, b2.start]
+ * … [bn.end, out]; a break never ended means the student left at its start.
+ */
+export const BREAK_KINDS = ['break', 'lunch', 'instructor'] as const;
+export type BreakKind = (typeof BREAK_KINDS)[number];
+export const breakPunchSchema = z.object({ kind: z.enum(BREAK_KINDS), startedAt: z.string(), endedAt: z.string().nullable() });
+export type BreakPunch = z.infer<typeof breakPunchSchema>;
+
+/** The punch pairs of a record, in ms, in order; `out` null: not checked out (the pair runs on). */
+export function punchPairs(scanIn: number, scanOut: number | null, breaks: readonly { startedAt: number; endedAt: number | null }[]): { in: number; out: number | null }[] {
+  const pairs: { in: number; out: number | null }[] = [];
+  let from: number | null = scanIn;
+  for (const b of [...breaks].sort((x, y) => x.startedAt - y.startedAt)) {
+    if (from != null) pairs.push({ in: from, out: b.startedAt });
+    // A break never ended: the student left at its start; nothing after it counts.
+    from = b.endedAt;
+  }
+  if (from != null) pairs.push({ in: from, out: scanOut });
+  return pairs;
+}
+
+/** Without a meal rule, lunch punches are offered from a class of this length (five hours). */
+export const LUNCH_CLASS_MINUTES = 300;
+/**
+ * Whether the scan page offers Lunch out / Lunch in: the class is at least as long as the program's
+ * meal rule's `afterMinutes` (the time after which the ledger deducts a meal unless a break is
+ * punched), or LUNCH_CLASS_MINUTES without a meal rule. The one place this rule lives.
+ */
+export function offersLunchPunches(classMinutes: number, mealDeduction: { afterMinutes: number } | null): boolean {
+  return classMinutes >= (mealDeduction?.afterMinutes ?? LUNCH_CLASS_MINUTES);
+}
 
 export const attendanceSubmitSchema = z.object({
   sessionId: z.string().trim().min(1, 'Session is required').max(100),
@@ -71,9 +113,10 @@ export const attendanceSubmitSchema = z.object({
   pass: tokenText('pass', { max: 200, min: 0, extra: '.' }).optional(),
   /**
    * What the student asks for (docs/decisions/039): absent or `check-in`, a check-in, which never
-   * checks out a student already checked in (it answers `already_checked_in`); `check-out`, a check-out.
+   * checks out a student already checked in (it answers `already_checked_in`) and ends an open break;
+   * `check-out`, a check-out; the break intents, a break's start or end (docs/decisions/051).
    */
-  intent: z.enum(SCAN_INTENTS, { error: 'intent must be check-in or check-out' }).optional(),
+  intent: z.enum(SCAN_INTENTS, { error: `intent must be one of ${SCAN_INTENTS.join(', ')}` }).optional(),
   /** With intent check-out: yes, leave before the end of class (the meeting counts as incomplete). */
   confirm: z.boolean().optional(),
 });
@@ -81,13 +124,20 @@ export type AttendanceSubmit = z.infer<typeof attendanceSubmitSchema>;
 
 export const attendanceSubmitResultSchema = z.object({
   message: z.string(),
-  /** already_checked_in: a check-in by a student checked in already; nothing changed. */
-  action: z.enum(['checked_in', 'checked_out', 'already_checked_in', 'already_recorded']),
+  /**
+   * already_checked_in: a check-in by a student checked in already; nothing changed. break_started,
+   * break_ended: a break punch (a check-in on a break ends it: break_ended).
+   */
+  action: z.enum(['checked_in', 'checked_out', 'already_checked_in', 'already_recorded', 'break_started', 'break_ended']),
   status: z.enum(ATTENDANCE_STATUSES),
   courseName: z.string(),
   scanInTime: z.string().nullable(),
   scanOutTime: z.string().nullable(),
   minutesAttended: z.number().int().nullable(),
+  /** Out on a break now (a break started and not ended). */
+  onBreak: z.boolean(),
+  /** The record's breaks so far, in order. */
+  breaks: z.array(breakPunchSchema),
 });
 export type AttendanceSubmitResult = z.infer<typeof attendanceSubmitResultSchema>;
 
@@ -183,6 +233,8 @@ export const attendanceRowSchema = z.object({
   isManualOverride: z.boolean(),
   overrideReason: z.string().nullable(),
   source: z.string().nullable(),
+  /** Every break between the check-in and the check-out, in order (an open one: endedAt null, on a break now). */
+  breaks: z.array(breakPunchSchema),
   /** "Possible proxy" flags on this record's check-in, newest first (empty for most rows). */
   flags: z.array(checkInFlagSchema),
 });
@@ -269,6 +321,22 @@ export const SCAN_ALREADY_CHECKED_IN = 'You are already checked in. Nothing was 
 export const SCAN_CONFIRM_CHECK_OUT = 'Class has not ended yet: checking out now counts this class as incomplete. Confirm to check out.';
 /** 409 NOT_CHECKED_IN: a check-out by a student with no check-in at this class meeting. */
 export const SCAN_NOT_CHECKED_IN = 'You are not checked in to this class, so there is nothing to check out. Mark your attendance first.';
+// Break punches (docs/decisions/051): the answers, and the 409s (codes in brackets).
+export const SCAN_BREAK_STARTED = 'Your break has started. When you are back, open this page again (or scan the class code) and press Back from break.';
+export const SCAN_LUNCH_STARTED = 'You are out for lunch. When you are back, open this page again (or scan the class code) and press Lunch in.';
+export const SCAN_BREAK_ENDED = 'Welcome back. Your break has ended and your time counts again.';
+export const SCAN_LUNCH_ENDED = 'Welcome back from lunch. Your time counts again.';
+/** [NOT_CHECKED_IN] A break punch by a student with no check-in at this class meeting. */
+export const SCAN_BREAK_NOT_CHECKED_IN = 'You are not checked in to this class, so there is no break to punch. Mark your attendance first.';
+/** [ALREADY_CHECKED_OUT] A break punch after the check-out. */
+export const SCAN_BREAK_AFTER_CHECK_OUT = 'You have checked out of this class, so no break can be punched. If that is wrong, ask your instructor.';
+/** [ON_BREAK] A break started while another is open. */
+export const SCAN_ALREADY_ON_BREAK = 'You are already on a break. Press Back from break when you are back.';
+/** [ON_BREAK] A check-out while on a break: the break is ended first (not coming back needs no punch). */
+export const SCAN_CHECK_OUT_ON_BREAK =
+  'You are on a break. Press Back from break first, then check out. Not coming back today? There is nothing to do: your time stopped when your break started.';
+/** [NOT_ON_BREAK] A break ended while none is open. */
+export const SCAN_NOT_ON_BREAK = 'You are not on a break, so there is no break to end. Your time is counting.';
 /** 409 of POST /api/attendance/{id}/undo-check-out. */
 export const NO_CHECK_OUT_TO_UNDO = 'This record has no check-out to undo.';
 
@@ -281,10 +349,15 @@ export const scanFormSchema = attendanceSubmitSchema
   .extend({ code: qrToken('code').optional(), confirm: z.literal('yes').optional() });
 export type ScanForm = z.infer<typeof scanFormSchema>;
 /**
- * The Check out button of a phone the server recognises (its device checked the student in at this
- * meeting): no details, the student is the device's; the code when the phone holds no pass.
+ * The Check out and break buttons of a phone the server recognises (its device checked the student
+ * in at this meeting): no details, the student is the device's; the code when the phone holds no pass.
  */
-export const scanCheckOutFormSchema = z.object({ intent: z.literal('check-out'), code: qrToken('code').optional(), confirm: z.literal('yes').optional() });
+export const scanDevicePunchFormSchema = z.object({
+  intent: z.enum(['check-out', 'break-start', 'break-end', 'lunch-out', 'lunch-in'], { error: 'intent is not a punch of this page' }),
+  code: qrToken('code').optional(),
+  confirm: z.literal('yes').optional(),
+});
+export type DevicePunchIntent = z.infer<typeof scanDevicePunchFormSchema>['intent'];
 
 export const SESSION_ALREADY_OPEN = 'A session is already open for this class. End it before starting a new one.';
 

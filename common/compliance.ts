@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { daysBetween } from './hours.ts';
-import { SAP_STATUSES } from './hours.ts';
+import { SAP_STATUSES, TIME_CLOCK_HOURS_COLUMNS } from './hours.ts';
 import { DATE_YEARS, dbId, isoDate, queryDate } from './validation.ts';
 
 // Leaves of absence, the withdrawal watch and the regulators' reports (issue 13; COMPLIANCE.md).
@@ -171,6 +171,8 @@ export const MONTHLY_HOURS_COLUMNS = [
   'lastDateOfAttendance',
   // Added after the others (issue 28) so that files read by position keep their columns.
   'excusedCreditedHours',
+  // The month's time-clock steps (issue 29), last for the same reason.
+  ...TIME_CLOCK_HOURS_COLUMNS,
 ] as const;
 
 export const sapReportQuerySchema = z.object({ programId: dbId('programId').optional(), asOf: queryDate('asOf') });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { breakPunchSchema } from './attendance.ts';
 import { ATTENDANCE_SOURCES, ATTENDANCE_STATUSES, PROGRAM_HOURS } from './constants.ts';
 import { DAY_NAMES } from './schedules.ts';
 import { clockTime, dbId, isoDate, optionalDbId, optionalIsoDate, queryDate, queryInt } from './validation.ts';
@@ -427,6 +428,34 @@ export const hoursExportQuerySchema = z
   .object({ programId: dbId('programId').optional(), from: queryDate('from'), to: queryDate('to') })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ['to'], message: 'to must not be before from' });
 
+/**
+ * The ledger's time-clock steps as CSV columns (the hours export, the monthly report), in hours to
+ * two decimals like their other hour columns.
+ */
+export const TIME_CLOCK_HOURS_COLUMNS = ['rawHours', 'roundedHours', 'deductedHours', 'cappedHours', 'pendingExceptionHours', 'autoCheckOutHours'] as const;
+
+export type TimeClockHours = Record<(typeof TIME_CLOCK_HOURS_COLUMNS)[number], number>;
+
+/** Each of those columns and the ledger day's minutes it adds up. */
+const TIME_CLOCK_HOURS_MINUTES = {
+  rawHours: 'rawMinutes',
+  roundedHours: 'roundedMinutes',
+  deductedHours: 'deductedMinutes',
+  cappedHours: 'cappedMinutes',
+  pendingExceptionHours: 'pendingExceptionMinutes',
+  autoCheckOutHours: 'autoCheckOutMinutes',
+} as const satisfies Record<(typeof TIME_CLOCK_HOURS_COLUMNS)[number], keyof LedgerDay>;
+
+/** The time-clock columns of some ledger days: each step's minutes added up, then as hours (two decimals). */
+export function timeClockHours(days: readonly LedgerDay[]): TimeClockHours {
+  const out = {} as TimeClockHours;
+  for (const column of TIME_CLOCK_HOURS_COLUMNS) {
+    const key = TIME_CLOCK_HOURS_MINUTES[column];
+    out[column] = round2(days.reduce((n, d) => n + d[key], 0) / 60);
+  }
+  return out;
+}
+
 export const HOURS_EXPORT_COLUMNS = [
   'sisStudentId',
   'studentId',
@@ -444,6 +473,9 @@ export const HOURS_EXPORT_COLUMNS = [
   'paymentPeriod',
   'hoursToNextPaymentPeriod',
   'lastDateOfAttendance',
+  // The time-clock rules' steps (issue 29), appended so that files read by position keep their
+  // columns: attendedHours = roundedHours − deductedHours − cappedHours.
+  ...TIME_CLOCK_HOURS_COLUMNS,
 ] as const;
 
 export const timeCardQuerySchema = z
@@ -467,6 +499,8 @@ export const studentRecordSchema = z.object({
   isManualOverride: z.boolean(),
   /** Staff changed it after it was captured: GET /api/attendance/{id}/history has the original. */
   corrected: z.boolean(),
+  /** The breaks punched between the check-in and the check-out, in order (issue 29). */
+  breaks: z.array(breakPunchSchema),
 });
 export type StudentRecord = z.infer<typeof studentRecordSchema>;
 export const studentRecordsQuerySchema = z

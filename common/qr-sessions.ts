@@ -45,3 +45,41 @@ export const SESSION_HAS_EXPIRED = 'This session has expired. Start a new sessio
 // route, which answer `expired` otherwise): the English; the scan page's Spanish goes with its texts.
 export const SCAN_SESSION_ENDED = 'Session Ended';
 export const SCAN_SESSION_ENDED_TEXT = 'Your instructor has ended this attendance session. Please check with your instructor if you need to mark your attendance.';
+
+// ---- Instructor-led breaks (issue 29; docs/decisions/052) ----
+
+/** How long after "End break" students may scan again and be back from the break's end. */
+export const RECHECK_DEFAULT_MINUTES = 5;
+export const RECHECK_MAX_MINUTES = 30;
+
+/** A break for everyone of one meeting: open while endedAt is null; re-check-in open until recheckUntil. */
+export const meetingBreakSchema = z.object({
+  id: z.number().int(),
+  startedAt: z.string(),
+  endedAt: z.string().nullable(),
+  recheckUntil: z.string().nullable(),
+});
+export type MeetingBreak = z.infer<typeof meetingBreakSchema>;
+
+/** POST /api/qr-sessions/{id}/break and …/break/end: the break, and how many students it has out now. */
+export const meetingBreakAnswerSchema = z.object({ meetingBreak: meetingBreakSchema, studentsOnBreak: z.number().int() });
+export type MeetingBreakAnswer = z.infer<typeof meetingBreakAnswerSchema>;
+
+/** POST /api/qr-sessions/{id}/break/end (the body may be left out: RECHECK_DEFAULT_MINUTES). */
+export const endMeetingBreakSchema = z.object({
+  recheckMinutes: z
+    .number({ error: 'recheckMinutes must be a whole number of minutes' })
+    .int('recheckMinutes must be a whole number of minutes')
+    .min(1, 'recheckMinutes must be at least 1')
+    .max(RECHECK_MAX_MINUTES, `recheckMinutes must be at most ${RECHECK_MAX_MINUTES}`)
+    .optional(),
+});
+
+/** GET /api/qr-sessions/{id}: the session and its meeting's open break, or the latest one (null: none today). */
+export const qrSessionDetailSchema = qrSessionAnswerSchema.extend({ meetingBreak: meetingBreakSchema.nullable() });
+export type QrSessionDetail = z.infer<typeof qrSessionDetailSchema>;
+
+/** 409s of the break routes. */
+export const BREAK_ALREADY_OPEN = 'The class is already on a break. End it before starting another.';
+export const NO_BREAK_OPEN = 'The class is not on a break.';
+export const BREAK_SESSION_CLOSED = 'This session has closed: start a session to send the class on a break.';

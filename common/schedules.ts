@@ -46,6 +46,40 @@ export function cohortLabel(s: { cohortNumber: number; cohortName?: string | nul
   return s.cohortName ?? String(s.cohortNumber);
 }
 
+/** Most scheduled breaks a class may have (issue 29): a morning break, lunch, an afternoon break, one more. */
+export const SCHEDULE_BREAKS_MAX = 4;
+/** A scheduled break, 'HH:MM' in school time, inside the class: not scheduled minutes (decision 052). */
+export type ScheduleBreak = { start: string; end: string };
+export const scheduleBreakAnswerSchema = z.object({ start: z.string(), end: z.string() });
+
+/** Minutes after the class start (a class past midnight goes on the next day), as rules.ts and meeting-rule.ts place breaks. */
+const sinceStart = (time: string, classStart: string) => {
+  const m = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
+  return (m(time) - m(classStart) + 1440) % 1440;
+};
+
+/**
+ * What is wrong with a class's breaks (each inside the class, ending after it starts, none
+ * overlapping another), each problem at its field ('breaks.1.end'); [] when none. The schedule
+ * contract and the server's update (which keeps the stored breaks when none are sent) both ask it.
+ */
+export function scheduleBreakProblems(breaks: readonly ScheduleBreak[], startTime: string, endTime: string): { path: (string | number)[]; message: string }[] {
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  const classLength = sinceStart(endTime, startTime) || 1440;
+  const placed = breaks.map((b) => ({ from: sinceStart(b.start, startTime), to: sinceStart(b.end, startTime) }));
+  placed.forEach((b, i) => {
+    const n = i + 1;
+    if (b.from >= classLength) problems.push({ path: ['breaks', i, 'start'], message: `Break ${n} must start during the class (${startTime}–${endTime})` });
+    else if (b.to <= b.from) problems.push({ path: ['breaks', i, 'end'], message: `Break ${n} must end after it starts` });
+    else if (b.to > classLength) problems.push({ path: ['breaks', i, 'end'], message: `Break ${n} must end by the end of class (${endTime})` });
+    else {
+      const other = placed.findIndex((o, j) => j < i && o.from < b.to && b.from < o.to && o.to > o.from);
+      if (other >= 0) problems.push({ path: ['breaks', i, 'start'], message: `Break ${n} overlaps break ${other + 1}` });
+    }
+  });
+  return problems;
+}
+
 export const scheduleSchema = z.object({
   id: z.number().int(),
   courseId: z.number().int(),
@@ -66,6 +100,8 @@ export const scheduleSchema = z.object({
   sisScheduleId: z.string().nullable(),
   isActive: z.boolean(),
   rosterCount: z.number().int(),
+  /** Scheduled breaks in school time, in order: not scheduled minutes. */
+  breaks: z.array(scheduleBreakAnswerSchema),
 });
 export type Schedule = z.infer<typeof scheduleSchema>;
 
@@ -90,6 +126,10 @@ export const scheduleInputSchema = z
     courseEndDate: isoDate('Course end date'),
     sisScheduleId: optionalText(100),
     isActive: z.boolean().default(true),
+    // Not sent: a new schedule has none, an update keeps the stored ones.
+    breaks: z
+      .array(z.object({ start: time('Break start'), end: time('Break end') }), { error: 'breaks must be a list of {start, end}' })
+      .optional(),
   })
   // Compared only when both are valid times, so one bad field gives one message.
   .refine((s) => !(CLOCK_TIME.test(s.startTime) && CLOCK_TIME.test(s.endTime)) || s.startTime < s.endTime, {
@@ -97,6 +137,17 @@ export const scheduleInputSchema = z
     message: 'End time must be after the start time',
   })
   .refine((s) => s.courseEndDate >= s.courseStartDate, { path: ['courseEndDate'], message: 'Course end date must not be before the start date' })
+  .superRefine((s, ctx) => {
+    // Here, not .max(): zod would measure a string sent instead of a list too, and say so twice.
+    if (Array.isArray(s.breaks) && s.breaks.length > SCHEDULE_BREAKS_MAX) {
+      ctx.addIssue({ code: 'custom', path: ['breaks'], message: `A class has at most ${SCHEDULE_BREAKS_MAX} breaks` });
+      return;
+    }
+    const times = [s.startTime, s.endTime, ...(s.breaks ?? []).flatMap((b) => [b.start, b.end])];
+    // Placed only when every time is one (each bad field has its own message) and the class is.
+    if (!s.breaks || !times.every((t) => typeof t === 'string' && CLOCK_TIME.test(t)) || s.startTime >= s.endTime) return;
+    for (const p of scheduleBreakProblems(s.breaks, s.startTime, s.endTime)) ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
+  })
   // Checked even when other fields are wrong, so the form shows every missing field at once.
   .refine((s) => s.cohortNumber != null || (typeof s.cohortName === 'string' && s.cohortName !== ''), {
     path: ['cohortNumber'],

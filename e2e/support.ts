@@ -10,6 +10,7 @@ import type { Role } from '../common/roles.ts';
 import { requireBrowser } from '../scripts/browser.mjs';
 import { buildApp } from '../server/app.ts';
 import type { Config } from '../server/config.ts';
+import type { Clock } from '../server/lib/clock.ts';
 import { loadConfig } from '../server/config.ts';
 import type { Db } from '../server/db/client.ts';
 import { insertUser } from '../server/modules/auth/service.ts';
@@ -25,12 +26,12 @@ export type E2eServer = {
 };
 
 /** The real app (API + built web app from dist/web) on a free loopback port, with its own database. */
-export async function startServer(opts: { config?: Partial<Config>; port?: number } = {}): Promise<E2eServer> {
+export async function startServer(opts: { config?: Partial<Config>; port?: number; clock?: Clock } = {}): Promise<E2eServer> {
   const database = await createTestDatabase();
   // A scratch data directory: the app may write files there (e.g. a generated encryption key).
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-e2e-data-'));
   const config = { ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: database.url, dataDir, ...opts.config };
-  const app = await buildApp({ db: database.db, config });
+  const app = await buildApp({ db: database.db, config, clock: opts.clock });
   await app.listen({ host: '127.0.0.1', port: opts.port ?? 0 });
   const { port } = app.server.address() as AddressInfo;
   let counter = 0;
@@ -197,14 +198,14 @@ export function withNewPage(browser: Browser, baseUrl: string, use: (p: { page: 
   return usingPage(newPage(browser, baseUrl), use);
 }
 
-/** A phone-sized touch context (390×844, like a mid-range phone), for the public scan page. */
-export async function newPhonePage(browser: Browser, baseUrl: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+/** A phone-sized touch context (390×844, like a mid-range phone), for the public scan page; with JavaScript off when asked. */
+export async function newPhonePage(browser: Browser, baseUrl: string, opts: { javaScriptEnabled?: boolean } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, ...opts });
   return watchedPage(context);
 }
 
 export type SeededStudent = { id: number; sisStudentId: string; firstName: string; lastName: string; email: string };
-export type SeededClass = { scheduleId: number; otherScheduleId: number; courseName: string; courseCode: string; roomNumber: string; students: SeededStudent[] };
+export type SeededClass = { scheduleId: number; otherScheduleId: number; programId: number; courseName: string; courseCode: string; roomNumber: string; students: SeededStudent[] };
 
 /** 'HH:MM' of an instant in a time zone. */
 function wallClock(at: Date, timeZone: string): { hhmm: string; minutes: number; weekday: number } {
@@ -223,13 +224,13 @@ const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60) % 24).padSt
  * five minutes ago in the school's time zone (default UTC), its roster, and a second schedule of
  * the same instructor on another day (so the picker has a real choice).
  */
-export async function seedClassNow(db: Db, instructorEmail: string, roster: Omit<SeededStudent, 'id'>[]): Promise<SeededClass> {
+export async function seedClassNow(db: Db, instructorEmail: string, roster: Omit<SeededStudent, 'id'>[], lengthMinutes = 120): Promise<SeededClass> {
   const { sql } = await import('drizzle-orm');
   const one = async <T>(q: ReturnType<typeof sql>) => (await db.execute<T & Record<string, unknown>>(q)).rows[0] as T;
   const { time_zone: timeZone } = await one<{ time_zone: string }>(sql`select time_zone from school_settings`);
   const { id: instructorId } = await one<{ id: number }>(sql`select id from users where lower(email) = lower(${instructorEmail})`);
   const now = wallClock(new Date(), timeZone);
-  // Five minutes ago, kept on today's date just after midnight; two hours long (may cross midnight).
+  // Five minutes ago, kept on today's date just after midnight; two hours long unless told (may cross midnight).
   const start = Math.max(0, now.minutes - 5);
   const tag = randomBytes(3).toString('hex').toUpperCase();
   const courseName = 'Fundamentals of Nursing';
@@ -243,7 +244,7 @@ export async function seedClassNow(db: Db, instructorEmail: string, roster: Omit
     one<{ id: number }>(sql`
       insert into schedules (course_id, instructor_id, cohort_number, term_number, day_of_week, start_time, end_time, room_number, course_start_date, course_end_date)
       values (${courseId}, ${instructorId}, 1, 1, ${day}, ${from}, ${to}, ${room}, current_date - 30, current_date + 60) returning id`);
-  const { id: scheduleId } = await insertSchedule(now.weekday, hhmm(start), hhmm(start + 120), roomNumber);
+  const { id: scheduleId } = await insertSchedule(now.weekday, hhmm(start), hhmm(start + lengthMinutes), roomNumber);
   const { id: otherScheduleId } = await insertSchedule((now.weekday + 3) % 7, '13:00', '15:00', 'C-110');
   const students: SeededStudent[] = [];
   for (const s of roster) {
@@ -252,7 +253,7 @@ export async function seedClassNow(db: Db, instructorEmail: string, roster: Omit
     await db.execute(sql`insert into schedule_rosters (schedule_id, student_id) values (${scheduleId}, ${id})`);
     students.push({ id, ...s });
   }
-  return { scheduleId, otherScheduleId, courseName, courseCode, roomNumber, students };
+  return { scheduleId, otherScheduleId, programId, courseName, courseCode, roomNumber, students };
 }
 
 /**

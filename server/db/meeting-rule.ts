@@ -26,8 +26,19 @@ export function meetingCountBetween(alias: string, from: SQL, to: SQL): SQL {
      where ${scheduleMeetsOn(alias, sql`g.d::date`)})`;
 }
 
-/** A class's length in minutes from its times (a class past midnight ends the next day), as the schedule says it. */
+/**
+ * A class's scheduled minutes from its times (a class past midnight ends the next day) less its
+ * scheduled breaks (`breaks` jsonb [{start, end}], each placed after the class start and cut to the
+ * class), as server/modules/attendance/rules.ts scheduledMinutes says it; meetings-agree.test.ts checks.
+ */
 export function classMinutes(alias: string): SQL {
-  return sql`(extract(epoch from (case when ${col(alias, 'end_time')} > ${col(alias, 'start_time')} then ${col(alias, 'end_time')} - ${col(alias, 'start_time')}
-    else ${col(alias, 'end_time')} - ${col(alias, 'start_time')} + interval '24 hours' end)) / 60)::int`;
+  const start = col(alias, 'start_time');
+  const minute = (time: SQL) => sql`(extract(epoch from ${time}) / 60)::int`;
+  const length = sql`(case when ${col(alias, 'end_time')} > ${start} then ${minute(sql`${col(alias, 'end_time')} - ${start}`)}
+    else ${minute(sql`${col(alias, 'end_time')} - ${start} + interval '24 hours'`)} end)`;
+  // Minutes from the class start to the break's start, and the break's length, both within a day.
+  const from = sql`(((${minute(sql`(b.value->>'start')::time`)} - ${minute(start)}) % 1440 + 1440) % 1440)`;
+  const span = sql`(((${minute(sql`(b.value->>'end')::time`)} - ${minute(sql`(b.value->>'start')::time`)}) % 1440 + 1440) % 1440)`;
+  return sql`(${length} - coalesce((select sum(greatest(0, least(${from} + ${span}, ${length}) - ${from}))
+      from jsonb_array_elements(${col(alias, 'breaks')}) b), 0))::int`;
 }

@@ -16,6 +16,7 @@ type Answer = {
   scanInTime?: string | null;
   scanOutTime?: string | null;
   minutesAttended?: number | null;
+  breaks?: { endedAt: string | null }[];
 };
 
 const DETAILS = ['studentId', 'firstName', 'lastName', 'email'] as const;
@@ -45,7 +46,8 @@ function show(view: string, cases: string[] = [], values: Record<string, string>
   const template = one<HTMLTemplateElement>(`#scan-${view}`);
   if (!template) return location.reload();
   const content = template.content.cloneNode(true) as DocumentFragment;
-  content.querySelectorAll<HTMLElement>('[data-if]').forEach((el) => (cases.includes(el.dataset.if!) ? el.removeAttribute('data-if') : el.remove()));
+  // A variant shows when any of its keys (data-if="a b") is among the cases.
+  content.querySelectorAll<HTMLElement>('[data-if]').forEach((el) => (el.dataset.if!.split(' ').some((k) => cases.includes(k)) ? el.removeAttribute('data-if') : el.remove()));
   content.querySelectorAll<HTMLElement>('[data-slot]').forEach((el) => {
     const value = values[el.dataset.slot!] ?? '';
     if (el instanceof HTMLInputElement) el.value = value;
@@ -209,10 +211,12 @@ function enhance(form: HTMLFormElement): void {
     // Checked in already: nothing changed. The server's page says so, with Check out (docs/decisions/039);
     // sending the form itself again asks for that page (a check-in again changes nothing).
     if (a.action === 'already_checked_in') return form.submit();
+    // A check-in that ended a break (back from an instructor's break): when the break ended.
+    const backAt = a.breaks?.map((b) => b.endedAt).filter((at) => at != null).at(-1);
     const values = {
       course: a.courseName ?? one('h1', card)?.textContent ?? '',
       message: say(a.message ?? ''),
-      time: time(a.action === 'checked_out' ? a.scanOutTime : a.scanInTime),
+      time: time(a.action === 'checked_out' ? a.scanOutTime : a.action === 'break_ended' ? backAt : a.scanInTime),
       minutes: String(a.minutesAttended ?? ''),
       studentId: details.studentId,
       email: details.email,
@@ -227,11 +231,15 @@ function enhance(form: HTMLFormElement): void {
 const form = one<HTMLFormElement>('#scan-form') ?? one<HTMLFormElement>('#code-form');
 if (form) enhance(form);
 
-// Check out posts as it is (it works without script); pressed, it says so and is not pressed twice.
-const checkOut = one<HTMLFormElement>('#checkout-form');
-checkOut?.addEventListener('submit', (event) => {
-  const button = one<HTMLButtonElement>('button[type=submit]', checkOut)!;
-  if (button.getAttribute('aria-disabled') === 'true') return event.preventDefault();
-  button.setAttribute('aria-disabled', 'true');
-  button.textContent = checkOut.dataset.busy ?? button.textContent;
+// Check out and the break buttons post as they are (they work without script, and carry no details
+// the JSON API would need); pressed, the button says so and none is pressed twice. Listened to on the
+// document: the success view's break buttons arrive after the page loaded.
+document.addEventListener('submit', (event) => {
+  const punch = event.target;
+  if (!(punch instanceof HTMLFormElement) || (punch.id !== 'checkout-form' && punch.id !== 'break-form')) return;
+  const buttons = [...punch.querySelectorAll<HTMLButtonElement>('button[type=submit]')];
+  if (buttons.some((b) => b.getAttribute('aria-disabled') === 'true')) return event.preventDefault();
+  const pressed = (event.submitter as HTMLButtonElement | null) ?? buttons[0];
+  for (const b of buttons) b.setAttribute('aria-disabled', 'true');
+  if (pressed) pressed.textContent = punch.dataset.busy ?? pressed.textContent;
 });

@@ -5,14 +5,14 @@ import { schedules } from './schedules.ts';
 import { students } from './students.ts';
 import { users } from './users.ts';
 import { inList } from './sql-helpers.ts';
+import { BREAK_KINDS } from '../../../common/attendance.ts';
+import { MISSED_PUNCH_SOURCES, MISSED_PUNCH_STATUSES } from '../../../common/missed-punches.ts';
 
 /**
  * Several punches per meeting (issue 29, decision 051). A record keeps the day's first check-in and
  * last check-out; each break between them is a row here, so the punch pairs are [in, b1.start],
  * [b1.end, b2.start] … [bn.end, out]. Raw punches are never rewritten: the time-clock rules read them.
  */
-export const BREAK_KINDS = ['break', 'lunch', 'instructor'] as const;
-
 export const attendanceBreaks = pgTable(
   'attendance_breaks',
   {
@@ -63,9 +63,6 @@ export const meetingBreaks = pgTable(
     check('meeting_breaks_order_check', sql`${t.endedAt} is null or (${t.endedAt} >= ${t.startedAt} and ${t.recheckUntil} >= ${t.endedAt})`),
   ],
 );
-
-export const MISSED_PUNCH_STATUSES = ['pending', 'approved', 'declined'] as const;
-export const MISSED_PUNCH_SOURCES = ['scan_page', 'hours_link'] as const;
 
 /**
  * A student's request to correct a punch they missed (issue 29): the time they say and why. The class

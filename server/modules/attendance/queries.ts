@@ -1,10 +1,22 @@
 import { and, count, desc, eq, inArray, isNotNull, lt, notExists, or, sql, type SQL } from 'drizzle-orm';
 import type { AttendanceStatus } from '../../../common/constants.ts';
-import type { CheckInFlagEvidence, CheckInFlagReason, CheckInFlagStatus } from '../../../common/attendance.ts';
+import type { BreakKind, CheckInFlagEvidence, CheckInFlagReason, CheckInFlagStatus } from '../../../common/attendance.ts';
 import { anyOf } from '../../db/bulk-upsert.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { executePrepared } from '../../db/prepared.ts';
-import { attendanceCorrections, attendanceRecords, checkInFlags, qrSessions, studentWithdrawals, scheduleRosters, students, users, type courses } from '../../db/schema/index.ts';
+import {
+  attendanceBreaks,
+  attendanceCorrections,
+  attendanceRecords,
+  checkInFlags,
+  courses,
+  qrSessions,
+  schedules,
+  studentWithdrawals,
+  scheduleRosters,
+  students,
+  users,
+} from '../../db/schema/index.ts';
 import { userFullName } from '../../db/user-name.ts';
 import { asDate } from '../../lib/sql-values.ts';
 import { auditInsertFragment } from '../audit-logs/service.ts';
@@ -111,6 +123,98 @@ export async function lockAndReadDeviceCheckIns(tx: DbOrTx, m: { scheduleId: num
 
 export type CheckInRow = Pick<RecordColumns, 'id' | 'status' | 'scanInTime' | 'scanOutTime' | 'isManualOverride' | 'minutesAttended'>;
 
+// ---- Breaks (attendance_breaks, docs/decisions/051) ----
+
+/**
+ * A break of a record as the punches read it; an instructor's break carries its meeting break's end
+ * and re-check-in window (meeting_breaks), which decide when a student coming back is credited from.
+ */
+export type StoredBreak = {
+  id: number;
+  kind: BreakKind;
+  startedAt: Date;
+  endedAt: Date | null;
+  meetingBreakEndedAt: Date | null;
+  recheckUntil: Date | null;
+};
+type RawBreak = { [K in keyof StoredBreak]: StoredBreak[K] extends Date ? string : StoredBreak[K] extends Date | null ? string | null : StoredBreak[K] };
+const asStoredBreak = (b: RawBreak): StoredBreak => ({
+  ...b,
+  startedAt: asDate(b.startedAt),
+  endedAt: asDate(b.endedAt),
+  meetingBreakEndedAt: asDate(b.meetingBreakEndedAt),
+  recheckUntil: asDate(b.recheckUntil),
+});
+
+/** The breaks of the record `recordId` (SQL), in order, as one JSON array: read in the same statement as the record. */
+const breaksJson = (recordId: SQL | unknown) => sql<RawBreak[]>`coalesce((
+  select json_agg(json_build_object('id', b.id, 'kind', b.kind, 'startedAt', b.started_at, 'endedAt', b.ended_at,
+                                    'meetingBreakEndedAt', mb.ended_at, 'recheckUntil', mb.recheck_until) order by b.started_at, b.id)
+    from attendance_breaks b left join meeting_breaks mb on mb.id = b.meeting_break_id
+   where b.record_id = ${recordId}), '[]'::json)`;
+
+// The record of the outer select, qualified (drizzle leaves a one-table select's columns bare, and the subquery has an id too).
+const RECORD_ID = sql.raw('"attendance_records"."id"');
+
+/** A record's breaks, in order. */
+export async function recordBreaks(db: DbOrTx, recordId: number): Promise<StoredBreak[]> {
+  const { rows } = await db.execute<{ breaks: RawBreak[] }>(sql`select ${breaksJson(recordId)} as breaks`);
+  return (rows[0]?.breaks ?? []).map(asStoredBreak);
+}
+
+/** The breaks of one meeting's records, by record id, each in order (the roster). */
+export async function breaksOfMeeting(db: DbOrTx, scheduleId: number, sessionDate: string): Promise<Map<number, Pick<StoredBreak, 'kind' | 'startedAt' | 'endedAt'>[]>> {
+  const rows = await db
+    .select({ recordId: attendanceBreaks.recordId, kind: attendanceBreaks.kind, startedAt: attendanceBreaks.startedAt, endedAt: attendanceBreaks.endedAt })
+    .from(attendanceBreaks)
+    .innerJoin(attendanceRecords, eq(attendanceRecords.id, attendanceBreaks.recordId))
+    .where(and(eq(attendanceRecords.scheduleId, scheduleId), eq(attendanceRecords.sessionDate, sessionDate)))
+    .orderBy(attendanceBreaks.startedAt, attendanceBreaks.id);
+  const out = new Map<number, Pick<StoredBreak, 'kind' | 'startedAt' | 'endedAt'>[]>();
+  for (const { recordId, ...b } of rows) {
+    const list = out.get(recordId) ?? [];
+    list.push({ ...b, kind: b.kind as BreakKind });
+    out.set(recordId, list);
+  }
+  return out;
+}
+
+/** A break started now; null when the record has an open one already (attendance_breaks_one_open). */
+export async function insertBreak(tx: DbOrTx, b: { recordId: number; kind: BreakKind; at: Date; deviceId: string }): Promise<StoredBreak | null> {
+  const { rows } = await tx.execute<{ id: number }>(sql`
+    insert into attendance_breaks (record_id, kind, started_at, started_device_id, created_at)
+    values (${b.recordId}, ${b.kind}, ${b.at.toISOString()}::timestamptz, ${b.deviceId}, ${b.at.toISOString()}::timestamptz)
+    on conflict (record_id) where ended_at is null do nothing
+    returning id`);
+  const id = rows[0]?.id;
+  return id == null ? null : { id: Number(id), kind: b.kind, startedAt: b.at, endedAt: null, meetingBreakEndedAt: null, recheckUntil: null };
+}
+
+/** An open break ended. */
+export async function endBreak(tx: DbOrTx, breakId: number, e: { endedAt: Date; deviceId: string }): Promise<void> {
+  await tx.update(attendanceBreaks).set({ endedAt: e.endedAt, endedDeviceId: e.deviceId }).where(eq(attendanceBreaks.id, breakId));
+}
+
+/** The minutes a record credits, after a punch that changed them (a break's start or end). */
+export async function setRecordMinutes(tx: DbOrTx, id: number, c: { minutes: number; now: Date }): Promise<CheckInRow> {
+  const [row] = await tx.update(attendanceRecords).set({ minutesAttended: c.minutes, updatedAt: c.now }).where(eq(attendanceRecords.id, id)).returning(checkInColumns);
+  return asCheckInRow(row!);
+}
+
+/** The meeting of a session (by its public UUID) and the program of its course (null: none); undefined for no such session. */
+export async function sessionMeetingProgram(
+  db: DbOrTx,
+  sessionUuid: string,
+): Promise<{ programId: number | null; sessionDate: string; startTime: string; endTime: string } | undefined> {
+  const [row] = await db
+    .select({ programId: courses.programId, sessionDate: qrSessions.sessionDate, startTime: schedules.startTime, endTime: schedules.endTime })
+    .from(qrSessions)
+    .innerJoin(schedules, eq(schedules.id, qrSessions.scheduleId))
+    .innerJoin(courses, eq(courses.id, schedules.courseId))
+    .where(eq(qrSessions.sessionId, sessionUuid));
+  return row;
+}
+
 const checkInColumns = {
   id: attendanceRecords.id,
   status: attendanceRecords.status,
@@ -182,14 +286,19 @@ export async function insertCheckIns(db: DbOrTx, m: CheckInMeeting, rows: readon
   return inserted.map((r) => ({ ...r, scanInTime: asDate(r.scanInTime), scanOutTime: asDate(r.scanOutTime) }));
 }
 
-/** The student's record of this meeting, locked for a check-out (null: the student has none). */
-export async function lockMeetingRecord(tx: DbOrTx, m: { scheduleId: number; studentId: number; sessionDate: string }): Promise<CheckInRow | null> {
+/**
+ * The student's record of this meeting with its breaks, locked for a punch (null: the student has
+ * none). The record's lock serialises every punch of the record, breaks included.
+ */
+export async function lockMeetingRecord(tx: DbOrTx, m: { scheduleId: number; studentId: number; sessionDate: string }): Promise<(CheckInRow & { breaks: StoredBreak[] }) | null> {
   const [row] = await tx
-    .select(checkInColumns)
+    .select({ ...checkInColumns, breaks: breaksJson(RECORD_ID) })
     .from(attendanceRecords)
     .where(and(eq(attendanceRecords.scheduleId, m.scheduleId), eq(attendanceRecords.studentId, m.studentId), eq(attendanceRecords.sessionDate, m.sessionDate)))
     .for('update');
-  return row ? asCheckInRow(row) : null;
+  if (!row) return null;
+  const { breaks, ...record } = row;
+  return { ...asCheckInRow(record), breaks: breaks.map(asStoredBreak) };
 }
 
 export async function recordCheckOut(tx: DbOrTx, id: number, c: { now: Date; status: AttendanceStatus; minutes: number }): Promise<CheckInRow> {
@@ -204,6 +313,7 @@ export async function recordCheckOut(tx: DbOrTx, id: number, c: { now: Date; sta
 /** What the device of a phone opening the scan page checked in at the session's meeting: its record and its student. */
 export type DeviceRecord = Pick<RecordColumns, 'status' | 'scanInTime' | 'scanOutTime' | 'minutesAttended' | 'isManualOverride'> & {
   student: Pick<StudentColumns, 'id' | 'firstName' | 'lastName' | 'email'>;
+  breaks: StoredBreak[];
 };
 
 /** The record this device made at the meeting of a session (by its public UUID), if any (attendance_one_student_per_device: one). */
@@ -216,6 +326,7 @@ export async function deviceMeetingRecord(db: DbOrTx, sessionUuid: string, devic
       minutesAttended: attendanceRecords.minutesAttended,
       isManualOverride: attendanceRecords.isManualOverride,
       student: { id: students.id, firstName: students.firstName, lastName: students.lastName, email: students.email },
+      breaks: breaksJson(RECORD_ID),
     })
     .from(qrSessions)
     .innerJoin(
@@ -225,7 +336,7 @@ export async function deviceMeetingRecord(db: DbOrTx, sessionUuid: string, devic
     .innerJoin(students, eq(students.id, attendanceRecords.studentId))
     .where(eq(qrSessions.sessionId, sessionUuid))
     .limit(1);
-  return row ? { ...row, status: row.status as AttendanceStatus } : null;
+  return row ? { ...row, status: row.status as AttendanceStatus, breaks: row.breaks.map(asStoredBreak) } : null;
 }
 
 /** A check-out undone: no scan-out, the status and minutes the check-in gave. */

@@ -1,32 +1,47 @@
 import type { z } from 'zod';
-import { MEETING_REVIEW_DAYS, NO_CHECK_OUT_TO_UNDO, type AttendanceRow, type MeetingToReview, type CheckInFlag, type FlagDecision, type manualRecordSchema, type overrideSchema } from '../../../common/attendance.ts';
+import {
+  MEETING_REVIEW_DAYS,
+  NO_CHECK_OUT_TO_UNDO,
+  offersLunchPunches,
+  type AttendanceRow,
+  type BreakPunch,
+  type MeetingToReview,
+  type CheckInFlag,
+  type FlagDecision,
+  type manualRecordSchema,
+  type overrideSchema,
+} from '../../../common/attendance.ts';
 import { isAttendedStatus, type AttendanceStatus } from '../../../common/constants.ts';
 import type { AttendanceHistory, RecordValues } from '../../../common/hours.ts';
 import type { Role } from '../../../common/roles.ts';
-import type { Schedule } from '../../../common/schedules.ts';
+import type { ScheduleBreak } from '../../../common/schedules.ts';
 import type { Settings } from '../../../common/settings.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { addDays, localDate } from '../../lib/school-time.ts';
 import { recordAudit } from '../audit-logs/service.ts';
-import { closeExpiredSessions, isSessionUuid, listActiveSessionsIn, listRecentSessionMeetings } from '../qr-sessions/service.ts';
+import { closeExpiredSessions, endedMeetingBreaksOf, isSessionUuid, listActiveSessionsIn, listRecentSessionMeetings } from '../qr-sessions/service.ts';
 import { assertCanUseSchedule, cancelMeetingOn, closureOn, getMeetingCalendar, listVisibleSchedules, restoreMeetingOn } from '../schedules/service.ts';
 import { closedDates } from '../calendar/service.ts';
 import { getSettings } from '../settings/service.ts';
-import { programPolicy } from '../programs/service.ts';
+import { timeClockVersions } from '../programs/service.ts';
 import { flagView, flagsOfMeeting, judgeFlag, recordFlagReview, storedScanEvidence } from './proxy-flags.ts';
+import { assertMayOverride, assertNotLocked, assertWithdrawalAllows, recordValues } from './punch-corrections.ts';
+import { breakPunch, minutesWithBreaks } from './punches.ts';
 import {
+  breaksOfMeeting,
   clearCheckOut,
   clockHoursTotals,
+  recordBreaks,
+  setRecordMinutes,
+  sessionMeetingProgram,
   deviceMeetingRecord,
   flagById,
   insertAbsences,
   insertCorrection,
   selectCorrections,
   selectHistoryRecord,
-  selectStudentProgramId,
-  selectWithdrawalDate,
   insertManualRecord,
   lockFlag,
   lockRecordForOverride,
@@ -49,21 +64,28 @@ import { checkInStatus, classWindow, leftEarly, minutesAttended, scheduledMinute
 export { submitAttendance } from './submit.ts';
 export { checkInFromBrowser } from './browser-check-in.ts';
 // The meeting rules the hours ledger shares (one definition of when a class meets and for how long).
-export { classWindow, whyNotAMeeting, type ClassWindow, type MeetingCalendar } from './rules.ts';
+export { classWindow, scheduledBreakIntervals, scheduledMinutes, whyNotAMeeting, type ClassWindow, type MeetingCalendar } from './rules.ts';
 export { PUBLIC_RATE_LIMIT } from '../qr-sessions/service.ts';
+// An approved missed-punch request written into the record (the missed-punches module decides, this writes).
+export { correctMissedPunch, type CorrectedPunch } from './punch-corrections.ts';
 
 type User = { id: number; role: Role };
 type Ctx = { clock: Clock; ip: string | null };
 
 /** Roster rows of one meeting with their records and proxy flags; the caller has checked access. */
 async function meetingRows(db: DbOrTx, scheduleId: number, sessionDate: string): Promise<AttendanceRow[]> {
-  const [rows, flags] = await Promise.all([rosterWithRecords(db, scheduleId, sessionDate), flagsOfMeeting(db, scheduleId, sessionDate)]);
+  const [rows, flags, breaks] = await Promise.all([
+    rosterWithRecords(db, scheduleId, sessionDate),
+    flagsOfMeeting(db, scheduleId, sessionDate),
+    breaksOfMeeting(db, scheduleId, sessionDate),
+  ]);
   return rows.map((r) => ({
     ...r,
     sessionDate,
     scanInTime: r.scanInTime?.toISOString() ?? null,
     scanOutTime: r.scanOutTime?.toISOString() ?? null,
     isManualOverride: r.isManualOverride ?? false,
+    breaks: r.id == null ? [] : (breaks.get(r.id) ?? []).map(breakPunch),
     flags: r.id == null ? [] : (flags.get(r.id) ?? []),
   }));
 }
@@ -84,40 +106,6 @@ export async function listScheduleAttendance(db: DbOrTx, user: User, scheduleId:
 }
 
 /**
- * A withdrawn student's records: none after the withdrawal date (409), and only administrators
- * (always with a reason) on or before it.
- */
-async function assertWithdrawalAllows(db: DbOrTx, user: User, studentId: number, sessionDate: string): Promise<void> {
-  const withdrawn = await selectWithdrawalDate(db, studentId);
-  if (!withdrawn) return;
-  if (sessionDate > withdrawn) throw conflict(`The student withdrew on ${withdrawn}; attendance after that date is not recorded`);
-  if (user.role !== 'super_admin' && user.role !== 'it_admin') throw forbidden(`The student withdrew on ${withdrawn}; only an administrator can change attendance up to that date`);
-}
-
-/**
- * The program's attendanceEditLockDays: a record of a meeting older than that many days may be
- * changed only by super_admin (every change carries a reason already).
- */
-async function assertNotLocked(db: DbOrTx, user: User, studentId: number, sessionDate: string, clock: Clock): Promise<void> {
-  if (user.role === 'super_admin') return;
-  const programId = await selectStudentProgramId(db, studentId);
-  const lockDays = programId == null ? null : ((await programPolicy(db, programId))?.attendanceEditLockDays ?? null);
-  if (lockDays == null) return;
-  const today = localDate(clock.now(), (await getSettings(db)).attendance.timeZone);
-  if (sessionDate < addDays(today, -lockDays)) {
-    throw forbidden(`Attendance older than ${lockDays} days is locked for this program; only a super admin can change it, with a reason`);
-  }
-}
-
-async function assertMayOverride(db: DbOrTx, user: User, scheduleId: number): Promise<Schedule> {
-  const schedule = await assertCanUseSchedule(db, user, scheduleId);
-  if (user.role === 'instructor' && !(await getSettings(db)).attendance.allowInstructorOverride) {
-    throw forbidden('Instructor overrides are turned off in Settings; ask an administrator');
-  }
-  return schedule;
-}
-
-/**
  * Minutes credited by an override: the scanned overlap when there is one, the whole class for a
  * present/late without scans, nothing for absent or excused (excused time is reported apart).
  */
@@ -128,18 +116,6 @@ function overrideMinutes(status: AttendanceStatus, scanned: number | null, sched
 
 type Override = z.output<typeof overrideSchema>;
 type Punch = { scanInTime: Date | null; scanOutTime: Date | null };
-
-/** A record's values as its history shows them. */
-function recordValues(r: { status: AttendanceStatus; scanInTime: Date | null; scanOutTime: Date | null; minutesAttended: number | null; source: string; overrideReason: string | null }): RecordValues {
-  return {
-    status: r.status,
-    scanInTime: r.scanInTime?.toISOString() ?? null,
-    scanOutTime: r.scanOutTime?.toISOString() ?? null,
-    minutesAttended: r.minutesAttended,
-    source: r.source as RecordValues['source'],
-    overrideReason: r.overrideReason,
-  };
-}
 
 /**
  * Corrected times sent with an override or a manual record: only for present or late, and on the
@@ -170,9 +146,12 @@ export async function overrideAttendance(db: Db, user: User, recordId: number, b
     await assertWithdrawalAllows(tx, user, before.studentId, before.sessionDate);
     await assertNotLocked(tx, user, before.studentId, before.sessionDate, ctx.clock);
     const now = ctx.clock.now();
-    const window = classWindow(before.sessionDate, schedule.startTime, schedule.endTime, timeZone);
+    const window = classWindow(before.sessionDate, schedule.startTime, schedule.endTime, timeZone, schedule.breaks);
     const punch = correctedPunch(body, before, window);
-    const minutes = punch ? minutesAttended(punch.scanInTime!, punch.scanOutTime, window) : overrideMinutes(body.status, before.hasScan ? before.scanned : null, before.scheduledMinutes ?? 0);
+    // Corrected times keep the breaks punched between them.
+    const minutes = punch
+      ? minutesWithBreaks(punch.scanInTime!, punch.scanOutTime, await recordBreaks(tx, recordId), window)
+      : overrideMinutes(body.status, before.hasScan ? before.scanned : null, before.scheduledMinutes ?? 0);
     await setOverride(tx, recordId, { status: body.status, overrideReason: body.overrideReason, overriddenBy: user.id, minutes, now, times: punch ?? undefined });
     const after = { ...before, ...(punch ?? {}), status: body.status, minutesAttended: minutes, overrideReason: body.overrideReason };
     await insertCorrection(tx, { attendanceRecordId: recordId, changedBy: user.id, changedAt: now, reason: body.overrideReason, before: recordValues(before), after: recordValues(after) });
@@ -188,6 +167,18 @@ export async function overrideAttendance(db: Db, user: User, recordId: number, b
     });
     return meetingRow(tx, before.scheduleId, before.sessionDate, before.studentId);
   });
+}
+
+/**
+ * The minutes of records whose students an instructor-led break just took out (decision 052): as if
+ * they never came back, like any open break (decision 051); a return rewrites them again.
+ */
+export async function minutesAfterBreakStarted(tx: DbOrTx, recordIds: readonly number[], window: ClassWindow, now: Date): Promise<void> {
+  for (const id of recordIds) {
+    const record = await lockRecordForOverride(tx, id);
+    if (!record?.scanInTime || record.scanOutTime) continue;
+    await setRecordMinutes(tx, id, { minutes: minutesWithBreaks(record.scanInTime, null, await recordBreaks(tx, id), window), now });
+  }
 }
 
 /**
@@ -210,9 +201,9 @@ export async function undoCheckOut(db: Db, user: User, recordId: number, ctx: Ct
     const scanIn = before.scanInTime;
     if (!scanIn || !before.scanOutTime || !isAttendedStatus(before.status)) throw conflict(NO_CHECK_OUT_TO_UNDO);
     const now = ctx.clock.now();
-    const window = classWindow(before.sessionDate, schedule.startTime, schedule.endTime, attendance.timeZone);
+    const window = classWindow(before.sessionDate, schedule.startTime, schedule.endTime, attendance.timeZone, schedule.breaks);
     const status = before.status === 'incomplete' ? checkInStatus(scanIn, window, attendance.lateThresholdMinutes) : before.status;
-    const minutes = minutesAttended(scanIn, null, window);
+    const minutes = minutesWithBreaks(scanIn, null, await recordBreaks(tx, recordId), window);
     await clearCheckOut(tx, recordId, { status, minutes, now });
     const after = { ...before, status, scanOutTime: null, minutesAttended: minutes };
     await insertCorrection(tx, { attendanceRecordId: recordId, changedBy: user.id, changedAt: now, reason: 'Undid the check-out', before: recordValues(before), after: recordValues(after) });
@@ -231,7 +222,7 @@ export async function undoCheckOut(db: Db, user: User, recordId: number, ctx: Ct
 }
 
 /** A scanned check-in of this device's student at a session's meeting, for the scan page to say what a Check out will do. */
-export type DeviceStanding = Pick<DeviceRecord, 'student' | 'status' | 'minutesAttended'> & { scanInTime: Date; scanOutTime: Date | null };
+export type DeviceStanding = Pick<DeviceRecord, 'student' | 'status' | 'minutesAttended'> & { scanInTime: Date; scanOutTime: Date | null; breaks: BreakPunch[] };
 
 /**
  * What the device of a phone opening a session's scan page has checked in at its meeting (docs/decisions/039):
@@ -242,7 +233,31 @@ export async function deviceStanding(db: DbOrTx, sessionUuid: string, deviceId: 
   if (!isSessionUuid(sessionUuid)) return null;
   const record = await deviceMeetingRecord(db, sessionUuid, deviceId);
   if (!record?.scanInTime || record.isManualOverride || !isAttendedStatus(record.status)) return null;
-  return { student: record.student, status: record.status, minutesAttended: record.minutesAttended, scanInTime: record.scanInTime, scanOutTime: record.scanOutTime };
+  return {
+    student: record.student,
+    status: record.status,
+    minutesAttended: record.minutesAttended,
+    scanInTime: record.scanInTime,
+    scanOutTime: record.scanOutTime,
+    breaks: record.breaks.map(breakPunch),
+  };
+}
+
+/**
+ * Whether the scan page of a session offers Lunch out / Lunch in (offersLunchPunches): by the meal
+ * rule of the course's program in force on the meeting's date. A program without rules of its own
+ * has the new-program defaults (no meal rule), and so has a course without a program.
+ */
+export async function lunchPunchesOffered(db: DbOrTx, sessionUuid: string, timeZone: string): Promise<boolean> {
+  const meeting = isSessionUuid(sessionUuid) ? await sessionMeetingProgram(db, sessionUuid) : undefined;
+  if (!meeting) return false;
+  let mealDeduction: { afterMinutes: number } | null = null;
+  if (meeting.programId != null) {
+    // Versions in date order, one from the beginning first: the last dated on or before the meeting is in force.
+    for (const v of await timeClockVersions(db, meeting.programId)) if (v.effectiveFrom == null || v.effectiveFrom <= meeting.sessionDate) mealDeduction = v.mealDeduction;
+  }
+  // The class from start to end, its scheduled breaks included: a meal is due that long after arriving.
+  return offersLunchPunches(scheduledMinutes(classWindow(meeting.sessionDate, meeting.startTime, meeting.endTime, timeZone)), mealDeduction);
 }
 
 export type CheckOutPreview = {
@@ -255,18 +270,19 @@ export type CheckOutPreview = {
   early: boolean;
 };
 
-/** What checking out now would record, by the rules a check-out applies (rules.ts). */
+/** What checking out now would record, by the rules a check-out applies (rules.ts; the student's breaks taken out). */
 export function checkOutPreview(
   scanIn: Date,
-  meeting: { sessionDate: string; startTime: string; endTime: string },
+  meeting: { sessionDate: string; startTime: string; endTime: string; breaks?: ScheduleBreak[]; instructorBreaks?: [number, number][] },
   attendance: Pick<Settings['attendance'], 'timeZone' | 'earlyLeaveThresholdMinutes'>,
   now: Date,
+  studentBreaks: readonly BreakPunch[] = [],
 ): CheckOutPreview {
-  const window = classWindow(meeting.sessionDate, meeting.startTime, meeting.endTime, attendance.timeZone);
+  const window = classWindow(meeting.sessionDate, meeting.startTime, meeting.endTime, attendance.timeZone, meeting.breaks);
   return {
     classEndsAt: window.end,
-    minutesIfNow: minutesAttended(scanIn, now, window),
-    scheduledMinutes: scheduledMinutes(window),
+    minutesIfNow: minutesWithBreaks(scanIn, now, studentBreaks, window),
+    scheduledMinutes: scheduledMinutes(window, meeting.instructorBreaks),
     early: leftEarly(now, window, attendance.earlyLeaveThresholdMinutes),
   };
 }
@@ -298,8 +314,8 @@ export async function createManualRecord(db: Db, user: User, body: z.output<type
   }
   await assertWithdrawalAllows(db, user, body.studentId, sessionDate);
   await assertNotLocked(db, user, body.studentId, sessionDate, ctx.clock);
-  const window = classWindow(sessionDate, schedule.startTime, schedule.endTime, settings.attendance.timeZone);
-  const scheduled = scheduledMinutes(window);
+  const window = classWindow(sessionDate, schedule.startTime, schedule.endTime, settings.attendance.timeZone, schedule.breaks);
+  const scheduled = scheduledMinutes(window, await endedMeetingBreaksOf(db, { scheduleId: body.scheduleId, sessionDate }));
   const punch = correctedPunch(body, { scanInTime: null, scanOutTime: null }, window);
   return db.transaction(async (tx) => {
     const id = await insertManualRecord(tx, {
@@ -359,7 +375,7 @@ async function acceptScan(db: Db, user: User, flagId: number, ctx: Ctx): Promise
     const before = await lockRecordForOverride(tx, found.attendanceRecordId);
     if (!before) throw notFound('Attendance record');
     const scanAt = new Date(evidence.checkedInAt);
-    const window = classWindow(before.sessionDate, schedule.startTime, schedule.endTime, attendance.timeZone);
+    const window = classWindow(before.sessionDate, schedule.startTime, schedule.endTime, attendance.timeZone, schedule.breaks);
     const status = evidence.scanStatus ?? checkInStatus(scanAt, window, attendance.lateThresholdMinutes);
     const minutes = minutesAttended(scanAt, null, window);
     await setAcceptedScan(tx, found.attendanceRecordId, {
@@ -451,9 +467,9 @@ export async function markAbsentees(db: Db, clock: Clock): Promise<number> {
     let marked = 0;
     for (const m of await listRecentSessionMeetings(tx, now)) {
       if (open.has(`${m.scheduleId}:${m.sessionDate}`)) continue;
-      const window = classWindow(m.sessionDate, m.startTime, m.endTime, attendance.timeZone);
+      const window = classWindow(m.sessionDate, m.startTime, m.endTime, attendance.timeZone, m.breaks);
       if (now.getTime() < window.end.getTime() + attendance.autoMarkAbsentHours * 3_600_000) continue;
-      marked += await insertAbsences(tx, { scheduleId: m.scheduleId, sessionDate: m.sessionDate, scheduledMinutes: scheduledMinutes(window), now });
+      marked += await insertAbsences(tx, { scheduleId: m.scheduleId, sessionDate: m.sessionDate, scheduledMinutes: scheduledMinutes(window, m.instructorBreaks), now });
     }
     return marked;
   });

@@ -1,5 +1,16 @@
 import {
+  BREAK_INTENTS,
+  isBreakIntent,
   SCAN_ALREADY_CHECKED_IN,
+  SCAN_ALREADY_ON_BREAK,
+  SCAN_BREAK_AFTER_CHECK_OUT,
+  SCAN_BREAK_ENDED,
+  SCAN_BREAK_NOT_CHECKED_IN,
+  SCAN_BREAK_STARTED,
+  SCAN_CHECK_OUT_ON_BREAK,
+  SCAN_LUNCH_ENDED,
+  SCAN_LUNCH_STARTED,
+  SCAN_NOT_ON_BREAK,
   SCAN_CHECKED_IN,
   SCAN_CHECKED_IN_LATE,
   SCAN_CHECKED_OUT,
@@ -15,6 +26,7 @@ import {
   standingRecordMessage,
   type AttendanceSubmit,
   type AttendanceSubmitResult,
+  type BreakKind,
 } from '../../../common/attendance.ts';
 import { isAttendedStatus } from '../../../common/constants.ts';
 import { SCAN_SESSION_ENDED_TEXT } from '../../../common/qr-sessions.ts';
@@ -29,19 +41,24 @@ import { admitToCheckIn, findPublicSession, isSessionUuid, sessionClosing, type 
 import type { Settings } from '../../../common/settings.ts';
 import { getSettings } from '../settings/service.ts';
 import { droppedCookie, flagPossibleProxy, flagScanAfterOverride, sameOriginWindow } from './proxy-flags.ts';
+import { breakEndsAt, breakPunch, isOnBreak, minutesWithBreaks } from './punches.ts';
 import {
   checkInsSharingOrigin,
   deviceCheckIns,
+  endBreak,
+  insertBreak,
   insertCheckIns,
   lockAndReadDeviceCheckIns,
   lockMeetingRecord,
   recordCheckOut,
   rosterCandidates,
+  setRecordMinutes,
   type Candidate,
   type CheckInMeeting,
   type CheckInRow,
   type InsertedCheckIn,
   type NewCheckIn,
+  type StoredBreak,
 } from './queries.ts';
 import { checkInStatus, classWindow, leftEarly, minutesAttended, scheduledMinutes, statusAfterCheckOut, type ClassWindow } from './rules.ts';
 
@@ -53,13 +70,16 @@ export function normalizeName(s: string | null | undefined): string {
   return (s ?? '').normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
-function answer(action: AttendanceSubmitResult['action'], r: CheckInRow, courseName: string): AttendanceSubmitResult {
+/** `breaks`: the record's, after the punch; `punched`: the kind of the break a break punch started or ended. */
+function answer(action: AttendanceSubmitResult['action'], r: CheckInRow, courseName: string, breaks: readonly StoredBreak[] = [], punched?: BreakKind): AttendanceSubmitResult {
   const messages = {
     checked_in: r.status === 'late' ? SCAN_CHECKED_IN_LATE : SCAN_CHECKED_IN,
     checked_out: r.status === 'incomplete' ? SCAN_CHECKED_OUT_EARLY : SCAN_CHECKED_OUT,
     already_checked_in: SCAN_ALREADY_CHECKED_IN,
     // A record that does not show the student present must not be answered as if it did.
     already_recorded: isAttendedStatus(r.status) ? SCAN_RECORDED_BY_INSTRUCTOR : standingRecordMessage(r.status, r.isManualOverride),
+    break_started: punched === 'lunch' ? SCAN_LUNCH_STARTED : SCAN_BREAK_STARTED,
+    break_ended: punched === 'lunch' ? SCAN_LUNCH_ENDED : SCAN_BREAK_ENDED,
   };
   return {
     message: messages[action],
@@ -69,8 +89,13 @@ function answer(action: AttendanceSubmitResult['action'], r: CheckInRow, courseN
     scanInTime: r.scanInTime?.toISOString() ?? null,
     scanOutTime: r.scanOutTime?.toISOString() ?? null,
     minutesAttended: r.minutesAttended,
+    onBreak: isOnBreak(breaks),
+    breaks: breaks.map(breakPunch),
   };
 }
+
+// A refusal of a punch that the code and the student passed: the typed code was no guess.
+const PUNCH_REFUSALS = new Set(['CONFIRM_CHECK_OUT', 'NOT_CHECKED_IN', 'ALREADY_CHECKED_OUT', 'ON_BREAK', 'NOT_ON_BREAK']);
 
 export type CheckInContext = {
   deviceId: string;
@@ -111,7 +136,7 @@ function checkInBatchers(db: Db) {
         deviceCheckIns(db, sessionUuid, items.map((i) => i.deviceId)),
         getSettings(db),
       ]);
-      const window = session && classWindow(session.sessionDate, session.startTime, session.endTime, settings.attendance.timeZone);
+      const window = session && classWindow(session.sessionDate, session.startTime, session.endTime, settings.attendance.timeZone, session.breaks);
       return items.map((item, k) => ({
         session,
         settings,
@@ -172,6 +197,12 @@ function batchersOf(db: Db) {
  * end − earlyLeaveThreshold only with `confirm` (else 409 CONFIRM_CHECK_OUT, nothing written). A
  * check-out stands: a later scan of any intent changes nothing.
  *
+ * Breaks (docs/decisions/051) go one by one too: `break-start` / `lunch-out` open a break of a
+ * checked-in student (409 NOT_CHECKED_IN, ALREADY_CHECKED_OUT, ON_BREAK otherwise); `break-end` /
+ * `lunch-in` end the open one (409 NOT_ON_BREAK), and so does a plain check-in (a student back from
+ * an instructor's break scans the QR again). A check-out during a break is refused (409 ON_BREAK):
+ * the break is ended first, or, not coming back, left open (the student left at its start).
+ *
  * What the answers cannot reveal: whether a typed code was right (a wrong code and a right code with
  * details that match nobody get one answer, and every typed code is counted), whether an ID is on the
  * roster (an unknown ID and a wrong name get one answer), and, to a device that has checked someone in
@@ -208,7 +239,7 @@ export async function submitAttendance(db: Db, input: AttendanceSubmit, ctx: Che
   };
   const matched = admit(look.deviceStudents);
 
-  const meeting: CheckInMeeting = { scheduleId: session.scheduleId, qrSessionId: session.id, sessionDate: session.sessionDate, scheduledMinutes: scheduledMinutes(window) };
+  const meeting: CheckInMeeting = { scheduleId: session.scheduleId, qrSessionId: session.id, sessionDate: session.sessionDate, scheduledMinutes: scheduledMinutes(window, session.instructorBreaks) };
   const scanStatus = checkInStatus(now, window, settings.attendance.lateThresholdMinutes);
   const newCheckIn: NewCheckIn = {
     studentId: matched.id,
@@ -221,14 +252,16 @@ export async function submitAttendance(db: Db, input: AttendanceSubmit, ctx: Che
     browserSignature: ctx.browserSignature,
   };
   const checkingOut = input.intent === 'check-out';
-  // A check-out never inserts: it goes one by one, to the record it changes.
-  const insertedNow = checkingOut ? null : await batchers.inserts.add(input.sessionId, { meeting, row: newCheckIn });
+  const breakIntent = isBreakIntent(input.intent) ? input.intent : null;
+  const checkingIn = !checkingOut && !breakIntent;
+  // A check-out or a break never inserts: it goes one by one, to the record it changes.
+  const insertedNow = checkingIn ? await batchers.inserts.add(input.sessionId, { meeting, row: newCheckIn }) : null;
 
   const oneByOne = () =>
     db.transaction(async (tx: Tx): Promise<{ answer: AttendanceSubmitResult; checkedIn?: InsertedCheckIn }> => {
       // One by one: serialise this device's check-ins and look again, now under the lock.
       admit(await lockAndReadDeviceCheckIns(tx, { ...meeting, deviceId: ctx.deviceId }));
-      if (!checkingOut) {
+      if (checkingIn) {
         const [inserted] = await insertCheckIns(tx, meeting, [newCheckIn]);
         if (inserted) return { answer: answer('checked_in', inserted, session.courseName), checkedIn: inserted };
       }
@@ -236,6 +269,7 @@ export async function submitAttendance(db: Db, input: AttendanceSubmit, ctx: Che
       const record = await lockMeetingRecord(tx, { ...meeting, studentId: matched.id });
       if (!record) {
         if (checkingOut) throw new AppError(409, 'NOT_CHECKED_IN', SCAN_NOT_CHECKED_IN);
+        if (breakIntent) throw new AppError(409, 'NOT_CHECKED_IN', SCAN_BREAK_NOT_CHECKED_IN);
         // No record of the student's, so the device's: another instance checked someone in with it just now.
         throw new AppError(409, 'DEVICE_USED', SCAN_DEVICE_USED);
       }
@@ -254,25 +288,45 @@ export async function submitAttendance(db: Db, input: AttendanceSubmit, ctx: Che
             origin: { ip: ctx.ip, browserSignature: ctx.browserSignature, deviceId: ctx.deviceId },
           });
         }
-        return { answer: answer('already_recorded', record, session.courseName) };
+        return { answer: answer('already_recorded', record, session.courseName, record.breaks) };
       }
+      const { breaks } = record;
+      // What the scan page needs to show the student where they stand beside a refusal.
+      const standing = { scanInTime: scanIn.toISOString(), breaks: breaks.map(breakPunch) };
       // A check-out stands: another scan, even a check-out (pressed twice, a form sent again later),
       // changes nothing; one made by mistake is the instructor's to undo (undoCheckOut).
-      if (record.scanOutTime) return { answer: answer('checked_out', record, session.courseName) };
+      if (record.scanOutTime) {
+        if (breakIntent) throw new AppError(409, 'ALREADY_CHECKED_OUT', SCAN_BREAK_AFTER_CHECK_OUT, standing);
+        return { answer: answer('checked_out', record, session.courseName, breaks) };
+      }
+      const open = breaks.find((b) => b.endedAt == null) ?? null;
+      const punch = { tx, record: { ...record, scanInTime: scanIn }, window, now, deviceId: ctx.deviceId, ip: ctx.ip, courseName: session.courseName };
+      if (breakIntent) {
+        const startKind = BREAK_INTENTS[breakIntent];
+        if (startKind) {
+          if (open) throw new AppError(409, 'ON_BREAK', SCAN_ALREADY_ON_BREAK, standing);
+          return { answer: await startBreak(punch, startKind) };
+        }
+        if (!open) throw new AppError(409, 'NOT_ON_BREAK', SCAN_NOT_ON_BREAK, standing);
+        return { answer: await endOpenBreak(punch, open) };
+      }
       if (!checkingOut) {
+        // A check-in on a break is the student back from it (how everyone returns from an instructor's break).
+        if (open) return { answer: await endOpenBreak(punch, open) };
         // A check-in again never checks out (issue 28: a student opening the QR "to make sure" was
         // checked out 11 minutes into class). Within the retry window it is the same tap retried:
         // the check-in's own answer.
         const retried = now.getTime() - scanIn.getTime() < RETRY_WINDOW_MS;
-        return { answer: answer(retried ? 'checked_in' : 'already_checked_in', record, session.courseName) };
+        return { answer: answer(retried ? 'checked_in' : 'already_checked_in', record, session.courseName, breaks) };
       }
+      if (open) throw new AppError(409, 'ON_BREAK', SCAN_CHECK_OUT_ON_BREAK, standing);
       const checkInStatusNow = record.status === 'incomplete' ? checkInStatus(scanIn, window, settings.attendance.lateThresholdMinutes) : record.status;
       const newStatus = statusAfterCheckOut(checkInStatusNow, now, window, settings.attendance.earlyLeaveThresholdMinutes);
-      const minutes = minutesAttended(scanIn, now, window);
+      const minutes = minutesWithBreaks(scanIn, now, breaks, window);
       // Leaving early is asked twice: the first check-out says what it will record and writes nothing.
       if (leftEarly(now, window, settings.attendance.earlyLeaveThresholdMinutes) && input.confirm !== true) {
         throw new AppError(409, 'CONFIRM_CHECK_OUT', SCAN_CONFIRM_CHECK_OUT, {
-          scanInTime: scanIn.toISOString(),
+          ...standing,
           minutesAttended: minutes,
           scheduledMinutes: meeting.scheduledMinutes,
           classEndsAt: window.end.toISOString(),
@@ -289,17 +343,17 @@ export async function submitAttendance(db: Db, input: AttendanceSubmit, ctx: Che
         newValues: { status: newStatus, scanOutTime: now, minutesAttended: minutes },
         at: now,
       });
-      return { answer: answer('checked_out', updated, session.courseName) };
+      return { answer: answer('checked_out', updated, session.courseName, breaks) };
     });
   let outcome: { answer: AttendanceSubmitResult; checkedIn?: InsertedCheckIn };
   try {
     outcome = insertedNow ? { answer: answer('checked_in', insertedNow, session.courseName), checkedIn: insertedNow } : await oneByOne();
   } catch (err) {
     // The code was right and the student matched: a check-out waiting for its confirmation is no guess.
-    if (err instanceof AppError && (err.code === 'CONFIRM_CHECK_OUT' || err.code === 'NOT_CHECKED_IN')) await attempt?.succeeded();
+    if (err instanceof AppError && PUNCH_REFUSALS.has(err.code)) await attempt?.succeeded();
     throw err;
   }
-  // The typed code checked a student in (or out): it was not a guess.
+  // The typed code checked a student in (or out, or punched a break): it was not a guess.
   await attempt?.succeeded();
   if (outcome.checkedIn) {
     const checkedIn = outcome.checkedIn;
@@ -314,4 +368,55 @@ export async function submitAttendance(db: Db, input: AttendanceSubmit, ctx: Che
     }
   }
   return outcome.answer;
+}
+
+/** A break punch of a checked-in student, inside the submit's transaction, the record locked. */
+type BreakPunchContext = {
+  tx: Tx;
+  record: CheckInRow & { scanInTime: Date; breaks: StoredBreak[] };
+  window: ClassWindow;
+  now: Date;
+  deviceId: string;
+  ip: string | null;
+  courseName: string;
+};
+
+/**
+ * The record's minutes after a break punch (a break never ended counts as leaving at its start, so
+ * the roster shows what the punches give if nothing else happens), and the punch's audit entry.
+ */
+async function afterBreakPunch(p: BreakPunchContext, breaks: StoredBreak[], audit: { oldValues: Record<string, unknown>; newValues: Record<string, unknown> }) {
+  const minutes = minutesWithBreaks(p.record.scanInTime, null, breaks, p.window);
+  const updated = await setRecordMinutes(p.tx, p.record.id, { minutes, now: p.now });
+  await recordAudit(p.tx, {
+    userId: null,
+    action: 'Update',
+    tableName: 'attendance',
+    recordId: p.record.id,
+    ipAddress: p.ip,
+    oldValues: { ...audit.oldValues, minutesAttended: p.record.minutesAttended },
+    newValues: { ...audit.newValues, minutesAttended: minutes },
+    at: p.now,
+  });
+  return updated;
+}
+
+async function startBreak(p: BreakPunchContext, kind: 'break' | 'lunch'): Promise<AttendanceSubmitResult> {
+  const started = await insertBreak(p.tx, { recordId: p.record.id, kind, at: p.now, deviceId: p.deviceId });
+  // Another break opened meanwhile (an instructor's, for everyone): the student is on a break already.
+  if (!started) throw new AppError(409, 'ON_BREAK', SCAN_ALREADY_ON_BREAK);
+  const breaks = [...p.record.breaks, started];
+  const updated = await afterBreakPunch(p, breaks, { oldValues: { onBreak: false }, newValues: { onBreak: true, breakStarted: { id: started.id, kind, startedAt: p.now } } });
+  return answer('break_started', updated, p.courseName, breaks, kind);
+}
+
+async function endOpenBreak(p: BreakPunchContext, open: StoredBreak): Promise<AttendanceSubmitResult> {
+  const endedAt = breakEndsAt(open, p.now);
+  await endBreak(p.tx, open.id, { endedAt, deviceId: p.deviceId });
+  const breaks = p.record.breaks.map((b) => (b.id === open.id ? { ...b, endedAt } : b));
+  const updated = await afterBreakPunch(p, breaks, {
+    oldValues: { onBreak: true },
+    newValues: { onBreak: false, breakEnded: { id: open.id, kind: open.kind, startedAt: open.startedAt, endedAt, punchedAt: p.now } },
+  });
+  return answer('break_ended', updated, p.courseName, breaks, open.kind);
 }

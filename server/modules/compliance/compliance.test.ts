@@ -214,11 +214,15 @@ describe('reports', () => {
     const res = await get(`/api/reports/monthly-hours?month=2026-04&programId=${programP}`);
     expect(res.statusCode).toBe(200);
     const lines = res.body.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
-    expect(lines[0]).toBe('sisStudentId,firstName,lastName,programName,month,scheduledHours,attendedHours,makeUpHours,creditedHours,cumulativeCreditedHours,attendancePercent,status,lastDateOfAttendance,excusedCreditedHours');
+    expect(lines[0]).toBe(
+      'sisStudentId,firstName,lastName,programName,month,scheduledHours,attendedHours,makeUpHours,creditedHours,cumulativeCreditedHours,attendancePercent,status,lastDateOfAttendance,excusedCreditedHours,' +
+        'rawHours,roundedHours,deductedHours,cappedHours,pendingExceptionHours,autoCheckOutHours',
+    );
     const s6 = lines.find((l) => l.startsWith('SIS-S6'))!;
     const ledger = (await get(`/api/students/${ids.S6}/hours?asOf=2026-04-30`)).json();
     // April 2026 has 22 class days × 6 h = 132 h, all attended.
-    expect(s6).toBe(`SIS-S6,S6,StudentS6,Practical Nursing,2026-04,132,132,0,132,${ledger.totals.creditedMinutes / 60},100,enrolled,2026-04-30,0`);
+    // Paper-sheet records: no punch to round, deduct or cap (the time-clock columns, last).
+    expect(s6).toBe(`SIS-S6,S6,StudentS6,Practical Nursing,2026-04,132,132,0,132,${ledger.totals.creditedMinutes / 60},100,enrolled,2026-04-30,0,132,132,0,0,0,0`);
     expect(ledger.totals.creditedMinutes / 60).toBe(264); // March 22 class days + April 22 = 44 × 6 h
     expect((await get('/api/reports/monthly-hours?month=2026-13')).statusCode).toBe(400);
     const pdf = await get(`/api/reports/monthly-hours?month=2026-04&programId=${programP}&format=pdf`);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attendanceRecords, courses, programPolicies, programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
 import { createTestApp, fixedClock, sessionsRanFor, type TestApp } from '../../test/helpers.ts';
 import { readPdf, type PdfPage } from '../../test/pdf-reader.ts';
-import { renderMonthlyReport, MONTHLY_REPORT_TITLE, type MonthlyReport } from './monthly-report-pdf.ts';
+import { renderMonthlyReport, MONTHLY_REPORT_TITLE, TIME_CLOCK_TABLE_TITLE, type MonthlyReport } from './monthly-report-pdf.ts';
 import type { MonthlyHoursRow } from './service.ts';
 
 // Issue 28 item 8: the monthly board report fits its page, adds up (an Excused column) and prints
@@ -24,6 +24,13 @@ const student = (i: number, o: Partial<MonthlyHoursRow> = {}): MonthlyHoursRow =
   attendancePercent: 98.7,
   status: 'enrolled',
   lastDateOfAttendance: '2026-04-30',
+  // Punched 121 h; rounded up to 121.25; an hour of meal deductions: 120.25 attended.
+  rawHours: 121,
+  roundedHours: 121.25,
+  deductedHours: 1,
+  cappedHours: 0,
+  pendingExceptionHours: 0,
+  autoCheckOutHours: 0,
   ...o,
 });
 const report = (o: Partial<MonthlyReport> = {}): MonthlyReport => ({ schoolName: 'Lakeside Career College', month: '2026-04', programName: null, generatedAt: '2026-05-01 09:00 (America/Chicago)', rows: [student(1)], ...o });
@@ -44,6 +51,23 @@ describe('the monthly report PDF', () => {
     expect(lines).toContain('PN-2026-1001 | Díaz | Ana | Practical Nursing | 132 | 120.25 | 6 | 4 | 130.25 | 1234.75 | 98.7 | enrolled | 2026-04-30');
     expect(lines).toContain('2 students | Totals | 264 | 220.25 | 6 | 4 | 230.25 | 2469.5');
     expect(lines.join('\n')).toContain('Credited = Attended + Excused + Make-up');
+  });
+
+  it('has a table of the time-clock lines, so Attended = Rounded − Deducted − Capped on each line and in the totals', async () => {
+    const capped = student(2, { rawHours: 130, roundedHours: 130, deductedHours: 0, cappedHours: 10, attendedHours: 120, pendingExceptionHours: 3.5, autoCheckOutHours: 0.5 });
+    const pdf = readPdf(await renderMonthlyReport(report({ rows: [student(1), capped] })));
+    const lines = pdf.pages.flatMap((p) => p.lines);
+    const at = lines.indexOf(TIME_CLOCK_TABLE_TITLE);
+    expect(at).toBeGreaterThan(0);
+    expect(lines.slice(at + 1, at + 5)).toEqual([
+      'SIS id | Last name | First name | Program | Raw | Rounded | Deducted | Capped | Attended | Pending exception | Auto check-out',
+      'PN-2026-1001 | Díaz | Ana | Practical Nursing | 121 | 121.25 | 1 | 0 | 120.25 | 0 | 0',
+      'PN-2026-1002 | Díaz | Ana | Practical Nursing | 130 | 130 | 0 | 10 | 120 | 3.5 | 0.5',
+      '2 students | Totals | 251 | 251.25 | 1 | 10 | 240.25 | 3.5 | 0.5',
+    ]);
+    expect(lines.join(' ').replace(/\s+/g, ' ')).toContain('Capped: over the daily or weekly cap, kept and shown but not counted.');
+    for (const page of pdf.pages) expectInsideMargins(page);
+    expect(lines.at(-1)).toBe('School official (signature) | Name and title | Date');
   });
 
   it('keeps every column, the title and the signature lines inside the page, whatever the names', async () => {

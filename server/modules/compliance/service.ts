@@ -16,7 +16,7 @@ import {
   type withdrawalInputSchema,
 } from '../../../common/compliance.ts';
 import type { StudentStatus } from '../../../common/constants.ts';
-import { POLICY_DEFAULTS, addDays, daysBetween, type ProgramPolicy } from '../../../common/hours.ts';
+import { POLICY_DEFAULTS, addDays, daysBetween, timeClockHours, type ProgramPolicy } from '../../../common/hours.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -419,6 +419,7 @@ export async function* monthlyHoursRows(db: DbOrTx, q: { month: string; programI
       // What Credited holds besides Attended and Make-up (excused time within the cap), taken from
       // the rounded figures so that each line adds up as printed.
       excusedCreditedHours: Math.round((hours(sum('creditedMinutes')) - hours(sum('attendedMinutes')) - hours(sum('makeUpMinutes'))) * 100) / 100,
+      ...timeClockHours(inMonth),
     };
   }
 }

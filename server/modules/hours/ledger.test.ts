@@ -260,10 +260,12 @@ describe('the program summary and the hours export', () => {
     expect(res.headers['content-type']).toContain('text/csv');
     const [header, row] = res.body.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
     expect(header).toBe(
-      'sisStudentId,studentId,firstName,lastName,programName,from,to,scheduledHours,attendedHours,excusedHours,makeUpHours,creditedHours,attendancePercent,paymentPeriod,hoursToNextPaymentPeriod,lastDateOfAttendance',
+      'sisStudentId,studentId,firstName,lastName,programName,from,to,scheduledHours,attendedHours,excusedHours,makeUpHours,creditedHours,attendancePercent,paymentPeriod,hoursToNextPaymentPeriod,lastDateOfAttendance,' +
+        'rawHours,roundedHours,deductedHours,cappedHours,pendingExceptionHours,autoCheckOutHours',
     );
     // 30 Mar – 10 Apr: 8 meetings scheduled (1,920 min = 32 h), 6 attended (24 h), 1 excused (4 h, credited), 1 absent.
-    expect(row).toBe(`COS-1,${studentId},Rosa,Diaz,Cosmetology,2026-03-30,2026-04-10,32,24,4,0,28,87.5,2,18.83,2026-04-09`);
+    // Paper-sheet records only: raw = rounded = attended, nothing deducted, capped or pending (the last six columns).
+    expect(row).toBe(`COS-1,${studentId},Rosa,Diaz,Cosmetology,2026-03-30,2026-04-10,32,24,4,0,28,87.5,2,18.83,2026-04-09,24,24,0,0,0,0`);
     expect((await get(`/api/export/hours?programId=${programId}`, instructor.cookie)).statusCode).toBe(403);
   });
 });

@@ -1,3 +1,4 @@
+import { punchPairs } from '../../../common/attendance.ts';
 import type { AttendanceStatus } from '../../../common/constants.ts';
 import {
   EXCUSED_CAP_CEILING_PERCENT,
@@ -9,9 +10,9 @@ import {
   type SapCheckpoint,
 } from '../../../common/hours.ts';
 import type { TimeClockRules } from '../../../common/time-clock.ts';
-import { dayOfWeek, minutesOfDay, zonedInstant } from '../../lib/school-time.ts';
-import { classWindow, whyNotAMeeting, type ClassWindow, type MeetingCalendar } from '../attendance/service.ts';
-import { capped, dayTime, meetingTime, rulesOn, unionMs, without, type Interval, type Punch, type TimeClockVersionRules } from './time-clock.ts';
+import { dayOfWeek } from '../../lib/school-time.ts';
+import { classWindow, scheduledBreakIntervals, whyNotAMeeting, type ClassWindow, type MeetingCalendar } from '../attendance/service.ts';
+import { capped, dayTime, meetingTime, rulesOn, unionMs, without, type Interval, type TimeClockVersionRules } from './time-clock.ts';
 
 /**
  * The clock-hour ledger of one student as a pure function of what was scheduled, recorded and made
@@ -40,7 +41,7 @@ export type LedgerRecord = {
    * The student's breaks between check-in and check-out (ms since the epoch, in order; end null:
    * never came back): the record's punch pairs are [in, b1.start], [b1.end, b2.start] … [bn.end, out].
    */
-  breaks?: readonly { start: number; end: number | null }[];
+  breaks?: readonly { startedAt: number; endedAt: number | null }[];
 };
 
 export type LedgerPolicy = {
@@ -135,37 +136,11 @@ export function nextDay(date: string): string {
 
 const minutesOf = (ms: number) => Math.floor(ms / 60_000);
 
-// TEMPORARY until rules.ts has it (helper B): a schedule's breaks as instants on a date.
-function scheduledBreakIntervals(date: string, startTime: string, _endTime: string, breaks: readonly { start: string; end: string }[], timeZone: string, _w: ClassWindow): Interval[] {
-  const startMin = minutesOfDay(startTime);
-  return breaks.map((b) => {
-    let from = minutesOfDay(b.start);
-    let to = minutesOfDay(b.end);
-    if (from < startMin) from += 24 * 60;
-    if (to <= from) to += 24 * 60;
-    return [zonedInstant(date, from, timeZone).getTime(), zonedInstant(date, to, timeZone).getTime()];
-  });
-}
 const round1 = (n: number) => Math.round(n * 10) / 10;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** A day's minutes as the time-clock rules count them, gathered meeting by meeting. */
 type DayTime = { raw: Interval[]; credited: Interval[]; pendingExceptionMinutes: number; autoCheckOutMinutes: number };
-
-/** A record's punch pairs: from the check-in to the first break, between breaks, from the last break to the check-out. */
-export function punchesOf(scanIn: number, scanOut: number | null, breaks: LedgerRecord['breaks']): Punch[] {
-  if (!breaks || breaks.length === 0) return [{ in: scanIn, out: scanOut }];
-  const punches: Punch[] = [];
-  let from = scanIn;
-  for (const b of breaks) {
-    punches.push({ in: from, out: b.start });
-    // A break never ended: the student left at its start.
-    if (b.end == null) return punches;
-    from = b.end;
-  }
-  punches.push({ in: from, out: scanOut });
-  return punches;
-}
 
 /**
  * A meeting's record into the day's time. Punched records go through the time-clock rules, one
@@ -178,7 +153,7 @@ function addRecordTime(r: LedgerRecord, w: ClassWindow, cuts: readonly Interval[
   const start = w.start.getTime();
   const end = w.end.getTime();
   if (r.scanInTime) {
-    const m = meetingTime(punchesOf(r.scanInTime.getTime(), r.scanOutTime?.getTime() ?? null, r.breaks), start, end, rules, cuts);
+    const m = meetingTime(punchPairs(r.scanInTime.getTime(), r.scanOutTime?.getTime() ?? null, r.breaks ?? []), start, end, rules, cuts);
     day.raw.push(...m.raw);
     day.credited.push(...m.credited);
     day.pendingExceptionMinutes += m.pendingExceptionMinutes;
@@ -274,10 +249,10 @@ export function computeLedger(input: LedgerInput): Ledger {
   };
   // A meeting's breaks: the schedule's own (in school time) and any instructor-led ones that day.
   const noCuts: Interval[] = [];
-  const cutsOf = (s: LedgerSchedule, date: string, w: ClassWindow): readonly Interval[] => {
+  const cutsOf = (s: LedgerSchedule, date: string): readonly Interval[] => {
     const led = input.meetingBreaks?.get(`${s.scheduleId}|${date}`);
     if (!s.breaks?.length && !led) return noCuts;
-    const cuts: Interval[] = s.breaks?.length ? scheduledBreakIntervals(date, s.startTime, s.endTime, s.breaks, timeZone, w) : [];
+    const cuts: Interval[] = s.breaks?.length ? scheduledBreakIntervals(date, s.startTime, s.endTime, s.breaks, timeZone) : [];
     if (led) cuts.push(...led);
     return cuts;
   };
@@ -331,7 +306,7 @@ export function computeLedger(input: LedgerInput): Ledger {
           if (s.dayOfWeek !== weekday && !s.makeupDates.includes(date)) continue;
           if (whyNotAMeeting(date, s) !== null) continue;
           const w = windowOf(s, date);
-          const cuts = cutsOf(s, date, w);
+          const cuts = cutsOf(s, date);
           const inClass = without([[w.start.getTime(), w.end.getTime()]], cuts);
           if (w.end.getTime() > nowMs) {
             pending.push(...inClass);
@@ -357,7 +332,7 @@ export function computeLedger(input: LedgerInput): Ledger {
         const window = meeting?.w ?? windowOf(s, date);
         // A class that has not ended yet credits nothing yet: not even a check-in before it began.
         if (window.end.getTime() > nowMs) continue;
-        addRecordTime(r, window, meeting?.cuts ?? cutsOf(s, date, window), rules, time);
+        addRecordTime(r, window, meeting?.cuts ?? cutsOf(s, date), rules, time);
       }
       // Rounded, less the meal deduction, then capped per day and week: the day's attended minutes.
       const { roundedMinutes, deductedMinutes } = dayTime(time.credited, rules);

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, exists, getTableColumns, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { BreakKind } from '../../../common/attendance.ts';
 import type { AttendanceStatus } from '../../../common/constants.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { attendanceBreaks, attendanceRecords, courses, meetingBreaks, makeUpSessions, programs, scheduleRosters, schedules, studentHoursTranscripts, studentLeaves, studentOpeningBalances, studentWithdrawals, students, users } from '../../db/schema/index.ts';
@@ -81,7 +82,7 @@ export async function selectSchedulesById(db: DbOrTx, scheduleIds: number[]): Pr
 export type LedgerRecordRow = Pick<typeof attendanceRecords.$inferSelect, 'id' | 'studentId' | 'scheduleId' | 'sessionDate' | 'scanInTime' | 'scanOutTime' | 'minutesAttended'> & {
   status: AttendanceStatus;
   /** Set by the ledger's loader from selectLedgerBreaks. */
-  breaks?: { start: number; end: number | null }[];
+  breaks?: { startedAt: number; endedAt: number | null }[];
 };
 
 /** Check-in/out as epoch milliseconds: a number per row instead of a timestamp text to parse (hundreds of thousands in an export). */
@@ -119,8 +120,8 @@ export async function selectLedgerRecords(db: DbOrTx, studentIds: number[], asOf
  * The breaks of the students' records up to asOf, by record, in order (ms since the epoch; end null:
  * not back). Most records have none: one indexed read for all, not a column on every record row.
  */
-export async function selectLedgerBreaks(db: DbOrTx, studentIds: number[], asOf: string): Promise<Map<number, { start: number; end: number | null }[]>> {
-  const byRecord = new Map<number, { start: number; end: number | null }[]>();
+export async function selectLedgerBreaks(db: DbOrTx, studentIds: number[], asOf: string): Promise<Map<number, { startedAt: number; endedAt: number | null }[]>> {
+  const byRecord = new Map<number, { startedAt: number; endedAt: number | null }[]>();
   if (studentIds.length === 0) return byRecord;
   const rows = await db
     .select({
@@ -132,7 +133,7 @@ export async function selectLedgerBreaks(db: DbOrTx, studentIds: number[], asOf:
     .innerJoin(attendanceRecords, eq(attendanceRecords.id, attendanceBreaks.recordId))
     .where(and(inArray(attendanceRecords.studentId, studentIds), lte(attendanceRecords.sessionDate, asOf)))
     .orderBy(attendanceBreaks.recordId, attendanceBreaks.startedAt);
-  for (const r of rows) (byRecord.get(r.recordId) ?? byRecord.set(r.recordId, []).get(r.recordId)!).push({ start: r.start, end: r.end });
+  for (const r of rows) (byRecord.get(r.recordId) ?? byRecord.set(r.recordId, []).get(r.recordId)!).push({ startedAt: r.start, endedAt: r.end });
   return byRecord;
 }
 
@@ -270,6 +271,8 @@ export async function selectStudentRecords(db: DbOrTx, studentId: number, from: 
       source: attendanceRecords.source,
       isManualOverride: attendanceRecords.isManualOverride,
       corrections: sql<number>`(select count(*)::int from attendance_corrections c where c.attendance_record_id = ${attendanceRecords.id})`,
+      breaks: sql<{ kind: BreakKind; startedAt: string; endedAt: string | null }[]>`(select coalesce(json_agg(json_build_object('kind', b.kind, 'startedAt', b.started_at, 'endedAt', b.ended_at) order by b.started_at), '[]')
+        from attendance_breaks b where b.record_id = ${attendanceRecords.id})`,
     })
     .from(attendanceRecords)
     .innerJoin(schedules, eq(schedules.id, attendanceRecords.scheduleId))

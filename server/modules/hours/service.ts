@@ -4,6 +4,7 @@ import {
   POLICY_DEFAULTS,
   addDays,
   daysBetween,
+  timeClockHours,
   type AttendanceHistory,
   type HoursSummaryRow,
   type MakeUpInput,
@@ -364,6 +365,7 @@ async function* hoursExportRows(db: DbOrTx, q: { programId?: number; from?: stri
         paymentPeriod: current?.number ?? null,
         hoursToNextPaymentPeriod: current?.hoursRemaining ?? null,
         lastDateOfAttendance: l.lastDateOfAttendance,
+        ...timeClockHours(days),
       } satisfies Record<(typeof HOURS_EXPORT_COLUMNS)[number], unknown>;
     }
     if (list.length < EXPORT_BATCH) return;
@@ -516,6 +518,8 @@ async function recordsOf(db: DbOrTx, studentId: number, from: string | undefined
     scanInTime: r.scanInTime?.toISOString() ?? null,
     scanOutTime: r.scanOutTime?.toISOString() ?? null,
     corrected: corrections > 0,
+    // json_build_object writes PostgreSQL's timestamp text: the API speaks ISO.
+    breaks: r.breaks.map((b) => ({ kind: b.kind, startedAt: new Date(b.startedAt).toISOString(), endedAt: b.endedAt == null ? null : new Date(b.endedAt).toISOString() })),
   }));
 }
 

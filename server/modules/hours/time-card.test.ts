@@ -4,6 +4,7 @@ import { attendanceRecords, courses, programPolicies, programs, scheduleRosters,
 import { auditEntries, createTestApp, fixedClock, sessionsRanFor, type TestApp } from '../../test/helpers.ts';
 import { printable } from '../../lib/pdf-text.ts';
 import { pdfPages, readPdf } from '../../test/pdf-reader.ts';
+import { timeCardDays } from './time-card.ts';
 
 /*
  * A small hand-computed school for the time card. Chicago; a 100-hour, 8-week program (two payment
@@ -137,31 +138,43 @@ describe('the time card PDF', () => {
       'Riverside Career College | Student time card',
       'Student: Rosa Nguyễn (SIS id COS-7) | Program: Cosmetology',
       'Dates: 2026-03-01 to 2026-03-13 | Start: 2026-03-02 · times in America/Chicago',
-      'Date | Course | In–out | Status | Scheduled | Attended | Excused | Make-up | Credited',
+      'Date | Course | In–out | Status | Scheduled | Raw | Rounded | Deducted | Capped | Attended | Excused | Make-up | Credited | Pending | Auto out',
     ]);
     const table = lines.slice(4, lines.indexOf('Totals, 2026-03-01 to 2026-03-13 | h:mm | minutes'));
+    // Scheduled, raw, rounded, (deducted, capped), attended, (excused, make-up), credited, (pending, auto out): the
+    // program has no rounding, deduction or caps, so raw = rounded = attended; the 07:55 check-in counts from 08:00.
     expect(table).toEqual([
-      'Mon 2026-03-02 | COS-101 | present | 240 | 240 | 240',
-      'Tue 2026-03-03 | COS-101 | excused | 240 | 0 | 240 | 240',
-      'Wed 2026-03-04 | COS-101 | 08:20–11:30 | incomplete | 240 | 190 | 190',
-      'Thu 2026-03-05 | COS-101 | 07:55–12:00 | present | 240 | 240 | 240',
-      'Mon 2026-03-09 | COS-101 | 08:00–12:00 | present corrected* | 240 | 240 | 240',
-      'Tue 2026-03-10 | COS-101 | excused | 240 | 0 | 240 | 60',
-      'Wed 2026-03-11 | COS-101 | absent | 240 | 0 | 0',
-      'Thu 2026-03-12 | no record | 240 | 0 | 0',
-      'Fri 2026-03-13 | Make-up | 13:00–15:00 | make-up | 0 | 0 | 120 | 120',
-      // The note wraps to the table's width.
-      '* Corrected by staff after it was captured. The times shown are the corrected ones; the original times, who changed them, when and why are kept in the ',
-      'record history.',
+      'Mon 2026-03-02 | COS-101 | present | 240 | 240 | 240 | 240 | 240',
+      'Tue 2026-03-03 | COS-101 | excused | 240 | 0 | 0 | 0 | 240 | 240',
+      'Wed 2026-03-04 | COS-101 | 08:20–11:30 | incomplete | 240 | 190 | 190 | 190 | 190',
+      'Thu 2026-03-05 | COS-101 | 07:55–12:00 | present | 240 | 240 | 240 | 240 | 240',
+      'Mon 2026-03-09 | COS-101 | 08:00–12:00 | present corrected* | 240 | 240 | 240 | 240 | 240',
+      'Tue 2026-03-10 | COS-101 | excused | 240 | 0 | 0 | 0 | 240 | 60',
+      'Wed 2026-03-11 | COS-101 | absent | 240 | 0 | 0 | 0 | 0',
+      'Thu 2026-03-12 | no record | 240 | 0 | 0 | 0 | 0',
+      'Fri 2026-03-13 | Make-up | 13:00–15:00 | make-up | 0 | 0 | 0 | 0 | 120 | 120',
+      // The totals row: each column's sum over the days above.
+      'Totals | 1920 | 910 | 910 | 910 | 480 | 120 | 1330',
+      // The time-clock columns explained, then the corrections note, each wrapped to the table's width.
+      'Minutes. Raw: the punches as recorded, inside the class times. Rounded: after the grace minutes, rounding and the missed-punch rule of the program. Deducted: the meal deduction. Capped: over the ',
+      'daily or weekly cap, kept and shown but not counted. Attended = Rounded − Deducted − Capped. Pending: minutes of meetings without a check-out, not counted until an exception is approved. Auto out: ',
+      'of Attended, minutes credited to the class end for a missing check-out, for review.',
+      '* Corrected by staff after it was captured. The times shown are the corrected ones; the original times, who changed them, when and why are kept in the record history.',
     ]);
     const rest = lines.slice(lines.indexOf('Totals, 2026-03-01 to 2026-03-13 | h:mm | minutes') + 1);
     expect(rest).toEqual([
       'Scheduled | 32:00 | 1920',
-      'Attended | 15:10 | 910',
+      'Raw punches, inside the classes | 15:10 | 910',
+      'Rounded (grace, rounding, missed-punch rule) | 15:10 | 910',
+      'Deducted (meal) | 0:00 | 0',
+      'Capped (over the daily or weekly cap; not counted) | 0:00 | 0',
+      'Attended (rounded − deducted − capped) | 15:10 | 910',
       'Excused, credited (within the cap) | 5:00 | 300',
       'Excused, not credited (over the cap; to be made up) | 3:00 | 180',
       'Make-up | 2:00 | 120',
       'Credited (attended + make-up + excused within the cap) | 22:10 | 1330',
+      'Pending an exception (a missing check-out; not counted) | 0:00 | 0',
+      'Auto check-out (of attended; for review) | 0:00 | 0',
       "Since the student's start (2026-03-02) through 2026-03-13: 22:10 credited of 32:00 scheduled (69.3%)",
       'Payment period 1 of 2 (0–50 h, 4 weeks), in progress as of 2026-03-13:',
       '    22:10 credited, 27.83 hours remaining, its weeks end 2026-03-29.',
@@ -173,13 +186,19 @@ describe('the time card PDF', () => {
   it('totals only the dates asked for, and says where the student stands at their end', async () => {
     const lines = pdfPages((await get(`/api/students/${studentId}/time-card.pdf?from=2026-03-09&to=2026-03-13`)).rawPayload)[0]!;
     const totals = lines.slice(lines.indexOf('Totals, 2026-03-09 to 2026-03-13 | h:mm | minutes') + 1);
-    expect(totals.slice(0, 7)).toEqual([
+    expect(totals.slice(0, 13)).toEqual([
       'Scheduled | 16:00 | 960',
-      'Attended | 4:00 | 240',
+      'Raw punches, inside the classes | 4:00 | 240',
+      'Rounded (grace, rounding, missed-punch rule) | 4:00 | 240',
+      'Deducted (meal) | 0:00 | 0',
+      'Capped (over the daily or weekly cap; not counted) | 0:00 | 0',
+      'Attended (rounded − deducted − capped) | 4:00 | 240',
       'Excused, credited (within the cap) | 1:00 | 60',
       'Excused, not credited (over the cap; to be made up) | 3:00 | 180',
       'Make-up | 2:00 | 120',
       'Credited (attended + make-up + excused within the cap) | 7:00 | 420',
+      'Pending an exception (a missing check-out; not counted) | 0:00 | 0',
+      'Auto check-out (of attended; for review) | 0:00 | 0',
       "Since the student's start (2026-03-02) through 2026-03-13: 22:10 credited of 32:00 scheduled (69.3%)",
     ]);
   });
@@ -207,7 +226,7 @@ describe('the time card PDF', () => {
       expect(lines.at(-1)).toMatch(new RegExp(`\\| Page ${i + 1} of ${pages.length}$`));
     });
     // Every weekday from Mon 6 Jan 2025 to Fri 10 Apr 2026 is scheduled and unrecorded: 330 days.
-    expect(pages.flat().filter((l) => l.endsWith('| no record | 240 | 0 | 0'))).toHaveLength(330);
+    expect(pages.flat().filter((l) => l.endsWith('| no record | 240 | 0 | 0 | 0 | 0'))).toHaveLength(330);
     // The totals and the signatures share the last page.
     expect(pages.at(-1)).toContain('Scheduled | 1320:00 | 79200');
     expect(pages.at(-1)).toContain('Student signature | Date | School official signature | Date');
@@ -217,7 +236,7 @@ describe('the time card PDF', () => {
     const h = (await get(`/api/students/${offRosterStudentId}/hours?asOf=2026-03-06&from=2026-03-06&to=2026-03-06`)).json();
     expect(h.days).toEqual([{ date: '2026-03-06', scheduledMinutes: 0, attendedMinutes: 115, excusedMinutes: 0, makeUpMinutes: 0, creditedMinutes: 115, closed: false, onLeave: false, pendingMinutes: 0, unrecordedMinutes: 0, rawMinutes: 115, roundedMinutes: 115, deductedMinutes: 0, cappedMinutes: 0, pendingExceptionMinutes: 0, autoCheckOutMinutes: 0 }]);
     const lines = pdfPages((await get(`/api/students/${offRosterStudentId}/time-card.pdf?from=2026-03-01&to=2026-03-06`)).rawPayload)[0]!;
-    expect(lines).toContain('Fri 2026-03-06 | COS-101 | 13:05–15:00 | present | 0 | 115 | 115');
+    expect(lines).toContain('Fri 2026-03-06 | COS-101 | 13:05–15:00 | present | 0 | 115 | 115 | 115 | 115');
   });
 
   it('is audited as an export', async () => {
@@ -257,11 +276,11 @@ describe('names and the school on the time card (issue 28 item 8)', () => {
   it('prints names as they are written in an embedded Unicode font', async () => {
     const [{ id }] = (await t.db
       .insert(students)
-      .values({ firstName: 'Đặng Ελένη', lastName: 'Дмитриева-Łukasiewicz', sisStudentId: 'COS-11', enrollmentDate: '2026-03-02' })
+      .values({ firstName: 'Đặng Ελένη Maximiliana', lastName: 'Дмитриева-Łukasiewicz de la Santísima Trinidad', sisStudentId: 'COS-11', enrollmentDate: '2026-03-02' })
       .returning({ id: students.id })) as [{ id: number }];
     const pdf = readPdf((await get(`/api/students/${id}/time-card.pdf?from=2026-03-01&to=2026-03-13`)).rawPayload);
     // Too long to share its line with the program: each has a line of its own.
-    expect(pdf.pages[0]!.lines.slice(1, 3)).toEqual(['Student: Đặng Ελένη Дмитриева-Łukasiewicz (SIS id COS-11)', 'Program: none']);
+    expect(pdf.pages[0]!.lines.slice(1, 3)).toEqual(['Student: Đặng Ελένη Maximiliana Дмитриева-Łukasiewicz de la Santísima Trinidad (SIS id COS-11)', 'Program: none']);
     // Only the embedded DejaVu Sans (a subset, hence the tag before '+'): no built-in Latin-1 font.
     expect(pdf.fontNames.map((n) => n.replace(/^[A-Z]{6}\+/, '')).sort()).toEqual(['DejaVuSans', 'DejaVuSans-Bold']);
   });
@@ -302,5 +321,27 @@ describe('printable', () => {
     expect(printable('Nguye\u0302\u0303n')).toBe('Nguyễn'); // typed as letter + accents: composed
     expect(printable('Σοφία Петрова Արամ')).toBe('Σοφία Петрова Արամ');
     expect(printable('李 Wei 김')).toBe('? Wei ?'); // no CJK glyphs in DejaVu Sans
+  });
+});
+
+describe('several punches on the card (issue 29)', () => {
+  it('prints every punch pair of a record: the breaks between them, and a pair with no check-out', () => {
+    const day = { date: '2026-04-07', closed: false, onLeave: false, scheduledMinutes: 540, attendedMinutes: 495, excusedMinutes: 0, makeUpMinutes: 0, creditedMinutes: 495, pendingMinutes: 0, unrecordedMinutes: 0, rawMinutes: 495, roundedMinutes: 495, deductedMinutes: 0, cappedMinutes: 0, pendingExceptionMinutes: 0, autoCheckOutMinutes: 0 };
+    const record = (breaks: { startedAt: string; endedAt: string | null }[], out: string | null) => ({
+      sessionDate: '2026-04-07',
+      courseCode: 'PN-101',
+      status: 'present',
+      scanInTime: new Date('2026-04-07T12:58:00Z'),
+      scanOutTime: out ? new Date(out) : null,
+      corrected: false,
+      breaks,
+    });
+    // Chicago (CDT): in 07:58, lunch 12:00–12:45, out 17:02.
+    const lunch = [{ startedAt: '2026-04-07T17:00:00.000Z', endedAt: '2026-04-07T17:45:00.000Z' }];
+    const [withLunch] = timeCardDays([day], [record(lunch, '2026-04-07T22:02:00Z')], [], 'America/Chicago');
+    expect(withLunch!.lines.map((l) => l.inOut)).toEqual(['07:58–12:00, 12:45–17:02']);
+    // Back from lunch, never checked out.
+    const [noOut] = timeCardDays([day], [record(lunch, null)], [], 'America/Chicago');
+    expect(noOut!.lines.map((l) => l.inOut)).toEqual(['07:58–12:00, 12:45–no out']);
   });
 });

@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { punchPairs } from '../../../common/attendance.ts';
 import type { LedgerDay, PaymentPeriodProgress } from '../../../common/hours.ts';
 import { CELL_PAD, clipText, drawHeading, fitTable, type TableColumn } from '../../lib/pdf-layout.ts';
 import { PDF_BOLD, PDF_FONT, printable, useDocumentFonts } from '../../lib/pdf-text.ts';
@@ -19,6 +20,8 @@ export type TimeCardRecord = {
   scanOutTime: Date | null;
   /** Staff changed it after capture; the original stays in the record history. */
   corrected: boolean;
+  /** Breaks between the check-in and the check-out (ISO instants; endedAt null: never back). */
+  breaks?: readonly { startedAt: string; endedAt: string | null }[];
 };
 
 export type TimeCardMakeUp = { date: string; startTime: string; endTime: string; courseCode: string | null };
@@ -28,6 +31,9 @@ export type TimeCardLine = { course: string; inOut: string; status: string };
 
 export type TimeCardDay = LedgerDay & { lines: TimeCardLine[] };
 
+/** The minutes of a day the time-clock rules count in steps (LedgerDay): attended = rounded − deducted − capped. */
+export const TIME_CLOCK_MINUTES = ['rawMinutes', 'roundedMinutes', 'deductedMinutes', 'cappedMinutes', 'pendingExceptionMinutes', 'autoCheckOutMinutes'] as const;
+
 export type TimeCardTotals = {
   scheduledMinutes: number;
   attendedMinutes: number;
@@ -36,7 +42,7 @@ export type TimeCardTotals = {
   excusedUncreditedMinutes: number;
   makeUpMinutes: number;
   creditedMinutes: number;
-};
+} & Record<(typeof TIME_CLOCK_MINUTES)[number], number>;
 
 export type TimeCard = {
   /** Null until Settings › System names the school: the card is then titled without it. */
@@ -70,7 +76,13 @@ export function timeCardDays(days: LedgerDay[], records: TimeCardRecord[], makeU
   const linesOf = new Map<string, TimeCardLine[]>();
   const add = (date: string, line: TimeCardLine) => (linesOf.get(date) ?? linesOf.set(date, []).get(date)!).push(line);
   for (const r of records) {
-    const inOut = r.scanInTime ? `${hhmm(r.scanInTime, timeZone)}–${r.scanOutTime ? hhmm(r.scanOutTime, timeZone) : 'no out'}` : '';
+    // Every punch pair: "08:00–10:00, 10:10–17:00"; the last without a check-out says so.
+    const breaks = (r.breaks ?? []).map((b) => ({ startedAt: Date.parse(b.startedAt), endedAt: b.endedAt == null ? null : Date.parse(b.endedAt) }));
+    const inOut = r.scanInTime
+      ? punchPairs(r.scanInTime.getTime(), r.scanOutTime?.getTime() ?? null, breaks)
+          .map((p) => `${hhmm(new Date(p.in), timeZone)}–${p.out == null ? 'no out' : hhmm(new Date(p.out), timeZone)}`)
+          .join(', ')
+      : '';
     add(r.sessionDate, { course: r.courseCode, inOut, status: r.corrected ? `${r.status} ${CORRECTED_MARK}` : r.status });
   }
   for (const m of makeUps) add(m.date, { course: m.courseCode ?? 'Make-up', inOut: `${m.startTime.slice(0, 5)}–${m.endTime.slice(0, 5)}`, status: 'make-up' });
@@ -79,7 +91,8 @@ export function timeCardDays(days: LedgerDay[], records: TimeCardRecord[], makeU
     const lines = linesOf.get(d.date) ?? [];
     // A scheduled day nobody recorded is an absence all the same: say so rather than leave it blank.
     if (d.scheduledMinutes > 0 && !lines.some((l) => l.status !== 'make-up')) lines.unshift({ course: '', inOut: '', status: 'no record' });
-    if (lines.length === 0 && d.attendedMinutes === 0 && d.excusedMinutes === 0 && d.makeUpMinutes === 0) continue;
+    // Nothing on the day at all: left off, which leaves every column's sum as it is.
+    if (lines.length === 0 && d.attendedMinutes === 0 && d.excusedMinutes === 0 && d.makeUpMinutes === 0 && TIME_CLOCK_MINUTES.every((k) => d[k] === 0)) continue;
     out.push({ ...d, lines });
   }
   return out;
@@ -87,8 +100,18 @@ export function timeCardDays(days: LedgerDay[], records: TimeCardRecord[], makeU
 
 /** The range's totals from its days; excused minutes credited that day are what the cap let count. */
 export function timeCardTotals(days: LedgerDay[]): TimeCardTotals {
-  const t: TimeCardTotals = { scheduledMinutes: 0, attendedMinutes: 0, excusedMinutes: 0, excusedCreditedMinutes: 0, excusedUncreditedMinutes: 0, makeUpMinutes: 0, creditedMinutes: 0 };
+  const t: TimeCardTotals = {
+    scheduledMinutes: 0,
+    attendedMinutes: 0,
+    excusedMinutes: 0,
+    excusedCreditedMinutes: 0,
+    excusedUncreditedMinutes: 0,
+    makeUpMinutes: 0,
+    creditedMinutes: 0,
+    ...(Object.fromEntries(TIME_CLOCK_MINUTES.map((k) => [k, 0])) as Record<(typeof TIME_CLOCK_MINUTES)[number], number>),
+  };
   for (const d of days) {
+    for (const k of TIME_CLOCK_MINUTES) t[k] += d[k];
     const excusedCredited = d.creditedMinutes - d.attendedMinutes - d.makeUpMinutes;
     t.scheduledMinutes += d.scheduledMinutes;
     t.attendedMinutes += d.attendedMinutes;
@@ -110,31 +133,60 @@ const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 export const TIME_CARD_TITLE = 'Student time card';
 
-// Letter paper (US schools), half-inch margins; a table of one row per day, laid out to the width.
-const PAGE = { width: 612, height: 792, margin: 36 };
+// Letter paper (US schools) in landscape, half-inch margins: a table of one row per day, laid out to
+// the width. Its fifteen columns (the time-clock steps beside the ledger's minutes) need the long side.
+const PAGE = { width: 792, height: 612, margin: 36 };
 const BODY_BOTTOM = PAGE.height - PAGE.margin - 20; // room for the footer
 const TABLE_WIDTH = PAGE.width - 2 * PAGE.margin;
 const FONT = PDF_FONT;
 const BOLD = PDF_BOLD;
 const LINE = 10;
-type Key = 'date' | 'course' | 'inOut' | 'status' | 'scheduled' | 'attended' | 'excused' | 'makeUp' | 'credited';
+type FigureKey = 'scheduled' | 'raw' | 'rounded' | 'deducted' | 'capped' | 'attended' | 'excused' | 'makeUp' | 'credited' | 'pending' | 'autoOut';
+type Key = 'date' | 'course' | 'inOut' | 'status' | FigureKey;
+// Raw → Rounded → Deducted → Capped → Attended read left to right; Pending and Auto out are flags beside Credited.
 const COLUMNS: TableColumn<Key>[] = [
   { key: 'date', title: 'Date' },
   { key: 'course', title: 'Course', flex: true },
   { key: 'inOut', title: 'In–out' },
   { key: 'status', title: 'Status', flex: true },
   { key: 'scheduled', title: 'Scheduled', right: true },
+  { key: 'raw', title: 'Raw', right: true },
+  { key: 'rounded', title: 'Rounded', right: true },
+  { key: 'deducted', title: 'Deducted', right: true },
+  { key: 'capped', title: 'Capped', right: true },
   { key: 'attended', title: 'Attended', right: true },
   { key: 'excused', title: 'Excused', right: true },
   { key: 'makeUp', title: 'Make-up', right: true },
   { key: 'credited', title: 'Credited', right: true },
+  { key: 'pending', title: 'Pending', right: true },
+  { key: 'autoOut', title: 'Auto out', right: true },
 ];
+/** The minutes columns, each with the figure it prints for a day or for the totals; blank when 0 where `blankZero`. */
+const FIGURES: { key: FigureKey; of: (m: TimeCardTotals) => number; blankZero?: true }[] = [
+  { key: 'scheduled', of: (m) => m.scheduledMinutes },
+  { key: 'raw', of: (m) => m.rawMinutes },
+  { key: 'rounded', of: (m) => m.roundedMinutes },
+  { key: 'deducted', of: (m) => m.deductedMinutes, blankZero: true },
+  { key: 'capped', of: (m) => m.cappedMinutes, blankZero: true },
+  { key: 'attended', of: (m) => m.attendedMinutes },
+  { key: 'excused', of: (m) => m.excusedMinutes, blankZero: true },
+  { key: 'makeUp', of: (m) => m.makeUpMinutes, blankZero: true },
+  { key: 'credited', of: (m) => m.creditedMinutes },
+  { key: 'pending', of: (m) => m.pendingExceptionMinutes, blankZero: true },
+  { key: 'autoOut', of: (m) => m.autoCheckOutMinutes, blankZero: true },
+];
+const figureCells = (m: TimeCardTotals) => Object.fromEntries(FIGURES.map((f) => [f.key, [f.blankZero && f.of(m) === 0 ? '' : String(f.of(m))]])) as Record<FigureKey, string[]>;
+const TIME_CLOCK_NOTE =
+  'Minutes. Raw: the punches as recorded, inside the class times. Rounded: after the grace minutes, rounding and the missed-punch rule of the program. ' +
+  'Deducted: the meal deduction. Capped: over the daily or weekly cap, kept and shown but not counted. Attended = Rounded − Deducted − Capped. ' +
+  'Pending: minutes of meetings without a check-out, not counted until an exception is approved. Auto out: of Attended, minutes credited to the class end for a missing check-out, for review.';
 
 /** The card as a PDF (a few pages a month; two years fit in memory), compressed. */
 export async function renderTimeCard(card: TimeCard, opts: { compress?: boolean } = {}): Promise<Buffer> {
   const name = `${card.student.firstName} ${card.student.lastName}`;
   const doc = new PDFDocument({
     size: 'LETTER',
+    layout: 'landscape',
     margin: PAGE.margin,
     bufferPages: true,
     compress: opts.compress ?? true,
@@ -163,15 +215,14 @@ export async function renderTimeCard(card: TimeCard, opts: { compress?: boolean 
       course: lines.map((l) => l.course),
       inOut: lines.map((l) => l.inOut),
       status: lines.map((l) => l.status),
-      scheduled: [String(d.scheduledMinutes)],
-      attended: [String(d.attendedMinutes)],
-      excused: [d.excusedMinutes ? String(d.excusedMinutes) : ''],
-      makeUp: [d.makeUpMinutes ? String(d.makeUpMinutes) : ''],
-      credited: [String(d.creditedMinutes)],
+      // A day's excused credited minutes do not show here: the per-day columns are the ledger's own.
+      ...figureCells({ ...d, excusedCreditedMinutes: 0, excusedUncreditedMinutes: 0 }),
     };
   });
+  // The table's last row: each column's sum over the days shown (the same days as the totals below).
+  const totalCells: Record<Key, string[]> = { date: ['Totals'], course: [''], inOut: [''], status: [''], ...figureCells(card.totals) };
   const columnCells = Object.fromEntries(COLUMNS.map((c) => [c.key, dayCells.flatMap((d) => d[c.key])])) as Record<Key, string[]>;
-  const table = fitTable(doc, COLUMNS, columnCells, { left, width: TABLE_WIDTH, sizes: [8, 7.5, 7] });
+  const table = fitTable(doc, COLUMNS, columnCells, { left, width: TABLE_WIDTH, sizes: [8, 7.5, 7], boldCells: totalCells });
 
   let y = PAGE.margin;
   const header = (withTable: boolean) => {
@@ -226,7 +277,16 @@ export async function renderTimeCard(card: TimeCard, opts: { compress?: boolean 
     doc.moveTo(left, y - 1).lineTo(left + table.width, y - 1).lineWidth(0.25).strokeColor('#bbb').stroke();
   }
   rule(y - 1, 1);
+  ensure(LINE + 3, true);
+  for (const c of table.columns) text(totalCells[c.key][0]!, c.x + CELL_PAD, y + 1, { font: BOLD, width: c.width - 2 * CELL_PAD, align: c.right ? 'right' : 'left' });
+  y += LINE + 3;
+  rule(y - 1, 1);
   y += 6;
+
+  const legendHeight = doc.font(FONT).fontSize(7).heightOfString(TIME_CLOCK_NOTE, { width: TABLE_WIDTH });
+  ensure(legendHeight + 4, false);
+  doc.font(FONT).fontSize(7).text(TIME_CLOCK_NOTE, left, y, { width: TABLE_WIDTH });
+  y += legendHeight + 4;
 
   if (card.days.some((d) => d.lines.some((l) => l.status.endsWith(CORRECTED_MARK)))) {
     const height = doc.font(FONT).fontSize(7).heightOfString(CORRECTED_NOTE, { width: TABLE_WIDTH });
@@ -239,11 +299,17 @@ export async function renderTimeCard(card: TimeCard, opts: { compress?: boolean 
   const t = card.totals;
   const totalRows: [string, number][] = [
     ['Scheduled', t.scheduledMinutes],
-    ['Attended', t.attendedMinutes],
+    ['Raw punches, inside the classes', t.rawMinutes],
+    ['Rounded (grace, rounding, missed-punch rule)', t.roundedMinutes],
+    ['Deducted (meal)', t.deductedMinutes],
+    ['Capped (over the daily or weekly cap; not counted)', t.cappedMinutes],
+    ['Attended (rounded − deducted − capped)', t.attendedMinutes],
     ['Excused, credited (within the cap)', t.excusedCreditedMinutes],
     ['Excused, not credited (over the cap; to be made up)', t.excusedUncreditedMinutes],
     ['Make-up', t.makeUpMinutes],
     ['Credited (attended + make-up + excused within the cap)', t.creditedMinutes],
+    ['Pending an exception (a missing check-out; not counted)', t.pendingExceptionMinutes],
+    ['Auto check-out (of attended; for review)', t.autoCheckOutMinutes],
   ];
   const standing = standingLines(card);
   // Totals, standing and signatures stay together on one page: a signature alone on the last page signs nothing.

@@ -1,12 +1,20 @@
 import { and, desc, eq, gt, lte, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { userFullName } from '../../db/user-name.ts';
-import { courses, qrSessions, schedules, users } from '../../db/schema/index.ts';
+import { courses, meetingBreaks, qrSessions, schedules, users } from '../../db/schema/index.ts';
 
 // Queries of the qr-sessions module: each takes the database or a transaction first.
 
 // The scan page, the dashboard and the attendance rules take class times as HH:MM.
 const hhmm = (time: typeof schedules.startTime | typeof schedules.endTime) => sql<string>`to_char(${time}, 'HH24:MI')`;
+
+/**
+ * The ended instructor-led breaks of the meeting (schedule, date) as [from, to] in epoch ms, in
+ * order: they are not scheduled time, so a record written after one leaves it out (decision 052).
+ */
+const endedMeetingBreaksJson = (scheduleId: SQL | typeof qrSessions.scheduleId, sessionDate: SQL | typeof qrSessions.sessionDate) => sql<[number, number][]>`coalesce((
+  select jsonb_agg(jsonb_build_array((extract(epoch from mb.started_at) * 1000)::float8, (extract(epoch from mb.ended_at) * 1000)::float8) order by mb.started_at)
+    from meeting_breaks mb where mb.schedule_id = ${scheduleId} and mb.session_date = ${sessionDate} and mb.ended_at is not null), '[]'::jsonb)`;
 
 const sessionColumns = {
   id: qrSessions.id,
@@ -25,15 +33,17 @@ const sessionColumns = {
   roomNumber: schedules.roomNumber,
   startTime: hhmm(schedules.startTime),
   endTime: hhmm(schedules.endTime),
+  breaks: schedules.breaks,
+  instructorBreaks: endedMeetingBreaksJson(qrSessions.scheduleId, qrSessions.sessionDate),
 };
 
-/** A session with what the screens and the check-in need about its class. */
+/** A session with what the screens and the check-in need about its class (its scheduled breaks, its meeting's ended instructor-led breaks). */
 export type SessionRow = Pick<
   typeof qrSessions.$inferSelect,
   'id' | 'sessionId' | 'scheduleId' | 'tokenSecret' | 'sessionDate' | 'createdAt' | 'expiresAt' | 'endedAt' | 'isActive'
 > &
-  Pick<typeof schedules.$inferSelect, 'instructorId' | 'roomNumber'> &
-  Pick<typeof courses.$inferSelect, 'courseName' | 'courseCode'> & { instructorName: string | null; startTime: string; endTime: string };
+  Pick<typeof schedules.$inferSelect, 'instructorId' | 'roomNumber' | 'breaks'> &
+  Pick<typeof courses.$inferSelect, 'courseName' | 'courseCode'> & { instructorName: string | null; startTime: string; endTime: string; instructorBreaks: [number, number][] };
 
 function selectSessions(db: DbOrTx, where: SQL | undefined) {
   return db
@@ -97,9 +107,10 @@ export async function setSessionExpiry(tx: DbOrTx, id: number, expiresAt: Date):
   await tx.update(qrSessions).set({ expiresAt }).where(eq(qrSessions.id, id));
 }
 
-export type RecentMeeting = Pick<typeof qrSessions.$inferSelect, 'scheduleId' | 'sessionDate'> & { startTime: string; endTime: string };
+export type RecentMeeting = Pick<typeof qrSessions.$inferSelect, 'scheduleId' | 'sessionDate'> &
+  Pick<typeof schedules.$inferSelect, 'breaks'> & { startTime: string; endTime: string; instructorBreaks: [number, number][] };
 
-/** Meetings (schedule + date) that had a QR session in the last two weeks, with their class times (HH:MM). */
+/** Meetings (schedule + date) that had a QR session in the last two weeks, with their class times (HH:MM) and breaks. */
 export async function recentSessionMeetings(tx: DbOrTx, now: Date): Promise<RecentMeeting[]> {
   return tx
     .selectDistinct({
@@ -107,8 +118,40 @@ export async function recentSessionMeetings(tx: DbOrTx, now: Date): Promise<Rece
       sessionDate: qrSessions.sessionDate,
       startTime: hhmm(schedules.startTime),
       endTime: hhmm(schedules.endTime),
+      breaks: schedules.breaks,
+      instructorBreaks: endedMeetingBreaksJson(qrSessions.scheduleId, qrSessions.sessionDate),
     })
     .from(qrSessions)
     .innerJoin(schedules, eq(schedules.id, qrSessions.scheduleId))
     .where(sql`${qrSessions.sessionDate} >= (${now}::timestamptz - interval '14 days')::date`);
+}
+
+// ---- Instructor-led breaks (meeting_breaks; docs/decisions/052) ----
+
+export type MeetingBreakRow = Pick<typeof meetingBreaks.$inferSelect, 'id' | 'scheduleId' | 'sessionDate' | 'startedAt' | 'endedAt' | 'recheckUntil'>;
+const meetingBreakColumns = {
+  id: meetingBreaks.id,
+  scheduleId: meetingBreaks.scheduleId,
+  sessionDate: meetingBreaks.sessionDate,
+  startedAt: meetingBreaks.startedAt,
+  endedAt: meetingBreaks.endedAt,
+  recheckUntil: meetingBreaks.recheckUntil,
+};
+const ofMeeting = (m: { scheduleId: number; sessionDate: string }) => and(eq(meetingBreaks.scheduleId, m.scheduleId), eq(meetingBreaks.sessionDate, m.sessionDate));
+
+/** The meeting's open break or, when none is open, its latest one; null when it had none. */
+export async function latestMeetingBreak(db: DbOrTx, m: { scheduleId: number; sessionDate: string }): Promise<MeetingBreakRow | null> {
+  const [row] = await db
+    .select(meetingBreakColumns)
+    .from(meetingBreaks)
+    .where(ofMeeting(m))
+    .orderBy(sql`${meetingBreaks.endedAt} is null desc`, desc(meetingBreaks.startedAt), desc(meetingBreaks.id))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The meeting's ended breaks as [from, to] epoch ms, in order. */
+export async function endedMeetingBreaks(db: DbOrTx, m: { scheduleId: number; sessionDate: string }): Promise<[number, number][]> {
+  const { rows } = await db.execute<{ breaks: [number, number][] }>(sql`select ${endedMeetingBreaksJson(sql`${m.scheduleId}::int`, sql`${m.sessionDate}::date`)} as breaks`);
+  return rows[0]?.breaks ?? [];
 }

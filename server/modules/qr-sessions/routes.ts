@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { publicSessionQuerySchema, qrImageSchema, startCheckQuerySchema, startCheckSchema, typedCodeResultSchema, typedCodeSchema } from '../../../common/attendance.ts';
-import { extendSessionSchema, publicSessionAnswerSchema, qrSessionAnswerSchema, startedSessionAnswerSchema } from '../../../common/qr-sessions.ts';
+import { extendSessionSchema, publicSessionAnswerSchema, qrSessionAnswerSchema, qrSessionDetailSchema, startedSessionAnswerSchema } from '../../../common/qr-sessions.ts';
 import { dbId } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import {
@@ -43,8 +43,9 @@ export function qrSessionsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.get('/api/qr-sessions/start-check', { config: { action: 'attendance:take' }, schema: { querystring: startCheckQuerySchema, response: { 200: startCheckSchema } } }, async (req) =>
       startCheck(deps.db, req.user!, req.query.scheduleId, deps.clock.now()),
     );
-    // One session, open or closed: the projector follows it (its close, an extension from another screen, how it closed).
-    app.get('/api/qr-sessions/:id', { config: { action: 'attendance:take' }, schema: { params: refParam, response: { 200: qrSessionAnswerSchema } } }, async (req) =>
+    // One session, open or closed: the projector follows it (its close, an extension from another screen, how it closed),
+    // Take Attendance its meeting's break (decision 052).
+    app.get('/api/qr-sessions/:id', { config: { action: 'attendance:take' }, schema: { params: refParam, response: { 200: qrSessionDetailSchema } } }, async (req) =>
       getSession(deps.db, req.user!, req.params.id, deps.clock.now()),
     );
     app.put('/api/qr-sessions/:id/deactivate', { config: { action: 'attendance:take' }, schema: { params: refParam, response: { 200: qrSessionAnswerSchema } } }, async (req) =>

@@ -15,8 +15,10 @@ import {
   SESSION_HAS_EXPIRED,
   SESSION_MAX_HOURS,
   SESSION_WAS_ENDED,
+  type MeetingBreak,
   type PublicSessionAnswer,
   type QrSessionAnswer,
+  type QrSessionDetail,
   type SessionClosing,
 } from '../../../common/qr-sessions.ts';
 import type { Schedule } from '../../../common/schedules.ts';
@@ -34,13 +36,16 @@ import { beginCodeAttempt, type CodeAttempt } from './code-attempts.ts';
 import {
   closeExpired,
   endSessionNow,
+  endedMeetingBreaks,
   insertSession,
+  latestMeetingBreak,
   lockSession,
   openSessions,
   recentSessionMeetings,
   sessionById,
   sessionByUuid,
   setSessionExpiry,
+  type MeetingBreakRow,
   type RecentMeeting,
   type SessionRow,
 } from './queries.ts';
@@ -49,7 +54,7 @@ import { isFreshCode, isFreshQrToken, isFreshToken, isTypedCode, issuePass, read
 // The public check-in's cookies, for this module's routes and the attendance submit route.
 export { PUBLIC_RATE_LIMIT, SCAN_PAGES_PATH, TYPED_CODE_RATE_LIMIT, checkInDevice, passFromCookie, setPassCookie, type CheckInDevice } from './device-cookies.ts';
 export type { PassFacts } from './tokens.ts';
-export type { RecentMeeting, SessionRow } from './queries.ts';
+export type { MeetingBreakRow, RecentMeeting, SessionRow } from './queries.ts';
 
 type User = { id: number; role: Role };
 /** Which schedules a read covers: one instructor's, or (null) the whole school's. */
@@ -217,18 +222,18 @@ export async function listActiveSessionsIn(db: DbOrTx, scope: ScheduleScope, now
   return rows.map((r) => toQrSession(r, now));
 }
 
-/** One session, open or closed (with how it closed): the projector's read. Instructors: their own only. */
-export async function getSession(db: DbOrTx, user: User, ref: string, now: Date): Promise<QrSessionAnswer> {
-  const s = await findSession(db, ref);
-  if (!s) throw notFound('Session');
-  assertOwnSession(user, s);
-  return toQrSession(s, now);
+/**
+ * One session, open or closed (with how it closed), and its meeting's break (open, else the latest):
+ * the projector's and Take Attendance's read. Instructors: their own only.
+ */
+export async function getSession(db: DbOrTx, user: User, ref: string, now: Date): Promise<QrSessionDetail> {
+  const s = await runnableSession(db, user, ref);
+  const meetingBreak = await latestMeetingBreak(db, s);
+  return { ...toQrSession(s, now), meetingBreak: meetingBreak && toMeetingBreak(meetingBreak) };
 }
 
 export async function endSession(db: Db, user: User, ref: string, ctx: { clock: Clock; ip: string | null }): Promise<QrSessionAnswer> {
-  const s = await findSession(db, ref);
-  if (!s) throw notFound('Session');
-  assertOwnSession(user, s);
+  const s = await runnableSession(db, user, ref);
   const now = ctx.clock.now();
   return db.transaction(async (tx) => {
     await endSessionNow(tx, s.id, now);
@@ -249,9 +254,7 @@ function closedError(closing: SessionClosing): AppError {
  * after its start (409 EXTEND_LIMIT).
  */
 export async function extendSession(db: Db, user: User, ref: string, minutes: number, ctx: { clock: Clock; ip: string | null }): Promise<QrSessionAnswer> {
-  const found = await findSession(db, ref);
-  if (!found) throw notFound('Session');
-  assertOwnSession(user, found);
+  const found = await runnableSession(db, user, ref);
   const now = ctx.clock.now();
   return db.transaction(async (tx) => {
     // Two Extend clicks (the projector and the panel) add up, one after the other.
@@ -278,9 +281,7 @@ export async function extendSession(db: Db, user: User, ref: string, minutes: nu
 
 /** The current QR (PNG data URL) and scan URL; they change every 15 s. */
 export async function currentQrImage(db: DbOrTx, user: User, ref: string, baseUrl: string, now: Date) {
-  const s = await findSession(db, ref);
-  if (!s) throw notFound('Session');
-  assertOwnSession(user, s);
+  const s = await runnableSession(db, user, ref);
   const closing = sessionClosing(s, now);
   if (closing) throw closedError(closing);
   const { token, rotatesAt } = tokenAt(s.tokenSecret, s.sessionId, now);
@@ -384,4 +385,34 @@ export async function admitToCheckIn(
   if (!c.token) throw new AppError(403, 'STALE_CODE', SCAN_STALE_CODE);
   const attempt = isTypedCode(c.token) ? await beginCodeAttempt(db, c.ip, session.sessionId, c.now) : null;
   return { pass, passOk, codeOk: isFreshToken(session.tokenSecret, session.sessionId, c.token, c.now), attempt };
+}
+
+// ---- Instructor-led breaks (issue 29; docs/decisions/052) ----
+
+/** A meeting break as the routes answer it. */
+export const toMeetingBreak = (b: MeetingBreakRow): MeetingBreak => ({
+  id: b.id,
+  startedAt: b.startedAt.toISOString(),
+  endedAt: b.endedAt?.toISOString() ?? null,
+  recheckUntil: b.recheckUntil?.toISOString() ?? null,
+});
+
+type Meeting = { scheduleId: number; sessionDate: string };
+
+/** A meeting's open break or, when none is open, its latest (a re-check-in reads its window); null when it had none. */
+export async function meetingBreakOf(db: DbOrTx, meeting: Meeting): Promise<MeetingBreakRow | null> {
+  return latestMeetingBreak(db, meeting);
+}
+
+/** A meeting's ended instructor-led breaks as [from, to] epoch ms, in order: not scheduled time (rules.ts scheduledMinutes). */
+export async function endedMeetingBreaksOf(db: DbOrTx, meeting: Meeting): Promise<[number, number][]> {
+  return endedMeetingBreaks(db, meeting);
+}
+
+/** The session `ref` (numeric id or UUID) when the user may run it (its class's instructor, staff who take attendance); 404, 403. */
+export async function runnableSession(db: DbOrTx, user: User, ref: string): Promise<SessionRow> {
+  const s = await findSession(db, ref);
+  if (!s) throw notFound('Session');
+  assertOwnSession(user, s);
+  return s;
 }

@@ -1,3 +1,4 @@
+import type { BreakKind } from '../../../common/attendance.ts';
 import { ATTENDANCE_STATUSES, isAttendedStatus, type AttendanceStatus } from '../../../common/constants.ts';
 import { LANGUAGE_NAMES, STUDENT_LANGUAGES, type StudentLanguage, type StudentTextKey } from '../../../common/student-texts.ts';
 import { escapeHtml as e } from '../../lib/html.ts';
@@ -43,7 +44,10 @@ button:disabled{opacity:.55}.secondary{width:auto;margin:0;border:1px solid #647
 .box{margin-top:1.25rem;padding:1rem;border-radius:.75rem;background:#f1f5f9}.box.warn{color:#0f172a;outline:1px solid #fcd34d}
 .big{margin:0;font-size:1.125rem;font-weight:600}.box p+p{margin:.25rem 0 0;color:#334155;font-size:.875rem}
 .hours{margin-top:1.25rem;padding-top:1rem;border-top:1px solid #e2e8f0;text-align:left}
-a.button{display:flex;align-items:center;justify-content:center;min-height:3rem;margin-top:.75rem;padding:.5rem 1rem;border:1px solid #64748b;border-radius:.75rem;color:#1e293b;font-weight:600;text-decoration:none}`;
+a.button{display:flex;align-items:center;justify-content:center;min-height:3rem;margin-top:.75rem;padding:.5rem 1rem;border:1px solid #64748b;border-radius:.75rem;color:#1e293b;font-weight:600;text-decoration:none}
+h2{margin:1.25rem 0 .375rem;font-size:1rem}.punches ul{margin:0;padding-left:1.25rem;font-size:.9375rem;font-variant-numeric:tabular-nums}
+.notice{margin:1rem 0 0;padding:.75rem .875rem;border:1px solid #a7f3d0;border-radius:.75rem;background:#ecfdf5;color:#065f46;font-size:.875rem}
+.row{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:1.25rem}.row button{flex:1 1 10rem;margin:0}button.alt{border:1px solid #64748b;background:#fff;color:#1e293b}`;
 
 const LOGO = '<rect width="32" height="32" rx="8" fill="#1d4ed8"/><path d="M9 22V10l7 7 7-7v12" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/>';
 // The icon inline: a favicon file would be one more request on a slow network.
@@ -76,6 +80,8 @@ function tHtml(t: StudentT, key: StudentTextKey, parts: Record<string, string>):
 
 export type FieldSpec = {
   name: string;
+  /** The element's id when it is not the name (a second code field on the page). */
+  id?: string;
   label: string;
   value?: string;
   error?: string;
@@ -86,19 +92,20 @@ export type FieldSpec = {
 
 /** A labelled input 48 px tall, 16 px text (smaller makes iOS zoom in on focus), its hint and its error. */
 export function field(f: FieldSpec): string {
-  const described = [f.hint ? `${f.name}-hint` : '', f.error ? `${f.name}-error` : ''].filter(Boolean).join(' ');
+  const id = f.id ?? f.name;
+  const described = [f.hint ? `${id}-hint` : '', f.error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
-    `<div class="field"><label for="${f.name}">${e(f.label)}</label><input id="${f.name}" name="${f.name}" ${f.attrs} required` +
+    `<div class="field"><label for="${id}">${e(f.label)}</label><input id="${id}" name="${f.name}" ${f.attrs} required` +
     `${f.value ? ` value="${e(f.value)}"` : ''}${described ? ` aria-describedby="${described}"` : ''}${f.error ? ' aria-invalid="true"' : ''}>` +
-    `${f.hint ? `<p class="hint" id="${f.name}-hint">${e(f.hint)}</p>` : ''}${f.error ? `<p class="error" id="${f.name}-error">${e(f.error)}</p>` : ''}</div>`
+    `${f.hint ? `<p class="hint" id="${id}-hint">${e(f.hint)}</p>` : ''}${f.error ? `<p class="error" id="${id}-error">${e(f.error)}</p>` : ''}</div>`
   );
 }
 
 const CODE_ATTRS = 'inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" maxlength="7"';
 
 /** The code on the classroom screen, asked when the phone holds no valid pass. */
-export const screenCodeField = (t: StudentT, error?: string) =>
-  field({ name: 'code', label: t('screenCodeLabel'), hint: t('screenCodeHint'), error, attrs: CODE_ATTRS });
+export const screenCodeField = (t: StudentT, error?: string, id?: string) =>
+  field({ name: 'code', id, label: t('screenCodeLabel'), hint: t('screenCodeHint'), error, attrs: CODE_ATTRS });
 
 /** The four fields of the form, in SPEC's order, as the JSON API names them. */
 export const DETAIL_FIELDS = [
@@ -187,8 +194,11 @@ export const endedView = (t: StudentT, courseName: string | null): ScanView => (
 
 /** A check-in's answer, ready to show; null in the template, whose slots the script fills. */
 export type Outcome = {
-  /** already_checked_in has a view of its own (checkedInView). */
-  action: 'checked_in' | 'checked_out' | 'already_recorded';
+  /**
+   * already_checked_in has a view of its own (checkedInView), and so have the break punches on a
+   * page without script; break_ended (a check-in that ended a break) is the script's variant.
+   */
+  action: 'checked_in' | 'checked_out' | 'already_recorded' | 'break_ended';
   status: AttendanceStatus;
   courseName: string;
   /** The scan's time of day, formatted. */
@@ -205,17 +215,26 @@ function filler(o: Outcome | null) {
   return {
     text: (name: string, value: () => string) => (o ? e(value()) : `<span data-slot="${name}"></span>`),
     input: (name: string, value: () => string) => `<input type="hidden" name="${name}" ${o ? `value="${e(value())}"` : `data-slot="${name}"`}>`,
-    /** `html` with the attribute marking it as the `key` variant, or nothing when it does not apply. */
+    /** `html` with the attribute marking it as the `key` variant (keys: any of them), or nothing when it does not apply. */
     variant: (key: string, applies: () => boolean, html: (attr: string) => string) => (!o ? html(` data-if="${key}"`) : applies() ? html('') : ''),
   };
 }
 
-const WHEN_KEYS = { checked_in: 'checkedInAt', checked_out: 'checkedOutAt', already_recorded: 'alreadyRecordedAt' } as const;
+const WHEN_KEYS = { checked_in: 'checkedInAt', checked_out: 'checkedOutAt', already_recorded: 'alreadyRecordedAt', break_ended: 'backAt' } as const;
 /** A check-out is not "Attendance Marked!": it says what it did (issue 28). */
-const HEADING_KEYS = { checked_in: 'attendanceMarked', checked_out: 'checkedOutTitle', already_recorded: 'attendanceMarked' } as const;
+const HEADING_KEYS = { checked_in: 'attendanceMarked', checked_out: 'checkedOutTitle', already_recorded: 'attendanceMarked', break_ended: 'welcomeBackTitle' } as const;
 
-/** Attendance Marked! (or You are checked out): the course, check-in or check-out and when, the API's message, and "E-mail me my hours". */
-export function successView(t: StudentT, o: Outcome | null, language: StudentLanguage, hoursAction: string): ScanView {
+/** The link to ask for a correction of a punch missed at an earlier class (the missed-punch page, in the page's language). */
+const missedPunchLink = (t: StudentT, language: StudentLanguage) =>
+  `<p class="small"><a href="${e(language === 'en' ? MISSED_PUNCH_PATH : `${MISSED_PUNCH_PATH}?lang=${language}`)}">${e(t('missedPunchLink'))}</a></p>`;
+export const MISSED_PUNCH_PATH = '/attendance/missed-punch';
+
+/**
+ * Attendance Marked! (or You are checked out, or Welcome back): the course, the punch and when, the
+ * API's message, the break buttons after a check-in (`breaks`: where they post, and whether Lunch out
+ * is offered), "E-mail me my hours", and the link to ask for a missed punch's correction.
+ */
+export function successView(t: StudentT, o: Outcome | null, language: StudentLanguage, hoursAction: string, breaks?: { action: string; lunch: boolean }): ScanView {
   const f = filler(o);
   const time = f.text('time', () => o!.time);
   const actions = Object.keys(WHEN_KEYS) as Outcome['action'][];
@@ -232,6 +251,11 @@ export function successView(t: StudentT, o: Outcome | null, language: StudentLan
     `<div class="result">${icon('check', 'ok')}${heading}<p class="lead">${f.text('course', () => o!.courseName)}</p>` +
     `<div class="box">${when}<p>${f.text('message', () => o!.message)}</p>${minutes}</div>` +
     f.variant('checked_in', () => o!.action === 'checked_in', (attr) => `<p class="small"${attr}>${e(t('leavingEarly'))}</p>`) +
+    (breaks
+      ? f.variant('checked_in break_ended', () => o!.action === 'checked_in' || o!.action === 'break_ended', (attr) =>
+          breakForm(t, { action: breaks.action, details: null, askCode: false, alert: null }, { breaks: [], lunch: breaks.lunch }, attr),
+        )
+      : '') +
     `<p class="small"><strong>${e(t('closePage'))}</strong></p>` +
     // A plain form to /my-hours: its answer is a page of its own, with or without script. Not when
     // nothing was typed (a check-out by the device's student: their details are not written into pages).
@@ -240,6 +264,7 @@ export function successView(t: StudentT, o: Outcome | null, language: StudentLan
       : `<form class="hours" method="post" action="${e(hoursAction)}">${f.input('studentId', () => o!.studentId)}${f.input('email', () => o!.email)}` +
         `<input type="hidden" name="language" value="${language}"><button type="submit" class="secondary">${e(t('requestTitle'))}</button>` +
         `<p class="small">${tHtml(t, 'hoursLinkTo', { email: f.text('email', () => o!.email) })}</p></form>`) +
+    missedPunchLink(t, language) +
     '</div>';
   return { title: t(o ? HEADING_KEYS[o.action] : 'attendanceMarked'), body };
 }
@@ -255,7 +280,61 @@ export type CheckOutForm = {
   codeError?: string;
   /** A refusal of the check-out (translated), beside the button. */
   alert: string | null;
+  /** Which form was refused (the alert and the code's error go beside it): the check-out (default) or a break punch. */
+  refused?: 'check-out' | 'break';
 };
+
+/** A student's breaks at the meeting, formatted in the page's language. */
+export type BreakLine = { kind: BreakKind; from: string; to: string | null };
+export type BreakState = {
+  /** Every break so far, in order; one without `to` is open (the student is on it now). */
+  breaks: BreakLine[];
+  /** Lunch out / Lunch in are offered (the meeting is long enough for the meal rule). */
+  lunch: boolean;
+  /** The answer of a break punch just made (translated), said at the top. */
+  notice?: string | null;
+};
+
+const KIND_KEYS = { break: 'breakKindBreak', lunch: 'breakKindLunch', instructor: 'breakKindInstructor' } as const;
+/** On a break now: its heading and its button (an instructor's break ends with Back from break, as the student's do). */
+const ON_BREAK = {
+  break: { heading: 'onBreakSince', hint: 'breakHint', intent: 'break-end', button: 'backFromBreak' },
+  lunch: { heading: 'outForLunchSince', hint: 'breakHint', intent: 'lunch-in', button: 'lunchIn' },
+  instructor: { heading: 'onClassBreakSince', hint: 'classBreakHint', intent: 'break-end', button: 'backFromBreak' },
+} as const;
+
+/** The punches so far: the check-in, then each break from and to (or not back yet). */
+function punchList(t: StudentT, since: string, breaks: readonly BreakLine[]): string {
+  if (breaks.length === 0) return '';
+  const lines = breaks.map((b) => {
+    const kind = t(KIND_KEYS[b.kind]);
+    return `<li>${e(b.to ? t('punchSpan', { kind, from: b.from, to: b.to }) : t('punchOpen', { kind, from: b.from }))}</li>`;
+  });
+  return `<section class="punches" aria-labelledby="punches-title"><h2 id="punches-title">${e(t('punchesTitle'))}</h2><ul><li>${e(t('checkedInAt', { time: since }))}</li>${lines.join('')}</ul></section>`;
+}
+
+/**
+ * The break buttons, one plain form (no script needed): each button sends its intent. Off a break:
+ * Start a break (and Lunch out when offered); on one: the button that ends it. `attr` marks it as a
+ * template's variant.
+ */
+function breakForm(t: StudentT, f: CheckOutForm, b: BreakState, attr = ''): string {
+  const open = b.breaks.find((x) => x.to == null);
+  const button = (intent: string, key: 'startBreak' | 'lunchOut' | 'backFromBreak' | 'lunchIn', alt: boolean) =>
+    `<button type="submit" name="intent" value="${intent}"${alt ? ' class="alt"' : ''}>${e(t(key))}</button>`;
+  const buttons = open
+    ? button(ON_BREAK[open.kind].intent, ON_BREAK[open.kind].button, false)
+    : button('break-start', 'startBreak', true) + (b.lunch ? button('lunch-out', 'lunchOut', true) : '');
+  const refused = f.refused === 'break';
+  return (
+    `<form id="break-form" method="post" action="${e(f.action)}" aria-label="${e(t('breakButtons'))}" data-busy="${e(t('punching'))}"${attr}>` +
+    (open ? '' : `<p class="small">${e(t('breaksHint'))}</p>`) +
+    (f.details ? DETAIL_FIELDS.map((d) => hidden(d.name, f.details![d.name] ?? '')).join('') : '') +
+    (f.askCode ? screenCodeField(t, refused ? f.codeError : undefined, 'break-code') : '') +
+    (refused && f.alert ? `<p class="alert" role="alert">${e(f.alert)}</p>` : '') +
+    `<div class="row">${buttons}</div></form>`
+  );
+}
 
 /** What the phone's student has done and what leaving now would record, formatted in the page's language. */
 export type CheckOutFacts = {
@@ -275,27 +354,43 @@ const hidden = (name: string, value: string) => `<input type="hidden" name="${na
 
 /** A plain form (no script needed): intent=check-out, and confirm=yes on the confirmation. */
 function checkOutForm(t: StudentT, f: CheckOutForm, confirm: boolean): string {
+  const refused = f.refused !== 'break';
   return (
     `<form id="checkout-form" method="post" action="${e(f.action)}" aria-label="${e(t('checkOut'))}" data-busy="${e(t('checkingOut'))}">` +
     hidden('intent', 'check-out') +
     (confirm ? hidden('confirm', 'yes') : '') +
     (f.details ? DETAIL_FIELDS.map((d) => hidden(d.name, f.details![d.name] ?? '')).join('') : '') +
-    (f.askCode ? screenCodeField(t, f.codeError) : '') +
-    (f.alert ? `<p class="alert" role="alert">${e(f.alert)}</p>` : '') +
+    (f.askCode ? screenCodeField(t, refused ? f.codeError : undefined) : '') +
+    (refused && f.alert ? `<p class="alert" role="alert">${e(f.alert)}</p>` : '') +
     `<button type="submit">${e(t(confirm ? 'confirmCheckOut' : 'checkOut'))}</button></form>`
   );
 }
 
+const noticeOf = (b: BreakState) => (b.notice ? `<p class="notice" role="status">${e(b.notice)}</p>` : '');
+
 /**
  * A checked-in student opening the class's QR again (this phone checked them in), or submitting the
- * form again: "You are (already) checked in since 8:02", what leaving now records, and Check out.
- * Nothing here checks out by itself.
+ * form again, or after a break punch: "You are (already) checked in since 8:02", what leaving now
+ * records, the punches so far, the break buttons and Check out. Nothing here punches by itself. On a
+ * break: since when, and the one button that ends it (no Check out: docs/decisions/051).
  */
-export function checkedInView(t: StudentT, c: CheckOutFacts, already: boolean, form: CheckOutForm): ScanView {
+export function checkedInView(t: StudentT, c: CheckOutFacts, already: boolean, form: CheckOutForm, breaks: BreakState = { breaks: [], lunch: false }): ScanView {
+  const open = breaks.breaks.find((b) => b.to == null);
+  if (open) {
+    const on = ON_BREAK[open.kind];
+    const body =
+      `<div class="result">${icon('clock', 'info')}<h1 tabindex="-1">${e(t(on.heading, { time: open.from }))}</h1><p class="lead">${e(c.courseName)}</p>` +
+      `${noticeOf(breaks)}<div class="box"><p class="big">${e(t(on.hint))}</p><p>${e(t('notComingBack'))}</p></div></div>` +
+      punchList(t, c.since, breaks.breaks) +
+      breakForm(t, { ...form, refused: 'break' }, breaks);
+    return { title: t(on.heading, { time: open.from }), body };
+  }
   const body =
     `<div class="result">${icon('check', 'ok')}<h1 tabindex="-1">${e(t(already ? 'alreadyCheckedInSince' : 'checkedInSince', { time: c.since }))}</h1>` +
-    `<p class="lead">${e(c.courseName)}</p><div class="box"><p class="big">${e(t('classEndsRecords', { end: c.ends, duration: c.records }))}</p>` +
+    `<p class="lead">${e(c.courseName)}</p>${noticeOf(breaks)}<div class="box"><p class="big">${e(t('classEndsRecords', { end: c.ends, duration: c.records }))}</p>` +
     `${already ? `<p>${e(t('scanAlreadyCheckedIn'))}</p>` : ''}</div><p class="small">${e(t('stayHint'))}</p></div>` +
+    punchList(t, c.since, breaks.breaks) +
+    breakForm(t, form, breaks) +
     (c.early ? `<p class="small">${e(t('leavingNowIncomplete'))}</p>` : '') +
     checkOutForm(t, form, false);
   return { title: t('checkedInTitle'), body };
@@ -311,13 +406,19 @@ export function confirmCheckOutView(t: StudentT, c: CheckOutFacts, form: CheckOu
   return { title: t('confirmCheckOutTitle'), body };
 }
 
-/** This phone's student has checked out: when, and the minutes; a mistake is the instructor's to undo. */
-export function checkedOutView(t: StudentT, c: { courseName: string; at: string; minutes: number | null }): ScanView {
+/** This phone's student has checked out: when, the minutes and the punches; a mistake is the instructor's to undo. */
+export function checkedOutView(
+  t: StudentT,
+  c: { courseName: string; at: string; minutes: number | null; since: string; breaks: readonly BreakLine[] },
+  language: StudentLanguage,
+): ScanView {
   const body =
     `<div class="result">${icon('logOut', 'info')}<h1 tabindex="-1">${e(t('checkedOutTitle'))}</h1><p class="lead">${e(c.courseName)}</p>` +
     `<div class="box"><p class="big">${e(t('checkedOutAt', { time: c.at }))}</p>` +
     `${c.minutes != null ? `<p>${e(t('minutesAttended', { minutes: String(c.minutes) }))}</p>` : ''}</div>` +
-    `<p class="small">${e(t('checkedOutWrong'))}</p><p class="small"><strong>${e(t('closePage'))}</strong></p></div>`;
+    `<p class="small">${e(t('checkedOutWrong'))}</p><p class="small"><strong>${e(t('closePage'))}</strong></p></div>` +
+    punchList(t, c.since, c.breaks) +
+    missedPunchLink(t, language);
   return { title: t('checkedOutTitle'), body };
 }
 
@@ -355,11 +456,18 @@ export const refusalView = (t: StudentT, title: string, text: string, detail?: s
 });
 
 /** What the page's script needs besides the page: the views a submit can lead to, the code field, the API's answers in this language. */
-export function scriptExtras(t: StudentT, language: StudentLanguage, courseName: string, hoursAction: string, answers: ReadonlyMap<string, string>): string {
+export function scriptExtras(
+  t: StudentT,
+  language: StudentLanguage,
+  courseName: string,
+  hoursAction: string,
+  answers: ReadonlyMap<string, string>,
+  breaks: { action: string; lunch: boolean },
+): string {
   const template = (id: string, view: ScanView, attrs = '') => `<template id="scan-${id}" data-title="${e(view.title)}"${attrs}>${view.body}</template>`;
   const translated = language === 'en' ? '' : `<script type="application/json" id="scan-answers">${JSON.stringify(Object.fromEntries(answers)).replace(/</g, '\\u003c')}</script>`;
   return (
-    template('success', successView(t, null, language, hoursAction)) +
+    template('success', successView(t, null, language, hoursAction, breaks)) +
     template('see', seeInstructorView(t, null), ` data-statuses="${NOT_THERE.join(' ')}"`) +
     template('expired', expiredView(t, courseName)) +
     template('ended', endedView(t, courseName)) +

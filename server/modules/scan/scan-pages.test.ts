@@ -19,6 +19,7 @@ import { checkInAnswers } from '../../lib/student-i18n.ts';
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { seedClass, wrongCode, type TestClass, type TestStudent } from '../attendance/test-support.ts';
 import { WRONG_CODE_WINDOW_MS, networkOf } from '../qr-sessions/code-attempts.ts';
+import { SAME_ORIGIN, scanBrowser } from './test-support.ts';
 
 // Issue 16: the scan page and the typed-code page rendered on the server, their forms answered with
 // pages (JavaScript off), in English and Spanish, with the JSON routes' own checks and messages.
@@ -36,7 +37,6 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const SAME_ORIGIN = { host: 'muster.school.edu', origin: 'http://muster.school.edu' };
 /** The page shows `text` as it must be written in HTML. */
 const shows = (res: LightMyRequestResponse, text: string) => expect(res.body).toContain(escapeHtml(text));
 /** The page's HTML holds every one of these pieces. */
@@ -44,32 +44,8 @@ const holds = (res: LightMyRequestResponse, ...pieces: string[]) => {
   for (const piece of pieces) expect(res.body).toContain(piece);
 };
 
-/** A phone's browser: its address and the cookies the server gave it, sent back on every request. */
-function phone(ip: string, headers: Record<string, string> = {}) {
-  const jar: Record<string, string> = {};
-  const keep = (res: LightMyRequestResponse) => {
-    for (const c of res.cookies as { name: string; value: string }[]) jar[c.name] = c.value;
-    return res;
-  };
-  // A header given as undefined is left out (a browser that sends no Origin).
-  const withHeaders = (more: Record<string, string | undefined>) =>
-    Object.fromEntries(Object.entries({ ...SAME_ORIGIN, ...headers, ...more }).filter((h): h is [string, string] => h[1] !== undefined));
-  return {
-    jar,
-    get: async (url: string) => keep(await t.app.inject({ url, remoteAddress: ip, cookies: jar, headers: withHeaders({}) })),
-    post: async (url: string, form: Record<string, string>, more: Record<string, string | undefined> = {}) =>
-      keep(
-        await t.app.inject({
-          method: 'POST',
-          url,
-          remoteAddress: ip,
-          cookies: jar,
-          headers: withHeaders({ 'content-type': 'application/x-www-form-urlencoded', ...more }),
-          payload: new URLSearchParams(form).toString(),
-        }),
-      ),
-  };
-}
+/** A phone's browser (test-support.ts). */
+const phone = (ip: string, headers: Record<string, string> = {}) => scanBrowser(() => t, ip, headers);
 const scanUrl = async (token = true) => `/attendance/scan/${session.sessionId}${token ? `?t=${(await cls.screen(session.sessionId)).token}` : ''}`;
 /** End Session on the class's current session, as its instructor. */
 const endSession = async () => {

@@ -1,5 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { scanCheckOutFormSchema, scanFormSchema, typedCodeSchema, type AttendanceSubmitResult } from '../../../common/attendance.ts';
+import {
+  breakPunchSchema,
+  scanDevicePunchFormSchema,
+  scanFormSchema,
+  typedCodeSchema,
+  type AttendanceSubmitResult,
+  type BreakPunch,
+  type ScanIntent,
+} from '../../../common/attendance.ts';
 import { isAttendedStatus } from '../../../common/constants.ts';
 import { formatCountdown } from '../../../common/countdown.ts';
 import type { PublicSessionAnswer } from '../../../common/qr-sessions.ts';
@@ -10,7 +18,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { checkInAnswers, pickStudentLanguage, studentT, translateAnswer, type StudentT } from '../../lib/student-i18n.ts';
 import { validationFieldErrors } from '../../plugins/error-handler.ts';
-import { checkInFromBrowser, checkOutPreview, deviceStanding, type DeviceStanding } from '../attendance/service.ts';
+import { checkInFromBrowser, checkOutPreview, deviceStanding, lunchPunchesOffered, type DeviceStanding } from '../attendance/service.ts';
 import { SCAN_PAGES_PATH, checkInDevice, passFromCookie, publicSession, sessionForTypedCode, setPassCookie } from '../qr-sessions/service.ts';
 import { getSettings } from '../settings/service.ts';
 import {
@@ -28,6 +36,7 @@ import {
   scriptExtras,
   seeInstructorView,
   successView,
+  type BreakLine,
   type CheckOutFacts,
   type DetailName,
   type FormErrors,
@@ -92,17 +101,29 @@ const EMPTY_FORM: FormInput = { values: {}, errors: {}, alert: null };
 type Details = Record<DetailName, string>;
 
 /**
- * What the page shows (docs/decisions/039). `open`: a phone opening the link; the form, unless this
- * device checked a student in at this meeting (then what they can do: check out, or that they did).
- * `form`: the check-in form again, with what was typed. `checked-in`: a check-in again (`already`) or
- * a check-out refused; `confirm`: a check-out before the end of class, to confirm. The details are
- * what the student typed, or null for the device's student.
+ * What the page shows (docs/decisions/039, 051). `open`: a phone opening the link; the form, unless
+ * this device checked a student in at this meeting (then what they can do: breaks, check out, or
+ * that they did); `alert` goes on the form. `form`: the check-in form again, with what was typed.
+ * `checked-in`: a check-in again (`already`), a break punch (`notice`: its answer), or a punch
+ * refused (`refused`: which form); `confirm`: a check-out before the end of class, to confirm. The
+ * details are what the student typed, or null for the device's student; `breaks` the record's.
  */
 type Ask =
-  | { kind: 'open' }
+  | { kind: 'open'; alert?: string }
   | { kind: 'form'; form: FormInput }
-  | { kind: 'checked-in'; scanInTime: Date; already: boolean; details: Details | null; alert?: string | null; askCode?: boolean; codeError?: string }
-  | { kind: 'confirm'; scanInTime: Date; details: Details | null; askCode?: boolean };
+  | {
+      kind: 'checked-in';
+      scanInTime: Date;
+      breaks: readonly BreakPunch[];
+      already: boolean;
+      details: Details | null;
+      notice?: string;
+      alert?: string | null;
+      refused?: 'check-out' | 'break';
+      askCode?: boolean;
+      codeError?: string;
+    }
+  | { kind: 'confirm'; scanInTime: Date; breaks: readonly BreakPunch[]; details: Details | null; askCode?: boolean };
 
 /** Minutes as the roster writes them ("2 h 40 min"), in the page's language. */
 function duration(t: StudentT, minutes: number): string {
@@ -143,14 +164,18 @@ async function sessionPage(deps: ScanDeps, v: Visit, sessionId: string, token: s
   setPassCookie(v.reply, secure(deps, v.req), session.sessionId, session.pass, session.passExpiresAt);
 
   const locale = STUDENT_LOCALES[v.language];
+  const time = (at: Date | string) => timeOfDay(new Date(at), locale, timeZone);
+  const breakLines = (breaks: readonly BreakPunch[]): BreakLine[] => breaks.map((b) => ({ kind: b.kind, from: time(b.startedAt), to: b.endedAt ? time(b.endedAt) : null }));
   if (standing?.scanOutTime) {
-    const view = checkedOutView(v.t, { courseName: session.courseName, at: timeOfDay(standing.scanOutTime, locale, timeZone), minutes: standing.minutesAttended });
-    return page(deps, v, status, view, path);
+    const out = { courseName: session.courseName, at: time(standing.scanOutTime), minutes: standing.minutesAttended, since: time(standing.scanInTime), breaks: breakLines(standing.breaks) };
+    return page(deps, v, status, checkedOutView(v.t, out, v.language), path);
   }
-  if (standing) ask = { kind: 'checked-in', scanInTime: standing.scanInTime, already: false, details: null };
+  if (standing) ask = { kind: 'checked-in', scanInTime: standing.scanInTime, breaks: standing.breaks, already: false, details: null };
+  // Lunch out / Lunch in: on a checked-in student's page, and on the success page a check-in leads to (the script's template).
+  const lunch = ask.kind === 'checked-in' || (ask.kind !== 'confirm' && deps.script != null) ? await lunchPunchesOffered(deps.db, sessionId, timeZone) : false;
   if (ask.kind === 'checked-in' || ask.kind === 'confirm') {
     // What leaving now records: the check-out's own rules (attendance's checkOutPreview), on the server's clock.
-    const preview = checkOutPreview(ask.scanInTime, session, attendance, now);
+    const preview = checkOutPreview(ask.scanInTime, session, attendance, now, ask.breaks);
     const facts: CheckOutFacts = {
       courseName: session.courseName,
       since: timeOfDay(ask.scanInTime, locale, timeZone),
@@ -165,11 +190,15 @@ async function sessionPage(deps: ScanDeps, v: Visit, sessionId: string, token: s
       askCode: ask.askCode === true || !session.pass,
       codeError: ask.kind === 'checked-in' ? ask.codeError : undefined,
       alert: ask.kind === 'checked-in' ? (ask.alert ?? null) : null,
+      refused: ask.kind === 'checked-in' ? ask.refused : undefined,
     };
-    const view = ask.kind === 'confirm' ? confirmCheckOutView(v.t, facts, form, address(path, v)) : checkedInView(v.t, facts, ask.already, form);
+    const view =
+      ask.kind === 'confirm'
+        ? confirmCheckOutView(v.t, facts, form, address(path, v))
+        : checkedInView(v.t, facts, ask.already, form, { breaks: breakLines(ask.breaks), lunch, notice: ask.notice ?? null });
     return page(deps, v, status, view, path);
   }
-  const input = ask.kind === 'form' ? ask.form : EMPTY_FORM;
+  const input = ask.kind === 'form' ? ask.form : ask.alert ? { ...EMPTY_FORM, alert: ask.alert } : EMPTY_FORM;
   const facts = {
     sessionId: session.sessionId,
     courseName: session.courseName,
@@ -186,7 +215,7 @@ async function sessionPage(deps: ScanDeps, v: Visit, sessionId: string, token: s
   };
   const target = { action: address(path, v), locale, timeZone };
   const hoursAction = '/my-hours';
-  const extras = scriptExtras(v.t, v.language, session.courseName, hoursAction, checkInAnswers(v.language));
+  const extras = scriptExtras(v.t, v.language, session.courseName, hoursAction, checkInAnswers(v.language), { action: address(path, v), lunch });
   return page(deps, v, status, formView(v.t, facts, state, target, formatCountdown(endsInMs)), path, extras);
 }
 
@@ -217,9 +246,9 @@ const formText = (body: Record<string, unknown>, name: string) => (typeof body[n
 export async function submitScanForm(deps: ScanDeps, v: Visit, sessionId: string, rawBody: unknown): Promise<ScanAnswer> {
   const body = (typeof rawBody === 'object' && rawBody !== null ? rawBody : {}) as Record<string, unknown>;
   const values = Object.fromEntries(DETAIL_FIELDS.map((f) => [f.name, formText(body, f.name)])) as Details;
-  // The Check out button of a phone the server recognised carries no details: the student is the device's.
-  const byDevice = body.intent === 'check-out' && DETAIL_FIELDS.every((f) => body[f.name] === undefined);
-  if (byDevice) return checkOutByDevice(deps, v, sessionId, body);
+  // The Check out and break buttons of a phone the server recognised carry no details: the student is the device's.
+  const byDevice = scanDevicePunchFormSchema.shape.intent.safeParse(body.intent).success && DETAIL_FIELDS.every((f) => body[f.name] === undefined);
+  if (byDevice) return punchByDevice(deps, v, sessionId, body);
   const parsed = scanFormSchema.safeParse(body);
   if (!parsed.success) {
     const errors = fieldErrors(v.t, parsed.error.issues, body);
@@ -229,35 +258,48 @@ export async function submitScanForm(deps: ScanDeps, v: Visit, sessionId: string
   return checkInOrOut(deps, v, sessionId, { ...details, code, confirm: confirm === 'yes' }, null);
 }
 
-/** Check out the student this device checked in at the session's meeting (the form of checkedInView, opened on this phone). */
-async function checkOutByDevice(deps: ScanDeps, v: Visit, sessionId: string, body: Record<string, unknown>): Promise<ScanAnswer> {
-  const parsed = scanCheckOutFormSchema.safeParse(body);
+const refusedForm = (intent: ScanIntent | undefined) => (intent === 'check-out' ? 'check-out' : 'break');
+
+/**
+ * Check out, or punch a break for, the student this device checked in at the session's meeting (the
+ * forms of checkedInView and of the success page, opened on this phone).
+ */
+async function punchByDevice(deps: ScanDeps, v: Visit, sessionId: string, body: Record<string, unknown>): Promise<ScanAnswer> {
+  const parsed = scanDevicePunchFormSchema.safeParse(body);
+  const intent = scanDevicePunchFormSchema.shape.intent.parse(body.intent);
   const device = checkInDevice(v.req, v.reply, secure(deps, v.req));
   const standing = device.presented ? await deviceStanding(deps.db, sessionId, device.id) : null;
   if (!standing) {
     // The page was for another device (or the record changed since): the form, saying why.
-    return sessionPage(deps, v, sessionId, undefined, { kind: 'form', form: { ...EMPTY_FORM, alert: v.t('scanNotCheckedIn') } }, 409);
+    const alert = v.t(intent === 'check-out' ? 'scanNotCheckedIn' : 'scanBreakNotCheckedIn');
+    return sessionPage(deps, v, sessionId, undefined, { kind: 'form', form: { ...EMPTY_FORM, alert } }, 409);
   }
   if (!parsed.success) {
-    const askCode = { kind: 'checked-in', scanInTime: standing.scanInTime, already: false, details: null, askCode: true } as const;
+    const askCode = { kind: 'checked-in', scanInTime: standing.scanInTime, breaks: standing.breaks, already: false, details: null, askCode: true, refused: refusedForm(intent) } as const;
     return sessionPage(deps, v, sessionId, undefined, { ...askCode, codeError: v.t('fieldInvalid', { field: v.t('screenCodeLabel') }) }, 400);
   }
   const { student } = standing;
   const details = { studentId: String(student.id), firstName: student.firstName, lastName: student.lastName, email: student.email ?? '' };
-  return checkInOrOut(deps, v, sessionId, { ...details, intent: 'check-out', code: parsed.data.code, confirm: parsed.data.confirm === 'yes' }, standing.scanInTime);
+  return checkInOrOut(deps, v, sessionId, { ...details, intent, code: parsed.data.code, confirm: parsed.data.confirm === 'yes' }, standing);
 }
 
-type Submitted = Details & { intent?: 'check-in' | 'check-out'; code?: string; confirm: boolean };
+type Submitted = Details & { intent?: ScanIntent; code?: string; confirm: boolean };
+
+/** The breaks a refusal of a punch carries (the record as it stood under its lock), when it does. */
+function refusedBreaks(details: Record<string, unknown> | undefined): BreakPunch[] | null {
+  const parsed = breakPunchSchema.array().safeParse(details?.breaks);
+  return parsed.success ? parsed.data : null;
+}
 
 /**
- * The check-in (or check-out) through attendance's checkInFromBrowser, its answer as a page.
- * `deviceCheckIn`: the check-out is the device's student's (no details typed), checked in then.
+ * A check-in, check-out or break punch through attendance's checkInFromBrowser, its answer as a page.
+ * `byDevice`: the punch is the device's student's (no details typed), standing so when the page read it.
  */
-async function checkInOrOut(deps: ScanDeps, v: Visit, sessionId: string, sent: Submitted, deviceCheckIn: Date | null): Promise<ScanAnswer> {
+async function checkInOrOut(deps: ScanDeps, v: Visit, sessionId: string, sent: Submitted, byDevice: DeviceStanding | null): Promise<ScanAnswer> {
   const { code, confirm, intent, ...details } = sent;
-  // Typed details go back in the check-out forms; the device's student's are never written into the page.
-  const typed = deviceCheckIn ? null : details;
-  const values = deviceCheckIn ? {} : details;
+  // Typed details go back in the punch forms; the device's student's are never written into the page.
+  const typed = byDevice ? null : details;
+  const values = byDevice ? {} : details;
   let result: AttendanceSubmitResult;
   try {
     result = await checkInFromBrowser({ db: deps.db, clock: deps.clock, secureCookies: secure(deps, v.req) }, v.req, v.reply, {
@@ -273,19 +315,28 @@ async function checkInOrOut(deps: ScanDeps, v: Visit, sessionId: string, sent: S
     if (err.statusCode === 410) return sessionPage(deps, v, sessionId, undefined, { kind: 'form', form: EMPTY_FORM }, 410);
     retryAfter(v, err);
     const alert = translateAnswer(v.language, err.message);
-    const scanIn = typeof err.details?.scanInTime === 'string' ? new Date(err.details.scanInTime) : deviceCheckIn;
+    const scanIn = typeof err.details?.scanInTime === 'string' ? new Date(err.details.scanInTime) : (byDevice?.scanInTime ?? null);
+    const breaks = refusedBreaks(err.details) ?? byDevice?.breaks ?? [];
     // Leaving early: asked once more, nothing written yet.
-    if (err.code === 'CONFIRM_CHECK_OUT' && scanIn) return sessionPage(deps, v, sessionId, undefined, { kind: 'confirm', scanInTime: scanIn, details: typed }, 409);
-    // A check-out refused (no pass, a wrong code): Check out again, asking for the code on the screen.
-    if (intent === 'check-out' && scanIn && err.code !== 'NOT_CHECKED_IN') {
-      return sessionPage(deps, v, sessionId, undefined, { kind: 'checked-in', scanInTime: scanIn, already: false, details: typed, alert, askCode: err.statusCode === 403 }, err.statusCode);
+    if (err.code === 'CONFIRM_CHECK_OUT' && scanIn) return sessionPage(deps, v, sessionId, undefined, { kind: 'confirm', scanInTime: scanIn, breaks, details: typed }, 409);
+    // A break punch after the check-out: the phone that checked out is told it is checked out.
+    if (err.code === 'ALREADY_CHECKED_OUT') return sessionPage(deps, v, sessionId, undefined, { kind: 'open', alert }, 409);
+    // A check-out or break refused (no pass, a wrong code, on a break or not): where the student stands, the code asked when it was that.
+    if (intent && intent !== 'check-in' && scanIn && err.code !== 'NOT_CHECKED_IN') {
+      const again = { kind: 'checked-in', scanInTime: scanIn, breaks, already: false, details: typed, alert, refused: refusedForm(intent), askCode: err.statusCode === 403 } as const;
+      return sessionPage(deps, v, sessionId, undefined, again, err.statusCode);
     }
     // 403: no valid pass, or the code was wrong: the form asks for the code on the screen now.
     return sessionPage(deps, v, sessionId, undefined, { kind: 'form', form: { values, errors: {}, alert, askCode: err.statusCode === 403 } }, err.statusCode);
   }
   if (result.action === 'already_checked_in') {
     // A check-in again changes nothing and says so, with Check out for a student who meant to leave.
-    return sessionPage(deps, v, sessionId, undefined, { kind: 'checked-in', scanInTime: new Date(result.scanInTime!), already: true, details: typed });
+    return sessionPage(deps, v, sessionId, undefined, { kind: 'checked-in', scanInTime: new Date(result.scanInTime!), breaks: result.breaks, already: true, details: typed });
+  }
+  if (result.action === 'break_started' || result.action === 'break_ended') {
+    // A break punch (or a check-in that ended a break): where the student stands now, the answer on top.
+    const notice = translateAnswer(v.language, result.message);
+    return sessionPage(deps, v, sessionId, undefined, { kind: 'checked-in', scanInTime: new Date(result.scanInTime!), breaks: result.breaks, already: false, details: typed, notice });
   }
   const timeZone = (await getSettings(deps.db)).attendance.timeZone;
   const at = result.action === 'checked_out' ? result.scanOutTime : result.scanInTime;
@@ -298,7 +349,9 @@ async function checkInOrOut(deps: ScanDeps, v: Visit, sessionId: string, sent: S
     email: typed?.email ?? '',
   };
   // A record that says the student was not there stands: the page must not say Attendance Marked!
-  const view = result.action === 'already_recorded' && !isAttendedStatus(result.status) ? seeInstructorView(v.t, outcome) : successView(v.t, outcome, v.language, '/my-hours');
+  const breaks = result.action === 'checked_in' ? { action: address(sessionPath(sessionId), v), lunch: await lunchPunchesOffered(deps.db, sessionId, timeZone) } : undefined;
+  const view =
+    result.action === 'already_recorded' && !isAttendedStatus(result.status) ? seeInstructorView(v.t, outcome) : successView(v.t, outcome, v.language, '/my-hours', breaks);
   return page(deps, v, 200, view, sessionPath(sessionId));
 }
 

@@ -2,14 +2,17 @@ import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, whyNotAMeeting } from '../../../common/hours.ts';
-import { meetingCountBetween } from '../../db/meeting-rule.ts';
+import { classMinutes, meetingCountBetween } from '../../db/meeting-rule.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
+import { classWindow, scheduledMinutes } from '../attendance/service.ts';
 import { seedClass } from '../attendance/test-support.ts';
 import { selectMeetingsOn } from './queries.ts';
 
 // A meeting is said twice: in TypeScript (common/hours.ts whyNotAMeeting: the ledger, manual
 // records, the start check) and in SQL (server/db/meeting-rule.ts: today's classes, the dashboard's
 // classes of a day and meetings still to come). On random calendars the two must name the same days.
+// A class's length too: attendance/rules.ts scheduledMinutes and meeting-rule.ts classMinutes (the
+// dashboard's minutes still to come), both less the schedule's breaks (decision 052).
 
 let t: TestApp;
 let scheduleId: number;
@@ -92,6 +95,36 @@ describe('the meeting rule in SQL and in TypeScript', () => {
         },
       ),
       { numRuns: 100 },
+    );
+  });
+
+  it("agree on a class's scheduled minutes, less its breaks, on random times (past midnight too)", async () => {
+    const hhmm = (m: number) => `${String(Math.floor((m % 1440) / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          start: fc.integer({ min: 0, max: 1439 }),
+          length: fc.integer({ min: 1, max: 1439 }),
+          // Cut points inside the class: each pair of neighbours may be a break (none overlap, as the contract keeps them).
+          cuts: fc.uniqueArray(fc.integer({ min: 0, max: 1000 }), { minLength: 0, maxLength: 8 }),
+          taken: fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }),
+        }),
+        async (c) => {
+          const points = [...new Set(c.cuts.map((x) => Math.floor((x * c.length) / 1000)))].sort((a, b) => a - b);
+          const breaks: { start: string; end: string }[] = [];
+          for (let i = 0; i + 1 < points.length && breaks.length < 4; i += 2) {
+            if (c.taken[breaks.length] && points[i + 1]! > points[i]!) breaks.push({ start: hhmm(c.start + points[i]!), end: hhmm(c.start + points[i + 1]!) });
+          }
+          const startTime = hhmm(c.start);
+          const endTime = hhmm(c.start + c.length);
+          await t.db.execute(sql`update schedules set start_time = ${startTime}::time, end_time = ${endTime}::time, breaks = ${JSON.stringify(breaks)}::jsonb where id = ${scheduleId}`);
+          const { rows } = await t.db.execute<{ n: number }>(sql`select ${classMinutes('s')} as n from schedules s where s.id = ${scheduleId}`);
+          // A day without a daylight-saving change: the SQL counts the clock, the TypeScript real minutes.
+          const inTs = scheduledMinutes(classWindow('2026-01-12', startTime, endTime, 'America/Chicago', breaks));
+          expect(rows[0]!.n, JSON.stringify({ startTime, endTime, breaks })).toBe(inTs);
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });

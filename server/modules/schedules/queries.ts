@@ -18,6 +18,7 @@ export type ScheduleWrite = Pick<
   | 'roomNumber'
   | 'courseStartDate'
   | 'courseEndDate'
+  | 'breaks'
   | 'sisScheduleId'
   | 'isActive'
 >;
@@ -44,6 +45,7 @@ const scheduleColumns = {
   sisScheduleId: schedules.sisScheduleId,
   isActive: schedules.isActive,
   rosterCount,
+  breaks: schedules.breaks,
 };
 
 function selectScheduleRows(db: DbOrTx, where: SQL | undefined) {

@@ -6,9 +6,11 @@ import {
   DAY_NAMES,
   INSTRUCTOR_REQUIRED,
   numberNamedCohorts,
+  scheduleBreakProblems,
   type InitialRoster,
   type RosterPreview,
   type Schedule,
+  type ScheduleBreak,
   type TodayClasses,
   type rosterPreviewQuerySchema,
   type scheduleCreateSchema,
@@ -54,7 +56,10 @@ const UNIQUE = { schedules_sis_schedule_id_unique: { field: 'sisScheduleId', mes
 
 const toSchedule = (r: ScheduleRow): Schedule => ({ ...r, startTime: r.startTime.slice(0, 5), endTime: r.endTime.slice(0, 5) });
 
-const toWrite = (input: Input, cohortNumber: number): ScheduleWrite => ({
+/** Breaks in the order of the day, as the schedule keeps them. */
+const inOrder = (breaks: readonly ScheduleBreak[]) => [...breaks].sort((a, b) => a.start.localeCompare(b.start));
+
+const toWrite = (input: Input & { breaks: ScheduleBreak[] }, cohortNumber: number): ScheduleWrite => ({
   courseId: input.courseId,
   instructorId: input.instructorId,
   cohortNumber,
@@ -68,6 +73,7 @@ const toWrite = (input: Input, cohortNumber: number): ScheduleWrite => ({
   courseEndDate: input.courseEndDate,
   sisScheduleId: input.sisScheduleId,
   isActive: input.isActive,
+  breaks: inOrder(input.breaks),
 });
 
 export async function listSchedules(db: DbOrTx, opts: { instructorId?: number; search?: string } = {}): Promise<Schedule[]> {
@@ -164,12 +170,22 @@ export async function createSchedule(db: Db, input: CreateInput, ctx: Ctx): Prom
     const cohortNumber = await cohortNumberOf(tx, input, course, ctx.clock);
     // Who joins is decided before the row exists, so the new schedule is nobody's cohort class yet.
     const studentIds = await initialRosterIds(tx, input.initialRoster, { programId: course.programId, cohortNumber, cohortName: input.cohortName });
-    const id = await withUniqueFields(() => insertSchedule(tx, toWrite(input, cohortNumber)), UNIQUE);
+    const id = await withUniqueFields(() => insertSchedule(tx, toWrite({ ...input, breaks: input.breaks ?? [] }, cohortNumber)), UNIQUE);
     await insertRosterEntries(tx, id, studentIds);
     const created = await getSchedule(tx, id);
     await recordAudit(tx, { userId: ctx.actorId, action: 'Create', tableName: 'schedules', recordId: id, ipAddress: ctx.ip, newValues: { ...input, cohortNumber, rosterCount: created.rosterCount } });
     return created;
   });
+}
+
+/** An update that sends no breaks keeps the stored ones: they must still fit the class's new times. */
+function keptBreaks(before: Schedule, input: Input): ScheduleBreak[] {
+  const problems = scheduleBreakProblems(before.breaks, input.startTime, input.endTime);
+  if (problems.length > 0) {
+    const message = `The class's breaks no longer fit its times: ${problems[0]!.message}. Change or remove the breaks.`;
+    throw badRequest(message, problems.map((p) => ({ field: p.path.join('.'), message: p.message })));
+  }
+  return before.breaks;
 }
 
 export async function updateSchedule(db: Db, id: number, input: Input, ctx: Ctx): Promise<Schedule> {
@@ -178,8 +194,9 @@ export async function updateSchedule(db: Db, id: number, input: Input, ctx: Ctx)
     const before = await getSchedule(tx, id);
     const course = await checkReferences(tx, input);
     const cohortNumber = await cohortNumberOf(tx, input, course, ctx.clock);
-    await withUniqueFields(() => updateScheduleRow(tx, id, toWrite(input, cohortNumber)), UNIQUE);
-    const diff = changedFields(before as unknown as Record<string, unknown>, { ...input, cohortNumber } as Record<string, unknown>);
+    const breaks = inOrder(input.breaks ?? keptBreaks(before, input));
+    await withUniqueFields(() => updateScheduleRow(tx, id, toWrite({ ...input, breaks }, cohortNumber)), UNIQUE);
+    const diff = changedFields(before as unknown as Record<string, unknown>, { ...input, cohortNumber, breaks } as Record<string, unknown>);
     await recordAudit(tx, { userId: ctx.actorId, action: 'Update', tableName: 'schedules', recordId: id, ipAddress: ctx.ip, ...diff });
     return getSchedule(tx, id);
   });

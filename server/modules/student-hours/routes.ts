@@ -7,11 +7,29 @@ import type { AppDeps } from '../../app-deps.ts';
 import { notFound } from '../../lib/errors.ts';
 import { acceptFormPosts } from '../../lib/form-body.ts';
 import { pickStudentLanguage } from '../../lib/student-i18n.ts';
-import { hoursByLink, hoursLinkRequestsSettled, hoursPage, requestHoursLink, requestPage, submitRequestForm, tooManyRequestsPage, type StudentPage } from './service.ts';
+import {
+  DEVICE_MISSED_PUNCH_PATH,
+  deviceOf,
+  hoursByLink,
+  hoursLinkRequestsSettled,
+  hoursPage,
+  missedPunchDevicePage,
+  missedPunchLinkPage,
+  missedPunchTooManyPage,
+  requestHoursLink,
+  requestPage,
+  submitMissedPunchByDevice,
+  submitMissedPunchByLink,
+  submitRequestForm,
+  tooManyRequestsPage,
+  type StudentPage,
+} from './service.ts';
 
 /** One device may ask this often: a class behind one access point shares an address, so it is not tiny. */
 const REQUEST_LIMIT = { max: 30, timeWindow: '10 minutes' };
 const VIEW_LIMIT = { max: 60, timeWindow: '1 minute' };
+/** Missed-punch requests from one address: a class behind one access point may each ask once after a busy week. */
+const MISSED_PUNCH_LIMIT = { max: 60, timeWindow: '10 minutes' };
 const langQuery = z.object({ lang: z.string().max(10).optional() });
 const tokenParams = z.object({ token: z.string().max(100) });
 
@@ -72,5 +90,36 @@ export function studentHoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       );
     };
     await app.register(studentPages);
+
+    // "Forgot to check in or out?" (issue 29): from the hours link, and from the phone that checked in.
+    const missedPunchPages: FastifyPluginAsyncZod = async (pages) => {
+      acceptFormPosts(pages);
+      const language = (req: FastifyRequest, chosen?: unknown) => pickStudentLanguage(chosen ?? (req.query as { lang?: string } | undefined)?.lang, req.headers['accept-language']);
+      const formLanguage = (req: FastifyRequest) => language(req, (req.body as { language?: unknown } | undefined)?.language);
+      // Never cached, never sent on as a referrer: the address may hold the hours link's token.
+      const send = (reply: FastifyReply, page: StudentPage) =>
+        reply.status(page.status).header('referrer-policy', 'same-origin').header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page.html);
+
+      pages.setErrorHandler((error, req, reply) => {
+        if ((error as { statusCode?: number }).statusCode !== 429) throw error;
+        return send(reply, missedPunchTooManyPage(language(req), req.url.split('?')[0]!));
+      });
+
+      const view = { config: { public: true, rateLimit: VIEW_LIMIT }, schema: { querystring: langQuery } } as const;
+      const post = { config: { public: true, rateLimit: MISSED_PUNCH_LIMIT }, schema: { querystring: langQuery } } as const;
+      pages.get('/my-hours/:token/missed-punch', { ...view, schema: { ...view.schema, params: tokenParams } }, async (req, reply) =>
+        send(reply, await missedPunchLinkPage(deps, req.params.token, language(req))),
+      );
+      pages.post('/my-hours/:token/missed-punch', { ...post, schema: { ...post.schema, params: tokenParams } }, async (req, reply) =>
+        send(reply, await submitMissedPunchByLink(deps, req.params.token, req.body, formLanguage(req), req.ip)),
+      );
+      pages.get(DEVICE_MISSED_PUNCH_PATH, view, async (req, reply) => send(reply, await missedPunchDevicePage(deps, deviceOf(deps, req, reply), language(req))));
+      pages.post(DEVICE_MISSED_PUNCH_PATH, post, async (req, reply) =>
+        send(reply, await submitMissedPunchByDevice(deps, deviceOf(deps, req, reply), req.body, formLanguage(req), req.ip)),
+      );
+      // The scan page's link: the device cookie reaches only the scan pages' path, so the page lives there.
+      pages.get('/attendance/missed-punch', view, async (req, reply) => reply.redirect(req.query.lang ? `${DEVICE_MISSED_PUNCH_PATH}?lang=${encodeURIComponent(req.query.lang)}` : DEVICE_MISSED_PUNCH_PATH, 303));
+    };
+    await app.register(missedPunchPages);
   };
 }

@@ -1,4 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { missedPunchT } from '../../../common/missed-punch-texts.ts';
+import type { MissedPunchSource } from '../../../common/missed-punches.ts';
 import { HOURS_LINK_DAYS, HOURS_LINKS_PER_DAY, hoursLinkRequestSchema, type HoursLinkRequest, type StudentHoursView } from '../../../common/my-hours.ts';
 import { EMAIL_NOT_CONFIGURED } from '../../../common/notifications.ts';
 import type { StudentLanguage, StudentTextKey } from '../../../common/student-texts.ts';
@@ -9,9 +12,12 @@ import { AppError } from '../../lib/errors.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import { publicBaseUrl } from '../../lib/public-url.ts';
 import { studentT } from '../../lib/student-i18n.ts';
-import { hoursBody, requestForm, studentPage, type FormErrors } from './pages.ts';
+import { hoursBody, missedPunchBody, requestForm, studentPage, type FormErrors, type MissedPunchNotice, type MissedPunchRefusal } from './pages.ts';
 import { hoursOfStudent, ledgerStudent, schoolName } from '../hours/service.ts';
+import { fileMissedPunch, missedMeetingsOfDevice, missedMeetingsOfStudent, type Filer, type MissedMeeting } from '../missed-punches/service.ts';
 import { emailConfigured, queueEmails } from '../outbox/service.ts';
+import { SCAN_PAGES_PATH, checkInDevice, type CheckInDevice } from '../qr-sessions/service.ts';
+import { getSettings } from '../settings/service.ts';
 import { countLinksSince, deleteExpiredLinks, insertLink, lockStudentLinks, openLink, selectStudentByIdAndEmail } from './queries.ts';
 
 export type StudentHoursDeps = { db: Db; config: Config; clock: Clock };
@@ -77,10 +83,15 @@ async function sendHoursLink(deps: StudentHoursDeps, input: HoursLinkRequest): P
   });
 }
 
+/** The student an e-mailed link names (the link marked as opened now), or null when it is unknown or expired. */
+async function linkedStudent(deps: StudentHoursDeps, token: string): Promise<{ studentId: number; expiresAt: Date } | null> {
+  if (!TOKEN_SHAPE.test(token)) return null;
+  return (await openLink(deps.db, hashToken(token), deps.clock.now())) ?? null;
+}
+
 /** The read-only view an e-mailed link opens; null when the link is unknown or expired. */
 export async function hoursByLink(deps: StudentHoursDeps, token: string): Promise<StudentHoursView | null> {
-  if (!TOKEN_SHAPE.test(token)) return null;
-  const link = await openLink(deps.db, hashToken(token), deps.clock.now());
+  const link = await linkedStudent(deps, token);
   if (!link) return null;
   const student = await ledgerStudent(deps.db, link.studentId);
   if (!student) return null;
@@ -145,8 +156,109 @@ export async function hoursPage(deps: StudentHoursDeps, token: string, language:
     const again = emailConfigured(deps.config) ? `<h2>${escapeHtml(t('askAgain'))}</h2>${requestForm(t, language)}` : '';
     return page(language, 404, 'linkInvalidTitle', `${notice(language, 'linkInvalid')}${again}`, path);
   }
-  return page(language, 200, 'hoursTitle', hoursBody(view, t, language), path);
+  const missedPunch = { href: `${path}/missed-punch${language === 'en' ? '' : `?lang=${language}`}`, text: missedPunchT(language)('linkFromHours') };
+  return page(language, 200, 'hoursTitle', hoursBody(view, t, language, missedPunch), path);
 }
 
 /** The pages' answer to a device over its request budget. */
 export const tooManyRequestsPage = (language: StudentLanguage): StudentPage => page(language, 429, 'requestTitle', notice(language, 'tooManyRequests', 'alert'), '/my-hours');
+
+// ---- "Forgot to check in or out?" (issue 29): the missed-punch pages ----
+// From the hours link (/my-hours/{token}/missed-punch: the link names the student) and from the scan
+// page (/attendance/scan/missed-punch: the phone's device cookie, which the browser sends only under
+// the scan pages' path, names the check-ins). The missed-punches module decides; these pages show it.
+
+/** Where the scan page's link to the missed-punch page lands, and where the device cookie reaches. */
+export const DEVICE_MISSED_PUNCH_PATH = `${SCAN_PAGES_PATH}/missed-punch`;
+
+const languageHref = (path: string, language: StudentLanguage) => (language === 'en' ? path : `${path}?lang=${language}`);
+
+type MissedPunchView = {
+  language: StudentLanguage;
+  path: string;
+  meetings: MissedMeeting[];
+  intro: 'introLink' | 'introDevice';
+  showStudent: boolean;
+  footer: string;
+  notice?: MissedPunchNotice | null;
+  refusal?: MissedPunchRefusal | null;
+};
+
+async function missedPunchPage(deps: StudentHoursDeps, status: number, v: MissedPunchView): Promise<StudentPage> {
+  const mt = missedPunchT(v.language);
+  const { timeZone } = (await getSettings(deps.db)).attendance;
+  const body = missedPunchBody(mt, v.meetings, { ...v, timeZone, action: languageHref(v.path, v.language) });
+  return { status, html: studentPage({ language: v.language, t: studentT(v.language), title: mt('title'), body, switchHref: (l) => `${v.path}?lang=${l}` }) };
+}
+
+/** A post's outcome as the page's status, notice and refusal; the meetings are read again after it. */
+async function filed(deps: StudentHoursDeps, filer: Filer, source: MissedPunchSource, body: unknown, ip: string | null) {
+  const outcome = await fileMissedPunch(deps, filer, source, body, ip);
+  switch (outcome.kind) {
+    case 'filed':
+      return { status: 200, notice: 'sent' as const, refusal: null };
+    case 'already_asked':
+      return { status: 409, notice: 'alreadyAsked' as const, refusal: null };
+    case 'not_available':
+      return { status: 409, notice: 'notAvailable' as const, refusal: null };
+    case 'invalid':
+      return { status: 400, notice: null, refusal: { scheduleId: outcome.meeting.scheduleId, sessionDate: outcome.meeting.sessionDate, problems: outcome.problems, values: outcome.values } };
+  }
+}
+
+/** The page an unknown or expired hours link gets: the same for both, with the way to a new link. */
+function linkInvalidPage(language: StudentLanguage, path: string): StudentPage {
+  const mt = missedPunchT(language);
+  const body = `<div class="card"><p>${escapeHtml(mt('linkInvalid'))}</p></div><p><a href="${escapeHtml(languageHref('/my-hours', language))}">${escapeHtml(mt('askNewLink'))}</a></p>`;
+  return { status: 404, html: studentPage({ language, t: studentT(language), title: mt('linkInvalidTitle'), body, switchHref: (l) => `${path}?lang=${l}` }) };
+}
+
+const linkPath = (token: string) => `/my-hours/${encodeURIComponent(token)}/missed-punch`;
+const backToHours = (token: string, language: StudentLanguage) =>
+  `<p><a href="${escapeHtml(languageHref(`/my-hours/${encodeURIComponent(token)}`, language))}">${escapeHtml(missedPunchT(language)('backToHours'))}</a></p>`;
+
+/** GET /my-hours/{token}/missed-punch: the student's meetings with a punch missing, a form each. */
+export async function missedPunchLinkPage(deps: StudentHoursDeps, token: string, language: StudentLanguage): Promise<StudentPage> {
+  const link = await linkedStudent(deps, token);
+  if (!link) return linkInvalidPage(language, linkPath(token));
+  const meetings = await missedMeetingsOfStudent(deps, link.studentId);
+  return missedPunchPage(deps, 200, { language, path: linkPath(token), meetings, intro: 'introLink', showStudent: false, footer: backToHours(token, language) });
+}
+
+/** POST /my-hours/{token}/missed-punch: a request from the hours link; the page again, saying what happened. */
+export async function submitMissedPunchByLink(deps: StudentHoursDeps, token: string, body: unknown, language: StudentLanguage, ip: string | null): Promise<StudentPage> {
+  const link = await linkedStudent(deps, token);
+  if (!link) return linkInvalidPage(language, linkPath(token));
+  const answer = await filed(deps, { studentId: link.studentId }, 'hours_link', body, ip);
+  const meetings = await missedMeetingsOfStudent(deps, link.studentId);
+  return missedPunchPage(deps, answer.status, { language, path: linkPath(token), meetings, intro: 'introLink', showStudent: false, footer: backToHours(token, language), ...answer });
+}
+
+/** The phone's device (its cookie; a phone without one is given one, as the scan pages do). */
+export function deviceOf(deps: StudentHoursDeps, req: FastifyRequest, reply: FastifyReply): CheckInDevice {
+  return checkInDevice(req, reply, deps.config.cookieSecure ?? req.protocol === 'https');
+}
+
+// A device the server has just given a cookie has checked nobody in: nothing is looked up for it,
+// and its page is the page of a device with nothing to correct.
+const deviceMeetings = (deps: StudentHoursDeps, device: CheckInDevice) => (device.presented ? missedMeetingsOfDevice(deps, device.id) : Promise.resolve([]));
+const deviceFooter = (language: StudentLanguage) => `<p class="muted">${escapeHtml(missedPunchT(language)('deviceHelp'))}</p>`;
+
+/** GET /attendance/scan/missed-punch: this phone's check-ins with no check-out, a form each. */
+export async function missedPunchDevicePage(deps: StudentHoursDeps, device: CheckInDevice, language: StudentLanguage): Promise<StudentPage> {
+  const meetings = await deviceMeetings(deps, device);
+  return missedPunchPage(deps, 200, { language, path: DEVICE_MISSED_PUNCH_PATH, meetings, intro: 'introDevice', showStudent: true, footer: deviceFooter(language) });
+}
+
+/** POST /attendance/scan/missed-punch: a request for one of this phone's check-ins; an unknown phone's post is "not available", as any other. */
+export async function submitMissedPunchByDevice(deps: StudentHoursDeps, device: CheckInDevice, body: unknown, language: StudentLanguage, ip: string | null): Promise<StudentPage> {
+  const answer = device.presented ? await filed(deps, { deviceId: device.id }, 'scan_page', body, ip) : { status: 409, notice: 'notAvailable' as const, refusal: null };
+  const meetings = await deviceMeetings(deps, device);
+  return missedPunchPage(deps, answer.status, { language, path: DEVICE_MISSED_PUNCH_PATH, meetings, intro: 'introDevice', showStudent: true, footer: deviceFooter(language), ...answer });
+}
+
+/** The missed-punch pages' answer to a device over its request budget. */
+export function missedPunchTooManyPage(language: StudentLanguage, path: string): StudentPage {
+  const mt = missedPunchT(language);
+  return { status: 429, html: studentPage({ language, t: studentT(language), title: mt('title'), body: `<div class="card"><p role="alert">${escapeHtml(mt('tooManyRequests'))}</p></div>`, switchHref: (l) => `${path}?lang=${l}` }) };
+}

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useRef, useState } from 'react';
-import { useForm, useWatch, type DefaultValues, type FieldValues, type Path, type PathValue, type Resolver } from 'react-hook-form';
+import { get, useForm, useWatch, type DefaultValues, type FieldValues, type Path, type PathValue, type Resolver } from 'react-hook-form';
 import { z } from 'zod';
 import { focusFirstInvalid } from '../../lib/form-validation.ts';
 import { serverFormErrors } from './form-errors.ts';
@@ -56,7 +56,8 @@ export function useRecordForm<V extends FieldValues, S extends z.ZodType>({ defa
   const set = <N extends Path<V>>(name: N, value: PathValue<V, N>) => form.setValue(name, value);
 
   const errorOf = (name: string): string | undefined => {
-    const error = (form.formState.errors as Record<string, { message?: unknown } | ({ message?: unknown } | undefined)[] | undefined>)[name];
+    // A dotted name ('breaks.1.end') reads an item's field of a list.
+    const error = get(form.formState.errors, name) as { message?: unknown } | ({ message?: unknown } | undefined)[] | undefined;
     // A list field typed as one input (e.g. "450, 900"): its items' errors are shown on it.
     const message = Array.isArray(error) ? error.find((e) => typeof e?.message === 'string')?.message : error?.message;
     return typeof message === 'string' ? message : undefined;

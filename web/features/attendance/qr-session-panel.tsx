@@ -1,21 +1,25 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Copy, Download, MonitorPlay, QrCode, TimerOff } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { Coffee, Copy, Download, MonitorPlay, QrCode, TimerOff, UserCheck } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { QrSession } from '../../../common/attendance.ts';
+import { RECHECK_DEFAULT_MINUTES, type MeetingBreak } from '../../../common/qr-sessions.ts';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Card } from '../../components/ui/card.tsx';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
 import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { cn } from '../../lib/cn.ts';
 import { ACTIVE_SESSIONS_KEY, isGone, useQrImage } from './attendance-api.ts';
 import { copyText } from './copy-text.ts';
-import { formatClockRange, formatLocalTime } from '../../lib/format.ts';
+import { formatClockRange, formatCountdown, formatLocalTime } from '../../lib/format.ts';
+import { useServerNow } from '../../lib/server-clock.ts';
 import { shortId } from './format.ts';
 import { useSessionCountdown } from './use-session-countdown.ts';
 import { PanelClosingWarning } from './session-closing.tsx';
+import { useEndBreak, useSession, useStartBreak } from './session-api.ts';
 
 /** '482913' → '482 913': easier to read off a screen at the back of the room. */
 export const spacedCode = (code: string): string => (code.length === 6 ? `${code.slice(0, 3)} ${code.slice(3)}` : code);
@@ -160,6 +164,8 @@ function LiveSession({ session }: { session: QrSession }) {
             </div>
           ) : null}
 
+          <ClassBreak session={session} over={over} />
+
           <div className="flex flex-wrap gap-2">
             {data ? (
               <a href={data.qrCode} download={`attendance-qr-${session.sessionId}.png`} className={buttonClasses('secondary', 'md')}>
@@ -194,6 +200,82 @@ function LiveSession({ session }: { session: QrSession }) {
         </div>
       </dl>
     </Card>
+  );
+}
+
+/** Where a class's break stands at `now`: none (or over), on break, or back with the re-check-in window open. */
+export function breakState(b: MeetingBreak | null | undefined, now: number): 'none' | 'on_break' | 'recheck' {
+  if (!b) return 'none';
+  if (b.endedAt == null) return 'on_break';
+  return b.recheckUntil != null && Date.parse(b.recheckUntil) > now ? 'recheck' : 'none';
+}
+
+/**
+ * "Break for everyone" (asked first: everyone checked in is checked out), then "End break", then the
+ * re-check-in window's countdown (docs/decisions/052). The break is the meeting's: the session read
+ * brings it back after a reload or from another screen. Its state is said in a live region.
+ */
+function ClassBreak({ session, over }: { session: QrSession; over: boolean }) {
+  const read = useSession(session.sessionId);
+  const start = useStartBreak();
+  const end = useEndBreak();
+  const now = useServerNow();
+  const [asking, setAsking] = useState(false);
+  const current = read.data?.meetingBreak;
+  const state = breakState(current, now);
+  // A closed session takes no break, but one left open can still be ended.
+  if (over && state !== 'on_break') return null;
+
+  const since = formatLocalTime(current?.startedAt ?? null);
+  const until = formatLocalTime(current?.recheckUntil ?? null);
+  return (
+    <div className="rounded-lg bg-slate-50 px-4 py-3 ring-1 ring-slate-200 ring-inset">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p role="status" className="flex items-center gap-2 text-sm font-medium text-slate-800">
+          {state === 'on_break' ? (
+            <>
+              <Coffee aria-hidden="true" className="size-4 shrink-0 text-amber-700" />
+              On break since {since}
+            </>
+          ) : state === 'recheck' ? (
+            <>
+              <UserCheck aria-hidden="true" className="size-4 shrink-0 text-emerald-700" />
+              Re-check-in open until {until}
+            </>
+          ) : (
+            <>Class in session</>
+          )}
+        </p>
+        {state === 'recheck' && current?.recheckUntil ? (
+          <p role="timer" aria-label="Re-check-in closes in" className="font-mono text-lg font-bold text-emerald-800 tabular-nums">
+            {formatCountdown(Date.parse(current.recheckUntil) - now)}
+          </p>
+        ) : null}
+        {state === 'on_break' ? (
+          <Button variant="primary" size="sm" icon={UserCheck} onClick={() => end.mutate(session)} disabled={end.isPending} className="disabled:opacity-60">
+            {end.isPending ? 'Ending break…' : 'End break'}
+          </Button>
+        ) : (
+          <Button variant="secondary" size="sm" icon={Coffee} onClick={() => setAsking(true)} disabled={start.isPending || read.isPending} className="disabled:opacity-60">
+            Break for everyone
+          </Button>
+        )}
+      </div>
+      {state === 'recheck' ? <p className="mt-1 text-xs text-slate-600">Students scan the code again to check back in; those who scan later count from when they scan.</p> : null}
+      <ConfirmDialog
+        open={asking}
+        onOpenChange={setAsking}
+        title="Send the class on a break?"
+        confirmLabel="Start break"
+        pendingLabel="Starting…"
+        isPending={start.isPending}
+        destructive={false}
+        onConfirm={() => start.mutate(session, { onSettled: () => setAsking(false) })}
+      >
+        Everyone checked in to {session.courseName} is checked out now, and the break is not counted as class time. When you end the break,
+        students scan the code again within {RECHECK_DEFAULT_MINUTES} minutes to be counted back from its end.
+      </ConfirmDialog>
+    </div>
   );
 }
 

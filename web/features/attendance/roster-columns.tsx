@@ -1,7 +1,9 @@
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
 import { History, PencilLine, Undo2 } from 'lucide-react';
 import { Link } from 'react-router';
-import type { AttendanceRow } from '../../../common/attendance.ts';
+import { punchPairs, type AttendanceRow, type BreakKind } from '../../../common/attendance.ts';
+import { BreakPunchList } from '../../components/break-punches.tsx';
+import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { IconButton } from '../../components/ui/icon-button.tsx';
 import { formatLocalTime } from '../../lib/format.ts';
@@ -20,6 +22,10 @@ const canUndoCheckOut = (r: AttendanceRow) => r.id != null && r.scanInTime != nu
 
 const studentName = (r: AttendanceRow) => `${r.firstName} ${r.lastName}`;
 const none = <span className="text-slate-400">—</span>;
+
+const ON_BREAK_LABELS: Record<BreakKind, string> = { break: 'On break', lunch: 'At lunch', instructor: 'On class break' };
+/** The break the student is out on now, if any (a break never ended: they left at its start unless they come back). */
+const openBreak = (r: AttendanceRow) => r.breaks.find((b) => b.endedAt == null) ?? null;
 
 export type RosterColumnOptions = {
   scheduleId: number;
@@ -58,6 +64,11 @@ export function rosterColumns(o: RosterColumnOptions): ColumnDef<AttendanceRow, 
       cell: ({ row: { original: r } }) => (
         <>
           <AttendanceStatusBadge status={r.status} />
+          {openBreak(r) ? (
+            <Badge tone="amber" className="ml-1">
+              {ON_BREAK_LABELS[openBreak(r)!.kind]}
+            </Badge>
+          ) : null}
           {r.isManualOverride ? (
             <p className="mt-1 max-w-[14rem] text-xs text-slate-600">
               <span className="font-medium">Override:</span> {r.overrideReason}
@@ -83,6 +94,10 @@ export function rosterColumns(o: RosterColumnOptions): ColumnDef<AttendanceRow, 
       header: 'Check-out',
       meta: { className: 'tabular-nums whitespace-nowrap' },
       cell: ({ getValue }) => formatLocalTime(getValue()) ?? none,
+    }),
+    col.accessor('breaks', {
+      header: 'Breaks',
+      cell: ({ row: { original: r } }) => <BreakPunches row={r} />,
     }),
     col.accessor('minutesAttended', {
       id: 'minutes',
@@ -139,10 +154,30 @@ function RosterActions({ row, scheduleId, onOverride, onHistory }: { row: Attend
   );
 }
 
+/** Every break of a row (web/components/break-punches.tsx). */
+function BreakPunches({ row }: { row: AttendanceRow }) {
+  if (row.breaks.length === 0) return none;
+  return <BreakPunchList breaks={row.breaks} label={`Breaks of ${studentName(row)}`} />;
+}
+
+/** Live minutes over the punch pairs (the breaks left out): liveMinutes of each stretch, added up. */
+function punchedLiveMinutes(row: AttendanceRow, span: ClassSpan, now: number): { soFar: number; projected: number } | null {
+  if (!row.scanInTime || row.breaks.length === 0) return liveMinutes(row, span, now);
+  const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
+  const breaks = row.breaks.map((b) => ({ startedAt: Date.parse(b.startedAt), endedAt: b.endedAt ? Date.parse(b.endedAt) : null }));
+  const total = { soFar: 0, projected: 0 };
+  for (const p of punchPairs(Date.parse(row.scanInTime), row.scanOutTime ? Date.parse(row.scanOutTime) : null, breaks)) {
+    const m = liveMinutes({ scanInTime: iso(p.in), scanOutTime: iso(p.out) }, span, now);
+    total.soFar += m?.soFar ?? 0;
+    total.projected += m?.projected ?? 0;
+  }
+  return total;
+}
+
 /** A checked-in student's minutes while class runs, redrawn every second on the server's clock. */
 function LiveMinutes({ row, span }: { row: AttendanceRow; span: ClassSpan }) {
   const now = useServerNow();
-  const m = liveMinutes(row, span, now);
+  const m = punchedLiveMinutes(row, span, now);
   if (!m) return null;
   return (
     <span data-testid="live-minutes">

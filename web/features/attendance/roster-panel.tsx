@@ -14,6 +14,7 @@ import { formatDate } from '../../lib/format.ts';
 import { useSettings } from '../../lib/shared-queries.ts';
 import { classSpan } from './live-minutes.ts';
 import { MeetingDateBar } from './meeting-date.tsx';
+import { MissedPunchRequests } from './missed-punch-requests.tsx';
 import { OverrideDialog } from './override-dialog.tsx';
 import { ProxyFlagDialog, flagStanding } from './proxy-flags.tsx';
 import { isIn, rosterColumns } from './roster-columns.tsx';
@@ -181,6 +182,7 @@ export function RosterPanel({
           />
         </>
       )}
+      <MissedPunchRequests scheduleId={schedule.id} date={date ?? sessionDate ?? null} />
       <OverrideDialog row={editing} scheduleId={schedule.id} onClose={() => setEditingId(null)} />
       <ProxyFlagDialog row={reviewing} scheduleId={schedule.id} onClose={() => setReviewingId(null)} />
       <RecordHistoryDialog record={history} onClose={() => setHistory(null)} />

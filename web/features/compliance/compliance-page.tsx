@@ -18,6 +18,7 @@ import { formatDate, formatHm } from '../../lib/format.ts';
 import { useSignedInUser } from '../../lib/use-auth.ts';
 import { useTabParam } from '../../lib/use-tab-param.ts';
 import { useComplianceOverview, useWithdrawalWatch, type ComplianceFilter } from './compliance-api.ts';
+import { ExceptionRates } from './exception-rates.tsx';
 import { WithdrawalDialog } from './withdrawal-dialog.tsx';
 import { serverToday } from '../../lib/server-clock.ts';
 
@@ -265,6 +266,7 @@ export function CompliancePage() {
           </Card>
         </PageTabPanel>
       </PageTabs>
+      <ExceptionRates programId={programId} />
       <WithdrawalDialog row={withdrawing} onClose={() => setWithdrawing(null)} />
     </>
   );

@@ -2,6 +2,7 @@ import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
 import { Link } from 'react-router';
 import type { HoursSummaryRow } from '../../../common/hours.ts';
 import { SAP_STATUS } from '../../components/sap-status.ts';
+import { timeClockLinesShown } from '../../components/time-clock-lines.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { formatDate, formatHm, formatHours, formatPercent } from '../../lib/format.ts';
 
@@ -10,7 +11,9 @@ const none = <span className="text-slate-500">—</span>;
 
 /**
  * The Hours view's columns. Sortable ids are the server's sort keys (lastName, sisStudentId); the
- * figures come from the ledger as of the chosen date and are not sortable.
+ * figures come from the ledger as of the chosen date and are not sortable. Under Credited, the
+ * student's time-clock lines that are not zero, in a word each (the page explains them): a column
+ * per line would push the table past a laptop's width.
  */
 export const hoursColumns = [
   col.accessor('lastName', {
@@ -37,7 +40,24 @@ export const hoursColumns = [
     header: 'Credited h',
     enableSorting: false,
     meta: { className: 'text-right tabular-nums' },
-    cell: ({ getValue }) => <span className="font-medium text-slate-900">{formatHm(getValue())}</span>,
+    cell: ({ row }) => {
+      const totals = row.original.totals;
+      const lines = timeClockLinesShown([totals]);
+      return (
+        <>
+          <span className="font-medium text-slate-900">{formatHm(totals.creditedMinutes)}</span>
+          {lines.length > 0 ? (
+            <dl className="mt-0.5 text-xs text-slate-600">
+              {lines.map((l) => (
+                <div key={l.key} className="whitespace-nowrap">
+                  <dt className="inline">{l.short}</dt> <dd className="inline">{formatHm(totals[l.key])}</dd>
+                </div>
+              ))}
+            </dl>
+          ) : null}
+        </>
+      );
+    },
   }),
   col.accessor('attendancePercent', {
     id: 'attendance',

@@ -12,6 +12,7 @@ import { SearchInput } from '../../components/ui/search-input.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { TablePagination } from '../../components/ui/table-pagination.tsx';
 import { ProgramFilter } from '../../components/pickers/program-select.tsx';
+import { timeClockLinesShown } from '../../components/time-clock-lines.ts';
 import { Toolbar } from '../../components/ui/toolbar.tsx';
 import { useDebouncedValue } from '../../components/ui/use-debounced-value.ts';
 import { downloadFile, localDate } from '../../lib/download.ts';
@@ -52,6 +53,8 @@ export function HoursPage() {
   });
 
   const firstPage = () => setPagination((p) => ({ ...p, pageIndex: 0 }));
+  // The time-clock lines that say something for the students listed: none where the rules changed nothing.
+  const timeClockLines = timeClockLinesShown((rows.data?.items ?? []).map((r) => r.totals));
 
   // eslint-disable-next-line react-hooks/incompatible-library
   const table = useReactTable({
@@ -156,6 +159,18 @@ export function HoursPage() {
           isLoading={rows.isLoading}
           empty={debouncedSearch ? `No students match “${debouncedSearch}”.` : 'No students to show.'}
         />
+        {timeClockLines.length > 0 ? (
+          <div className="border-t border-slate-200 px-4 py-3 text-xs text-slate-600 sm:px-6">
+            <p>Under Credited, the time-clock lines since each student’s start where the program’s rules changed the minutes: attended = rounded − meal − over cap.</p>
+            <dl className="mt-1 space-y-1">
+              {timeClockLines.map((l) => (
+                <div key={l.key}>
+                  <dt className="inline font-semibold text-slate-700">{l.short}:</dt> <dd className="inline">{l.description}</dd>
+                </div>
+              ))}
+            </dl>
+          </div>
+        ) : null}
         <TablePagination table={table} noun="students" printAll={rows.data?.everyRow} />
       </Card>
     </>

@@ -1,11 +1,11 @@
-import { CalendarRange, Clock, DoorOpen, Hash, Pencil, User, Users } from 'lucide-react';
+import { CalendarRange, Clock, Coffee, DoorOpen, Hash, Pencil, User, Users } from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { cohortLabel, type Schedule } from '../../../common/schedules.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
-import { formatClock, formatDate } from '../../lib/format.ts';
+import { formatClock, formatClockRange, formatDate } from '../../lib/format.ts';
 import { dayName, scheduleLabel } from '../../lib/schedule-format.ts';
 
 function Detail({ icon: Icon, term, children }: { icon: LucideIcon; term: string; children: ReactNode }) {
@@ -39,6 +39,11 @@ export function ScheduleCard({ schedule: s, onEdit, onRoster }: { schedule: Sche
         <Detail icon={Clock} term="Meets">
           {dayName(s.dayOfWeek)}, {formatClock(s.startTime)} – {formatClock(s.endTime)}
         </Detail>
+        {s.breaks.length > 0 ? (
+          <Detail icon={Coffee} term="Breaks">
+            {s.breaks.length === 1 ? 'Break' : 'Breaks'} {s.breaks.map((b) => formatClockRange(b.start, b.end)).join(', ')}
+          </Detail>
+        ) : null}
         <Detail icon={DoorOpen} term="Room">
           {s.roomNumber ? `Room ${s.roomNumber}` : <span className="text-slate-500">No room set</span>}
         </Detail>

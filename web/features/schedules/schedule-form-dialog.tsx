@@ -1,5 +1,17 @@
+import { Plus, Trash2 } from 'lucide-react';
 import { COHORT, TERM } from '../../../common/constants.ts';
-import { COHORT_NAME_MAX, DAY_NAMES, DEFAULT_INITIAL_ROSTER, scheduleCreateSchema, scheduleInputSchema, type InitialRoster, type Schedule } from '../../../common/schedules.ts';
+import {
+  COHORT_NAME_MAX,
+  DAY_NAMES,
+  DEFAULT_INITIAL_ROSTER,
+  SCHEDULE_BREAKS_MAX,
+  scheduleCreateSchema,
+  scheduleInputSchema,
+  type InitialRoster,
+  type Schedule,
+  type ScheduleBreak,
+} from '../../../common/schedules.ts';
+import { Button } from '../../components/ui/button.tsx';
 import { CourseSelect } from '../../components/pickers/course-select.tsx';
 import { InstructorSelect } from '../../components/pickers/instructor-select.tsx';
 import { FormDialog, FormDialogBody } from '../../components/ui/form-dialog.tsx';
@@ -48,6 +60,7 @@ function ScheduleForm({ schedule, onDone }: { schedule: Schedule | null; onDone:
       endTime: schedule?.endTime.slice(0, 5) ?? '',
       isActive: schedule?.isActive ?? true,
       initialRoster: DEFAULT_INITIAL_ROSTER as InitialRoster,
+      breaks: (schedule?.breaks ?? []).map((b): ScheduleBreak => ({ ...b })),
     },
     // Creating also says who the roster starts with; editing leaves the roster to its dialog.
     schema: schedule ? scheduleInputSchema : scheduleCreateSchema,
@@ -65,6 +78,7 @@ function ScheduleForm({ schedule, onDone }: { schedule: Schedule | null; onDone:
       courseEndDate: orUndefined(v.courseEndDate),
       sisScheduleId: v.sisScheduleId,
       isActive: v.isActive,
+      breaks: v.breaks.map((b) => ({ start: orUndefined(b.start), end: orUndefined(b.end) })),
       ...(schedule ? {} : { initialRoster: v.initialRoster }),
     }),
   });
@@ -129,6 +143,7 @@ function ScheduleForm({ schedule, onDone }: { schedule: Schedule | null; onDone:
       <TextField label="End time" type="time" required {...bind('endTime')} error={errorOf('endTime')} />
       <TextField label="Course start date" type="date" required {...bind('courseStartDate')} error={errorOf('courseStartDate')} />
       <TextField label="Course end date" type="date" required {...bind('courseEndDate')} error={errorOf('courseEndDate')} />
+      <BreaksField breaks={values.breaks} onChange={(next) => set('breaks', next)} errorOf={errorOf} />
       <TextField label="Room number" autoComplete="off" {...bind('roomNumber')} error={errorOf('roomNumber')} />
       <TextField label="SIS schedule ID" autoComplete="off" {...bind('sisScheduleId')} error={errorOf('sisScheduleId')} />
       {schedule ? null : (
@@ -149,5 +164,44 @@ function ScheduleForm({ schedule, onDone }: { schedule: Schedule | null; onDone:
         </label>
       ) : null}
     </FormDialogBody>
+  );
+}
+
+/**
+ * The class's scheduled breaks (decision 052): rows of start and end, added and removed here, each
+ * inside the class times. They are not class time: nobody is scheduled, or credited, for them.
+ */
+function BreaksField({ breaks, onChange, errorOf }: { breaks: ScheduleBreak[]; onChange: (next: ScheduleBreak[]) => void; errorOf: (name: string) => string | undefined }) {
+  const change = (i: number, part: Partial<ScheduleBreak>) => onChange(breaks.map((b, j) => (j === i ? { ...b, ...part } : b)));
+  const listError = errorOf('breaks');
+  return (
+    <fieldset className="sm:col-span-2">
+      <legend className="text-sm font-medium text-slate-800">Breaks</legend>
+      <p className="mt-0.5 text-xs text-slate-600">
+        Scheduled breaks (up to {SCHEDULE_BREAKS_MAX}) are not class time: they are left out of scheduled and attended minutes.
+      </p>
+      {breaks.length === 0 ? <p className="mt-2 text-sm text-slate-600">No breaks.</p> : null}
+      <ul className="mt-2 space-y-3">
+        {breaks.map((b, i) => (
+          <li key={i} className="grid grid-cols-[1fr_1fr_auto] items-start gap-3">
+            <TextField label={`Break ${i + 1} start`} name={`breaks.${i}.start`} type="time" value={b.start} onChange={(e) => change(i, { start: e.target.value })} error={errorOf(`breaks.${i}.start`)} />
+            <TextField label={`Break ${i + 1} end`} name={`breaks.${i}.end`} type="time" value={b.end} onChange={(e) => change(i, { end: e.target.value })} error={errorOf(`breaks.${i}.end`)} />
+            <Button variant="ghost" size="sm" icon={Trash2} className="mt-7" onClick={() => onChange(breaks.filter((_, j) => j !== i))}>
+              Remove<span className="sr-only"> break {i + 1}</span>
+            </Button>
+          </li>
+        ))}
+      </ul>
+      {listError ? (
+        <p role="alert" className="mt-2 text-sm text-red-700">
+          {listError}
+        </p>
+      ) : null}
+      {breaks.length < SCHEDULE_BREAKS_MAX ? (
+        <Button variant="secondary" size="sm" icon={Plus} className="mt-3" onClick={() => onChange([...breaks, { start: '', end: '' }])}>
+          Add break
+        </Button>
+      ) : null}
+    </fieldset>
   );
 }

@@ -12,6 +12,7 @@ import { TextField } from '../../components/ui/text-field.tsx';
 import { Toolbar } from '../../components/ui/toolbar.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { formatDate, formatHm } from '../../lib/format.ts';
+import { BreakPunchList } from '../../components/break-punches.tsx';
 import { RecordHistoryDialog } from '../../components/record-history-dialog.tsx';
 import { RecordStatusBadge, SOURCE_LABELS, usePunchFormat } from '../../components/record-format.tsx';
 import { useStudentRecords } from './students-api.ts';
@@ -125,7 +126,10 @@ export function HistoryTab({ student }: { student: Student }) {
                         {r.corrected ? <Badge tone="amber">Corrected</Badge> : null}
                       </span>
                     </td>
-                    <td className="px-3 py-2.5 whitespace-nowrap tabular-nums">{formatPunch(r.scanInTime)}</td>
+                    <td className="px-3 py-2.5 whitespace-nowrap tabular-nums">
+                      {formatPunch(r.scanInTime)}
+                      {r.breaks.length > 0 ? <BreakPunchList breaks={r.breaks} label={`Breaks on ${formatDate(r.sessionDate, 'medium')}`} /> : null}
+                    </td>
                     <td className="px-3 py-2.5 whitespace-nowrap tabular-nums">{formatPunch(r.scanOutTime)}</td>
                     <td className="px-3 py-2.5 tabular-nums">{r.minutesAttended == null ? '—' : formatHm(r.minutesAttended)}</td>
                     <td className="px-3 py-2.5 whitespace-nowrap">{SOURCE_LABELS[r.source] ?? r.source}</td>

@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { addDays, type StudentHours } from '../../../common/hours.ts';
+import { addDays, type LedgerTotals, type StudentHours } from '../../../common/hours.ts';
 import type { Student } from '../../../common/students.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
+import { timeClockLinesShown } from '../../components/time-clock-lines.ts';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { formatDate, formatHm, formatPercent } from '../../lib/format.ts';
@@ -125,6 +126,7 @@ function LedgerView({ student, ledger }: { student: Student; ledger: StudentHour
         ) : null}
       </section>
 
+      <TimeClockTotals totals={t} />
       <PaymentPeriods ledger={ledger} />
       <OpeningBalanceCard student={student} />
       <SapCheckpoints checkpoints={ledger.sapCheckpoints} />
@@ -133,6 +135,39 @@ function LedgerView({ student, ledger }: { student: Student; ledger: StudentHour
       <Leaves student={student} />
       <TimeCard key={month} student={student} month={month} asOf={ledger.asOf} />
     </>
+  );
+}
+
+/**
+ * How the program's time-clock rules turned the punches into attended minutes since the student's
+ * start: shown only when they changed something, each line with the rule that explains it.
+ */
+function TimeClockTotals({ totals }: { totals: LedgerTotals }) {
+  const lines = timeClockLinesShown([totals]);
+  if (lines.length === 0) return null;
+  return (
+    <Card className="p-5 sm:p-6">
+      <section aria-labelledby="time-clock-heading">
+        <h2 id="time-clock-heading" className="text-lg font-semibold text-slate-900">
+          Time clock
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">
+          How the program’s time-clock rules counted the punches since the student’s start. Attended = rounded − meal deduction − over the cap.
+        </p>
+        <dl className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+          {lines.map((l) => (
+            <div key={l.key} className="min-w-0 rounded-lg border border-slate-200 p-3">
+              <dt className="text-sm font-semibold text-slate-800">{l.label}</dt>
+              <dd className="mt-1">
+                <span className="text-lg font-semibold text-slate-900 tabular-nums">{formatHm(totals[l.key])}</span>
+                <span className="ml-1 text-sm text-slate-600">h</span>
+                <span className="mt-1 block text-xs text-slate-600">{l.description}</span>
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+    </Card>
   );
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerDay, PaymentPeriodProgress } from '../../../common/hours.ts';
-import { dayKind, monthRange, monthWeeks, projectedCompletion, recentPace, shiftMonth } from './ledger-view.ts';
+import { sumTimeClock, timeClockLinesShown } from '../../components/time-clock-lines.ts';
+import { dayKind, monthRange, monthWeeks, projectedCompletion, recentPace, shiftMonth, timeClockDays } from './ledger-view.ts';
 
 const day = (date: string, scheduledMinutes: number, attendedMinutes: number, excusedMinutes = 0, makeUpMinutes = 0, creditedMinutes = attendedMinutes + makeUpMinutes + excusedMinutes): LedgerDay => ({
   date,
@@ -78,5 +79,21 @@ describe('ledger view', () => {
     expect(projectedCompletion(period({ creditedMinutes: 27_000, weeksEndOn: '2026-02-01' }), 0, '2026-03-01')).toBe('2026-03-01');
     expect(projectedCompletion(period(), 0, '2026-03-01')).toBeNull();
     expect(projectedCompletion(period({ status: 'completed', completedOn: '2026-02-01' }), 20, '2026-03-01')).toBeNull();
+  });
+
+  it('shows the time-clock lines only where the rules changed something, and only the lines that are not zero', () => {
+    // A paper-sheet day (raw = rounded), a rounded punch, a meal deduction with a cap, a missing check-out.
+    const plain = day('2026-04-06', 240, 240);
+    const rounded = { ...day('2026-04-07', 240, 240), rawMinutes: 232 };
+    const capped = { ...day('2026-04-08', 660, 600), rawMinutes: 660, roundedMinutes: 660, deductedMinutes: 30, cappedMinutes: 30 };
+    const missing = { ...day('2026-04-09', 240, 0), rawMinutes: 0, roundedMinutes: 0, pendingExceptionMinutes: 230 };
+    expect(timeClockDays([plain, rounded, capped, missing]).map((d) => d.date)).toEqual(['2026-04-07', '2026-04-08', '2026-04-09']);
+    expect(timeClockLinesShown([plain])).toEqual([]);
+    expect(timeClockLinesShown([plain, rounded]).map((l) => l.label)).toEqual(['Punched', 'Rounded']);
+    expect(timeClockLinesShown([rounded, capped, missing]).map((l) => l.label)).toEqual(['Punched', 'Rounded', 'Meal deduction', 'Over the cap', 'Pending an exception']);
+    // The sums keep attended = rounded − deducted − capped.
+    const total = sumTimeClock([rounded, capped, missing]);
+    expect(total).toEqual({ rawMinutes: 892, roundedMinutes: 900, deductedMinutes: 30, cappedMinutes: 30, pendingExceptionMinutes: 230, autoCheckOutMinutes: 0, attendedMinutes: 840 });
+    expect(total.attendedMinutes).toBe(total.roundedMinutes - total.deductedMinutes - total.cappedMinutes);
   });
 });

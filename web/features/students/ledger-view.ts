@@ -1,4 +1,5 @@
 import { addDays, daysBetween, type LedgerDay, type PaymentPeriodProgress } from '../../../common/hours.ts';
+import { timeClockChanged } from '../../components/time-clock-lines.ts';
 
 /**
  * What the student page derives from the ledger for display: minutes as h:mm, the month grid of
@@ -103,4 +104,9 @@ export function projectedCompletion(period: PaymentPeriodProgress, pacePerDay: n
   else return null;
   const weeksEnd = period.weeksEndOn;
   return weeksEnd && daysBetween(byHours, weeksEnd) > 0 ? weeksEnd : byHours;
+}
+
+/** The days on which the time-clock rules changed the minutes (a rounded punch, a deduction, a cap, a missing check-out). */
+export function timeClockDays(days: readonly LedgerDay[]): LedgerDay[] {
+  return days.filter(timeClockChanged);
 }

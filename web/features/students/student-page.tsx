@@ -16,6 +16,7 @@ import { formatDate } from '../../lib/format.ts';
 import { SCREEN_ACCESS } from '../../lib/screen-access.ts';
 import { useSignedInUser } from '../../lib/use-auth.ts';
 import { useTabParam } from '../../lib/use-tab-param.ts';
+import { ExceptionSummary } from './exception-summary.tsx';
 import { HistoryTab } from './history-tab.tsx';
 import { HoursTab } from './hours-tab.tsx';
 import { studentName } from './student-columns.tsx';
@@ -56,6 +57,7 @@ function StudentScreen({ id }: { id: number }) {
       <BackLink />
       <PageHeader title={studentName(student.data)} subtitle="Student record, clock hours and attendance history" />
       <Profile student={student.data} />
+      <ExceptionSummary studentId={student.data.id} />
       <PageTabs label="Student views" tabs={TABS} value={tab} onValueChange={setTab} className="mt-8">
         <PageTabPanel value="hours">
           <HoursTab student={student.data} />
