@@ -88,16 +88,18 @@ export function rosterColumns(o: RosterColumnOptions): ColumnDef<AttendanceRow, 
     col.accessor('scanInTime', {
       header: 'Check-in',
       meta: { className: 'tabular-nums whitespace-nowrap' },
-      cell: ({ getValue }) => formatLocalTime(getValue()) ?? none,
+      // The breaks go under the check-in: a column of their own pushed the roster past a 1366 px screen.
+      cell: ({ row: { original: r } }) => (
+        <>
+          {formatLocalTime(r.scanInTime) ?? none}
+          <BreakPunches row={r} />
+        </>
+      ),
     }),
     col.accessor('scanOutTime', {
       header: 'Check-out',
       meta: { className: 'tabular-nums whitespace-nowrap' },
       cell: ({ getValue }) => formatLocalTime(getValue()) ?? none,
-    }),
-    col.accessor('breaks', {
-      header: 'Breaks',
-      cell: ({ row: { original: r } }) => <BreakPunches row={r} />,
     }),
     col.accessor('minutesAttended', {
       id: 'minutes',
@@ -156,7 +158,7 @@ function RosterActions({ row, scheduleId, onOverride, onHistory }: { row: Attend
 
 /** Every break of a row (web/components/break-punches.tsx). */
 function BreakPunches({ row }: { row: AttendanceRow }) {
-  if (row.breaks.length === 0) return none;
+  if (row.breaks.length === 0) return null;
   return <BreakPunchList breaks={row.breaks} label={`Breaks of ${studentName(row)}`} />;
 }
 
