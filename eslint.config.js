@@ -62,6 +62,21 @@ const webZones = [
   })),
 ];
 
+// Who may do what is decided in one place, server/modules/access (docs/decisions/054): elsewhere in
+// the server a role is never compared, a rule of the access module is asked instead. Caught: a
+// `.role` (or `role`) compared with a role's name or with another `.role`, `.includes(x.role)` or
+// `.has(x.role)` on a list of roles, and `switch (x.role)`.
+const ROLE_NAME = '/^(super_admin|it_admin|instructor|support_staff)$/';
+const IS_ROLE = (side) => `:matches([${side}.property.name='role'], [${side}.name='role'])`;
+const ROLE_MESSAGE = 'Role comparisons live in server/modules/access (docs/decisions/054-access-module.md): ask its rule (isAdministrator, viewerScope, assertMayReadStudent…) or add one there.';
+const roleComparisons = [
+  `BinaryExpression[operator=/^[!=]==?$/][right.value=${ROLE_NAME}]${IS_ROLE('left')}`,
+  `BinaryExpression[operator=/^[!=]==?$/][left.value=${ROLE_NAME}]${IS_ROLE('right')}`,
+  `BinaryExpression[operator=/^[!=]==?$/]${IS_ROLE('left')}${IS_ROLE('right')}`,
+  `CallExpression[callee.property.name=/^(includes|has)$/]${IS_ROLE('arguments.0')}`,
+  `SwitchStatement${IS_ROLE('discriminant')}`,
+].map((selector) => ({ selector, message: ROLE_MESSAGE }));
+
 // no-cycle reads the imported files itself: tell it they are TypeScript.
 const IMPORT_SETTINGS = { 'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] }, 'import-x/extensions': ['.ts', '.tsx', '.js'] };
 
@@ -85,6 +100,11 @@ export default tseslint.config(
       'import-x/no-restricted-paths': ['error', { zones: serverZones }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
+  },
+  {
+    files: ['server/**/*.ts'],
+    ignores: ['server/modules/access/**', 'server/**/*.test.ts', 'server/**/test-support.ts', 'server/test/**'],
+    rules: { 'no-restricted-syntax': ['error', ...roleComparisons] },
   },
   {
     files: ['web/**/*.{ts,tsx}'],

@@ -15,9 +15,9 @@ import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { assertMayUseSchedule } from '../access/service.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import type { PassFacts } from '../qr-sessions/service.ts';
-import { assertCanUseSchedule } from '../schedules/service.ts';
 import {
   flagById,
   flagPartners,
@@ -329,7 +329,7 @@ export async function judgeFlag(
 ): Promise<CheckInFlag> {
   const found = await flagById(db, flagId);
   if (!found) throw notFound('Flag');
-  await assertCanUseSchedule(db, user, found.scheduleId);
+  await assertMayUseSchedule(db, user, found.scheduleId);
   if (decision === 'confirmed' && found.reason === 'scanned_after_override') {
     throw badRequest('A scan made while marked absent is accepted or dismissed, not confirmed as a proxy');
   }

@@ -6,10 +6,11 @@ import type { DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { badRequest, conflict, forbidden } from '../../lib/errors.ts';
 import { addDays, localDate, localTimeOfDay } from '../../lib/school-time.ts';
+import { assertMayChangeRecords, mayChangeLockedRecords, mayChangeRecordsOfWithdrawn } from '../access/service.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { programPolicy } from '../programs/service.ts';
 import { endedMeetingBreaksOf } from '../qr-sessions/service.ts';
-import { assertCanUseSchedule } from '../schedules/service.ts';
+import { usableSchedule } from '../schedules/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { minutesWithBreaks } from './punches.ts';
 import { insertCorrection, insertManualRecord, lockMeetingRecord, lockRecordForOverride, recordBreaks, selectStudentProgramId, selectWithdrawalDate, setOverride } from './queries.ts';
@@ -30,7 +31,7 @@ export async function assertWithdrawalAllows(db: DbOrTx, user: User, studentId: 
   const withdrawn = await selectWithdrawalDate(db, studentId);
   if (!withdrawn) return;
   if (sessionDate > withdrawn) throw conflict(`The student withdrew on ${withdrawn}; attendance after that date is not recorded`);
-  if (user.role !== 'super_admin' && user.role !== 'it_admin') throw forbidden(`The student withdrew on ${withdrawn}; only an administrator can change attendance up to that date`);
+  if (!mayChangeRecordsOfWithdrawn(user)) throw forbidden(`The student withdrew on ${withdrawn}; only an administrator can change attendance up to that date`);
 }
 
 /**
@@ -38,7 +39,7 @@ export async function assertWithdrawalAllows(db: DbOrTx, user: User, studentId: 
  * changed only by super_admin (every change carries a reason already).
  */
 export async function assertNotLocked(db: DbOrTx, user: User, studentId: number, sessionDate: string, clock: Clock): Promise<void> {
-  if (user.role === 'super_admin') return;
+  if (mayChangeLockedRecords(user)) return;
   const programId = await selectStudentProgramId(db, studentId);
   const lockDays = programId == null ? null : ((await programPolicy(db, programId))?.attendanceEditLockDays ?? null);
   if (lockDays == null) return;
@@ -48,11 +49,10 @@ export async function assertNotLocked(db: DbOrTx, user: User, studentId: number,
   }
 }
 
+/** The schedule whose record the user changes, once the access rules allow it (own schedule; instructor overrides on). */
 export async function assertMayOverride(db: DbOrTx, user: User, scheduleId: number): Promise<Schedule> {
-  const schedule = await assertCanUseSchedule(db, user, scheduleId);
-  if (user.role === 'instructor' && !(await getSettings(db)).attendance.allowInstructorOverride) {
-    throw forbidden('Instructor overrides are turned off in Settings; ask an administrator');
-  }
+  const schedule = await usableSchedule(db, user, scheduleId);
+  await assertMayChangeRecords(user, async () => (await getSettings(db)).attendance.allowInstructorOverride);
   return schedule;
 }
 

@@ -20,9 +20,10 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { addDays, localDate } from '../../lib/school-time.ts';
+import { assertMayUseSchedule, viewerScope, WHOLE_SCHOOL } from '../access/service.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { closeExpiredSessions, endedMeetingBreaksOf, isSessionUuid, listActiveSessionsIn, listRecentSessionMeetings } from '../qr-sessions/service.ts';
-import { assertCanUseSchedule, cancelMeetingOn, closureOn, getMeetingCalendar, listVisibleSchedules, restoreMeetingOn } from '../schedules/service.ts';
+import { cancelMeetingOn, closureOn, getMeetingCalendar, listVisibleSchedules, restoreMeetingOn } from '../schedules/service.ts';
 import { closedDates } from '../calendar/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { timeClockVersions } from '../programs/service.ts';
@@ -100,7 +101,7 @@ async function meetingRow(db: DbOrTx, scheduleId: number, sessionDate: string, s
  * the "possible proxy" flags of each check-in. Instructors see their own schedules only.
  */
 export async function listScheduleAttendance(db: DbOrTx, user: User, scheduleId: number, date: string | undefined, clock: Clock): Promise<AttendanceRow[]> {
-  await assertCanUseSchedule(db, user, scheduleId);
+  await assertMayUseSchedule(db, user, scheduleId);
   const sessionDate = date ?? localDate(clock.now(), (await getSettings(db)).attendance.timeZone);
   return meetingRows(db, scheduleId, sessionDate);
 }
@@ -435,7 +436,7 @@ export type ClockHours = {
  * (those with records) against minutes attended. Instructors see their own schedules' only.
  */
 export async function clockHours(db: DbOrTx, user: User, filter: Omit<ClockHoursFilter, 'instructorId'>): Promise<ClockHours[]> {
-  const rows = await clockHoursTotals(db, { ...filter, instructorId: user.role === 'instructor' ? user.id : undefined });
+  const rows = await clockHoursTotals(db, { ...filter, instructorId: viewerScope(user).instructorId ?? undefined });
   return rows.map((r) => ({
     studentId: r.studentId,
     scheduleId: r.scheduleId,
@@ -463,7 +464,7 @@ export async function markAbsentees(db: Db, clock: Clock): Promise<number> {
   return db.transaction(async (tx) => {
     if (!(await tryAutoAbsentLock(tx))) return 0;
     await closeExpiredSessions(tx, now);
-    const open = new Set((await listActiveSessionsIn(tx, { instructorId: null }, now)).map((q) => `${q.scheduleId}:${q.sessionDate}`));
+    const open = new Set((await listActiveSessionsIn(tx, WHOLE_SCHOOL, now)).map((q) => `${q.scheduleId}:${q.sessionDate}`));
     let marked = 0;
     for (const m of await listRecentSessionMeetings(tx, now)) {
       if (open.has(`${m.scheduleId}:${m.sessionDate}`)) continue;
@@ -477,9 +478,9 @@ export async function markAbsentees(db: Db, clock: Clock): Promise<number> {
 
 /**
  * GET /api/attendance/{id}/history: the record as first captured and every staff change after it.
- * Who may read is decided by the caller (the hours module's need-to-know) before this runs.
+ * Unchecked: who may read is decided by the caller (the access module's need-to-know) before this runs.
  */
-export async function recordHistory(db: DbOrTx, recordId: number): Promise<AttendanceHistory> {
+export async function recordHistoryUnchecked(db: DbOrTx, recordId: number): Promise<AttendanceHistory> {
   const [record, changes] = await Promise.all([selectHistoryRecord(db, recordId), selectCorrections(db, recordId)]);
   if (!record) throw notFound('Attendance record');
   const current = recordValues(record);
@@ -495,11 +496,6 @@ export async function recordHistory(db: DbOrTx, recordId: number): Promise<Atten
   };
 }
 
-/** Which student a record belongs to (for the need-to-know check before its history is read). */
-export async function recordStudentId(db: DbOrTx, recordId: number): Promise<number | undefined> {
-  return (await selectHistoryRecord(db, recordId))?.studentId;
-}
-
 // ---- Meetings that did not take place (issue 28) ----
 
 /**
@@ -509,7 +505,7 @@ export async function recordStudentId(db: DbOrTx, recordId: number): Promise<num
  * a meeting, or when attendance was taken at it (change those records instead).
  */
 export async function cancelMeeting(db: Db, user: User, scheduleId: number, date: string, reason: string, ctx: Ctx): Promise<void> {
-  await assertCanUseSchedule(db, user, scheduleId);
+  await assertMayUseSchedule(db, user, scheduleId);
   const calendar = await getMeetingCalendar(db, scheduleId);
   if (!calendar) throw notFound('Schedule');
   const why = whyNotAMeeting(date, calendar);
@@ -525,7 +521,7 @@ export async function cancelMeeting(db: Db, user: User, scheduleId: number, date
 
 /** DELETE /api/schedules/{id}/meetings/{date}/cancel: the meeting took place after all. */
 export async function restoreMeeting(db: Db, user: User, scheduleId: number, date: string, reason: string, ctx: Ctx): Promise<void> {
-  await assertCanUseSchedule(db, user, scheduleId);
+  await assertMayUseSchedule(db, user, scheduleId);
   await db.transaction(async (tx) => {
     if (!(await restoreMeetingOn(tx, scheduleId, date))) throw notFound('Cancelled meeting');
     await recordAudit(tx, { userId: user.id, action: 'Update', tableName: 'schedules', recordId: scheduleId, ipAddress: ctx.ip, newValues: { restoredMeeting: date, reason }, at: ctx.clock.now() });

@@ -10,6 +10,7 @@ import { assertPasswordAllowed } from '../../lib/password-rules.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { countHit } from '../../lib/shared-counters.ts';
 import { serverTimeZone } from '../../lib/school-time.ts';
+import { keepsPasswordSignIn } from '../access/service.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { getSettings, setSchoolName, setSchoolTimeZone } from '../settings/service.ts';
 import { stepOwed } from './two-factor-rules.ts';
@@ -83,7 +84,7 @@ export async function signIn(
   const { security } = await getSettings(db);
   // With single sign-on working and local sign-in off, only the Super Administrator keeps a password
   // (the way back in if the identity provider fails). Said only to whoever knows the password.
-  if (security.localSignInDisabled && sso.configured && user.role !== 'super_admin') {
+  if (security.localSignInDisabled && sso.configured && !keepsPasswordSignIn(user)) {
     await recordSignInSuccess(db, subject);
     throw new AppError(403, LOCAL_SIGN_IN_OFF, `Use “${sso.buttonLabel ?? 'Sign in with your school account'}” instead: this school signs staff in through its own accounts.`);
   }

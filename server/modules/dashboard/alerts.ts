@@ -2,7 +2,7 @@ import type { AcknowledgedAlert, Alert, AlertCounts } from '../../../common/dash
 import { REQUIRED_ATTENDANCE_PERCENT as REQUIRED, isAttendedStatus } from '../../../common/constants.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { addDays } from '../../lib/school-time.ts';
-import type { ScheduleScope as Scope } from '../qr-sessions/service.ts';
+import type { ViewerScope } from '../access/service.ts';
 import { courseRates, selectAcknowledgements, studentStandings } from './queries.ts';
 
 const LAST_N = 5;
@@ -33,7 +33,7 @@ const cache = new WeakMap<object, Map<string, { at: number; alerts: Promise<Rule
  */
 export type RuledAlert = Alert & { reason: string };
 
-export function computeAlerts(db: DbOrTx, scope: Scope, today: string, now: Date): Promise<RuledAlert[]> {
+export function computeAlerts(db: DbOrTx, scope: ViewerScope, today: string, now: Date): Promise<RuledAlert[]> {
   let perDb = cache.get(db);
   if (!perDb) cache.set(db, (perDb = new Map()));
   const key = `${scope.instructorId ?? 'school'}:${today}`;
@@ -45,7 +45,7 @@ export function computeAlerts(db: DbOrTx, scope: Scope, today: string, now: Date
   return alerts;
 }
 
-export async function evaluateAlertRules(db: DbOrTx, scope: Scope, today: string, now: Date): Promise<RuledAlert[]> {
+export async function evaluateAlertRules(db: DbOrTx, scope: ViewerScope, today: string, now: Date): Promise<RuledAlert[]> {
   const since = addDays(today, -60);
   const courseSince = addDays(today, -COURSE_WINDOW_DAYS);
   const timestamp = now.toISOString();
@@ -126,7 +126,7 @@ export type AlertsNow = { open: RuledAlert[]; acknowledged: (RuledAlert & Omit<A
  * they agree. Acknowledgements are read fresh (the rules' answer may be 30 s old; an
  * acknowledgement a moment ago counts at once).
  */
-export async function alertsNow(db: DbOrTx, scope: Scope, today: string, now: Date): Promise<AlertsNow> {
+export async function alertsNow(db: DbOrTx, scope: ViewerScope, today: string, now: Date): Promise<AlertsNow> {
   const all = await computeAlerts(db, scope, today, now);
   const acks = await selectAcknowledgements(db, [...new Set(all.map((a) => a.id))]);
   const open: RuledAlert[] = [];

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { alertAcknowledgements, attendanceRecords, courses, programs, schedules, students, studentsAtRiskDaily, users } from '../../db/schema/index.ts';
 import { userFullName } from '../../db/user-name.ts';
 import { classMinutes, meetingCountBetween, scheduleMeetsOn } from '../../db/meeting-rule.ts';
-import type { ScheduleScope } from '../qr-sessions/service.ts';
+import type { ViewerScope } from '../access/service.ts';
 
 // Queries of the dashboard: analytic aggregates over a school's attendance, so raw SQL (filters,
 // series, window functions); each row type is built from the schema's column types. Every read is
@@ -20,7 +20,7 @@ const ATTENDED = sql.raw(`(${ATTENDED_STATUSES.map((s) => `'${s}'`).join(', ')})
 const ENROLLED = sql.raw(`('enrolled', 'active')`);
 
 /** A condition on a `schedules` alias limiting rows to the scope. */
-function inScope(scope: ScheduleScope, alias = 's'): SQL {
+function inScope(scope: ViewerScope, alias = 's'): SQL {
   return scope.instructorId == null ? sql`true` : sql`${sql.identifier(alias)}.instructor_id = ${scope.instructorId}`;
 }
 
@@ -29,7 +29,7 @@ function inScope(scope: ScheduleScope, alias = 's'): SQL {
  * so the school-wide scope needs no join at all: at 120,000 records a join only to say `true`
  * was a third of the alert rules' time (issue 15).
  */
-function scopedRecords(scope: ScheduleScope): SQL {
+function scopedRecords(scope: ViewerScope): SQL {
   return scope.instructorId == null
     ? sql`attendance_records a`
     : sql`attendance_records a join schedules s on s.id = a.schedule_id and s.instructor_id = ${scope.instructorId}`;
@@ -39,14 +39,14 @@ function scopedRecords(scope: ScheduleScope): SQL {
  * Records per meeting and status (meeting_status_totals, kept by triggers as records are written),
  * as alias `t`, in the scope: a window of weeks is a few rows per class and day, not every record.
  */
-function scopedTotals(scope: ScheduleScope): SQL {
+function scopedTotals(scope: ViewerScope): SQL {
   return scope.instructorId == null
     ? sql`meeting_status_totals t`
     : sql`meeting_status_totals t join schedules s on s.id = t.schedule_id and s.instructor_id = ${scope.instructorId}`;
 }
 
 /** Schedules that meet on a date: weekly pattern within course dates minus holidays, make-up dates, or a session that ran. */
-function meetingOn(date: string, scope: ScheduleScope): SQL {
+function meetingOn(date: string, scope: ViewerScope): SQL {
   return sql`
     select s.id from schedules s
      where ${inScope(scope)} and (
@@ -55,7 +55,7 @@ function meetingOn(date: string, scope: ScheduleScope): SQL {
 }
 
 /** Students expected today so far (on the rosters of the classes that have begun) and those checked in to them. */
-export async function todayCounts(db: DbOrTx, scope: ScheduleScope, today: string, timeNow: string): Promise<{ expected: number; checkedIn: number }> {
+export async function todayCounts(db: DbOrTx, scope: ViewerScope, today: string, timeNow: string): Promise<{ expected: number; checkedIn: number }> {
   // Only the classes that have begun (or whose session was started early): the afternoon's
   // classes are not yet missed by anyone at noon (issue 28).
   const { rows } = await db.execute<{ expected: number; checkedIn: number }>(sql`
@@ -76,7 +76,7 @@ export async function pingDatabase(db: DbOrTx): Promise<void> {
 }
 
 /** Records waiting for the SIS export, and those it refused. */
-export async function syncCounts(db: DbOrTx, scope: ScheduleScope): Promise<{ pending: number; failed: number }> {
+export async function syncCounts(db: DbOrTx, scope: ViewerScope): Promise<{ pending: number; failed: number }> {
   const { rows } = await db.execute<{ pending: number; failed: number }>(sql`
     select count(*) filter (where a.sync_status = 'pending')::int as pending, count(*) filter (where a.sync_status = 'failed')::int as failed
       from ${scopedRecords(scope)}
@@ -87,7 +87,7 @@ export async function syncCounts(db: DbOrTx, scope: ScheduleScope): Promise<{ pe
 export type OpenSessionCounts = Pick<RecordColumns, 'scheduleId' | 'sessionDate'> & { expected: number; checkedIn: number };
 
 /** Per open QR session's meeting: students expected and checked in. */
-export async function openSessionCounts(db: DbOrTx, scope: ScheduleScope, now: Date): Promise<OpenSessionCounts[]> {
+export async function openSessionCounts(db: DbOrTx, scope: ViewerScope, now: Date): Promise<OpenSessionCounts[]> {
   const { rows } = await db.execute<OpenSessionCounts>(sql`
     select q.schedule_id as "scheduleId", q.session_date::text as "sessionDate",
            (select count(*) from schedule_rosters r join students st on st.id = r.student_id where r.schedule_id = q.schedule_id and st.status in ${ENROLLED})::int as expected,
@@ -98,7 +98,7 @@ export async function openSessionCounts(db: DbOrTx, scope: ScheduleScope, now: D
 }
 
 /** Students checked in and not yet out at the meetings of open QR sessions. */
-export async function studentsInClass(db: DbOrTx, scope: ScheduleScope, now: Date): Promise<number> {
+export async function studentsInClass(db: DbOrTx, scope: ViewerScope, now: Date): Promise<number> {
   const { rows } = await db.execute<{ n: number }>(sql`
     select count(distinct a.student_id)::int as n
       from attendance_records a join qr_sessions q on q.schedule_id = a.schedule_id and q.session_date = a.session_date
@@ -110,7 +110,7 @@ export async function studentsInClass(db: DbOrTx, scope: ScheduleScope, now: Dat
 export type RateTotals = { attended: number; onTime: number; total: number; minutes: number; scheduled: number };
 
 /** Records of meetings in (from, to]: attended, on time, all; minutes attended and scheduled. */
-export async function rateBetween(db: DbOrTx, scope: ScheduleScope, from: string, to: string): Promise<RateTotals> {
+export async function rateBetween(db: DbOrTx, scope: ViewerScope, from: string, to: string): Promise<RateTotals> {
   return (await ratesBetween(db, scope, [{ from, to }]))[0]!;
 }
 
@@ -118,7 +118,7 @@ export async function rateBetween(db: DbOrTx, scope: ScheduleScope, from: string
  * The same totals for several date ranges, in one pass over the per-meeting totals of all of them
  * (the analytics trends compare four overlapping ranges).
  */
-export async function ratesBetween<const R extends readonly { from: string; to: string }[]>(db: DbOrTx, scope: ScheduleScope, ranges: R): Promise<{ [K in keyof R]: RateTotals }> {
+export async function ratesBetween<const R extends readonly { from: string; to: string }[]>(db: DbOrTx, scope: ViewerScope, ranges: R): Promise<{ [K in keyof R]: RateTotals }> {
   const from = ranges.reduce((m, r) => (r.from < m ? r.from : m), ranges[0]!.from);
   const to = ranges.reduce((m, r) => (r.to > m ? r.to : m), ranges[0]!.to);
   const columns = ranges.map((r, i) => {
@@ -144,7 +144,7 @@ export async function ratesBetween<const R extends readonly { from: string; to: 
 }
 
 /** Attended and all records per day over [from, to], every day listed. */
-export async function dailyTotals(db: DbOrTx, scope: ScheduleScope, from: string, to: string): Promise<{ date: RecordColumns['sessionDate']; attended: number; total: number }[]> {
+export async function dailyTotals(db: DbOrTx, scope: ViewerScope, from: string, to: string): Promise<{ date: RecordColumns['sessionDate']; attended: number; total: number }[]> {
   const { rows } = await db.execute<{ date: RecordColumns['sessionDate']; attended: number; total: number }>(sql`
     select d::date::text as date,
            coalesce(sum(t.records) filter (where t.status in ${ATTENDED}), 0)::int as attended, coalesce(sum(t.records), 0)::int as total
@@ -166,7 +166,7 @@ export type CourseTotals = { courseId: CourseColumns['id'] } & Pick<CourseColumn
 };
 
 /** Per active course, meetings in (since, today]: sessions held, attended and all records, split at `split`. */
-export async function courseTotals(db: DbOrTx, scope: ScheduleScope, d: { since: string; split: string; today: string }): Promise<CourseTotals[]> {
+export async function courseTotals(db: DbOrTx, scope: ViewerScope, d: { since: string; split: string; today: string }): Promise<CourseTotals[]> {
   const { rows } = await db.execute<CourseTotals>(sql`
     -- Per meeting first, from the per-meeting totals (a meeting whose records were all removed is none).
     with meetings as (
@@ -193,7 +193,7 @@ export async function courseTotals(db: DbOrTx, scope: ScheduleScope, d: { since:
 }
 
 /** Sign-ins of the last day and the average sign-in length of the last week (an instructor's own). */
-export async function signInActivity(db: DbOrTx, scope: ScheduleScope, now: Date): Promise<{ daily: number; avgMinutes: number | null }> {
+export async function signInActivity(db: DbOrTx, scope: ViewerScope, now: Date): Promise<{ daily: number; avgMinutes: number | null }> {
   const { rows } = await db.execute<{ daily: number; avgMinutes: number | null }>(sql`
     select count(*) filter (where ls.created_at > ${now}::timestamptz - interval '24 hours')::int as daily,
            avg(extract(epoch from (coalesce(ls.ended_at, ls.last_seen_at) - ls.created_at)) / 60)
@@ -203,7 +203,7 @@ export async function signInActivity(db: DbOrTx, scope: ScheduleScope, now: Date
 }
 
 /** The three users with the most sign-ins over the last week. */
-export async function mostActiveUsers(db: DbOrTx, scope: ScheduleScope, now: Date): Promise<{ name: string; sessions: number }[]> {
+export async function mostActiveUsers(db: DbOrTx, scope: ViewerScope, now: Date): Promise<{ name: string; sessions: number }[]> {
   const { rows } = await db.execute<{ name: string; sessions: number }>(sql`
     select coalesce(nullif(trim(u.first_name || ' ' || u.last_name), ''), u.email) as name, count(*)::int as sessions
       from login_sessions ls join users u on u.id = ls.user_id
@@ -212,7 +212,7 @@ export async function mostActiveUsers(db: DbOrTx, scope: ScheduleScope, now: Dat
   return rows;
 }
 
-const ownSignIns = (scope: ScheduleScope): SQL => (scope.instructorId == null ? sql`true` : sql`ls.user_id = ${scope.instructorId}`);
+const ownSignIns = (scope: ViewerScope): SQL => (scope.instructorId == null ? sql`true` : sql`ls.user_id = ${scope.instructorId}`);
 
 export type SchoolCounts = {
   totalStudents: number;
@@ -224,7 +224,7 @@ export type SchoolCounts = {
   classesToday: number;
 };
 
-export async function schoolCounts(db: DbOrTx, scope: ScheduleScope, today: string): Promise<SchoolCounts> {
+export async function schoolCounts(db: DbOrTx, scope: ViewerScope, today: string): Promise<SchoolCounts> {
   const { rows } = await db.execute<SchoolCounts>(sql`
     select (select count(*) from students)::int as "totalStudents",
            (select count(*) from students where status in ${ENROLLED})::int as "enrolledStudents",
@@ -251,7 +251,7 @@ export async function setupCounts(db: DbOrTx): Promise<SetupCounts> {
 }
 
 /** The 20 records changed last, with their student and course. */
-export async function latestRecords(db: DbOrTx, scope: ScheduleScope) {
+export async function latestRecords(db: DbOrTx, scope: ViewerScope) {
   return db
     .select({
       id: attendanceRecords.id,
@@ -279,7 +279,7 @@ export async function latestRecords(db: DbOrTx, scope: ScheduleScope) {
 export type CourseRate = { courseId: CourseColumns['id'] } & Pick<CourseColumns, 'courseName' | 'courseCode'> & { attended: number; total: number };
 
 /** Per course, meetings in (since, today]: attended and all records, for courses with at least `minRecords`. */
-export async function courseRates(db: DbOrTx, scope: ScheduleScope, d: { since: string; today: string; minRecords: number }): Promise<CourseRate[]> {
+export async function courseRates(db: DbOrTx, scope: ViewerScope, d: { since: string; today: string; minRecords: number }): Promise<CourseRate[]> {
   const { rows } = await db.execute<CourseRate>(sql`
     select c.id as "courseId", c.course_name as "courseName", c.course_code as "courseCode",
            coalesce(sum(t.records) filter (where t.status in ${ATTENDED}), 0)::int as attended, sum(t.records)::int as total
@@ -308,7 +308,7 @@ export type StudentStanding = Pick<RecordColumns, 'studentId' | 'scheduleId'> &
  * Per enrolled student and class with meetings in (since, today]: the last `lastN` statuses (newest
  * first), minutes attended and scheduled, and the minutes of the meetings still to come.
  */
-export async function studentStandings(db: DbOrTx, scope: ScheduleScope, d: { since: string; today: string; lastN: number }): Promise<StudentStanding[]> {
+export async function studentStandings(db: DbOrTx, scope: ViewerScope, d: { since: string; today: string; lastN: number }): Promise<StudentStanding[]> {
   const { rows } = await db.execute<StudentStanding>(sql`
     with per as (
       select a.student_id, a.schedule_id,
@@ -345,9 +345,9 @@ export async function studentStandings(db: DbOrTx, scope: ScheduleScope, d: { si
 // ---- Students at risk, as recorded after each day ----
 
 /** The scope as the daily record names it. */
-export const atRiskScopeKey = (scope: ScheduleScope) => (scope.instructorId == null ? 'school' : `instructor:${scope.instructorId}`);
+export const atRiskScopeKey = (scope: ViewerScope) => (scope.instructorId == null ? 'school' : `instructor:${scope.instructorId}`);
 
-export async function recordedStudentsAtRisk(db: DbOrTx, scope: ScheduleScope, asOf: string): Promise<number | null> {
+export async function recordedStudentsAtRisk(db: DbOrTx, scope: ViewerScope, asOf: string): Promise<number | null> {
   const [row] = await db
     .select({ students: studentsAtRiskDaily.students })
     .from(studentsAtRiskDaily)
@@ -356,12 +356,12 @@ export async function recordedStudentsAtRisk(db: DbOrTx, scope: ScheduleScope, a
 }
 
 /** Keeps the first figure recorded for a scope and day. */
-export async function recordStudentsAtRisk(db: DbOrTx, scope: ScheduleScope, asOf: string, students: number, now: Date): Promise<void> {
+export async function recordStudentsAtRisk(db: DbOrTx, scope: ViewerScope, asOf: string, students: number, now: Date): Promise<void> {
   await db.insert(studentsAtRiskDaily).values({ scopeKey: atRiskScopeKey(scope), asOf, students, recordedAt: now }).onConflictDoNothing();
 }
 
 /** The scopes whose dashboards show the trend: the school, and each instructor with an active class. */
-export async function dashboardScopes(db: DbOrTx): Promise<ScheduleScope[]> {
+export async function dashboardScopes(db: DbOrTx): Promise<ViewerScope[]> {
   const rows = await db.selectDistinct({ instructorId: schedules.instructorId }).from(schedules).where(eq(schedules.isActive, true));
   return [{ instructorId: null }, ...rows.filter((r) => r.instructorId != null).map((r) => ({ instructorId: r.instructorId }))];
 }

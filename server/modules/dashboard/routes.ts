@@ -12,10 +12,10 @@ import {
   statsSchema,
 } from '../../../common/dashboard.ts';
 import type { AppDeps } from '../../app-deps.ts';
-import { acknowledgeAlert, analytics, executiveSummary, gettingStarted, realTime, recentAttendance, scopeFor, stats } from './service.ts';
+import { acknowledgeAlert, analytics, executiveSummary, gettingStarted, realTime, recentAttendance, stats, viewerContext } from './service.ts';
 
 export function dashboardRoutes(deps: AppDeps): FastifyPluginAsyncZod {
-  const ctx = (req: FastifyRequest) => ({ db: deps.db, scope: scopeFor(req.user!), now: deps.clock.now(), viewerId: req.user!.id });
+  const ctx = (req: FastifyRequest) => viewerContext(deps.db, req.user!, deps.clock.now());
   const config = { action: 'dashboard:view' as const };
   return async (app) => {
     app.get('/api/dashboard/executive-summary', { config, schema: { response: { 200: executiveSummarySchema } } }, async (req) => executiveSummary(ctx(req), deps.responseTimes));

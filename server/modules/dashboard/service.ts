@@ -4,7 +4,8 @@ import type { AlertCounts, analyticsSchema, executiveSummarySchema, GettingStart
 import type { AppDeps } from '../../app-deps.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { addDays, localDate, localTimeOfDay } from '../../lib/school-time.ts';
-import { listActiveSessionsIn, scopeOfUser, type ScheduleScope } from '../qr-sessions/service.ts';
+import { viewerScope, type Viewer, type ViewerScope } from '../access/service.ts';
+import { listActiveSessionsIn } from '../qr-sessions/service.ts';
 import { effectiveNotifications, getSettings, schoolTimeZoneChoice } from '../settings/service.ts';
 import { notFound } from '../../lib/errors.ts';
 import { recordAudit } from '../audit-logs/service.ts';
@@ -30,12 +31,17 @@ import {
   todayCounts,
 } from './queries.ts';
 
-/** Instructors see their own classes; support staff and admins the whole school. */
-export type Scope = ScheduleScope;
-export const scopeFor = scopeOfUser;
+/**
+ * scope: what the viewer sees (the access module: instructors their own classes, support staff and
+ * admins the whole school). viewerId: the signed-in user, whose own notification switches decide
+ * whether alerts are raised.
+ */
+type Ctx = { db: DbOrTx; scope: ViewerScope; now: Date; viewerId: number };
 
-/** viewerId: the signed-in user, whose own notification switches decide whether alerts are raised. */
-type Ctx = { db: DbOrTx; scope: Scope; now: Date; viewerId: number };
+/** The dashboard's reads for this signed-in user. */
+export function viewerContext(db: DbOrTx, viewer: Viewer, now: Date): Ctx {
+  return { db, scope: viewerScope(viewer), now, viewerId: viewer.id };
+}
 /** The server's own response-time figures (plugins/response-times.ts), as buildApp hands them over. */
 type ResponseTimes = Pick<AppDeps['responseTimes'], 'average'>;
 const pct = (num: number, den: number) => (den > 0 ? Math.round((num / den) * 1000) / 10 : 0);
@@ -47,7 +53,7 @@ const LIST_MAX = 50;
 const NO_ALERTS: AlertsNow = { open: [], acknowledged: [], counts: { open: 0, high: 0, students: 0, acknowledged: 0 } satisfies AlertCounts };
 
 /** The viewer's alerts now, or none when they turned low-attendance alerts off (issue 17). */
-function alertsOf(db: DbOrTx, scope: Scope, today: string, now: Date, alertsOn: boolean): Promise<AlertsNow> {
+function alertsOf(db: DbOrTx, scope: ViewerScope, today: string, now: Date, alertsOn: boolean): Promise<AlertsNow> {
   return alertsOn ? alertsNow(db, scope, today, now) : Promise.resolve(NO_ALERTS);
 }
 
@@ -146,7 +152,7 @@ export async function realTime({ db, scope, now, viewerId }: Ctx, responseTimes:
   };
 }
 
-async function countStudentsAtRisk(db: DbOrTx, scope: Scope, asOf: string, now: Date): Promise<number> {
+async function countStudentsAtRisk(db: DbOrTx, scope: ViewerScope, asOf: string, now: Date): Promise<number> {
   return (await alertsNow(db, scope, asOf, now)).counts.students;
 }
 
@@ -154,7 +160,7 @@ async function countStudentsAtRisk(db: DbOrTx, scope: Scope, asOf: string, now: 
  * Students the rules named on a past day: as recorded after that day (by the daily job, or by the
  * first dashboard that needed it), so a later correction of older records does not rewrite history.
  */
-async function studentsAtRiskOn(db: DbOrTx, scope: Scope, asOf: string, now: Date): Promise<number> {
+async function studentsAtRiskOn(db: DbOrTx, scope: ViewerScope, asOf: string, now: Date): Promise<number> {
   const recorded = await recordedStudentsAtRisk(db, scope, asOf);
   if (recorded != null) return recorded;
   const students = await countStudentsAtRisk(db, scope, asOf, now);

@@ -7,6 +7,7 @@ import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import { publicBaseUrl } from '../../lib/public-url.ts';
 import { addDays, localDate, mondayOnOrBefore, zonedInstant } from '../../lib/school-time.ts';
+import { receivesWeeklyReport } from '../access/service.ts';
 import { complianceOverview } from '../compliance/service.ts';
 import { courseRatesByWeek, schoolStudentsAtRisk } from '../dashboard/service.ts';
 import { emailConfigured, queueEmails, unsubscribeUrl, type EmailMessage } from '../outbox/service.ts';
@@ -17,9 +18,6 @@ import { claimFact, selectExportCounts, selectImportCounts } from './queries.ts'
 type Recipient = { id: number; email: string };
 
 export type DigestDeps = { db: Db; config: Config; cipher: FieldCipher; clock: Clock };
-
-/** Who the weekly report is for. */
-const ADMIN_ROLES = new Set(['super_admin', 'it_admin']);
 
 /** The report goes out on Monday at this school-local time. */
 export const SEND_AT_MINUTES = 7 * 60;
@@ -170,7 +168,7 @@ export async function runWeeklyReport(deps: DigestDeps): Promise<number> {
   if (!period.due) return 0;
   return deps.db.transaction(async (tx) => {
     if (!(await claimFact(tx, `weekly-report:${period.week}`, now.toISOString()))) return 0;
-    const recipients = (await usersWantingEmail(tx, 'weeklyReports')).filter((u) => ADMIN_ROLES.has(u.role));
+    const recipients = (await usersWantingEmail(tx, 'weeklyReports')).filter(receivesWeeklyReport);
     if (recipients.length === 0) return 0;
     const figures = await weeklyFigures(tx, period, deps.clock);
     await queueEmails(tx, recipients.map((r) => reportEmail(deps, figures, r)));

@@ -8,7 +8,7 @@ import { csvDownloadHeaders, csvFromRows, csvText } from '../../lib/csv.ts';
 import { localDate, zonedIso } from '../../lib/school-time.ts';
 import { asDate } from '../../lib/sql-values.ts';
 import { recordAudit } from '../audit-logs/service.ts';
-import { analytics, scopeFor } from '../dashboard/service.ts';
+import { analytics, viewerContext } from '../dashboard/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { listAttendanceExportBatch, markRecordsSynced, type ExportFilter } from './queries.ts';
 
@@ -119,7 +119,7 @@ type AnalyticsRow = Partial<Record<(typeof ANALYTICS_EXPORT_COLUMNS)[number], st
  */
 export async function exportAnalytics(ctx: AnalyticsCtx): Promise<{ fileName: string; headers: Record<string, string>; body: string }> {
   const { db, user, now } = ctx;
-  const data = await analytics({ db, scope: scopeFor(user), now, viewerId: user.id });
+  const data = await analytics(viewerContext(db, user, now));
   const rows: AnalyticsRow[] = [
     ...data.performanceMetrics.map((m) => ({ section: 'Key Performance Indicators', item: m.metric, value: m.current, unit: m.unit, target: m.target, trend: m.trend })),
     ...data.attendanceTrends.map((d) => ({ section: 'Attendance Trends', date: d.date, value: d.attendanceRate, unit: '%', present: d.presentStudents, total: d.totalStudents })),

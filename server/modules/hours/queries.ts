@@ -1,10 +1,12 @@
-import { and, asc, count, desc, eq, exists, getTableColumns, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { BreakKind } from '../../../common/attendance.ts';
 import type { AttendanceStatus } from '../../../common/constants.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { attendanceBreaks, attendanceRecords, courses, meetingBreaks, makeUpSessions, programs, scheduleRosters, schedules, studentHoursTranscripts, studentLeaves, studentOpeningBalances, studentWithdrawals, students, users } from '../../db/schema/index.ts';
+import { studentsInScope } from '../../db/roster-membership.ts';
 import { userFullName } from '../../db/user-name.ts';
 import { likePattern } from '../../lib/paging.ts';
+import type { ViewerScope } from '../access/service.ts';
 
 // Reads and writes of the hours ledger. The ledger is a read model over other modules' tables
 // (rosters, schedules, records): decision 010 allows reads across tables, writes stay with their module.
@@ -28,22 +30,6 @@ export async function selectLedgerStudent(db: DbOrTx, studentId: number): Promis
   const [row] = await db.select(studentColumns).from(students).leftJoin(programs, eq(programs.id, students.programId)).where(eq(students.id, studentId));
   return row;
 }
-
-/** Is the student on the roster of a schedule this instructor teaches? */
-export async function isOnInstructorRoster(db: DbOrTx, studentId: number, instructorId: number): Promise<boolean> {
-  const [row] = await db
-    .select({ one: sql<number>`1` })
-    .from(scheduleRosters)
-    .innerJoin(schedules, eq(schedules.id, scheduleRosters.scheduleId))
-    .where(and(eq(scheduleRosters.studentId, studentId), eq(schedules.instructorId, instructorId)))
-    .limit(1);
-  return row != null;
-}
-
-const onInstructorRoster = (instructorId: number) =>
-  exists(
-    sql`(select 1 from ${scheduleRosters} r join ${schedules} s on s.id = r.schedule_id where r.student_id = ${students.id} and s.instructor_id = ${instructorId})`,
-  );
 
 export type LedgerScheduleRow = Pick<
   typeof schedules.$inferSelect,
@@ -167,14 +153,15 @@ export async function selectLedgerMakeUps(db: DbOrTx, studentIds: number[], asOf
 
 // ---- The program summary: one page of students, in SQL order ----
 
-export type HoursStudentFilter = { programId?: number; search?: string; instructorId?: number };
+/** `scope`: whose students (the access module's viewer scope; WHOLE_SCHOOL for the school's export). */
+export type HoursStudentFilter = { programId?: number; search?: string; scope: ViewerScope };
 const SORT_COLUMNS = { lastName: sql`lower(${students.lastName})`, firstName: sql`lower(${students.firstName})`, sisStudentId: students.sisStudentId };
 
 function summaryWhere(f: HoursStudentFilter): SQL | undefined {
   const pattern = f.search ? likePattern(f.search) : undefined;
   return and(
     f.programId != null ? eq(students.programId, f.programId) : undefined,
-    f.instructorId != null ? onInstructorRoster(f.instructorId) : undefined,
+    studentsInScope(students.id, f.scope),
     pattern
       ? or(ilike(students.firstName, pattern), ilike(students.lastName, pattern), ilike(students.sisStudentId, pattern), ilike(sql`${students.firstName} || ' ' || ${students.lastName}`, pattern))
       : undefined,

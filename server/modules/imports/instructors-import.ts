@@ -1,6 +1,7 @@
 import { ROLE_LABELS } from '../../../common/roles.ts';
 import { instructorProfiles, users as userTable } from '../../db/schema/index.ts';
 import { upsertRows } from '../../db/bulk-upsert.ts';
+import { isInstructor } from '../access/service.ts';
 import { allRows, copiedColumns, flagDuplicates, keysOf, syncDateColumn, type ImportHandler } from './handler.ts';
 import { linkUsersToSisIds, selectProfilesByEmployeeId, selectUsersByKeys } from './queries.ts';
 
@@ -58,7 +59,7 @@ export const planInstructors: ImportHandler = async ({ tx, sheet, problems, time
     const emailUser = email ? byEmail.get(email.toLowerCase()) : undefined;
     let t: UserRow | null = null;
     if (sisUser) {
-      if (sisUser.role !== 'instructor') {
+      if (!isInstructor(sisUser)) {
         problems.add(row, 'sisUserId', `sisUserId ${key} belongs to a ${ROLE_LABELS[sisUser.role]} account; only instructors are imported`, key);
         continue;
       }
@@ -68,7 +69,7 @@ export const planInstructors: ImportHandler = async ({ tx, sheet, problems, time
       }
       t = sisUser;
     } else if (emailUser) {
-      if (emailUser.role !== 'instructor') {
+      if (!isInstructor(emailUser)) {
         problems.add(row, 'email', `${email} is the login of a ${ROLE_LABELS[emailUser.role]} account; only instructors are imported`, email);
         continue;
       }

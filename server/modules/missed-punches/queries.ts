@@ -156,7 +156,7 @@ export async function setDecision(
   await tx.update(missedPunchRequests).set(d).where(eq(missedPunchRequests.id, id));
 }
 
-export type RequestFilter = { id?: number; status?: MissedPunchStatus; scheduleId?: number; date?: string; studentId?: number; instructorId?: number };
+export type RequestFilter = { id?: number; status?: MissedPunchStatus; scheduleId?: number; date?: string; studentId?: number; instructorId?: number | null };
 
 const requestColumns = {
   id: missedPunchRequests.id,
@@ -231,7 +231,7 @@ export async function countOpenRequests(db: DbOrTx, studentId: number): Promise<
 
 // ---- Exception rates ----
 
-export type ExceptionScope = { from?: string; to?: string; programId?: number; instructorId?: number; studentId?: number };
+export type ExceptionScope = { from?: string; to?: string; programId?: number; instructorId?: number | null; studentId?: number };
 export type ExceptionCountRow = { studentId: number; firstName: string; lastName: string; sisStudentId: string | null; meetings: number; exceptions: number };
 
 /**

@@ -19,11 +19,10 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { localDate, minutesOfDay, zonedInstant } from '../../lib/school-time.ts';
+import { assertMayDecideMissedPunch, assertMayReadStudent, assertMayUseSchedule, viewerScope } from '../access/service.ts';
 import { classWindow, correctMissedPunch, whyNotAMeeting } from '../attendance/service.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { closedDates } from '../calendar/service.ts';
-import { assertMayReadStudent } from '../hours/service.ts';
-import { assertCanUseSchedule } from '../schedules/service.ts';
 import { getSettings } from '../settings/service.ts';
 import {
   countOpenRequests,
@@ -324,19 +323,17 @@ const toRequest = (r: RequestListRow): MissedPunchRequest => ({
   recordId: r.recordId,
 });
 
-const instructorScope = (user: User) => (user.role === 'instructor' ? user.id : undefined);
-
 /**
  * GET /api/missed-punch-requests: a page of requests, newest meeting first. Instructors see their
  * own schedules' only (a schedule of another instructor named in the query: 403).
  */
 export async function listMissedPunchRequests(db: DbOrTx, user: User, q: MissedPunchListQuery): Promise<MissedPunchPage> {
-  if (q.scheduleId != null) await assertCanUseSchedule(db, user, q.scheduleId);
+  if (q.scheduleId != null) await assertMayUseSchedule(db, user, q.scheduleId);
   const pageSize = q.pageSize ?? 50;
   const page = q.page ?? 1;
   const { rows, total } = await selectRequestPage(
     db,
-    { status: q.status, scheduleId: q.scheduleId, date: q.date, studentId: q.studentId, instructorId: instructorScope(user) },
+    { status: q.status, scheduleId: q.scheduleId, date: q.date, studentId: q.studentId, instructorId: viewerScope(user).instructorId },
     { limit: pageSize, offset: (page - 1) * pageSize },
   );
   return { items: rows.map(toRequest), total };
@@ -352,7 +349,7 @@ async function requestView(db: DbOrTx, id: number): Promise<MissedPunchRequest> 
 async function pendingRequest(tx: DbOrTx, user: User, id: number) {
   const request = await lockRequest(tx, id);
   if (!request) throw notFound('Missed-punch request');
-  await assertCanUseSchedule(tx, user, request.scheduleId);
+  await assertMayDecideMissedPunch(tx, user, request);
   if (request.status !== 'pending') throw conflict(`This request was already ${request.status}`);
   return request;
 }
@@ -423,7 +420,7 @@ export async function declineMissedPunch(db: Db, user: User, id: number, reason:
  * rate, highest first. Instructors count their own schedules' meetings only.
  */
 export async function exceptionRates(db: DbOrTx, user: User, q: ExceptionRatesQuery): Promise<ExceptionRates> {
-  const rows = await selectExceptionCounts(db, { from: q.from, to: q.to, programId: q.programId, instructorId: instructorScope(user) }, true);
+  const rows = await selectExceptionCounts(db, { from: q.from, to: q.to, programId: q.programId, instructorId: viewerScope(user).instructorId }, true);
   return {
     from: q.from,
     to: q.to,

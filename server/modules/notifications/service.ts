@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { publicBaseUrl } from '../../lib/public-url.ts';
 import { addDays, localDate } from '../../lib/school-time.ts';
+import { hearsOfLowAttendanceIn } from '../access/service.ts';
 import { schoolAlerts } from '../dashboard/service.ts';
 import { emailConfigured, queueEmails, queueSms, readUnsubscribeToken, smsConfigured, unsubscribeUrl, type EmailMessage, type SmsMessage, type UnsubscribeTarget } from '../outbox/service.ts';
 import { getSettings, turnOffNotificationSwitch, usersWantingEmail } from '../settings/service.ts';
@@ -25,7 +26,6 @@ import {
 /** The dashboard's consecutive-absence rule, where a program has not set its own number. */
 export const DEFAULT_CONSECUTIVE_ABSENCES = 3;
 const RESEND_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
-const ADMIN_ROLES = new Set(['super_admin', 'it_admin']);
 
 type Ctx = { db: Db; config: Config; cipher: FieldCipher; clock: Clock };
 type Candidate = { studentId: number; scheduleId: number; rule: 'consecutive_absences' | 'student_rate' | 'cannot_reach_required'; words: string; absences: MeetingRow[] };
@@ -107,7 +107,7 @@ export async function sendLowAttendanceAlerts({ db, config, cipher, clock }: Ctx
         studentUrl: `${base}/students/${c.studentId}`,
         makeUpDeadlineDays: c.makeUpDeadlineDays ?? 14,
       };
-      const staff = recipients.filter((r) => ADMIN_ROLES.has(r.role) || r.id === c.instructorId);
+      const staff = recipients.filter((r) => hearsOfLowAttendanceIn(r, c));
       const emails: EmailMessage[] = staff.map((r) => {
         const unsubscribe = unsubscribeUrl(config, cipher, { userId: r.id, switch: 'lowAttendanceAlerts' });
         return { kind: 'low_attendance', to: r.email, userId: r.id, studentId: c.studentId, unsubscribeUrl: unsubscribe, ...alertEmailToStaff(facts, r.firstName, unsubscribe) };

@@ -26,11 +26,12 @@ import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { pgError } from '../../lib/db-errors.ts';
-import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import { localDate, localTimeOfDay, minutesOfDay, zonedInstant } from '../../lib/school-time.ts';
 import { isLoopbackHost, networkBaseUrls } from '../../lib/network-addresses.ts';
+import { assertMayRunSession, viewerScope, type ViewerScope } from '../access/service.ts';
 import { recordAudit } from '../audit-logs/service.ts';
-import { assertCanUseSchedule, whyNotMeetingOn } from '../schedules/service.ts';
+import { usableSchedule, whyNotMeetingOn } from '../schedules/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { beginCodeAttempt, type CodeAttempt } from './code-attempts.ts';
 import {
@@ -57,10 +58,6 @@ export type { PassFacts } from './tokens.ts';
 export type { MeetingBreakRow, RecentMeeting, SessionRow } from './queries.ts';
 
 type User = { id: number; role: Role };
-/** Which schedules a read covers: one instructor's, or (null) the whole school's. */
-export type ScheduleScope = { instructorId: number | null };
-/** Instructors see their own classes; support staff and administrators the whole school. */
-export const scopeOfUser = (user: User): ScheduleScope => ({ instructorId: user.role === 'instructor' ? user.id : null });
 
 const EXPIRING_MS = CLOSING_WARNING_MINUTES * 60_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -118,10 +115,6 @@ export async function findPublicSession(db: DbOrTx, sessionId: string): Promise<
   return isSessionUuid(sessionId) ? sessionByUuid(db, sessionId) : null;
 }
 
-function assertOwnSession(user: User, s: SessionRow) {
-  if (user.role === 'instructor' && s.instructorId !== user.id) throw forbidden('This session belongs to another instructor');
-}
-
 /** Close sessions past their expiry so the one-open-session-per-schedule rule lets a new one start. */
 export async function closeExpiredSessions(db: DbOrTx, now: Date, scheduleId?: number): Promise<number> {
   return closeExpired(db, now, scheduleId);
@@ -144,7 +137,7 @@ function offHours(schedule: Pick<Schedule, 'courseName' | 'startTime' | 'endTime
 
 /** What the start check reads: the schedule, the school's date and zone, and why the class does not meet now (or null). */
 async function meetingNow(db: DbOrTx, user: User, scheduleId: number, now: Date) {
-  const schedule = await assertCanUseSchedule(db, user, scheduleId);
+  const schedule = await usableSchedule(db, user, scheduleId);
   const { attendance } = await getSettings(db);
   const sessionDate = localDate(now, attendance.timeZone);
   const warning = (await whyNotMeetingOn(db, scheduleId, sessionDate)) ?? offHours(schedule, localTimeOfDay(now, attendance.timeZone));
@@ -213,11 +206,11 @@ async function openSession(
 
 /** Open sessions the user may see: an instructor's own, everyone's for staff. */
 export async function listActiveSessions(db: DbOrTx, user: User, now: Date): Promise<QrSessionAnswer[]> {
-  return listActiveSessionsIn(db, scopeOfUser(user), now);
+  return listActiveSessionsIn(db, viewerScope(user), now);
 }
 
 /** Open sessions of a scope's schedules, newest first (the dashboard reads them by its scope). */
-export async function listActiveSessionsIn(db: DbOrTx, scope: ScheduleScope, now: Date): Promise<QrSessionAnswer[]> {
+export async function listActiveSessionsIn(db: DbOrTx, scope: ViewerScope, now: Date): Promise<QrSessionAnswer[]> {
   const rows = await openSessions(db, now, scope.instructorId);
   return rows.map((r) => toQrSession(r, now));
 }
@@ -413,6 +406,6 @@ export async function endedMeetingBreaksOf(db: DbOrTx, meeting: Meeting): Promis
 export async function runnableSession(db: DbOrTx, user: User, ref: string): Promise<SessionRow> {
   const s = await findSession(db, ref);
   if (!s) throw notFound('Session');
-  assertOwnSession(user, s);
+  assertMayRunSession(user, s);
   return s;
 }

@@ -54,7 +54,7 @@ function selectScheduleRows(db: DbOrTx, where: SQL | undefined) {
 
 export type ScheduleRow = Awaited<ReturnType<typeof selectScheduleRows>>[number];
 
-export async function selectSchedules(db: DbOrTx, opts: { instructorId?: number; search?: string }): Promise<ScheduleRow[]> {
+export async function selectSchedules(db: DbOrTx, opts: { instructorId?: number | null; search?: string }): Promise<ScheduleRow[]> {
   const filters: SQL[] = [];
   if (opts.instructorId != null) filters.push(eq(schedules.instructorId, opts.instructorId));
   if (opts.search) {

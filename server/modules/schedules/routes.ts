@@ -15,7 +15,7 @@ import { dbId, idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import {
   addToRoster,
-  assertCanUseSchedule,
+  usableSchedule,
   createSchedule,
   listInstructorSchedules,
   listRosterFor,
@@ -51,7 +51,7 @@ export function schedulesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (req) => listInstructorSchedules(deps.db, req.user!, req.params.userId),
     );
     app.get('/api/schedules/:id', { config: { action: 'schedules:view' }, schema: { params: idParam, response: { 200: scheduleSchema } } }, async (req) =>
-      assertCanUseSchedule(deps.db, req.user!, req.params.id),
+      usableSchedule(deps.db, req.user!, req.params.id),
     );
     app.post('/api/schedules', { config: { action: 'schedules:manage' }, schema: { body: scheduleCreateSchema, response: { 201: scheduleSchema } } }, async (req, reply) =>
       reply.status(201).send(await createSchedule(deps.db, req.body, ctx(req))),

@@ -20,8 +20,9 @@ import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { withUniqueFields } from '../../lib/db-errors.ts';
-import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
+import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { dayOfWeek, localDate } from '../../lib/school-time.ts';
+import { assertMayListSchedulesOf, assertMayUseSchedule, viewerScope } from '../access/service.ts';
 import { changedFields, recordAudit } from '../audit-logs/service.ts';
 import { listClosures } from '../calendar/service.ts';
 import { getCourse } from '../courses/service.ts';
@@ -76,11 +77,12 @@ const toWrite = (input: Input & { breaks: ScheduleBreak[] }, cohortNumber: numbe
   breaks: inOrder(input.breaks),
 });
 
-export async function listSchedules(db: DbOrTx, opts: { instructorId?: number; search?: string } = {}): Promise<Schedule[]> {
+async function listSchedules(db: DbOrTx, opts: { instructorId?: number | null; search?: string } = {}): Promise<Schedule[]> {
   return (await selectSchedules(db, opts)).map(toSchedule);
 }
 
-export async function getSchedule(db: DbOrTx, id: number): Promise<Schedule> {
+/** A schedule by id, unchecked (404 when there is none): callers outside go through usableSchedule. */
+async function getSchedule(db: DbOrTx, id: number): Promise<Schedule> {
   const row = await selectScheduleById(db, id);
   if (!row) throw notFound('Schedule');
   return toSchedule(row);
@@ -88,19 +90,19 @@ export async function getSchedule(db: DbOrTx, id: number): Promise<Schedule> {
 
 /** The schedules list: instructors get their own, admins and support staff the whole school. */
 export async function listVisibleSchedules(db: DbOrTx, user: { id: number; role: Role }, search?: string): Promise<Schedule[]> {
-  return listSchedules(db, { search, instructorId: user.role === 'instructor' ? user.id : undefined });
+  return listSchedules(db, { search, instructorId: viewerScope(user).instructorId });
 }
 
 /** One instructor's schedules; an instructor may ask only for their own. */
 export async function listInstructorSchedules(db: DbOrTx, user: { id: number; role: Role }, instructorId: number): Promise<Schedule[]> {
-  if (user.role === 'instructor' && instructorId !== user.id) throw forbidden('Instructors can list only their own schedules');
+  assertMayListSchedulesOf(user, instructorId);
   return listSchedules(db, { instructorId });
 }
 
-/** Instructors see and run only their own schedules; admins any. */
-export async function assertCanUseSchedule(db: DbOrTx, user: { id: number; role: Role }, scheduleId: number): Promise<Schedule> {
+/** The schedule, for a user who may use it (the access module: instructors their own; 404, then 403). */
+export async function usableSchedule(db: DbOrTx, user: { id: number; role: Role }, scheduleId: number): Promise<Schedule> {
   const schedule = await getSchedule(db, scheduleId);
-  if (user.role === 'instructor' && schedule.instructorId !== user.id) throw forbidden('This schedule belongs to another instructor');
+  await assertMayUseSchedule(db, user, schedule);
   return schedule;
 }
 
@@ -204,13 +206,13 @@ export async function updateSchedule(db: Db, id: number, input: Input, ctx: Ctx)
 
 export type RosterEntry = Awaited<ReturnType<typeof selectRoster>>[number];
 
-export async function listRoster(db: DbOrTx, scheduleId: number): Promise<RosterEntry[]> {
+async function listRoster(db: DbOrTx, scheduleId: number): Promise<RosterEntry[]> {
   return selectRoster(db, scheduleId);
 }
 
 /** A schedule's roster, for someone who may use the schedule. */
 export async function listRosterFor(db: DbOrTx, user: { id: number; role: Role }, scheduleId: number): Promise<RosterEntry[]> {
-  await assertCanUseSchedule(db, user, scheduleId);
+  await assertMayUseSchedule(db, user, scheduleId);
   return listRoster(db, scheduleId);
 }
 
@@ -257,7 +259,7 @@ async function meetingsOn(db: DbOrTx, opts: Parameters<typeof selectMeetingsOn>[
 export async function listTodaysClasses(db: DbOrTx, user: { id: number; role: Role }, clock: Clock): Promise<TodayClasses> {
   const now = clock.now();
   const date = localDate(now, (await getSettings(db)).attendance.timeZone);
-  const rows = await meetingsOn(db, { date, now, instructorId: user.role === 'instructor' ? user.id : null });
+  const rows = await meetingsOn(db, { date, now, instructorId: viewerScope(user).instructorId });
   return {
     date,
     classes: rows.map(({ programId: _p, openSessionId, openSessionExpiresAt, sessionsToday, ...r }) => ({

@@ -13,7 +13,7 @@ import { escapeHtml } from '../../lib/html.ts';
 import { publicBaseUrl } from '../../lib/public-url.ts';
 import { studentT } from '../../lib/student-i18n.ts';
 import { hoursBody, missedPunchBody, requestForm, studentPage, type FormErrors, type MissedPunchNotice, type MissedPunchRefusal } from './pages.ts';
-import { hoursOfStudent, ledgerStudent, schoolName } from '../hours/service.ts';
+import { hoursOfStudentUnchecked, ledgerStudentUnchecked, schoolName } from '../hours/service.ts';
 import { fileMissedPunch, missedMeetingsOfDevice, missedMeetingsOfStudent, type Filer, type MissedMeeting } from '../missed-punches/service.ts';
 import { emailConfigured, queueEmails } from '../outbox/service.ts';
 import { SCAN_PAGES_PATH, checkInDevice, type CheckInDevice } from '../qr-sessions/service.ts';
@@ -93,9 +93,10 @@ async function linkedStudent(deps: StudentHoursDeps, token: string): Promise<{ s
 export async function hoursByLink(deps: StudentHoursDeps, token: string): Promise<StudentHoursView | null> {
   const link = await linkedStudent(deps, token);
   if (!link) return null;
-  const student = await ledgerStudent(deps.db, link.studentId);
+  // The link is the reader's right to these hours (no staff role to check).
+  const student = await ledgerStudentUnchecked(deps.db, link.studentId);
   if (!student) return null;
-  const hours = await hoursOfStudent(deps.db, student, {}, deps.clock);
+  const hours = await hoursOfStudentUnchecked(deps.db, student, {}, deps.clock);
   const { totals } = hours;
   return {
     firstName: student.firstName,

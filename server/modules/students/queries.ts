@@ -1,19 +1,16 @@
-import { and, count, eq, exists, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { StudentListQuery, StudentSortKey } from '../../../common/students.ts';
 import { MAX_INT32, type ListQuery } from '../../../common/validation.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { attendanceRecords, programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
+import { studentsInScope } from '../../db/roster-membership.ts';
+import { attendanceRecords, programs, students } from '../../db/schema/index.ts';
 import { likePattern } from '../../lib/paging.ts';
+import type { ViewerScope } from '../access/service.ts';
 
 // Reads and writes of the students module: each takes the database or a transaction first, and a scope.
-
-/**
- * Which students a reader may see (need-to-know): every student, or only those on the roster of a
- * schedule the instructor teaches. Passed from the route through the service to the query, so a
- * read is limited in SQL, never by pretending to be another user.
- */
-export type StudentScope = { kind: 'all' } | { kind: 'rosters-of'; instructorId: number };
-export const ALL_STUDENTS: StudentScope = { kind: 'all' };
+// The scope (the access module's ViewerScope: every student, or only those on the roster of a
+// schedule the instructor teaches) is passed from the route through the service to the query, so a
+// read is limited in SQL, never by pretending to be another user.
 
 type StudentColumns = typeof students.$inferSelect;
 export type StudentRow = Pick<
@@ -41,18 +38,6 @@ const rowColumns = {
       (select max(a.session_date)::text from attendance_records a where a.student_id = ${students.id} and a.status in ('present', 'late', 'incomplete')),
       (select max(m.session_date)::text from make_up_sessions m where m.student_id = ${students.id})) end`,
 };
-
-/** The scope as a condition on `students` (undefined: no condition). */
-function inScope(db: DbOrTx, scope: StudentScope): SQL | undefined {
-  if (scope.kind === 'all') return undefined;
-  return exists(
-    db
-      .select({ one: sql`1` })
-      .from(scheduleRosters)
-      .innerJoin(schedules, eq(schedules.id, scheduleRosters.scheduleId))
-      .where(and(eq(scheduleRosters.studentId, students.id), eq(schedules.instructorId, scope.instructorId))),
-  );
-}
 
 /** Search across full name (either order), e-mail, SIS id and the internal id. */
 function matching(search: string | undefined): SQL | undefined {
@@ -97,8 +82,8 @@ function orderOf(q: ListQuery): SQL[] {
  * One page of the students in scope (all of them without page/pageSize), searched, filtered and sorted in
  * the database, with the total of the search in scope for X-Total-Count.
  */
-export async function listStudentRows(db: DbOrTx, q: StudentListQuery, scope: StudentScope): Promise<{ rows: StudentRow[]; total: number }> {
-  const where = and(matching(q.search), filtered(q), inScope(db, scope));
+export async function listStudentRows(db: DbOrTx, q: StudentListQuery, scope: ViewerScope): Promise<{ rows: StudentRow[]; total: number }> {
+  const where = and(matching(q.search), filtered(q), studentsInScope(students.id, scope));
   const pageSize = q.pageSize ?? 50;
   const page = q.page ?? (q.pageSize ? 1 : undefined);
   const query = db
@@ -118,12 +103,12 @@ export async function listStudentRows(db: DbOrTx, q: StudentListQuery, scope: St
 }
 
 /** One student, if in scope. */
-export async function findStudentRow(db: DbOrTx, id: number, scope: StudentScope): Promise<StudentRow | null> {
+export async function findStudentRow(db: DbOrTx, id: number, scope: ViewerScope): Promise<StudentRow | null> {
   const [row] = await db
     .select(rowColumns)
     .from(students)
     .leftJoin(programs, eq(programs.id, students.programId))
-    .where(and(eq(students.id, id), inScope(db, scope)))
+    .where(and(eq(students.id, id), studentsInScope(students.id, scope)))
     .limit(1);
   return row ?? null;
 }

@@ -5,12 +5,12 @@ import { can } from '../../../common/permissions.ts';
 import { studentExportQuerySchema, studentInputSchema, studentListQuerySchema, studentSchema } from '../../../common/students.ts';
 import { TOTAL_COUNT_HEADER, idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
-import { createStudent, deleteStudent, exportStudents, getStudent, listStudents, studentScopeFor, updateStudent } from './service.ts';
+import { createStudent, deleteStudent, exportStudents, getStudent, listStudents, studentReader, updateStudent } from './service.ts';
 
 export function studentsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const showSsn = (req: FastifyRequest) => can(req.user!.role, 'students:view-ssn');
   // Reads are limited to what the signed-in user needs to know (instructors: their rosters).
-  const reader = (req: FastifyRequest) => ({ scope: studentScopeFor(req.user!), showSsn: showSsn(req) });
+  const reader = (req: FastifyRequest) => studentReader(req.user!, showSsn(req));
   const ctx = (req: FastifyRequest) => ({ actorId: req.user!.id, role: req.user!.role, ip: req.ip, clock: deps.clock, cipher: deps.cipher, showSsn: showSsn(req) });
 
   return async (app) => {

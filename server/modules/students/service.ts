@@ -11,11 +11,11 @@ import { withUniqueFields } from '../../lib/db-errors.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { maskSsn, type FieldCipher } from '../../lib/field-cipher.ts';
 import { localDate } from '../../lib/school-time.ts';
+import { viewerScope, WHOLE_SCHOOL, type Viewer, type ViewerScope } from '../access/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { changedFields, recordAudit } from '../audit-logs/service.ts';
 import { addStudentToProgramRosters } from '../schedules/service.ts';
 import {
-  ALL_STUDENTS,
   deleteStudentRow,
   findStudentRow,
   hasAttendanceHistory,
@@ -27,7 +27,6 @@ import {
   updateStudentRow,
   updateStudentStatusRow,
   type StudentRow,
-  type StudentScope,
   type StudentWrite,
 } from './queries.ts';
 
@@ -42,15 +41,18 @@ function toStudent(r: StudentRow, showSsn: boolean): Student {
 }
 
 /** Who reads, as the reads need it: which students they may see, and whether the masked SSN shows. */
-export type StudentReader = { scope: StudentScope; showSsn: boolean };
+export type StudentReader = { scope: ViewerScope; showSsn: boolean };
 
 /**
- * Need-to-know: instructors see the students on the rosters of the schedules they teach; support
- * staff and administrators see every student.
+ * The reader a signed-in user is. Need-to-know (the access module's viewer scope): instructors see
+ * the students on the rosters of the schedules they teach; support staff and administrators every student.
  */
-export function studentScopeFor(user: { id: number; role: Role }): StudentScope {
-  return user.role === 'instructor' ? { kind: 'rosters-of', instructorId: user.id } : ALL_STUDENTS;
+export function studentReader(user: Viewer, showSsn: boolean): StudentReader {
+  return { scope: viewerScope(user), showSsn };
 }
+
+/** After a write the permission table admitted, the student is read back unchecked (whole school): the writer just wrote it. */
+const UNCHECKED = { scope: WHOLE_SCHOOL };
 
 /**
  * Search across name, e-mail, internal and SIS ids, filtered by program and status; sorted and paged in the database so the list
@@ -149,7 +151,7 @@ export async function createStudent(db: Db, given: Input, ctx: Ctx): Promise<Stu
       await addStudentToProgramRosters(tx, id, input.programId, today);
     }
     await recordAudit(tx, { userId: ctx.actorId, action: 'Create', tableName: 'students', recordId: id, ipAddress: ctx.ip, newValues: auditable(input) });
-    return getStudent(tx, id, { scope: ALL_STUDENTS, showSsn: ctx.showSsn });
+    return getStudent(tx, id, { ...UNCHECKED, showSsn: ctx.showSsn });
   });
 }
 
@@ -157,7 +159,7 @@ export async function updateStudent(db: Db, id: number, input: Input, ctx: Ctx):
   if (input.socialSecurityNumber !== undefined && !ctx.showSsn) throw badRequest('Only administrators may change an SSN', [{ field: 'socialSecurityNumber', message: 'Not allowed for your role' }]);
   return db.transaction(async (tx) => {
     if (!(await lockStudent(tx, id))) throw notFound('Student');
-    const before = await getStudent(tx, id, { scope: ALL_STUDENTS, showSsn: false });
+    const before = await getStudent(tx, id, { ...UNCHECKED, showSsn: false });
     assertStatusChange(ctx.role, before.status as StudentStatus, input.status);
     await assertProgramExists(tx, input.programId);
     await withUniqueFields(() => updateStudentRow(tx, id, columns(input, ctx)), UNIQUE);
@@ -167,7 +169,7 @@ export async function updateStudent(db: Db, id: number, input: Input, ctx: Ctx):
     const diff = changedFields(before as unknown as Record<string, unknown>, comparable as Record<string, unknown>);
     if (input.socialSecurityNumber !== undefined) (diff.newValues as Record<string, unknown>).socialSecurityNumber = input.socialSecurityNumber ? '(set)' : '(cleared)';
     await recordAudit(tx, { userId: ctx.actorId, action: 'Update', tableName: 'students', recordId: id, ipAddress: ctx.ip, ...diff });
-    return getStudent(tx, id, { scope: ALL_STUDENTS, showSsn: ctx.showSsn });
+    return getStudent(tx, id, { ...UNCHECKED, showSsn: ctx.showSsn });
   });
 }
 
@@ -175,7 +177,7 @@ export async function updateStudent(db: Db, id: number, input: Input, ctx: Ctx):
 export async function deleteStudent(db: Db, id: number, ctx: Omit<Ctx, 'cipher' | 'showSsn'>): Promise<void> {
   await db.transaction(async (tx) => {
     if (!(await lockStudent(tx, id))) throw notFound('Student');
-    const before = await getStudent(tx, id, { scope: ALL_STUDENTS, showSsn: false });
+    const before = await getStudent(tx, id, { ...UNCHECKED, showSsn: false });
     if (await hasAttendanceHistory(tx, id)) throw conflict(STUDENT_HAS_ATTENDANCE);
     await deleteStudentRow(tx, id);
     await recordAudit(tx, { userId: ctx.actorId, action: 'Delete', tableName: 'students', recordId: id, ipAddress: ctx.ip, oldValues: before });

@@ -7,6 +7,7 @@ import { withUniqueFields } from '../../lib/db-errors.ts';
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { assertPasswordAllowed } from '../../lib/password-rules.ts';
 import { hashPassword } from '../../lib/passwords.ts';
+import { isSuperAdmin, mayChangeRoleOf, mayManageRole } from '../access/service.ts';
 import { changedFields, recordAudit } from '../audit-logs/service.ts';
 import {
   activeInstructorExists,
@@ -62,7 +63,7 @@ function newPasswordToken(now: Date) {
 
 /** Create a local user with no password and a one-time set-password link (7 days). */
 export async function createUser(db: Db, actor: Actor, input: UserInput, meta: Meta) {
-  if (actor.role !== 'super_admin' && input.role === 'super_admin') throw forbidden(IT_ADMIN_SUPER);
+  if (!mayManageRole(actor, input.role)) throw forbidden(IT_ADMIN_SUPER);
   const now = meta.clock.now();
   const t = newPasswordToken(now);
   return db.transaction(async (tx) => {
@@ -79,9 +80,9 @@ export async function updateUser(db: Db, actor: Actor, id: number, input: UserIn
   return db.transaction(async (tx) => {
     await lockSuperAdmins(tx);
     const before = await getUserForUpdate(tx, id);
-    if (actor.role !== 'super_admin' && (before.role === 'super_admin' || input.role === 'super_admin')) throw forbidden(IT_ADMIN_SUPER);
-    if (id === actor.id && input.role !== before.role) throw forbidden(OWN_ROLE);
-    if (before.role === 'super_admin' && input.role !== 'super_admin' && before.isActive && (await countActiveSuperAdmins(tx)) <= 1) {
+    if (!mayManageRole(actor, before.role) || !mayManageRole(actor, input.role)) throw forbidden(IT_ADMIN_SUPER);
+    if (!mayChangeRoleOf(actor, id, before.role, input.role)) throw forbidden(OWN_ROLE);
+    if (isSuperAdmin(before) && !isSuperAdmin(input) && before.isActive && (await countActiveSuperAdmins(tx)) <= 1) {
       throw badRequest(LAST_SUPER_ADMIN, [{ field: 'role', message: LAST_SUPER_ADMIN }]);
     }
     const row = await withUniqueFields(() => updateUserRow(tx, id, { ...input, updatedAt: meta.clock.now() }), UNIQUE);
@@ -96,9 +97,9 @@ export async function setUserActive(db: Db, actor: Actor, id: number, active: bo
   return db.transaction(async (tx) => {
     await lockSuperAdmins(tx);
     const before = await getUserForUpdate(tx, id);
-    if (actor.role !== 'super_admin' && before.role === 'super_admin') throw forbidden(IT_ADMIN_SUPER);
+    if (!mayManageRole(actor, before.role)) throw forbidden(IT_ADMIN_SUPER);
     if (!active && id === actor.id) throw badRequest(SELF_DEACTIVATE);
-    if (!active && before.role === 'super_admin' && before.isActive && (await countActiveSuperAdmins(tx)) <= 1) throw badRequest(LAST_SUPER_ADMIN);
+    if (!active && isSuperAdmin(before) && before.isActive && (await countActiveSuperAdmins(tx)) <= 1) throw badRequest(LAST_SUPER_ADMIN);
     const row = await updateUserRow(tx, id, { isActive: active, updatedAt: meta.clock.now() });
     if (!active) await endAllLoginSessions(tx, id, meta.clock.now());
     await recordAudit(tx, {
@@ -119,7 +120,7 @@ export async function setUserActive(db: Db, actor: Actor, id: number, active: bo
 export async function issuePasswordLink(db: Db, actor: Actor, id: number, meta: Meta) {
   return db.transaction(async (tx) => {
     const before = await getUserForUpdate(tx, id);
-    if (actor.role !== 'super_admin' && before.role === 'super_admin') throw forbidden(IT_ADMIN_SUPER);
+    if (!mayManageRole(actor, before.role)) throw forbidden(IT_ADMIN_SUPER);
     const t = newPasswordToken(meta.clock.now());
     await updateUserRow(tx, id, { passwordTokenHash: t.hash, passwordTokenExpiresAt: t.expiresAt });
     await recordAudit(tx, { userId: actor.id, action: 'Update', tableName: 'users', recordId: id, ipAddress: meta.ip, newValues: { passwordLinkIssued: true }, always: true });
