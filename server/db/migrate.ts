@@ -3,6 +3,7 @@ import path from 'node:path';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { PROJECT_ROOT } from '../lib/project-root.ts';
 import type { Db } from './client.ts';
+import { SINGLE_LOCKS } from './advisory-locks.ts';
 
 // The committed SQL, read from the checkout both in development and from the compiled server.
 export const MIGRATIONS_FOLDER = path.join(PROJECT_ROOT, 'server', 'db', 'migrations');
@@ -11,10 +12,10 @@ export const MIGRATIONS_FOLDER = path.join(PROJECT_ROOT, 'server', 'db', 'migrat
 export async function migrateDatabase(db: Db): Promise<void> {
   const client = await db.$client.connect();
   try {
-    await client.query('select pg_advisory_lock(727001)');
+    await client.query('select pg_advisory_lock($1)', [SINGLE_LOCKS.migrate]);
     await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
   } finally {
-    await client.query('select pg_advisory_unlock(727001)').catch(() => {});
+    await client.query('select pg_advisory_unlock($1)', [SINGLE_LOCKS.migrate]).catch(() => {});
     client.release();
   }
 }

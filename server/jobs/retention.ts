@@ -5,6 +5,7 @@ import type { Clock } from '../lib/clock.ts';
 import { purgeAuditEntriesBefore, recordAudit } from '../modules/audit-logs/service.ts';
 import { freezeHoursOfExitedStudents } from '../modules/hours/service.ts';
 import { getSettings } from '../modules/settings/service.ts';
+import { SINGLE_LOCKS } from '../db/advisory-locks.ts';
 
 export type RetentionResult = { cutoff: string; removed: Record<string, number>; hoursTranscriptsFrozen: number };
 
@@ -27,7 +28,7 @@ export async function purgeExpiredData(db: Db, clock: Clock): Promise<RetentionR
   // connection cannot. Two instances freezing at once write each transcript once (on conflict).
   const transcripts = await freezeHoursOfExitedStudents(db, cutoffDate, now);
   return db.transaction(async (tx) => {
-    const { rows: lock } = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(727004) as locked`);
+    const { rows: lock } = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${SINGLE_LOCKS.retention}) as locked`);
     if (!lock[0]?.locked) return null;
     const count = async (q: Promise<{ rowCount: number | null }>) => (await q).rowCount ?? 0;
     const exitedBeforeCutoff = tx.select({ id: studentHoursTranscripts.studentId }).from(studentHoursTranscripts).where(lt(studentHoursTranscripts.exitDate, cutoffDate));

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
+import { LOCK_CLASSES } from '../db/advisory-locks.ts';
 
 /**
  * Which Muster instances are running on this database, told by PostgreSQL itself: every instance
@@ -8,7 +9,7 @@ import type { DbOrTx } from '../db/client.ts';
  * when the process stops, crashes or loses its connection, so a count of the other holders is a
  * count of live instances, with no heartbeat table and no clock to trust.
  */
-const LOCK_CLASS = 727102;
+const LOCK_CLASS = LOCK_CLASSES.instancePresence;
 const LOCK_ID = 1;
 
 export type Presence = {

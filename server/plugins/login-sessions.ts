@@ -6,6 +6,7 @@ import type { DbOrTx } from '../db/client.ts';
 import { loginSessions, schoolSettings } from '../db/schema/index.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { SessionUser } from './request-context.ts';
+import { NAMED_LOCK_CLASSES } from '../db/advisory-locks.ts';
 
 export const SESSION_COOKIE = 'muster_session';
 // lastSeenAt is refreshed at most this often, so busy pages do not write on every request.
@@ -44,7 +45,7 @@ export async function createLoginSession(
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const id = hashToken(token);
-  await db.execute(sql`select pg_advisory_xact_lock(hashtext('login-sessions'), ${userId})`);
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext(${NAMED_LOCK_CLASSES.loginSessions}), ${userId})`);
   await db.insert(loginSessions).values({
     id,
     userId,

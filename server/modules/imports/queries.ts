@@ -4,12 +4,13 @@ import type { DbOrTx } from '../../db/client.ts';
 import { coursePrerequisites, courses, fileUploads, instructorProfiles, programs, scheduleRosters, schedules, students, users, wizardProgress } from '../../db/schema/index.ts';
 import type { RowProblem } from '../../lib/errors.ts';
 import { anyOf } from '../../db/bulk-upsert.ts';
+import { LOCK_CLASSES } from '../../db/advisory-locks.ts';
 
 export type WizardProgressRow = Pick<typeof wizardProgress.$inferSelect, 'currentStep' | 'completedSteps'>;
 
 /** One import of a type (a wizard step) at a time, so the checks still hold when the rows are written. */
 export async function lockImportType(tx: DbOrTx, step: number): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(727100, ${step})`);
+  await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASSES.importStep}, ${step})`);
 }
 
 // ---- The upload log (file_uploads). ----

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
+import { NAMED_LOCK_CLASSES } from '../../db/advisory-locks.ts';
 
 export type MeetingRow = { id: number; studentId: number; scheduleId: number; sessionDate: string; status: string };
 
@@ -66,7 +67,7 @@ export async function selectAlertContext(db: DbOrTx, pairs: { studentId: number;
 
 /** Serialise alert decisions for one student and rule across instances, until the transaction ends. */
 export async function lockStudentRule(db: DbOrTx, studentId: number, rule: string): Promise<void> {
-  await db.execute(sql`select pg_advisory_xact_lock(hashtext('student-alert'), hashtext(${`${studentId}:${rule}`}))`);
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext(${NAMED_LOCK_CLASSES.studentAlert}), hashtext(${`${studentId}:${rule}`}))`);
 }
 
 export async function firedWithin(db: DbOrTx, studentId: number, rule: string, since: Date): Promise<boolean> {

@@ -1,6 +1,7 @@
 import { and, count, eq, gt, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { studentHoursLinks, students } from '../../db/schema/index.ts';
+import { NAMED_LOCK_CLASSES } from '../../db/advisory-locks.ts';
 
 /** The student whose ID (case-insensitive, like check-in) and e-mail on file (case-insensitive) both match. */
 export async function selectStudentByIdAndEmail(db: DbOrTx, sisStudentId: string, email: string): Promise<{ id: number; firstName: string; email: string } | undefined> {
@@ -14,7 +15,7 @@ export async function selectStudentByIdAndEmail(db: DbOrTx, sisStudentId: string
 
 /** Serialises link requests for one student across instances, for the rest of the transaction. */
 export async function lockStudentLinks(tx: DbOrTx, studentId: number): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('student-hours-link'), ${studentId})`);
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${NAMED_LOCK_CLASSES.studentHoursLink}), ${studentId})`);
 }
 
 export async function countLinksSince(db: DbOrTx, studentId: number, since: Date): Promise<number> {

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { loginSessions, users } from '../../db/schema/index.ts';
+import { SINGLE_LOCKS } from '../../db/advisory-locks.ts';
 
 /** What the API shows of a user: never the password hash or token. */
 const publicColumns = {
@@ -27,7 +28,7 @@ export async function selectUserForUpdate(tx: DbOrTx, id: number): Promise<Publi
 
 /** Serialises role changes so two admins cannot demote the last two super_admins at once. */
 export async function lockSuperAdmins(tx: DbOrTx): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(727010)`);
+  await tx.execute(sql`select pg_advisory_xact_lock(${SINGLE_LOCKS.superAdmins})`);
 }
 
 export async function countActiveSuperAdmins(tx: DbOrTx): Promise<number> {
