@@ -59,7 +59,7 @@ import {
   type InsertedCheckIn,
   type NewCheckIn,
   type StoredBreak,
-} from './queries.ts';
+} from './check-in-queries.ts';
 import { checkInStatus, classWindow, leftEarly, minutesAttended, scheduledMinutes, statusAfterCheckOut, type ClassWindow } from './rules.ts';
 
 // A check-in again this soon after the first is the same tap retried: answered as the check-in itself.
