@@ -25,10 +25,10 @@ import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDate, localTimeOfDay } from '../../lib/school-time.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { listClosures } from '../calendar/service.ts';
-import { assertMayReadStudent, ledgerAsOf, ledgersFor, schoolName, type StudentLedger } from '../hours/service.ts';
+import { assertMayReadStudent, ledgerAsOf, ledgersFor, type StudentLedger } from '../hours/service.ts';
 import { renderMonthlyReport } from './monthly-report-pdf.ts';
 import { findProgramName, programPolicy } from '../programs/service.ts';
-import { getSettings } from '../settings/service.ts';
+import { getSettings, schoolName } from '../settings/service.ts';
 import { lockStudentStatus, setStudentStatus } from '../students/service.ts';
 import {
   deleteWithdrawalRow,
