@@ -11,7 +11,7 @@ import {
   type withdrawalInputSchema,
 } from '../../../common/compliance.ts';
 import type { StudentStatus } from '../../../common/constants.ts';
-import { addDays } from '../../../common/hours.ts';
+import { addDays } from '../../../common/dates.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';

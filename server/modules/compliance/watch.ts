@@ -1,6 +1,7 @@
 // The withdrawal watch and the Compliance screen's lists (SAP, excused cap, make-up owed), read from the ledgers.
 import { BREAK_MIN_DAYS, DETERMINATION_DAYS, type ComplianceOverview, type WatchRow } from '../../../common/compliance.ts';
-import { POLICY_DEFAULTS, addDays, daysBetween, type ProgramPolicy } from '../../../common/hours.ts';
+import { addDays, daysBetween } from '../../../common/dates.ts';
+import { POLICY_DEFAULTS, type ProgramPolicy } from '../../../common/program-policy.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { localDate } from '../../lib/school-time.ts';

@@ -1,14 +1,8 @@
 import { punchPairs } from '../../../common/attendance.ts';
 import type { AttendanceStatus } from '../../../common/constants.ts';
-import {
-  EXCUSED_CAP_CEILING_PERCENT,
-  addDays,
-  type LedgerDay,
-  type LedgerTotals,
-  type PaymentPeriodPlan,
-  type PaymentPeriodProgress,
-  type SapCheckpoint,
-} from '../../../common/hours.ts';
+import type { LedgerDay, LedgerTotals, PaymentPeriodProgress, SapCheckpoint } from '../../../common/hours.ts';
+import { addDays } from '../../../common/dates.ts';
+import { EXCUSED_CAP_CEILING_PERCENT, type PaymentPeriodPlan } from '../../../common/program-policy.ts';
 import type { TimeClockRules } from '../../../common/time-clock.ts';
 import { dayOfWeek } from '../../lib/school-time.ts';
 import { classWindow, scheduledBreakIntervals, whyNotAMeeting, type ClassWindow, type MeetingCalendar } from '../attendance/service.ts';

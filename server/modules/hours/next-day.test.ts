@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays } from '../../../common/hours.ts';
+import { addDays } from '../../../common/dates.ts';
 import { nextDay } from './ledger.ts';
 
 describe('nextDay', () => {

@@ -1,4 +1,5 @@
-import { openingBalanceInputSchema, type OpeningBalance, type OpeningBalanceInput, type ProgramPolicy } from '../../../common/hours.ts';
+import { openingBalanceInputSchema, type OpeningBalance, type OpeningBalanceInput } from '../../../common/hours.ts';
+import type { ProgramPolicy } from '../../../common/program-policy.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { studentOpeningBalances } from '../../db/schema/index.ts';
 import type { Clock } from '../../lib/clock.ts';

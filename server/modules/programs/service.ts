@@ -1,4 +1,4 @@
-import { POLICY_DEFAULTS, defaultProgramWeeks, paymentPeriodPlan, type ProgramPolicy, type ProgramPolicyInput } from '../../../common/hours.ts';
+import { POLICY_DEFAULTS, defaultProgramWeeks, paymentPeriodPlan, type ProgramPolicy, type ProgramPolicyInput } from '../../../common/program-policy.ts';
 import { programHoursProblem, programHoursWarning, type FieldWarning, type Program, type ProgramInput, type ProgramSaved } from '../../../common/programs.ts';
 import {
   NEW_PROGRAM_TIME_CLOCK,
