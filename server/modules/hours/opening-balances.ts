@@ -7,7 +7,7 @@ import { AppError, badRequest, notFound, type RowProblem } from '../../lib/error
 import { recordAudit } from '../audit-logs/service.ts';
 import { programPolicy } from '../programs/service.ts';
 import { getSettings } from '../settings/service.ts';
-import type { LedgerOpening } from './ledger.ts';
+import type { LedgerOpening } from './ledger-types.ts';
 import {
   deleteOpeningBalanceRow,
   selectLedgerOpenings,
