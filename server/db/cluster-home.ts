@@ -35,7 +35,7 @@ async function reachableBy(ids: Ids, dir: string): Promise<boolean> {
 }
 
 /** Where clusters live when the postgres user cannot enter DATA_DIR (root, a private parent). */
-export const CLUSTER_HOMES = '/var/lib/muster';
+const CLUSTER_HOMES = '/var/lib/muster';
 /**
  * One random id, written into DATA_DIR and into its cluster home (docs/decisions/036): a home is
  * opened only by the data directory whose id it holds. The home's file is a hard link to DATA_DIR's
