@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { daysBetween } from './hours.ts';
+import { daysBetween } from './dates.ts';
 import { SAP_STATUSES, TIME_CLOCK_HOURS_COLUMNS } from './hours.ts';
 import { DATE_YEARS, dbId, isoDate, queryDate } from './validation.ts';
 

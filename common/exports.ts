@@ -25,3 +25,27 @@ export type AttendanceExportFilterInput = Partial<Record<keyof AttendanceExportF
  * row per figure, its `section` saying which panel it comes from; columns a section does not use are empty.
  */
 export const ANALYTICS_EXPORT_COLUMNS = ['section', 'item', 'code', 'date', 'value', 'unit', 'target', 'trend', 'riskLevel', 'sessions', 'present', 'total'] as const;
+
+export const ATTENDANCE_EXPORT_COLUMNS = [
+  'sisStudentId',
+  'studentId',
+  'firstName',
+  'lastName',
+  'email',
+  'sisCourseId',
+  'courseCode',
+  'courseName',
+  'sisScheduleId',
+  'sessionDate',
+  'scanInTime',
+  'status',
+  'syncStatus',
+  'scanOutTime',
+  'minutesAttended',
+  'scheduledMinutes',
+  'isManualOverride',
+  'overrideReason',
+  'source',
+] as const;
+/** The SIS columns of SPEC §3; the rest are the clock-hour details career schools report. */
+export const SPEC_EXPORT_COLUMN_COUNT = 13;

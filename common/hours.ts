@@ -1,168 +1,19 @@
 import { z } from 'zod';
 import { breakPunchSchema } from './attendance.ts';
-import { ATTENDANCE_SOURCES, ATTENDANCE_STATUSES, PROGRAM_HOURS } from './constants.ts';
-import { DAY_NAMES } from './schedules.ts';
+import { ATTENDANCE_SOURCES, ATTENDANCE_STATUSES } from './constants.ts';
+import { daysBetween } from './dates.ts';
+import { numIn } from './program-policy.ts';
 import { clockTime, dbId, isoDate, optionalDbId, optionalIsoDate, queryDate, queryInt } from './validation.ts';
 
 // The clock-hour ledger's contracts (issue 12; terms from COMPLIANCE.md). Minutes are exact
 // integers everywhere; hours appear only where the contract names them (policy, periods, CSV).
+// The program policy is in program-policy.ts, closures in calendar.ts, dates in dates.ts and the
+// meeting rule in meeting-rule.ts.
 
-// ---- Program policy ----
-
-export const POLICY_DEFAULTS = {
-  academicYearHours: 900,
-  academicYearWeeks: 26,
-  excusedCapPercent: 10,
-  minimumAttendancePercent: 80,
-  withdrawAfterDays: 14,
-  makeUpDeadlineDays: 14,
-  makeUpThresholdMinutes: 30,
-  makeUpCapPercent: null,
-  attendanceEditLockDays: null,
-  consecutiveAbsenceAlert: null,
-  alertCopyToStudent: false,
-} as const;
-/** The federal ceiling on excused absences that count toward a payment period. */
-export const EXCUSED_CAP_CEILING_PERCENT = 10;
-
-const numIn = (label: string, min: number, max: number, step?: number) => {
-  let n = z.number({ error: `${label} must be a number` }).min(min, `${label} must be at least ${min}`).max(max, `${label} must be at most ${max}`);
-  if (step) n = n.multipleOf(step, `${label} must be a multiple of ${step}`);
-  return n;
-};
-const intIn = (label: string, min: number, max: number) =>
-  z.number({ error: `${label} must be a whole number` }).int(`${label} must be a whole number`).min(min, `${label} must be at least ${min}`).max(max, `${label} must be at most ${max}`);
-
-/**
- * PUT /api/programs/{id}/policy. Every field may be left out or null: it then takes its default
- * (programHours from the active courses, programWeeks from the academic year, checkpoints at the
- * payment periods' ends). programHours is the program's durationHours, one figure (decision 040):
- * left out it stays as it is, null clears it, and its bound and steps are the program's.
- */
-export const programPolicyInputSchema = z
-  .object({
-    programHours: numIn('programHours', PROGRAM_HOURS.min, PROGRAM_HOURS.max).nullish(),
-    programWeeks: numIn('programWeeks', 1, 520, 0.5).nullish(),
-    academicYearHours: numIn('academicYearHours', 900, 10_000, 0.5).nullish(),
-    academicYearWeeks: numIn('academicYearWeeks', 26, 104, 0.5).nullish(),
-    excusedCapPercent: numIn('excusedCapPercent', 0, EXCUSED_CAP_CEILING_PERCENT, 0.1).nullish(),
-    minimumAttendancePercent: numIn('minimumAttendancePercent', 0, 100, 0.1).nullish(),
-    sapCheckpointHours: z
-      .array(numIn('sapCheckpointHours', 1, 10_000, 0.5), { error: 'sapCheckpointHours must be a list of hours' })
-      .max(40, 'sapCheckpointHours may have at most 40 checkpoints')
-      .refine((a) => a.every((h, i) => i === 0 || h > a[i - 1]!), 'sapCheckpointHours must be in increasing order')
-      .nullish(),
-    withdrawAfterDays: intIn('withdrawAfterDays', 1, 14).nullish(),
-    makeUpDeadlineDays: intIn('makeUpDeadlineDays', 0, 365).nullish(),
-    makeUpCapPercent: numIn('makeUpCapPercent', 0, 100, 0.1).nullish(),
-    /** Make-up owed is listed from this many minutes on (default 30). */
-    makeUpThresholdMinutes: intIn('makeUpThresholdMinutes', 0, 600).nullish(),
-    attendanceEditLockDays: intIn('attendanceEditLockDays', 1, 3650).nullish(),
-    /** E-mail staff when a student misses this many meetings of a class in a row (null: off). */
-    consecutiveAbsenceAlert: intIn('consecutiveAbsenceAlert', 2, 30).nullish(),
-    /** Also tell the student (their e-mail on file; SMS where switched on). */
-    alertCopyToStudent: z.boolean({ error: 'alertCopyToStudent must be true or false' }).nullish(),
-    /** The date from which Muster keeps this program's attendance (null: the school's, Settings › Attendance). */
-    recordsStartDate: optionalIsoDate('recordsStartDate'),
-  })
-  .strict();
-export type ProgramPolicyInput = z.output<typeof programPolicyInputSchema>;
-
-export const paymentPeriodPlanSchema = z.object({
-  number: z.number().int(),
-  startHours: z.number(),
-  endHours: z.number(),
-  weeks: z.number(),
-});
-export type PaymentPeriodPlan = z.infer<typeof paymentPeriodPlanSchema>;
-
-export const programPolicySchema = z.object({
-  programId: z.number().int(),
-  programHours: z.number(),
-  programWeeks: z.number(),
-  academicYearHours: z.number(),
-  academicYearWeeks: z.number(),
-  excusedCapPercent: z.number(),
-  minimumAttendancePercent: z.number(),
-  sapCheckpointHours: z.array(z.number()),
-  withdrawAfterDays: z.number().int(),
-  makeUpDeadlineDays: z.number().int(),
-  makeUpCapPercent: z.number().nullable(),
-  makeUpThresholdMinutes: z.number().int(),
-  /** Records older than this many days can be changed by super_admin only, with a reason (null: never locked). */
-  attendanceEditLockDays: z.number().int().nullable(),
-  consecutiveAbsenceAlert: z.number().int().nullable(),
-  alertCopyToStudent: z.boolean(),
-  /** This program's own records start date; null: the school's applies. */
-  recordsStartDate: z.string().nullable(),
-  /** Which values were set for this program (false: the default shown is in force). */
-  isSet: z.object({ programHours: z.boolean(), programWeeks: z.boolean(), sapCheckpointHours: z.boolean() }),
-  /** The payment periods these values give (COMPLIANCE.md). */
-  paymentPeriods: z.array(paymentPeriodPlanSchema),
-  updatedAt: z.string().nullable(),
-});
-export type ProgramPolicy = z.infer<typeof programPolicySchema>;
-
-/** programWeeks' default: the program's share of an academic year's weeks, rounded up. */
-export function defaultProgramWeeks(programHours: number, academicYearHours: number, academicYearWeeks: number): number {
-  return Math.ceil((programHours / academicYearHours) * academicYearWeeks);
-}
-
-/**
- * Payment periods of a clock-hour program (COMPLIANCE.md): each full academic year is two periods of
- * half its hours and weeks; a remainder over half a year is two halves, a smaller one is one period;
- * a program of a year or less is two halves. Hours and weeks may be halves (450.5, 13.5).
- */
-export function paymentPeriodPlan(programHours: number, programWeeks: number, academicYearHours: number, academicYearWeeks: number): PaymentPeriodPlan[] {
-  if (!(programHours > 0) || !(programWeeks > 0)) return [];
-  const parts: { hours: number; weeks: number }[] = [];
-  const half = (h: number, w: number) => parts.push({ hours: h / 2, weeks: w / 2 }, { hours: h / 2, weeks: w / 2 });
-  if (programHours <= academicYearHours) {
-    half(programHours, programWeeks);
-  } else {
-    const fullYears = Math.floor(programHours / academicYearHours);
-    for (let y = 0; y < fullYears; y++) half(academicYearHours, academicYearWeeks);
-    const restHours = programHours - fullYears * academicYearHours;
-    const restWeeks = Math.max(0, programWeeks - fullYears * academicYearWeeks);
-    if (restHours > academicYearHours / 2) half(restHours, restWeeks);
-    else if (restHours > 0) parts.push({ hours: restHours, weeks: restWeeks });
-  }
-  let start = 0;
-  return parts.map((p, i) => {
-    const period = { number: i + 1, startHours: round2(start), endHours: round2(start + p.hours), weeks: round2(p.weeks) };
-    start += p.hours;
-    return period;
-  });
-}
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
-
-// ---- School calendar ----
-
-export const closureInputSchema = z
-  .object({
-    startDate: isoDate('startDate'),
-    endDate: isoDate('endDate'),
-    name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(200, 'name must be at most 200 characters'),
-    programId: optionalDbId('programId'),
-  })
-  .strict()
-  .refine((c) => c.endDate >= c.startDate, { path: ['endDate'], message: 'endDate must not be before startDate' })
-  .refine((c) => daysBetween(c.startDate, c.endDate) < 366, { path: ['endDate'], message: 'A closure may last at most a year' });
-
-export const closureSchema = z.object({
-  id: z.number().int(),
-  startDate: z.string(),
-  endDate: z.string(),
-  name: z.string(),
-  programId: z.number().int().nullable(),
-  programName: z.string().nullable(),
-  createdAt: z.string(),
-});
-export type Closure = z.infer<typeof closureSchema>;
-export const closureListQuerySchema = z
-  .object({ from: queryDate('from'), to: queryDate('to'), programId: dbId('programId').optional() })
-  .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ['to'], message: 'to must not be before from' });
+// Re-exported while hours/service.ts, missed-punches/service.ts and schedules/service.ts still import them from here.
+export { addDays, daysBetween } from './dates.ts';
+export { notAMeeting, type NotAMeeting } from './meeting-rule.ts';
+export { POLICY_DEFAULTS } from './program-policy.ts';
 
 // ---- Make-up sessions ----
 
@@ -539,60 +390,4 @@ export const attendanceHistorySchema = z.object({
 });
 export type AttendanceHistory = z.infer<typeof attendanceHistorySchema>;
 
-// ---- Dates ----
-
-/** Whole days from a to b (YYYY-MM-DD), negative when b is earlier. */
-export function daysBetween(a: string, b: string): number {
-  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
-}
-
-export function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
-
-/**
- * Clock minutes: whole minutes of [arrived, left] (instants in ms) that fall inside the class
- * [start, end]. The one count of attended minutes, for the server's records and the roster's
- * "so far / projected" alike.
- */
-export function clockMinutesInside(arrived: number, left: number, start: number, end: number): number {
-  return Math.max(0, Math.floor((Math.min(left, end) - Math.max(arrived, start)) / 60_000));
-}
-
-export type MeetingCalendar = {
-  courseStartDate: string;
-  courseEndDate: string;
-  /** 0 = Sunday … 6 = Saturday. */
-  dayOfWeek: number;
-  holidayExceptions: string[];
-  makeupDates: string[];
-};
-
-export type NotAMeeting = 'outside_dates' | 'other_weekday' | 'holiday';
-
-/**
- * The meeting rule: why a school-local date is not a meeting of the schedule, or null when it is
- * one. A make-up date is always a meeting; otherwise the date must fall within the course dates, on
- * the schedule's day of the week, and not on one of its holidays.
- */
-export function notAMeeting(date: string, c: MeetingCalendar): NotAMeeting | null {
-  if (c.makeupDates.includes(date)) return null;
-  if (date < c.courseStartDate || date > c.courseEndDate) return 'outside_dates';
-  if (new Date(`${date}T00:00:00Z`).getUTCDay() !== c.dayOfWeek) return 'other_weekday';
-  if (c.holidayExceptions.includes(date)) return 'holiday';
-  return null;
-}
-
-/** notAMeeting in words, naming the date (manual records, the ledger). */
-export function whyNotAMeeting(date: string, c: MeetingCalendar): string | null {
-  switch (notAMeeting(date, c)) {
-    case null:
-      return null;
-    case 'outside_dates':
-      return `The class runs from ${c.courseStartDate} to ${c.courseEndDate}; ${date} is outside those dates`;
-    case 'other_weekday':
-      return `The class meets on ${DAY_NAMES[c.dayOfWeek]}s; ${date} is a ${DAY_NAMES[new Date(`${date}T00:00:00Z`).getUTCDay()]}`;
-    case 'holiday':
-      return `${date} is a holiday for this class: it does not meet that day`;
-  }
-}
+const round2 = (n: number) => Math.round(n * 100) / 100;

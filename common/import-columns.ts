@@ -1,10 +1,8 @@
-import { z } from 'zod';
 import {
   COHORT,
   COURSE_CATEGORIES,
   COURSE_HOURS,
   CREDENTIAL_TYPES,
-  DAY_OF_WEEK,
   EMPLOYMENT_TYPES,
   MAX_UPLOAD_BYTES,
   PROGRAM_HOURS,
@@ -17,86 +15,18 @@ import {
   UPLOAD_TYPES,
   type UploadType,
 } from './constants.ts';
+import { col, ruleText, text, type ColumnRule, type ImportTypeDefinition } from './import-column-rules.ts';
 import { COHORT_NAME_MAX } from './schedules.ts';
+import type { ImportColumnsResponse } from './uploads.ts';
 
 /**
  * The one definition of every CSV import column of SPEC §3, per upload type. The importer
  * (server/modules/imports) validates with these rules, the templates are generated from the
  * sample values, and the CSV Templates tab lists the columns, the upload sequence and the rules
- * from them: the documentation cannot disagree with the importer.
+ * from them: the documentation cannot disagree with the importer. A column's model and rules are
+ * in import-column-rules.ts.
  */
 
-type RefTarget = 'programs' | 'courses' | 'instructors';
-
-type ColumnRule =
-  | { kind: 'text'; max: number }
-  | { kind: 'email' }
-  | { kind: 'phone' }
-  | { kind: 'url' }
-  | { kind: 'date' }
-  | { kind: 'datetime' }
-  | { kind: 'time' }
-  | { kind: 'integer'; min: number; max: number }
-  | { kind: 'decimal'; min: number; max: number }
-  | { kind: 'enum'; values: readonly string[]; default?: string }
-  | { kind: 'boolean'; default?: boolean }
-  | { kind: 'yesNo' }
-  | { kind: 'dayOfWeek' }
-  | { kind: 'idList' }
-  | { kind: 'dateList' }
-  | { kind: 'ssn' }
-  | { kind: 'ref'; target: RefTarget };
-
-export type ImportColumn = {
-  name: string;
-  required: boolean;
-  /** A column that carries SIS integration data (identifiers, sync state). */
-  sis: boolean;
-  /** Other header spellings accepted for this column (snake_case always; documentation names). */
-  aliases: readonly string[];
-  /** A required column that another column may stand in for (cohortNumber, or cohortName): one of the two per row. */
-  alternative?: string;
-  rule: ColumnRule;
-  description: string;
-  /** One value per template row; a blank string is an empty cell. */
-  samples: readonly string[];
-};
-
-export type ImportTypeDefinition = {
-  type: UploadType;
-  /** Wizard step (1–5) and the steps that must be completed first (SPEC §4). */
-  step: number;
-  label: string;
-  prerequisites: readonly number[];
-  /** The column whose value identifies a record: re-importing updates by it. */
-  key: string;
-  templateFile: string;
-  /** What an import of this type does beyond storing the rows. */
-  notes: readonly string[];
-  columns: readonly ImportColumn[];
-};
-
-export const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
-/** Header spellings compared without case, spaces, underscores or hyphens: sis_student_id = sisStudentId. */
-export const normaliseHeader = (h: string) => h.toLowerCase().replace(/[\s_-]/g, '');
-
-type ColumnOptions = { required?: boolean; sis?: boolean; aliases?: readonly string[]; alternative?: string };
-function col(name: string, rule: ColumnRule, description: string, samples: readonly string[], o: ColumnOptions = {}): ImportColumn {
-  const snake = snakeCase(name);
-  return {
-    name,
-    required: o.required ?? false,
-    sis: o.sis ?? false,
-    aliases: [...(snake !== name ? [snake] : []), ...(o.aliases ?? [])],
-    ...(o.alternative ? { alternative: o.alternative } : {}),
-    rule,
-    description,
-    samples,
-  };
-}
-
-const text = (max: number): ColumnRule => ({ kind: 'text', max });
 const SYNC_STATUS: ColumnRule = { kind: 'enum', values: SYNC_STATUSES, default: 'pending' };
 const syncDate = (samples: readonly string[]) =>
   col('lastSyncDate', { kind: 'datetime' }, 'When the SIS last synchronised this record (school time unless an offset is given).', samples, { sis: true });
@@ -343,46 +273,6 @@ const FILE_RULES: readonly string[] = [
   'Re-importing a file updates the records with the same SIS identifier instead of duplicating them.',
 ];
 
-/** Human text of a rule, for the Templates tab and error messages. */
-export function ruleText(rule: ColumnRule): string {
-  switch (rule.kind) {
-    case 'text':
-      return `Text, at most ${rule.max} characters`;
-    case 'email':
-      return 'A valid e-mail address';
-    case 'phone':
-      return 'Phone number, any format';
-    case 'url':
-      return 'A web address starting with http:// or https://';
-    case 'date':
-      return 'Date YYYY-MM-DD (or YYYY-MM-DD HH:MM:SS); M/D/YYYY accepted';
-    case 'datetime':
-      return 'Date YYYY-MM-DD or date and time YYYY-MM-DD HH:MM:SS; M/D/YYYY accepted';
-    case 'time':
-      return 'Time HH:MM (24-hour)';
-    case 'integer':
-      return `Whole number from ${rule.min} to ${rule.max}`;
-    case 'decimal':
-      return `Number from ${rule.min} to ${rule.max}`;
-    case 'enum':
-      return `One of ${rule.values.join(', ')}`;
-    case 'boolean':
-      return 'true or false (Yes/No, 1/0 accepted)';
-    case 'yesNo':
-      return 'Yes or No';
-    case 'dayOfWeek':
-      return `Day of week ${DAY_OF_WEEK.min} (Sunday) to ${DAY_OF_WEEK.max} (Saturday); day names accepted`;
-    case 'idList':
-      return 'JSON array of course IDs or SIS course IDs, such as [1,2,3] or []';
-    case 'dateList':
-      return 'Dates YYYY-MM-DD (or M/D/YYYY) separated by spaces';
-    case 'ssn':
-      return 'Nine digits, such as 123-45-6789';
-    case 'ref':
-      return rule.target === 'instructors' ? 'SIS user ID, user ID or e-mail of an instructor' : `SIS ID or numeric ID of an existing ${rule.target.slice(0, -1)}`;
-  }
-}
-
 /** The template CSV's header and rows, from the sample values. */
 export function templateRows(def: ImportTypeDefinition): { header: string[]; rows: string[][] } {
   const count = def.columns[0]!.samples.length;
@@ -392,30 +282,7 @@ export function templateRows(def: ImportTypeDefinition): { header: string[]; row
   };
 }
 
-// ---- What GET /api/import-columns answers (the Templates tab reads it). ----
-
-const importColumnSchema = z.object({
-  name: z.string(),
-  required: z.boolean(),
-  sis: z.boolean(),
-  aliases: z.array(z.string()),
-  rule: z.string(),
-  description: z.string(),
-  example: z.string(),
-});
-const importTypeSchema = z.object({
-  type: z.enum(UPLOAD_TYPES),
-  step: z.number().int(),
-  label: z.string(),
-  prerequisites: z.array(z.number().int()),
-  key: z.string(),
-  templateFile: z.string(),
-  notes: z.array(z.string()),
-  columns: z.array(importColumnSchema),
-});
-export const importColumnsResponseSchema = z.object({ types: z.array(importTypeSchema), fileRules: z.array(z.string()) });
-export type ImportColumnsResponse = z.infer<typeof importColumnsResponseSchema>;
-
+/** What GET /api/import-columns answers (the Templates tab reads it). */
 export function describeImportColumns(): ImportColumnsResponse {
   return {
     types: IMPORT_TYPES.map((t) => ({
@@ -439,81 +306,3 @@ export function describeImportColumns(): ImportColumnsResponse {
     fileRules: [...FILE_RULES],
   };
 }
-
-// ---- API contract of the imports, wizard, uploads, export and SIS calls. ----
-
-export const rowProblemSchema = z.object({ row: z.number().int(), column: z.string(), value: z.string().optional(), message: z.string() });
-export type RowProblemOut = z.infer<typeof rowProblemSchema>;
-
-export const uploadResultSchema = z.object({
-  type: z.enum(UPLOAD_TYPES),
-  fileName: z.string(),
-  rows: z.number().int(),
-  created: z.number().int(),
-  updated: z.number().int(),
-  dryRun: z.boolean(),
-  errors: z.array(rowProblemSchema),
-  uploadId: z.number().int(),
-  /** How the file was read, for the person: which date formats, with an example each ('Dates read as month/day/year (US), …'). */
-  notes: z.array(z.string()),
-});
-export type UploadResult = z.infer<typeof uploadResultSchema>;
-
-export const fileUploadSchema = z.object({
-  id: z.number().int(),
-  type: z.enum(UPLOAD_TYPES),
-  fileName: z.string(),
-  fileSize: z.number().int(),
-  rows: z.number().int(),
-  created: z.number().int(),
-  updated: z.number().int(),
-  errorCount: z.number().int(),
-  status: z.string(),
-  dryRun: z.boolean(),
-  uploadedBy: z.number().int().nullable(),
-  uploadedByName: z.string().nullable(),
-  createdAt: z.string(),
-  completedAt: z.string().nullable(),
-});
-export type FileUpload = z.infer<typeof fileUploadSchema>;
-
-export const ATTENDANCE_EXPORT_COLUMNS = [
-  'sisStudentId',
-  'studentId',
-  'firstName',
-  'lastName',
-  'email',
-  'sisCourseId',
-  'courseCode',
-  'courseName',
-  'sisScheduleId',
-  'sessionDate',
-  'scanInTime',
-  'status',
-  'syncStatus',
-  'scanOutTime',
-  'minutesAttended',
-  'scheduledMinutes',
-  'isManualOverride',
-  'overrideReason',
-  'source',
-] as const;
-/** The SIS columns of SPEC §3; the rest are the clock-hour details career schools report. */
-export const SPEC_EXPORT_COLUMN_COUNT = 13;
-
-export const SIS_TABLES = ['programs', 'courses', 'instructors', 'students', 'schedules', 'attendance'] as const;
-export const sisStatusSchema = z.object({
-  tables: z.array(
-    z.object({
-      table: z.enum(SIS_TABLES),
-      pending: z.number().int(),
-      synced: z.number().int(),
-      failed: z.number().int(),
-      manual: z.number().int(),
-      total: z.number().int(),
-      lastSyncDate: z.string().nullable(),
-    }),
-  ),
-  totals: z.object({ pending: z.number().int(), synced: z.number().int(), failed: z.number().int(), manual: z.number().int(), total: z.number().int() }),
-});
-export type SisStatus = z.infer<typeof sisStatusSchema>;

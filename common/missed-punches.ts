@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { daysBetween } from './hours.ts';
+import { daysBetween } from './dates.ts';
 import { CLOCK_TIME, dbId, isoDate, isoDateTime, queryDate, queryInt } from './validation.ts';
 
 // Missed-punch requests (issue 29, docs/decisions/053): a student who forgot to check in or out asks

@@ -1,7 +1,7 @@
 import type { APIRequestContext, Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Course } from '../common/courses.ts';
-import { addDays } from '../common/hours.ts';
+import { addDays } from '../common/dates.ts';
 import type { Program } from '../common/programs.ts';
 import type { Schedule } from '../common/schedules.ts';
 import type { Settings } from '../common/settings.ts';

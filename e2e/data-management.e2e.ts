@@ -4,7 +4,8 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ATTENDANCE_EXPORT_COLUMNS, IMPORT_TYPES } from '../common/import-columns.ts';
+import { IMPORT_TYPES } from '../common/import-columns.ts';
+import { ATTENDANCE_EXPORT_COLUMNS } from '../common/exports.ts';
 import { WIZARD_STEP_LOCKED } from '../common/upload-wizard.ts';
 import { expectTitle, hidden, launchBrowser, newPage, screenshot, seriousViolations, signIn, startServer, usingPage, visible, withNewPage, type E2eServer, type TestUser } from './support.ts';
 

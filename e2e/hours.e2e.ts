@@ -3,7 +3,7 @@ import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwrigh
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AttendanceRow } from '../common/attendance.ts';
 import type { Course } from '../common/courses.ts';
-import { addDays } from '../common/hours.ts';
+import { addDays } from '../common/dates.ts';
 import type { Program } from '../common/programs.ts';
 import type { Schedule } from '../common/schedules.ts';
 import type { Settings } from '../common/settings.ts';

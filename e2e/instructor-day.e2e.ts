@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { addDays } from '../common/hours.ts';
+import { addDays } from '../common/dates.ts';
 import {
   apiSend,
   hidden,

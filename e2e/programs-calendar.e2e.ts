@@ -1,6 +1,7 @@
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Closure, ProgramPolicy } from '../common/hours.ts';
+import type { Closure } from '../common/calendar.ts';
+import type { ProgramPolicy } from '../common/program-policy.ts';
 import type { Program } from '../common/programs.ts';
 import { apiSend, hidden, launchBrowser, screenshot, seriousViolations, signIn, signedInApi, startServer, usingPage, visible, watchedPage, type E2eServer, type TestUser } from './support.ts';
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { APIRequestContext, Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../common/hours.ts';
+import { addDays } from '../common/dates.ts';
 import type { Program } from '../common/programs.ts';
 import type { TimeClockPolicy } from '../common/time-clock.ts';
 import { attendanceRecords, courses, scheduleRosters, schedules, students, users } from '../server/db/schema/index.ts';

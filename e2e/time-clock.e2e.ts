@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../common/hours.ts';
+import { addDays } from '../common/dates.ts';
 import type { Program } from '../common/programs.ts';
 import type { TimeClockPolicy } from '../common/time-clock.ts';
 import { attendanceRecords, courses, schedules, students, users } from '../server/db/schema/index.ts';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tryLockDirectory } from '../db/directory-lock.ts';
-import { destroyEmbeddedData } from '../db/embedded.ts';
+import { destroyEmbeddedData } from '../db/embedded-destroy.ts';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-destroy-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

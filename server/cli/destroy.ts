@@ -2,7 +2,7 @@ import path from 'node:path';
 import readline from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
-import { destroyEmbeddedData, type DestroyPlan } from '../db/embedded.ts';
+import { destroyEmbeddedData, type DestroyPlan } from '../db/embedded-destroy.ts';
 
 // npm run db:destroy -- --yes: for a school that leaves, delete its embedded database for good:
 // DATA_DIR entirely (the cluster, also its /var/lib/muster home when linked, the password, the

@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { clusterHomeFor, destroyEmbeddedData, startEmbeddedDatabase } from './embedded.ts';
+import { clusterHomeFor } from './cluster-home.ts';
+import { destroyEmbeddedData } from './embedded-destroy.ts';
+import { startEmbeddedDatabase } from './embedded.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-crash-'));
 fs.chmodSync(dataDir, 0o755);

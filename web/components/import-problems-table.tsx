@@ -1,5 +1,5 @@
 import { createColumnHelper, getCoreRowModel, getSortedRowModel, useReactTable } from '@tanstack/react-table';
-import type { RowProblemOut } from '../../common/import-columns.ts';
+import type { RowProblemOut } from '../../common/uploads.ts';
 import { cn } from '../lib/cn.ts';
 import { DataTable } from './ui/data-table.tsx';
 

@@ -33,7 +33,7 @@ import {
   type FlagRow,
   type NewFlag,
   type OriginMatch,
-} from './queries.ts';
+} from './proxy-flag-queries.ts';
 
 /**
  * "Possible proxy" detection (docs/decisions/006-proxy-check-ins.md). A web page cannot prove which

@@ -1,5 +1,5 @@
 import type { BreakPunch } from '../../../common/attendance.ts';
-import type { StoredBreak } from './queries.ts';
+import type { StoredBreak } from './check-in-queries.ts';
 import { minutesAttended, type ClassWindow } from './rules.ts';
 
 /**

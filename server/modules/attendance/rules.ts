@@ -95,4 +95,4 @@ export function statusAfterCheckOut(current: AttendanceStatus, scanOut: Date, wi
 }
 
 // The meeting rule lives in common/ (the schedules module says it in SQL too; schedules/meetings-agree.test.ts).
-export { whyNotAMeeting, type MeetingCalendar } from '../../../common/hours.ts';
+export { whyNotAMeeting, type MeetingCalendar } from '../../../common/meeting-rule.ts';

@@ -1,20 +1,11 @@
 import {
   BREAK_INTENTS,
   isBreakIntent,
-  SCAN_ALREADY_CHECKED_IN,
   SCAN_ALREADY_ON_BREAK,
   SCAN_BREAK_AFTER_CHECK_OUT,
-  SCAN_BREAK_ENDED,
   SCAN_BREAK_NOT_CHECKED_IN,
-  SCAN_BREAK_STARTED,
   SCAN_CHECK_OUT_ON_BREAK,
-  SCAN_LUNCH_ENDED,
-  SCAN_LUNCH_STARTED,
   SCAN_NOT_ON_BREAK,
-  SCAN_CHECKED_IN,
-  SCAN_CHECKED_IN_LATE,
-  SCAN_CHECKED_OUT,
-  SCAN_CHECKED_OUT_EARLY,
   SCAN_CODE_OR_DETAILS,
   SCAN_CONFIRM_CHECK_OUT,
   SCAN_DEVICE_USED,
@@ -22,45 +13,24 @@ import {
   SCAN_NO_MATCH,
   SCAN_NOT_CHECKED_IN,
   SCAN_NOT_FOUND,
-  SCAN_RECORDED_BY_INSTRUCTOR,
-  standingRecordMessage,
   type AttendanceSubmit,
   type AttendanceSubmitResult,
-  type BreakKind,
 } from '../../../common/attendance.ts';
 import { isAttendedStatus } from '../../../common/constants.ts';
 import { SCAN_SESSION_ENDED_TEXT } from '../../../common/qr-sessions.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { keyedBatcher } from '../../lib/batcher.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { pgError } from '../../lib/db-errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import { localTimeOfDay } from '../../lib/school-time.ts';
 import { recordAudit } from '../audit-logs/service.ts';
-import { admitToCheckIn, findPublicSession, isSessionUuid, sessionClosing, type SessionRow } from '../qr-sessions/service.ts';
-import type { Settings } from '../../../common/settings.ts';
-import { getSettings } from '../settings/service.ts';
-import { droppedCookie, flagPossibleProxy, flagScanAfterOverride, sameOriginWindow } from './proxy-flags.ts';
-import { breakEndsAt, breakPunch, isOnBreak, minutesWithBreaks } from './punches.ts';
-import {
-  checkInsSharingOrigin,
-  deviceCheckIns,
-  endBreak,
-  insertBreak,
-  insertCheckIns,
-  lockAndReadDeviceCheckIns,
-  lockMeetingRecord,
-  recordCheckOut,
-  rosterCandidates,
-  setRecordMinutes,
-  type Candidate,
-  type CheckInMeeting,
-  type CheckInRow,
-  type InsertedCheckIn,
-  type NewCheckIn,
-  type StoredBreak,
-} from './queries.ts';
-import { checkInStatus, classWindow, leftEarly, minutesAttended, scheduledMinutes, statusAfterCheckOut, type ClassWindow } from './rules.ts';
+import { admitToCheckIn, isSessionUuid, sessionClosing } from '../qr-sessions/service.ts';
+import { endOpenBreak, startBreak } from './break-punch.ts';
+import { batchersOf } from './check-in-batch.ts';
+import { insertCheckIns, lockAndReadDeviceCheckIns, lockMeetingRecord, recordCheckOut, type CheckInMeeting, type InsertedCheckIn, type NewCheckIn } from './check-in-queries.ts';
+import { droppedCookie, flagPossibleProxy, flagScanAfterOverride } from './proxy-flags.ts';
+import { answer } from './punch-answer.ts';
+import { breakPunch, minutesWithBreaks } from './punches.ts';
+import { checkInStatus, leftEarly, minutesAttended, scheduledMinutes, statusAfterCheckOut } from './rules.ts';
 
 // A check-in again this soon after the first is the same tap retried: answered as the check-in itself.
 export const RETRY_WINDOW_MS = 2 * 60_000;
@@ -68,30 +38,6 @@ export const RETRY_WINDOW_MS = 2 * 60_000;
 /** Case-, accent- and spacing-insensitive comparison of names and e-mails. */
 export function normalizeName(s: string | null | undefined): string {
   return (s ?? '').normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
-}
-
-/** `breaks`: the record's, after the punch; `punched`: the kind of the break a break punch started or ended. */
-function answer(action: AttendanceSubmitResult['action'], r: CheckInRow, courseName: string, breaks: readonly StoredBreak[] = [], punched?: BreakKind): AttendanceSubmitResult {
-  const messages = {
-    checked_in: r.status === 'late' ? SCAN_CHECKED_IN_LATE : SCAN_CHECKED_IN,
-    checked_out: r.status === 'incomplete' ? SCAN_CHECKED_OUT_EARLY : SCAN_CHECKED_OUT,
-    already_checked_in: SCAN_ALREADY_CHECKED_IN,
-    // A record that does not show the student present must not be answered as if it did.
-    already_recorded: isAttendedStatus(r.status) ? SCAN_RECORDED_BY_INSTRUCTOR : standingRecordMessage(r.status, r.isManualOverride),
-    break_started: punched === 'lunch' ? SCAN_LUNCH_STARTED : SCAN_BREAK_STARTED,
-    break_ended: punched === 'lunch' ? SCAN_LUNCH_ENDED : SCAN_BREAK_ENDED,
-  };
-  return {
-    message: messages[action],
-    action,
-    status: r.status,
-    courseName,
-    scanInTime: r.scanInTime?.toISOString() ?? null,
-    scanOutTime: r.scanOutTime?.toISOString() ?? null,
-    minutesAttended: r.minutesAttended,
-    onBreak: isOnBreak(breaks),
-    breaks: breaks.map(breakPunch),
-  };
 }
 
 // A refusal of a punch that the code and the student passed: the typed code was no guess.
@@ -108,84 +54,6 @@ export type CheckInContext = {
   /** Told when the proxy check after a check-in fails (the check-in is kept). */
   onProxyCheckFailed: (err: unknown) => void;
 };
-
-type MeetingLook = {
-  session: SessionRow | null;
-  settings: Settings;
-  /** The class's start and end as instants: worked out once a batch (time-zone arithmetic is not free). */
-  window: ClassWindow | null;
-  candidates: Candidate[];
-  /** Students this device has checked in at the meeting (unlocked: the unique index has the last word). */
-  deviceStudents: number[];
-};
-type CheckInBatch = { meeting: CheckInMeeting; row: NewCheckIn };
-type OriginCheck = { recordId: number; studentId: number; ip: string | null; browserSignature: string; now: Date };
-
-/**
- * A morning rush is a hundred phones on one session at once. Check-ins of one session that arrive
- * while its previous batch is at the database go together (lib/batcher.ts): one round of reads, one
- * insert statement, one proxy look for the whole batch, instead of nine statements each. What cannot
- * go in a batch (a second scan, a device conflict, a deadlock) takes the one-by-one path below.
- */
-function checkInBatchers(db: Db) {
-  const reads = keyedBatcher<{ studentId: string; deviceId: string }, MeetingLook>(
-    async (sessionUuid, items) => {
-      const [session, candidates, devices, settings] = await Promise.all([
-        findPublicSession(db, sessionUuid),
-        rosterCandidates(db, sessionUuid, items.map((i) => i.studentId)),
-        deviceCheckIns(db, sessionUuid, items.map((i) => i.deviceId)),
-        getSettings(db),
-      ]);
-      const window = session && classWindow(session.sessionDate, session.startTime, session.endTime, settings.attendance.timeZone, session.breaks);
-      return items.map((item, k) => ({
-        session,
-        settings,
-        window,
-        candidates: candidates[k]!,
-        deviceStudents: devices.filter((d) => d.deviceId === item.deviceId).map((d) => d.studentId),
-      }));
-    },
-    { maxBatch: 200 },
-  );
-  const inserts = keyedBatcher<CheckInBatch, InsertedCheckIn | null>(
-    async (_, items) => {
-      // A (student, device) pair goes in once; a repeat in the same batch is a retry, answered one by one.
-      const seen = new Set<string>();
-      const first = items.map((i) => {
-        const key = `${i.row.studentId}|${i.row.deviceId}`;
-        return seen.has(key) ? false : (seen.add(key), true);
-      });
-      let inserted: InsertedCheckIn[];
-      try {
-        inserted = await insertCheckIns(db, items[0]!.meeting, items.filter((_, k) => first[k]).map((i) => i.row));
-      } catch (err) {
-        // Two batches waiting on each other's rows: PostgreSQL cancels one; its check-ins go one by one.
-        if (pgError(err).code === '40P01') return items.map(() => null);
-        throw err;
-      }
-      return items.map((i, k) => (first[k] ? (inserted.find((r) => r.studentId === i.row.studentId && r.deviceId === i.row.deviceId) ?? null) : null));
-    },
-    { maxBatch: 200 },
-  );
-  const origins = keyedBatcher<OriginCheck, boolean>(
-    async (qrSessionId, items) => {
-      const shared = await checkInsSharingOrigin(
-        db,
-        Number(qrSessionId),
-        items.map((i) => ({ ...i, ...sameOriginWindow(i.now) })),
-      );
-      return items.map((i) => shared.has(i.recordId));
-    },
-    { maxBatch: 200 },
-  );
-  return { reads, inserts, origins };
-}
-const batchersByDb = new WeakMap<Db, ReturnType<typeof checkInBatchers>>();
-function batchersOf(db: Db) {
-  let b = batchersByDb.get(db);
-  if (!b) batchersByDb.set(db, (b = checkInBatchers(db)));
-  return b;
-}
 
 /**
  * A student's scan. The server decides everything with its own clock: the session (by its public
@@ -368,55 +236,4 @@ export async function submitAttendance(db: Db, input: AttendanceSubmit, ctx: Che
     }
   }
   return outcome.answer;
-}
-
-/** A break punch of a checked-in student, inside the submit's transaction, the record locked. */
-type BreakPunchContext = {
-  tx: Tx;
-  record: CheckInRow & { scanInTime: Date; breaks: StoredBreak[] };
-  window: ClassWindow;
-  now: Date;
-  deviceId: string;
-  ip: string | null;
-  courseName: string;
-};
-
-/**
- * The record's minutes after a break punch (a break never ended counts as leaving at its start, so
- * the roster shows what the punches give if nothing else happens), and the punch's audit entry.
- */
-async function afterBreakPunch(p: BreakPunchContext, breaks: StoredBreak[], audit: { oldValues: Record<string, unknown>; newValues: Record<string, unknown> }) {
-  const minutes = minutesWithBreaks(p.record.scanInTime, null, breaks, p.window);
-  const updated = await setRecordMinutes(p.tx, p.record.id, { minutes, now: p.now });
-  await recordAudit(p.tx, {
-    userId: null,
-    action: 'Update',
-    tableName: 'attendance',
-    recordId: p.record.id,
-    ipAddress: p.ip,
-    oldValues: { ...audit.oldValues, minutesAttended: p.record.minutesAttended },
-    newValues: { ...audit.newValues, minutesAttended: minutes },
-    at: p.now,
-  });
-  return updated;
-}
-
-async function startBreak(p: BreakPunchContext, kind: 'break' | 'lunch'): Promise<AttendanceSubmitResult> {
-  const started = await insertBreak(p.tx, { recordId: p.record.id, kind, at: p.now, deviceId: p.deviceId });
-  // Another break opened meanwhile (an instructor's, for everyone): the student is on a break already.
-  if (!started) throw new AppError(409, 'ON_BREAK', SCAN_ALREADY_ON_BREAK);
-  const breaks = [...p.record.breaks, started];
-  const updated = await afterBreakPunch(p, breaks, { oldValues: { onBreak: false }, newValues: { onBreak: true, breakStarted: { id: started.id, kind, startedAt: p.now } } });
-  return answer('break_started', updated, p.courseName, breaks, kind);
-}
-
-async function endOpenBreak(p: BreakPunchContext, open: StoredBreak): Promise<AttendanceSubmitResult> {
-  const endedAt = breakEndsAt(open, p.now);
-  await endBreak(p.tx, open.id, { endedAt, deviceId: p.deviceId });
-  const breaks = p.record.breaks.map((b) => (b.id === open.id ? { ...b, endedAt } : b));
-  const updated = await afterBreakPunch(p, breaks, {
-    oldValues: { onBreak: true },
-    newValues: { onBreak: false, breakEnded: { id: open.id, kind: open.kind, startedAt: open.startedAt, endedAt, punchedAt: p.now } },
-  });
-  return answer('break_ended', updated, p.courseName, breaks, open.kind);
 }

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { closureInputSchema, closureListQuerySchema, closureSchema } from '../../../common/hours.ts';
+import { closureInputSchema, closureListQuerySchema, closureSchema } from '../../../common/calendar.ts';
 import { idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { createClosure, deleteClosure, listClosures } from './service.ts';

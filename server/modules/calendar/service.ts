@@ -1,4 +1,5 @@
-import { addDays, type Closure } from '../../../common/hours.ts';
+import type { Closure } from '../../../common/calendar.ts';
+import { addDays } from '../../../common/dates.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { recordAudit } from '../audit-logs/service.ts';

@@ -1,7 +1,7 @@
 import PDFDocument from 'pdfkit';
 import { CELL_PAD, clipText, drawHeading, fitTable, type TableColumn } from '../../lib/pdf-layout.ts';
 import { PDF_BOLD, PDF_FONT, printable, useDocumentFonts } from '../../lib/pdf-text.ts';
-import type { MonthlyHoursRow } from './service.ts';
+import type { MonthlyHoursRow } from './monthly-hours.ts';
 
 /**
  * The monthly hours report as state boards ask for it (issue 13): the school, the month, one line

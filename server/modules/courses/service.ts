@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { COURSE_SELF_PREREQUISITE, courseHoursProblem, courseHoursWarning, type Course, type courseInputSchema, type CourseSaved } from '../../../common/courses.ts';
-import { COURSE_LIST_COLUMNS, normaliseHeader } from '../../../common/import-columns.ts';
+import { COURSE_LIST_COLUMNS } from '../../../common/import-columns.ts';
+import { normaliseHeader } from '../../../common/import-column-rules.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { csvDownloadHeaders, csvStream } from '../../lib/csv.ts';

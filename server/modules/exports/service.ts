@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
-import { ANALYTICS_EXPORT_COLUMNS } from '../../../common/exports.ts';
-import { ATTENDANCE_EXPORT_COLUMNS } from '../../../common/import-columns.ts';
+import { ANALYTICS_EXPORT_COLUMNS, ATTENDANCE_EXPORT_COLUMNS } from '../../../common/exports.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';

@@ -1,209 +1,26 @@
-import { punchPairs } from '../../../common/attendance.ts';
-import type { AttendanceStatus } from '../../../common/constants.ts';
-import {
-  EXCUSED_CAP_CEILING_PERCENT,
-  addDays,
-  type LedgerDay,
-  type LedgerTotals,
-  type PaymentPeriodPlan,
-  type PaymentPeriodProgress,
-  type SapCheckpoint,
-} from '../../../common/hours.ts';
-import type { TimeClockRules } from '../../../common/time-clock.ts';
+import type { LedgerTotals, PaymentPeriodProgress } from '../../../common/hours.ts';
+import { addDays } from '../../../common/dates.ts';
+import { EXCUSED_CAP_CEILING_PERCENT } from '../../../common/program-policy.ts';
 import { dayOfWeek } from '../../lib/school-time.ts';
-import { classWindow, scheduledBreakIntervals, whyNotAMeeting, type ClassWindow, type MeetingCalendar } from '../attendance/service.ts';
-import { capped, dayTime, meetingTime, rulesOn, unionMs, without, type Interval, type TimeClockVersionRules } from './time-clock.ts';
+import { classWindow, scheduledBreakIntervals, whyNotAMeeting, type ClassWindow } from '../attendance/service.ts';
+import type { Ledger, LedgerDayRow, LedgerInput, LedgerOpening, LedgerRecord, LedgerSchedule } from './ledger-types.ts';
+import { addRecordTime, firstActiveDay, firstMeeting, nextDay, type DayTime } from './ledger-walk.ts';
+import { capped, dayTime, rulesOn, unionMs, without, type Interval } from './time-clock.ts';
 
 /**
  * The clock-hour ledger of one student as a pure function of what was scheduled, recorded and made
  * up (COMPLIANCE.md, docs/decisions/014-clock-hour-ledger.md). Minutes are exact integers; the
- * database is read elsewhere, so the tests hand this a hand-computed school.
+ * database is read elsewhere, so the tests hand this a hand-computed school. What it reads and
+ * answers is in ledger-types.ts, the walk's helpers in ledger-walk.ts.
  */
 
-export type LedgerSchedule = MeetingCalendar & {
-  scheduleId: number;
-  startTime: string;
-  endTime: string;
-  /** On the student's roster: its meetings are scheduled for the student. Off it, only its records count. */
-  onRoster: boolean;
-  /** Scheduled breaks in school time ('HH:MM'): not class time, so neither scheduled nor credited. */
-  breaks?: readonly { start: string; end: string }[];
-};
-
-export type LedgerRecord = {
-  scheduleId: number;
-  sessionDate: string;
-  status: AttendanceStatus;
-  scanInTime: Date | null;
-  scanOutTime: Date | null;
-  minutesAttended: number | null;
-  /**
-   * The student's breaks between check-in and check-out (ms since the epoch, in order; end null:
-   * never came back): the record's punch pairs are [in, b1.start], [b1.end, b2.start] … [bn.end, out].
-   */
-  breaks?: readonly { startedAt: number; endedAt: number | null }[];
-};
-
-export type LedgerPolicy = {
-  paymentPeriods: PaymentPeriodPlan[];
-  excusedCapPercent: number;
-  minimumAttendancePercent: number;
-  sapCheckpointHours: number[];
-};
-
-/**
- * Hours from before the school kept attendance in Muster (a school that adopted it mid-program):
- * scheduled and credited before `beforeDate`, by payment period where the school knows them.
- */
-export type LedgerOpening = {
-  beforeDate: string;
-  scheduledMinutes: number;
-  creditedMinutes: number;
-  /** Null: the credited minutes fill the payment periods in order. */
-  periodCredits: { number: number; creditedMinutes: number; completedOn: string | null }[] | null;
-  lastDateOfAttendance: string | null;
-};
-
-export type LedgerInput = {
-  /** The student's enrolment date; null: the first meeting of their roster. */
-  enrollmentDate: string | null;
-  asOf: string;
-  timeZone: string;
-  schedules: LedgerSchedule[];
-  /** School-local dates the school (or the student's program) is closed. */
-  closedDates: ReadonlySet<string>;
-  /** Days of the student's approved leaves of absence: neither scheduled nor absent (issue 13). */
-  leaveDates?: ReadonlySet<string>;
-  /** A recorded withdrawal: nothing is scheduled after it. */
-  withdrawalDate?: string | null;
-  records: LedgerRecord[];
-  makeUps: { date: string; minutes: number }[];
-  policy: LedgerPolicy;
-  /**
-   * The program's time-clock rules, in date order (time-clock.ts rulesOn): how punches become
-   * minutes. Absent: Muster's behaviour before time-clock rules (a student without a program).
-   */
-  timeClock?: readonly TimeClockVersionRules[];
-  /** Shared between students and requests: a class window per time zone, date and class times. */
-  windowCache?: Map<string, ClassWindow>;
-  /**
-   * The moment the ledger is read. A meeting counts (scheduled, attended, excused or absent) once
-   * it has ended; before that its minutes are the day's pendingMinutes. Absent: every meeting up
-   * to asOf has ended.
-   */
-  now?: Date;
-  /**
-   * The date from which Muster keeps attendance (the school's or the program's): nothing before it
-   * is scheduled or absent. A student's opening balance brings its own date and the hours before.
-   */
-  recordsFrom?: string | null;
-  opening?: LedgerOpening | null;
-  /**
-   * Meetings at which anything was recorded for anyone, or a QR session ran (`scheduleId|date`).
-   * Given, an ended meeting outside it is unrecorded: shown for review, never counted as absences.
-   */
-  heldMeetings?: ReadonlySet<string>;
-  /** Instructor-led breaks by meeting (`scheduleId|date`): not class time, for anyone. */
-  meetingBreaks?: ReadonlyMap<string, readonly Interval[]>;
-};
-
-export type LedgerDayRow = LedgerDay;
-
-export type Ledger = {
-  startDate: string | null;
-  lastDateOfAttendance: string | null;
-  totals: LedgerTotals;
-  attendancePercent: number | null;
-  paymentPeriods: PaymentPeriodProgress[];
-  sapCheckpoints: SapCheckpoint[];
-  /** Every day from the first one anything can happen on (never before startDate) to asOf, in order. */
-  days: LedgerDayRow[];
-};
-
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
-
-/** The day after a YYYY-MM-DD date: addDays(date, 1) without a Date per call (the ledger's walk calls it for every day). */
-export function nextDay(date: string): string {
-  const y = Number(date.slice(0, 4));
-  const m = Number(date.slice(5, 7));
-  const d = Number(date.slice(8, 10));
-  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-  const monthDays = m === 2 && leap ? 29 : DAYS_IN_MONTH[m - 1]!;
-  if (d < monthDays) return `${date.slice(0, 8)}${pad2(d + 1)}`;
-  return m === 12 ? `${String(y + 1).padStart(4, '0')}-01-01` : `${date.slice(0, 5)}${pad2(m + 1)}-01`;
-}
+// Re-exported while hours/service.ts imports them from here.
+export type { Ledger, LedgerSchedule } from './ledger-types.ts';
 
 const minutesOf = (ms: number) => Math.floor(ms / 60_000);
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 const round2 = (n: number) => Math.round(n * 100) / 100;
-
-/** A day's minutes as the time-clock rules count them, gathered meeting by meeting. */
-type DayTime = { raw: Interval[]; credited: Interval[]; pendingExceptionMinutes: number; autoCheckOutMinutes: number };
-
-/**
- * A meeting's record into the day's time. Punched records go through the time-clock rules, one
- * pair per stretch between breaks. Recorded by staff without times: present/late credit the
- * meeting, incomplete the minutes given, as recorded (no punch to round or to miss). `cuts` are the
- * meeting's breaks, never class time.
- */
-function addRecordTime(r: LedgerRecord, w: ClassWindow, cuts: readonly Interval[], rules: TimeClockRules, day: DayTime): void {
-  if (r.status === 'absent' || r.status === 'excused') return;
-  const start = w.start.getTime();
-  const end = w.end.getTime();
-  if (r.scanInTime) {
-    const m = meetingTime(punchPairs(r.scanInTime.getTime(), r.scanOutTime?.getTime() ?? null, r.breaks ?? []), start, end, rules, cuts);
-    day.raw.push(...m.raw);
-    day.credited.push(...m.credited);
-    day.pendingExceptionMinutes += m.pendingExceptionMinutes;
-    day.autoCheckOutMinutes += m.autoCheckOutMinutes;
-    return;
-  }
-  let interval: Interval | null = [start, end];
-  if (r.status === 'incomplete') {
-    const minutes = Math.max(0, r.minutesAttended ?? 0);
-    interval = minutes > 0 ? [start, Math.min(end, start + minutes * 60_000)] : null;
-  }
-  if (interval) {
-    const inClass = without([interval], cuts);
-    day.raw.push(...inClass);
-    day.credited.push(...inClass);
-  }
-}
-
-/** The first date from which any rostered schedule meets, on or after its earliest date; null if none. */
-function firstMeeting(schedules: LedgerSchedule[], closed: ReadonlySet<string>): string | null {
-  let best: string | null = null;
-  for (const s of schedules) {
-    if (!s.onRoster) continue;
-    const candidates = [...s.makeupDates];
-    // The first regular meeting: the first matching weekday on or after the course start.
-    for (let d = s.courseStartDate, i = 0; d <= s.courseEndDate && i < 400; d = addDays(d, 1), i++) {
-      if (!closed.has(d) && whyNotAMeeting(d, s) === null) {
-        candidates.push(d);
-        break;
-      }
-    }
-    for (const d of candidates) if (!closed.has(d) && (best == null || d < best)) best = d;
-  }
-  return best;
-}
-
-/**
- * The first day from `startDate` on that anything can be on: a rostered schedule's first date, a
- * record or a make-up; null when there is none. Days before it are empty, so the walk starts
- * there: an enrolment date decades before any class must not cost a day per day (issue 27).
- */
-function firstActiveDay(startDate: string, input: LedgerInput): string | null {
-  const dates: string[] = [];
-  for (const s of input.schedules) if (s.onRoster) dates.push(s.courseStartDate, ...s.makeupDates);
-  for (const r of input.records) dates.push(r.sessionDate);
-  for (const m of input.makeUps) dates.push(m.date);
-  if (dates.length === 0) return null;
-  const first = dates.reduce((a, b) => (b < a ? b : a));
-  return first < startDate ? startDate : first;
-}
 
 type PeriodState = { endMinutes: number; startMinutes: number; credited: number; hoursReachedOn: string | null; completedOnGiven: string | null; plan: { number: number } };
 type CheckpointState = { atMinutes: number; evaluatedOn: string | null; percent: number | null; met: boolean | null };

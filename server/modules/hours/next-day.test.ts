@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addDays } from '../../../common/hours.ts';
-import { nextDay } from './ledger.ts';
+import { addDays } from '../../../common/dates.ts';
+import { nextDay } from './ledger-walk.ts';
 
 describe('nextDay', () => {
   it('agrees with addDays(date, 1) on every day from 1899 to 2101 (month ends, leap years, 1900 and 2000)', () => {

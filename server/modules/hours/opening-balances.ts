@@ -1,4 +1,5 @@
-import { openingBalanceInputSchema, type OpeningBalance, type OpeningBalanceInput, type ProgramPolicy } from '../../../common/hours.ts';
+import { openingBalanceInputSchema, type OpeningBalance, type OpeningBalanceInput } from '../../../common/hours.ts';
+import type { ProgramPolicy } from '../../../common/program-policy.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { studentOpeningBalances } from '../../db/schema/index.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -6,7 +7,7 @@ import { AppError, badRequest, notFound, type RowProblem } from '../../lib/error
 import { recordAudit } from '../audit-logs/service.ts';
 import { programPolicy } from '../programs/service.ts';
 import { getSettings } from '../settings/service.ts';
-import type { LedgerOpening } from './ledger.ts';
+import type { LedgerOpening } from './ledger-types.ts';
 import {
   deleteOpeningBalanceRow,
   selectLedgerOpenings,

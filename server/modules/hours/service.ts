@@ -34,7 +34,7 @@ import { heldMeetings, recordHistoryUnchecked, type ClassWindow } from '../atten
 import { recordAudit } from '../audit-logs/service.ts';
 import { closedDates as closedDatesOf } from '../calendar/service.ts';
 import { programPolicy, timeClockVersions } from '../programs/service.ts';
-import { getSettings } from '../settings/service.ts';
+import { getSettings, schoolName } from '../settings/service.ts';
 import { computeLedger, type Ledger, type LedgerSchedule } from './ledger.ts';
 import type { Interval } from './time-clock.ts';
 import { importOpeningBalanceFile, openingBalanceOf, recordsStartDate, removeOpeningBalance, saveOpeningBalance, toLedgerOpening, type TabularFile } from './opening-balances.ts';
@@ -66,8 +66,6 @@ import {
 } from './queries.ts';
 
 export { computeLedger } from './ledger.ts';
-// The need-to-know moved to the access module; compliance still asks it here until its split lands.
-export { assertMayReadStudent } from '../access/service.ts';
 
 type User = { id: number; role: Role };
 type Ctx = { clock: Clock; ip: string | null };
@@ -529,13 +527,6 @@ export async function studentRecords(db: DbOrTx, user: User, studentId: number, 
 
 // ---- The time card ----
 
-/**
- * The school's name from Settings › System, or null until it is set: documents and e-mails then
- * go without it (a neutral title), never with a hint meant for staff (issue 28).
- */
-export async function schoolName(db: DbOrTx): Promise<string | null> {
-  return (await getSettings(db)).system.schoolName.trim() || null;
-}
 const TIME_CARD_MAX_DAYS = 731;
 
 /**

@@ -1,6 +1,6 @@
 import { frozenHoursSchema, type FrozenHours } from '../../../common/hours.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import type { Ledger } from './ledger.ts';
+import type { Ledger } from './ledger-types.ts';
 import { insertTranscript, selectExitedWithoutTranscript, selectLedgerStudent, selectTranscripts, type LedgerStudentRow } from './queries.ts';
 
 // Transcripts of hours (COMPLIANCE.md, "Retention"): retention may remove a student's attendance

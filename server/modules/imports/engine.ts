@@ -1,5 +1,7 @@
 import type { UploadType } from '../../../common/constants.ts';
-import { COURSE_LIST, importType, type ImportTypeDefinition, type UploadResult } from '../../../common/import-columns.ts';
+import { COURSE_LIST, importType } from '../../../common/import-columns.ts';
+import type { ImportTypeDefinition } from '../../../common/import-column-rules.ts';
+import type { UploadResult } from '../../../common/uploads.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { pgError } from '../../lib/db-errors.ts';

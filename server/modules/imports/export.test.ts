@@ -1,7 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ATTENDANCE_EXPORT_COLUMNS, importType, templateRows } from '../../../common/import-columns.ts';
+import { importType, templateRows } from '../../../common/import-columns.ts';
+import { ATTENDANCE_EXPORT_COLUMNS } from '../../../common/exports.ts';
 import { attendanceRows } from '../exports/service.ts';
 import { sisStatus } from '../sis/service.ts';
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DAY_OF_WEEK } from '../../../common/constants.ts';
-import type { ImportColumn } from '../../../common/import-columns.ts';
+import type { ImportColumn } from '../../../common/import-column-rules.ts';
 import { DAY_NAMES } from '../../../common/schedules.ts';
 import type { DateReading } from './dates.ts';
 

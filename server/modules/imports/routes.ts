@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { UPLOAD_TYPES, type UploadType } from '../../../common/constants.ts';
-import { fileUploadSchema, importColumnsResponseSchema, rowProblemSchema, uploadResultSchema } from '../../../common/import-columns.ts';
+import { fileUploadSchema, importColumnsResponseSchema, rowProblemSchema, uploadResultSchema } from '../../../common/uploads.ts';
 import { wizardSchema } from '../../../common/upload-wizard.ts';
 import { idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';

@@ -1,5 +1,6 @@
 import { UPLOAD_TYPES, type UploadType } from '../../../common/constants.ts';
-import { describeImportColumns as describeColumns, importType, isUploadType, type ImportColumnsResponse, type UploadResult } from '../../../common/import-columns.ts';
+import { describeImportColumns as describeColumns, importType, isUploadType } from '../../../common/import-columns.ts';
+import type { ImportColumnsResponse, UploadResult } from '../../../common/uploads.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import type { UploadedFile } from '../../lib/upload.ts';

@@ -1,4 +1,4 @@
-import { normaliseHeader, type ImportColumn, type ImportTypeDefinition } from '../../../common/import-columns.ts';
+import { normaliseHeader, type ImportColumn, type ImportTypeDefinition } from '../../../common/import-column-rules.ts';
 import { DateReading } from './dates.ts';
 import { parseCell, type CellValue } from './parse-cell.ts';
 import type { Problems } from './problems.ts';

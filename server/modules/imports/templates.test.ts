@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_TYPES } from '../../../common/constants.ts';
-import { IMPORT_TYPES, describeImportColumns, importType, ruleText, templateRows } from '../../../common/import-columns.ts';
+import { IMPORT_TYPES, describeImportColumns, importType, templateRows } from '../../../common/import-columns.ts';
+import { ruleText } from '../../../common/import-column-rules.ts';
 import { auditEntries, createTestApp, type TestApp } from '../../test/helpers.ts';
 import { dataCounts, upload } from '../../test/import-support.ts';
 

@@ -1,5 +1,5 @@
 import type { UploadType } from '../../../common/constants.ts';
-import type { FileUpload } from '../../../common/import-columns.ts';
+import type { FileUpload } from '../../../common/uploads.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { joinInstances, liveInstanceIds, type Presence } from '../../lib/instance-presence.ts';
 import type { RowProblem } from '../../lib/errors.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { programPolicyInputSchema, programPolicySchema } from '../../../common/hours.ts';
+import { programPolicyInputSchema, programPolicySchema } from '../../../common/program-policy.ts';
 import { programInputSchema, programSavedSchema, programSchema } from '../../../common/programs.ts';
 import { timeClockImpactQuerySchema, timeClockImpactSchema, timeClockInputSchema, timeClockPolicySchema, timeClockPresetSchema, timeClockSavedSchema } from '../../../common/time-clock.ts';
 import { idParam } from '../../../common/validation.ts';

@@ -8,7 +8,8 @@ import { escapeHtml } from '../../lib/html.ts';
 import { checkInAnswers, studentT } from '../../lib/student-i18n.ts';
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { seedClass, type TestClass, type TestStudent } from '../attendance/test-support.ts';
-import { MISSED_PUNCH_PATH, scriptExtras, successView } from './pages.ts';
+import { MISSED_PUNCH_PATH } from './page-shell.ts';
+import { scriptExtras, successView } from './pages.ts';
 import { scanBrowser } from './test-support.ts';
 
 // Issue 29, "Several punches per meeting" (docs/decisions/051): the scan page offers a checked-in

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, whyNotAMeeting } from '../../../common/hours.ts';
+import { addDays } from '../../../common/dates.ts';
+import { whyNotAMeeting } from '../../../common/meeting-rule.ts';
 import { classMinutes, meetingCountBetween } from '../../db/meeting-rule.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { classWindow, scheduledMinutes } from '../attendance/service.ts';

@@ -205,6 +205,14 @@ export async function setSchoolTimeZone(db: DbOrTx, timeZone: string, by: number
   await updateSettingsRow(db, { timeZone, updatedAt: at, updatedBy: by });
 }
 
+/**
+ * The school's name from Settings › System, or null until it is set: documents and e-mails then
+ * go without it (a neutral title), never with a hint meant for staff (issue 28).
+ */
+export async function schoolName(db: DbOrTx): Promise<string | null> {
+  return (await getSettings(db)).system.schoolName.trim() || null;
+}
+
 /** Name the school at first-run setup (later, Settings › System saves it through updateSettings). Audited. */
 export async function setSchoolName(db: DbOrTx, schoolName: string, by: number, at: Date, ipAddress: string | null): Promise<void> {
   await updateSettingsRow(db, { schoolName, updatedAt: at, updatedBy: by });

@@ -1,7 +1,7 @@
 import { count, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { SYNC_STATUSES } from '../../../common/constants.ts';
-import type { SIS_TABLES } from '../../../common/import-columns.ts';
+import type { SIS_TABLES } from '../../../common/sis.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { attendanceRecords, courses, instructorProfiles, programs, schedules, sisExports, students } from '../../db/schema/index.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { attendanceExportFilterSchema } from '../../../common/exports.ts';
-import { sisStatusSchema } from '../../../common/import-columns.ts';
+import { sisStatusSchema } from '../../../common/sis.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { exportAttendanceToSis, sisStatus } from './service.ts';
 

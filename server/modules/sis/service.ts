@@ -1,4 +1,4 @@
-import { SIS_TABLES, type SisStatus } from '../../../common/import-columns.ts';
+import { SIS_TABLES, type SisStatus } from '../../../common/sis.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { isoOrNull } from '../../lib/sql-values.ts';
 import { exportAttendanceForSis, type ExportCtx, type ExportFilter } from '../exports/service.ts';

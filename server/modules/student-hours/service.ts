@@ -13,11 +13,11 @@ import { escapeHtml } from '../../lib/html.ts';
 import { publicBaseUrl } from '../../lib/public-url.ts';
 import { studentT } from '../../lib/student-i18n.ts';
 import { hoursBody, missedPunchBody, requestForm, studentPage, type FormErrors, type MissedPunchNotice, type MissedPunchRefusal } from './pages.ts';
-import { hoursOfStudentUnchecked, ledgerStudentUnchecked, schoolName } from '../hours/service.ts';
+import { hoursOfStudentUnchecked, ledgerStudentUnchecked } from '../hours/service.ts';
 import { fileMissedPunch, missedMeetingsOfDevice, missedMeetingsOfStudent, type Filer, type MissedMeeting } from '../missed-punches/service.ts';
 import { emailConfigured, queueEmails } from '../outbox/service.ts';
 import { SCAN_PAGES_PATH, checkInDevice, type CheckInDevice } from '../qr-sessions/service.ts';
-import { getSettings } from '../settings/service.ts';
+import { getSettings, schoolName } from '../settings/service.ts';
 import { countLinksSince, deleteExpiredLinks, insertLink, lockStudentLinks, openLink, selectStudentByIdAndEmail } from './queries.ts';
 
 export type StudentHoursDeps = { db: Db; config: Config; clock: Clock };

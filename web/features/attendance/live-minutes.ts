@@ -1,5 +1,6 @@
 import type { AttendanceRow } from '../../../common/attendance.ts';
-import { addDays, clockMinutesInside } from '../../../common/hours.ts';
+import { addDays } from '../../../common/dates.ts';
+import { clockMinutesInside } from '../../../common/meeting-rule.ts';
 import { schoolInstantIso } from '../../lib/zoned-time.ts';
 
 /** A class meeting's real start and end (ms), from the school's date and clock times. */

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { closureSchema } from '../../../common/hours.ts';
+import { closureSchema } from '../../../common/calendar.ts';
 import { apiParse, apiRequest } from '../../lib/api.ts';
 import { useRefreshingMutation } from '../../lib/use-refreshing-mutation.ts';
 

@@ -1,4 +1,4 @@
-import { addDays } from '../../../common/hours.ts';
+import { addDays } from '../../../common/dates.ts';
 import { formatDate } from '../../lib/format.ts';
 
 /** A month as 'YYYY-MM'. */

@@ -1,7 +1,7 @@
 import { Plus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import type { Closure } from '../../../common/hours.ts';
-import { daysBetween } from '../../../common/hours.ts';
+import type { Closure } from '../../../common/calendar.ts';
+import { daysBetween } from '../../../common/dates.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';

@@ -1,4 +1,4 @@
-import { closureInputSchema } from '../../../common/hours.ts';
+import { closureInputSchema } from '../../../common/calendar.ts';
 import { FormDialog, FormDialogBody } from '../../components/ui/form-dialog.tsx';
 import { notifySuccess } from '../../components/ui/notify.ts';
 import { SelectField } from '../../components/ui/select-field.tsx';
@@ -6,7 +6,7 @@ import { TextField } from '../../components/ui/text-field.tsx';
 import { numberOrNull, useRecordForm } from '../../components/ui/use-record-form.ts';
 import { usePrograms } from '../../lib/shared-queries.ts';
 import { useCreateClosure } from './calendar-api.ts';
-import type { Closure } from '../../../common/hours.ts';
+import type { Closure } from '../../../common/calendar.ts';
 
 export function ClosureFormDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (c: Closure) => void }) {
   return (

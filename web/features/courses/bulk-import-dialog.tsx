@@ -1,7 +1,8 @@
 import { FileSpreadsheet, Upload } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { MAX_UPLOAD_BYTES } from '../../../common/constants.ts';
-import { COURSE_LIST, COURSE_LIST_COLUMNS, ruleText } from '../../../common/import-columns.ts';
+import { COURSE_LIST, COURSE_LIST_COLUMNS } from '../../../common/import-columns.ts';
+import { ruleText } from '../../../common/import-column-rules.ts';
 import { ImportProblemsTable } from '../../components/import-problems-table.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';

@@ -1,14 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import type { UploadType } from '../../../common/constants.ts';
-import {
-  fileUploadSchema,
-  importColumnsResponseSchema,
-  sisStatusSchema,
-  uploadResultSchema,
-  type RowProblemOut,
-  type UploadResult,
-} from '../../../common/import-columns.ts';
+import { sisStatusSchema } from '../../../common/sis.ts';
+import { fileUploadSchema, importColumnsResponseSchema, uploadResultSchema, type RowProblemOut, type UploadResult } from '../../../common/uploads.ts';
 import { wizardSchema, type WizardState } from '../../../common/upload-wizard.ts';
 import { ApiError, apiParse } from '../../lib/api.ts';
 import { useSettings } from '../../lib/shared-queries.ts';

@@ -1,8 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { FileDown } from 'lucide-react';
 import { useState } from 'react';
-import type { AttendanceExportFilterInput } from '../../../common/exports.ts';
-import { ATTENDANCE_EXPORT_COLUMNS, SPEC_EXPORT_COLUMN_COUNT } from '../../../common/import-columns.ts';
+import { ATTENDANCE_EXPORT_COLUMNS, SPEC_EXPORT_COLUMN_COUNT, type AttendanceExportFilterInput } from '../../../common/exports.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { SearchInput } from '../../components/ui/search-input.tsx';

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Eye, FileUp, Upload } from 'lucide-react';
 import { useId, useRef, useState, type ChangeEvent } from 'react';
 import type { UploadType } from '../../../common/constants.ts';
-import type { UploadResult } from '../../../common/import-columns.ts';
+import type { UploadResult } from '../../../common/uploads.ts';
 import { stepCompletedMessage } from '../../../common/upload-wizard.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';

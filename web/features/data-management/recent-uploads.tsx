@@ -1,5 +1,5 @@
 import { createColumnHelper, getCoreRowModel, getSortedRowModel, useReactTable } from '@tanstack/react-table';
-import type { FileUpload } from '../../../common/import-columns.ts';
+import type { FileUpload } from '../../../common/uploads.ts';
 import { Badge, type BadgeTone } from '../../components/ui/badge.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { DataTable } from '../../components/ui/data-table.tsx';

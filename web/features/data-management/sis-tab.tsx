@@ -1,7 +1,10 @@
 import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import { ATTENDANCE_EXPORT_COLUMNS, IMPORT_TYPES, snakeCase, type SisStatus } from '../../../common/import-columns.ts';
+import { IMPORT_TYPES } from '../../../common/import-columns.ts';
+import { ATTENDANCE_EXPORT_COLUMNS } from '../../../common/exports.ts';
+import { snakeCase } from '../../../common/import-column-rules.ts';
+import type { SisStatus } from '../../../common/sis.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Card } from '../../components/ui/card.tsx';

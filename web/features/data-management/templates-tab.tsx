@@ -2,7 +2,7 @@ import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/re
 import { Download } from 'lucide-react';
 import { useState } from 'react';
 import type { UploadType } from '../../../common/constants.ts';
-import type { ImportColumnsResponse } from '../../../common/import-columns.ts';
+import type { ImportColumnsResponse } from '../../../common/uploads.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';

@@ -1,4 +1,4 @@
-import { EXCUSED_CAP_CEILING_PERCENT, POLICY_DEFAULTS, programPolicyInputSchema, type ProgramPolicy } from '../../../common/hours.ts';
+import { EXCUSED_CAP_CEILING_PERCENT, POLICY_DEFAULTS, programPolicyInputSchema, type ProgramPolicy } from '../../../common/program-policy.ts';
 import { programHoursProblem, programHoursWarning, type Program } from '../../../common/programs.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';

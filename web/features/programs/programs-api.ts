@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { programPolicySchema, type ProgramPolicyInput } from '../../../common/hours.ts';
+import { programPolicySchema, type ProgramPolicyInput } from '../../../common/program-policy.ts';
 import { programSavedSchema, type programInputSchema } from '../../../common/programs.ts';
 import { timeClockImpactSchema, timeClockPolicySchema, timeClockPresetSchema, timeClockSavedSchema, type TimeClockInput } from '../../../common/time-clock.ts';
 import { apiParse } from '../../lib/api.ts';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { addDays, type LedgerTotals, type StudentHours } from '../../../common/hours.ts';
+import type { LedgerTotals, StudentHours } from '../../../common/hours.ts';
+import { addDays } from '../../../common/dates.ts';
 import type { Student } from '../../../common/students.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';

@@ -1,7 +1,7 @@
 import { CalendarClock, CalendarX } from 'lucide-react';
 import { useState } from 'react';
 import { MAX_LEAVE_DAYS_IN_12_MONTHS, leaveInputSchema, leaveLength, leaveUpdateSchema, worstLeaveWindow, type Leave } from '../../../common/compliance.ts';
-import { addDays } from '../../../common/hours.ts';
+import { addDays } from '../../../common/dates.ts';
 import { can } from '../../../common/permissions.ts';
 import type { Student } from '../../../common/students.ts';
 import { Alert } from '../../components/ui/alert.tsx';

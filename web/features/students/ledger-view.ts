@@ -1,4 +1,5 @@
-import { addDays, daysBetween, type LedgerDay, type PaymentPeriodProgress } from '../../../common/hours.ts';
+import type { LedgerDay, PaymentPeriodProgress } from '../../../common/hours.ts';
+import { addDays, daysBetween } from '../../../common/dates.ts';
 import { timeClockChanged } from '../../components/time-clock-lines.ts';
 
 /**

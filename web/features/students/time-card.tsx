@@ -1,6 +1,7 @@
 import { FileDown } from 'lucide-react';
 import { useState } from 'react';
-import { daysBetween, type LedgerDay } from '../../../common/hours.ts';
+import type { LedgerDay } from '../../../common/hours.ts';
+import { daysBetween } from '../../../common/dates.ts';
 import type { Student } from '../../../common/students.ts';
 import { sumTimeClock, timeClockLinesShown } from '../../components/time-clock-lines.ts';
 import { Button } from '../../components/ui/button.tsx';

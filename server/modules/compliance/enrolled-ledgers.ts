@@ -1,0 +1,39 @@
+// The students' ledgers walked batch by batch, the school's today, and the rounding the lists and reports share.
+import type { StudentStatus } from '../../../common/constants.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { localDate } from '../../lib/school-time.ts';
+import { ledgersFor } from '../hours/service.ts';
+import { getSettings } from '../settings/service.ts';
+import { selectStudentsBatch } from './queries.ts';
+
+/** Students still expected in class: the watch and the compliance lists are about them. */
+const ENROLLED: StudentStatus[] = ['enrolled', 'active', 'loa'];
+const BATCH = 200;
+
+export async function schoolToday(db: DbOrTx, clock: Clock): Promise<{ today: string; timeZone: string }> {
+  const { timeZone } = (await getSettings(db)).attendance;
+  return { today: localDate(clock.now(), timeZone), timeZone };
+}
+export const hours = (minutes: number) => Math.round((minutes / 60) * 100) / 100;
+export const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : null);
+
+export async function* enrolledLedgers(db: DbOrTx, f: { programId?: number; asOf: string; timeZone: string; now: Date; statuses?: string[] }) {
+  let afterId = 0;
+  for (;;) {
+    const batch = await selectStudentsBatch(db, { statuses: f.statuses ?? ENROLLED, programId: f.programId, afterId, limit: BATCH });
+    if (batch.length === 0) return;
+    const ledgers = await ledgersFor(db, batch, f.asOf, f.timeZone, f.now);
+    for (const s of batch) yield { student: s, ledger: ledgers.get(s.id)! };
+    if (batch.length < BATCH) return;
+    afterId = batch[batch.length - 1]!.id;
+  }
+}
+
+export function cached<K, V>(load: (k: K) => Promise<V>): (k: K) => Promise<V> {
+  const m = new Map<K, Promise<V>>();
+  return (k) => {
+    if (!m.has(k)) m.set(k, load(k));
+    return m.get(k)!;
+  };
+}

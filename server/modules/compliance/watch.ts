@@ -1,0 +1,124 @@
+// The withdrawal watch and the Compliance screen's lists (SAP, excused cap, make-up owed), read from the ledgers.
+import { BREAK_MIN_DAYS, DETERMINATION_DAYS, type ComplianceOverview, type WatchRow } from '../../../common/compliance.ts';
+import { addDays, daysBetween } from '../../../common/dates.ts';
+import { POLICY_DEFAULTS, type ProgramPolicy } from '../../../common/program-policy.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { localDate } from '../../lib/school-time.ts';
+import { listClosures } from '../calendar/service.ts';
+import { ledgerAsOf, type StudentLedger } from '../hours/service.ts';
+import { programPolicy } from '../programs/service.ts';
+import { cached, enrolledLedgers } from './enrolled-ledgers.ts';
+
+/** Days of closures of 5 days or more (scheduled breaks) for a program, through asOf. */
+async function breakDates(db: DbOrTx, programId: number | null, asOf: string): Promise<Set<string>> {
+  const closures = await listClosures(db, { to: asOf, programId: programId ?? undefined });
+  const dates = new Set<string>();
+  for (const c of closures) {
+    if (c.programId != null && c.programId !== programId) continue;
+    if (daysBetween(c.startDate, c.endDate) + 1 < BREAK_MIN_DAYS) continue;
+    for (let d = c.startDate; d <= c.endDate; d = addDays(d, 1)) dates.add(d);
+  }
+  return dates;
+}
+
+const URGENCY = { overdue: 0, due: 1, watch: 2 } as const;
+
+/**
+ * GET /api/compliance/withdrawal-watch: enrolled students without attendance for at least half the
+ * program's withdrawAfterDays, counted in calendar days since the LDA (or from the first scheduled
+ * day for those who never came) without scheduled breaks of 5+ days and leave days. Students on a
+ * leave today are not listed; a leave that ended without a return counts again from its end.
+ * `timeZone`: the watch as it would be on another clock, today included (Settings' preview of a
+ * time-zone change); absent, the school's.
+ */
+export async function withdrawalWatch(db: DbOrTx, q: { asOf?: string; programId?: number; timeZone?: string }, clock: Clock): Promise<WatchRow[]> {
+  const { asOf, timeZone } = q.timeZone ? { asOf: localDate(clock.now(), q.timeZone), timeZone: q.timeZone } : await ledgerAsOf(db, clock, q.asOf);
+  const policyOf = cached((programId: number | null) => (programId == null ? Promise.resolve(undefined) : programPolicy(db, programId)));
+  const breaksOf = cached((programId: number | null) => breakDates(db, programId, asOf));
+  const rows: WatchRow[] = [];
+  for await (const { student, ledger } of enrolledLedgers(db, { programId: q.programId, asOf, timeZone, now: clock.now() })) {
+    const todayRow = ledger.days.at(-1);
+    if (todayRow?.date === asOf && todayRow.onLeave) continue;
+    const firstScheduled = ledger.days.find((d) => d.scheduledMinutes > 0)?.date ?? null;
+    const base = ledger.lastDateOfAttendance ?? firstScheduled;
+    if (!base || base > asOf) continue;
+    const breaks = await breaksOf(student.programId);
+    const leaveDays = new Set(ledger.days.filter((d) => d.onLeave).map((d) => d.date));
+    // Since the LDA: the days after it. Never attended: from the first scheduled day, which was missed too.
+    let days = 0;
+    for (let d = ledger.lastDateOfAttendance ? addDays(base, 1) : base; d <= asOf; d = addDays(d, 1)) if (!breaks.has(d) && !leaveDays.has(d)) days++;
+    const withdrawAfterDays = (await policyOf(student.programId))?.withdrawAfterDays ?? 14;
+    if (days < withdrawAfterDays / 2) continue;
+    const determinationDueBy = addDays(base, DETERMINATION_DAYS);
+    const state = days < withdrawAfterDays ? 'watch' : asOf <= determinationDueBy ? 'due' : 'overdue';
+    rows.push({
+      studentId: student.id,
+      sisStudentId: student.sisStudentId,
+      firstName: student.firstName,
+      lastName: student.lastName,
+      programName: student.programName,
+      lastDateOfAttendance: ledger.lastDateOfAttendance,
+      daysWithoutAttendance: days,
+      determinationDueBy,
+      state,
+    });
+  }
+  return rows.sort((a, b) => URGENCY[a.state] - URGENCY[b.state] || b.daysWithoutAttendance - a.daysWithoutAttendance || a.lastName.localeCompare(b.lastName));
+}
+
+/** Credited minutes per day over the last 28 days: the pace a projection uses. */
+function recentPace(ledger: StudentLedger, asOf: string): number {
+  const from = addDays(asOf, -27);
+  return ledger.days.reduce((n, d) => (d.date >= from ? n + d.creditedMinutes : n), 0) / 28;
+}
+
+/** The Compliance screen's lists (SAP, excused cap, make-up owed) and the counts of its tabs. */
+export async function complianceOverview(db: DbOrTx, q: { asOf?: string; programId?: number }, clock: Clock): Promise<ComplianceOverview> {
+  const { asOf, timeZone } = await ledgerAsOf(db, clock, q.asOf);
+  const policyOf = cached((programId: number | null) => (programId == null ? Promise.resolve(undefined as ProgramPolicy | undefined) : programPolicy(db, programId)));
+  const out: ComplianceOverview = { asOf, counts: { watch: 0, due: 0, overdue: 0, sapNotMet: 0, sapUpcoming: 0, excusedCap: 0, makeUpOwed: 0 }, sap: [], excusedCap: [], makeUpOwed: [] };
+  for await (const { student, ledger } of enrolledLedgers(db, { programId: q.programId, asOf, timeZone, now: clock.now() })) {
+    const ref = { studentId: student.id, sisStudentId: student.sisStudentId, firstName: student.firstName, lastName: student.lastName, programName: student.programName };
+    const pace = recentPace(ledger, asOf);
+    for (const c of ledger.sapCheckpoints) {
+      if (c.status === 'not_met') out.sap.push({ ...ref, ...c, projectedOn: null });
+      else if (c.status === 'pending' && pace > 0) {
+        const daysToGo = Math.ceil((c.atHours * 60 - ledger.totals.creditedMinutes) / pace);
+        if (daysToGo <= 30) out.sap.push({ ...ref, ...c, attendancePercent: ledger.attendancePercent, projectedOn: addDays(asOf, Math.max(0, daysToGo)) });
+      }
+    }
+    for (const p of ledger.paymentPeriods) {
+      if (p.excusedCapMinutes > 0 && p.excusedCreditedMinutes >= p.excusedCapMinutes * 0.8 && p.status !== 'completed') {
+        const uncredited = ledger.totals.excusedUncreditedMinutes;
+        out.excusedCap.push({ ...ref, paymentPeriod: p.number, excusedCreditedMinutes: p.excusedCreditedMinutes, excusedCapMinutes: p.excusedCapMinutes, excusedUncreditedMinutes: uncredited });
+      }
+    }
+    const programPolicyOf = await policyOf(student.programId);
+    const deadlineDays = programPolicyOf?.makeUpDeadlineDays ?? POLICY_DEFAULTS.makeUpDeadlineDays;
+    const threshold = programPolicyOf?.makeUpThresholdMinutes ?? POLICY_DEFAULTS.makeUpThresholdMinutes;
+    const cutoff = addDays(asOf, -deadlineDays);
+    let missed = 0;
+    let oldest: string | null = null;
+    for (const d of ledger.days) {
+      if (d.date > cutoff) continue;
+      // Excused time the cap credited is not owed (what the day credited beyond attendance and make-up).
+      const excusedCredited = d.creditedMinutes - d.attendedMinutes - d.makeUpMinutes;
+      const gap = Math.max(0, d.scheduledMinutes - d.attendedMinutes - excusedCredited);
+      if (gap > 0) {
+        missed += gap;
+        oldest ??= d.date;
+      }
+    }
+    const owed = missed - ledger.totals.makeUpMinutes;
+    // A few minutes late here and there is not a make-up case: the program's threshold says from when.
+    if (owed > 0 && owed >= threshold) out.makeUpOwed.push({ ...ref, owedMinutes: owed, oldestMissedOn: oldest, makeUpDeadlineDays: deadlineDays, dueBy: oldest ? addDays(oldest, deadlineDays) : null });
+  }
+  const watch = await withdrawalWatch(db, { asOf, programId: q.programId }, clock);
+  for (const w of watch) out.counts[w.state]++;
+  out.counts.sapNotMet = out.sap.filter((s) => s.status === 'not_met').length;
+  out.counts.sapUpcoming = out.sap.length - out.counts.sapNotMet;
+  out.counts.excusedCap = out.excusedCap.length;
+  out.counts.makeUpOwed = out.makeUpOwed.length;
+  return out;
+}
