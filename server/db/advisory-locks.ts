@@ -41,4 +41,8 @@ export const NAMED_LOCK_CLASSES = {
   studentAlert: 'student-alert',
   /** A user's login sessions, their count capped. */
   loginSessions: 'login-sessions',
+  /** One phone's check-ins at a meeting, one at a time (one device checks in one student). */
+  device: 'device',
+  /** The proxy checks of one (QR session, address, browser signature). */
+  proxyOrigin: 'proxy-origin',
 } as const;

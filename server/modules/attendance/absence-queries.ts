@@ -4,10 +4,11 @@ import { anyOf } from '../../db/bulk-upsert.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { attendanceRecords } from '../../db/schema/index.ts';
 import { auditInsertFragment } from '../audit-logs/service.ts';
+import { SINGLE_LOCKS } from '../../db/advisory-locks.ts';
 
 /** Let one instance do the auto-absent work: false when another holds the lock (until its transaction ends). */
 export async function tryAutoAbsentLock(tx: DbOrTx): Promise<boolean> {
-  const { rows } = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(727003) as locked`);
+  const { rows } = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${SINGLE_LOCKS.autoAbsent}) as locked`);
   return rows[0]?.locked ?? false;
 }
 

@@ -8,6 +8,7 @@ import { executePrepared } from '../../db/prepared.ts';
 import { attendanceBreaks, attendanceRecords, type students } from '../../db/schema/index.ts';
 import { asDate } from '../../lib/sql-values.ts';
 import { auditInsertFragment } from '../audit-logs/service.ts';
+import { NAMED_LOCK_CLASSES } from '../../db/advisory-locks.ts';
 
 // Each takes the database or a transaction first. The check-in statements are raw SQL because they
 // do several things in one round trip (a morning rush is bound by round trips); their rows are typed
@@ -60,7 +61,7 @@ export async function deviceCheckIns(db: DbOrTx, sessionUuid: string, deviceIds:
  */
 export async function lockAndReadDeviceCheckIns(tx: DbOrTx, m: { scheduleId: number; sessionDate: string; deviceId: string }): Promise<number[]> {
   const { rows } = await tx.execute<Pick<RecordColumns, 'studentId'>>(sql`
-    with lock as (select pg_advisory_xact_lock(hashtext(${`device:${m.deviceId}`})))
+    with lock as (select pg_advisory_xact_lock(hashtext(${NAMED_LOCK_CLASSES.device}), hashtext(${m.deviceId})))
     select a.student_id as "studentId" from lock, attendance_records a
      where a.schedule_id = ${m.scheduleId} and a.session_date = ${m.sessionDate} and a.device_id = ${m.deviceId}`);
   return rows.map((r) => r.studentId);

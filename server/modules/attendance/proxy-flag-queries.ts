@@ -5,12 +5,13 @@ import type { DbOrTx } from '../../db/client.ts';
 import { attendanceRecords, checkInFlags, students, users } from '../../db/schema/index.ts';
 import { asDate } from '../../lib/sql-values.ts';
 import { sameOrigin } from './check-in-queries.ts';
+import { NAMED_LOCK_CLASSES } from '../../db/advisory-locks.ts';
 
 // ---- Proxy evidence ----
 
 /** Serialise the proxy checks of one (QR session, address, browser signature) until the transaction ends. */
 export async function lockOrigin(tx: DbOrTx, key: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${NAMED_LOCK_CLASSES.proxyOrigin}), hashtext(${key}))`);
 }
 
 export type OriginMatch = {
