@@ -1,0 +1,69 @@
+// The hours CSV (GET /api/export/hours): every student's hours over a range, streamed in batches.
+import { HOURS_EXPORT_COLUMNS, timeClockHours } from '../../../common/hours.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { csvDownloadHeaders, csvFromRows } from '../../lib/csv.ts';
+import { WHOLE_SCHOOL } from '../access/service.ts';
+import { recordAudit } from '../audit-logs/service.ts';
+import type { Ledger } from './ledger.ts';
+import { ledgersFor } from './ledgers.ts';
+import { selectHoursStudents } from './queries.ts';
+import { ledgerAsOf } from './reading.ts';
+
+type Ctx = { clock: Clock; ip: string | null };
+
+/** Minutes as hours to two decimals, as the export and the make-up cap's message give them. */
+export const hours = (minutes: number) => Math.round((minutes / 60) * 100) / 100;
+const EXPORT_BATCH = 200;
+
+async function* hoursExportRows(db: DbOrTx, q: { programId?: number; from?: string; to: string }, timeZone: string, now: Date) {
+  let afterId = 0;
+  for (;;) {
+    const list = await selectHoursStudents(db, { programId: q.programId, scope: WHOLE_SCHOOL, sort: 'lastName', order: 'asc', limit: EXPORT_BATCH, afterId });
+    if (list.length === 0) return;
+    const ledgers = await ledgersFor(db, list, q.to, timeZone, now);
+    for (const s of list) {
+      const l = ledgers.get(s.id)!;
+      const days = q.from ? l.days.filter((d) => d.date >= q.from!) : l.days;
+      const sum = (k: 'scheduledMinutes' | 'attendedMinutes' | 'excusedMinutes' | 'makeUpMinutes') => days.reduce((n, d) => n + d[k], 0);
+      // Credited within the range: what the ledger credited by `to` less what it had credited the day before `from`.
+      const credited = q.from ? creditedBetween(l, q.from) : l.totals.creditedMinutes;
+      const scheduled = sum('scheduledMinutes');
+      const current = l.paymentPeriods.find((p) => p.status !== 'completed');
+      yield {
+        sisStudentId: s.sisStudentId,
+        studentId: s.id,
+        firstName: s.firstName,
+        lastName: s.lastName,
+        programName: s.programName,
+        from: q.from ?? l.startDate,
+        to: q.to,
+        scheduledHours: hours(scheduled),
+        attendedHours: hours(sum('attendedMinutes')),
+        excusedHours: hours(sum('excusedMinutes')),
+        makeUpHours: hours(sum('makeUpMinutes')),
+        creditedHours: hours(credited),
+        attendancePercent: scheduled > 0 ? Math.round((credited / scheduled) * 1000) / 10 : null,
+        paymentPeriod: current?.number ?? null,
+        hoursToNextPaymentPeriod: current?.hoursRemaining ?? null,
+        lastDateOfAttendance: l.lastDateOfAttendance,
+        ...timeClockHours(days),
+      } satisfies Record<(typeof HOURS_EXPORT_COLUMNS)[number], unknown>;
+    }
+    if (list.length < EXPORT_BATCH) return;
+    afterId = list[list.length - 1]!.id;
+  }
+}
+
+/** Credited minutes on the days from `from` on (the ledger credits each day as it walks them). */
+function creditedBetween(l: Ledger, from: string): number {
+  return l.days.reduce((n, d) => (d.date >= from ? n + d.creditedMinutes : n), 0);
+}
+
+/** GET /api/export/hours: audited as it starts, streamed in batches of students. */
+export async function exportHours(db: DbOrTx, q: { programId?: number; from?: string; to?: string }, ctx: Ctx & { actorId: number }) {
+  const { asOf: to, timeZone } = await ledgerAsOf(db, ctx.clock, q.to, 'to');
+  const fileName = `hours_export_${to}.csv`;
+  await recordAudit(db, { userId: ctx.actorId, action: 'Export', tableName: 'hours', ipAddress: ctx.ip, newValues: { ...q, to, fileName } });
+  return { headers: csvDownloadHeaders(fileName), stream: csvFromRows(HOURS_EXPORT_COLUMNS, hoursExportRows(db, { ...q, to }, timeZone, ctx.clock.now())) };
+}

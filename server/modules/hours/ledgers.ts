@@ -1,0 +1,194 @@
+// Ledgers loaded from the database for many students at once (ledger.ts computes one, purely).
+import { POLICY_DEFAULTS, addDays, daysBetween } from '../../../common/hours.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { heldMeetings, type ClassWindow } from '../attendance/service.ts';
+import { closedDates as closedDatesOf } from '../calendar/service.ts';
+import { programPolicy, timeClockVersions } from '../programs/service.ts';
+import { getSettings } from '../settings/service.ts';
+import { computeLedger, type Ledger, type LedgerSchedule } from './ledger.ts';
+import { recordsStartDate, toLedgerOpening } from './opening-balances.ts';
+import type { Interval } from './time-clock.ts';
+import { freezeExitedStudents, ledgerOfTranscript, transcriptsOf } from './transcripts.ts';
+import {
+  selectLedgerBreaks,
+  selectLedgerLeaves,
+  selectLedgerMakeUps,
+  selectLedgerOpenings,
+  selectLedgerRecords,
+  selectLedgerSchedules,
+  selectLedgerWithdrawals,
+  selectMeetingBreaks,
+  selectSchedulesById,
+  type LedgerStudentRow,
+} from './queries.ts';
+
+/** The policy that applies to a student: their program's, or the defaults (no payment periods) without a program. */
+const NO_PROGRAM_POLICY = {
+  paymentPeriods: [],
+  excusedCapPercent: POLICY_DEFAULTS.excusedCapPercent,
+  minimumAttendancePercent: POLICY_DEFAULTS.minimumAttendancePercent,
+  sapCheckpointHours: [],
+};
+
+/** Every date of the leaves. */
+export function leaveDays(leaves: { startDate: string; endDate: string }[]): Set<string> {
+  const dates = new Set<string>();
+  for (const l of leaves) for (let d = l.startDate; d <= l.endDate; d = addDays(d, 1)) dates.add(d);
+  return dates;
+}
+
+/** The earliest date a ledger of these schedules can start (for loading closures). */
+function earliestDate(enrollmentDate: string | null, schedules: LedgerSchedule[], asOf: string): string {
+  let from = enrollmentDate ?? asOf;
+  for (const s of schedules) {
+    if (s.courseStartDate < from) from = s.courseStartDate;
+    for (const d of s.makeupDates) if (d < from) from = d;
+  }
+  return from;
+}
+
+/**
+ * Class windows (the real instants of a meeting) by time zone, date and times, kept between
+ * requests: computing one asks Intl for the zone's offset four times, which was most of the time
+ * of one student's ledger (bench/hours.ts). Bounded: cleared when it grows past a few years of a
+ * school's distinct class times.
+ */
+const classWindows = new Map<string, ClassWindow>();
+const CLASS_WINDOWS_MAX = 50_000;
+
+/**
+ * Ledgers of several students as of a date, loaded in a few set-based reads (schedules, records,
+ * make-ups of all of them at once, with the programs' policies alongside) and computed in memory;
+ * closures once per program.
+ */
+export type StudentLedger = Ledger & {
+  withdrawalDate: string | null;
+  expectedEndDate: string | null;
+  /** Set when retention removed the records: the figures are the ones frozen at the exit. */
+  transcript?: { exitDate: string; frozenAt: string };
+};
+
+export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: string, timeZone: string, now: Date): Promise<Map<number, StudentLedger>> {
+  const ids = list.map((s) => s.id);
+  const programIds = [...new Set(list.map((s) => s.programId))];
+  const [[scheduleRows, recordRows, makeUpRows, leaveRows, withdrawalRows, openingRows], policyList, timeClockList, settings, transcripts] = await Promise.all([
+    Promise.all([
+      selectLedgerSchedules(db, ids),
+      selectLedgerRecords(db, ids, asOf),
+      selectLedgerMakeUps(db, ids, asOf),
+      selectLedgerLeaves(db, ids),
+      selectLedgerWithdrawals(db, ids),
+      selectLedgerOpenings(db, ids),
+    ]),
+    Promise.all(programIds.map((id) => (id == null ? undefined : programPolicy(db, id)))),
+    // The program's time-clock rules by date; a student without a program keeps the rules before them.
+    Promise.all(programIds.map((id) => (id == null ? undefined : timeClockVersions(db, id)))),
+    getSettings(db),
+    transcriptsOf(db, ids),
+  ]);
+  const openingOf = new Map(openingRows.map((o) => [o.studentId, toLedgerOpening(o)]));
+  // Which meetings anybody took attendance at: the others are for review, not absences.
+  const rosteredIds = [...new Set(scheduleRows.filter((r) => r.onRoster).map((r) => r.id))];
+  const firstDate = list.reduce((d, s) => (s.enrollmentDate && s.enrollmentDate < d ? s.enrollmentDate : d), asOf);
+  const [held, breaksOf, ledBreaks] = await Promise.all([
+    heldMeetings(db, rosteredIds, scheduleRows.reduce((d, r) => (r.courseStartDate < d ? r.courseStartDate : d), firstDate), asOf),
+    selectLedgerBreaks(db, ids, asOf),
+    selectMeetingBreaks(db, [...new Set([...scheduleRows.map((r) => r.id), ...recordRows.map((r) => r.scheduleId)])], asOf),
+  ]);
+  for (const r of recordRows) {
+    const breaks = breaksOf.get(r.id);
+    if (breaks) r.breaks = breaks;
+  }
+  // An instructor-led break still open when its class ended lasted to the end: not class time.
+  const meetingBreaksOf = new Map([...ledBreaks].map(([key, list]) => [key, list.map((b): Interval => [b.start, b.end ?? Number.MAX_SAFE_INTEGER])]));
+  const policies = new Map(programIds.map((id, i) => [id, policyList[i]]));
+  const timeClocks = new Map(programIds.map((id, i) => [id, timeClockList[i]]));
+  const group = <T extends { studentId: number }>(rows: T[]) => {
+    const m = new Map<number, T[]>();
+    for (const r of rows) (m.get(r.studentId) ?? m.set(r.studentId, []).get(r.studentId)!).push(r);
+    return m;
+  };
+  // Records in classes the student is not on the roster of still count as attended: their schedules too.
+  const rostered = new Set(scheduleRows.map((r) => `${r.studentId}|${r.id}`));
+  const offRoster = new Map<string, { studentId: number; scheduleId: number }>();
+  for (const r of recordRows) if (!rostered.has(`${r.studentId}|${r.scheduleId}`)) offRoster.set(`${r.studentId}|${r.scheduleId}`, r);
+  if (offRoster.size > 0) {
+    const byId = new Map((await selectSchedulesById(db, [...new Set([...offRoster.values()].map((o) => o.scheduleId))])).map((s) => [s.id, s]));
+    for (const o of offRoster.values()) {
+      const s = byId.get(o.scheduleId);
+      if (s) scheduleRows.push({ ...s, studentId: o.studentId, onRoster: false });
+    }
+  }
+  const schedulesOf = group(scheduleRows);
+  const recordsOf = group(recordRows);
+  const makeUpsOf = group(makeUpRows);
+  const leavesOf = group(leaveRows);
+  const withdrawalOf = new Map(withdrawalRows.map((w) => [w.studentId, w]));
+  const closures = new Map<string, Promise<Set<string>>>();
+  if (classWindows.size > CLASS_WINDOWS_MAX) classWindows.clear();
+  const result = new Map<number, StudentLedger>();
+  for (const s of list) {
+    // Retention removed this student's records: their hours are the ones frozen at their exit.
+    const transcript = transcripts.get(s.id);
+    if (transcript) {
+      result.set(s.id, ledgerOfTranscript(transcript));
+      continue;
+    }
+    const schedules: LedgerSchedule[] = (schedulesOf.get(s.id) ?? []).map((r) => ({
+      scheduleId: r.id,
+      dayOfWeek: r.dayOfWeek,
+      startTime: r.startTime,
+      endTime: r.endTime,
+      courseStartDate: r.courseStartDate,
+      courseEndDate: r.courseEndDate,
+      holidayExceptions: r.holidayExceptions,
+      makeupDates: r.makeupDates,
+      onRoster: r.onRoster,
+      breaks: r.breaks,
+    }));
+    const from = earliestDate(s.enrollmentDate, schedules, asOf);
+    const closureKey = `${s.programId}|${from}`;
+    if (!closures.has(closureKey)) closures.set(closureKey, closedDatesOf(db, { from, to: asOf, programId: s.programId }));
+    const closedDates = await closures.get(closureKey)!;
+    const policy = policies.get(s.programId);
+    const leaves = leavesOf.get(s.id) ?? [];
+    const withdrawal = withdrawalOf.get(s.id);
+    const ledger = computeLedger({
+      enrollmentDate: s.enrollmentDate,
+      asOf,
+      timeZone,
+      schedules,
+      closedDates,
+      records: recordsOf.get(s.id) ?? [],
+      makeUps: makeUpsOf.get(s.id) ?? [],
+      policy: policy ?? NO_PROGRAM_POLICY,
+      timeClock: timeClocks.get(s.programId),
+      windowCache: classWindows,
+      leaveDates: leaveDays(leaves),
+      withdrawalDate: withdrawal?.withdrawalDate ?? null,
+      now,
+      recordsFrom: recordsStartDate(settings.attendance.recordsStartDate, policy),
+      opening: openingOf.get(s.id) ?? null,
+      heldMeetings: held,
+      meetingBreaks: meetingBreaksOf,
+    });
+    const leaveLength = leaves.reduce((n, l) => n + daysBetween(l.startDate, l.endDate) + 1, 0);
+    result.set(s.id, {
+      ...ledger,
+      // Once a withdrawal is recorded, its LDA is the one frozen with it.
+      lastDateOfAttendance: withdrawal ? withdrawal.lastDateOfAttendance : ledger.lastDateOfAttendance,
+      withdrawalDate: withdrawal?.withdrawalDate ?? null,
+      expectedEndDate: ledger.startDate && policy ? addDays(ledger.startDate, Math.ceil(policy.programWeeks * 7) - 1 + leaveLength) : null,
+    });
+  }
+  return result;
+}
+
+/**
+ * Retention's first step: freeze the hours of students who left before `before` (their ledger at
+ * exit, kept for good) so that their attendance detail can go. Returns how many were frozen.
+ */
+export async function freezeHoursOfExitedStudents(db: Db, before: string, now: Date): Promise<number> {
+  const { timeZone } = (await getSettings(db)).attendance;
+  return freezeExitedStudents(db, before, now, async (student, asOf) => (await ledgersFor(db, [student], asOf, timeZone, now)).get(student.id)!);
+}
