@@ -1,10 +1,13 @@
-import { and, inArray, lt, notExists, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { attendanceRecords, fileUploads, loginSessions, qrSessions, studentHoursTranscripts } from '../db/schema/index.ts';
 import type { Clock } from '../lib/clock.ts';
+import { deleteRecordsOfStudentsExitedBefore } from '../modules/attendance/service.ts';
 import { purgeAuditEntriesBefore, recordAudit } from '../modules/audit-logs/service.ts';
 import { freezeHoursOfExitedStudents } from '../modules/hours/service.ts';
+import { deleteUploadsBefore } from '../modules/imports/service.ts';
+import { deleteSessionsBefore } from '../modules/qr-sessions/service.ts';
 import { getSettings } from '../modules/settings/service.ts';
+import { deleteLoginSessionsCreatedBefore } from '../plugins/login-sessions.ts';
 import { SINGLE_LOCKS } from '../db/advisory-locks.ts';
 
 export type RetentionResult = { cutoff: string; removed: Record<string, number>; hoursTranscriptsFrozen: number };
@@ -30,15 +33,12 @@ export async function purgeExpiredData(db: Db, clock: Clock): Promise<RetentionR
   return db.transaction(async (tx) => {
     const { rows: lock } = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${SINGLE_LOCKS.retention}) as locked`);
     if (!lock[0]?.locked) return null;
-    const count = async (q: Promise<{ rowCount: number | null }>) => (await q).rowCount ?? 0;
-    const exitedBeforeCutoff = tx.select({ id: studentHoursTranscripts.studentId }).from(studentHoursTranscripts).where(lt(studentHoursTranscripts.exitDate, cutoffDate));
+    // Each table through its owner (decision 010): the jobs decide when, the modules what goes.
     const removed: Record<string, number> = {
-      attendance_records: await count(tx.delete(attendanceRecords).where(inArray(attendanceRecords.studentId, exitedBeforeCutoff))),
-      qr_sessions: await count(
-        tx.delete(qrSessions).where(and(lt(qrSessions.sessionDate, cutoffDate), notExists(tx.select({ one: sql`1` }).from(attendanceRecords).where(sql`${attendanceRecords.qrSessionId} = ${qrSessions.id}`)))),
-      ),
-      login_sessions: await count(tx.delete(loginSessions).where(lt(loginSessions.createdAt, cutoff))),
-      file_uploads: await count(tx.delete(fileUploads).where(lt(fileUploads.createdAt, cutoff))),
+      attendance_records: await deleteRecordsOfStudentsExitedBefore(tx, cutoffDate),
+      qr_sessions: await deleteSessionsBefore(tx, cutoffDate),
+      login_sessions: await deleteLoginSessionsCreatedBefore(tx, cutoff),
+      file_uploads: await deleteUploadsBefore(tx, cutoff),
     };
     removed.audit_logs = await purgeAuditEntriesBefore(tx, cutoff);
     if (transcripts > 0 || Object.values(removed).some((n) => n > 0)) {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, desc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, ne, sql } from 'drizzle-orm';
 import { SESSION_REF_LENGTH, type LoginPendingStep, type LoginSessionInfo } from '../../common/auth.ts';
 import type { Role } from '../../common/roles.ts';
 import type { DbOrTx } from '../db/client.ts';
@@ -202,4 +202,18 @@ export async function endOtherUserSessions(db: DbOrTx, userId: number, keepSessi
     .where(and(eq(loginSessions.userId, userId), ne(loginSessions.id, keepSessionId), isNull(loginSessions.endedAt)))
     .returning({ id: loginSessions.id });
   return ended.length;
+}
+
+// ---- Clean-up: login sessions are this file's; the jobs remove them through it ----
+
+/** Retention: sign-in sessions created before `cutoff`. */
+export async function deleteLoginSessionsCreatedBefore(tx: DbOrTx, cutoff: Date): Promise<number> {
+  const result = await tx.delete(loginSessions).where(lt(loginSessions.createdAt, cutoff));
+  return result.rowCount ?? 0;
+}
+
+/** Ended or idle-expired sessions are kept 90 days for the dashboard's user-activity figures, then removed. */
+export async function deleteLoginSessionsIdleFor90Days(tx: DbOrTx): Promise<number> {
+  const result = await tx.execute(sql`delete from login_sessions where last_seen_at < now() - interval '90 days'`);
+  return result.rowCount ?? 0;
 }

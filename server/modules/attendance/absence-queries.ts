@@ -71,3 +71,16 @@ export async function selectHeldMeetings(db: DbOrTx, scheduleIds: number[], from
      where schedule_id = ${anyOf(scheduleIds, 'int')} and session_date between ${from}::date and ${to}::date`);
   return rows;
 }
+
+// ---- Retention ----
+
+/**
+ * Remove the attendance records of students whose exit (in their hours transcript, kept for good)
+ * is before `cutoffDate`: retention counts from the exit, never from a record's own date. Their
+ * breaks, flags and corrections go with them (on delete cascade). Answers how many records went.
+ */
+export async function deleteRecordsOfStudentsExitedBefore(tx: DbOrTx, cutoffDate: string): Promise<number> {
+  const result = await tx.execute(sql`delete from ${attendanceRecords}
+    where ${attendanceRecords.studentId} in (select t.student_id from student_hours_transcripts t where t.exit_date < ${cutoffDate}::date)`);
+  return result.rowCount ?? 0;
+}

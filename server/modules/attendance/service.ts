@@ -16,4 +16,6 @@ export { createManualRecord, minutesAfterBreakStarted, overrideAttendance, undoC
 export { reviewFlag } from './flag-review.ts';
 export { checkOutPreview, deviceStanding, lunchPunchesOffered, type CheckOutPreview, type DeviceStanding } from './scan-page.ts';
 export { cancelMeeting, heldMeetings, markAbsentees, meetingsToReview, restoreMeeting } from './meetings.ts';
+// Retention (server/jobs/retention.ts) removes records through their owner.
+export { deleteRecordsOfStudentsExitedBefore } from './absence-queries.ts';
 export { clockHours, recordHistoryUnchecked, type ClockHours } from './reports.ts';

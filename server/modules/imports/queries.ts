@@ -273,3 +273,9 @@ export async function selectStudentStatusesBySis(tx: DbOrTx, sisStudentIds: stri
   const rows = await tx.select({ sis: students.sisStudentId, status: students.status }).from(students).where(sql`${students.sisStudentId} = ${anyOf(sisStudentIds, 'text')}`);
   return new Map(rows.map((r) => [r.sis!, r.status]));
 }
+
+/** Retention: upload records created before `cutoff`. */
+export async function deleteUploadsBefore(tx: DbOrTx, cutoff: Date): Promise<number> {
+  const result = await tx.delete(fileUploads).where(lt(fileUploads.createdAt, cutoff));
+  return result.rowCount ?? 0;
+}

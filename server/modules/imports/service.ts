@@ -13,6 +13,8 @@ export { runImport, type ImportDeps, type ImportOutcome, type ImportRequest } fr
 export { templateCsv } from './templates.ts';
 export { getUpload, listUploads, recoverInterruptedUploads, sweepInterruptedUploads } from './upload-log.ts';
 export { getWizard, resetWizard, setWizardStep } from './wizard.ts';
+// Retention (server/jobs/retention.ts) removes old upload records through their owner.
+export { deleteUploadsBefore } from './queries.ts';
 
 type Actor = { actorId: number; ip: string | null };
 

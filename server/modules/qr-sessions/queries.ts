@@ -155,3 +155,10 @@ export async function endedMeetingBreaks(db: DbOrTx, m: { scheduleId: number; se
   const { rows } = await db.execute<{ breaks: [number, number][] }>(sql`select ${endedMeetingBreaksJson(sql`${m.scheduleId}::int`, sql`${m.sessionDate}::date`)} as breaks`);
   return rows[0]?.breaks ?? [];
 }
+
+/** Retention: sessions of meetings before `cutoffDate` that no attendance record points at any more. */
+export async function deleteSessionsBefore(tx: DbOrTx, cutoffDate: string): Promise<number> {
+  const result = await tx.execute(sql`delete from ${qrSessions} s
+    where s.session_date < ${cutoffDate}::date and not exists (select 1 from attendance_records a where a.qr_session_id = s.id)`);
+  return result.rowCount ?? 0;
+}

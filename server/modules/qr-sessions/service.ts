@@ -11,3 +11,5 @@ export { startCheck, startSession } from './start.ts';
 export { currentQrImage, endSession, extendSession, getSession, listActiveSessions, listActiveSessionsIn } from './open-sessions.ts';
 export { admitToCheckIn, publicSession, sessionForTypedCode } from './public-check-in.ts';
 export { endedMeetingBreaksOf, meetingBreakOf, toMeetingBreak } from './breaks.ts';
+// Retention (server/jobs/retention.ts) removes old sessions through their owner.
+export { deleteSessionsBefore } from './queries.ts';
