@@ -10,7 +10,11 @@ import tseslint from 'typescript-eslint';
 // they stay true: which folder may import which.
 const root = import.meta.dirname;
 const at = (p) => path.join(root, p);
-const dirsIn = (p) => fs.readdirSync(at(p), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const dirsIn = (p) =>
+  fs
+    .readdirSync(at(p), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
 const serverModules = dirsIn('server/modules');
 const webFeatures = dirsIn('web/features');
 
@@ -68,7 +72,8 @@ const webZones = [
 // `.has(x.role)` on a list of roles, and `switch (x.role)`.
 const ROLE_NAME = '/^(super_admin|it_admin|instructor|support_staff)$/';
 const IS_ROLE = (side) => `:matches([${side}.property.name='role'], [${side}.name='role'])`;
-const ROLE_MESSAGE = 'Role comparisons live in server/modules/access (docs/decisions/054-access-module.md): ask its rule (isAdministrator, viewerScope, assertMayReadStudent…) or add one there.';
+const ROLE_MESSAGE =
+  'Role comparisons live in server/modules/access (docs/decisions/054-access-module.md): ask its rule (isAdministrator, viewerScope, assertMayReadStudent…) or add one there.';
 const roleComparisons = [
   `BinaryExpression[operator=/^[!=]==?$/][right.value=${ROLE_NAME}]${IS_ROLE('left')}`,
   `BinaryExpression[operator=/^[!=]==?$/][left.value=${ROLE_NAME}]${IS_ROLE('right')}`,
@@ -117,11 +122,18 @@ export default tseslint.config(
     },
   },
   {
-    // A file past 400 lines is split by what its parts do (issue 30; README "Files over 400 lines"
-    // names the exceptions: data and test support, not logic).
+    // A file past 400 lines (blank lines not counted) is split by what its parts do (issue 30; README
+    // "Files over 400 lines" names the exceptions: data and test support, not logic).
     files: ['server/**/*.ts', 'common/**/*.ts', 'web/**/*.{ts,tsx}', 'scripts/**/*.{ts,mjs}', 'bench/**/*.ts'],
-    ignores: ['**/*.test.ts', 'common/student-texts.ts', 'server/seed/demo-school.ts', 'server/seed/catalog.ts', 'server/test/request-fuzzer.ts'],
-    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }] },
+    ignores: [
+      '**/*.test.ts',
+      'common/student-texts.ts',
+      'common/import-columns.ts',
+      'server/seed/demo-school.ts',
+      'server/seed/catalog.ts',
+      'server/test/request-fuzzer.ts',
+    ],
+    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: false }] },
   },
   {
     files: ['web/**/*.{ts,tsx}'],
@@ -133,7 +145,10 @@ export default tseslint.config(
     // (web/lib, common/, a package) would become a chunk the phone downloads too (decision 028).
     files: ['web/scan/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./)', message: 'The scan script imports nothing from outside web/scan (docs/decisions/028).' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(?!\\./)', message: 'The scan script imports nothing from outside web/scan (docs/decisions/028).' }] },
+      ],
     },
   },
 );

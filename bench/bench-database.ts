@@ -9,7 +9,10 @@ import { migrateDatabase } from '../server/db/migrate.ts';
  * A throwaway migrated database for one benchmark, in a temporary folder: `use` gets it and its URL;
  * afterwards the pool, the server and the folder are gone, whether the benchmark passed or not.
  */
-export async function withBenchDatabase(o: { name: string; port: number; poolSize: number; settings?: readonly string[] }, use: (db: Db, url: string) => Promise<void>): Promise<void> {
+export async function withBenchDatabase(
+  o: { name: string; port: number; poolSize: number; settings?: readonly string[] },
+  use: (db: Db, url: string) => Promise<void>,
+): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `muster-bench-${o.name}-`));
   fs.chmodSync(dataDir, 0o755);
   const pg = await startEmbeddedDatabase({ dataDir, preferredPort: o.port, role: 'app', log: () => {}, settings: o.settings });

@@ -69,7 +69,13 @@ const send = kind === 'insert'
 })();
 `;
 
-type Phones = { base: string; count: number; concurrency: number; kind: 'checkin' | 'insert'; cls?: { sessionId: string; prefix: string; rotateMs: number; tokens: Record<string, string> } };
+type Phones = {
+  base: string;
+  count: number;
+  concurrency: number;
+  kind: 'checkin' | 'insert';
+  cls?: { sessionId: string; prefix: string; rotateMs: number; tokens: Record<string, string> };
+};
 
 // CPU seconds of the database's processes (the embedded server and its backends), from /proc.
 function databaseCpuSeconds(): number {
@@ -98,7 +104,14 @@ function hammer(phones: Phones): Promise<Result> {
       const statuses = new Map(Object.entries(r.statuses).map(([k, v]) => [Number(k), v] as [number, number]));
       const errors = [...statuses].reduce((n, [status, count]) => n + (status === 200 ? 0 : count), 0);
       const cpu = process.cpuUsage(cpu0);
-      resolve({ ms: r.ms.sort((a, b) => a - b), errors, statuses, seconds: r.seconds, serverCpu: (cpu.user + cpu.system) / 1e6, databaseCpu: databaseCpuSeconds() - db0 });
+      resolve({
+        ms: r.ms.sort((a, b) => a - b),
+        errors,
+        statuses,
+        seconds: r.seconds,
+        serverCpu: (cpu.user + cpu.system) / 1e6,
+        databaseCpu: databaseCpuSeconds() - db0,
+      });
       void worker.terminate();
     });
   });
@@ -149,7 +162,8 @@ export async function run(): Promise<void> {
     // session's secret stays on the server's side.
     const classOf = (cls: typeof measured) => {
       const tokens: Record<string, string> = {};
-      for (let step = Math.floor(Date.now() / ROTATE_MS); step < Math.floor(Date.now() / ROTATE_MS) + 40; step++) tokens[String(step)] = tokenAt(cls.secret, cls.sessionId, new Date(step * ROTATE_MS)).token;
+      for (let step = Math.floor(Date.now() / ROTATE_MS); step < Math.floor(Date.now() / ROTATE_MS) + 40; step++)
+        tokens[String(step)] = tokenAt(cls.secret, cls.sessionId, new Date(step * ROTATE_MS)).token;
       return { sessionId: cls.sessionId, prefix: cls.prefix, rotateMs: ROTATE_MS, tokens };
     };
     const checkIn = (cls: typeof measured, count: number): Phones => ({ base, count, concurrency: CONCURRENCY, kind: 'checkin', cls: classOf(cls) });
@@ -168,17 +182,32 @@ export async function run(): Promise<void> {
             from pg_stat_statements where calls > 0 order by total_exec_time + total_plan_time desc limit 12`)
       : { rows: [] };
     const baseline = await hammer(insert(STUDENTS));
-    const { rows: stored } = await db.execute<{ n: number }>(sql`select count(*)::int as n from attendance_records a join qr_sessions q on q.id = a.qr_session_id where q.session_id = ${measured.sessionId}::uuid`);
+    const { rows: stored } = await db.execute<{ n: number }>(
+      sql`select count(*)::int as n from attendance_records a join qr_sessions q on q.id = a.qr_session_id where q.session_id = ${measured.sessionId}::uuid`,
+    );
     const acknowledged = checkins.statuses.get(200) ?? 0;
     await app.close();
 
     const rps = (r: Result) => STUDENTS / r.seconds;
-    console.log(`\nQR check-in benchmark: ${STUDENTS} check-ins from a roster of ${ROSTER}, ${CONCURRENCY} concurrent, one server, embedded PostgreSQL, ${os.cpus().length} cores`);
+    console.log(
+      `\nQR check-in benchmark: ${STUDENTS} check-ins from a roster of ${ROSTER}, ${CONCURRENCY} concurrent, one server, embedded PostgreSQL, ${os.cpus().length} cores`,
+    );
     console.table({
-      'check-in (POST /api/attendance/submit)': { 'req/s': rps(checkins).toFixed(0), 'p50 ms': pctl(checkins.ms, 50).toFixed(1), 'p99 ms': pctl(checkins.ms, 99).toFixed(1), errors: checkins.errors },
-      'baseline (one durable insert)': { 'req/s': rps(baseline).toFixed(0), 'p50 ms': pctl(baseline.ms, 50).toFixed(1), 'p99 ms': pctl(baseline.ms, 99).toFixed(1), errors: baseline.errors },
+      'check-in (POST /api/attendance/submit)': {
+        'req/s': rps(checkins).toFixed(0),
+        'p50 ms': pctl(checkins.ms, 50).toFixed(1),
+        'p99 ms': pctl(checkins.ms, 99).toFixed(1),
+        errors: checkins.errors,
+      },
+      'baseline (one durable insert)': {
+        'req/s': rps(baseline).toFixed(0),
+        'p50 ms': pctl(baseline.ms, 50).toFixed(1),
+        'p99 ms': pctl(baseline.ms, 99).toFixed(1),
+        errors: baseline.errors,
+      },
     });
-    const perRequest = (r: Result) => `${((r.serverCpu * 1000) / STUDENTS).toFixed(2)} ms in this process (phones included), ${((r.databaseCpu * 1000) / STUDENTS).toFixed(2)} ms in PostgreSQL`;
+    const perRequest = (r: Result) =>
+      `${((r.serverCpu * 1000) / STUDENTS).toFixed(2)} ms in this process (phones included), ${((r.databaseCpu * 1000) / STUDENTS).toFixed(2)} ms in PostgreSQL`;
     console.log(`CPU per check-in: ${perRequest(checkins)}; per baseline insert: ${perRequest(baseline)}`);
     if (STATEMENTS) {
       console.log('\nThe statements of the measured check-ins (pg_stat_statements), by time spent planning and running:');
@@ -190,7 +219,9 @@ export async function run(): Promise<void> {
     const ratio = rps(checkins) / rps(baseline);
     const p99Ratio = pctl(checkins.ms, 99) / pctl(baseline.ms, 99);
     console.log(`check-in throughput is ${ratio.toFixed(2)}x the durable-insert baseline (target ≥ 0.70x: ${ratio >= 0.7 ? 'PASS' : 'FAIL'})`);
-    console.log(`check-in p99 is ${p99Ratio.toFixed(2)}x the baseline's p99 (target ≤ 2.00x: ${p99Ratio <= 2 ? 'PASS' : 'FAIL'}); lost ${acknowledged - stored[0]!.n} (target 0)`);
+    console.log(
+      `check-in p99 is ${p99Ratio.toFixed(2)}x the baseline's p99 (target ≤ 2.00x: ${p99Ratio <= 2 ? 'PASS' : 'FAIL'}); lost ${acknowledged - stored[0]!.n} (target 0)`,
+    );
   });
 }
 

@@ -40,7 +40,6 @@ const TARGET_P95_MS = 100;
 const pctl = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
 
-
 /** Meetings (QR sessions and every rostered student's record) of each class on the days from `oldest` to `newest` days ago. */
 async function addHistory(db: Db, oldest: number, newest: number): Promise<void> {
   await db.execute(sql`
@@ -112,7 +111,9 @@ async function reportSize(db: Db, meetings: number, t0: number): Promise<void> {
   const { rows } = await db.execute<{ records: number; size: string }>(
     sql`select (select count(*) from attendance_records)::int as records, pg_size_pretty(pg_database_size(current_database())) as size`,
   );
-  console.log(`Seeded ${rows[0]!.records.toLocaleString('en-US')} attendance records (${STUDENTS} students, ${SCHEDULES} schedules × ${meetings} sessions), database ${rows[0]!.size}, in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `Seeded ${rows[0]!.records.toLocaleString('en-US')} attendance records (${STUDENTS} students, ${SCHEDULES} schedules × ${meetings} sessions), database ${rows[0]!.size}, in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
 }
 
 type Measured = { name: string; times: number[]; statements: Statement[] };
@@ -173,7 +174,11 @@ export async function run(): Promise<void> {
 
     // All measured in this one run, on the same warmed database.
     const measureAll = async (meetings: number) => {
-      const baseline = await measure(`GROUP BY status (${((STUDENTS * meetings) / 1e6).toLocaleString('en-US')}M rows)`, () => db.execute(sql`select status, count(*) from attendance_records group by status`), stmts);
+      const baseline = await measure(
+        `GROUP BY status (${((STUDENTS * meetings) / 1e6).toLocaleString('en-US')}M rows)`,
+        () => db.execute(sql`select status, count(*) from attendance_records group by status`),
+        stmts,
+      );
       const measured = [
         baseline,
         await measure('analytics()', () => analytics(ctx()), stmts),
@@ -191,10 +196,14 @@ export async function run(): Promise<void> {
       await addHistory(db, ALL_MEETINGS, MEETINGS + 1);
       await reportSize(db, ALL_MEETINGS, t0);
       results = await measureAll(ALL_MEETINGS);
-      console.log(`\nGrowth of each read's p95 from ${((STUDENTS * MEETINGS) / 1e6).toLocaleString('en-US')}M to ${((STUDENTS * ALL_MEETINGS) / 1e6).toLocaleString('en-US')}M records, same run (target ≤ ${TARGET_GROWTH}×):`);
+      console.log(
+        `\nGrowth of each read's p95 from ${((STUDENTS * MEETINGS) / 1e6).toLocaleString('en-US')}M to ${((STUDENTS * ALL_MEETINGS) / 1e6).toLocaleString('en-US')}M records, same run (target ≤ ${TARGET_GROWTH}×):`,
+      );
       for (let i = 1; i < results.length; i++) {
         const growth = pctl(results[i]!.times, 95) / pctl(before[i]!.times, 95);
-        console.log(`  ${results[i]!.name.padEnd(20)} ${ms(pctl(before[i]!.times, 95)).padStart(6)} → ${ms(pctl(results[i]!.times, 95)).padStart(6)} ms = ${growth.toFixed(2)}×  ${growth <= TARGET_GROWTH ? 'PASS' : 'FAIL'}`);
+        console.log(
+          `  ${results[i]!.name.padEnd(20)} ${ms(pctl(before[i]!.times, 95)).padStart(6)} → ${ms(pctl(results[i]!.times, 95)).padStart(6)} ms = ${growth.toFixed(2)}×  ${growth <= TARGET_GROWTH ? 'PASS' : 'FAIL'}`,
+        );
       }
       const plain = pctl(results[0]!.times, 95) / pctl(before[0]!.times, 95);
       console.log(`  (the plain GROUP BY over all history grew ${plain.toFixed(1)}×)`);

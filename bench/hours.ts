@@ -34,7 +34,6 @@ const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-
 type Seeded = { programId: number; studentIds: number[]; from: string; today: string };
 
 export async function seed(db: Db): Promise<Seeded> {
@@ -45,7 +44,9 @@ export async function seed(db: Db): Promise<Seeded> {
   const breakEnd = addDays(breakStart, 4);
   await db.execute(sql`select setseed(0.42)`);
   await db.execute(sql`update school_settings set time_zone = ${TIME_ZONE}`);
-  const { rows: p } = await db.execute<{ id: number }>(sql`insert into programs (program_name, program_code, status) values ('Practical Nursing', 'PN', 'active') returning id`);
+  const { rows: p } = await db.execute<{ id: number }>(
+    sql`insert into programs (program_name, program_code, status) values ('Practical Nursing', 'PN', 'active') returning id`,
+  );
   const programId = Number(p[0]!.id);
   // 1,000 hours over 50 weeks: payment periods of 450, 450 and 100 hours (900-hour, 26-week years).
   await db.execute(sql`insert into program_policies (program_id, program_hours, program_weeks) values (${programId}, 1000, 50)`);
@@ -145,7 +146,13 @@ async function measureInterleaved(cases: Case[], rounds: number, stmts: { take: 
       }
     }
   }
-  return out.map((m) => ({ name: m.name, times: m.times.sort((a, b) => a - b), statements: m.statements, statementCount: m.statementCount, dbTimes: m.dbTimes.sort((a, b) => a - b) }));
+  return out.map((m) => ({
+    name: m.name,
+    times: m.times.sort((a, b) => a - b),
+    statements: m.statements,
+    statementCount: m.statementCount,
+    dbTimes: m.dbTimes.sort((a, b) => a - b),
+  }));
 }
 
 /** A deterministic sample of ids (a small LCG; the same students every run). */
@@ -160,7 +167,10 @@ function sample<T>(list: T[], n: number): T[] {
 export async function run(): Promise<void> {
   await withBenchDatabase({ name: 'hours', port: 56610, poolSize: 10 }, async (db, url) => {
     const seeded = await seed(db);
-    const load0 = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+    const load0 = os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
     const { rows: u } = await db.execute<{ id: number }>(sql`insert into users (email, role) values ('bench-admin@bench.edu', 'it_admin') returning id`);
     const token = await createLoginSession(db, Number(u[0]!.id), { ip: null, userAgent: null });
     const config = { ...loadConfig({ NODE_ENV: 'production' }), databaseUrl: url };
@@ -178,9 +188,15 @@ export async function run(): Promise<void> {
     const [baseline, ledger, summary, summaryDeep] = await measureInterleaved(
       [
         { name: 'plain GROUP BY student_id (all records)', calls: repeat(RUNS, groupBy) },
-        { name: `GET /api/students/:id/hours (${LEDGER_SAMPLE} students)`, calls: sample(seeded.studentIds, LEDGER_SAMPLE).map((id) => get(`/api/students/${id}/hours`)) },
+        {
+          name: `GET /api/students/:id/hours (${LEDGER_SAMPLE} students)`,
+          calls: sample(seeded.studentIds, LEDGER_SAMPLE).map((id) => get(`/api/students/${id}/hours`)),
+        },
         { name: 'GET /api/hours page 1 of 50', calls: repeat(RUNS, get(`/api/hours?programId=${seeded.programId}&page=1&pageSize=50`)) },
-        { name: 'GET /api/hours page 30 of 50, by SIS id desc', calls: repeat(RUNS, get(`/api/hours?programId=${seeded.programId}&page=30&pageSize=50&sort=sisStudentId&order=desc`)) },
+        {
+          name: 'GET /api/hours page 30 of 50, by SIS id desc',
+          calls: repeat(RUNS, get(`/api/hours?programId=${seeded.programId}&page=30&pageSize=50&sort=sisStudentId&order=desc`)),
+        },
       ],
       RUNS,
       stmts,
@@ -206,7 +222,13 @@ export async function run(): Promise<void> {
       const t = performance.now() - t0;
       clearInterval(timer);
       exportStatements.push(stmts.take());
-      exports.push({ ms: t, sqlMs: exportStatements.at(-1)!.reduce((n, st) => n + st.ms, 0), rssGrowth: rssPeak - rss0, heapGrowth: heapPeak - heap0, rows: res.body.trim().split('\n').length - 1 });
+      exports.push({
+        ms: t,
+        sqlMs: exportStatements.at(-1)!.reduce((n, st) => n + st.ms, 0),
+        rssGrowth: rssPeak - rss0,
+        heapGrowth: heapPeak - heap0,
+        rows: res.body.trim().split('\n').length - 1,
+      });
     }
     await app.close();
 
@@ -227,7 +249,10 @@ export async function run(): Promise<void> {
     const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
     console.log(
       `\nOver ${seeded.studentIds.length} students; ${RUNS} interleaved rounds (the ledger: ${LEDGER_SAMPLE} different students) after ${WARMUP} warm-up rounds, app.inject. ` +
-        `Load average before/after: ${load0} / ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (${os.cpus().length} cores)`,
+        `Load average before/after: ${load0} / ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')} (${os.cpus().length} cores)`,
     );
     console.log(line(head));
     // "in SQL": the statements' times added up (those sent together overlap), including the rows' transfer and parsing.
@@ -245,12 +270,17 @@ export async function run(): Promise<void> {
     const l95 = pctl(ledger!.times, 95);
     const s50 = pctl(summary!.times, 50);
     console.log('\nTargets:');
-    console.log(`  one ledger under ${TARGET_LEDGER_MS} ms: p50 ${ms(pctl(ledger!.times, 50))} ms, p95 ${ms(l95)} ms — ${l95 < TARGET_LEDGER_MS ? 'met' : 'NOT met'} (at p95)`);
-    console.log(`  summary page within ${TARGET_SUMMARY_RATIO}× the plain aggregate: ${(s50 / b50).toFixed(2)}× at p50 — ${s50 <= TARGET_SUMMARY_RATIO * b50 ? 'met' : 'NOT met'}`);
+    console.log(
+      `  one ledger under ${TARGET_LEDGER_MS} ms: p50 ${ms(pctl(ledger!.times, 50))} ms, p95 ${ms(l95)} ms — ${l95 < TARGET_LEDGER_MS ? 'met' : 'NOT met'} (at p95)`,
+    );
+    console.log(
+      `  summary page within ${TARGET_SUMMARY_RATIO}× the plain aggregate: ${(s50 / b50).toFixed(2)}× at p50 — ${s50 <= TARGET_SUMMARY_RATIO * b50 ? 'met' : 'NOT met'}`,
+    );
 
     console.log('\nSlowest statements of the slowest call of each:');
     for (const r of [ledger!, summary!]) {
-      for (const s of [...r.statements].sort((a, b) => b.ms - a.ms).slice(0, 3)) console.log(`  ${r.name.slice(0, 30).padEnd(30)} ${ms(s.ms).padStart(7)} ms  ${oneLine(s.text).slice(0, 110)}…`);
+      for (const s of [...r.statements].sort((a, b) => b.ms - a.ms).slice(0, 3))
+        console.log(`  ${r.name.slice(0, 30).padEnd(30)} ${ms(s.ms).padStart(7)} ms  ${oneLine(s.text).slice(0, 110)}…`);
     }
     if (process.env.BENCH_EXPLAIN === '1') {
       for (const r of [ledger!, summary!]) {

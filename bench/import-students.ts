@@ -36,7 +36,15 @@ function student(i: number) {
   const last = LAST[(i * 7) % LAST.length]!;
   const n = String(i).padStart(6, '0');
   const month = String((i % 12) + 1).padStart(2, '0');
-  return { sis: `S${n}`, first, last, email: `${first[0]!.toLowerCase()}${last.toLowerCase()}${n}@stu.example.edu`, phone: `555${n.slice(0, 3)}${n.slice(2)}`, birth: `199${i % 10}-${month}-15`, ssn: `900${n}` };
+  return {
+    sis: `S${n}`,
+    first,
+    last,
+    email: `${first[0]!.toLowerCase()}${last.toLowerCase()}${n}@stu.example.edu`,
+    phone: `555${n.slice(0, 3)}${n.slice(2)}`,
+    birth: `199${i % 10}-${month}-15`,
+    ssn: `900${n}`,
+  };
 }
 
 function studentsCsv(rows: number): Buffer {
@@ -131,8 +139,11 @@ async function copyIntoTheRealTables(client: pg.Client, rows: number): Promise<n
     const def = k.def.replace(/REFERENCES students\(/, 'REFERENCES floor.students(');
     await client.query(`alter table floor.${k.tbl} add ${def}`);
   }
-  const { rows: [ids] } = await client.query<{ program: number; schedules: number[] }>(
-    `select (select id from programs where sis_program_id = 'PN') as program, array(select id from schedules order by id) as schedules`);
+  const {
+    rows: [ids],
+  } = await client.query<{ program: number; schedules: number[] }>(
+    `select (select id from programs where sis_program_id = 'PN') as program, array(select id from schedules order by id) as schedules`,
+  );
   const ciphertext = createFieldCipher(randomBytes(32)).encrypt('900000001');
   const students = function* () {
     for (let i = 1; i <= rows; i++) {
@@ -144,7 +155,11 @@ async function copyIntoTheRealTables(client: pg.Client, rows: number): Promise<n
   await client.query('begin');
   await pipeline(
     Readable.from(copyLines(students())),
-    client.query(copyFrom('copy floor.students (sis_student_id, first_name, last_name, email, phone, program_id, enrollment_date, date_of_birth, ssn_encrypted, ssn_last4) from stdin')),
+    client.query(
+      copyFrom(
+        'copy floor.students (sis_student_id, first_name, last_name, email, phone, program_id, enrollment_date, date_of_birth, ssn_encrypted, ssn_last4) from stdin',
+      ),
+    ),
   );
   const { rows: added } = await client.query<{ id: number }>('select id from floor.students');
   const rosterRows = function* () {
@@ -165,7 +180,9 @@ export async function run(): Promise<void> {
   try {
     await migrateDatabase(db);
     await db.execute(sql`insert into programs (sis_program_id, program_name, program_code, duration_hours) values ('PN', 'Practical Nursing', 'PN-DIP', 320)`);
-    await db.execute(sql`insert into courses (sis_course_id, program_id, course_code, course_name, clock_hours) select 'NUR-101', id, 'NUR-101', 'Fundamentals', 90 from programs`);
+    await db.execute(
+      sql`insert into courses (sis_course_id, program_id, course_code, course_name, clock_hours) select 'NUR-101', id, 'NUR-101', 'Fundamentals', 90 from programs`,
+    );
     await db.execute(sql`
       insert into schedules (sis_schedule_id, course_id, cohort_number, term_number, day_of_week, start_time, end_time, course_start_date, course_end_date)
       select 'SCH-' || d, id, 1, 1, d, '08:00', '12:00', '2027-01-11', '2027-05-07' from courses, generate_series(1, 2) d`);
@@ -191,7 +208,9 @@ export async function run(): Promise<void> {
     };
     const importMs = await importOnce('import (new students)', file, 'csv');
     await importOnce('re-import (same file: updates)', file, 'csv');
-    const { rows: [counts] } = await db.execute<{ students: number; rosters: number }>(sql`
+    const {
+      rows: [counts],
+    } = await db.execute<{ students: number; rosters: number }>(sql`
       select (select count(*)::int from students) as students, (select count(*)::int from schedule_rosters) as rosters`);
     console.log(`database: ${fmt(counts!.students)} students, ${fmt(counts!.rosters)} roster rows`);
 
@@ -199,7 +218,9 @@ export async function run(): Promise<void> {
     await client.connect();
     try {
       const floorMs = await copyIntoTheRealTables(client, ROWS);
-      console.log(`floor: COPY of the same students and their ${fmt(ROWS * SCHEDULES)} roster rows into copies of the real tables (every index, check and key): ${(floorMs / 1000).toFixed(2)} s`);
+      console.log(
+        `floor: COPY of the same students and their ${fmt(ROWS * SCHEDULES)} roster rows into copies of the real tables (every index, check and key): ${(floorMs / 1000).toFixed(2)} s`,
+      );
       const ratio = importMs / floorMs;
       console.log(`import is ${ratio.toFixed(2)}× the floor (target ≤ ${TARGET_RATIO.toFixed(2)}×: ${ratio <= TARGET_RATIO ? 'PASS' : 'FAIL'})`);
       // The yardstick of earlier runs, kept for comparison: the raw file into a scratch table with 4 of the students' 6 indexes, no key, no check, no rosters.
@@ -212,7 +233,9 @@ export async function run(): Promise<void> {
       const t1 = performance.now();
       await pipeline(Readable.from([file]), client.query(copyFrom('copy scratch_indexed from stdin with (format csv, header true)')));
       const indexedMs = performance.now() - t1;
-      console.log(`(earlier yardstick) the file into a scratch table with 4 indexes, no rosters: ${(indexedMs / 1000).toFixed(2)} s; the import is ${(importMs / indexedMs).toFixed(1)}× that`);
+      console.log(
+        `(earlier yardstick) the file into a scratch table with 4 indexes, no rosters: ${(indexedMs / 1000).toFixed(2)} s; the import is ${(importMs / indexedMs).toFixed(1)}× that`,
+      );
     } finally {
       await client.end();
     }

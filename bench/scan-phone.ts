@@ -142,7 +142,9 @@ export async function run(): Promise<void> {
         const signInUsable = await timeUntilUsable(desk.page, `${base}/login`, SIGN_IN_FORM);
         signIn.push({ usable: signInUsable, bytes: desk.bytes() });
         await desk.close();
-        console.log(`run ${run}: scan usable ${scan.at(-1)!.usable.toFixed(0)} ms with ${(scan.at(-1)!.bytes / 1024).toFixed(1)} KB, submit ${scan.at(-1)!.submit.toFixed(0)} ms; sign-in usable ${signInUsable.toFixed(0)} ms with ${(desk.bytes() / 1024).toFixed(1)} KB`);
+        console.log(
+          `run ${run}: scan usable ${scan.at(-1)!.usable.toFixed(0)} ms with ${(scan.at(-1)!.bytes / 1024).toFixed(1)} KB, submit ${scan.at(-1)!.submit.toFixed(0)} ms; sign-in usable ${signInUsable.toFixed(0)} ms with ${(desk.bytes() / 1024).toFixed(1)} KB`,
+        );
       }
     } finally {
       await browser.close();
@@ -156,10 +158,16 @@ export async function run(): Promise<void> {
       signInBytes: median(signIn.map((s) => s.bytes)),
     };
     console.log(`\nThe student's phone (400 kbit/s, 400 ms RTT, CPU ÷${CPU_SLOWDOWN}, cold cache), median of ${RUNS} runs:`);
-    console.log(`scan page usable     ${m.scanUsable.toFixed(0).padStart(6)} ms   budget ≤ ${BUDGET.scanUsableMs} ms   ${verdict(m.scanUsable <= BUDGET.scanUsableMs)}`);
-    console.log(`scan page transfer   ${(m.scanBytes / 1024).toFixed(1).padStart(6)} KB   budget ≤ ${BUDGET.scanBytes / 1024} KB     ${verdict(m.scanBytes <= BUDGET.scanBytes)}`);
+    console.log(
+      `scan page usable     ${m.scanUsable.toFixed(0).padStart(6)} ms   budget ≤ ${BUDGET.scanUsableMs} ms   ${verdict(m.scanUsable <= BUDGET.scanUsableMs)}`,
+    );
+    console.log(
+      `scan page transfer   ${(m.scanBytes / 1024).toFixed(1).padStart(6)} KB   budget ≤ ${BUDGET.scanBytes / 1024} KB     ${verdict(m.scanBytes <= BUDGET.scanBytes)}`,
+    );
     console.log(`submit answered      ${m.submit.toFixed(0).padStart(6)} ms   budget ≤ ${BUDGET.submitMs} ms   ${verdict(m.submit <= BUDGET.submitMs)}`);
-    console.log(`sign-in usable       ${m.signInUsable.toFixed(0).padStart(6)} ms   budget ≤ ${BUDGET.signInUsableMs} ms   ${verdict(m.signInUsable <= BUDGET.signInUsableMs)}   (${(m.signInBytes / 1024).toFixed(1)} KB)`);
+    console.log(
+      `sign-in usable       ${m.signInUsable.toFixed(0).padStart(6)} ms   budget ≤ ${BUDGET.signInUsableMs} ms   ${verdict(m.signInUsable <= BUDGET.signInUsableMs)}   (${(m.signInBytes / 1024).toFixed(1)} KB)`,
+    );
 
     await lighthouseScores(scanUrl());
     await app.close();
@@ -176,7 +184,10 @@ type LighthouseResult = {
     runtimeError?: { code: string; message: string };
   };
 };
-type RunLighthouse = (url: string, flags: { port: number; output: 'json'; logLevel: 'error'; onlyCategories: string[] }) => Promise<LighthouseResult | undefined>;
+type RunLighthouse = (
+  url: string,
+  flags: { port: number; output: 'json'; logLevel: 'error'; onlyCategories: string[] },
+) => Promise<LighthouseResult | undefined>;
 type LaunchChrome = (o: { chromePath: string; chromeFlags: string[] }) => Promise<{ port: number; kill: () => void }>;
 /** A bench tool by name: a name in a variable, so the app's typecheck does not look for it. */
 const benchTool = (name: string): Promise<Record<string, unknown>> => import(name) as Promise<Record<string, unknown>>;
@@ -198,15 +209,21 @@ async function lighthouseScores(url: string): Promise<void> {
     const score = (c: string) => Math.round((result?.lhr.categories[c]?.score ?? 0) * 100);
     const performanceScore = score('performance');
     const accessibility = score('accessibility');
-    console.log(`lighthouse performance ${String(performanceScore).padStart(4)}      budget ≥ ${BUDGET.lighthousePerformance}        ${verdict(performanceScore >= BUDGET.lighthousePerformance)}`);
-    console.log(`lighthouse accessibility ${String(accessibility).padStart(2)}      budget = ${BUDGET.lighthouseAccessibility}       ${verdict(accessibility >= BUDGET.lighthouseAccessibility)}`);
+    console.log(
+      `lighthouse performance ${String(performanceScore).padStart(4)}      budget ≥ ${BUDGET.lighthousePerformance}        ${verdict(performanceScore >= BUDGET.lighthousePerformance)}`,
+    );
+    console.log(
+      `lighthouse accessibility ${String(accessibility).padStart(2)}      budget = ${BUDGET.lighthouseAccessibility}       ${verdict(accessibility >= BUDGET.lighthouseAccessibility)}`,
+    );
     if (result?.lhr.runtimeError) console.log(`  lighthouse could not measure: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
     const audits = result?.lhr.audits ?? {};
     if (audits['first-contentful-paint']?.errorMessage) console.log(`  ${audits['first-contentful-paint'].errorMessage}`);
     for (const id of ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift']) {
       if (audits[id]) console.log(`  ${audits[id].title}: ${audits[id].displayValue ?? ''}`);
     }
-    const failing = Object.values(audits).filter((a) => a.score !== null && a.score < 1 && result?.lhr.categories.accessibility?.auditRefs.some((r) => r.id === a.id));
+    const failing = Object.values(audits).filter(
+      (a) => a.score !== null && a.score < 1 && result?.lhr.categories.accessibility?.auditRefs.some((r) => r.id === a.id),
+    );
     for (const a of failing) console.log(`  accessibility: ${a.title}`);
   } finally {
     chrome.kill();

@@ -12,7 +12,12 @@ import { gzipSync } from 'node:zlib';
 type ManifestChunk = { file: string; src?: string; isEntry?: boolean; isDynamicEntry?: boolean; imports?: string[]; dynamicImports?: string[]; css?: string[] };
 
 const BUDGET_KB = 150;
-const SCREENS = ['features/dashboard/dashboard-page.tsx', 'features/students/students-page.tsx', 'features/attendance/take-attendance-page.tsx', 'features/settings/settings-page.tsx'];
+const SCREENS = [
+  'features/dashboard/dashboard-page.tsx',
+  'features/students/students-page.tsx',
+  'features/attendance/take-attendance-page.tsx',
+  'features/settings/settings-page.tsx',
+];
 
 export async function run(): Promise<void> {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-web-bench-'));
@@ -35,7 +40,9 @@ export async function run(): Promise<void> {
     const shell = closure(entryKey);
     const report = (label: string, files: Set<string>) => {
       const total = kb(files);
-      console.log(`${label.padEnd(34)} ${total.toFixed(1).padStart(7)} KB gzip  = ${(total / BUDGET_KB).toFixed(2)}× the ${BUDGET_KB} KB budget  ${total <= BUDGET_KB ? 'PASS' : 'FAIL'}`);
+      console.log(
+        `${label.padEnd(34)} ${total.toFixed(1).padStart(7)} KB gzip  = ${(total / BUDGET_KB).toFixed(2)}× the ${BUDGET_KB} KB budget  ${total <= BUDGET_KB ? 'PASS' : 'FAIL'}`,
+      );
     };
     report('sign-in (shell, before any screen)', shell);
     for (const screen of SCREENS) {
@@ -47,11 +54,13 @@ export async function run(): Promise<void> {
       report(`+ ${path.basename(screen, '.tsx')}`, closure(key, new Set(shell)));
     }
     const chunks = Object.values(manifest).filter((c) => c.isDynamicEntry).length;
-    console.log(`chunks loaded on navigation: ${chunks}; largest files: ${[...new Set(Object.values(manifest).map((c) => c.file))]
-      .sort((a, b) => size(b) - size(a))
-      .slice(0, 4)
-      .map((f) => `${path.basename(f)} ${(size(f) / 1024).toFixed(1)} KB`)
-      .join(', ')}`);
+    console.log(
+      `chunks loaded on navigation: ${chunks}; largest files: ${[...new Set(Object.values(manifest).map((c) => c.file))]
+        .sort((a, b) => size(b) - size(a))
+        .slice(0, 4)
+        .map((f) => `${path.basename(f)} ${(size(f) / 1024).toFixed(1)} KB`)
+        .join(', ')}`,
+    );
   } finally {
     fs.rmSync(outDir, { recursive: true, force: true });
   }

@@ -77,7 +77,11 @@ export const breakPunchSchema = z.object({ kind: z.enum(BREAK_KINDS), startedAt:
 export type BreakPunch = z.infer<typeof breakPunchSchema>;
 
 /** The punch pairs of a record, in ms, in order; `out` null: not checked out (the pair runs on). */
-export function punchPairs(scanIn: number, scanOut: number | null, breaks: readonly { startedAt: number; endedAt: number | null }[]): { in: number; out: number | null }[] {
+export function punchPairs(
+  scanIn: number,
+  scanOut: number | null,
+  breaks: readonly { startedAt: number; endedAt: number | null }[],
+): { in: number; out: number | null }[] {
   const pairs: { in: number; out: number | null }[] = [];
   let from: number | null = scanIn;
   for (const b of [...breaks].sort((x, y) => x.startedAt - y.startedAt)) {
@@ -250,7 +254,8 @@ const overrideFields = {
   scanInTime: isoDateTime('scanInTime').optional(),
   scanOutTime: isoDateTime('scanOutTime').optional(),
 };
-const punchOrder = (o: { scanInTime?: string; scanOutTime?: string }) => !o.scanInTime || !o.scanOutTime || Date.parse(o.scanOutTime) >= Date.parse(o.scanInTime);
+const punchOrder = (o: { scanInTime?: string; scanOutTime?: string }) =>
+  !o.scanInTime || !o.scanOutTime || Date.parse(o.scanOutTime) >= Date.parse(o.scanInTime);
 const PUNCH_ORDER = { path: ['scanOutTime'], message: 'scanOutTime must not be before scanInTime' };
 
 export const overrideSchema = z.object(overrideFields).refine(punchOrder, PUNCH_ORDER);
@@ -299,7 +304,12 @@ export const SCAN_CODE_OR_DETAILS =
 export const SCAN_TOO_MANY_CODES =
   'Too many wrong codes have been typed from this network. Scan the QR code on the classroom screen instead, or ask your instructor to mark you present.';
 export const SCAN_TYPE_SIX_DIGITS = 'Enter the six digits shown on the classroom screen';
-export const typedCodeSchema = z.object({ code: z.string().trim().regex(/^\d{3}\s?\d{3}$/, SCAN_TYPE_SIX_DIGITS) });
+export const typedCodeSchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{3}\s?\d{3}$/, SCAN_TYPE_SIX_DIGITS),
+});
 export const typedCodeResultSchema = z.object({ sessionId: z.string(), courseName: z.string(), pass: z.string(), passExpiresAt: z.string() });
 /**
  * The answer to a scan that meets a record saying the student was not there (absent, excused): the

@@ -134,5 +134,4 @@ export const ssoStatusSchema = z.object({
 });
 export type SsoStatus = z.infer<typeof ssoStatusSchema>;
 
-
 export const LOCAL_SIGN_IN_OFF = 'LOCAL_SIGN_IN_OFF';

@@ -13,7 +13,11 @@ export const DETERMINATION_DAYS = 14;
 export const BREAK_MIN_DAYS = 5;
 
 const reason = (label = 'reason') =>
-  z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(500, `${label} must be at most 500 characters`);
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(500, `${label} must be at most 500 characters`);
 
 export const leaveInputSchema = z
   .object({ startDate: isoDate('startDate'), endDate: isoDate('endDate'), reason: reason() })
@@ -22,9 +26,7 @@ export const leaveInputSchema = z
 export type LeaveInput = z.output<typeof leaveInputSchema>;
 
 /** PUT: end a leave early on return, or extend it (the start may be corrected too). */
-export const leaveUpdateSchema = z
-  .object({ startDate: isoDate('startDate').optional(), endDate: isoDate('endDate'), reason: reason().optional() })
-  .strict();
+export const leaveUpdateSchema = z.object({ startDate: isoDate('startDate').optional(), endDate: isoDate('endDate'), reason: reason().optional() }).strict();
 
 export const leaveSchema = z.object({
   id: z.number().int(),
@@ -113,11 +115,25 @@ export type WatchRow = z.infer<typeof watchRowSchema>;
 
 export const complianceQuerySchema = z.object({ asOf: queryDate('asOf'), programId: dbId('programId').optional() });
 
-const studentRef = { studentId: z.number().int(), sisStudentId: z.string().nullable(), firstName: z.string(), lastName: z.string(), programName: z.string().nullable() };
+const studentRef = {
+  studentId: z.number().int(),
+  sisStudentId: z.string().nullable(),
+  firstName: z.string(),
+  lastName: z.string(),
+  programName: z.string().nullable(),
+};
 
 export const complianceOverviewSchema = z.object({
   asOf: z.string(),
-  counts: z.object({ watch: z.number().int(), due: z.number().int(), overdue: z.number().int(), sapNotMet: z.number().int(), sapUpcoming: z.number().int(), excusedCap: z.number().int(), makeUpOwed: z.number().int() }),
+  counts: z.object({
+    watch: z.number().int(),
+    due: z.number().int(),
+    overdue: z.number().int(),
+    sapNotMet: z.number().int(),
+    sapUpcoming: z.number().int(),
+    excusedCap: z.number().int(),
+    makeUpOwed: z.number().int(),
+  }),
   /** Checkpoints not met, and those the student will reach within 30 days at their pace of the last 28 days. */
   sap: z.array(
     z.object({
@@ -131,13 +147,29 @@ export const complianceOverviewSchema = z.object({
     }),
   ),
   /** Students who have used 80 % or more of a payment period's excused cap. */
-  excusedCap: z.array(z.object({ ...studentRef, paymentPeriod: z.number().int(), excusedCreditedMinutes: z.number().int(), excusedCapMinutes: z.number().int(), excusedUncreditedMinutes: z.number().int() })),
+  excusedCap: z.array(
+    z.object({
+      ...studentRef,
+      paymentPeriod: z.number().int(),
+      excusedCreditedMinutes: z.number().int(),
+      excusedCapMinutes: z.number().int(),
+      excusedUncreditedMinutes: z.number().int(),
+    }),
+  ),
   /** Missed time (absences and uncredited excused time) older than the program's make-up deadline, less make-up done. */
   /**
    * Students owing at least their program's makeUpThresholdMinutes of make-up, counting missed time
    * older than the make-up deadline; dueBy is the date the oldest of it had to be made up by.
    */
-  makeUpOwed: z.array(z.object({ ...studentRef, owedMinutes: z.number().int(), oldestMissedOn: z.string().nullable(), makeUpDeadlineDays: z.number().int(), dueBy: z.string().nullable() })),
+  makeUpOwed: z.array(
+    z.object({
+      ...studentRef,
+      owedMinutes: z.number().int(),
+      oldestMissedOn: z.string().nullable(),
+      makeUpDeadlineDays: z.number().int(),
+      dueBy: z.string().nullable(),
+    }),
+  ),
 });
 export type ComplianceOverview = z.infer<typeof complianceOverviewSchema>;
 
@@ -176,4 +208,14 @@ export const MONTHLY_HOURS_COLUMNS = [
 ] as const;
 
 export const sapReportQuerySchema = z.object({ programId: dbId('programId').optional(), asOf: queryDate('asOf') });
-export const SAP_REPORT_COLUMNS = ['sisStudentId', 'firstName', 'lastName', 'programName', 'asOf', 'atHours', 'status', 'evaluatedOn', 'attendancePercent'] as const;
+export const SAP_REPORT_COLUMNS = [
+  'sisStudentId',
+  'firstName',
+  'lastName',
+  'programName',
+  'asOf',
+  'atHours',
+  'status',
+  'evaluatedOn',
+  'attendancePercent',
+] as const;

@@ -65,7 +65,10 @@ export type AcknowledgedAlert = z.infer<typeof acknowledgedAlertSchema>;
 export const alertIdSchema = z
   .string()
   .max(100)
-  .regex(/^(course_rate|student_rate|consecutive_absences|cannot_reach_required)(:\d{1,10}){1,2}$/, 'id must be an alert id such as consecutive_absences:12:34');
+  .regex(
+    /^(course_rate|student_rate|consecutive_absences|cannot_reach_required)(:\d{1,10}){1,2}$/,
+    'id must be an alert id such as consecutive_absences:12:34',
+  );
 
 /** POST /api/dashboard/alerts/{id}/acknowledge */
 export const acknowledgeAlertParamsSchema = z.object({ id: alertIdSchema });
@@ -108,7 +111,15 @@ export const analyticsSchema = z.object({
   attendanceTrends: z.array(z.object({ date: z.string(), attendanceRate: z.number(), presentStudents: z.number().int(), totalStudents: z.number().int() })),
   performanceMetrics: z.array(z.object({ metric: z.string(), current: z.number(), target: z.number(), unit: z.string(), trend })),
   courseAnalytics: z.array(
-    z.object({ courseId: z.number().int(), courseName: z.string(), courseCode: z.string(), riskLevel: severity, totalSessions: z.number().int(), avgAttendanceRate: z.number(), trend }),
+    z.object({
+      courseId: z.number().int(),
+      courseName: z.string(),
+      courseCode: z.string(),
+      riskLevel: severity,
+      totalSessions: z.number().int(),
+      avgAttendanceRate: z.number(),
+      trend,
+    }),
   ),
   userActivity: z.object({
     dailyLogins: z.number().int(),

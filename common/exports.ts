@@ -24,7 +24,20 @@ export type AttendanceExportFilterInput = Partial<Record<keyof AttendanceExportF
  * The analytics export (GET /api/export/analytics): the Analytics tab's figures as one table, one
  * row per figure, its `section` saying which panel it comes from; columns a section does not use are empty.
  */
-export const ANALYTICS_EXPORT_COLUMNS = ['section', 'item', 'code', 'date', 'value', 'unit', 'target', 'trend', 'riskLevel', 'sessions', 'present', 'total'] as const;
+export const ANALYTICS_EXPORT_COLUMNS = [
+  'section',
+  'item',
+  'code',
+  'date',
+  'value',
+  'unit',
+  'target',
+  'trend',
+  'riskLevel',
+  'sessions',
+  'present',
+  'total',
+] as const;
 
 export const ATTENDANCE_EXPORT_COLUMNS = [
   'sisStudentId',

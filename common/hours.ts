@@ -24,7 +24,12 @@ export const makeUpInputSchema = z
     endTime: clockTime('endTime'),
     supervisorId: dbId('supervisorId', { required: 'supervisorId is required' }),
     courseId: optionalDbId('courseId'),
-    note: z.string().trim().max(1000, 'note must be at most 1000 characters').nullish().transform((v) => v || null),
+    note: z
+      .string()
+      .trim()
+      .max(1000, 'note must be at most 1000 characters')
+      .nullish()
+      .transform((v) => v || null),
   })
   .strict()
   .refine((m) => m.endTime > m.startTime, { path: ['endTime'], message: 'endTime must be after startTime' });
@@ -70,7 +75,11 @@ export const openingBalanceInputSchema = z
       .array(
         z
           .object({
-            number: z.number({ error: 'number must be a payment period number' }).int('number must be a whole number').min(1, 'number must be at least 1').max(40, 'number must be at most 40'),
+            number: z
+              .number({ error: 'number must be a payment period number' })
+              .int('number must be a whole number')
+              .min(1, 'number must be at least 1')
+              .max(40, 'number must be at most 40'),
             creditedHours: hoursIn('creditedHours'),
             completedOn: optionalIsoDate('completedOn'),
           })
@@ -81,7 +90,11 @@ export const openingBalanceInputSchema = z
       .refine((a) => new Set(a.map((p) => p.number)).size === a.length, 'Each payment period may appear once')
       .nullish(),
     lastDateOfAttendance: optionalIsoDate('lastDateOfAttendance'),
-    note: z.string({ error: 'note is required' }).trim().min(1, 'note is required: where these hours come from').max(1000, 'note must be at most 1000 characters'),
+    note: z
+      .string({ error: 'note is required' })
+      .trim()
+      .min(1, 'note is required: where these hours come from')
+      .max(1000, 'note must be at most 1000 characters'),
   })
   .strict()
   .refine((b) => !b.periods || Math.abs(b.periods.reduce((n, p) => n + p.creditedHours, 0) - b.creditedHours) < 0.005, {

@@ -109,6 +109,8 @@ export function ruleText(rule: ColumnRule): string {
     case 'ssn':
       return 'Nine digits, such as 123-45-6789';
     case 'ref':
-      return rule.target === 'instructors' ? 'SIS user ID, user ID or e-mail of an instructor' : `SIS ID or numeric ID of an existing ${rule.target.slice(0, -1)}`;
+      return rule.target === 'instructors'
+        ? 'SIS user ID, user ID or e-mail of an instructor'
+        : `SIS ID or numeric ID of an existing ${rule.target.slice(0, -1)}`;
   }
 }

@@ -31,5 +31,4 @@ export const SEE_YOUR_INSTRUCTOR = 'See your instructor';
 export const SESSION_NOT_FOUND_TEXT =
   'This attendance session is either expired, invalid, or does not exist. Please check with your instructor for a new QR code.';
 export const SESSION_EXPIRED = 'Session Expired';
-export const SESSION_EXPIRED_TEXT =
-  'This attendance session has expired. Please check with your instructor if you need to mark your attendance.';
+export const SESSION_EXPIRED_TEXT = 'This attendance session has expired. Please check with your instructor if you need to mark your attendance.';

@@ -51,7 +51,8 @@ const es: Record<MissedPunchTextKey, string> = {
   introLink: `Tus clases de los últimos ${MISSED_PUNCH_DAYS} días sin registro de entrada o de salida. Dile a tu instructor cuándo llegaste o te fuiste, y por qué falta el registro; tu instructor lo aprueba o lo rechaza.`,
   introDevice: `Clases de los últimos ${MISSED_PUNCH_DAYS} días con entrada registrada desde este teléfono y sin salida. Dile a tu instructor cuándo te fuiste, y por qué; tu instructor lo aprueba o lo rechaza.`,
   none: `Nada que corregir: ninguna clase de los últimos ${MISSED_PUNCH_DAYS} días tiene aquí la entrada o la salida sin registrar.`,
-  deviceHelp: 'Esta página muestra solo las clases con entrada registrada desde este teléfono. Si usaste otro teléfono, abre esta página en él, o usa el enlace a tus horas.',
+  deviceHelp:
+    'Esta página muestra solo las clases con entrada registrada desde este teléfono. Si usaste otro teléfono, abre esta página en él, o usa el enlace a tus horas.',
   meetingOf: '{{course}} · {{date}}',
   classTimes: 'Clase: de {{start}} a {{end}}',
   forStudent: 'Para {{name}}',

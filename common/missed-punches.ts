@@ -36,7 +36,13 @@ const formTime = (label: string) =>
     .string()
     .optional()
     .transform((v) => (v && v.trim() ? v.trim() : undefined))
-    .pipe(z.string().regex(CLOCK_TIME, `${label} must be a time (HH:MM)`).transform((v) => v.slice(0, 5)).optional());
+    .pipe(
+      z
+        .string()
+        .regex(CLOCK_TIME, `${label} must be a time (HH:MM)`)
+        .transform((v) => v.slice(0, 5))
+        .optional(),
+    );
 
 /**
  * The student's form (the hours link page and the scan page's missed-punch page): the meeting, the

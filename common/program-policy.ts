@@ -20,12 +20,19 @@ export const POLICY_DEFAULTS = {
 export const EXCUSED_CAP_CEILING_PERCENT = 10;
 
 export const numIn = (label: string, min: number, max: number, step?: number) => {
-  let n = z.number({ error: `${label} must be a number` }).min(min, `${label} must be at least ${min}`).max(max, `${label} must be at most ${max}`);
+  let n = z
+    .number({ error: `${label} must be a number` })
+    .min(min, `${label} must be at least ${min}`)
+    .max(max, `${label} must be at most ${max}`);
   if (step) n = n.multipleOf(step, `${label} must be a multiple of ${step}`);
   return n;
 };
 const intIn = (label: string, min: number, max: number) =>
-  z.number({ error: `${label} must be a whole number` }).int(`${label} must be a whole number`).min(min, `${label} must be at least ${min}`).max(max, `${label} must be at most ${max}`);
+  z
+    .number({ error: `${label} must be a whole number` })
+    .int(`${label} must be a whole number`)
+    .min(min, `${label} must be at least ${min}`)
+    .max(max, `${label} must be at most ${max}`);
 
 /**
  * PUT /api/programs/{id}/policy. Every field may be left out or null: it then takes its default

@@ -3,7 +3,10 @@ import { CREDENTIAL_TYPES, PROGRAM_HOURS, PROGRAM_STATUSES, SPEC_PROGRAM_HOURS }
 import { int32, optionalIsoDate, optionalText, requiredText } from './validation.ts';
 
 const num = (label: string, min: number, max: number) =>
-  z.number({ error: `${label} must be a number` }).min(min, `${label} must be at least ${min}`).max(max, `${label} must be at most ${max}`);
+  z
+    .number({ error: `${label} must be a number` })
+    .min(min, `${label} must be at least ${min}`)
+    .max(max, `${label} must be at most ${max}`);
 
 // ---- Clock hours (docs/decisions/040-program-and-course-hours.md) ----
 
@@ -18,7 +21,10 @@ const between = (label: string, b: HoursRange) => `${label} must be between ${fo
  * record keep the hours it already has.
  */
 export function hoursNumber(label: string, bound: HoursBound) {
-  return z.number({ error: `${label} must be a number` }).min(bound.min, between(label, bound)).max(bound.max, between(label, bound));
+  return z
+    .number({ error: `${label} must be a number` })
+    .min(bound.min, between(label, bound))
+    .max(bound.max, between(label, bound));
 }
 
 /**
@@ -40,8 +46,10 @@ export function hoursWarning(value: number | null | undefined, spec: HoursRange,
 }
 
 /** A program's hours (durationHours, and its policy's programHours: the same figure). */
-export const programHoursProblem = (value: number | null | undefined, current?: number | null, label = 'Duration hours') => hoursProblem(label, value, PROGRAM_HOURS, current);
-export const programHoursWarning = (value: number | null | undefined) => hoursWarning(value, SPEC_PROGRAM_HOURS, 'a program', 'the program’s total clock hours');
+export const programHoursProblem = (value: number | null | undefined, current?: number | null, label = 'Duration hours') =>
+  hoursProblem(label, value, PROGRAM_HOURS, current);
+export const programHoursWarning = (value: number | null | undefined) =>
+  hoursWarning(value, SPEC_PROGRAM_HOURS, 'a program', 'the program’s total clock hours');
 
 /** A note on a saved value that was accepted (an answer's `warnings`). */
 export const fieldWarningSchema = z.object({ field: z.string(), message: z.string() });
@@ -76,15 +84,22 @@ export const programInputSchema = z
     sisProgramId: optionalText(100),
     // Left out of a PUT: the program keeps its hours (they are the ledger's programHours); null clears them.
     durationHours: hoursNumber('Duration hours', PROGRAM_HOURS).nullish(),
-    credentialType: z.enum(CREDENTIAL_TYPES, { error: `Credential type must be one of ${CREDENTIAL_TYPES.join(', ')}` }).nullish().transform((v) => v ?? null),
+    credentialType: z
+      .enum(CREDENTIAL_TYPES, { error: `Credential type must be one of ${CREDENTIAL_TYPES.join(', ')}` })
+      .nullish()
+      .transform((v) => v ?? null),
     description: optionalText(2000),
     status: z.enum(PROGRAM_STATUSES, { error: `Status must be one of ${PROGRAM_STATUSES.join(', ')}` }).default('active'),
     startDate: optionalIsoDate('Start date'),
     endDate: optionalIsoDate('End date'),
     accreditationBody: optionalText(200),
     programDirector: optionalText(200),
-    tuitionCost: num('Tuition cost', 0, 10_000_000).nullish().transform((v) => v ?? null),
-    capacity: int32('Capacity').nullish().transform((v) => v ?? null),
+    tuitionCost: num('Tuition cost', 0, 10_000_000)
+      .nullish()
+      .transform((v) => v ?? null),
+    capacity: int32('Capacity')
+      .nullish()
+      .transform((v) => v ?? null),
     campusLocation: optionalText(200),
     externalProgramId: optionalText(100),
     regulatoryCode: optionalText(100),

@@ -44,7 +44,8 @@ export const SESSION_HAS_EXPIRED = 'This session has expired. Start a new sessio
 // What a student is told about a session the instructor ended (for the scan page and the submit
 // route, which answer `expired` otherwise): the English; the scan page's Spanish goes with its texts.
 export const SCAN_SESSION_ENDED = 'Session Ended';
-export const SCAN_SESSION_ENDED_TEXT = 'Your instructor has ended this attendance session. Please check with your instructor if you need to mark your attendance.';
+export const SCAN_SESSION_ENDED_TEXT =
+  'Your instructor has ended this attendance session. Please check with your instructor if you need to mark your attendance.';
 
 // ---- Instructor-led breaks (issue 29; docs/decisions/052) ----
 

@@ -17,7 +17,11 @@ export type ProgramCohort = { programId: number | null; cohortNumber: number; co
  * `today`, nor one numbered earlier in this list. null when every number is taken. The schedule
  * form and the schedules import both number cohorts by this rule.
  */
-export function numberNamedCohorts(cohorts: readonly ProgramCohort[], wants: readonly { programId: number | null; cohortName: string }[], today: string): (number | null)[] {
+export function numberNamedCohorts(
+  cohorts: readonly ProgramCohort[],
+  wants: readonly { programId: number | null; cohortName: string }[],
+  today: string,
+): (number | null)[] {
   const programs = new Map<number | null, { byName: Map<string, number>; taken: Set<number> }>();
   for (const c of [...cohorts].sort((a, b) => a.courseEndDate.localeCompare(b.courseEndDate))) {
     let p = programs.get(c.programId);
@@ -106,7 +110,11 @@ export const scheduleSchema = z.object({
 export type Schedule = z.infer<typeof scheduleSchema>;
 
 const intIn = (label: string, lo: number, hi: number) =>
-  z.number({ error: `${label} is required` }).int(`${label} must be a whole number`).min(lo, `${label} must be between ${lo} and ${hi}`).max(hi, `${label} must be between ${lo} and ${hi}`);
+  z
+    .number({ error: `${label} is required` })
+    .int(`${label} must be a whole number`)
+    .min(lo, `${label} must be between ${lo} and ${hi}`)
+    .max(hi, `${label} must be between ${lo} and ${hi}`);
 const time = clockTime;
 export const COHORT_NUMBER_REQUIRED = 'Cohort number is required (or give the cohort a name)';
 
@@ -127,9 +135,7 @@ export const scheduleInputSchema = z
     sisScheduleId: optionalText(100),
     isActive: z.boolean().default(true),
     // Not sent: a new schedule has none, an update keeps the stored ones.
-    breaks: z
-      .array(z.object({ start: time('Break start'), end: time('Break end') }), { error: 'breaks must be a list of {start, end}' })
-      .optional(),
+    breaks: z.array(z.object({ start: time('Break start'), end: time('Break end') }), { error: 'breaks must be a list of {start, end}' }).optional(),
   })
   // Compared only when both are valid times, so one bad field gives one message.
   .refine((s) => !(CLOCK_TIME.test(s.startTime) && CLOCK_TIME.test(s.endTime)) || s.startTime < s.endTime, {

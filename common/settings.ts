@@ -173,7 +173,8 @@ export const systemStatusSchema = z.object({
 });
 export type SystemStatus = z.infer<typeof systemStatusSchema>;
 
-export const LOCAL_SIGN_IN_NEEDS_SSO = 'Local sign-in can be turned off only once single sign-on is configured (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET).';
+export const LOCAL_SIGN_IN_NEEDS_SSO =
+  'Local sign-in can be turned off only once single sign-on is configured (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET).';
 
 /** GET /api/settings/time-zone-impact?timeZone=: what changing the school's time zone would recount. */
 export const timeZoneImpactQuerySchema = z.object({

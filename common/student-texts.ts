@@ -267,7 +267,8 @@ const es: Record<StudentTextKey, string> = {
   requestSentTitle: 'Revisa tu correo',
   requestSent:
     'Si ese número de estudiante y ese correo coinciden con el registro de un estudiante, te enviamos un enlace para ver tus horas. Funciona durante 7 días. Puede tardar unos minutos; revisa también la carpeta de correo no deseado.',
-  requestUnavailable: 'Esta escuela todavía no ha configurado el correo, así que Muster no puede enviarte tus horas. Pide tu registro en la oficina de la escuela.',
+  requestUnavailable:
+    'Esta escuela todavía no ha configurado el correo, así que Muster no puede enviarte tus horas. Pide tu registro en la oficina de la escuela.',
   tooManyRequests: 'Demasiadas solicitudes desde este dispositivo. Espera unos minutos y vuelve a intentarlo.',
   fixErrors: 'Corrige los campos marcados abajo.',
   studentIdRequired: 'El número de estudiante es obligatorio',
@@ -374,8 +375,7 @@ const es: Record<StudentTextKey, string> = {
   scanStandingByInstructor: 'Tu instructor te registró como {{status}} en esta clase. Si estás aquí, habla con tu instructor.',
   scanStanding: 'Quedaste registrado como {{status}} en esta clase. Si estás aquí, habla con tu instructor.',
   scanAlreadyCheckedIn: 'Ya tenías la entrada registrada. No se cambió nada.',
-  scanConfirmCheckOut:
-    'La clase todavía no ha terminado: si registras tu salida ahora, esta clase cuenta como incompleta. Confirma para registrar tu salida.',
+  scanConfirmCheckOut: 'La clase todavía no ha terminado: si registras tu salida ahora, esta clase cuenta como incompleta. Confirma para registrar tu salida.',
   scanNotCheckedIn: 'No tienes la entrada registrada en esta clase, así que no hay ninguna salida que registrar. Registra primero tu asistencia.',
   checkedInTitle: 'Tu entrada está registrada',
   checkedInSince: 'Tu entrada está registrada desde las {{time}}',
@@ -405,7 +405,8 @@ const es: Record<StudentTextKey, string> = {
   outForLunchSince: 'Saliste a almorzar a las {{time}}',
   onClassBreakSince: 'Tu clase está en descanso desde las {{time}}',
   breakHint: 'Cuando vuelvas, pulsa el botón de abajo: tu tiempo vuelve a contar desde ese momento.',
-  classBreakHint: 'Cuando termine el descanso, pulsa Volver del descanso (o escanea otra vez el código de la clase) dentro del tiempo que indique tu instructor.',
+  classBreakHint:
+    'Cuando termine el descanso, pulsa Volver del descanso (o escanea otra vez el código de la clase) dentro del tiempo que indique tu instructor.',
   notComingBack: '¿No vuelves hoy? No tienes que hacer nada: tu tiempo se detuvo cuando empezó tu descanso.',
   punchesTitle: 'Tus registros de hoy',
   breakKindBreak: 'Descanso',
@@ -439,7 +440,8 @@ const es: Record<StudentTextKey, string> = {
   fieldTooLong: 'El campo {{field}} es demasiado largo',
   fieldInvalid: 'El campo {{field}} no es válido',
   crossSiteTitle: 'Solicitud rechazada',
-  crossSite: 'Este formulario se envió desde otro sitio web, así que no se registró nada. Abre la página de asistencia desde el código QR de tu aula y vuelve a intentarlo.',
+  crossSite:
+    'Este formulario se envió desde otro sitio web, así que no se registró nada. Abre la página de asistencia desde el código QR de tu aula y vuelve a intentarlo.',
   badRequestTitle: 'Algo no está bien en esta solicitud',
   badRequest: 'La página no pudo leer lo que se envió. Vuelve a la página de asistencia e inténtalo de nuevo.',
   projectorScan: 'Escanea para registrar tu asistencia',

@@ -29,7 +29,10 @@ export const studentInputSchema = z.object({
   programId: optionalDbId('programId', { invalid: 'Program must be a program id or null' }),
   // 'on_leave' was the leave status before issue 13 named it `loa`; older clients still send it.
   // Absent on an edit: the status stays as it is; on a new student: enrolled.
-  status: z.preprocess((v) => (v === 'on_leave' ? 'loa' : v), z.enum(STUDENT_STATUSES, { error: `Status must be one of ${STUDENT_STATUSES.join(', ')}` }).optional()),
+  status: z.preprocess(
+    (v) => (v === 'on_leave' ? 'loa' : v),
+    z.enum(STUDENT_STATUSES, { error: `Status must be one of ${STUDENT_STATUSES.join(', ')}` }).optional(),
+  ),
   sisStudentId: optionalText(100),
   enrollmentDate: optionalIsoDate('Enrollment date'),
   socialSecurityNumber: z
@@ -37,7 +40,12 @@ export const studentInputSchema = z.object({
     .trim()
     .nullish()
     .transform((v) => (v ? v : null))
-    .pipe(z.string().regex(/^\d{3}-?\d{2}-?\d{4}$/, 'SSN must be 9 digits (123-45-6789)').nullable())
+    .pipe(
+      z
+        .string()
+        .regex(/^\d{3}-?\d{2}-?\d{4}$/, 'SSN must be 9 digits (123-45-6789)')
+        .nullable(),
+    )
     .optional(),
 });
 export type StudentInput = z.input<typeof studentInputSchema>;
@@ -84,8 +92,7 @@ export const STUDENT_EXPORT_COLUMNS = [
   'lastDateOfAttendance',
 ] as const;
 
-export const STUDENT_HAS_ATTENDANCE =
-  'This student has attendance history and cannot be deleted. Change their status (for example to withdrawn) instead.';
+export const STUDENT_HAS_ATTENDANCE = 'This student has attendance history and cannot be deleted. Change their status (for example to withdrawn) instead.';
 
 // ---- Status changes (issue 27; docs/decisions/037-student-status-changes.md) ----
 
@@ -96,12 +103,12 @@ export const STUDENT_HAS_ATTENDANCE =
  */
 export const RECORD_OWNED_STATUSES: Partial<Record<StudentStatus, { into: string; outOf: string }>> = {
   withdrawn: {
-    into: 'A withdrawal is recorded with Record withdrawal on the student\'s Hours tab (it keeps the last date of attendance and the refund inputs), not by changing the status',
-    outOf: 'This student\'s withdrawal is on record: reverse it on the student\'s Hours tab to change the status',
+    into: "A withdrawal is recorded with Record withdrawal on the student's Hours tab (it keeps the last date of attendance and the refund inputs), not by changing the status",
+    outOf: "This student's withdrawal is on record: reverse it on the student's Hours tab to change the status",
   },
   loa: {
-    into: 'A leave of absence is recorded under Leaves on the student\'s Hours tab (with its dates and reason), not by changing the status',
-    outOf: 'This student is on a recorded leave of absence: end or change the leave on the student\'s Hours tab to change the status',
+    into: "A leave of absence is recorded under Leaves on the student's Hours tab (with its dates and reason), not by changing the status",
+    outOf: "This student is on a recorded leave of absence: end or change the leave on the student's Hours tab to change the status",
   },
 };
 

@@ -30,7 +30,11 @@ export const TIME_CLOCK_RULE_TEXTS = {
 } as const;
 
 const whole = (label: string, min: number, max: number) =>
-  z.number({ error: `${label} must be a whole number` }).int(`${label} must be a whole number`).min(min, `${label} must be at least ${min}`).max(max, `${label} must be at most ${max}`);
+  z
+    .number({ error: `${label} must be a whole number` })
+    .int(`${label} must be a whole number`)
+    .min(min, `${label} must be at least ${min}`)
+    .max(max, `${label} must be at most ${max}`);
 
 export const mealDeductionSchema = z
   .object({
@@ -131,19 +135,40 @@ export const timeClockPresetSchema = z.object({
 });
 export type TimeClockPreset = z.infer<typeof timeClockPresetSchema>;
 
-const preset = (id: string, name: string, source: string, rules: Partial<TimeClockRules>): TimeClockPreset => ({ id, name, source, note: PRESET_NOTE, rules: { ...NEW_PROGRAM_TIME_CLOCK, ...rules } });
+const preset = (id: string, name: string, source: string, rules: Partial<TimeClockRules>): TimeClockPreset => ({
+  id,
+  name,
+  source,
+  note: PRESET_NOTE,
+  rules: { ...NEW_PROGRAM_TIME_CLOCK, ...rules },
+});
 
 /** GET /api/time-clock/presets: choosing one fills the form, nothing more. */
 export const TIME_CLOCK_PRESETS: readonly TimeClockPreset[] = [
-  preset('mississippi-cosmetology', 'Mississippi cosmetology', 'Mississippi grants no hours for a missed punch and requires punches at lunch and whenever a student leaves the premises.', {
+  preset(
+    'mississippi-cosmetology',
+    'Mississippi cosmetology',
+    'Mississippi grants no hours for a missed punch and requires punches at lunch and whenever a student leaves the premises.',
+    {
+      missingCheckOut: 'no_credit',
+      mealDeduction: { afterMinutes: 300, minutes: 30 },
+    },
+  ),
+  preset('texas-tdlr', 'Texas TDLR', 'Texas (TDLR) schools tell students “no adjustment will be made if you forget to clock in or out”.', {
     missingCheckOut: 'no_credit',
-    mealDeduction: { afterMinutes: 300, minutes: 30 },
   }),
-  preset('texas-tdlr', 'Texas TDLR', 'Texas (TDLR) schools tell students “no adjustment will be made if you forget to clock in or out”.', { missingCheckOut: 'no_credit' }),
   preset('ohio', 'Ohio', 'Ohio counts at most 10 hours a day.', { dailyMaxMinutes: 600 }),
-  preset('tennessee', 'Tennessee', 'Tennessee counts at most 10 hours a day, 6 days and 48 hours a week (the 6 days are the school’s to schedule).', { dailyMaxMinutes: 600, weeklyMaxMinutes: 2880 }),
-  preset('louisiana', 'Louisiana', 'Louisiana counts at most 48 hours a week.', { weeklyMaxMinutes: 2880 }),
-  preset('coursekey-mandatory-check-out', 'CourseKey-style mandatory check-out', 'CourseKey’s “mandatory check-out” awards no time until an administrator approves an exception, which stays flagged.', {
-    missingCheckOut: 'no_credit',
+  preset('tennessee', 'Tennessee', 'Tennessee counts at most 10 hours a day, 6 days and 48 hours a week (the 6 days are the school’s to schedule).', {
+    dailyMaxMinutes: 600,
+    weeklyMaxMinutes: 2880,
   }),
+  preset('louisiana', 'Louisiana', 'Louisiana counts at most 48 hours a week.', { weeklyMaxMinutes: 2880 }),
+  preset(
+    'coursekey-mandatory-check-out',
+    'CourseKey-style mandatory check-out',
+    'CourseKey’s “mandatory check-out” awards no time until an administrator approves an exception, which stays flagged.',
+    {
+      missingCheckOut: 'no_credit',
+    },
+  ),
 ];

@@ -53,7 +53,11 @@ export const optionalText = (max = 500) =>
     .transform((v) => (v ? v : null));
 
 export const requiredText = (label: string, max = 200) =>
-  z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
 
 /** The longest e-mail address SMTP carries; longer ones would also overflow the e-mail indexes. */
 const EMAIL_MAX = 254;

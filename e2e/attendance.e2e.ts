@@ -53,7 +53,12 @@ async function waitForText(page: Page, selector: string, test: (text: string) =>
   const deadline = Date.now() + timeout;
   let last = '';
   while (Date.now() < deadline) {
-    last = (await page.locator(selector).first().textContent().catch(() => '')) ?? '';
+    last =
+      (await page
+        .locator(selector)
+        .first()
+        .textContent()
+        .catch(() => '')) ?? '';
     if (test(last)) return last;
     await page.waitForTimeout(200);
   }
@@ -144,7 +149,10 @@ describe('Take Attendance', () => {
       await visible(p.getByText(cls.courseCode, { exact: true }));
       await visible(p.getByText(cls.roomNumber));
       await waitForText(p, '[role="timer"]', (t) => /^\d{2,3}:\d{2}$/.test(t));
-      expect(scripts.some((s) => /\/assets\/main-/.test(s)), `admin bundle loaded: ${scripts.join(', ')}`).toBe(false);
+      expect(
+        scripts.some((s) => /\/assets\/main-/.test(s)),
+        `admin bundle loaded: ${scripts.join(', ')}`,
+      ).toBe(false);
       expect(await p.getByLabel('Code on the classroom screen').count()).toBe(0);
       const submit = p.getByRole('button', { name: 'Mark My Attendance' });
       expect(await submit.isDisabled()).toBe(true);
@@ -212,7 +220,10 @@ describe('Take Attendance', () => {
       await evidence.getByRole('button', { name: 'Clear flag' }).click();
       await visible(evidence.getByText(/^Cleared by Dana Okafor/));
       // Focus stays on the button just pressed, now unavailable.
-      expect(await page.evaluate(() => [document.activeElement?.textContent, document.activeElement?.getAttribute('aria-disabled')])).toEqual(['Clear flag', 'true']);
+      expect(await page.evaluate(() => [document.activeElement?.textContent, document.activeElement?.getAttribute('aria-disabled')])).toEqual([
+        'Clear flag',
+        'true',
+      ]);
       await evidence.getByRole('button', { name: 'Close' }).click();
       await hidden(evidence);
       await visible(toastWith(page, 'Flag Cleared'));
@@ -353,7 +364,9 @@ describe('Take Attendance', () => {
       await screenshot(page, 'roster-scan-flag');
       expect(await seriousViolations(page)).toEqual([]);
       await row.getByRole('button', { name: /^Mark (present|late)$/ }).click();
-      await visible(page.getByRole('region', { name: /Notification/ }).getByText(/^José Peña is now marked (Present|Late), checked in at the time of the scan\.$/));
+      await visible(
+        page.getByRole('region', { name: /Notification/ }).getByText(/^José Peña is now marked (Present|Late), checked in at the time of the scan\.$/),
+      );
       await visible(row.getByText(/^(Present|Late)$/));
       expect(await row.getByText(/while marked Absent/).count()).toBe(0);
       expect(await row.getByText('Called in sick').count()).toBe(0);

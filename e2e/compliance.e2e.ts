@@ -6,7 +6,20 @@ import type { Program } from '../common/programs.ts';
 import type { Schedule } from '../common/schedules.ts';
 import type { Settings } from '../common/settings.ts';
 import type { Student } from '../common/students.ts';
-import { apiSend, hidden, launchBrowser, screenshot, seriousViolations, signIn, signedInApi, startServer, visible, watchedPage, type E2eServer, type TestUser } from './support.ts';
+import {
+  apiSend,
+  hidden,
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+  signIn,
+  signedInApi,
+  startServer,
+  visible,
+  watchedPage,
+  type E2eServer,
+  type TestUser,
+} from './support.ts';
 
 // Issue 13 in the browser: the dashboard's compliance card leads to the withdrawal watch, where an
 // administrator records the withdrawal of a student whose last attendance was 15 days ago.
@@ -23,11 +36,24 @@ beforeAll(async () => {
   admin = await server.createUser('it_admin', { firstName: 'Morgan', lastName: 'Admin' });
   api = await signedInApi(server.baseUrl, admin);
   const settings = (await (await api.get('/api/settings')).json()) as Settings;
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: settings.attendance.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: settings.attendance.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(),
+  );
   lda = addDays(today, -15);
   const program = await apiSend<Program>(api, 'POST', '/api/programs', { programName: 'Barbering', programCode: 'BAR' });
-  const course = await apiSend<Course>(api, 'POST', '/api/courses', { courseCode: 'BAR101', courseName: 'Barbering I', clockHours: 100, programId: program.id });
-  student = await apiSend<Student>(api, 'POST', '/api/students', { firstName: 'Grace', lastName: 'Hopper', sisStudentId: 'SIS-GH', programId: program.id, enrollmentDate: addDays(today, -30) });
+  const course = await apiSend<Course>(api, 'POST', '/api/courses', {
+    courseCode: 'BAR101',
+    courseName: 'Barbering I',
+    clockHours: 100,
+    programId: program.id,
+  });
+  student = await apiSend<Student>(api, 'POST', '/api/students', {
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    sisStudentId: 'SIS-GH',
+    programId: program.id,
+    enrollmentDate: addDays(today, -30),
+  });
   // One class a week, on the weekday of the last attendance.
   const schedule = await apiSend<Schedule>(api, 'POST', '/api/schedules', {
     courseId: course.id,
@@ -40,7 +66,13 @@ beforeAll(async () => {
     courseEndDate: addDays(today, 60),
   });
   await apiSend(api, 'POST', `/api/schedules/${schedule.id}/roster`, { studentIds: [student.id] });
-  await apiSend(api, 'POST', '/api/attendance', { scheduleId: schedule.id, studentId: student.id, sessionDate: lda, status: 'present', overrideReason: 'Paper sign-in sheet' });
+  await apiSend(api, 'POST', '/api/attendance', {
+    scheduleId: schedule.id,
+    studentId: student.id,
+    sessionDate: lda,
+    status: 'present',
+    overrideReason: 'Paper sign-in sheet',
+  });
 
   const context = await browser.newContext({ baseURL: server.baseUrl });
   const page = await context.newPage();
@@ -57,7 +89,9 @@ afterAll(async () => {
 
 describe('compliance', () => {
   it('goes from the dashboard card to the watch and records a withdrawal with its refund inputs', async () => {
-    const { context, page, errors } = await watchedPage(await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1280, height: 900 }, storageState: adminState }));
+    const { context, page, errors } = await watchedPage(
+      await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1280, height: 900 }, storageState: adminState }),
+    );
     try {
       await page.goto('/');
       const card = page.getByRole('region', { name: 'Compliance' });
@@ -101,7 +135,9 @@ describe('compliance', () => {
   });
 
   it('fits a phone without sideways scrolling', async () => {
-    const { context, page, errors } = await watchedPage(await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 390, height: 844 }, storageState: adminState }));
+    const { context, page, errors } = await watchedPage(
+      await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 390, height: 844 }, storageState: adminState }),
+    );
     try {
       await page.goto('/compliance');
       await visible(page.getByRole('heading', { level: 1, name: 'Compliance' }));

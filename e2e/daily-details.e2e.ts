@@ -61,7 +61,11 @@ describe('issue 28: the smaller things', () => {
       // Ana checks in: the count follows within a poll.
       await env.server.db.execute(sql`insert into attendance_records (student_id, schedule_id, session_date, status, scan_in_time, source)
                                       values (${cls.students[0]!.id}, ${cls.scheduleId}, ${sessionDate}, 'present', now(), 'qr')`);
-      await page.waitForFunction(() => document.querySelector('[data-testid="projector-count"]')?.textContent?.replace(/\s+/g, ' ') === '1 of 2 checked in', null, { timeout: 10_000 });
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="projector-count"]')?.textContent?.replace(/\s+/g, ' ') === '1 of 2 checked in',
+        null,
+        { timeout: 10_000 },
+      );
       // The server runs on 127.0.0.1 here: the same warning as the session panel's.
       const warning = await visible(page.getByTestId('projector-loopback'));
       expect(await warning.textContent()).toContain('Phones can’t reach 127.0.0.1.');
@@ -89,9 +93,13 @@ describe('issue 28: the smaller things', () => {
   it('the alert figures agree; Resolve Alerts opens the alerts, linked to the student, and one is acknowledged', async () => {
     await usingPage(newPage(env.browser, env.server.baseUrl, { width: 1366, height: 900 }), async ({ page, errors }) => {
       await signIn(page, admin);
-      const summary = (await (await page.request.get('/api/dashboard/executive-summary')).json()) as { todayMetrics: { criticalAlerts: number }; alerts: Counts };
+      const summary = (await (await page.request.get('/api/dashboard/executive-summary')).json()) as {
+        todayMetrics: { criticalAlerts: number };
+        alerts: Counts;
+      };
       expect(summary.alerts.open).toBeGreaterThanOrEqual(2);
-      const words = (c: Counts) => `${c.open} open ${c.open === 1 ? 'alert' : 'alerts'} · ${c.high} high · ${c.students} ${c.students === 1 ? 'student' : 'students'}`;
+      const words = (c: Counts) =>
+        `${c.open} open ${c.open === 1 ? 'alert' : 'alerts'} · ${c.high} high · ${c.students} ${c.students === 1 ? 'student' : 'students'}`;
       // Overview: Critical Alerts with the same figures as Live's, leading there.
       const tile = page.getByTestId('today-critical-alerts');
       await visible(tile.getByRole('link', { name: words(summary.alerts) }));
@@ -112,7 +120,10 @@ describe('issue 28: the smaller things', () => {
       expect(await seriousViolations(page)).toEqual([]);
       await dialog.getByRole('button', { name: 'Acknowledge' }).click();
       await visible(page.getByText('Alert Acknowledged'));
-      await page.waitForFunction((text) => ![...document.querySelectorAll('[data-testid="live-alert"]')].some((el) => el.textContent?.includes(text)), `${ben.firstName} ${ben.lastName}: 3 consecutive absences`);
+      await page.waitForFunction(
+        (text) => ![...document.querySelectorAll('[data-testid="live-alert"]')].some((el) => el.textContent?.includes(text)),
+        `${ben.firstName} ${ben.lastName}: 3 consecutive absences`,
+      );
       const after = (await (await page.request.get('/api/dashboard/real-time')).json()) as { alertCounts: Counts };
       expect(after.alertCounts.open).toBe(summary.alerts.open - 1);
       expect(after.alertCounts.acknowledged).toBe(1);
@@ -133,7 +144,7 @@ describe('issue 28: the smaller things', () => {
       await page.getByRole('tab', { name: 'Analytics' }).click();
       const atRisk = page.getByTestId('kpi').filter({ hasText: 'Students at Risk' });
       await visible(atRisk.getByText(`${after.alertCounts.students} students`, { exact: true }));
-            expect(errors).toEqual([]);
+      expect(errors).toEqual([]);
     });
   }, 120_000);
 

@@ -11,7 +11,17 @@ import { launchBrowser, newPage, screenshot, seriousViolations, signIn, startSer
  * every figure on screen is checked against the API that produced it, never against a constant.
  */
 
-type Summary = { systemHealth: { database: string }; todayMetrics: { attendanceRate: number; studentsCheckedIn: number; totalStudentsExpected: number; activeQrSessions: number; criticalAlerts: number; pendingSyncRecords: number } };
+type Summary = {
+  systemHealth: { database: string };
+  todayMetrics: {
+    attendanceRate: number;
+    studentsCheckedIn: number;
+    totalStudentsExpected: number;
+    activeQrSessions: number;
+    criticalAlerts: number;
+    pendingSyncRecords: number;
+  };
+};
 type RealTime = { activeSessions: { courseName: string; courseCode: string }[]; alerts: { message: string }[]; totalActiveStudents: number };
 type Analytics = {
   attendanceTrends: { date: string; attendanceRate: number; presentStudents: number; totalStudents: number }[];
@@ -257,7 +267,11 @@ describe('audit logs', () => {
       expect(await rows.count()).toBe(25);
 
       // Summary cards from the server's figures.
-      const summary = (await (await page.request.get('/api/audit-logs/summary')).json()) as { recentActivity24h: number; failedLoginAttempts24h: number; dataModifications: number };
+      const summary = (await (await page.request.get('/api/audit-logs/summary')).json()) as {
+        recentActivity24h: number;
+        failedLoginAttempts24h: number;
+        dataModifications: number;
+      };
       expect(summary.failedLoginAttempts24h).toBeGreaterThanOrEqual(1);
       expect(await text(page, 'summary-failed-logins')).toContain(`Failed Login Attempts${summary.failedLoginAttempts24h}`);
       expect(await text(page, 'summary-modifications')).toContain(`Data Modifications${summary.dataModifications}`);
@@ -295,7 +309,10 @@ describe('audit logs', () => {
       expect(settingsTotal).toBeGreaterThanOrEqual(1);
 
       // Details: the settings change as a field-by-field diff.
-      await rows.first().getByRole('button', { name: /^View details/ }).click();
+      await rows
+        .first()
+        .getByRole('button', { name: /^View details/ })
+        .click();
       const dialog = await visible(page.getByRole('dialog'));
       const diff = dialog.getByTestId('diff-row').filter({ hasText: 'Notifications › Weekly reports' });
       await visible(diff);
@@ -315,7 +332,10 @@ describe('audit logs', () => {
       await visible(page.getByText(`Showing 25 of ${students} audit logs`));
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Logs' }).click()]);
       expect(download.suggestedFilename()).toMatch(/^audit-logs-\d{4}-\d{2}-\d{2}\.csv$/);
-      const csv = fs.readFileSync((await download.path())!, 'utf8').trim().split('\n');
+      const csv = fs
+        .readFileSync((await download.path())!, 'utf8')
+        .trim()
+        .split('\n');
       expect(csv[0]).toBe('id,timestamp,userId,user,action,tableName,recordId,ipAddress,oldValues,newValues');
       expect(csv).toHaveLength(students + 1);
       expect(csv.slice(1).every((line) => line.split(',')[5] === 'students')).toBe(true);
@@ -374,7 +394,11 @@ describe('settings', () => {
       await screenshot(page, 'settings-invalid');
       await page.waitForTimeout(300);
       expect(puts.n).toBe(0);
-      expect((await getJson<Settings>(page, '/api/settings')).attendance).toMatchObject({ qrCodeExpirationMinutes: 45, lateThresholdMinutes: 10, autoMarkAbsentHours: 2 });
+      expect((await getJson<Settings>(page, '/api/settings')).attendance).toMatchObject({
+        qrCodeExpirationMinutes: 45,
+        lateThresholdMinutes: 10,
+        autoMarkAbsentHours: 2,
+      });
       await page.getByRole('button', { name: 'Discard changes' }).click();
       expect(await expiry.inputValue()).toBe('45');
 
@@ -384,7 +408,10 @@ describe('settings', () => {
           ? route.fulfill({
               status: 400,
               contentType: 'application/json',
-              body: JSON.stringify({ message: 'Invalid settings', errors: [{ field: 'attendance.earlyLeaveThresholdMinutes', message: 'Refused by the server for this test' }] }),
+              body: JSON.stringify({
+                message: 'Invalid settings',
+                errors: [{ field: 'attendance.earlyLeaveThresholdMinutes', message: 'Refused by the server for this test' }],
+              }),
             })
           : route.continue(),
       );
@@ -513,7 +540,9 @@ describe('settings', () => {
       await mine.page.goto('/?tab=live');
       await visible(mine.page.getByText('Low-attendance alerts are off for you.'));
       expect(await mine.page.getByText('All systems running smoothly').count()).toBe(0);
-      expect(await mine.page.getByTestId('alerts-off').getByRole('link', { name: 'Settings › Notifications' }).getAttribute('href')).toBe('/settings?tab=notifications');
+      expect(await mine.page.getByTestId('alerts-off').getByRole('link', { name: 'Settings › Notifications' }).getAttribute('href')).toBe(
+        '/settings?tab=notifications',
+      );
       await screenshot(mine.page, 'dashboard-live-alerts-off');
       expect(await seriousViolations(mine.page)).toEqual([]);
 
@@ -541,4 +570,3 @@ describe('settings', () => {
     }
   });
 });
-

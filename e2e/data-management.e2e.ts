@@ -7,7 +7,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_TYPES } from '../common/import-columns.ts';
 import { ATTENDANCE_EXPORT_COLUMNS } from '../common/exports.ts';
 import { WIZARD_STEP_LOCKED } from '../common/upload-wizard.ts';
-import { expectTitle, hidden, launchBrowser, newPage, screenshot, seriousViolations, signIn, startServer, usingPage, visible, withNewPage, type E2eServer, type TestUser } from './support.ts';
+import {
+  expectTitle,
+  hidden,
+  launchBrowser,
+  newPage,
+  screenshot,
+  seriousViolations,
+  signIn,
+  startServer,
+  usingPage,
+  visible,
+  withNewPage,
+  type E2eServer,
+  type TestUser,
+} from './support.ts';
 
 // The whole data-management journey in Chromium: the five templates downloaded from the app,
 // imported through the wizard in order, then an attendance export; axe on every tab.
@@ -67,7 +81,10 @@ describe('data management', () => {
       await page.waitForURL((u) => u.searchParams.get('tab') === 'templates');
       await visible(page.getByRole('heading', { name: 'Required upload sequence' }));
       for (const def of IMPORT_TYPES) {
-        const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download ${def.label} template (${def.templateFile})` }).click()]);
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          page.getByRole('button', { name: `Download ${def.label} template (${def.templateFile})` }).click(),
+        ]);
         expect(download.suggestedFilename()).toBe(def.templateFile);
         await download.saveAs(path.join(downloads, def.templateFile));
         await expectToast(page, 'Template Downloaded', `${def.templateFile} has been downloaded successfully.`);
@@ -87,7 +104,11 @@ describe('data management', () => {
       await visible(page.getByText('Invalid File Type: Please upload a CSV file (.csv).'));
 
       // A file with problems: 'Upload Failed', the server's message, and every problem by row and column.
-      await input.setInputFiles({ name: 'programs-bad.csv', mimeType: 'text/csv', buffer: Buffer.from('sisProgramId,programName,durationHours\nP-1,Nursing,20000\nP-2,,100\n') });
+      await input.setInputFiles({
+        name: 'programs-bad.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('sisProgramId,programName,durationHours\nP-1,Nursing,20000\nP-2,,100\n'),
+      });
       await page.getByRole('button', { name: 'Upload Programs' }).click();
       await visible(page.getByText('Nothing was imported: 2 problems in the file').first());
       await visible(page.getByText('Upload Failed', { exact: true }).first());
@@ -116,11 +137,17 @@ describe('data management', () => {
         await visible(page.getByRole('heading', { level: 2, name: `Step ${def.step}: ${def.label}` }));
         await page.getByLabel(`${def.label} CSV file`).setInputFiles(path.join(downloads, def.templateFile));
         await page.getByRole('button', { name: `Upload ${def.label}` }).click();
-        await expectToast(page, 'Upload Successful', def.step < 5 ? `Upload Successful: Step ${def.step} completed successfully! Moving to next step.` : 'All steps completed!');
+        await expectToast(
+          page,
+          'Upload Successful',
+          def.step < 5 ? `Upload Successful: Step ${def.step} completed successfully! Moving to next step.` : 'All steps completed!',
+        );
         await waitForStatuses(page, expected[def.step - 1]!);
       }
       expect(await page.getByRole('button', { name: 'Next Step' }).isDisabled()).toBe(true);
-      const { rows: [counts] } = await server.db.execute<{ p: number; c: number; i: number; s: number; sc: number; r: number }>(sql`
+      const {
+        rows: [counts],
+      } = await server.db.execute<{ p: number; c: number; i: number; s: number; sc: number; r: number }>(sql`
         select (select count(*)::int from programs) as p, (select count(*)::int from courses) as c, (select count(*)::int from users where role = 'instructor') as i,
                (select count(*)::int from students) as s, (select count(*)::int from schedules) as sc, (select count(*)::int from schedule_rosters) as r`);
       expect(counts).toEqual({ p: 3, c: 4, i: 3, s: 4, sc: 4, r: 6 });
@@ -152,7 +179,11 @@ describe('data management', () => {
       await exported.saveAs(file);
       const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
       expect(lines[0]).toBe(ATTENDANCE_EXPORT_COLUMNS.join(','));
-      expect(lines[0]!.startsWith('sisStudentId,studentId,firstName,lastName,email,sisCourseId,courseCode,courseName,sisScheduleId,sessionDate,scanInTime,status,syncStatus')).toBe(true);
+      expect(
+        lines[0]!.startsWith(
+          'sisStudentId,studentId,firstName,lastName,email,sisCourseId,courseCode,courseName,sisScheduleId,sessionDate,scanInTime,status,syncStatus',
+        ),
+      ).toBe(true);
       expect(lines).toHaveLength(3);
       expect(lines[1]).toContain('SIS-SCH-NUR101-C7');
       await expectToast(page, 'Export Complete', 'Attendance data has been exported successfully.');
@@ -180,7 +211,10 @@ describe('data management', () => {
   // Issue 28 item 12 (decision 047): Excel's US dates are read and the result says how; a dry run
   // that finds problems did its job, so it is not a red 'Upload Failed'.
   it("previews a file of US dates saying how they were read, and a dry run's problems as a warning, not a failure", async () => {
-    for (const [width, height] of [[1366, 900], [390, 844]] as const) {
+    for (const [width, height] of [
+      [1366, 900],
+      [390, 844],
+    ] as const) {
       await usingPage(newPage(browser, server.baseUrl, { width, height }), async ({ page, errors }) => {
         const signedIn = await page.request.post('/api/auth/login', { data: { email: admin.email, password: admin.password } });
         expect(signedIn.status()).toBe(200);
@@ -188,13 +222,23 @@ describe('data management', () => {
         const input = page.getByLabel('Programs CSV file');
         await visible(input);
 
-        await input.setInputFiles({ name: 'us-dates.csv', mimeType: 'text/csv', buffer: Buffer.from('sisProgramId,programName,startDate,endDate\nP-US-1,Nursing,8/24/2026,3/4/2027\n') });
+        await input.setInputFiles({
+          name: 'us-dates.csv',
+          mimeType: 'text/csv',
+          buffer: Buffer.from('sisProgramId,programName,startDate,endDate\nP-US-1,Nursing,8/24/2026,3/4/2027\n'),
+        });
         await page.getByRole('button', { name: 'Preview (dry run)' }).click();
         await visible(page.getByText('1 row checked: 1 would be created and 0 updated. Nothing was saved.'));
         const notes = page.getByRole('list', { name: 'How the file was read' });
-        expect(await notes.textContent()).toBe('Dates read as month/day/year (US), such as 3/4/2027 = 2027-03-04 (row 2, endDate): the file writes days over 12 second.');
+        expect(await notes.textContent()).toBe(
+          'Dates read as month/day/year (US), such as 3/4/2027 = 2027-03-04 (row 2, endDate): the file writes days over 12 second.',
+        );
 
-        await input.setInputFiles({ name: `dry-${width}.csv`, mimeType: 'text/csv', buffer: Buffer.from('sisProgramId,programName,durationHours\nP-1,Nursing,20000\nP-2,,100\n') });
+        await input.setInputFiles({
+          name: `dry-${width}.csv`,
+          mimeType: 'text/csv',
+          buffer: Buffer.from('sisProgramId,programName,durationHours\nP-1,Nursing,20000\nP-2,,100\n'),
+        });
         await page.getByRole('button', { name: 'Preview (dry run)' }).click();
         const found = page.getByRole('status').filter({ hasText: 'Dry run found 2 problems; nothing was imported' });
         await visible(found);

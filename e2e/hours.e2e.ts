@@ -55,7 +55,12 @@ beforeAll(async () => {
 
   // A 100-hour program (its one course's hours): two payment periods of 50 hours.
   seed.program = await apiSend<Program>(api, 'POST', '/api/programs', { programName: 'Cosmetology', programCode: 'COS' });
-  seed.course = await apiSend<Course>(api, 'POST', '/api/courses', { courseCode: 'COS101', courseName: 'Cosmetology Fundamentals', clockHours: 100, programId: seed.program.id });
+  seed.course = await apiSend<Course>(api, 'POST', '/api/courses', {
+    courseCode: 'COS101',
+    courseName: 'Cosmetology Fundamentals',
+    clockHours: 100,
+    programId: seed.program.id,
+  });
   seed.student = await apiSend<Student>(api, 'POST', '/api/students', {
     firstName: 'Ada',
     lastName: 'Lovelace',
@@ -211,7 +216,12 @@ describe('the hours ledger in the browser', () => {
       expect(await seriousViolations(page)).toEqual([]);
       const history = page.getByRole('dialog', { name: 'Record history' });
       const openHistory = async (daysAgo: number) => {
-        const date = new Date(`${addDays(seed.today, -daysAgo)}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+        const date = new Date(`${addDays(seed.today, -daysAgo)}T00:00:00Z`).toLocaleDateString('en-US', {
+          month: 'short',
+          day: 'numeric',
+          year: 'numeric',
+          timeZone: 'UTC',
+        });
         await records.getByRole('button', { name: `History of COS101 on ${date}` }).click();
         await visible(history.getByRole('heading', { name: 'As first captured' }));
       };
@@ -237,7 +247,9 @@ describe('the hours ledger in the browser', () => {
       await page.getByLabel('As of', { exact: true }).fill(addDays(seed.today, -10));
       await page.waitForFunction(() => document.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow') === '480', undefined, { timeout: 10_000 });
       await page.getByRole('button', { name: 'Back to today' }).click();
-      await page.waitForFunction((want) => document.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow') === want, String(before + 120), { timeout: 10_000 });
+      await page.waitForFunction((want) => document.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow') === want, String(before + 120), {
+        timeout: 10_000,
+      });
 
       // Deleting make-up time takes a reason.
       await page.getByRole('button', { name: /^Delete make-up of / }).click();
@@ -249,7 +261,9 @@ describe('the hours ledger in the browser', () => {
       await remove.getByRole('button', { name: 'Delete make-up session' }).click();
       await hidden(remove);
       await visible(page.getByText('No make-up sessions recorded.'));
-      await page.waitForFunction((want) => document.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow') === want, String(before), { timeout: 10_000 });
+      await page.waitForFunction((want) => document.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow') === want, String(before), {
+        timeout: 10_000,
+      });
 
       expect(errors).toEqual([]);
     } finally {

@@ -43,7 +43,9 @@ async function seedDay(): Promise<Day> {
     { sisStudentId: 'STU-2003', firstName: 'Bea', lastName: 'Kim', email: 'bea.kim@student.example' },
   ]);
   await seedClassNow(server.db, other.email, [{ sisStudentId: 'STU-2999', firstName: 'Zed', lastName: 'Other', email: 'zed@student.example' }]);
-  const { rows } = await server.db.execute<{ program_id: number }>(sql`select c.program_id from schedules s join courses c on c.id = s.course_id where s.id = ${cls.scheduleId}`);
+  const { rows } = await server.db.execute<{ program_id: number }>(
+    sql`select c.program_id from schedules s join courses c on c.id = s.course_id where s.id = ${cls.scheduleId}`,
+  );
   const api = await signedInApi(server.baseUrl, admin);
   try {
     await apiSend(api, 'PUT', `/api/programs/${rows[0]!.program_id}/policy`, { programHours: 600, programWeeks: 30, attendanceEditLockDays: 10 });

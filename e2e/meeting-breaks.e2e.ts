@@ -24,7 +24,11 @@ describe('breaks', () => {
       await signIn(page, admin);
       await page.goto('/schedules');
       // The other schedule (13:00–15:00, room C-110).
-      const card = page.locator('div').filter({ has: page.getByText('Room C-110', { exact: true }) }).filter({ has: page.getByRole('button', { name: /^Edit / }) }).last();
+      const card = page
+        .locator('div')
+        .filter({ has: page.getByText('Room C-110', { exact: true }) })
+        .filter({ has: page.getByRole('button', { name: /^Edit / }) })
+        .last();
       await card.getByRole('button', { name: /^Edit / }).click();
       const form = page.getByRole('dialog', { name: 'Edit Schedule' });
       await visible(form);

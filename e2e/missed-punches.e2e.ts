@@ -2,7 +2,19 @@ import { sql } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDate, zonedInstant } from '../server/lib/school-time.ts';
-import { launchBrowser, newPage, newPhonePage, screenshot, seriousViolations, signIn, startServer, usingPage, visible, type E2eServer, type TestUser } from './support.ts';
+import {
+  launchBrowser,
+  newPage,
+  newPhonePage,
+  screenshot,
+  seriousViolations,
+  signIn,
+  startServer,
+  usingPage,
+  visible,
+  type E2eServer,
+  type TestUser,
+} from './support.ts';
 
 /**
  * Missed-punch requests (issue 29, docs/decisions/053): Rosa checked in at yesterday's class from
@@ -29,7 +41,9 @@ beforeAll(async () => {
   const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
   const { id: instructorId } = await one<{ id: number }>(sql`select id from users where lower(email) = lower(${instructor.email})`);
   const { id: programId } = await one<{ id: number }>(sql`insert into programs (program_name) values ('Cosmetology') returning id`);
-  const { id: courseId } = await one<{ id: number }>(sql`insert into courses (course_code, course_name, program_id, clock_hours) values ('COS-101', 'Hair Design', ${programId}, 60) returning id`);
+  const { id: courseId } = await one<{ id: number }>(
+    sql`insert into courses (course_code, course_name, program_id, clock_hours) values ('COS-101', 'Hair Design', ${programId}, 60) returning id`,
+  );
   const { id: scheduleId } = await one<{ id: number }>(sql`
     insert into schedules (course_id, instructor_id, cohort_number, term_number, day_of_week, start_time, end_time, course_start_date, course_end_date)
     values (${courseId}, ${instructorId}, 1, 1, ${weekday}, '08:00', '12:00', ${date}::date - 28, ${date}::date + 60) returning id`);
@@ -84,7 +98,11 @@ describe('a missed check-out', () => {
       expect(errors).toEqual([]);
     });
 
-    const [record] = (await server.db.execute<{ scan_out_time: Date; status: string }>(sql`select scan_out_time, status from attendance_records where student_id = ${seeded.studentId}`)).rows;
+    const [record] = (
+      await server.db.execute<{ scan_out_time: Date; status: string }>(
+        sql`select scan_out_time, status from attendance_records where student_id = ${seeded.studentId}`,
+      )
+    ).rows;
     expect(record!.status).toBe('present');
 
     await usingPage(newPage(browser, server.baseUrl), async ({ page, errors }) => {

@@ -6,7 +6,19 @@ import { createMessageSenders, deliverDueMessages } from '../server/modules/outb
 import { hoursLinkRequestsSettled } from '../server/modules/student-hours/service.ts';
 import { startTestSmtpServer } from '../server/test/mail-server.ts';
 import { freeLoopbackPort } from '../server/test/oidc-provider.ts';
-import { launchBrowser, newPhonePage, screenshot, seedClassNow, seriousViolations, signedInApi, startServer, usingPage, visible, type E2eServer, type SeededClass } from './support.ts';
+import {
+  launchBrowser,
+  newPhonePage,
+  screenshot,
+  seedClassNow,
+  seriousViolations,
+  signedInApi,
+  startServer,
+  usingPage,
+  visible,
+  type E2eServer,
+  type SeededClass,
+} from './support.ts';
 
 /**
  * Issue 14, "Students see their own hours": a student checks in on their phone, asks from the
@@ -27,7 +39,9 @@ beforeAll(async () => {
   config = { ...loadConfig({ NODE_ENV: 'test' }), smtp: { url: smtp.url, from: 'Muster <muster@school.test>' }, publicUrl: `http://127.0.0.1:${port}` };
   [browser, server] = await Promise.all([launchBrowser(), startServer({ port, config })]);
   const instructor = await server.createUser('instructor');
-  cls = await seedClassNow(server.db, instructor.email, [{ sisStudentId: 'STU-2001', firstName: 'Rosa', lastName: 'Luna', email: 'rosa.luna@student.example' }]);
+  cls = await seedClassNow(server.db, instructor.email, [
+    { sisStudentId: 'STU-2001', firstName: 'Rosa', lastName: 'Luna', email: 'rosa.luna@student.example' },
+  ]);
   const api = await signedInApi(server.baseUrl, instructor);
   const started = (await (await api.post('/api/qr-sessions', { data: { scheduleId: cls.scheduleId } })).json()) as { sessionId: string };
   const image = (await (await api.get(`/api/qr-sessions/${started.sessionId}/qr-image`)).json()) as { attendanceUrl: string };
@@ -47,7 +61,10 @@ async function linkFromLatestMail(): Promise<string> {
   // The request is answered first; its lookup and queueing run just after (student-hours/service.ts).
   await hoursLinkRequestsSettled();
   await deliverDueMessages(server.db, createMessageSenders(config), systemClock);
-  const raw = smtp.received.at(-1)!.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  const raw = smtp.received
+    .at(-1)!
+    .raw.replace(/=\r?\n/g, '')
+    .replace(/=3D/g, '=');
   const link = /http:\/\/127\.0\.0\.1:\d+\/my-hours\/[A-Za-z0-9_-]{43}(\?lang=es)?/.exec(raw)?.[0];
   expect(link, 'a link in the e-mail').toBeTruthy();
   return link!;

@@ -22,12 +22,31 @@ beforeAll(async () => {
   const pn = await one(sql`insert into programs (program_name) values ('Practical Nursing') returning id`);
   await one(sql`insert into courses (course_code, course_name, program_id) values ('PN-120', 'Pharmacology', ${pn}) returning id`);
   const fundamentals = await one(sql`insert into courses (course_code, course_name, program_id) values ('PN-101', 'Fundamentals', ${pn}) returning id`);
-  const student = (first: string, last: string) => one(sql`insert into students (first_name, last_name, program_id) values (${first}, ${last}, ${pn}) returning id`);
+  const student = (first: string, last: string) =>
+    one(sql`insert into students (first_name, last_name, program_id) values (${first}, ${last}, ${pn}) returning id`);
   // Cohort 7 (Ann, Bea) and cohort 6 (Cal, Dot, Eve) already have classes; Fay is in none yet.
-  for (const [cohort, members] of [[7, [['Ann', 'Avery'], ['Bea', 'Brooks']]], [6, [['Cal', 'Cruz'], ['Dot', 'Diaz'], ['Eve', 'Evans']]]] as const) {
-    const sc = await one(sql`insert into schedules (course_id, cohort_number, term_number, day_of_week, start_time, end_time, course_start_date, course_end_date)
+  for (const [cohort, members] of [
+    [
+      7,
+      [
+        ['Ann', 'Avery'],
+        ['Bea', 'Brooks'],
+      ],
+    ],
+    [
+      6,
+      [
+        ['Cal', 'Cruz'],
+        ['Dot', 'Diaz'],
+        ['Eve', 'Evans'],
+      ],
+    ],
+  ] as const) {
+    const sc =
+      await one(sql`insert into schedules (course_id, cohort_number, term_number, day_of_week, start_time, end_time, course_start_date, course_end_date)
       values (${fundamentals}, ${cohort}, 1, 1, '08:00', '12:00', current_date - 30, current_date + 90) returning id`);
-    for (const [first, last] of members) await server.db.execute(sql`insert into schedule_rosters (schedule_id, student_id) values (${sc}, ${await student(first, last)})`);
+    for (const [first, last] of members)
+      await server.db.execute(sql`insert into schedule_rosters (schedule_id, student_id) values (${sc}, ${await student(first, last)})`);
   }
   await student('Fay', 'Fisher');
 });
@@ -93,7 +112,10 @@ describe('a new schedule’s starting roster', () => {
 
       await form.getByRole('button', { name: 'Create schedule' }).click();
       await visible(toasts(page).getByText('Schedule created', { exact: true }));
-      const card = page.getByRole('list', { name: 'Schedules' }).getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Pharmacology' }) });
+      const card = page
+        .getByRole('list', { name: 'Schedules' })
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('heading', { name: 'Pharmacology' }) });
       await visible(card);
       await expect.poll(() => card.textContent()).toContain('3 students');
       expect(await card.textContent()).toContain('Cohort 7 · Term 2');

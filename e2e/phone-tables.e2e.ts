@@ -30,9 +30,11 @@ async function sidewaysOverflow(page: Page): Promise<string[]> {
       const style = getComputedStyle(el);
       // Visually hidden text (the card layout's header row) is 1 px wide, whatever its contents.
       if (style.display === 'none' || style.visibility === 'hidden' || el.closest('.sr-only')) continue;
-      if (/auto|scroll/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1) found.push(`scrolls sideways: ${describe(el)} ${el.scrollWidth} > ${el.clientWidth}`);
+      if (/auto|scroll/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1)
+        found.push(`scrolls sideways: ${describe(el)} ${el.scrollWidth} > ${el.clientWidth}`);
       const rect = el.getBoundingClientRect();
-      if (rect.width > 0 && (rect.left < -0.5 || rect.right > root.clientWidth + 0.5)) found.push(`past the edge: ${describe(el)} ${Math.round(rect.left)}–${Math.round(rect.right)}`);
+      if (rect.width > 0 && (rect.left < -0.5 || rect.right > root.clientWidth + 0.5))
+        found.push(`past the edge: ${describe(el)} ${Math.round(rect.left)}–${Math.round(rect.right)}`);
     }
     return found;
   });
@@ -83,7 +85,11 @@ describe('on a 390 × 844 phone', () => {
       // has done every step; back to step 1.)
       await page.getByRole('button', { name: 'Reset Wizard' }).click();
       await visible(page.getByRole('heading', { level: 2, name: 'Step 1: Programs' }));
-      await page.getByLabel('Programs CSV file').setInputFiles({ name: 'programs-bad.csv', mimeType: 'text/csv', buffer: Buffer.from('sisProgramId,programName,durationHours\nP-1,Nursing,20000\nP-2,,100\n') });
+      await page.getByLabel('Programs CSV file').setInputFiles({
+        name: 'programs-bad.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('sisProgramId,programName,durationHours\nP-1,Nursing,20000\nP-2,,100\n'),
+      });
       await page.getByRole('button', { name: 'Upload Programs' }).click();
       const problems = page.getByRole('table', { name: 'Problems found in the file' });
       await visible(problems);
@@ -142,7 +148,11 @@ describe('on a 390 × 844 phone', () => {
       const edit = (await (await visible(students.getByRole('button', { name: /^Edit / }))).first().boundingBox())!;
       expect(Math.min(edit.width, edit.height)).toBeGreaterThanOrEqual(44);
       // The pager's controls are touch-sized too.
-      for (const control of [page.getByLabel('Rows per page'), page.getByRole('button', { name: 'Previous page' }), page.getByRole('button', { name: 'Next page' })]) {
+      for (const control of [
+        page.getByLabel('Rows per page'),
+        page.getByRole('button', { name: 'Previous page' }),
+        page.getByRole('button', { name: 'Next page' }),
+      ]) {
         const box = (await control.boundingBox())!;
         expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(44);
       }
@@ -167,7 +177,12 @@ describe('on a 390 × 844 phone', () => {
     const { context, page, errors } = await newPhonePage(env.browser, env.server.baseUrl);
     try {
       await signIn(page, admin);
-      for (const [path, name] of [['/courses', 'courses'], ['/programs', 'programs'], ['/audit-logs', 'audit-logs'], ['/hours', 'hours']] as const) {
+      for (const [path, name] of [
+        ['/courses', 'courses'],
+        ['/programs', 'programs'],
+        ['/audit-logs', 'audit-logs'],
+        ['/hours', 'hours'],
+      ] as const) {
         await page.goto(path);
         await visible(page.locator('main table').getByRole('rowheader').first());
         await expectFitsThePhone(page, name);

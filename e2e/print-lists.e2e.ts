@@ -21,7 +21,9 @@ const PAPER_WIDTH = 726;
 beforeAll(async () => {
   const { db } = env.server;
   admin = await env.server.createUser('super_admin');
-  const { id: programId } = (await db.execute<{ id: number }>(sql`insert into programs (program_name) values ('Practical Nursing and Long-Term Care Assistant') returning id`)).rows[0]!;
+  const { id: programId } = (
+    await db.execute<{ id: number }>(sql`insert into programs (program_name) values ('Practical Nursing and Long-Term Care Assistant') returning id`)
+  ).rows[0]!;
   // Long names and addresses: the columns that overflowed the paper.
   await db.execute(sql`
     insert into students (first_name, last_name, email, phone, sis_student_id, program_id, enrollment_date, status)
@@ -49,7 +51,11 @@ async function openList(page: Page, path: string): Promise<void> {
 
 /** The rows of the screen's lists that the print layout shows. */
 const printedRows = (page: Page) =>
-  page.evaluate(() => [...document.querySelectorAll('main table tbody tr')].filter((tr) => tr.getClientRects().length > 0 && getComputedStyle(tr).visibility !== 'hidden').length);
+  page.evaluate(
+    () =>
+      [...document.querySelectorAll('main table tbody tr')].filter((tr) => tr.getClientRects().length > 0 && getComputedStyle(tr).visibility !== 'hidden')
+        .length,
+  );
 
 /** Whether every printed list table fits the paper's width, with the widest's figures. */
 const fitsThePaper = (page: Page) =>
@@ -75,7 +81,9 @@ describe('printed lists', () => {
       await page.emulateMedia({ media: 'print' });
       const before = { rows: await printedRows(page), pdfPages: await pdfPages(page) };
       expect(before.rows).toBe(25);
-      expect(await page.locator('[data-printed-count]').textContent()).toBe(`1–25 of ${STUDENTS} students: one page of the list. To print every row, use Print list under the list on screen.`);
+      expect(await page.locator('[data-printed-count]').textContent()).toBe(
+        `1–25 of ${STUDENTS} students: one page of the list. To print every row, use Print list under the list on screen.`,
+      );
 
       // Print list: every row, fetched page by page, then the browser's print.
       await page.emulateMedia({ media: 'screen' });
@@ -100,13 +108,19 @@ describe('printed lists', () => {
       const afterPdfPages = await pdfPages(page);
       expect(afterPdfPages).toBeGreaterThan(before.pdfPages);
       expect(await printedRows(page)).toBe(25);
-      console.log(`rows printed: before ${before.rows} (${before.pdfPages} PDF pages), after ${after.rows} (${afterPdfPages} PDF pages); widest table ${after.fit.widest} px on ${after.fit.paper} px of paper`);
+      console.log(
+        `rows printed: before ${before.rows} (${before.pdfPages} PDF pages), after ${after.rows} (${afterPdfPages} PDF pages); widest table ${after.fit.widest} px on ${after.fit.paper} px of paper`,
+      );
 
       // Ctrl+P prints every row too, filtered: the search narrows what prints.
       await page.emulateMedia({ media: 'screen' });
       await page.setViewportSize({ width: 1366, height: 900 });
       await page.getByRole('searchbox', { name: 'Search students' }).fill('Student1');
-      await page.waitForFunction(() => document.querySelectorAll('main table tbody tr').length === 25 && [...document.querySelectorAll('main table tbody tr')].every((r) => r.textContent?.includes('Student1')));
+      await page.waitForFunction(
+        () =>
+          document.querySelectorAll('main table tbody tr').length === 25 &&
+          [...document.querySelectorAll('main table tbody tr')].every((r) => r.textContent?.includes('Student1')),
+      );
       await page.keyboard.press('Control+P');
       await page.waitForFunction(() => (window as unknown as { printCalls: number }).printCalls === 2);
       await page.emulateMedia({ media: 'print' });

@@ -2,7 +2,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hidden, newPage, seedClassNow, seriousViolations, signIn, useBrowserAndServer, usingPage, visible, type SeededClass, type TestUser } from './support.ts';
+import {
+  hidden,
+  newPage,
+  seedClassNow,
+  seriousViolations,
+  signIn,
+  useBrowserAndServer,
+  usingPage,
+  visible,
+  type SeededClass,
+  type TestUser,
+} from './support.ts';
 
 // Issue 17 item 7 in Chromium: an instructor prints the sign-in sheet / roster of a meeting (the
 // paper fallback when the network is down), axe finds nothing on it, it prints as a PDF; any list
@@ -31,7 +42,11 @@ beforeAll(async () => {
   admin = await server.createUser('super_admin');
   const other = await server.createUser('instructor', { firstName: 'Oscar', lastName: 'Other' });
   klass = await seedClassNow(server.db, instructor.email, roster);
-  othersClass = await seedClassNow(server.db, other.email, roster.slice(0, 1).map((s) => ({ ...s, sisStudentId: 'SIS-OTHER', email: 'other@school.example' })));
+  othersClass = await seedClassNow(
+    server.db,
+    other.email,
+    roster.slice(0, 1).map((s) => ({ ...s, sisStudentId: 'SIS-OTHER', email: 'other@school.example' })),
+  );
   // Today's meeting already has a few records: the roster variant shows them.
   const statuses = ['present', 'late', 'absent', 'present'] as const;
   for (const [i, status] of statuses.entries()) {
@@ -120,10 +135,24 @@ describe('printed sheets', () => {
       expect(await title.textContent()).toMatch(/^StudentsPrinted /);
       const table = page.getByRole('table').first();
       expect(await table.locator('thead').evaluate((el) => getComputedStyle(el).display)).toBe('table-header-group');
-      expect(await table.locator('tbody tr').first().evaluate((el) => getComputedStyle(el).breakInside)).toBe('avoid');
+      expect(
+        await table
+          .locator('tbody tr')
+          .first()
+          .evaluate((el) => getComputedStyle(el).breakInside),
+      ).toBe('avoid');
       // Row actions and the page's buttons do not print; the table takes the page's width.
-      expect(await page.getByRole('main').getByRole('button', { name: /^(Add|Edit|Export)/ }).first().isVisible()).toBe(false);
-      const [tableWidth, mainWidth] = await page.evaluate(() => [document.querySelector('main table')!.getBoundingClientRect().width, document.querySelector('main')!.getBoundingClientRect().width]);
+      expect(
+        await page
+          .getByRole('main')
+          .getByRole('button', { name: /^(Add|Edit|Export)/ })
+          .first()
+          .isVisible(),
+      ).toBe(false);
+      const [tableWidth, mainWidth] = await page.evaluate(() => [
+        document.querySelector('main table')!.getBoundingClientRect().width,
+        document.querySelector('main')!.getBoundingClientRect().width,
+      ]);
       expect(tableWidth).toBeGreaterThanOrEqual(mainWidth - 48);
       expect(errors).toEqual([]);
     });

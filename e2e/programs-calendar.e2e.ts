@@ -3,7 +3,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Closure } from '../common/calendar.ts';
 import type { ProgramPolicy } from '../common/program-policy.ts';
 import type { Program } from '../common/programs.ts';
-import { apiSend, hidden, launchBrowser, screenshot, seriousViolations, signIn, signedInApi, startServer, usingPage, visible, watchedPage, type E2eServer, type TestUser } from './support.ts';
+import {
+  apiSend,
+  hidden,
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+  signIn,
+  signedInApi,
+  startServer,
+  usingPage,
+  visible,
+  watchedPage,
+  type E2eServer,
+  type TestUser,
+} from './support.ts';
 
 /**
  * Issue 12, the Programs and School Calendar screens: an administrator creates a program, sets its
@@ -39,7 +53,13 @@ afterAll(async () => {
 
 async function adminPage(path: string, heading: string, viewport: { width: number; height: number; isMobile?: boolean } = { width: 1280, height: 900 }) {
   const { isMobile, ...size } = viewport;
-  const context = await browser.newContext({ baseURL: server.baseUrl, viewport: size, isMobile: isMobile ?? false, hasTouch: isMobile ?? false, storageState: adminState });
+  const context = await browser.newContext({
+    baseURL: server.baseUrl,
+    viewport: size,
+    isMobile: isMobile ?? false,
+    hasTouch: isMobile ?? false,
+    storageState: adminState,
+  });
   const opened = await watchedPage(context);
   await opened.page.goto(path);
   await visible(opened.page.getByRole('heading', { level: 1, name: heading }));
@@ -60,13 +80,21 @@ async function fieldError(field: Locator): Promise<string> {
 }
 async function describedBy(field: Locator): Promise<string> {
   const ids = (await field.getAttribute('aria-describedby')) ?? '';
-  const texts = await Promise.all(ids.split(' ').filter(Boolean).map((id) => field.page().locator(`[id="${id}"]`).textContent()));
+  const texts = await Promise.all(
+    ids
+      .split(' ')
+      .filter(Boolean)
+      .map((id) => field.page().locator(`[id="${id}"]`).textContent()),
+  );
   return texts.join(' ');
 }
 
 /** The payment periods table's rows as [period, credited hours, hours, weeks, through week]. */
 async function periodRows(box: Locator): Promise<string[][]> {
-  const rows = box.getByRole('table', { name: 'Payment periods of the saved policy' }).getByRole('row').filter({ has: box.page().getByRole('rowheader') });
+  const rows = box
+    .getByRole('table', { name: 'Payment periods of the saved policy' })
+    .getByRole('row')
+    .filter({ has: box.page().getByRole('rowheader') });
   const out: string[][] = [];
   for (const row of await rows.all()) out.push((await row.locator('th, td').allTextContents()).map((t) => t.trim()));
   return out;
@@ -113,7 +141,14 @@ describe('programs', () => {
       const cells = async () => (await row.locator('th, td').allTextContents()).slice(0, 5);
       expect(await cells()).toEqual(['CosmetologySIS SIS-P-7', 'COS', 'Diploma', '1,500', 'Active']);
       const cosmetology = ((await (await api.get('/api/programs')).json()) as Program[]).find((p) => p.programName === 'Cosmetology')!;
-      expect(cosmetology).toMatchObject({ programCode: 'COS', sisProgramId: 'SIS-P-7', credentialType: 'Diploma', durationHours: 1500, startDate: '2026-09-01', endDate: '2027-08-31' });
+      expect(cosmetology).toMatchObject({
+        programCode: 'COS',
+        sisProgramId: 'SIS-P-7',
+        credentialType: 'Diploma',
+        durationHours: 1500,
+        startDate: '2026-09-01',
+        endDate: '2027-08-31',
+      });
 
       // Edit: the fields the form does not show are kept.
       const { id: _id, syncStatus: _sync, ...fields } = cosmetology;
@@ -131,7 +166,12 @@ describe('programs', () => {
       await expectToast(page, 'Program updated');
       await hidden(edit);
       await visible(row.getByText('Suspended', { exact: true }));
-      expect(await (await api.get(`/api/programs/${cosmetology.id}`)).json()).toMatchObject({ status: 'suspended', programDirector: 'Dana Director', description: 'Hair, skin and nails; state board preparation.', durationHours: 1500 });
+      expect(await (await api.get(`/api/programs/${cosmetology.id}`)).json()).toMatchObject({
+        status: 'suspended',
+        programDirector: 'Dana Director',
+        description: 'Hair, skin and nails; state board preparation.',
+        durationHours: 1500,
+      });
 
       // The clock-hour policy counts the program's hours: one figure, shown as set.
       await row.getByRole('button', { name: 'Clock-hour policy of Cosmetology' }).click();
@@ -203,7 +243,13 @@ describe('programs', () => {
       await screenshot(page, 'programs-policy');
       await expectNoSeriousViolations(page, 'policy dialog with periods');
       const saved = (await (await api.get(`/api/programs/${cosmetology.id}/policy`)).json()) as ProgramPolicy;
-      expect(saved).toMatchObject({ programHours: 1500, programWeeks: 50, academicYearWeeks: 30, excusedCapPercent: 5, sapCheckpointHours: [450, 900, 1200, 1500] });
+      expect(saved).toMatchObject({
+        programHours: 1500,
+        programWeeks: 50,
+        academicYearWeeks: 30,
+        excusedCapPercent: 5,
+        sapCheckpointHours: [450, 900, 1200, 1500],
+      });
 
       await policy.getByRole('button', { name: 'Close' }).first().click();
       await hidden(policy);
@@ -232,7 +278,10 @@ describe('programs', () => {
 
   it('a program without hours counts its active courses’ hours, and shows none in the list', async () => {
     await usingPage(adminPage('/programs', 'Programs'), async ({ page, errors }) => {
-      const row = page.getByRole('table', { name: 'Programs' }).getByRole('row').filter({ has: page.getByRole('rowheader', { name: /Barbering/ }) });
+      const row = page
+        .getByRole('table', { name: 'Programs' })
+        .getByRole('row')
+        .filter({ has: page.getByRole('rowheader', { name: /Barbering/ }) });
       await visible(row);
       expect((await row.locator('th, td').allTextContents())[3]).toBe('—');
       await row.getByRole('button', { name: 'Clock-hour policy of Barbering' }).click();

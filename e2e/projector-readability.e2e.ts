@@ -17,7 +17,16 @@ const DIGIT_SHARE = 0.6;
 
 const env = useBrowserAndServer();
 
-type Measured = { qrSide: number; modules: number; quietZone: number; fontSize: number; digitHeight: number; codeRight: number; codeLines: number; scrolls: boolean };
+type Measured = {
+  qrSide: number;
+  modules: number;
+  quietZone: number;
+  fontSize: number;
+  digitHeight: number;
+  codeRight: number;
+  codeLines: number;
+  scrolls: boolean;
+};
 
 /** What the back row sees: the QR's side and module count, the code's font size and the height of its digits as drawn. */
 async function measure(page: Page, qrName: string): Promise<Measured> {
@@ -40,7 +49,12 @@ async function measure(page: Page, qrName: string): Promise<Measured> {
     const digits = ctx.measureText('0123456789');
     const rect = el.getBoundingClientRect();
     const fontSize = parseFloat(style.fontSize);
-    return { fontSize, digitHeight: digits.actualBoundingBoxAscent + digits.actualBoundingBoxDescent, codeRight: rect.right, codeLines: Math.round(rect.height / fontSize) };
+    return {
+      fontSize,
+      digitHeight: digits.actualBoundingBoxAscent + digits.actualBoundingBoxDescent,
+      codeRight: rect.right,
+      codeLines: Math.round(rect.height / fontSize),
+    };
   });
   // The view is a fixed layer that scrolls itself when it does not fit.
   const scrolls = await page.evaluate(() => {
@@ -54,7 +68,9 @@ describe('projector view', () => {
   it('shows a QR and a code large enough for the back of the room, at 1080p and 720p', async () => {
     const { browser, server } = env;
     const instructor = await server.createUser('instructor', { firstName: 'Rosa', lastName: 'Projector' });
-    const cls = await seedClassNow(server.db, instructor.email, [{ sisStudentId: 'STU-2001', firstName: 'Ana', lastName: 'Ruiz', email: 'ana.ruiz@student.example' }]);
+    const cls = await seedClassNow(server.db, instructor.email, [
+      { sisStudentId: 'STU-2001', firstName: 'Ana', lastName: 'Ruiz', email: 'ana.ruiz@student.example' },
+    ]);
     const { context, page, errors } = await newPage(browser, server.baseUrl, { width: 1920, height: 1080 });
     try {
       await signIn(page, instructor);

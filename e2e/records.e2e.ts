@@ -147,7 +147,12 @@ async function fieldError(field: Locator): Promise<string> {
   expect(await field.getAttribute('aria-invalid')).toBe('true');
   const ids = (await field.getAttribute('aria-describedby')) ?? '';
   const page = field.page();
-  const texts = await Promise.all(ids.split(' ').filter(Boolean).map((id) => page.locator(`[id="${id}"]`).textContent()));
+  const texts = await Promise.all(
+    ids
+      .split(' ')
+      .filter(Boolean)
+      .map((id) => page.locator(`[id="${id}"]`).textContent()),
+  );
   return texts.join(' ');
 }
 

@@ -2,7 +2,19 @@ import type { APIRequestContext, Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCAN_NO_MATCH } from '../common/attendance.ts';
 import { STUDENT_TEXTS } from '../common/student-texts.ts';
-import { launchBrowser, newPhonePage, screenshot, seedClassNow, seriousViolations, signedInApi, startServer, visible, watchedPage, type E2eServer, type SeededClass } from './support.ts';
+import {
+  launchBrowser,
+  newPhonePage,
+  screenshot,
+  seedClassNow,
+  seriousViolations,
+  signedInApi,
+  startServer,
+  visible,
+  watchedPage,
+  type E2eServer,
+  type SeededClass,
+} from './support.ts';
 
 /**
  * Issue 16: the scan page a QR code opens, rendered on the server. A phone with JavaScript off
@@ -40,7 +52,11 @@ afterAll(async () => {
 const scanUrl = async () => ((await (await staff.get(`/api/qr-sessions/${sessionId}/qr-image`)).json()) as { attendanceUrl: string }).attendanceUrl;
 const screenCode = async () => ((await (await staff.get(`/api/qr-sessions/${sessionId}/qr-image`)).json()) as { shortCode: string }).shortCode;
 const statusOf = async (sis: string) => {
-  const rows = (await (await staff.get(`/api/attendance/schedule/${cls.scheduleId}`)).json()) as { sisStudentId?: string; studentId: number; status: string | null }[];
+  const rows = (await (await staff.get(`/api/attendance/schedule/${cls.scheduleId}`)).json()) as {
+    sisStudentId?: string;
+    studentId: number;
+    status: string | null;
+  }[];
   const student = cls.students.find((s) => s.sisStudentId === sis)!;
   return rows.find((r) => r.studentId === student.id)?.status ?? null;
 };
@@ -54,7 +70,13 @@ async function fillDetails(page: Page, s: { sisStudentId: string; firstName: str
 
 describe('the scan page', () => {
   it('checks in with JavaScript turned off: the form posts, the server answers with pages', async () => {
-    const context = await browser.newContext({ baseURL: server.baseUrl, javaScriptEnabled: false, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({
+      baseURL: server.baseUrl,
+      javaScriptEnabled: false,
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
     try {
       const page = await context.newPage();
       await page.goto(await scanUrl());
@@ -170,7 +192,13 @@ describe('the scan page', () => {
 
   it('speaks Spanish to a phone set to Spanish, in its pages and the API’s answers, with a switch to English', async () => {
     const es = STUDENT_TEXTS.es;
-    const context = await browser.newContext({ baseURL: server.baseUrl, locale: 'es-MX', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({
+      baseURL: server.baseUrl,
+      locale: 'es-MX',
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
     try {
       const { page, errors } = await watchedPage(context);
       await page.goto(await scanUrl());

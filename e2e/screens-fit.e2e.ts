@@ -68,7 +68,11 @@ beforeAll(async () => {
 });
 
 /** A signed-in page (through the API: these screens are under test, not the sign-in page); a touch phone below 768 px. */
-async function openContext(browser: Browser, viewport: { width: number; height: number }, user: Pick<TestUser, 'email' | 'password'>): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+async function openContext(
+  browser: Browser,
+  viewport: { width: number; height: number },
+  user: Pick<TestUser, 'email' | 'password'>,
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const phone = viewport.width < 768;
   const context = await browser.newContext({ baseURL: env.server.baseUrl, viewport, ...(phone ? { isMobile: true, hasTouch: true } : {}) });
   const res = await context.request.post('/api/auth/login', { data: { email: user.email, password: user.password } });
@@ -86,7 +90,8 @@ async function overflow(page: Page): Promise<string[]> {
     for (const el of document.querySelectorAll('main *')) {
       const style = getComputedStyle(el);
       if (style.display === 'none' || el.closest('.sr-only')) continue;
-      if (/auto|scroll/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1) found.push(`scrolls sideways: ${name(el)} ${el.scrollWidth} > ${el.clientWidth}`);
+      if (/auto|scroll/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1)
+        found.push(`scrolls sideways: ${name(el)} ${el.scrollWidth} > ${el.clientWidth}`);
       const r = el.getBoundingClientRect();
       if (r.width > 0 && r.right > root.clientWidth + 0.5) found.push(`past the edge: ${name(el)} ${Math.round(r.left)}–${Math.round(r.right)}`);
     }
@@ -121,11 +126,23 @@ async function withRunningServerFacts(page: Page): Promise<void> {
     ['nightly-backup', '* * * * *'],
     ['low-attendance-alerts', '*/15 * * * *'],
     ['outbox-delivery', '* * * * *'],
-  ].map(([name, schedule]) => ({ name, schedule, runs: [name === 'outbox-delivery' ? run('failed', 'connect ECONNREFUSED 10.20.30.40:587 (smtp.mail-relay.school-district.example)') : run('completed')] }));
+  ].map(([name, schedule]) => ({
+    name,
+    schedule,
+    runs: [name === 'outbox-delivery' ? run('failed', 'connect ECONNREFUSED 10.20.30.40:587 (smtp.mail-relay.school-district.example)') : run('completed')],
+  }));
   await page.route('**/api/settings/jobs', (route) => route.fulfill({ json: jobs }));
   await page.route('**/api/settings/system-status', async (route) => {
     const status = (await (await route.fetch()).json()) as Record<string, unknown>;
-    const lastBackup = { id: 7, status: 'completed', at, sizeBytes: 48_213_504, host: 'muster-app-01.campus.school-district.example', path: '/var/lib/muster/data/backups/muster-backup-2026-11-26T02-00-04-118Z.dump', error: null };
+    const lastBackup = {
+      id: 7,
+      status: 'completed',
+      at,
+      sizeBytes: 48_213_504,
+      host: 'muster-app-01.campus.school-district.example',
+      path: '/var/lib/muster/data/backups/muster-backup-2026-11-26T02-00-04-118Z.dump',
+      error: null,
+    };
     await route.fulfill({ json: { ...status, lastBackup } });
   });
 }

@@ -51,7 +51,8 @@ afterAll(async () => {
 /** The scan URL the classroom screen shows now (a fresh token). */
 const scanUrl = async () => ((await (await staff.get(`/api/qr-sessions/${sessionId}/qr-image`)).json()) as { attendanceUrl: string }).attendanceUrl;
 type Row = { id: number | null; studentId: number; status: string | null; scanOutTime: string | null };
-const rowOfAna = async () => ((await (await staff.get(`/api/attendance/schedule/${cls.scheduleId}`)).json()) as Row[]).find((r) => r.studentId === cls.students[0]!.id)!;
+const rowOfAna = async () =>
+  ((await (await staff.get(`/api/attendance/schedule/${cls.scheduleId}`)).json()) as Row[]).find((r) => r.studentId === cls.students[0]!.id)!;
 const rosterRow = (page: Page, name: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
 
 describe('a second scan', () => {
@@ -127,7 +128,9 @@ describe('a second scan', () => {
       await visible(dialog.getByText('Undid the check-out'));
       await screenshot(page, 'second-scan-roster-undone');
       expect(await seriousViolations(page)).toEqual([]);
-      const history = (await (await staff.get(`/api/attendance/${(await rowOfAna()).id}/history`)).json()) as { original: { status: string; scanOutTime: string | null } };
+      const history = (await (await staff.get(`/api/attendance/${(await rowOfAna()).id}/history`)).json()) as {
+        original: { status: string; scanOutTime: string | null };
+      };
       expect(history.original).toMatchObject({ status: 'incomplete', scanOutTime: expect.any(String) });
 
       // Her phone, opened again, offers Check out again.

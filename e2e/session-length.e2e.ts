@@ -21,7 +21,9 @@ describe('a session that lasts its class', () => {
     await apiSend(api, 'PUT', '/api/settings', { attendance: { qrCodeExpirationMinutes: 3 } });
     await api.dispose();
     const instructor = await server.createUser('instructor', { firstName: 'Rosa', lastName: 'Closing' });
-    const cls = await seedClassNow(server.db, instructor.email, [{ sisStudentId: 'STU-3001', firstName: 'Ana', lastName: 'Ruiz', email: 'ana.ruiz@student.example' }]);
+    const cls = await seedClassNow(server.db, instructor.email, [
+      { sisStudentId: 'STU-3001', firstName: 'Ana', lastName: 'Ruiz', email: 'ana.ruiz@student.example' },
+    ]);
     const { context, page, errors } = await newPage(browser, server.baseUrl, { width: 1280, height: 720 });
     try {
       await signIn(page, instructor);

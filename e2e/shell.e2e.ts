@@ -1,11 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ATTENDANCE_ACCESS_DENIED,
-  AUDIT_LOGS_ACCESS_DENIED,
-  DATA_MANAGEMENT_ACCESS_DENIED,
-  SESSION_NOT_FOUND_TEXT,
-} from '../common/messages.ts';
+import { ATTENDANCE_ACCESS_DENIED, AUDIT_LOGS_ACCESS_DENIED, DATA_MANAGEMENT_ACCESS_DENIED, SESSION_NOT_FOUND_TEXT } from '../common/messages.ts';
 import { NAV_ITEMS, navItemsFor } from '../common/permissions.ts';
 import { ROLES, ROLE_LABELS, type Role } from '../common/roles.ts';
 import { SETUP_CODE_WRONG } from '../common/auth.ts';
@@ -26,14 +21,7 @@ import {
   type TestUser,
 } from './support.ts';
 
-const FEATURE_CARDS = [
-  'QR Code Attendance',
-  'Role-Based Security',
-  'SIS Integration Ready',
-  'Real-Time Analytics',
-  'FERPA Compliant',
-  'Scalable Architecture',
-];
+const FEATURE_CARDS = ['QR Code Attendance', 'Role-Based Security', 'SIS Integration Ready', 'Real-Time Analytics', 'FERPA Compliant', 'Scalable Architecture'];
 
 /** Every signed-in screen: its route, its h1, and what a role without access reads (SPEC §2, §6). */
 const SCREENS: { path: string; title: string; denied: (role: Role) => string }[] = [
@@ -195,7 +183,10 @@ describe('logged out', () => {
       await page.goto('/attendance/scan/does-not-exist');
       await visible(page.getByRole('heading', { level: 1, name: 'Session Not Found' }));
       await visible(page.getByText(SESSION_NOT_FOUND_TEXT));
-      expect(scripts.some((s) => /\/assets\/main-/.test(s)), `admin bundle loaded: ${scripts.join(', ')}`).toBe(false);
+      expect(
+        scripts.some((s) => /\/assets\/main-/.test(s)),
+        `admin bundle loaded: ${scripts.join(', ')}`,
+      ).toBe(false);
       await screenshot(page, 'scan-not-found');
       expect(await seriousViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
@@ -348,7 +339,11 @@ describe('signed-in shell', () => {
       const dialog = await visible(page.getByRole('dialog', { name: 'Menu' }));
       expect(await menuButton.getAttribute('aria-expanded')).toBe('true');
       // The role's menu, then the user panel's own links: their sessions and their notification choices.
-      expect(await dialog.getByRole('link').allTextContents()).toEqual([...navItemsFor('instructor').map((i) => i.label), 'Your sessions', 'Your notifications']);
+      expect(await dialog.getByRole('link').allTextContents()).toEqual([
+        ...navItemsFor('instructor').map((i) => i.label),
+        'Your sessions',
+        'Your notifications',
+      ]);
       await screenshot(page, 'mobile-open');
       expect(await seriousViolations(page)).toEqual([]);
       await page.keyboard.press('Escape');

@@ -20,7 +20,13 @@ beforeAll(async () => {
   idp = await startTestOidcProvider({ clientId: 'muster', clientSecret: 'e2e-secret', redirectUri: `http://127.0.0.1:${port}/api/auth/sso/callback` });
   [browser, server] = await Promise.all([
     launchBrowser(),
-    startServer({ port, config: { ...loadConfig({ NODE_ENV: 'test' }), oidc: { issuer: idp.issuer, clientId: 'muster', clientSecret: 'e2e-secret', displayName: 'Lakeside Career College' } } }),
+    startServer({
+      port,
+      config: {
+        ...loadConfig({ NODE_ENV: 'test' }),
+        oidc: { issuer: idp.issuer, clientId: 'muster', clientSecret: 'e2e-secret', displayName: 'Lakeside Career College' },
+      },
+    }),
   ]);
   staff = await server.createUser('it_admin', { email: 'jordan.blake@lakeside.edu', firstName: 'Jordan', lastName: 'Blake' });
 });

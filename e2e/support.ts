@@ -199,18 +199,39 @@ export function withNewPage(browser: Browser, baseUrl: string, use: (p: { page: 
 }
 
 /** A phone-sized touch context (390×844, like a mid-range phone), for the public scan page; with JavaScript off when asked. */
-export async function newPhonePage(browser: Browser, baseUrl: string, opts: { javaScriptEnabled?: boolean } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, ...opts });
+export async function newPhonePage(
+  browser: Browser,
+  baseUrl: string,
+  opts: { javaScriptEnabled?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 2,
+    ...opts,
+  });
   return watchedPage(context);
 }
 
 export type SeededStudent = { id: number; sisStudentId: string; firstName: string; lastName: string; email: string };
-export type SeededClass = { scheduleId: number; otherScheduleId: number; programId: number; courseName: string; courseCode: string; roomNumber: string; students: SeededStudent[] };
+export type SeededClass = {
+  scheduleId: number;
+  otherScheduleId: number;
+  programId: number;
+  courseName: string;
+  courseCode: string;
+  roomNumber: string;
+  students: SeededStudent[];
+};
 
 /** 'HH:MM' of an instant in a time zone. */
 function wallClock(at: Date, timeZone: string): { hhmm: string; minutes: number; weekday: number } {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone, hour: '2-digit', minute: '2-digit', weekday: 'short', hourCycle: 'h23' }).formatToParts(at).map((p) => [p.type, p.value]),
+    new Intl.DateTimeFormat('en-US', { timeZone, hour: '2-digit', minute: '2-digit', weekday: 'short', hourCycle: 'h23' })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
   );
   const minutes = Number(parts.hour) * 60 + Number(parts.minute);
   const weekday = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(parts.weekday ?? '');

@@ -53,10 +53,12 @@ async function expectFocusReturns(opener: Locator, close: 'Escape' | 'Cancel', w
   else await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
   await hidden(dialog);
   const handle = await opener.elementHandle();
-  const back = await page.waitForFunction((el) => document.activeElement === el, handle, { timeout: 3_000 }).then(
-    () => true,
-    () => false,
-  );
+  const back = await page
+    .waitForFunction((el) => document.activeElement === el, handle, { timeout: 3_000 })
+    .then(
+      () => true,
+      () => false,
+    );
   expect(back, `${what}: focus back on the opener after ${close}`).toBe(true);
 }
 

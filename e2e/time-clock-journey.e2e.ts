@@ -53,7 +53,9 @@ let classStart: number;
 const MINUTE = 60_000;
 const at = (minutesAfterStart: number) => clock.set(new Date(classStart + minutesAfterStart * MINUTE));
 const hhmm = (minutesAfterStart: number) =>
-  new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(classStart + minutesAfterStart * MINUTE));
+  new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+    new Date(classStart + minutesAfterStart * MINUTE),
+  );
 
 beforeAll(async () => {
   [browser, server] = await Promise.all([launchBrowser(), startServer({ clock })]);
@@ -174,7 +176,10 @@ describe('time-clock rules, from the phone to the time card', () => {
     expect(await day(ben)).toMatchObject({ scheduledMinutes: 480, attendedMinutes: 0, pendingExceptionMinutes: 435 });
 
     // The printed card gives each punch pair, and Ben's line waiting for an exception.
-    const card = async (s: SeededStudent) => pdfPages(await (await office.get(`/api/students/${s.id}/time-card.pdf?from=${sessionDate}&to=${sessionDate}`)).body()).flat().join('\n');
+    const card = async (s: SeededStudent) =>
+      pdfPages(await (await office.get(`/api/students/${s.id}/time-card.pdf?from=${sessionDate}&to=${sessionDate}`)).body())
+        .flat()
+        .join('\n');
     expect(await card(ana)).toContain(`${hhmm(5)}–${hhmm(185)}, ${hhmm(225)}–${hhmm(465)}`);
     expect(await card(ben)).toContain(`${hhmm(5)}–${hhmm(185)}, ${hhmm(225)}–no out`);
 

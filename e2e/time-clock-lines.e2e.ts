@@ -7,7 +7,20 @@ import type { TimeClockPolicy } from '../common/time-clock.ts';
 import { attendanceRecords, courses, scheduleRosters, schedules, students, users } from '../server/db/schema/index.ts';
 import { schoolInstantIso } from '../web/lib/zoned-time.ts';
 import type { Settings } from '../common/settings.ts';
-import { apiSend, launchBrowser, screenshot, seriousViolations, signIn, signedInApi, startServer, usingPage, visible, watchedPage, type E2eServer, type TestUser } from './support.ts';
+import {
+  apiSend,
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+  signIn,
+  signedInApi,
+  startServer,
+  usingPage,
+  visible,
+  watchedPage,
+  type E2eServer,
+  type TestUser,
+} from './support.ts';
 
 /**
  * Issue 29, the time-clock lines on the screens: a program that rounds to 15 minutes with 7 minutes'
@@ -44,10 +57,23 @@ beforeAll(async () => {
   lastWeek = addDays(today, -7);
   const instructor = await server.createUser('instructor');
   const [{ id: instructorId }] = (await server.db.select({ id: users.id }).from(users).where(eq(users.email, instructor.email))) as [{ id: number }];
-  const [{ id: courseId }] = (await server.db.insert(courses).values({ courseCode: 'BAR-1', courseName: 'Barbering I', programId: program.id, clockHours: '1500' }).returning({ id: courses.id })) as [{ id: number }];
+  const [{ id: courseId }] = (await server.db
+    .insert(courses)
+    .values({ courseCode: 'BAR-1', courseName: 'Barbering I', programId: program.id, clockHours: '1500' })
+    .returning({ id: courses.id })) as [{ id: number }];
   const [{ id: scheduleId }] = (await server.db
     .insert(schedules)
-    .values({ courseId, instructorId, cohortNumber: 1, termNumber: 1, dayOfWeek: new Date(`${lastWeek}T00:00:00Z`).getUTCDay(), startTime: '08:00', endTime: '19:00', courseStartDate: lastWeek, courseEndDate: lastWeek })
+    .values({
+      courseId,
+      instructorId,
+      cohortNumber: 1,
+      termNumber: 1,
+      dayOfWeek: new Date(`${lastWeek}T00:00:00Z`).getUTCDay(),
+      startTime: '08:00',
+      endTime: '19:00',
+      courseStartDate: lastWeek,
+      courseEndDate: lastWeek,
+    })
     .returning({ id: schedules.id })) as [{ id: number }];
   [{ id: studentId }] = (await server.db
     .insert(students)
@@ -77,7 +103,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-const adminPage = async () => watchedPage(await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1280, height: 900 }, storageState: adminState }));
+const adminPage = async () =>
+  watchedPage(await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1280, height: 900 }, storageState: adminState }));
 
 describe('the time-clock lines on the screens', () => {
   it('shows the student’s lines on the Hours tab and under the time card, only those not zero', async () => {
@@ -98,7 +125,13 @@ describe('the time-clock lines on the screens', () => {
       const table = page.getByRole('table', { name: 'Time-clock lines' });
       await visible(table);
       expect(await table.getByRole('columnheader').allTextContents()).toEqual(['Date', 'Punched', 'Rounded', 'Meal deduction', 'Over the cap', 'Attended']);
-      expect((await table.getByRole('row').nth(1).getByRole('cell').allTextContents()).map((s) => s.trim())).toEqual(['10:55', '11:00', '0:30', '0:30', '10:00']);
+      expect((await table.getByRole('row').nth(1).getByRole('cell').allTextContents()).map((s) => s.trim())).toEqual([
+        '10:55',
+        '11:00',
+        '0:30',
+        '0:30',
+        '10:00',
+      ]);
       await screenshot(page, 'time-clock-lines-student');
       expect(await seriousViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
@@ -113,7 +146,12 @@ describe('the time-clock lines on the screens', () => {
       // Under Credited, a word for each line that is not zero, explained below the table.
       const row = table.getByRole('row').filter({ has: page.getByRole('link', { name: 'Reyes, Marisol' }) });
       const credited = row.getByRole('cell').filter({ has: page.locator('dl') });
-      expect((await credited.locator('dl > div').allTextContents()).map((s) => s.trim())).toEqual(['punched 10:55', 'rounded 11:00', 'meal 0:30', 'over cap 0:30']);
+      expect((await credited.locator('dl > div').allTextContents()).map((s) => s.trim())).toEqual([
+        'punched 10:55',
+        'rounded 11:00',
+        'meal 0:30',
+        'over cap 0:30',
+      ]);
       expect((await credited.textContent())?.startsWith('10:00')).toBe(true);
       await visible(page.getByText('Under Credited, the time-clock lines since each student’s start', { exact: false }));
       await visible(page.getByText('Over the daily or weekly cap: kept and shown, not counted.'));

@@ -5,7 +5,21 @@ import { addDays } from '../common/dates.ts';
 import type { Program } from '../common/programs.ts';
 import type { TimeClockPolicy } from '../common/time-clock.ts';
 import { attendanceRecords, courses, schedules, students, users } from '../server/db/schema/index.ts';
-import { apiSend, hidden, launchBrowser, screenshot, seriousViolations, signIn, signedInApi, startServer, usingPage, visible, watchedPage, type E2eServer, type TestUser } from './support.ts';
+import {
+  apiSend,
+  hidden,
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+  signIn,
+  signedInApi,
+  startServer,
+  usingPage,
+  visible,
+  watchedPage,
+  type E2eServer,
+  type TestUser,
+} from './support.ts';
 
 /**
  * Issue 29, the Programs screen's time-clock rules: an administrator opens a new program's rules
@@ -31,13 +45,37 @@ beforeAll(async () => {
   const instructor = await server.createUser('instructor');
   const [{ id: instructorId }] = (await server.db.select({ id: users.id }).from(users).where(eq(users.email, instructor.email))) as [{ id: number }];
   const lastWeek = addDays(today, -7);
-  const [{ id: courseId }] = (await server.db.insert(courses).values({ courseCode: 'COS-1', courseName: 'Cosmetology I', programId: program.id, clockHours: '100' }).returning({ id: courses.id })) as [{ id: number }];
+  const [{ id: courseId }] = (await server.db
+    .insert(courses)
+    .values({ courseCode: 'COS-1', courseName: 'Cosmetology I', programId: program.id, clockHours: '100' })
+    .returning({ id: courses.id })) as [{ id: number }];
   const [{ id: scheduleId }] = (await server.db
     .insert(schedules)
-    .values({ courseId, instructorId, cohortNumber: 1, termNumber: 1, dayOfWeek: new Date(`${lastWeek}T00:00:00Z`).getUTCDay(), startTime: '08:00', endTime: '12:00', courseStartDate: addDays(today, -30), courseEndDate: addDays(today, 30) })
+    .values({
+      courseId,
+      instructorId,
+      cohortNumber: 1,
+      termNumber: 1,
+      dayOfWeek: new Date(`${lastWeek}T00:00:00Z`).getUTCDay(),
+      startTime: '08:00',
+      endTime: '12:00',
+      courseStartDate: addDays(today, -30),
+      courseEndDate: addDays(today, 30),
+    })
     .returning({ id: schedules.id })) as [{ id: number }];
-  const [{ id: studentId }] = (await server.db.insert(students).values({ firstName: 'Rosa', lastName: 'Diaz', programId: program.id }).returning({ id: students.id })) as [{ id: number }];
-  await server.db.insert(attendanceRecords).values({ studentId, scheduleId, sessionDate: lastWeek, status: 'present', source: 'manual', isManualOverride: true, overrideReason: 'Paper sign-in sheet' });
+  const [{ id: studentId }] = (await server.db
+    .insert(students)
+    .values({ firstName: 'Rosa', lastName: 'Diaz', programId: program.id })
+    .returning({ id: students.id })) as [{ id: number }];
+  await server.db.insert(attendanceRecords).values({
+    studentId,
+    scheduleId,
+    sessionDate: lastWeek,
+    status: 'present',
+    source: 'manual',
+    isManualOverride: true,
+    overrideReason: 'Paper sign-in sheet',
+  });
 
   const context = await browser.newContext({ baseURL: server.baseUrl });
   const page = await context.newPage();
@@ -63,14 +101,22 @@ async function adminPage(path: string, heading: string) {
 const toasts = (page: Page) => page.getByRole('region', { name: /Notification/, includeHidden: true });
 async function describedBy(field: Locator): Promise<string> {
   const ids = (await field.getAttribute('aria-describedby')) ?? '';
-  const texts = await Promise.all(ids.split(' ').filter(Boolean).map((id) => field.page().locator(`[id="${id}"]`).textContent()));
+  const texts = await Promise.all(
+    ids
+      .split(' ')
+      .filter(Boolean)
+      .map((id) => field.page().locator(`[id="${id}"]`).textContent()),
+  );
   return texts.join(' ');
 }
 
 describe('time-clock rules on the Programs screen', () => {
   it('fills the form from a preset, warns about a back-dated change, and saves a new version', async () => {
     await usingPage(adminPage('/programs', 'Programs'), async ({ page, errors }) => {
-      const row = page.getByRole('table', { name: 'Programs' }).getByRole('row').filter({ has: page.getByRole('rowheader', { name: /Cosmetology/ }) });
+      const row = page
+        .getByRole('table', { name: 'Programs' })
+        .getByRole('row')
+        .filter({ has: page.getByRole('rowheader', { name: /Cosmetology/ }) });
       await row.getByRole('button', { name: 'Time-clock rules of Cosmetology' }).click();
       const dialog = page.getByRole('dialog', { name: 'Time-clock rules: Cosmetology' });
       await visible(dialog);
@@ -112,7 +158,12 @@ describe('time-clock rules on the Programs screen', () => {
       await visible(toasts(page).getByText(`In force from ${from}; recomputed 1 student’s days.`, { exact: true }));
       const versions = dialog.getByRole('table', { name: 'Versions of the time-clock rules, latest first' });
       await visible(versions.getByRole('rowheader', { name: from }));
-      expect(await versions.getByRole('row').filter({ has: page.getByRole('rowheader', { name: from }) }).textContent()).toContain('at most 600 min a day · at most 2880 min a week');
+      expect(
+        await versions
+          .getByRole('row')
+          .filter({ has: page.getByRole('rowheader', { name: from }) })
+          .textContent(),
+      ).toContain('at most 600 min a day · at most 2880 min a week');
       expect(await seriousViolations(page)).toEqual([]);
 
       const saved = (await (await api.get(`/api/programs/${program.id}/time-clock`)).json()) as TimeClockPolicy;

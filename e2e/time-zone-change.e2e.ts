@@ -21,11 +21,13 @@ beforeAll(async () => {
   const { db } = env.server;
   admin = await env.server.createUser('super_admin');
   const instructor = await env.server.createUser('instructor');
-  const one = async <T,>(q: ReturnType<typeof sql>) => (await db.execute<T & Record<string, unknown>>(q)).rows[0] as T;
+  const one = async <T>(q: ReturnType<typeof sql>) => (await db.execute<T & Record<string, unknown>>(q)).rows[0] as T;
   schoolZone = (await one<{ z: string }>(sql`select time_zone as z from school_settings`)).z;
   newZone = schoolZone === 'America/Los_Angeles' ? 'Europe/Berlin' : 'America/Los_Angeles';
   const { id: programId } = await one<{ id: number }>(sql`insert into programs (program_name) values ('Practical Nursing') returning id`);
-  const { id: courseId } = await one<{ id: number }>(sql`insert into courses (course_code, course_name, program_id, clock_hours) values ('PN-100', 'Nursing I', ${programId}, 150) returning id`);
+  const { id: courseId } = await one<{ id: number }>(
+    sql`insert into courses (course_code, course_name, program_id, clock_hours) values ('PN-100', 'Nursing I', ${programId}, 150) returning id`,
+  );
   const { id: userId } = await one<{ id: number }>(sql`select id from users where email = ${instructor.email}`);
   const ids: number[] = [];
   for (const day of [1, 2, 3, 4, 5]) {
@@ -34,7 +36,10 @@ beforeAll(async () => {
       values (${courseId}, ${userId}, 1, 1, ${day}, '08:00', '14:00', 'B-1', current_date - 70, current_date + 60) returning id`);
     ids.push(id);
   }
-  for (const [first, last] of [['Ana', 'Diaz'], ['Ben', 'Okafor']] as const) {
+  for (const [first, last] of [
+    ['Ana', 'Diaz'],
+    ['Ben', 'Okafor'],
+  ] as const) {
     const { id } = await one<{ id: number }>(sql`
       insert into students (first_name, last_name, sis_student_id, program_id, enrollment_date) values (${first}, ${last}, ${`TZ-${first}`}, ${programId}, current_date - 70) returning id`);
     for (const scheduleId of ids) await db.execute(sql`insert into schedule_rosters (schedule_id, student_id) values (${scheduleId}, ${id})`);

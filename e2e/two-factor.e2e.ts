@@ -1,7 +1,18 @@
 import { generate } from 'otplib';
 import type { APIRequestContext, Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiSend, launchBrowser, screenshot, seriousViolations, signedInApi, startServer, visible, withNewPage, type E2eServer, type TestUser } from './support.ts';
+import {
+  apiSend,
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+  signedInApi,
+  startServer,
+  visible,
+  withNewPage,
+  type E2eServer,
+  type TestUser,
+} from './support.ts';
 
 /**
  * Issue 14: with two-factor authentication switched on, a staff member signs in, sets up an

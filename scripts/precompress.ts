@@ -45,7 +45,12 @@ async function precompressFile(file: string): Promise<PrecompressedFile> {
     }),
     gzip(raw, { level: zlib.constants.Z_BEST_COMPRESSION }),
   ]);
-  return { file, raw: raw.length, br: await writeIfSmaller(`${file}.br`, br, raw.length, stat.mtime), gz: await writeIfSmaller(`${file}.gz`, gz, raw.length, stat.mtime) };
+  return {
+    file,
+    raw: raw.length,
+    br: await writeIfSmaller(`${file}.br`, br, raw.length, stat.mtime),
+    gz: await writeIfSmaller(`${file}.gz`, gz, raw.length, stat.mtime),
+  };
 }
 
 async function writeIfSmaller(target: string, data: Buffer, rawSize: number, mtime: Date): Promise<number | null> {

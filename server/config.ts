@@ -2,9 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
-const boolFromEnv = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((v) => v === 'true' || v === '1');
+const boolFromEnv = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -32,7 +30,10 @@ const envSchema = z.object({
   // 32-byte key (hex or base64) for encrypting SSNs; generated into DATA_DIR when absent.
   ENCRYPTION_KEY: z.string().optional(),
   // Outgoing e-mail (issue 14): smtp://user:pass@host:587 or smtps://…; without it nothing is sent.
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
   SMTP_FROM: z.string().optional(),
   // SMS, Twilio-compatible: the Messages endpoint (POST To, From, Body; HTTP basic credentials).
   SMS_API_URL: z.string().url().optional(),
@@ -102,7 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 const NAMED_PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 const TRUST_NOBODY = new Set(['', 'false', '0', 'no', 'off']);
 const TRUST_EVERYBODY = new Set(['true', '1', 'yes', 'on']);
-const NAME_THE_PROXY = 'TRUST_PROXY=loopback for a proxy on this machine, or the proxy\'s address (TRUST_PROXY=10.0.0.5)';
+const NAME_THE_PROXY = "TRUST_PROXY=loopback for a proxy on this machine, or the proxy's address (TRUST_PROXY=10.0.0.5)";
 
 /**
  * TRUST_PROXY → Fastify's trustProxy, or a one-line reason it is refused. Only the proxies named
@@ -117,7 +118,10 @@ function parseTrustProxy(value: string | undefined): string[] | false | string {
     return `"${raw}" would let any client forge its address; name the proxy instead: ${NAME_THE_PROXY}`;
   }
   if (/^\d+$/.test(raw)) return `a hop count ("${raw}") is not supported; name the proxy instead: ${NAME_THE_PROXY}`;
-  const entries = lower.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const entries = lower
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
   for (const entry of entries) {
     if (!validProxyEntry(entry)) {
       return `"${entry}" is not an IP address, a CIDR range (10.0.0.0/8, fd00::/8) or one of loopback, linklocal, uniquelocal`;

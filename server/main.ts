@@ -52,7 +52,10 @@ async function main() {
     closing = true;
     log(`${signal} received: no new requests; finishing those in flight (at most ${DRAIN_MS / 1000} s)`);
     // Stop accepting at once; answer what is in flight; past the bound, close what is left.
-    const drained = app.close().then(() => true, () => true);
+    const drained = app.close().then(
+      () => true,
+      () => true,
+    );
     const bounded = await Promise.race([drained, new Promise<false>((r) => setTimeout(() => r(false), DRAIN_MS).unref())]);
     if (!bounded) {
       log('requests still running after the drain period; closing their connections');
@@ -77,7 +80,9 @@ async function main() {
   }
   const address = app.server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  log(`data: ${config.databaseUrl ? 'PostgreSQL at DATABASE_URL' : `embedded PostgreSQL in ${path.join(config.dataDir, 'pg')}`}; backups: ${path.join(config.dataDir, 'backups')}; logs: standard output (one JSON line per request)`);
+  log(
+    `data: ${config.databaseUrl ? 'PostgreSQL at DATABASE_URL' : `embedded PostgreSQL in ${path.join(config.dataDir, 'pg')}`}; backups: ${path.join(config.dataDir, 'backups')}; logs: standard output (one JSON line per request)`,
+  );
   log(`ready in ${Date.now() - started} ms, listening on http://${shownHost}:${address.port}`);
   if (setupCode) {
     // Last, so the build output and start-up lines above do not scroll it away; and once more after

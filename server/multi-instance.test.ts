@@ -28,7 +28,16 @@ function startInstance(name: string): Promise<Instance> {
   dirs.push(dataDir);
   const proc = spawn(process.execPath, ['dist/server/main.js'], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, DATABASE_URL: database.url, ENCRYPTION_KEY: encryptionKey, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_OPTIONS: '' },
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      ENCRYPTION_KEY: encryptionKey,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      NODE_OPTIONS: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -45,8 +54,12 @@ function startInstance(name: string): Promise<Instance> {
   });
 }
 
-const q = async <T,>(text: string, params: unknown[] = []) => (await database.db.$client.query(text, params)).rows as T[];
-const cookieOf = (res: Response, name: string) => res.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith(`${name}=`)) ?? null;
+const q = async <T>(text: string, params: unknown[] = []) => (await database.db.$client.query(text, params)).rows as T[];
+const cookieOf = (res: Response, name: string) =>
+  res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .find((c) => c.startsWith(`${name}=`)) ?? null;
 
 let admin = '';
 let instructor = '';
@@ -67,11 +80,18 @@ beforeAll(async () => {
     [program!.id, STUDENTS],
   );
   // Finished uploads older than any retention setting: the retention job must purge them once.
-  await q(`insert into file_uploads (upload_type, file_name, file_size, status, created_at) select 'students', 'old.csv', 1, 'completed', now() - interval '60 years' from generate_series(1, $1)`, [OLD_UPLOADS]);
+  await q(
+    `insert into file_uploads (upload_type, file_name, file_size, status, created_at) select 'students', 'old.csv', 1, 'completed', now() - interval '60 years' from generate_series(1, $1)`,
+    [OLD_UPLOADS],
+  );
 
   instances.push(await startInstance('a'), await startInstance('b'));
   const signIn = async (inst: Instance, email: string) => {
-    const res = await fetch(`${inst.base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'Two instances, one school' }) });
+    const res = await fetch(`${inst.base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'Two instances, one school' }),
+    });
     expect(res.status).toBe(200);
     return cookieOf(res, 'muster_session')!;
   };
@@ -108,7 +128,10 @@ afterAll(async () => {
 
 describe('two app instances on one database', () => {
   it('share sign-in sessions: a cookie from one is valid on the other', async () => {
-    for (const [cookie, email] of [[admin, 'admin@two.test'], [instructor, 'teach@two.test']] as const) {
+    for (const [cookie, email] of [
+      [admin, 'admin@two.test'],
+      [instructor, 'teach@two.test'],
+    ] as const) {
       for (const inst of instances) {
         const res = await fetch(`${inst.base}/api/auth/user`, { headers: { cookie } });
         expect(res.status, `${inst.name}`).toBe(200);
@@ -145,7 +168,11 @@ describe('two app instances on one database', () => {
 
   it('store every acknowledged check-in of a burst split across both, one killed with SIGKILL midway', async () => {
     const [a, b] = instances as [Instance, Instance];
-    const started = await fetch(`${a.base}/api/qr-sessions`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: instructor }, body: JSON.stringify({ scheduleId }) });
+    const started = await fetch(`${a.base}/api/qr-sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: instructor },
+      body: JSON.stringify({ scheduleId }),
+    });
     expect(started.status, await started.clone().text()).toBe(201);
     const { sessionId } = (await started.json()) as { sessionId: string };
     // The QR token comes from instance A; half the phones open it on B.
@@ -185,9 +212,11 @@ describe('two app instances on one database', () => {
       }
     };
     const queue = Array.from({ length: STUDENTS }, (_, i) => i + 1);
-    await Promise.all(Array.from({ length: 16 }, async () => {
-      for (let i = queue.shift(); i !== undefined; i = queue.shift()) await checkIn(i);
-    }));
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        for (let i = queue.shift(); i !== undefined; i = queue.shift()) await checkIn(i);
+      }),
+    );
 
     const stored = await q<{ sis: string }>(
       `select s.sis_student_id as sis from attendance_records r join students s on s.id = r.student_id where r.schedule_id = $1`,
@@ -195,7 +224,9 @@ describe('two app instances on one database', () => {
     );
     const storedSet = new Set(stored.map((r) => r.sis));
     const lost = [...acknowledged].filter((sis) => !storedSet.has(sis));
-    console.log(`two-instance burst: ${STUDENTS} phones, ${acknowledged.size} acknowledged, ${stored.length} stored, ${lost.length} acknowledged but lost, ${failedOverToA.length} sent to A after B was killed`);
+    console.log(
+      `two-instance burst: ${STUDENTS} phones, ${acknowledged.size} acknowledged, ${stored.length} stored, ${lost.length} acknowledged but lost, ${failedOverToA.length} sent to A after B was killed`,
+    );
     expect(bKilled).toBe(true);
     expect(lost).toEqual([]);
     expect(stored.length).toBe(new Set(stored.map((r) => r.sis)).size); // one record per student
@@ -207,7 +238,8 @@ describe('two app instances on one database', () => {
   it('a kill -9 in the middle of a 100,000-row import leaves nothing half-written and the upload marked failed', async () => {
     const header = 'sisStudentId,firstName,lastName,email,phone,programId,enrollmentDate';
     const lines = [header];
-    for (let i = 1; i <= 100_000; i++) lines.push(`IMP${String(i).padStart(6, '0')},First${i},Last${i},imp${i}@two.test,555${String(i).padStart(7, '0')},PN,2026-08-24`);
+    for (let i = 1; i <= 100_000; i++)
+      lines.push(`IMP${String(i).padStart(6, '0')},First${i},Last${i},imp${i}@two.test,555${String(i).padStart(7, '0')},PN,2026-08-24`);
     const csv = lines.join('\n') + '\n';
     const c = await startInstance('c');
     instances.push(c);
@@ -221,7 +253,9 @@ describe('two app instances on one database', () => {
     let id: number | undefined;
     for (let i = 0; i < 200 && !id; i++) {
       await new Promise((r) => setTimeout(r, 50));
-      id = (await q<{ id: number }>(`select id from file_uploads where file_name = 'hundred-thousand.csv' and status = 'processing' and owner_instance is not null`))[0]?.id;
+      id = (
+        await q<{ id: number }>(`select id from file_uploads where file_name = 'hundred-thousand.csv' and status = 'processing' and owner_instance is not null`)
+      )[0]?.id;
     }
     expect(id).toBeDefined();
     await new Promise((r) => setTimeout(r, 1500));

@@ -63,7 +63,11 @@ describe('production start', () => {
   it('prints the setup code last, and again with the address after the first request, so build output does not scroll it away (issue 28)', async () => {
     // The request log's JSON lines are written asynchronously (pino) and may land after the code on a
     // busy machine; what a person reads is the plain lines, and the code must be the last of those.
-    const lines = (text: string) => text.trim().split('\n').filter((l) => !l.startsWith('{'));
+    const lines = (text: string) =>
+      text
+        .trim()
+        .split('\n')
+        .filter((l) => !l.startsWith('{'));
     const code = /^Setup code: (\S+)$/m.exec(output)![1];
     const atStart = startOutput;
     // The request of the test above was the first: the code comes again, below that request's log line.
@@ -86,7 +90,9 @@ describe('production start', () => {
     await new Promise((r) => socket.once('connect', r));
     const body = JSON.stringify({ email: 'nobody@example.edu', password: 'not the password' });
     const half = Math.floor(body.length / 2);
-    socket.write(`POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, half)}`);
+    socket.write(
+      `POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, half)}`,
+    );
     let answer = '';
     socket.on('data', (d: Buffer) => (answer += d.toString()));
     const closed = new Promise((r) => socket.once('close', r));

@@ -11,7 +11,11 @@ await runCli(async (db) => {
 
   const rows = [['Role', 'E-mail', 'Password'], ...accounts.map((a) => [ROLE_LABELS[a.role], a.email, a.password])];
   const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const line = (r: string[]) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((cell, c) => cell.padEnd(widths[c]!))
+      .join('  ')
+      .trimEnd();
 
   console.log(`Demo school created in ${seconds} s.\n`);
   console.log(line(rows[0]!));

@@ -27,7 +27,11 @@ await runCli(async (db) => {
     lastName: flags['last-name'],
     username: flags.username,
   });
-  if (!parsed.success) throw badRequest('Invalid user', parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })));
+  if (!parsed.success)
+    throw badRequest(
+      'Invalid user',
+      parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })),
+    );
   const u = parsed.data;
   const id = await createUserFromCommandLine(db, u);
   console.log(`Created ${u.role} ${u.email} (id ${id}).`);

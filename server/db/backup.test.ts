@@ -28,7 +28,9 @@ async function fingerprints(): Promise<Record<string, string>> {
   );
   const out: Record<string, string> = {};
   for (const { t } of tables) {
-    const { rows } = await db.$client.query<{ n: number; h: string | null }>(`select count(*)::int as n, md5(string_agg(md5(x::text), '' order by md5(x::text))) as h from "${t}" x`);
+    const { rows } = await db.$client.query<{ n: number; h: string | null }>(
+      `select count(*)::int as n, md5(string_agg(md5(x::text), '' order by md5(x::text))) as h from "${t}" x`,
+    );
     out[t] = `${rows[0]!.n}:${rows[0]!.h}`;
   }
   return out;

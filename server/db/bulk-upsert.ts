@@ -35,7 +35,9 @@ type Returned<R extends Record<string, PgColumn>> = { [K in keyof R]: R[K]['_'][
 
 /** ON CONFLICT (key) DO UPDATE of the columns that re-imports overwrite (and updated_at), or DO NOTHING. */
 function onConflictClause(opts: { conflict: PgColumn; columns: DbColumn[]; touchUpdatedAt?: boolean }): SQL {
-  const updates = opts.columns.filter((c) => c.update !== false && c.db.name !== opts.conflict.name).map((c) => sql`${ident(c.db.name)} = excluded.${ident(c.db.name)}`);
+  const updates = opts.columns
+    .filter((c) => c.update !== false && c.db.name !== opts.conflict.name)
+    .map((c) => sql`${ident(c.db.name)} = excluded.${ident(c.db.name)}`);
   if (opts.touchUpdatedAt !== false) updates.push(sql`updated_at = now()`);
   return sql`on conflict (${ident(opts.conflict.name)}) ${updates.length > 0 ? sql`do update set ${sql.join(updates, sql`, `)}` : sql`do nothing`}`;
 }
@@ -103,8 +105,17 @@ export class StagingTable {
 
   static async create(tx: Tx, name: string, columns: readonly DbColumn[]): Promise<StagingTable> {
     ident(name);
-    const staging = new StagingTable(tx, name, columns.map((c) => ({ name: c.db.name, type: c.type })));
-    await tx.execute(sql`create temporary table ${ident(name)} (ord int, ${sql.join(columns.map((c) => sql`${ident(c.db.name)} ${sql.raw(c.type)}`), sql`, `)}) on commit drop`);
+    const staging = new StagingTable(
+      tx,
+      name,
+      columns.map((c) => ({ name: c.db.name, type: c.type })),
+    );
+    await tx.execute(
+      sql`create temporary table ${ident(name)} (ord int, ${sql.join(
+        columns.map((c) => sql`${ident(c.db.name)} ${sql.raw(c.type)}`),
+        sql`, `,
+      )}) on commit drop`,
+    );
     return staging;
   }
 

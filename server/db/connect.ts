@@ -10,9 +10,7 @@ export type Database = { db: Db; url: string; close: () => Promise<void> };
  * CLI commands call this too, so they reach the same data whether or not the app is running.
  */
 export async function openDatabase(config: Config, role: 'app' | 'cli', log?: (m: string) => void): Promise<Database> {
-  const embedded = config.databaseUrl
-    ? null
-    : await startEmbeddedDatabase({ dataDir: config.dataDir, preferredPort: config.embeddedPgPort, role, log });
+  const embedded = config.databaseUrl ? null : await startEmbeddedDatabase({ dataDir: config.dataDir, preferredPort: config.embeddedPgPort, role, log });
   const url = config.databaseUrl ?? embedded!.url;
   const db = role === 'app' ? createDb(url, 20, APP_CONNECTION_NAME) : createDb(url, 4, 'muster-cli');
   try {

@@ -150,82 +150,86 @@ describe('crash-safe start (issue 10)', () => {
     }
   }, 60_000);
 
-  it.runIf(process.getuid?.() === 0)('runs as root with DATA_DIR under a private (0700) parent; deleting DATA_DIR deletes its database', async () => {
-    const privateParent = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-private-')); // mode 0700, like mktemp -d
-    const dir = path.join(privateParent, 'data');
-    const home = clusterHomeFor(dir);
-    const dataId = path.join(dir, 'cluster-id');
-    const homeId = path.join(home, 'muster-cluster-id');
-    const start = (logs: string[] = []) => startEmbeddedDatabase({ dataDir: dir, preferredPort: 56100, role: 'app', log: (m) => logs.push(m) });
-    try {
-      const db = await start();
+  it.runIf(process.getuid?.() === 0)(
+    'runs as root with DATA_DIR under a private (0700) parent; deleting DATA_DIR deletes its database',
+    async () => {
+      const privateParent = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-private-')); // mode 0700, like mktemp -d
+      const dir = path.join(privateParent, 'data');
+      const home = clusterHomeFor(dir);
+      const dataId = path.join(dir, 'cluster-id');
+      const homeId = path.join(home, 'muster-cluster-id');
+      const start = (logs: string[] = []) => startEmbeddedDatabase({ dataDir: dir, preferredPort: 56100, role: 'app', log: (m) => logs.push(m) });
       try {
-        await query(db.url, "create table probe (v text); insert into probe values ('a student record')");
-        expect(fs.realpathSync(path.join(dir, 'pg'))).toBe(home);
+        const db = await start();
+        try {
+          await query(db.url, "create table probe (v text); insert into probe values ('a student record')");
+          expect(fs.realpathSync(path.join(dir, 'pg'))).toBe(home);
+        } finally {
+          await db.stop();
+        }
+        expect(fs.readFileSync(homeId, 'utf8')).toBe(fs.readFileSync(dataId, 'utf8'));
+
+        // An install from before the identity files: opened as before, and given them.
+        fs.rmSync(dataId);
+        fs.rmSync(homeId);
+        const again = await start();
+        try {
+          expect(await query(again.url, 'select v from probe')).toEqual([{ v: 'a student record' }]);
+        } finally {
+          await again.stop();
+        }
+        const id = fs.readFileSync(dataId, 'utf8');
+        expect(fs.readFileSync(homeId, 'utf8')).toBe(id);
+
+        // A link to a home that holds another directory's identity: never opened.
+        fs.rmSync(dataId);
+        fs.writeFileSync(dataId, 'another-directory\n');
+        await expect(start()).rejects.toThrow(/belongs to another data directory/);
+        fs.rmSync(dataId);
+        fs.linkSync(homeId, dataId);
+
+        // Moved, not deleted: it still opens there, and a new DATA_DIR at the old path leaves its database alone…
+        const moved = path.join(privateParent, 'elsewhere', 'data');
+        fs.mkdirSync(path.dirname(moved));
+        fs.renameSync(dir, moved);
+        const there = await startEmbeddedDatabase({ dataDir: moved, preferredPort: 56100, role: 'app', log: () => {} });
+        await there.stop();
+        await expect(start()).rejects.toThrow(/still holds its identity file/);
+        // … also when its identity file is a copy (another filesystem): the home knows where it was started…
+        fs.rmSync(path.join(moved, 'cluster-id'));
+        fs.writeFileSync(path.join(moved, 'cluster-id'), id);
+        await expect(start()).rejects.toThrow(/elsewhere\/data links to it/);
+        // … and a renamed sibling (never started since) is found by its link.
+        const renamed = path.join(privateParent, 'data.old');
+        fs.renameSync(moved, renamed);
+        await expect(start()).rejects.toThrow(/data\.old links to it/);
+        expect(fs.existsSync(path.join(home, 'PG_VERSION'))).toBe(true);
+        expect(fs.existsSync(path.join(dir, 'pg-password'))).toBe(false); // the refused start leaves no password behind
+        fs.rmSync(dir, { recursive: true });
+        fs.renameSync(renamed, dir);
+
+        // Deleted (issue 27): the next start at the same path removes the old database and starts empty.
+        fs.rmSync(dir, { recursive: true });
+        const logs: string[] = [];
+        const fresh = await start(logs);
+        try {
+          expect(await query(fresh.url, "select to_regclass('probe') as t")).toEqual([{ t: null }]);
+        } finally {
+          await fresh.stop();
+        }
+        expect(logs.filter((l) => l.startsWith(`Removed the database files in ${home}`))).toHaveLength(1);
+        expect(fs.readFileSync(homeId, 'utf8')).not.toBe(id);
+
+        // npm run db:destroy: the linked home goes with DATA_DIR.
+        const destroyed = await destroyEmbeddedData({ dataDir: dir, confirm: async () => true, log: () => {} });
+        expect(destroyed?.remove.map((r) => r.path)).toContain(home);
+        expect(fs.existsSync(home)).toBe(false);
+        expect(fs.existsSync(dir)).toBe(false);
       } finally {
-        await db.stop();
+        fs.rmSync(privateParent, { recursive: true, force: true });
+        if (home.startsWith('/var/lib/muster/pg-')) fs.rmSync(home, { recursive: true, force: true });
       }
-      expect(fs.readFileSync(homeId, 'utf8')).toBe(fs.readFileSync(dataId, 'utf8'));
-
-      // An install from before the identity files: opened as before, and given them.
-      fs.rmSync(dataId);
-      fs.rmSync(homeId);
-      const again = await start();
-      try {
-        expect(await query(again.url, 'select v from probe')).toEqual([{ v: 'a student record' }]);
-      } finally {
-        await again.stop();
-      }
-      const id = fs.readFileSync(dataId, 'utf8');
-      expect(fs.readFileSync(homeId, 'utf8')).toBe(id);
-
-      // A link to a home that holds another directory's identity: never opened.
-      fs.rmSync(dataId);
-      fs.writeFileSync(dataId, 'another-directory\n');
-      await expect(start()).rejects.toThrow(/belongs to another data directory/);
-      fs.rmSync(dataId);
-      fs.linkSync(homeId, dataId);
-
-      // Moved, not deleted: it still opens there, and a new DATA_DIR at the old path leaves its database alone…
-      const moved = path.join(privateParent, 'elsewhere', 'data');
-      fs.mkdirSync(path.dirname(moved));
-      fs.renameSync(dir, moved);
-      const there = await startEmbeddedDatabase({ dataDir: moved, preferredPort: 56100, role: 'app', log: () => {} });
-      await there.stop();
-      await expect(start()).rejects.toThrow(/still holds its identity file/);
-      // … also when its identity file is a copy (another filesystem): the home knows where it was started…
-      fs.rmSync(path.join(moved, 'cluster-id'));
-      fs.writeFileSync(path.join(moved, 'cluster-id'), id);
-      await expect(start()).rejects.toThrow(/elsewhere\/data links to it/);
-      // … and a renamed sibling (never started since) is found by its link.
-      const renamed = path.join(privateParent, 'data.old');
-      fs.renameSync(moved, renamed);
-      await expect(start()).rejects.toThrow(/data\.old links to it/);
-      expect(fs.existsSync(path.join(home, 'PG_VERSION'))).toBe(true);
-      expect(fs.existsSync(path.join(dir, 'pg-password'))).toBe(false); // the refused start leaves no password behind
-      fs.rmSync(dir, { recursive: true });
-      fs.renameSync(renamed, dir);
-
-      // Deleted (issue 27): the next start at the same path removes the old database and starts empty.
-      fs.rmSync(dir, { recursive: true });
-      const logs: string[] = [];
-      const fresh = await start(logs);
-      try {
-        expect(await query(fresh.url, "select to_regclass('probe') as t")).toEqual([{ t: null }]);
-      } finally {
-        await fresh.stop();
-      }
-      expect(logs.filter((l) => l.startsWith(`Removed the database files in ${home}`))).toHaveLength(1);
-      expect(fs.readFileSync(homeId, 'utf8')).not.toBe(id);
-
-      // npm run db:destroy: the linked home goes with DATA_DIR.
-      const destroyed = await destroyEmbeddedData({ dataDir: dir, confirm: async () => true, log: () => {} });
-      expect(destroyed?.remove.map((r) => r.path)).toContain(home);
-      expect(fs.existsSync(home)).toBe(false);
-      expect(fs.existsSync(dir)).toBe(false);
-    } finally {
-      fs.rmSync(privateParent, { recursive: true, force: true });
-      if (home.startsWith('/var/lib/muster/pg-')) fs.rmSync(home, { recursive: true, force: true });
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 });

@@ -153,7 +153,9 @@ export async function startEmbeddedDatabase(opts: {
     fs.mkdirSync(dataDir, { recursive: true });
     fs.accessSync(dataDir, fs.constants.W_OK);
   } catch (err) {
-    throw new Error(`DATA_DIR ${dataDir} cannot be created or written (${(err as NodeJS.ErrnoException).code}). Set DATA_DIR to a directory this user can write.`);
+    throw new Error(
+      `DATA_DIR ${dataDir} cannot be created or written (${(err as NodeJS.ErrnoException).code}). Set DATA_DIR to a directory this user can write.`,
+    );
   }
   const { password, created: passwordCreated } = readOrCreatePassword(dataDir);
   const urlFor = (port: number) => `postgres://${USER}:${password}@127.0.0.1:${port}/postgres`;
@@ -215,7 +217,15 @@ async function startOwned(o: {
       persistent: true,
       createPostgresUser: process.getuid?.() === 0,
       // Loopback only; no unix socket (the system server's socket directory is not ours).
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200', ...o.settings.flatMap((s) => ['-c', s])],
+      postgresFlags: [
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+        '-c',
+        'max_connections=200',
+        ...o.settings.flatMap((s) => ['-c', s]),
+      ],
       initdbFlags: ['--encoding=UTF8'],
       onLog: (m) => {
         lastLog = String(m).trim() || lastLog;

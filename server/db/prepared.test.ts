@@ -14,7 +14,9 @@ afterAll(async () => {
 describe('executePrepared', () => {
   it('answers each call with its own values, as db.execute does, and prepares one named statement per text', async () => {
     const twice = (n: number) => sql`select ${n}::int * 2 as doubled, now() as at`;
-    const answers = await Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map(async (n) => (await executePrepared<{ doubled: number; at: string }>(t.db, twice(n))).rows[0]!));
+    const answers = await Promise.all(
+      [1, 2, 3, 4, 5, 6, 7, 8].map(async (n) => (await executePrepared<{ doubled: number; at: string }>(t.db, twice(n))).rows[0]!),
+    );
     expect(answers.map((a) => a.doubled)).toEqual([2, 4, 6, 8, 10, 12, 14, 16]);
     // Timestamps arrive as text, as from db.execute (lib/sql-values.ts reads them).
     const plain = await t.db.execute<{ at: unknown }>(sql`select now() as at`);
@@ -22,7 +24,9 @@ describe('executePrepared', () => {
     // On one connection, three calls prepare the text once: named, not one statement per call.
     const prepared = await t.db.transaction(async (tx) => {
       for (const n of [1, 2, 3]) await executePrepared(tx, twice(n));
-      const { rows } = await tx.execute<{ n: number }>(sql`select count(*)::int as n from pg_prepared_statements where statement like 'select $1::int * 2 as doubled%'`);
+      const { rows } = await tx.execute<{ n: number }>(
+        sql`select count(*)::int as n from pg_prepared_statements where statement like 'select $1::int * 2 as doubled%'`,
+      );
       return rows[0]!.n;
     });
     expect(prepared).toBe(1);

@@ -82,7 +82,14 @@ export async function startJobs(deps: StartDeps): Promise<JobRunner> {
   const workers = new Map<string, string>();
   for (const job of jobs) {
     const retry = job.retry ?? { limit: 3, delaySeconds: 30 };
-    await boss.createQueue(job.name, { name: job.name, policy: 'stately', retryLimit: retry.limit, retryDelay: retry.delaySeconds, retryBackoff: true, expireInSeconds: 30 * 60 });
+    await boss.createQueue(job.name, {
+      name: job.name,
+      policy: 'stately',
+      retryLimit: retry.limit,
+      retryDelay: retry.delaySeconds,
+      retryBackoff: true,
+      expireInSeconds: 30 * 60,
+    });
     await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
     const workerId = await boss.work(job.name, { pollingIntervalSeconds: 5 }, async () => {
       try {

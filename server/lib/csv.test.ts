@@ -27,7 +27,23 @@ describe('CSV cells that a spreadsheet would run as formulas', () => {
   });
 
   it('leave plain numbers, ISO dates and ordinary text alone', () => {
-    for (const v of ['-3', '12.5', '+4', '-0.5', '-1.5e3', '2026-02-03', '2026-02-03T14:00:00.000Z', 'Ana', 'a=b', ' =1', '(555) 010-0100', '', "'", "'abc", "'-3"]) {
+    for (const v of [
+      '-3',
+      '12.5',
+      '+4',
+      '-0.5',
+      '-1.5e3',
+      '2026-02-03',
+      '2026-02-03T14:00:00.000Z',
+      'Ana',
+      'a=b',
+      ' =1',
+      '(555) 010-0100',
+      '',
+      "'",
+      "'abc",
+      "'-3",
+    ]) {
       expect(neutraliseCell(v)).toBe(v);
     }
   });
@@ -37,7 +53,10 @@ describe('CSV cells that a spreadsheet would run as formulas', () => {
     expect(restoreCell("'abc")).toBe("'abc");
     expect(restoreCell("'12")).toBe("'12");
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom("'", '=', '+', '-', '@', '\t', '\r', '1', '.', 'e', 'a', ' ') }), (v) => restoreCell(neutraliseCell(v)) === v),
+      fc.property(
+        fc.string({ unit: fc.constantFrom("'", '=', '+', '-', '@', '\t', '\r', '1', '.', 'e', 'a', ' ') }),
+        (v) => restoreCell(neutraliseCell(v)) === v,
+      ),
       { numRuns: 5000 },
     );
   });
@@ -59,7 +78,14 @@ describe('CSV cells that a spreadsheet would run as formulas', () => {
   });
 
   it('the whole-file writer does the same, with CRLF and an optional byte-order mark', () => {
-    const text = csvText([['sisStudentId', 'phone'], ['=1+2', '@SUM(1)'], ['S-1', '-3']], { bom: true });
+    const text = csvText(
+      [
+        ['sisStudentId', 'phone'],
+        ['=1+2', '@SUM(1)'],
+        ['S-1', '-3'],
+      ],
+      { bom: true },
+    );
     expect(text).toBe("\uFEFFsisStudentId,phone\r\n'=1+2,'@SUM(1)\r\nS-1,-3\r\n");
   });
 });

@@ -80,7 +80,13 @@ export function csvFromRows(columns: readonly string[], rows: AsyncIterable<Reco
  * an optional UTF-8 byte-order mark so spreadsheet programs open accented names correctly.
  */
 export function csvText(rows: readonly (readonly unknown[])[], opts: { bom?: boolean } = {}): string {
-  return (opts.bom ? '\uFEFF' : '') + stringifySync(rows.map((r) => [...r]), { record_delimiter: '\r\n', cast });
+  return (
+    (opts.bom ? '\uFEFF' : '') +
+    stringifySync(
+      rows.map((r) => [...r]),
+      { record_delimiter: '\r\n', cast },
+    )
+  );
 }
 
 /** Response headers of a CSV download saved under `fileName`. */

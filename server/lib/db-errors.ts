@@ -23,10 +23,7 @@ function rethrowUnique(err: unknown, byConstraint: Record<string, { field: strin
   throw err;
 }
 
-export async function withUniqueFields<T>(
-  work: () => Promise<T>,
-  byConstraint: Record<string, { field: string; message: string }>,
-): Promise<T> {
+export async function withUniqueFields<T>(work: () => Promise<T>, byConstraint: Record<string, { field: string; message: string }>): Promise<T> {
   try {
     return await work();
   } catch (err) {

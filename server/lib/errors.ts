@@ -17,7 +17,5 @@ export class AppError extends Error {
 export const unauthorized = (message = 'Unauthorized') => new AppError(401, 'UNAUTHORIZED', message);
 export const forbidden = (message = 'Forbidden: your role may not do this') => new AppError(403, 'FORBIDDEN', message);
 export const notFound = (what: string) => new AppError(404, 'NOT_FOUND', `${what} not found`);
-export const conflict = (message: string, field?: string) =>
-  new AppError(409, 'CONFLICT', message, field ? { errors: [{ field, message }] } : undefined);
-export const badRequest = (message: string, errors?: FieldError[]) =>
-  new AppError(400, 'VALIDATION', message, errors ? { errors } : undefined);
+export const conflict = (message: string, field?: string) => new AppError(409, 'CONFLICT', message, field ? { errors: [{ field, message }] } : undefined);
+export const badRequest = (message: string, errors?: FieldError[]) => new AppError(400, 'VALIDATION', message, errors ? { errors } : undefined);

@@ -73,7 +73,11 @@ describe('one encryption key per database', () => {
   });
 
   it('two instances starting at once with their own new keys: exactly one starts', async () => {
-    const results = await Promise.allSettled([openFieldCipher(db, undefined, dataDir()), openFieldCipher(db, undefined, dataDir()), openFieldCipher(db, undefined, dataDir())]);
+    const results = await Promise.allSettled([
+      openFieldCipher(db, undefined, dataDir()),
+      openFieldCipher(db, undefined, dataDir()),
+      openFieldCipher(db, undefined, dataDir()),
+    ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason instanceof EncryptionKeyMismatch)).toBe(true);
     expect((await facts()).filter((f) => f.name === 'encryption_key_fingerprint')).toHaveLength(1);
@@ -81,7 +85,9 @@ describe('one encryption key per database', () => {
 
   it('on a database whose SSNs were sealed before per-purpose keys, the same key starts and reads them', async () => {
     const old = randomBytes(32);
-    const { rows } = await db.execute<{ id: number }>(sql`insert into students (first_name, last_name, ssn_encrypted, ssn_last4) values ('Old', 'Seal', ${sealV1(old, '123456789')}, '6789') returning id`);
+    const { rows } = await db.execute<{ id: number }>(
+      sql`insert into students (first_name, last_name, ssn_encrypted, ssn_last4) values ('Old', 'Seal', ${sealV1(old, '123456789')}, '6789') returning id`,
+    );
     await expect(openFieldCipher(db, randomBytes(32).toString('hex'), dataDir())).rejects.toThrow(/holds SSNs that the ENCRYPTION_KEY setting cannot decrypt/);
     const cipher = await openFieldCipher(db, old.toString('hex'), dataDir());
     const stored = (await db.execute<{ s: string }>(sql`select ssn_encrypted as s from students where id = ${rows[0]!.id}`)).rows[0]!.s;
@@ -91,7 +97,9 @@ describe('one encryption key per database', () => {
 
   it('on a database that already holds SSNs, the first fingerprint is only stored for a key that decrypts them', async () => {
     const old = randomBytes(32);
-    const { rows } = await db.execute<{ id: number }>(sql`insert into students (first_name, last_name, ssn_encrypted, ssn_last4) values ('Old', 'Record', ${createFieldCipher(old).encrypt('123456789')}, '6789') returning id`);
+    const { rows } = await db.execute<{ id: number }>(
+      sql`insert into students (first_name, last_name, ssn_encrypted, ssn_last4) values ('Old', 'Record', ${createFieldCipher(old).encrypt('123456789')}, '6789') returning id`,
+    );
     await expect(openFieldCipher(db, randomBytes(32).toString('hex'), dataDir())).rejects.toThrow(/holds SSNs that the ENCRYPTION_KEY setting cannot decrypt/);
     expect(await facts()).toEqual([]);
     await expect(openFieldCipher(db, old.toString('hex'), dataDir())).resolves.toBeDefined();

@@ -173,7 +173,10 @@ function mismatch(problem: string, firstOrigin: string | null): EncryptionKeyMis
  */
 export async function openFieldCipher(db: Db, configured: string | undefined, dataDir: string): Promise<FieldCipher> {
   const readFacts = async () => {
-    const rows = await db.select().from(installationFacts).where(inArray(installationFacts.name, [KEY_FINGERPRINT_FACT, KEY_ORIGIN_FACT]));
+    const rows = await db
+      .select()
+      .from(installationFacts)
+      .where(inArray(installationFacts.name, [KEY_FINGERPRINT_FACT, KEY_ORIGIN_FACT]));
     const fact = (name: string) => rows.find((r) => r.name === name)?.value ?? null;
     const fingerprint = fact(KEY_FINGERPRINT_FACT);
     return fingerprint ? { fingerprint, origin: fact(KEY_ORIGIN_FACT) } : null;
@@ -181,7 +184,10 @@ export async function openFieldCipher(db: Db, configured: string | undefined, da
   const found = existingKey(configured, dataDir);
   const before = await readFacts();
   if (!found && before) {
-    throw mismatch(`This database was set up with an encryption key (fingerprint ${short(before.fingerprint)}) and this instance has neither ENCRYPTION_KEY nor a key file in ${dataDir}.`, before.origin);
+    throw mismatch(
+      `This database was set up with an encryption key (fingerprint ${short(before.fingerprint)}) and this instance has neither ENCRYPTION_KEY nor a key file in ${dataDir}.`,
+      before.origin,
+    );
   }
   const mine = found ?? generateKeyFile(dataDir);
   const fingerprint = keyFingerprint(mine.key);

@@ -25,11 +25,18 @@ let app: FastifyInstance;
 beforeAll(async () => {
   database = await createTestDatabase();
   const config = { ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: database.url };
-  app = await buildApp({ db: database.db, config, cipher: createFieldCipher(randomBytes(32)) }, { webRoot: '/nonexistent', logger: loggerOptions('info', capture) });
+  app = await buildApp(
+    { db: database.db, config, cipher: createFieldCipher(randomBytes(32)) },
+    { webRoot: '/nonexistent', logger: loggerOptions('info', capture) },
+  );
   // A handler whose SQL fails with a student's data as parameters, as a bug in any service would.
   app.get('/api/__test/failing-sql', { config: { public: true } }, async () => {
-    await database.db.execute(sql`insert into students (first_name, last_name, email, phone) values (${'Aaliyah'}, ${'Johnson'}, ${'aaliyah.j@students.example.edu'}, ${'555-301-2201'})`);
-    await database.db.execute(sql`insert into students (id, first_name, last_name, email) select id, first_name, last_name, email from students where email = ${'aaliyah.j@students.example.edu'}`);
+    await database.db.execute(
+      sql`insert into students (first_name, last_name, email, phone) values (${'Aaliyah'}, ${'Johnson'}, ${'aaliyah.j@students.example.edu'}, ${'555-301-2201'})`,
+    );
+    await database.db.execute(
+      sql`insert into students (id, first_name, last_name, email) select id, first_name, last_name, email from students where email = ${'aaliyah.j@students.example.edu'}`,
+    );
     return 'unreachable';
   });
   app.get('/api/__test/bad-input', { config: { public: true } }, async () => database.db.execute(sql`select ${'Tomás Herrera 2026-02-30'}::int`));
@@ -74,7 +81,13 @@ describe('the server log', () => {
   });
 
   it('never holds request bodies, passwords or cookies', async () => {
-    await insertUser(database.db, { email: 'dana.w@example.edu', password: 'correct horse battery', role: 'instructor', firstName: 'Dana', lastName: 'Whitfield' });
+    await insertUser(database.db, {
+      email: 'dana.w@example.edu',
+      password: 'correct horse battery',
+      role: 'instructor',
+      firstName: 'Dana',
+      lastName: 'Whitfield',
+    });
     lines.length = 0;
     const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'dana.w@example.edu', password: 'correct horse battery' } });
     const cookie = res.cookies.find((c) => c.name === 'muster_session')!.value;
@@ -92,7 +105,11 @@ describe('the server log', () => {
       detail: 'Key (email)=(ana@x.edu) already exists.',
       where: 'SQL statement',
     });
-    const drizzle = Object.assign(new Error(`Failed query: insert into students (email) values ($1)\nparams: ana@x.edu`), { query: 'insert into students (email) values ($1)', params: ['ana@x.edu'], cause: pgErr });
+    const drizzle = Object.assign(new Error(`Failed query: insert into students (email) values ($1)\nparams: ana@x.edu`), {
+      query: 'insert into students (email) values ($1)',
+      params: ['ana@x.edu'],
+      cause: pgErr,
+    });
     const out = JSON.stringify(safeError(drizzle));
     expect(out).not.toContain('ana@x.edu');
     expect(out).toContain('students_email_idx');

@@ -10,7 +10,10 @@ export function orderAndPage(q: ListQuery, sortable: Record<string, SQL[]>, fall
   const columns = (q.sort && Object.hasOwn(sortable, q.sort) && sortable[q.sort]) || fallback;
   const dir = q.order === 'desc' ? sql`desc` : sql`asc`;
   // The direction applies to every expression of a key (name = last name, then first name).
-  const keys = sql.join(columns.map((c) => sql`${c} ${dir} nulls last`), sql`, `);
+  const keys = sql.join(
+    columns.map((c) => sql`${c} ${dir} nulls last`),
+    sql`, `,
+  );
   const page = q.page ?? (q.pageSize ? 1 : undefined);
   const limit = page ? sql` limit ${q.pageSize ?? 50} offset ${(page - 1) * (q.pageSize ?? 50)}` : sql``;
   return sql`order by ${keys}, 1${limit}`;

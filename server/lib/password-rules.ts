@@ -21,9 +21,7 @@ function loadCommonPasswords(): Promise<Set<string>> {
 function personalParts(owner: PasswordOwner): string[] {
   const email = owner.email.trim().toLowerCase();
   const local = email.split('@')[0] ?? '';
-  return [email, local, owner.firstName ?? '', owner.lastName ?? '']
-    .map((s) => s.trim().toLowerCase())
-    .filter((s) => s.length >= MIN_PERSONAL_PART);
+  return [email, local, owner.firstName ?? '', owner.lastName ?? ''].map((s) => s.trim().toLowerCase()).filter((s) => s.length >= MIN_PERSONAL_PART);
 }
 
 /**

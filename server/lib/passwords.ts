@@ -23,4 +23,3 @@ export function dummyPasswordHash(): Promise<string> {
   dummyHash ??= hashPassword('not-a-real-password-' + Math.random());
   return dummyHash;
 }
-

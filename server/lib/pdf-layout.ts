@@ -55,14 +55,19 @@ export function fitTable<K extends string>(
     const key = `${bold ? 'b' : 'r'}${s}`;
     let w = cache.get(key);
     if (w == null) {
-      w = doc.font(bold ? PDF_BOLD : PDF_FONT).fontSize(1).widthOfString(printable(s));
+      w = doc
+        .font(bold ? PDF_BOLD : PDF_FONT)
+        .fontSize(1)
+        .widthOfString(printable(s));
       cache.set(key, w);
     }
     return w;
   };
   // Widths at font size 1.
   const title = columns.map((c) => measure(c.title, true));
-  const natural = columns.map((c, i) => Math.max(title[i]!, ...cells[c.key].map((s) => measure(s, false)), ...(opts.boldCells?.[c.key] ?? []).map((s) => measure(s, true))));
+  const natural = columns.map((c, i) =>
+    Math.max(title[i]!, ...cells[c.key].map((s) => measure(s, false)), ...(opts.boldCells?.[c.key] ?? []).map((s) => measure(s, true))),
+  );
   const flex = columns.map((c, i) => i).filter((i) => columns[i]!.flex);
   const pad = 2 * CELL_PAD;
   const wants = (size: number) => columns.reduce((n, _, i) => n + natural[i]! * size + pad, 0);
@@ -75,7 +80,7 @@ export function fitTable<K extends string>(
   const widths = columns.map((_, i) => natural[i]! * size);
   if (want <= budget) {
     // Room to spare: the flexible columns share it in proportion to what they hold.
-    for (const i of flex) widths[i] = natural[i]! * size + (want > 0 ? (budget - want) * (natural[i]! * size) / want : (budget - want) / flex.length);
+    for (const i of flex) widths[i] = natural[i]! * size + (want > 0 ? ((budget - want) * (natural[i]! * size)) / want : (budget - want) / flex.length);
   } else {
     // Too wide: one cap for all flexible columns (never below a title), found by halving.
     let lo = 0;

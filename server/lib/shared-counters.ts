@@ -27,12 +27,15 @@ function windowOf(windowMs: number, now: Date): { windowStart: Date; resetAt: Da
 export async function countHit(db: DbOrTx, key: string, windowMs: number, now: Date, by = 1, opts: { relaxed?: boolean } = {}): Promise<WindowCount> {
   const { windowStart, resetAt } = windowOf(windowMs, now);
   const relax = opts.relaxed ? sql`, relax as (select set_config('synchronous_commit', 'off', true))` : sql``;
-  const { rows } = await executePrepared<{ hits: number }>(db, sql`
+  const { rows } = await executePrepared<{ hits: number }>(
+    db,
+    sql`
     with v (key, window_start, hits, expires_at) as (values (${key}::text, ${windowStart.toISOString()}::timestamptz, ${by}::int, ${resetAt.toISOString()}::timestamptz))${relax}
     insert into rate_limit_counters (key, window_start, hits, expires_at)
     select v.key, v.window_start, v.hits, v.expires_at from v${opts.relaxed ? sql`, relax` : sql``}
     on conflict (key, window_start) do update set hits = rate_limit_counters.hits + excluded.hits
-    returning hits`);
+    returning hits`,
+  );
   return { hits: rows[0]!.hits, windowStart, resetAt };
 }
 

@@ -48,8 +48,14 @@ const tooLarge = (what: string, spreadsheet: boolean) =>
 const tooManyRows = (rows: number, spreadsheet: boolean) =>
   tooLarge(`The file has more than ${count(TABULAR_LIMITS.maxRows)} data rows (${count(rows)}), the most one import reads.`, spreadsheet);
 const tooManyCells = (spreadsheet: boolean) =>
-  tooLarge(`The ${spreadsheet ? 'spreadsheet' : 'file'} has more than ${count(spreadsheet ? TABULAR_LIMITS.maxSheetCells : TABULAR_LIMITS.maxCsvCells)} cells (rows x columns), the most one import reads.`, spreadsheet);
-const notReal = (kind: 'xlsx' | 'xls', why: string) => badRequest(`The spreadsheet could not be read: it is not a real .${kind} file (${why}). Save it from your spreadsheet program as .xlsx or CSV and try again.`);
+  tooLarge(
+    `The ${spreadsheet ? 'spreadsheet' : 'file'} has more than ${count(spreadsheet ? TABULAR_LIMITS.maxSheetCells : TABULAR_LIMITS.maxCsvCells)} cells (rows x columns), the most one import reads.`,
+    spreadsheet,
+  );
+const notReal = (kind: 'xlsx' | 'xls', why: string) =>
+  badRequest(
+    `The spreadsheet could not be read: it is not a real .${kind} file (${why}). Save it from your spreadsheet program as .xlsx or CSV and try again.`,
+  );
 
 /** Occurrences of a byte. */
 function countByte(buf: Buffer, byte: number): number {
@@ -74,7 +80,8 @@ function countRowsAndCells(xml: Buffer): { rows: number; cells: number } {
     let nameStart = j;
     for (; j < xml.length; j++) {
       const b = xml[j]!;
-      if (b === 0x3a) nameStart = j + 1; // a prefix: x:row
+      if (b === 0x3a)
+        nameStart = j + 1; // a prefix: x:row
       else if (b === 0x20 || b === 0x3e || b === 0x2f || b === 0x09 || b === 0x0a || b === 0x0d) break;
       if (j - i > 64) break;
     }
@@ -131,13 +138,14 @@ function countBiffCells(stream: Uint8Array): { rows: number; cells: number } {
   const view = Buffer.from(stream.buffer, stream.byteOffset, stream.byteLength);
   let cells = 0;
   let rows = 0;
-  for (let p = 0; p + 4 <= view.length; ) {
+  for (let p = 0; p + 4 <= view.length;) {
     const type = view.readUInt16LE(p);
     const size = view.readUInt16LE(p + 2);
     const body = p + 4;
     if (body + size > view.length) break;
     if (BIFF_SINGLE_CELLS.has(type)) cells += 1;
-    else if (type === 0x00bd && size >= 6) cells += Math.floor((size - 6) / 6); // MULRK
+    else if (type === 0x00bd && size >= 6)
+      cells += Math.floor((size - 6) / 6); // MULRK
     else if (type === 0x00be && size >= 6) cells += Math.floor((size - 6) / 2); // MULBLANK
     if ((BIFF_SINGLE_CELLS.has(type) || type === 0x00bd || type === 0x00be) && size >= 2) rows = Math.max(rows, view.readUInt16LE(body) + 1);
     p = body + size;

@@ -14,10 +14,7 @@ const MAX_FILE_NAME = 255;
  * SPEC's 10 MB). The stream is cut at the limit, so a huge upload never sits in memory. A body that
  * is not well-formed multipart (no boundary, cut short, broken part headers) is a 400, never a 500.
  */
-export async function readUploadedFile(
-  req: FastifyRequest,
-  opts: { maxFileUploadSizeMB: number; csvOnly?: boolean },
-): Promise<UploadedFile> {
+export async function readUploadedFile(req: FastifyRequest, opts: { maxFileUploadSizeMB: number; csvOnly?: boolean }): Promise<UploadedFile> {
   const limitBytes = opts.maxFileUploadSizeMB * 1024 * 1024;
   if (!req.isMultipart()) throw badRequest('Send the file as multipart/form-data in the field "file"');
   const tooLarge = () => new AppError(413, 'FILE_TOO_LARGE', fileTooLarge(opts.maxFileUploadSizeMB));
@@ -68,7 +65,10 @@ function asUploadError(err: unknown, tooLarge: () => AppError): AppError {
   const e = err as { code?: string; statusCode?: number; message?: string };
   if (e.code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge();
   if (e.code === 'FST_FILES_LIMIT') return new AppError(413, 'TOO_MANY_FILES', 'Send one file at a time in the field "file"');
-  if (e.code === 'FST_FIELDS_LIMIT' || e.code === 'FST_PARTS_LIMIT') return new AppError(413, 'TOO_MANY_PARTS', 'The form has too many fields: send only "file" (and "type")');
+  if (e.code === 'FST_FIELDS_LIMIT' || e.code === 'FST_PARTS_LIMIT')
+    return new AppError(413, 'TOO_MANY_PARTS', 'The form has too many fields: send only "file" (and "type")');
   if (e.code === 'FST_PROTO_VIOLATION') return badRequest('A form field name is not allowed', [{ field: 'file', message: 'Invalid field name' }]);
-  return badRequest(`${MALFORMED_MULTIPART} (${String(e.message ?? 'malformed body').slice(0, 100)})`, [{ field: 'file', message: 'Malformed multipart/form-data body' }]);
+  return badRequest(`${MALFORMED_MULTIPART} (${String(e.message ?? 'malformed body').slice(0, 100)})`, [
+    { field: 'file', message: 'Malformed multipart/form-data body' },
+  ]);
 }

@@ -42,7 +42,8 @@ export function readZipDirectory(buf: Buffer, maxEntries: number): ZipEntryInfo[
   const count = buf.readUInt16LE(eocd + 10);
   const size = buf.readUInt32LE(eocd + 12);
   const offset = buf.readUInt32LE(eocd + 16);
-  if (buf.readUInt16LE(eocd + 4) !== 0 || buf.readUInt16LE(eocd + 6) !== 0 || buf.readUInt16LE(eocd + 8) !== count) throw new ZipRefused('a zip split over several disks');
+  if (buf.readUInt16LE(eocd + 4) !== 0 || buf.readUInt16LE(eocd + 6) !== 0 || buf.readUInt16LE(eocd + 8) !== count)
+    throw new ZipRefused('a zip split over several disks');
   if (count === 0xffff || size === 0xffffffff || offset === 0xffffffff) throw new ZipRefused('a ZIP64 archive');
   if (count > maxEntries) throw new ZipRefused(`more than ${maxEntries} files inside`);
   if (offset + size > eocd) throw new ZipRefused('a central directory outside the file');
@@ -63,7 +64,8 @@ export function readZipDirectory(buf: Buffer, maxEntries: number): ZipEntryInfo[
       declaredSize: buf.readUInt32LE(p + 24),
       localHeaderOffset: buf.readUInt32LE(p + 42),
     };
-    if (entry.compressedSize === 0xffffffff || entry.declaredSize === 0xffffffff || entry.localHeaderOffset === 0xffffffff) throw new ZipRefused('a ZIP64 archive');
+    if (entry.compressedSize === 0xffffffff || entry.declaredSize === 0xffffffff || entry.localHeaderOffset === 0xffffffff)
+      throw new ZipRefused('a ZIP64 archive');
     entries.push(entry);
     p = next;
   }

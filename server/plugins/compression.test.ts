@@ -35,7 +35,10 @@ const page = (title: string) =>
   `<!doctype html><html lang="en"><head><meta charset="UTF-8" /><title>${title}</title>` +
   `<script type="module" crossorigin src="${JS}"></script></head><body><div id="root"></div></body></html>\n`;
 // Script-like text with the variety of a real bundle, so the copies are neither tiny nor trivial.
-const script = Array.from({ length: 800 }, (_, i) => `export function screen${i}(props){return h("div",{className:"row-${i % 17} p-${i % 5}"},props.label${i},${(i * 7919) % 10007});}\n`).join('');
+const script = Array.from(
+  { length: 800 },
+  (_, i) => `export function screen${i}(props){return h("div",{className:"row-${i % 17} p-${i % 5}"},props.label${i},${(i * 7919) % 10007});}\n`,
+).join('');
 const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(4096)]);
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -73,7 +76,11 @@ const decoded = (res: LightMyRequestResponse): Buffer => {
   expect(encoding).toBeUndefined();
   return res.rawPayload;
 };
-const varies = (res: LightMyRequestResponse) => String(res.headers.vary ?? '').toLowerCase().split(/\s*,\s*/).includes('accept-encoding');
+const varies = (res: LightMyRequestResponse) =>
+  String(res.headers.vary ?? '')
+    .toLowerCase()
+    .split(/\s*,\s*/)
+    .includes('accept-encoding');
 
 describe('the build step', () => {
   it('writes brotli and gzip copies of text files that come out smaller, and none of images or of what would not shrink', () => {
@@ -280,7 +287,12 @@ describe('API answers, compressed as they are sent', () => {
   it('compresses a large error from the error handler and keeps its status and body', async () => {
     const body = JSON.stringify({ reason: 'a mistake', ...Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`unknownField${i}`, i])) });
     const send = (headers: Record<string, string>) =>
-      app.inject({ method: 'DELETE', url: '/api/students/1/withdrawal', headers: { cookie: admin, 'content-type': 'application/json', ...headers }, payload: body });
+      app.inject({
+        method: 'DELETE',
+        url: '/api/students/1/withdrawal',
+        headers: { cookie: admin, 'content-type': 'application/json', ...headers },
+        payload: body,
+      });
     const plain = await send({});
     expect(plain.statusCode).toBe(400);
     expect(plain.json()).toMatchObject({ code: 'VALIDATION' });
@@ -336,7 +348,9 @@ describe('a streamed export that fails before its first byte', () => {
         if (err) throw err;
         yield { a: 1, b: 2 };
       };
-    small.get('/broken.csv', async (_req, reply) => reply.headers(csvDownloadHeaders('broken.csv')).send(csvFromRows(['a', 'b'], failing(new Error('the first batch failed'))())));
+    small.get('/broken.csv', async (_req, reply) =>
+      reply.headers(csvDownloadHeaders('broken.csv')).send(csvFromRows(['a', 'b'], failing(new Error('the first batch failed'))())),
+    );
     const outOfRange = Object.assign(new Error('date/time field value out of range: "0000-01-01"'), { code: '22008' });
     small.get('/year-zero.csv', async (_req, reply) => reply.headers(csvDownloadHeaders('year-zero.csv')).send(csvFromRows(['a', 'b'], failing(outOfRange)())));
     await small.ready();
@@ -344,7 +358,10 @@ describe('a streamed export that fails before its first byte', () => {
   afterAll(() => small?.close());
 
   it('answers an error the client can read: no content-encoding over a plain body, no file name', async () => {
-    for (const [url, status, code] of [['/broken.csv', 500, 'INTERNAL'], ['/year-zero.csv', 400, 'VALIDATION']] as const) {
+    for (const [url, status, code] of [
+      ['/broken.csv', 500, 'INTERNAL'],
+      ['/year-zero.csv', 400, 'VALIDATION'],
+    ] as const) {
       for (const headers of [BR_GZIP, { 'accept-encoding': 'gzip' }, {}]) {
         const res = await small.inject({ url, headers });
         expect(res.statusCode, url).toBe(status);

@@ -3,10 +3,14 @@ import { AppError } from '../lib/errors.ts';
 import { createHeavyReadGate } from './heavy-reads.ts';
 
 const settled = () => new Promise((r) => setImmediate(r));
-const code = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof AppError ? e.statusCode : 'error'));
+const code = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: unknown) => (e instanceof AppError ? e.statusCode : 'error'),
+  );
 
 describe('the heavy-read gate (issue 27)', () => {
-  it('runs a user\'s reads two at a time, queues a few, refuses the rest; the process runs a bounded number', async () => {
+  it("runs a user's reads two at a time, queues a few, refuses the rest; the process runs a bounded number", async () => {
     const gate = createHeavyReadGate({ perUser: 2, perUserWaiting: 1, perInstance: 3, queue: 1 });
     const a1 = await gate.enter('a');
     const a2 = await gate.enter('a');

@@ -64,10 +64,14 @@ export function createHeavyReadGate(limits: HeavyReadLimits = HEAVY_READ_LIMITS)
     enter: async (who) => {
       const mine = perWho.get(who) ?? { turns: new Turns(limits.perUser), count: 0 };
       if (mine.count >= limits.perUser + limits.perUserWaiting) {
-        throw new AppError(429, 'TOO_MANY_REPORTS', `You already have ${mine.count} reports being prepared; wait for them to finish, then try again`, { retryAfterSeconds: RETRY_AFTER_SECONDS });
+        throw new AppError(429, 'TOO_MANY_REPORTS', `You already have ${mine.count} reports being prepared; wait for them to finish, then try again`, {
+          retryAfterSeconds: RETRY_AFTER_SECONDS,
+        });
       }
       if (instance.active >= limits.perInstance && instance.queued >= limits.queue) {
-        throw new AppError(503, 'BUSY', 'The server is busy preparing reports for others; try again in a few seconds', { retryAfterSeconds: RETRY_AFTER_SECONDS });
+        throw new AppError(503, 'BUSY', 'The server is busy preparing reports for others; try again in a few seconds', {
+          retryAfterSeconds: RETRY_AFTER_SECONDS,
+        });
       }
       mine.count++;
       perWho.set(who, mine);

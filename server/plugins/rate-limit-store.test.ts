@@ -47,7 +47,12 @@ describe('route rate limits hold across app instances', () => {
     const statuses = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
         (i % 2 === 0 ? t.app : second)
-          .inject({ method: 'POST', url: '/api/auth/set-password', remoteAddress: '10.20.30.42', payload: { token: 'x'.repeat(43), password: 'a long enough passphrase' } })
+          .inject({
+            method: 'POST',
+            url: '/api/auth/set-password',
+            remoteAddress: '10.20.30.42',
+            payload: { token: 'x'.repeat(43), password: 'a long enough passphrase' },
+          })
           .then((r) => r.statusCode),
       ),
     );

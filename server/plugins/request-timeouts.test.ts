@@ -22,7 +22,10 @@ let port: number;
 beforeAll(async () => {
   database = await createTestDatabase();
   const config = { ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: database.url };
-  app = await buildApp({ db: database.db, config, cipher: createFieldCipher(randomBytes(32)) }, { webRoot: '/nonexistent', timeouts: SHORT, logger: process.env.TEST_LOG ? { level: 'debug' } : false });
+  app = await buildApp(
+    { db: database.db, config, cipher: createFieldCipher(randomBytes(32)) },
+    { webRoot: '/nonexistent', timeouts: SHORT, logger: process.env.TEST_LOG ? { level: 'debug' } : false },
+  );
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as AddressInfo).port;
 });
@@ -88,7 +91,7 @@ describe('requests that trickle are cut off', () => {
   });
 
   it('headers sent a byte at a time are cut off by the headers timeout', async () => {
-    const out = await trickle('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n', [...'X-Slow: ' + 'a'.repeat(100)], 50, 5000);
+    const out = await trickle('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n', [...('X-Slow: ' + 'a'.repeat(100))], 50, 5000);
     expect(out.answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(out.closedAfterMs!).toBeLessThan(1500);
   });

@@ -39,7 +39,9 @@ export const REQUEST_TIMEOUTS: RequestTimeouts = {
 };
 
 /** The Fastify (and Node http server) options for these timeouts. */
-export function timeoutServerOptions(t: RequestTimeouts): Pick<FastifyServerOptions, 'requestTimeout' | 'connectionTimeout'> & { http: { headersTimeout: number; connectionsCheckingInterval: number } } {
+export function timeoutServerOptions(
+  t: RequestTimeouts,
+): Pick<FastifyServerOptions, 'requestTimeout' | 'connectionTimeout'> & { http: { headersTimeout: number; connectionsCheckingInterval: number } } {
   return {
     requestTimeout: t.requestMs,
     connectionTimeout: t.idleMs,
@@ -49,7 +51,8 @@ export function timeoutServerOptions(t: RequestTimeouts): Pick<FastifyServerOpti
 
 const TIMEOUT_BODY = JSON.stringify({ message: 'Request Timeout: the request body came too slowly', code: 'REQUEST_TIMEOUT' });
 const TIMEOUT_RESPONSE =
-  `HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(TIMEOUT_BODY)}\r\n\r\n` + TIMEOUT_BODY;
+  `HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(TIMEOUT_BODY)}\r\n\r\n` +
+  TIMEOUT_BODY;
 
 /**
  * The body deadline: from the end of the headers, `bodyBaseMs` plus the declared length at

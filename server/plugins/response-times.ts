@@ -5,7 +5,10 @@ import { matchedAccess } from './authorization.ts';
  * Response times of /api requests over a sliding window, measured by this server (the dashboard's
  * "Avg Response Time, last 5 minutes"). A fixed-size ring: memory stays constant under load.
  */
-export type ResponseTimes = { record: (ms: number, at?: number) => void; average: (windowMs: number, now?: number) => { averageMs: number | null; samples: number } };
+export type ResponseTimes = {
+  record: (ms: number, at?: number) => void;
+  average: (windowMs: number, now?: number) => { averageMs: number | null; samples: number };
+};
 
 export function createResponseTimes(capacity = 20_000): ResponseTimes {
   const at = new Float64Array(capacity);

@@ -38,7 +38,14 @@ export function spellingsOf(path: string, host: string): Record<string, string> 
   const last = segments.length - 1;
   return {
     'percent-encoded first letter (%61pi)': '/' + [encodeFirstLetter(segments[0]!), ...segments.slice(1)].join('/'),
-    'percent-encoded upper-case hex in the last segment': '/' + [...segments.slice(0, last), encodeFirstLetter(segments[last]!).toUpperCase().replace(/%([0-9A-F]{2})/, (m) => m)].join('/'),
+    'percent-encoded upper-case hex in the last segment':
+      '/' +
+      [
+        ...segments.slice(0, last),
+        encodeFirstLetter(segments[last]!)
+          .toUpperCase()
+          .replace(/%([0-9A-F]{2})/, (m) => m),
+      ].join('/'),
     'every letter percent-encoded': path.replace(/[a-z]/gi, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()),
     'percent-encoded slashes (%2F)': '/' + segments.join('%2F'),
     'lower-case %2f': '/' + segments.join('%2f'),
@@ -60,7 +67,7 @@ let addressCounter = 0;
 /** Each request from its own loopback address, so rate limits and throttles never colour an answer. */
 function nextLocalAddress(): string {
   addressCounter += 1;
-  return `127.${100 + ((addressCounter >> 16) & 63)}.${(addressCounter >> 8) & 255}.${(addressCounter & 255) || 1}`;
+  return `127.${100 + ((addressCounter >> 16) & 63)}.${(addressCounter >> 8) & 255}.${addressCounter & 255 || 1}`;
 }
 
 type Answer = { status: number; code: string | null };
@@ -122,7 +129,9 @@ describe('every route answers every spelling of its path as it answers the plain
         }
       }
     }
-    console.log(`route spellings: ${t.app.apiRoutes.length} routes × ${Object.keys(spellingsOf('/a/b', host)).length} spellings × ${callers.length} callers = ${walked} requests, ${mismatches.length} mismatches`);
+    console.log(
+      `route spellings: ${t.app.apiRoutes.length} routes × ${Object.keys(spellingsOf('/a/b', host)).length} spellings × ${callers.length} callers = ${walked} requests, ${mismatches.length} mismatches`,
+    );
     expect(mismatches.slice(0, 20)).toEqual([]);
   }, 240_000);
 

@@ -150,7 +150,16 @@ export async function seedDemoSchool(db: Db, opts: SeedOptions): Promise<SeedRes
     const programId = new Map(programRows.map((r) => [r.code!, r.id]));
     // The demo school has kept attendance by Muster's first rule all along (a forgotten check-out
     // earns up to the class end), as a school that adopted Muster before time-clock rules existed.
-    await tx.insert(programTimeClockVersions).values(programRows.map((r) => ({ programId: r.id, effectiveFrom: null, missingCheckOut: 'credit_to_scheduled_end', rounding: 'none', roundingMinutes: 15, graceMinutes: 0 })));
+    await tx.insert(programTimeClockVersions).values(
+      programRows.map((r) => ({
+        programId: r.id,
+        effectiveFrom: null,
+        missingCheckOut: 'credit_to_scheduled_end',
+        rounding: 'none',
+        roundingMinutes: 15,
+        graceMinutes: 0,
+      })),
+    );
 
     const courseRows = await tx
       .insert(courses)
@@ -179,9 +188,7 @@ export async function seedDemoSchool(db: Db, opts: SeedOptions): Promise<SeedRes
       )
       .returning({ id: courses.id, code: courses.courseCode });
     const courseId = new Map(courseRows.map((r) => [r.code, r.id]));
-    const prerequisiteRows = COURSES.flatMap((c) =>
-      c.prerequisites.map((p) => ({ courseId: courseId.get(c.courseCode)!, prerequisiteId: courseId.get(p)! })),
-    );
+    const prerequisiteRows = COURSES.flatMap((c) => c.prerequisites.map((p) => ({ courseId: courseId.get(c.courseCode)!, prerequisiteId: courseId.get(p)! })));
     if (prerequisiteRows.length > 0) await tx.insert(coursePrerequisites).values(prerequisiteRows);
 
     // Staff. Only the four role accounts get a password; the other instructors would get a set-password link.
@@ -473,7 +480,14 @@ function attendanceRecord(rng: Rng, r: RecordInput): AttendanceRow {
 
   if (roll < pAbsent) {
     // Marked by the auto-absent job after the class.
-    return { ...base, status: 'absent', minutesAttended: 0, source: 'auto', createdAt: earlier(r.autoAbsentAt, r.today), updatedAt: earlier(r.autoAbsentAt, r.today) };
+    return {
+      ...base,
+      status: 'absent',
+      minutesAttended: 0,
+      source: 'auto',
+      createdAt: earlier(r.autoAbsentAt, r.today),
+      updatedAt: earlier(r.autoAbsentAt, r.today),
+    };
   }
   if (roll < pExcused) {
     const o = override(EXCUSE_REASONS);

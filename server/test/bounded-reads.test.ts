@@ -28,16 +28,36 @@ beforeAll(async () => {
   const instructorId = instructor.userId;
   const [{ id: programId }] = (await t.db.insert(programs).values({ programName: 'Practical Nursing' }).returning({ id: programs.id })) as [{ id: number }];
   await t.db.insert(programPolicies).values({ programId, programHours: '900', programWeeks: '40' });
-  const [{ id: courseId }] = (await t.db.insert(courses).values({ courseCode: 'PN-101', courseName: 'Nursing I', programId, clockHours: '120' }).returning({ id: courses.id })) as [{ id: number }];
+  const [{ id: courseId }] = (await t.db
+    .insert(courses)
+    .values({ courseCode: 'PN-101', courseName: 'Nursing I', programId, clockHours: '120' })
+    .returning({ id: courses.id })) as [{ id: number }];
   const scheduleIds: number[] = [];
   for (const dayOfWeek of [1, 2, 3, 4, 5]) {
     const [{ id }] = (await t.db
       .insert(schedules)
-      .values({ courseId, instructorId, cohortNumber: 1, termNumber: 1, dayOfWeek, startTime: '08:00', endTime: '14:00', courseStartDate: '2026-01-05', courseEndDate: '2027-06-30' })
+      .values({
+        courseId,
+        instructorId,
+        cohortNumber: 1,
+        termNumber: 1,
+        dayOfWeek,
+        startTime: '08:00',
+        endTime: '14:00',
+        courseStartDate: '2026-01-05',
+        courseEndDate: '2027-06-30',
+      })
       .returning({ id: schedules.id })) as [{ id: number }];
     scheduleIds.push(id);
   }
-  const rows = Array.from({ length: STUDENTS }, (_, i) => ({ firstName: `First${i}`, lastName: `Last${i}`, sisStudentId: `SIS-${i}`, programId, enrollmentDate: '1900-01-01', status: 'active' }));
+  const rows = Array.from({ length: STUDENTS }, (_, i) => ({
+    firstName: `First${i}`,
+    lastName: `Last${i}`,
+    sisStudentId: `SIS-${i}`,
+    programId,
+    enrollmentDate: '1900-01-01',
+    status: 'active',
+  }));
   const inserted = await t.db.insert(students).values(rows).returning({ id: students.id });
   studentId = inserted[0]!.id;
   await t.db.insert(scheduleRosters).values(inserted.flatMap((s) => scheduleIds.map((scheduleId) => ({ scheduleId, studentId: s.id }))));
@@ -127,8 +147,10 @@ describe('reads whose cost a caller sets are bounded (issue 27)', () => {
     expect(h.days.length).toBeLessThanOrEqual(366);
   });
 
-  it('serves a screen\'s few reads of one user in turn and refuses a burst, not queued without end', async () => {
-    const answers = await Promise.all(Array.from({ length: 10 }, () => t.app.inject({ url: '/api/compliance/overview', headers: { cookie: cookies.support_staff } })));
+  it("serves a screen's few reads of one user in turn and refuses a burst, not queued without end", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => t.app.inject({ url: '/api/compliance/overview', headers: { cookie: cookies.support_staff } })),
+    );
     const codes = answers.map((r) => r.statusCode);
     // Two at a time and four waiting their turn are served; the rest are refused at once.
     expect(codes.filter((c) => c === 200).length).toBe(6);

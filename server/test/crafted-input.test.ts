@@ -16,13 +16,24 @@ beforeAll(async () => {
   t = await createTestApp();
   admin = (await t.signedIn('super_admin')).cookie;
   instr = await t.signedIn('instructor');
-  const courseId = (await t.db.execute<{ id: number }>(sql`insert into courses (course_code, course_name) values ('NUR-101', 'Fundamentals') returning id`)).rows[0]!.id;
+  const courseId = (await t.db.execute<{ id: number }>(sql`insert into courses (course_code, course_name) values ('NUR-101', 'Fundamentals') returning id`))
+    .rows[0]!.id;
   const day = new Date().getUTCDay();
   const schedule = await t.app.inject({
     method: 'POST',
     url: '/api/schedules',
     headers: { cookie: admin },
-    payload: { courseId, instructorId: instr.userId, cohortNumber: 1, termNumber: 1, dayOfWeek: day, startTime: '00:00', endTime: '23:59', courseStartDate: '2020-01-06', courseEndDate: '2099-06-01' },
+    payload: {
+      courseId,
+      instructorId: instr.userId,
+      cohortNumber: 1,
+      termNumber: 1,
+      dayOfWeek: day,
+      startTime: '00:00',
+      endTime: '23:59',
+      courseStartDate: '2020-01-06',
+      courseEndDate: '2099-06-01',
+    },
   });
   scheduleId = schedule.json().id;
   const session = await t.app.inject({ method: 'POST', url: '/api/qr-sessions', headers: { cookie: instr.cookie }, payload: { scheduleId } });
@@ -44,11 +55,19 @@ describe('crafted input is a 400 naming the field, never a 500', () => {
     expect400(await t.app.inject({ url: '/api/schedules/9007199254740993/roster', headers: { cookie: admin } }), 'id');
     expect400(await t.app.inject({ url: '/api/attendance/clock-hours?studentId=2147483648', headers: { cookie: admin } }), 'studentId');
     expect400(await t.app.inject({ method: 'POST', url: '/api/qr-sessions', headers: { cookie: admin }, payload: { scheduleId: '2147483648' } }), 'scheduleId');
-    expect400(await t.app.inject({ method: 'POST', url: '/api/schedules/1/roster', headers: { cookie: admin }, payload: { studentIds: [2 ** 31] } }), 'studentIds.0');
-    expect400(await t.app.inject({ method: 'POST', url: '/api/programs', headers: { cookie: admin }, payload: { programName: 'Big', capacity: 2 ** 31 } }), 'capacity');
+    expect400(
+      await t.app.inject({ method: 'POST', url: '/api/schedules/1/roster', headers: { cookie: admin }, payload: { studentIds: [2 ** 31] } }),
+      'studentIds.0',
+    );
+    expect400(
+      await t.app.inject({ method: 'POST', url: '/api/programs', headers: { cookie: admin }, payload: { programName: 'Big', capacity: 2 ** 31 } }),
+      'capacity',
+    );
     // The largest id is still an id: a plain 404.
     expect((await t.app.inject({ url: '/api/students/2147483647', headers: { cookie: admin } })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'POST', url: '/api/qr-sessions', headers: { cookie: admin }, payload: { scheduleId: '2147483647' } })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/qr-sessions', headers: { cookie: admin }, payload: { scheduleId: '2147483647' } })).statusCode,
+    ).toBe(404);
     // A number typed in the search box is matched against ids only when it can be one.
     expect((await t.app.inject({ url: '/api/students?search=99999999999', headers: { cookie: admin } })).statusCode).toBe(200);
   });
@@ -64,7 +83,12 @@ describe('crafted input is a 400 naming the field, never a 500', () => {
     const before = await count('attendance_records');
     const student = (await t.db.execute<{ id: number }>(sql`insert into students (first_name, last_name) values ('Ana', 'Diaz') returning id`)).rows[0]!.id;
     expect400(
-      await t.app.inject({ method: 'POST', url: '/api/attendance', headers: { cookie: admin }, payload: { scheduleId, studentId: student, status: 'present', overrideReason: 'Paper sign-in sheet', sessionDate: '2026-02-30' } }),
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/attendance',
+        headers: { cookie: admin },
+        payload: { scheduleId, studentId: student, status: 'present', overrideReason: 'Paper sign-in sheet', sessionDate: '2026-02-30' },
+      }),
       'sessionDate',
     );
     expect(await count('attendance_records')).toBe(before);
@@ -73,14 +97,28 @@ describe('crafted input is a 400 naming the field, never a 500', () => {
     expect400(await t.app.inject({ url: '/api/attendance/clock-hours?from=yesterday', headers: { cookie: admin } }), 'from');
     expect400(await t.app.inject({ url: '/api/export/attendance?endDate=2025-02-29', headers: { cookie: admin } }), 'endDate');
     // Year 0 parses in JavaScript but not in PostgreSQL.
-    expect400(await t.app.inject({ method: 'POST', url: '/api/students', headers: { cookie: admin }, payload: { firstName: 'A', lastName: 'B', enrollmentDate: '0000-01-01' } }), 'enrollmentDate');
+    expect400(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/students',
+        headers: { cookie: admin },
+        payload: { firstName: 'A', lastName: 'B', enrollmentDate: '0000-01-01' },
+      }),
+      'enrollmentDate',
+    );
     expect((await t.app.inject({ url: `/api/attendance/schedule/${scheduleId}?date=2024-02-29`, headers: { cookie: admin } })).statusCode).toBe(200);
   });
 
   it('NUL characters and unpaired surrogates in strings (PostgreSQL text and jsonb refuse them)', async () => {
     const before = await count('students');
-    expect400(await t.app.inject({ method: 'POST', url: '/api/students', headers: { cookie: admin }, payload: { firstName: 'A\u0000', lastName: 'B' } }), 'firstName');
-    expect400(await t.app.inject({ method: 'POST', url: '/api/students', headers: { cookie: admin }, payload: { firstName: 'A', lastName: '\ud800B' } }), 'lastName');
+    expect400(
+      await t.app.inject({ method: 'POST', url: '/api/students', headers: { cookie: admin }, payload: { firstName: 'A\u0000', lastName: 'B' } }),
+      'firstName',
+    );
+    expect400(
+      await t.app.inject({ method: 'POST', url: '/api/students', headers: { cookie: admin }, payload: { firstName: 'A', lastName: '\ud800B' } }),
+      'lastName',
+    );
     expect(await count('students')).toBe(before);
     expect400(await t.app.inject({ url: '/api/students?search=a%00b', headers: { cookie: admin } }), 'search');
     expect400(await t.app.inject({ url: '/api/audit-logs/export?search=%00', headers: { cookie: admin } }), 'search');
@@ -90,25 +128,47 @@ describe('crafted input is a 400 naming the field, never a 500', () => {
   it('text longer than an index entry can hold (a 3,000-character e-mail passes an e-mail regex)', async () => {
     // Random letters: PostgreSQL compresses index entries, so a run of one letter would still fit.
     const long = `${randomBytes(2_400).toString('base64url').replace(/[-_]/g, 'x')}@example.edu`;
-    expect400(await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: admin }, payload: { firstName: 'A', lastName: 'B', email: long, username: 'longmail', role: 'instructor' } }), 'email');
-    expect400(await t.app.inject({ method: 'POST', url: '/api/students', headers: { cookie: admin }, payload: { firstName: 'A', lastName: 'B', email: long } }), 'email');
+    expect400(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/users',
+        headers: { cookie: admin },
+        payload: { firstName: 'A', lastName: 'B', email: long, username: 'longmail', role: 'instructor' },
+      }),
+      'email',
+    );
+    expect400(
+      await t.app.inject({ method: 'POST', url: '/api/students', headers: { cookie: admin }, payload: { firstName: 'A', lastName: 'B', email: long } }),
+      'email',
+    );
   });
 
   it('non-ASCII QR tokens, passes and codes are refused by their alphabet', async () => {
     expect400(await t.app.inject({ url: `/api/qr-sessions/public/${sessionId}?t=${encodeURIComponent('é'.repeat(12))}` }), 't');
     const submit = (extra: object) =>
-      t.app.inject({ method: 'POST', url: '/api/attendance/submit', payload: { sessionId, studentId: 'S-1', firstName: 'A', lastName: 'B', email: 'a@b.edu', ...extra } });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/attendance/submit',
+        payload: { sessionId, studentId: 'S-1', firstName: 'A', lastName: 'B', email: 'a@b.edu', ...extra },
+      });
     expect400(await submit({ token: 'ü'.repeat(12) }), 'token');
     expect400(await submit({ pass: `${Date.now().toString(36)}.${'ß'.repeat(22)}` }), 'pass');
     expect400(await t.app.inject({ method: 'POST', url: '/api/qr-sessions/code', payload: { code: '١٢٣٤٥٦' } }), 'code');
-    expect400(await t.app.inject({ method: 'POST', url: '/api/auth/set-password', payload: { token: 'ö'.repeat(43), password: 'long enough password' } }), 'token');    // And below the schema, the comparison answers false rather than throwing.
+    expect400(
+      await t.app.inject({ method: 'POST', url: '/api/auth/set-password', payload: { token: 'ö'.repeat(43), password: 'long enough password' } }),
+      'token',
+    ); // And below the schema, the comparison answers false rather than throwing.
     expect(isFreshQrToken(Buffer.alloc(32, 1), sessionId, 'é'.repeat(12), new Date())).toBe(false);
   });
 
   it('broken multipart bodies are a 400 with a clear message', async () => {
     const before = await count('file_uploads');
-    const upload = (payload: string | Buffer, contentType: string) => t.app.inject({ method: 'POST', url: '/api/upload/students', headers: { cookie: admin, 'content-type': contentType }, payload });
-    const truncated = await upload('--XX\r\ncontent-disposition: form-data; name="file"; filename="s.csv"\r\n\r\nfirstName,lastName\r\nA,B', 'multipart/form-data; boundary=XX');
+    const upload = (payload: string | Buffer, contentType: string) =>
+      t.app.inject({ method: 'POST', url: '/api/upload/students', headers: { cookie: admin, 'content-type': contentType }, payload });
+    const truncated = await upload(
+      '--XX\r\ncontent-disposition: form-data; name="file"; filename="s.csv"\r\n\r\nfirstName,lastName\r\nA,B',
+      'multipart/form-data; boundary=XX',
+    );
     expect(truncated.statusCode, truncated.body).toBe(400);
     expect(truncated.json().message).toMatch(/multipart/i);
     const noBoundary = await upload('whatever', 'multipart/form-data');
@@ -131,7 +191,9 @@ describe('crafted input is a 400 naming the field, never a 500', () => {
   });
 
   it('a phone clock outside what PostgreSQL can store is a 400 naming scanInTime', async () => {
-    const studentId = (await t.db.execute<{ id: number }>(sql`insert into students (first_name, last_name, sis_student_id) values ('Cy', 'Ng', 'S-77') returning id`)).rows[0]!.id;
+    const studentId = (
+      await t.db.execute<{ id: number }>(sql`insert into students (first_name, last_name, sis_student_id) values ('Cy', 'Ng', 'S-77') returning id`)
+    ).rows[0]!.id;
     await t.db.execute(sql`insert into schedule_rosters (schedule_id, student_id) values (${scheduleId}, ${studentId})`);
     const image = await t.app.inject({ url: `/api/qr-sessions/${sessionId}/qr-image`, headers: { cookie: instr.cookie } });
     const token = new URL(image.json().attendanceUrl).searchParams.get('t')!;

@@ -18,7 +18,14 @@ function machine(files: string[], env: NodeJS.ProcessEnv = {}) {
 
 describe('findBrowser', () => {
   it('takes CHROMIUM_PATH first, then /usr/bin/chromium, then chromium, chromium-browser, google-chrome, google-chrome-stable on PATH', () => {
-    const all = ['/custom/chrome', '/usr/bin/chromium', '/opt/bin/chromium', '/usr/bin/chromium-browser', '/opt/bin/google-chrome', '/usr/bin/google-chrome-stable'];
+    const all = [
+      '/custom/chrome',
+      '/usr/bin/chromium',
+      '/opt/bin/chromium',
+      '/usr/bin/chromium-browser',
+      '/opt/bin/google-chrome',
+      '/usr/bin/google-chrome-stable',
+    ];
     const order = [
       ['/custom/chrome', { CHROMIUM_PATH: '/custom/chrome' }],
       ['/usr/bin/chromium', {}],
@@ -116,7 +123,9 @@ describe('ensureBrowser', () => {
     const result = ensure({ files: ['/usr/bin/apt-get'], isRoot: true, apt: () => 100 });
     expect(result.calls).toHaveLength(2); // install, update; no second install after a failed update
     expect(result.code).toBe(1);
-    expect(result.failed).toEqual(['Browser tests need Chromium: "apt-get install -y chromium" did not install it (see above); fix that or set CHROMIUM_PATH to a Chromium or Chrome binary.']);
+    expect(result.failed).toEqual([
+      'Browser tests need Chromium: "apt-get install -y chromium" did not install it (see above); fix that or set CHROMIUM_PATH to a Chromium or Chrome binary.',
+    ]);
   });
 
   it('not as root, tries no apt-get and says what to run', () => {
@@ -145,7 +154,11 @@ describe('node scripts/browser.mjs ensure, on a machine without a browser', () =
   // An apt-get that only reports being called: the CLI must not get that far when not root.
   const aptBin = path.join(scratch, 'apt');
   fs.mkdirSync(aptBin);
-  fs.writeFileSync(path.join(aptBin, 'apt-get'), `#!${process.execPath}\nconsole.error('apt-get was called: ' + process.argv.slice(2).join(' '));\nprocess.exit(100);\n`, { mode: 0o755 });
+  fs.writeFileSync(
+    path.join(aptBin, 'apt-get'),
+    `#!${process.execPath}\nconsole.error('apt-get was called: ' + process.argv.slice(2).join(' '));\nprocess.exit(100);\n`,
+    { mode: 0o755 },
+  );
 
   // Not root: as ourselves, or, when these tests run as root, as nobody.
   const asNonRoot = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
@@ -170,7 +183,9 @@ describe('node scripts/browser.mjs ensure, on a machine without a browser', () =
 
   it('stops on a CHROMIUM_PATH that names no file, with one line naming it', () => {
     const result = spawnSync(process.execPath, [SCRIPT, 'ensure'], { env: { PATH: emptyBin, CHROMIUM_PATH: '/no/such/chrome' }, encoding: 'utf8' });
-    expect(result.stderr).toBe('CHROMIUM_PATH is "/no/such/chrome", but there is no executable file there: set CHROMIUM_PATH to a Chromium or Chrome binary, or unset it.\n');
+    expect(result.stderr).toBe(
+      'CHROMIUM_PATH is "/no/such/chrome", but there is no executable file there: set CHROMIUM_PATH to a Chromium or Chrome binary, or unset it.\n',
+    );
     expect(result.status).toBe(1);
   });
 

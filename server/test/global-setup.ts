@@ -44,10 +44,10 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     // Drop every database this run made, then the server if we started it.
-    const { rows } = await admin.query<{ datname: string }>(
-      `select datname from pg_database where datname like $1 or datname = $2`,
-      [`muster_t_${process.pid}_%`, template],
-    );
+    const { rows } = await admin.query<{ datname: string }>(`select datname from pg_database where datname like $1 or datname = $2`, [
+      `muster_t_${process.pid}_%`,
+      template,
+    ]);
     for (const r of rows) await admin.query(`drop database if exists ${r.datname} with (force)`).catch(() => {});
     await admin.end();
     await stopEmbedded?.();

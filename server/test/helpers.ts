@@ -44,7 +44,10 @@ export type TestApp = {
   clock: Clock;
   close: () => Promise<void>;
   /** Create a user of this role and return a cookie header signed in as them. */
-  signedIn: (role: Role, overrides?: Partial<{ email: string; password: string; firstName: string; lastName: string }>) => Promise<{ cookie: string; userId: number; email: string }>;
+  signedIn: (
+    role: Role,
+    overrides?: Partial<{ email: string; password: string; firstName: string; lastName: string }>,
+  ) => Promise<{ cookie: string; userId: number; email: string }>;
 };
 
 let counter = 0;
@@ -55,7 +58,10 @@ export async function createTestApp(opts: { clock?: Clock; config?: Partial<Conf
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-app-'));
   const config = { ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: database.url, dataDir, ...opts.config };
   const clock = opts.clock ?? systemClock;
-  const app = await buildApp({ db: database.db, config, clock, cipher: opts.cipher ?? createFieldCipher(randomBytes(32)) }, { webRoot: '/nonexistent', logger: process.env.TEST_LOG ? { level: 'error' } : false });
+  const app = await buildApp(
+    { db: database.db, config, clock, cipher: opts.cipher ?? createFieldCipher(randomBytes(32)) },
+    { webRoot: '/nonexistent', logger: process.env.TEST_LOG ? { level: 'error' } : false },
+  );
   await app.ready();
   return {
     app,
@@ -100,7 +106,11 @@ export function multipart(fileName: string, content: Buffer | string, fields: Re
   for (const [k, v] of Object.entries(fields)) {
     parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   }
-  parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${fieldName}"; filename="${fileName}"\r\ncontent-type: application/octet-stream\r\n\r\n`));
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\ncontent-disposition: form-data; name="${fieldName}"; filename="${fileName}"\r\ncontent-type: application/octet-stream\r\n\r\n`,
+    ),
+  );
   parts.push(Buffer.isBuffer(content) ? content : Buffer.from(content));
   parts.push(Buffer.from(`\r\n--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
@@ -108,9 +118,13 @@ export function multipart(fileName: string, content: Buffer | string, fields: Re
 
 /** Audit entries for a table, newest last. */
 export async function auditEntries(db: Db, tableName: string) {
-  const { rows } = await db.execute<{ action: string; record_id: string | null; user_id: number | null; old_values: Record<string, unknown> | null; new_values: Record<string, unknown> | null }>(
-    sql`select action, record_id, user_id, old_values, new_values from audit_logs where table_name = ${tableName} order by id`,
-  );
+  const { rows } = await db.execute<{
+    action: string;
+    record_id: string | null;
+    user_id: number | null;
+    old_values: Record<string, unknown> | null;
+    new_values: Record<string, unknown> | null;
+  }>(sql`select action, record_id, user_id, old_values, new_values from audit_logs where table_name = ${tableName} order by id`);
   return rows;
 }
 

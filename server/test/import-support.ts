@@ -8,7 +8,12 @@ import { multipart, type TestApp } from './helpers.ts';
 /** POST a file to /api/upload/:type through the app, as a signed-in caller. */
 export async function upload(t: TestApp, cookie: string, type: UploadType | string, fileName: string, content: string | Buffer, query = '') {
   const body = multipart(fileName, content);
-  return t.app.inject({ method: 'POST', url: `${type ? `/api/upload/${type}` : '/api/upload'}${query}`, headers: { cookie, ...body.headers }, payload: body.payload });
+  return t.app.inject({
+    method: 'POST',
+    url: `${type ? `/api/upload/${type}` : '/api/upload'}${query}`,
+    headers: { cookie, ...body.headers },
+    payload: body.payload,
+  });
 }
 
 /** A CSV from a header and rows; cells with commas, quotes or line breaks are quoted. */

@@ -30,7 +30,12 @@ export async function startTestSmtpServer(answer?: (to: string) => number | null
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           raw,
-          header: (name) => headerBlock.split(/\r?\n/).find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`))?.slice(name.length + 1).trim(),
+          header: (name) =>
+            headerBlock
+              .split(/\r?\n/)
+              .find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`))
+              ?.slice(name.length + 1)
+              .trim(),
         });
         callback();
       });

@@ -76,7 +76,12 @@ function readFonts(objects: Map<number, PdfObject>): Map<string, Font> {
           .split(/\s+/)
           .forEach((n, gid) => widths.set(gid, Number(n)));
       }
-      fonts.set(key!, { name, widths, twoByte: cmapId != null, unicode: cmapId != null ? toUnicode(objects.get(cmapId)!.stream!.toString('latin1')) : new Map() });
+      fonts.set(key!, {
+        name,
+        widths,
+        twoByte: cmapId != null,
+        unicode: cmapId != null ? toUnicode(objects.get(cmapId)!.stream!.toString('latin1')) : new Map(),
+      });
     }
   }
   return fonts;

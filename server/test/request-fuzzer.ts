@@ -93,9 +93,64 @@ export type Pools = {
 // ---- Hostile values ----
 
 export const PROTOTYPE_KEYS = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', 'isPrototypeOf'];
-export const IMPOSSIBLE_DATES = ['2026-02-30', '2025-02-29', '2026-04-31', '2026-13-01', '2026-00-10', '2026-01-00', '0000-01-01', '9999-12-31', '1899-12-31', '+275760-09-13', '2026-2-3', '20260302'];
-const BOUNDARY_NUMBERS = [0, -1, 1, 2 ** 31 - 1, 2 ** 31, -(2 ** 31), -(2 ** 31) - 1, 2 ** 32, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 1e308, -1e308, 0.5, -0.5, 1e-7, 123.456];
-const BOUNDARY_NUMERIC_STRINGS = ['0', '-1', '2147483647', '2147483648', '4294967296', '9007199254740993', '1e3', '1e309', '0x10', '0b1', '0o7', ' 1 ', '1 ', '01', '+1', '1.0', '1.5', '-0', 'NaN', 'Infinity', '-Infinity', '١٢', '１２'];
+export const IMPOSSIBLE_DATES = [
+  '2026-02-30',
+  '2025-02-29',
+  '2026-04-31',
+  '2026-13-01',
+  '2026-00-10',
+  '2026-01-00',
+  '0000-01-01',
+  '9999-12-31',
+  '1899-12-31',
+  '+275760-09-13',
+  '2026-2-3',
+  '20260302',
+];
+const BOUNDARY_NUMBERS = [
+  0,
+  -1,
+  1,
+  2 ** 31 - 1,
+  2 ** 31,
+  -(2 ** 31),
+  -(2 ** 31) - 1,
+  2 ** 32,
+  2 ** 53,
+  2 ** 53 + 2,
+  -(2 ** 53),
+  1e308,
+  -1e308,
+  0.5,
+  -0.5,
+  1e-7,
+  123.456,
+];
+const BOUNDARY_NUMERIC_STRINGS = [
+  '0',
+  '-1',
+  '2147483647',
+  '2147483648',
+  '4294967296',
+  '9007199254740993',
+  '1e3',
+  '1e309',
+  '0x10',
+  '0b1',
+  '0o7',
+  ' 1 ',
+  '1 ',
+  '01',
+  '+1',
+  '1.0',
+  '1.5',
+  '-0',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '١٢',
+  '１２',
+];
 /** Letters and digits that do not compress, the same every run. */
 function incompressible(length: number): string {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -165,7 +220,22 @@ const hostileString = fc.oneof(
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 5, arbitrary: hostileString },
   { weight: 3, arbitrary: fc.constantFrom(...BOUNDARY_NUMBERS) },
-  { weight: 1, arbitrary: fc.constantFrom(null, true, false, [], {}, [null], [[[[]]]], { a: { b: { c: {} } } }, ['1', 2], { toString: 'x' }, { constructor: { prototype: {} } }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      null,
+      true,
+      false,
+      [],
+      {},
+      [null],
+      [[[[]]]],
+      { a: { b: { c: {} } } },
+      ['1', 2],
+      { toString: 'x' },
+      { constructor: { prototype: {} } },
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom(new Huge(100_000), new Huge(1_100_000)) },
 );
 
@@ -181,8 +251,15 @@ function validString(name: string, s: JsonSchema, pools: Pools): fc.Arbitrary<st
   if (/time$/i.test(name) && !s.pattern) return fc.integer({ min: Date.UTC(2024, 0, 1), max: Date.UTC(2028, 0, 1) }).map((ms) => new Date(ms).toISOString());
   if (/email/i.test(name)) return fc.oneof(fc.constantFrom(...pools.emails), fc.emailAddress());
   if (/^(id|sessionId)$/.test(name)) return fc.oneof(fc.constantFrom(...pools.sessionRefs), fc.uuid(), fc.nat({ max: 50 }).map(String));
-  if (/^(t|token|code)$/.test(name)) return fc.oneof(fc.constantFrom(...pools.tokens), fc.string({ unit: fc.constantFrom(...BASE64URL), minLength: Math.max(min, 1), maxLength: Math.max(max, 12) }));
-  if (name === 'pass') return fc.tuple(fc.integer({ min: 0, max: 2 ** 42 }), fc.string({ unit: fc.constantFrom(...BASE64URL), minLength: 22, maxLength: 22 })).map(([e, sig]) => `${e.toString(36)}.${sig}`);
+  if (/^(t|token|code)$/.test(name))
+    return fc.oneof(
+      fc.constantFrom(...pools.tokens),
+      fc.string({ unit: fc.constantFrom(...BASE64URL), minLength: Math.max(min, 1), maxLength: Math.max(max, 12) }),
+    );
+  if (name === 'pass')
+    return fc
+      .tuple(fc.integer({ min: 0, max: 2 ** 42 }), fc.string({ unit: fc.constantFrom(...BASE64URL), minLength: 22, maxLength: 22 }))
+      .map(([e, sig]) => `${e.toString(36)}.${sig}`);
   if (name === 'studentId') return fc.constantFrom(...pools.sisIds);
   if (/password/i.test(name)) return fc.oneof(fc.constantFrom(...pools.passwords), fc.string({ minLength: min, maxLength: Math.max(max, min) }));
   if (/name$/i.test(name)) return fc.oneof(fc.constantFrom(...pools.names), fc.string({ minLength: Math.max(min, 1), maxLength: max }));
@@ -201,7 +278,12 @@ function validString(name: string, s: JsonSchema, pools: Pools): fc.Arbitrary<st
 function validInteger(s: JsonSchema, pools: Pools): fc.Arbitrary<number> {
   const min = s.minimum ?? -1000;
   const max = s.maximum ?? 1000;
-  if (max === MAX_INT32 && min === 1) return fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...pools.ids) }, { weight: 2, arbitrary: fc.integer({ min: 1, max: 60 }) }, { weight: 1, arbitrary: fc.constantFrom(MAX_INT32, 999_999) });
+  if (max === MAX_INT32 && min === 1)
+    return fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom(...pools.ids) },
+      { weight: 2, arbitrary: fc.integer({ min: 1, max: 60 }) },
+      { weight: 1, arbitrary: fc.constantFrom(MAX_INT32, 999_999) },
+    );
   if (max - min > 100_000) return fc.oneof(fc.integer({ min, max: Math.min(max, min + 1000) }), fc.constantFrom(min, max));
   return fc.integer({ min, max });
 }
@@ -216,12 +298,20 @@ function validValue(s: JsonSchema, name: string, pools: Pools, depth: number): f
   if (s.anyOf?.length) arb = fc.oneof(...s.anyOf.map((x) => validValue(x, name, pools, depth)));
   else if (s.enum?.length) arb = fc.constantFrom(...s.enum);
   else if (s.type === 'integer') arb = validInteger(s, pools);
-  else if (s.type === 'number') arb = fc.oneof(fc.double({ min: s.minimum ?? -1e6, max: s.maximum ?? 1e6, noNaN: true, noDefaultInfinity: true }), validInteger(s, pools), fc.constantFrom(...[s.minimum, s.maximum].filter((v): v is number => v != null)));
+  else if (s.type === 'number')
+    arb = fc.oneof(
+      fc.double({ min: s.minimum ?? -1e6, max: s.maximum ?? 1e6, noNaN: true, noDefaultInfinity: true }),
+      validInteger(s, pools),
+      fc.constantFrom(...[s.minimum, s.maximum].filter((v): v is number => v != null)),
+    );
   else if (s.type === 'boolean') arb = fc.boolean();
   else if (s.type === 'string') arb = validString(name, s, pools);
   else if (s.type === 'array') {
     const items = s.items ?? {};
-    arb = fc.array(depth > 4 ? fc.constant(null) : validValue(items, name, pools, depth + 1), { minLength: s.minItems ?? 0, maxLength: Math.min(s.maxItems ?? 5, 5) });
+    arb = fc.array(depth > 4 ? fc.constant(null) : validValue(items, name, pools, depth + 1), {
+      minLength: s.minItems ?? 0,
+      maxLength: Math.min(s.maxItems ?? 5, 5),
+    });
   } else if (s.type === 'object' || s.properties) arb = objectArb(s, pools, depth + 1);
   else arb = fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.boolean(), fc.constant(null));
   return s.nullable ? fc.oneof({ weight: 4, arbitrary: arb }, { weight: 1, arbitrary: fc.constant(null) }) : arb;
@@ -286,14 +376,34 @@ function queryValue(v: unknown): string[] {
   return [String(v)];
 }
 
-const RAW_QUERY_NOISE = ['', '', '', '', '&__proto__=1', '&constructor=x', '&toString=1', '&a[b]=1', '%', '&%zz=1', '&x=%E0%A4%A', '&&&', '&=x', '&x=%00', '&x=%ED%A0%80', '&x=1&x=2'];
+const RAW_QUERY_NOISE = [
+  '',
+  '',
+  '',
+  '',
+  '&__proto__=1',
+  '&constructor=x',
+  '&toString=1',
+  '&a[b]=1',
+  '%',
+  '&%zz=1',
+  '&x=%E0%A4%A',
+  '&&&',
+  '&=x',
+  '&x=%00',
+  '&x=%ED%A0%80',
+  '&x=1&x=2',
+];
 
 function queryArb(query: Record<string, JsonSchema>, pools: Pools): fc.Arbitrary<string> {
   const names = Object.keys(query);
   const model: Record<string, fc.Arbitrary<unknown>> = {};
   for (const n of names) model[n] = valueArb(query[n]!, n, pools);
   const values = names.length ? fc.record(model, { requiredKeys: [] }) : fc.constant({} as Record<string, unknown>);
-  const extra = fc.oneof({ weight: 5, arbitrary: fc.constant({} as Record<string, unknown>) }, { weight: 1, arbitrary: fc.dictionary(fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), fc.string({ maxLength: 6 })), hostileValue, { maxKeys: 2 }) });
+  const extra = fc.oneof(
+    { weight: 5, arbitrary: fc.constant({} as Record<string, unknown>) },
+    { weight: 1, arbitrary: fc.dictionary(fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), fc.string({ maxLength: 6 })), hostileValue, { maxKeys: 2 }) },
+  );
   return fc.tuple(values, extra, fc.constantFrom(...RAW_QUERY_NOISE)).map(([v, x, noise]) => {
     const pairs: string[] = [];
     for (const [k, val] of [...Object.entries(v), ...Object.entries(x)]) for (const one of queryValue(val)) pairs.push(`${encodeAny(k)}=${encodeAny(one)}`);
@@ -301,7 +411,32 @@ function queryArb(query: Record<string, JsonSchema>, pools: Pools): fc.Arbitrary
   });
 }
 
-const HOSTILE_SEGMENTS = ['0', '-1', '2147483648', '9007199254740993', '1e3', '0x10', '1.5', ' 1', '%20', '%00', '%2F', '..', '.', '%2e%2e', 'constructor', '__proto__', 'toString', '%E2%80%AE', '%ED%A0%80', '%FF', '%', 'a'.repeat(5_000), '%C3%A9', '１'];
+const HOSTILE_SEGMENTS = [
+  '0',
+  '-1',
+  '2147483648',
+  '9007199254740993',
+  '1e3',
+  '0x10',
+  '1.5',
+  ' 1',
+  '%20',
+  '%00',
+  '%2F',
+  '..',
+  '.',
+  '%2e%2e',
+  'constructor',
+  '__proto__',
+  'toString',
+  '%E2%80%AE',
+  '%ED%A0%80',
+  '%FF',
+  '%',
+  'a'.repeat(5_000),
+  '%C3%A9',
+  '１',
+];
 
 function segmentArb(name: string, s: JsonSchema, pools: Pools): fc.Arbitrary<string> {
   return fc.oneof(
@@ -334,7 +469,17 @@ const MALFORMED_JSON = [
   '['.repeat(3_000) + ']'.repeat(3_000),
   '{"a":' + '['.repeat(600) + ']'.repeat(600) + '}',
 ];
-const CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'application/json; charset=latin1', 'application/json; charset=utf-16', 'multipart/form-data; boundary=zz', 'application/octet-stream', 'Application/JSON', ''];
+const CONTENT_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'application/xml',
+  'application/json; charset=latin1',
+  'application/json; charset=utf-16',
+  'multipart/form-data; boundary=zz',
+  'application/octet-stream',
+  'Application/JSON',
+  '',
+];
 
 function jsonBodyArb(schema: JsonSchema, pools: Pools): fc.Arbitrary<FuzzBody> {
   return fc.oneof(
@@ -343,7 +488,9 @@ function jsonBodyArb(schema: JsonSchema, pools: Pools): fc.Arbitrary<FuzzBody> {
     { weight: 1, arbitrary: fc.constantFrom(...MALFORMED_JSON).map((payload): FuzzBody => ({ kind: 'raw', contentType: 'application/json', payload })) },
     {
       weight: 1,
-      arbitrary: fc.tuple(fc.constantFrom(...CONTENT_TYPES), objectArb(schema, pools)).map(([contentType, v]): FuzzBody => ({ kind: 'raw', contentType: contentType || null, payload: JSON.stringify(v) })),
+      arbitrary: fc
+        .tuple(fc.constantFrom(...CONTENT_TYPES), objectArb(schema, pools))
+        .map(([contentType, v]): FuzzBody => ({ kind: 'raw', contentType: contentType || null, payload: JSON.stringify(v) })),
     },
     { weight: 1, arbitrary: fc.constant<FuzzBody>({ kind: 'none' }) },
   );
@@ -356,7 +503,15 @@ function csvMutation(pools: Pools): fc.Arbitrary<{ name: string; content: string
     cells[at % cells.length] = `"${cell.replace(/"/g, '""')}"`;
     return { name: f.name, content: cells.join(',') };
   });
-  const bytes = fc.constantFrom('\u0000\u0001\u0002', '\uFFFD\uFFFD', 'PK\u0003\u0004garbage', '', 'a,b\n', '"unclosed\n1,2', 'courseCode,courseName\n' + 'X,Y\n'.repeat(3));
+  const bytes = fc.constantFrom(
+    '\u0000\u0001\u0002',
+    '\uFFFD\uFFFD',
+    'PK\u0003\u0004garbage',
+    '',
+    'a,b\n',
+    '"unclosed\n1,2',
+    'courseCode,courseName\n' + 'X,Y\n'.repeat(3),
+  );
   return fc.oneof(
     { weight: 6, arbitrary: file },
     { weight: 2, arbitrary: mutated },
@@ -365,14 +520,39 @@ function csvMutation(pools: Pools): fc.Arbitrary<{ name: string; content: string
   );
 }
 
-const FILE_NAMES = ['data.csv', 'data.CSV', 'x.xlsx', 'x.xls', 'noext', 'x.exe', '.csv', '', 'a\u0000b.csv', '../../x.csv', 'é.csv', 'a'.repeat(300) + '.csv', 'x\r\n.csv', '\ud800.csv', '😀.csv'];
+const FILE_NAMES = [
+  'data.csv',
+  'data.CSV',
+  'x.xlsx',
+  'x.xls',
+  'noext',
+  'x.exe',
+  '.csv',
+  '',
+  'a\u0000b.csv',
+  '../../x.csv',
+  'é.csv',
+  'a'.repeat(300) + '.csv',
+  'x\r\n.csv',
+  '\ud800.csv',
+  '😀.csv',
+];
 const BREAKAGES: MultipartBreakage[] = ['truncated', 'no-boundary', 'wrong-boundary', 'no-final-boundary', 'bad-part-header', 'empty'];
 
 function multipartArb(pools: Pools): fc.Arbitrary<FuzzBody> {
   const filePart = fc
-    .tuple(csvMutation(pools), fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...FILE_NAMES) }), fc.oneof({ weight: 8, arbitrary: fc.constant('file') }, { weight: 1, arbitrary: fc.constantFrom('File', 'upload', '__proto__', 'constructor', '') }))
+    .tuple(
+      csvMutation(pools),
+      fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...FILE_NAMES) }),
+      fc.oneof({ weight: 8, arbitrary: fc.constant('file') }, { weight: 1, arbitrary: fc.constantFrom('File', 'upload', '__proto__', 'constructor', '') }),
+    )
     .map(([f, name, field]): MultipartPart => ({ name: field, fileName: name ?? f.name, content: f.content }));
-  const fieldPart = fc.tuple(fc.constantFrom('type', 'type', 'dryRun', 'constructor', 'toString', 'x'), fc.oneof(fc.constantFrom('students', 'courses', 'programs', 'instructors', 'schedules'), hostileString)).map(([name, v]): MultipartPart => ({ name, content: v }));
+  const fieldPart = fc
+    .tuple(
+      fc.constantFrom('type', 'type', 'dryRun', 'constructor', 'toString', 'x'),
+      fc.oneof(fc.constantFrom('students', 'courses', 'programs', 'instructors', 'schedules'), hostileString),
+    )
+    .map(([name, v]): MultipartPart => ({ name, content: v }));
   return fc
     .record({
       file: filePart,
@@ -380,10 +560,18 @@ function multipartArb(pools: Pools): fc.Arbitrary<FuzzBody> {
       secondFile: fc.oneof({ weight: 9, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
       manyFields: fc.oneof({ weight: 19, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
       breakage: fc.oneof({ weight: 8, arbitrary: fc.constant<MultipartBreakage>('none') }, { weight: 2, arbitrary: fc.constantFrom(...BREAKAGES) }),
-      boundary: fc.oneof({ weight: 8, arbitrary: fc.constant('----muster-fuzz') }, { weight: 1, arbitrary: fc.constantFrom('x', '"quoted"', 'a'.repeat(80), 'é') }),
+      boundary: fc.oneof(
+        { weight: 8, arbitrary: fc.constant('----muster-fuzz') },
+        { weight: 1, arbitrary: fc.constantFrom('x', '"quoted"', 'a'.repeat(80), 'é') },
+      ),
     })
     .map(({ file, fields, secondFile, manyFields, breakage, boundary }): FuzzBody => {
-      const parts = [...fields, file, ...(secondFile ? [file] : []), ...(manyFields ? Array.from({ length: 30 }, (_, i): MultipartPart => ({ name: `f${i}`, content: 'v' })) : [])];
+      const parts = [
+        ...fields,
+        file,
+        ...(secondFile ? [file] : []),
+        ...(manyFields ? Array.from({ length: 30 }, (_, i): MultipartPart => ({ name: `f${i}`, content: 'v' })) : []),
+      ];
       return { kind: 'multipart', parts, boundary, breakage };
     });
 }
@@ -401,7 +589,12 @@ export function renderMultipart(body: Extract<FuzzBody, { kind: 'multipart' }>):
   if (body.breakage === 'truncated') text = text.slice(0, Math.max(1, Math.floor(text.length / 2)));
   if (body.breakage === 'no-final-boundary') text = chunks.join('');
   if (body.breakage === 'empty') text = '';
-  const contentType = body.breakage === 'no-boundary' ? 'multipart/form-data' : body.breakage === 'wrong-boundary' ? 'multipart/form-data; boundary=not-the-one' : `multipart/form-data; boundary=${b}`;
+  const contentType =
+    body.breakage === 'no-boundary'
+      ? 'multipart/form-data'
+      : body.breakage === 'wrong-boundary'
+        ? 'multipart/form-data; boundary=not-the-one'
+        : `multipart/form-data; boundary=${b}`;
   return { contentType, payload: Buffer.from(text) };
 }
 
@@ -414,7 +607,9 @@ export function requestArb(route: RouteSpec, pools: Pools): fc.Arbitrary<FuzzReq
   const paramNames = [...route.url.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
   const segments = fc.tuple(...paramNames.map((n) => segmentArb(n, route.params[n] ?? { type: 'string' }, pools)));
   const hasQuery = Object.keys(route.query).length > 0;
-  const query = hasQuery ? queryArb(route.query, pools) : fc.oneof({ weight: 6, arbitrary: fc.constant('') }, { weight: 1, arbitrary: queryArb({ sort: { type: 'string' }, id: { type: 'integer' } }, pools) });
+  const query = hasQuery
+    ? queryArb(route.query, pools)
+    : fc.oneof({ weight: 6, arbitrary: fc.constant('') }, { weight: 1, arbitrary: queryArb({ sort: { type: 'string' }, id: { type: 'integer' } }, pools) });
   let body: fc.Arbitrary<FuzzBody>;
   if (route.body) body = jsonBodyArb(route.body, pools);
   else if (WRITE_METHODS.has(route.method)) {
@@ -425,25 +620,42 @@ export function requestArb(route: RouteSpec, pools: Pools): fc.Arbitrary<FuzzReq
       { weight: 1, arbitrary: fc.constantFrom(...MALFORMED_JSON).map((payload): FuzzBody => ({ kind: 'raw', contentType: 'application/json', payload })) },
       { weight: 1, arbitrary: hostileValue.map((value): FuzzBody => ({ kind: 'json', value })) },
     );
-  } else body = fc.oneof({ weight: 9, arbitrary: fc.constant<FuzzBody>({ kind: 'none' }) }, { weight: 1, arbitrary: fc.constantFrom(...MALFORMED_JSON).map((payload): FuzzBody => ({ kind: 'raw', contentType: 'application/json', payload })) });
+  } else
+    body = fc.oneof(
+      { weight: 9, arbitrary: fc.constant<FuzzBody>({ kind: 'none' }) },
+      { weight: 1, arbitrary: fc.constantFrom(...MALFORMED_JSON).map((payload): FuzzBody => ({ kind: 'raw', contentType: 'application/json', payload })) },
+    );
   const address = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255)).map(([a, b, c]) => `10.${a}.${b}.${c}`);
   const headers = fc.oneof(
     { weight: 12, arbitrary: fc.constant({} as Record<string, string>) },
     { weight: 1, arbitrary: fc.constant({ origin: 'https://attacker.example' }) },
-    { weight: 1, arbitrary: fc.constantFrom('muster_device=\u00e9\u00e9; muster_session=x', 'muster_device=' + 'a'.repeat(5000), 'muster_session=%00', 'muster_session=constructor').map((cookie) => ({ cookie })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom('muster_device=\u00e9\u00e9; muster_session=x', 'muster_device=' + 'a'.repeat(5000), 'muster_session=%00', 'muster_session=constructor')
+        .map((cookie) => ({ cookie })),
+    },
   );
-  return fc.record({ identity: fc.constantFrom(...IDENTITIES), segments, query, body, remoteAddress: address, headers, matchFile: fc.boolean() }).map(({ identity, segments: values, query: q, body: b, remoteAddress, headers: h, matchFile }) => {
-    let i = 0;
-    const path = route.url.replace(/:([A-Za-z]+)/g, () => values[i++] ?? 'x');
-    // Half the time an upload carries the file its path names (POST /api/upload/students gets students.csv).
-    const named = matchFile && b.kind === 'multipart' ? pools.csvFiles.find((f) => values.some((v) => f.name === `${v}.csv`)) : undefined;
-    const body: FuzzBody = named && b.kind === 'multipart' ? { ...b, parts: b.parts.map((p) => (p.fileName != null && p.name === 'file' ? { ...p, fileName: named.name, content: named.content } : p)) } : b;
-    return { identity, method: route.method, path, query: q, body, remoteAddress, headers: h };
-  });
+  return fc
+    .record({ identity: fc.constantFrom(...IDENTITIES), segments, query, body, remoteAddress: address, headers, matchFile: fc.boolean() })
+    .map(({ identity, segments: values, query: q, body: b, remoteAddress, headers: h, matchFile }) => {
+      let i = 0;
+      const path = route.url.replace(/:([A-Za-z]+)/g, () => values[i++] ?? 'x');
+      // Half the time an upload carries the file its path names (POST /api/upload/students gets students.csv).
+      const named = matchFile && b.kind === 'multipart' ? pools.csvFiles.find((f) => values.some((v) => f.name === `${v}.csv`)) : undefined;
+      const body: FuzzBody =
+        named && b.kind === 'multipart'
+          ? { ...b, parts: b.parts.map((p) => (p.fileName != null && p.name === 'file' ? { ...p, fileName: named.name, content: named.content } : p)) }
+          : b;
+      return { identity, method: route.method, path, query: q, body, remoteAddress, headers: h };
+    });
 }
 
 /** The route specs, from app.apiRoutes and the OpenAPI document generated from the zod schemas. */
-export function routeSpecs(apiRoutes: { method: string; url: string; access: string }[], openapi: { paths: Record<string, Record<string, OpenApiOperation>> }): RouteSpec[] {
+export function routeSpecs(
+  apiRoutes: { method: string; url: string; access: string }[],
+  openapi: { paths: Record<string, Record<string, OpenApiOperation>> },
+): RouteSpec[] {
   return apiRoutes
     .filter((r) => r.url.startsWith('/api/'))
     .map((r) => {
@@ -451,9 +663,23 @@ export function routeSpecs(apiRoutes: { method: string; url: string; access: str
       const params: Record<string, JsonSchema> = {};
       const query: Record<string, JsonSchema> = {};
       for (const p of op?.parameters ?? []) (p.in === 'path' ? params : p.in === 'query' ? query : {})[p.name] = p.schema ?? {};
-      const declaredStatuses = Object.keys(op?.responses ?? {}).map(Number).filter(Number.isInteger);
-      return { method: r.method, url: r.url, access: r.access, params, query, body: op?.requestBody?.content?.['application/json']?.schema ?? null, declaredStatuses };
+      const declaredStatuses = Object.keys(op?.responses ?? {})
+        .map(Number)
+        .filter(Number.isInteger);
+      return {
+        method: r.method,
+        url: r.url,
+        access: r.access,
+        params,
+        query,
+        body: op?.requestBody?.content?.['application/json']?.schema ?? null,
+        declaredStatuses,
+      };
     })
     .sort((a, b) => (a.url + a.method).localeCompare(b.url + b.method));
 }
-type OpenApiOperation = { parameters?: { in: string; name: string; schema?: JsonSchema }[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> }; responses?: Record<string, unknown> };
+type OpenApiOperation = {
+  parameters?: { in: string; name: string; schema?: JsonSchema }[];
+  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+  responses?: Record<string, unknown>;
+};

@@ -46,11 +46,22 @@ beforeAll(async () => {
   // A small school, so valid-looking ids, session refs and tokens find real records.
   const programId = (await api('POST', '/api/programs', admin, { programName: 'Practical Nursing', durationHours: 320 })).json().id;
   const courseIds: number[] = [];
-  for (const code of ['FZ-101', 'FZ-102']) courseIds.push((await api('POST', '/api/courses', admin, { courseCode: code, courseName: `Course ${code}`, programId, clockHours: 60 })).json().id);
+  for (const code of ['FZ-101', 'FZ-102'])
+    courseIds.push((await api('POST', '/api/courses', admin, { courseCode: code, courseName: `Course ${code}`, programId, clockHours: 60 })).json().id);
   const studentIds: number[] = [];
   const names = ['Ana', 'Bo', 'Cy', 'Dee', 'Eli'];
   for (const [i, n] of names.entries()) {
-    studentIds.push((await api('POST', '/api/students', admin, { firstName: n, lastName: 'Fuzz', email: `${n.toLowerCase()}@student.edu`, sisStudentId: `STU-${100 + i}`, programId })).json().id);
+    studentIds.push(
+      (
+        await api('POST', '/api/students', admin, {
+          firstName: n,
+          lastName: 'Fuzz',
+          email: `${n.toLowerCase()}@student.edu`,
+          sisStudentId: `STU-${100 + i}`,
+          programId,
+        })
+      ).json().id,
+    );
   }
   const today = new Date();
   const scheduleId = (
@@ -70,7 +81,9 @@ beforeAll(async () => {
   live.scheduleId = scheduleId;
   await refreshLive(true);
   // The templates, with what they refer to imported, so a valid-looking upload can succeed.
-  const csvFiles = [{ name: 'courses-simple.csv', content: 'courseCode,courseName,clockHours,programId\nFZ-201,Fuzz course,60,\nFZ-202,Second,75,' + programId + '\n' }];
+  const csvFiles = [
+    { name: 'courses-simple.csv', content: 'courseCode,courseName,clockHours,programId\nFZ-201,Fuzz course,60,\nFZ-202,Second,75,' + programId + '\n' },
+  ];
   for (const type of UPLOAD_TYPES) {
     const content = (await api('GET', `/api/templates/${type}`, admin)).body;
     csvFiles.push({ name: `${type}.csv`, content });
@@ -96,7 +109,9 @@ beforeAll(async () => {
   routes = routeSpecs(t.app.apiRoutes, t.app.swagger() as never);
 
   const { rows } = await t.db.execute<{ tablename: string }>(sql`select tablename from pg_tables where schemaname = 'public' order by tablename`);
-  fingerprintSql = rows.map((r) => `select '${r.tablename}' as t, count(*)::text || ':' || coalesce(max(xmin::text::bigint), 0)::text as f from "${r.tablename}"`).join(' union all ');
+  fingerprintSql = rows
+    .map((r) => `select '${r.tablename}' as t, count(*)::text || ':' || coalesce(max(xmin::text::bigint), 0)::text as f from "${r.tablename}"`)
+    .join(' union all ');
 }, 120_000);
 afterAll(() => t?.close());
 
@@ -112,7 +127,13 @@ async function refreshLive(force = false): Promise<boolean> {
   let res = live.sessionUuid ? await image() : null;
   let wrote = false;
   if (res?.statusCode !== 200) {
-    const started = await t.app.inject({ method: 'POST', url: '/api/qr-sessions', headers: { cookie }, payload: { scheduleId: live.scheduleId }, remoteAddress: '127.0.0.2' });
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/qr-sessions',
+      headers: { cookie },
+      payload: { scheduleId: live.scheduleId },
+      remoteAddress: '127.0.0.2',
+    });
     if (started.statusCode !== 201) {
       if (force) throw new Error(`setup: no QR session: ${started.body}`);
       return false;
@@ -144,7 +165,8 @@ async function fingerprint(): Promise<Map<string, string>> {
   return new Map(rows.map((r) => [r.t, r.f]));
 }
 
-const changedTables = (before: Map<string, string>, after: Map<string, string>, excluded: Set<string>) => [...after.keys()].filter((k) => !excluded.has(k) && before.get(k) !== after.get(k));
+const changedTables = (before: Map<string, string>, after: Map<string, string>, excluded: Set<string>) =>
+  [...after.keys()].filter((k) => !excluded.has(k) && before.get(k) !== after.get(k));
 
 async function send(r: FuzzRequest): Promise<LightMyRequestResponse> {
   const headers: Record<string, string> = { ...r.headers };
@@ -184,7 +206,14 @@ const mayHaveChangedRoles = (r: FuzzRequest, res: LightMyRequestResponse) =>
   /muster_session=;/.test(String(res.headers['set-cookie'] ?? '')) || (res.statusCode < 400 && /^\/api\/(users|auth|logout)/i.test(r.path));
 
 const describeRequest = (r: FuzzRequest) => {
-  const body = r.body.kind === 'json' ? JSON.stringify(r.body.value) : r.body.kind === 'raw' ? r.body.payload : r.body.kind === 'multipart' ? `multipart(${r.body.breakage}) ${r.body.parts.map((p) => `${p.name}:${p.fileName ?? ''}`).join(',')}` : '';
+  const body =
+    r.body.kind === 'json'
+      ? JSON.stringify(r.body.value)
+      : r.body.kind === 'raw'
+        ? r.body.payload
+        : r.body.kind === 'multipart'
+          ? `multipart(${r.body.breakage}) ${r.body.parts.map((p) => `${p.name}:${p.fileName ?? ''}`).join(',')}`
+          : '';
   return `${r.identity} ${r.method} ${r.path.slice(0, 200)}${r.query ? `?${r.query.slice(0, 200)}` : ''} ${String(body ?? '').slice(0, 300)}`;
 };
 
@@ -197,10 +226,12 @@ describe('route fuzz: requests generated from every route schema', () => {
     await t.db.execute(sql`update programs set description = 'changed' where id = ${id}`);
     const updated = await fingerprint();
     expect(changedTables(inserted, updated, ALWAYS_EXCLUDED)).toEqual(['programs']);
-    await t.db.transaction(async (tx) => {
-      await tx.execute(sql`update programs set description = 'rolled back' where id = ${id}`);
-      tx.rollback();
-    }).catch(() => {});
+    await t.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`update programs set description = 'rolled back' where id = ${id}`);
+        tx.rollback();
+      })
+      .catch(() => {});
     expect(changedTables(updated, await fingerprint(), ALWAYS_EXCLUDED)).toEqual([]);
     await t.db.execute(sql`delete from programs where id = ${id}`);
     expect(changedTables(updated, await fingerprint(), ALWAYS_EXCLUDED)).toEqual(['programs']);
@@ -251,7 +282,8 @@ describe('route fuzz: requests generated from every route schema', () => {
       fingerprintMs += performance.now() - fpStarted;
       if (res.statusCode >= 400 && res.statusCode < 500) {
         const changed = changedTables(before, after, excludedFor(route));
-        if (changed.length) writesOnRefusal.push(`#${k} ${res.statusCode} wrote ${changed.join(', ')}: ${describeRequest(request)} → ${res.body.slice(0, 200)}`);
+        if (changed.length)
+          writesOnRefusal.push(`#${k} ${res.statusCode} wrote ${changed.join(', ')}: ${describeRequest(request)} → ${res.body.slice(0, 200)}`);
       }
       before = after;
       if (mayHaveChangedRoles(request, res)) {
@@ -269,15 +301,29 @@ describe('route fuzz: requests generated from every route schema', () => {
         `route fuzz: seed ${SEED}, ${routes.length} routes × ~${perRoute} = ${sent} requests in ${seconds.toFixed(1)} s (${(fingerprintMs / 1000).toFixed(1)} s of it checking for writes)`,
         `  routes covered ${stats.filter((s) => s.sent > 0).length}/${routes.length}, answered 2xx/3xx at least once: ${reached}`,
         `  by identity: ${[...byIdentity].map(([id, n]) => `${id} ${n}`).join(', ')}`,
-        `  statuses: ${[...statusTotals].sort((a, b) => a[0] - b[0]).map(([c, n]) => `${c}×${n}`).join(' ')}`,
+        `  statuses: ${[...statusTotals]
+          .sort((a, b) => a[0] - b[0])
+          .map(([c, n]) => `${c}×${n}`)
+          .join(' ')}`,
         `  5xx seen: ${serverErrors.length} (plus ${declared5xx} 5xx a route declares, such as a readiness 503); writes on refusal: ${writesOnRefusal.length}; requests inject could not send: ${injectErrors.length}`,
         ...[...serverErrorRoutes].map(([r, n]) => `  5xx on ${r}: ${n}`),
-        ...(process.env.FUZZ_VERBOSE ? routes.map((r, i) => `  ${r.method} ${r.url}: ${[...stats[i]!.byStatus].sort((a, b) => a[0] - b[0]).map(([c, n]) => `${c}×${n}`).join(' ')}`) : []),
+        ...(process.env.FUZZ_VERBOSE
+          ? routes.map(
+              (r, i) =>
+                `  ${r.method} ${r.url}: ${[...stats[i]!.byStatus]
+                  .sort((a, b) => a[0] - b[0])
+                  .map(([c, n]) => `${c}×${n}`)
+                  .join(' ')}`,
+            )
+          : []),
         ...routes.filter((_, i) => stats[i]!.ok === 0).map((r) => `  never 2xx/3xx: ${r.method} ${r.url}`),
-        ...(process.env.FUZZ_VERBOSE ? routes.flatMap((r, i) => (stats[i]!.ok === 0 ? stats[i]!.refusals.map((x) => `    ${r.method} ${r.url} 400: ${x}`) : [])) : []),
+        ...(process.env.FUZZ_VERBOSE
+          ? routes.flatMap((r, i) => (stats[i]!.ok === 0 ? stats[i]!.refusals.map((x) => `    ${r.method} ${r.url} 400: ${x}`) : []))
+          : []),
       ].join('\n'),
     );
-    const report = (title: string, list: string[]) => `${title} (seed ${SEED}, FUZZ_SEED=${SEED} FUZZ_REQUESTS=${REQUESTS} to replay):\n${list.slice(0, 25).join('\n')}`;
+    const report = (title: string, list: string[]) =>
+      `${title} (seed ${SEED}, FUZZ_SEED=${SEED} FUZZ_REQUESTS=${REQUESTS} to replay):\n${list.slice(0, 25).join('\n')}`;
     expect(serverErrors, report('5xx answers', serverErrors)).toEqual([]);
     expect(writesOnRefusal, report('writes on refusal', writesOnRefusal)).toEqual([]);
     expect(injectErrors, report('requests that could not be sent', injectErrors)).toEqual([]);

@@ -14,12 +14,19 @@ import { insertUser } from '../modules/auth/service.ts';
 
 const [url, file, type] = process.argv.slice(2) as [string, string, string];
 const db = createDb(url, 5);
-const app = await buildApp({ db, config: { ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: url }, cipher: createFieldCipher(randomBytes(32)) }, { webRoot: '/nonexistent' });
+const app = await buildApp(
+  { db, config: { ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: url }, cipher: createFieldCipher(randomBytes(32)) },
+  { webRoot: '/nonexistent' },
+);
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
 const email = `mem.${randomBytes(4).toString('hex')}@example.edu`;
 await insertUser(db, { email, password: 'correct horse battery', role: 'it_admin', firstName: 'Mem', lastName: 'Test' });
-const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse battery' }) });
+const login = await fetch(`${base}/api/auth/login`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ email, password: 'correct horse battery' }),
+});
 const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 const baselineMb = mb(process.memoryUsage().rss);

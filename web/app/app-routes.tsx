@@ -67,19 +67,19 @@ export function AppRoutes() {
   return (
     <Suspense fallback={<LoadingScreen />}>
       <Routes>
-      <Route path="/login" element={<LoginPage />} />
-      <Route path="/setup" element={PAGES.setup} />
-      <Route path="/set-password" element={PAGES.setPassword} />
-      <Route path="/sign-out" element={PAGES.signOut} />
-      <Route element={<SignedInArea />}>
-        {SCREENS.map(({ path, access, page }) => {
-          const element = <ScreenGuard access={access}>{page}</ScreenGuard>;
-          return path === null ? <Route key="index" index element={element} /> : <Route key={path} path={path} element={element} />;
-        })}
-        {/* Every signed-in user, whatever the role, sees and ends their own sessions. */}
-        <Route path="sessions" element={PAGES.sessions} />
-      </Route>
-      <Route path="*" element={<NotFoundRoute />} />
+        <Route path="/login" element={<LoginPage />} />
+        <Route path="/setup" element={PAGES.setup} />
+        <Route path="/set-password" element={PAGES.setPassword} />
+        <Route path="/sign-out" element={PAGES.signOut} />
+        <Route element={<SignedInArea />}>
+          {SCREENS.map(({ path, access, page }) => {
+            const element = <ScreenGuard access={access}>{page}</ScreenGuard>;
+            return path === null ? <Route key="index" index element={element} /> : <Route key={path} path={path} element={element} />;
+          })}
+          {/* Every signed-in user, whatever the role, sees and ends their own sessions. */}
+          <Route path="sessions" element={PAGES.sessions} />
+        </Route>
+        <Route path="*" element={<NotFoundRoute />} />
       </Routes>
     </Suspense>
   );

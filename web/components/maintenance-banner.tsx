@@ -34,10 +34,17 @@ export function MaintenanceBanner() {
   return (
     <div className="space-y-2 px-4 pt-4 sm:px-6 lg:px-10">
       {shown.map((n) => (
-        <div key={n.id} role="status" className="mx-auto flex max-w-7xl items-start gap-3 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950">
+        <div
+          key={n.id}
+          role="status"
+          className="mx-auto flex max-w-7xl items-start gap-3 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950"
+        >
           <Wrench aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
           <p className="flex-1">
-            <span className="font-semibold">Scheduled maintenance, {when.format(Date.parse(n.startsAt))} – {when.format(Date.parse(n.endsAt))}:</span> {n.message}
+            <span className="font-semibold">
+              Scheduled maintenance, {when.format(Date.parse(n.startsAt))} – {when.format(Date.parse(n.endsAt))}:
+            </span>{' '}
+            {n.message}
           </p>
           <button type="button" onClick={() => dismiss(n.id)} className="-m-1 rounded p-1 hover:bg-amber-100" aria-label="Dismiss this maintenance notice">
             <X aria-hidden="true" className="size-4" />

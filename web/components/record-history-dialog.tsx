@@ -15,7 +15,12 @@ const fieldsWith = (formatPunch: (v: string | null) => string): Field[] => [
   { key: 'status', label: 'Status', show: (v) => <RecordStatusBadge status={v.status} />, text: (v) => v.status },
   { key: 'scanInTime', label: 'In', show: (v) => formatPunch(v.scanInTime), text: (v) => v.scanInTime ?? '' },
   { key: 'scanOutTime', label: 'Out', show: (v) => formatPunch(v.scanOutTime), text: (v) => v.scanOutTime ?? '' },
-  { key: 'minutesAttended', label: 'Hours', show: (v) => (v.minutesAttended == null ? '—' : formatHm(v.minutesAttended)), text: (v) => String(v.minutesAttended ?? '') },
+  {
+    key: 'minutesAttended',
+    label: 'Hours',
+    show: (v) => (v.minutesAttended == null ? '—' : formatHm(v.minutesAttended)),
+    text: (v) => String(v.minutesAttended ?? ''),
+  },
   { key: 'source', label: 'Source', show: (v) => SOURCE_LABELS[v.source] ?? v.source, text: (v) => v.source },
   { key: 'overrideReason', label: 'Reason on the record', show: (v) => v.overrideReason ?? '—', text: (v) => v.overrideReason ?? '' },
 ];
@@ -41,13 +46,7 @@ export function RecordHistoryDialog({ record, onClose }: { record: HistoryTarget
   const history = useRecordHistory(record?.id ?? null);
   const fields = fieldsWith(usePunchFormat());
   return (
-    <Modal
-      open={record !== null}
-      onOpenChange={(open) => !open && onClose()}
-      size="xl"
-      title="Record history"
-      description={record?.description}
-    >
+    <Modal open={record !== null} onOpenChange={(open) => !open && onClose()} size="xl" title="Record history" description={record?.description}>
       {history.isLoading ? (
         <p role="status" className="inline-flex items-center gap-2 text-sm text-slate-600">
           <Spinner className="size-4 text-blue-700" /> Loading history…

@@ -45,7 +45,15 @@ export function timeClockLinesShown(rows: readonly TimeClockFigures[]): TimeCloc
 
 /** The rows' figures added up. */
 export function sumTimeClock(rows: readonly TimeClockFigures[]): TimeClockFigures {
-  const total: TimeClockFigures = { rawMinutes: 0, roundedMinutes: 0, deductedMinutes: 0, cappedMinutes: 0, pendingExceptionMinutes: 0, autoCheckOutMinutes: 0, attendedMinutes: 0 };
+  const total: TimeClockFigures = {
+    rawMinutes: 0,
+    roundedMinutes: 0,
+    deductedMinutes: 0,
+    cappedMinutes: 0,
+    pendingExceptionMinutes: 0,
+    autoCheckOutMinutes: 0,
+    attendedMinutes: 0,
+  };
   for (const r of rows) for (const k of Object.keys(total) as (keyof TimeClockFigures)[]) total[k] += r[k];
   return total;
 }

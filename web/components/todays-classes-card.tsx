@@ -63,7 +63,9 @@ function TodayClassItem({ cls, open, showInstructor }: { cls: TodayClass; open: 
       <div className="min-w-0">
         <p className="flex flex-wrap items-center gap-2">
           <span className="font-semibold text-slate-900">{cls.courseName}</span>
-          <span className="text-xs text-slate-600">{cls.courseCode} · Cohort {cohortLabel(cls)}</span>
+          <span className="text-xs text-slate-600">
+            {cls.courseCode} · Cohort {cohortLabel(cls)}
+          </span>
           {open ? (
             <Badge tone="green">
               <Radio aria-hidden="true" className="mr-1 size-3" />
@@ -96,7 +98,12 @@ function TodayClassItem({ cls, open, showInstructor }: { cls: TodayClass; open: 
           Go to session
         </Link>
       ) : (
-        <Button icon={Play} className="w-full shrink-0 sm:w-auto" onClick={() => void navigate(startSessionPath(cls.id))} aria-label={`Start Session for ${name}`}>
+        <Button
+          icon={Play}
+          className="w-full shrink-0 sm:w-auto"
+          onClick={() => void navigate(startSessionPath(cls.id))}
+          aria-label={`Start Session for ${name}`}
+        >
           Start Session
         </Button>
       )}

@@ -4,7 +4,10 @@ beforeEach(() => {
   vi.resetModules();
   vi.useFakeTimers();
   vi.stubGlobal('window', { location: { href: '/users' } });
-  vi.stubGlobal('fetch', vi.fn(async () => new Response('{"message":"Unauthorized","code":"UNAUTHORIZED"}', { status: 401, statusText: 'Unauthorized' })));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => new Response('{"message":"Unauthorized","code":"UNAUTHORIZED"}', { status: 401, statusText: 'Unauthorized' })),
+  );
 });
 afterEach(() => {
   vi.useRealTimers();

@@ -1,9 +1,4 @@
-import {
-  ATTENDANCE_ACCESS_DENIED,
-  AUDIT_LOGS_ACCESS_DENIED,
-  DATA_MANAGEMENT_ACCESS_DENIED,
-  roleAccessDenied,
-} from '../../common/messages.ts';
+import { ATTENDANCE_ACCESS_DENIED, AUDIT_LOGS_ACCESS_DENIED, DATA_MANAGEMENT_ACCESS_DENIED, roleAccessDenied } from '../../common/messages.ts';
 import { NAV_ITEMS, can } from '../../common/permissions.ts';
 import type { Role } from '../../common/roles.ts';
 

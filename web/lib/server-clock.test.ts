@@ -23,7 +23,10 @@ describe('server clock', () => {
   });
 
   it('is fed by every API answer', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('{}', { headers: { date: new Date(Date.now() + 600_000).toUTCString() } })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('{}', { headers: { date: new Date(Date.now() + 600_000).toUTCString() } })),
+    );
     const { apiRequest } = await import('./api.ts');
     const { serverOffset } = await import('./server-clock.ts');
     await apiRequest('GET', '/api/x');

@@ -65,7 +65,11 @@ function subscribe(listener: () => void): () => void {
 
 /** The server's time in ms, re-rendering the caller every second. */
 export function useServerNow(): number {
-  return useSyncExternalStore(subscribe, () => now, () => now);
+  return useSyncExternalStore(
+    subscribe,
+    () => now,
+    () => now,
+  );
 }
 
 /**

@@ -64,5 +64,9 @@ export function watchToasts(onChange: (items: readonly ToastItem[]) => void): ()
 }
 
 export function useToasts(): ToastItem[] {
-  return useSyncExternalStore(subscribe, () => toasts, () => toasts);
+  return useSyncExternalStore(
+    subscribe,
+    () => toasts,
+    () => toasts,
+  );
 }

@@ -47,7 +47,9 @@ function show(view: string, cases: string[] = [], values: Record<string, string>
   if (!template) return location.reload();
   const content = template.content.cloneNode(true) as DocumentFragment;
   // A variant shows when any of its keys (data-if="a b") is among the cases.
-  content.querySelectorAll<HTMLElement>('[data-if]').forEach((el) => (el.dataset.if!.split(' ').some((k) => cases.includes(k)) ? el.removeAttribute('data-if') : el.remove()));
+  content
+    .querySelectorAll<HTMLElement>('[data-if]')
+    .forEach((el) => (el.dataset.if!.split(' ').some((k) => cases.includes(k)) ? el.removeAttribute('data-if') : el.remove()));
   content.querySelectorAll<HTMLElement>('[data-slot]').forEach((el) => {
     const value = values[el.dataset.slot!] ?? '';
     if (el instanceof HTMLInputElement) el.value = value;
@@ -212,7 +214,10 @@ function enhance(form: HTMLFormElement): void {
     // sending the form itself again asks for that page (a check-in again changes nothing).
     if (a.action === 'already_checked_in') return form.submit();
     // A check-in that ended a break (back from an instructor's break): when the break ended.
-    const backAt = a.breaks?.map((b) => b.endedAt).filter((at) => at != null).at(-1);
+    const backAt = a.breaks
+      ?.map((b) => b.endedAt)
+      .filter((at) => at != null)
+      .at(-1);
     const values = {
       course: a.courseName ?? one('h1', card)?.textContent ?? '',
       message: say(a.message ?? ''),

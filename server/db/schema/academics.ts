@@ -32,7 +32,10 @@ export const programs = pgTable(
   (t) => [
     uniqueIndex('programs_sis_program_id_unique').on(t.sisProgramId),
     uniqueIndex('programs_program_code_unique').on(t.programCode),
-    check('programs_duration_hours_check', sql`${t.durationHours} is null or ${t.durationHours} between ${sql.raw(String(PROGRAM_HOURS.min))} and ${sql.raw(String(PROGRAM_HOURS.max))}`),
+    check(
+      'programs_duration_hours_check',
+      sql`${t.durationHours} is null or ${t.durationHours} between ${sql.raw(String(PROGRAM_HOURS.min))} and ${sql.raw(String(PROGRAM_HOURS.max))}`,
+    ),
     check('programs_credential_type_check', inList(t.credentialType, CREDENTIAL_TYPES)),
     check('programs_status_check', inList(t.status, PROGRAM_STATUSES)),
     check('programs_sync_status_check', inList(t.syncStatus, SYNC_STATUSES)),
@@ -74,7 +77,10 @@ export const courses = pgTable(
     uniqueIndex('courses_sis_course_id_unique').on(t.sisCourseId),
     uniqueIndex('courses_course_code_unique').on(sql`lower(${t.courseCode})`),
     index('courses_program_idx').on(t.programId),
-    check('courses_clock_hours_check', sql`${t.clockHours} is null or ${t.clockHours} between ${sql.raw(String(COURSE_HOURS.min))} and ${sql.raw(String(COURSE_HOURS.max))}`),
+    check(
+      'courses_clock_hours_check',
+      sql`${t.clockHours} is null or ${t.clockHours} between ${sql.raw(String(COURSE_HOURS.min))} and ${sql.raw(String(COURSE_HOURS.max))}`,
+    ),
     check('courses_passing_grade_check', sql`${t.passingGrade} is null or ${t.passingGrade} between 0 and 100`),
     check('courses_hours_nonneg_check', sql`coalesce(${t.labHours}, 0) >= 0 and coalesce(${t.lectureHours}, 0) >= 0 and coalesce(${t.credits}, 0) >= 0`),
     check('courses_category_check', inList(t.category, COURSE_CATEGORIES)),

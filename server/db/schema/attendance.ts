@@ -31,7 +31,9 @@ export const qrSessions = pgTable(
     index('qr_sessions_active_idx').on(t.isActive, t.expiresAt),
     index('qr_sessions_schedule_idx').on(t.scheduleId, t.sessionDate),
     // At most one open session per schedule.
-    uniqueIndex('qr_sessions_one_open_per_schedule').on(t.scheduleId).where(sql`${t.isActive}`),
+    uniqueIndex('qr_sessions_one_open_per_schedule')
+      .on(t.scheduleId)
+      .where(sql`${t.isActive}`),
     check('qr_sessions_expiry_check', sql`${t.expiresAt} > ${t.createdAt}`),
   ],
 );
@@ -72,23 +74,24 @@ export const attendanceRecords = pgTable(
     uniqueIndex('attendance_one_per_meeting').on(t.scheduleId, t.studentId, t.sessionDate),
     // One phone checks in one student per meeting: held by the database, so batched check-ins and
     // other app instances need no lock to keep it.
-    uniqueIndex('attendance_one_student_per_device').on(t.scheduleId, t.sessionDate, t.deviceId).where(sql`${t.deviceId} is not null`),
+    uniqueIndex('attendance_one_student_per_device')
+      .on(t.scheduleId, t.sessionDate, t.deviceId)
+      .where(sql`${t.deviceId} is not null`),
     index('attendance_session_date_idx').on(t.sessionDate),
     index('attendance_student_idx').on(t.studentId, t.sessionDate),
     index('attendance_qr_session_idx').on(t.qrSessionId),
     // Low-attendance alerts read each student's latest meetings per class (dashboard bench: 1M rows).
     index('attendance_student_schedule_recent_idx').on(t.studentId, t.scheduleId, t.sessionDate.desc()),
     // The dashboard's pending-sync count, without reading every synced row.
-    index('attendance_unsynced_idx').on(t.scheduleId).where(sql`${t.syncStatus} in ('pending', 'failed')`),
+    index('attendance_unsynced_idx')
+      .on(t.scheduleId)
+      .where(sql`${t.syncStatus} in ('pending', 'failed')`),
     check('attendance_status_check', inList(t.status, ATTENDANCE_STATUSES)),
     check('attendance_source_check', inList(t.source, ATTENDANCE_SOURCES)),
     check('attendance_sync_status_check', inList(t.syncStatus, SYNC_STATUSES)),
     check('attendance_minutes_check', sql`coalesce(${t.minutesAttended}, 0) >= 0 and coalesce(${t.scheduledMinutes}, 0) >= 0`),
     check('attendance_scan_order_check', sql`${t.scanOutTime} is null or ${t.scanInTime} is null or ${t.scanOutTime} >= ${t.scanInTime}`),
-    check(
-      'attendance_override_reason_check',
-      sql`not ${t.isManualOverride} or length(trim(coalesce(${t.overrideReason}, ''))) > 0`,
-    ),
+    check('attendance_override_reason_check', sql`not ${t.isManualOverride} or length(trim(coalesce(${t.overrideReason}, ''))) > 0`),
   ],
 );
 

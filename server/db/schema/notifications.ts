@@ -36,7 +36,9 @@ export const outboxMessages = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
   (t) => [
-    index('outbox_messages_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'queued'`),
+    index('outbox_messages_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'queued'`),
     index('outbox_messages_status_idx').on(t.status, t.createdAt),
     check('outbox_messages_channel_check', inList(t.channel, OUTBOX_CHANNELS)),
     check('outbox_messages_status_check', inList(t.status, OUTBOX_STATUSES)),

@@ -32,7 +32,9 @@ export const attendanceBreaks = pgTable(
   },
   (t) => [
     index('attendance_breaks_record_idx').on(t.recordId, t.startedAt),
-    uniqueIndex('attendance_breaks_one_open').on(t.recordId).where(sql`${t.endedAt} is null`),
+    uniqueIndex('attendance_breaks_one_open')
+      .on(t.recordId)
+      .where(sql`${t.endedAt} is null`),
     check('attendance_breaks_kind_check', inList(t.kind, BREAK_KINDS)),
     check('attendance_breaks_order_check', sql`${t.endedAt} is null or ${t.endedAt} >= ${t.startedAt}`),
   ],
@@ -59,7 +61,9 @@ export const meetingBreaks = pgTable(
   },
   (t) => [
     index('meeting_breaks_meeting_idx').on(t.scheduleId, t.sessionDate),
-    uniqueIndex('meeting_breaks_one_open').on(t.scheduleId, t.sessionDate).where(sql`${t.endedAt} is null`),
+    uniqueIndex('meeting_breaks_one_open')
+      .on(t.scheduleId, t.sessionDate)
+      .where(sql`${t.endedAt} is null`),
     check('meeting_breaks_order_check', sql`${t.endedAt} is null or (${t.endedAt} >= ${t.startedAt} and ${t.recheckUntil} >= ${t.endedAt})`),
   ],
 );
@@ -96,13 +100,20 @@ export const missedPunchRequests = pgTable(
   (t) => [
     index('missed_punch_requests_meeting_idx').on(t.scheduleId, t.sessionDate),
     index('missed_punch_requests_student_idx').on(t.studentId, t.sessionDate),
-    index('missed_punch_requests_pending_idx').on(t.status).where(sql`${t.status} = 'pending'`),
-    uniqueIndex('missed_punch_requests_one_pending').on(t.studentId, t.scheduleId, t.sessionDate).where(sql`${t.status} = 'pending'`),
+    index('missed_punch_requests_pending_idx')
+      .on(t.status)
+      .where(sql`${t.status} = 'pending'`),
+    uniqueIndex('missed_punch_requests_one_pending')
+      .on(t.studentId, t.scheduleId, t.sessionDate)
+      .where(sql`${t.status} = 'pending'`),
     check('missed_punch_requests_status_check', inList(t.status, MISSED_PUNCH_STATUSES)),
     check('missed_punch_requests_source_check', inList(t.source, MISSED_PUNCH_SOURCES)),
     check('missed_punch_requests_times_check', sql`${t.checkInAt} is not null or ${t.checkOutAt} is not null`),
     check('missed_punch_requests_order_check', sql`${t.checkInAt} is null or ${t.checkOutAt} is null or ${t.checkOutAt} > ${t.checkInAt}`),
     check('missed_punch_requests_reason_check', sql`length(trim(${t.reason})) between 1 and 500`),
-    check('missed_punch_requests_decision_check', sql`${t.status} = 'pending' or (${t.decidedAt} is not null and length(trim(coalesce(${t.decisionReason}, ''))) > 0)`),
+    check(
+      'missed_punch_requests_decision_check',
+      sql`${t.status} = 'pending' or (${t.decidedAt} is not null and length(trim(coalesce(${t.decisionReason}, ''))) > 0)`,
+    ),
   ],
 );

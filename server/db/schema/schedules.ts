@@ -30,10 +30,19 @@ export const schedules = pgTable(
     room: text('room'),
     capacity: integer('capacity'),
     notes: text('notes'),
-    holidayExceptions: date('holiday_exceptions').array().notNull().default(sql`'{}'::date[]`),
-    makeupDates: date('makeup_dates').array().notNull().default(sql`'{}'::date[]`),
+    holidayExceptions: date('holiday_exceptions')
+      .array()
+      .notNull()
+      .default(sql`'{}'::date[]`),
+    makeupDates: date('makeup_dates')
+      .array()
+      .notNull()
+      .default(sql`'{}'::date[]`),
     // Scheduled breaks in school time ([{start, end}] 'HH:MM', inside the class): not scheduled minutes (issue 29).
-    breaks: jsonb('breaks').$type<{ start: string; end: string }[]>().notNull().default(sql`'[]'::jsonb`),
+    breaks: jsonb('breaks')
+      .$type<{ start: string; end: string }[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     gradingPolicy: text('grading_policy'),
     term: text('term'),
     externalScheduleId: text('external_schedule_id'),

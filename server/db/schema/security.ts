@@ -52,7 +52,6 @@ export const installationFacts = pgTable('installation_facts', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-
 /**
  * A check-in that may have been made for someone else ("possible proxy"), with the evidence, for
  * the instructor to confirm or clear. A web page cannot prove a device: this detects and shows.
@@ -76,7 +75,9 @@ export const checkInFlags = pgTable(
   (t) => [
     index('check_in_flags_record_idx').on(t.attendanceRecordId),
     // One open flag per record and reason: a student scanning again and again raises one.
-    uniqueIndex('check_in_flags_one_open').on(t.attendanceRecordId, t.reason).where(sql`${t.status} = 'flagged'`),
+    uniqueIndex('check_in_flags_one_open')
+      .on(t.attendanceRecordId, t.reason)
+      .where(sql`${t.status} = 'flagged'`),
     check('check_in_flags_reason_check', inList(t.reason, CHECK_IN_FLAG_REASONS)),
     check('check_in_flags_status_check', inList(t.status, CHECK_IN_FLAG_STATUSES)),
   ],

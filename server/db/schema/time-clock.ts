@@ -35,14 +35,22 @@ export const programTimeClockVersions = pgTable(
   (t) => [
     uniqueIndex('program_time_clock_versions_program_date_unique').on(t.programId, t.effectiveFrom),
     // One "from the beginning" version per program (a unique index treats nulls as distinct).
-    uniqueIndex('program_time_clock_versions_program_base_unique').on(t.programId).where(sql`${t.effectiveFrom} is null`),
-    check('program_time_clock_versions_missing_check_out_check', sql`${t.missingCheckOut} is not null and (${inList(t.missingCheckOut, MISSING_CHECK_OUT_POLICIES)})`),
+    uniqueIndex('program_time_clock_versions_program_base_unique')
+      .on(t.programId)
+      .where(sql`${t.effectiveFrom} is null`),
+    check(
+      'program_time_clock_versions_missing_check_out_check',
+      sql`${t.missingCheckOut} is not null and (${inList(t.missingCheckOut, MISSING_CHECK_OUT_POLICIES)})`,
+    ),
     check('program_time_clock_versions_rounding_check', sql`${t.rounding} is not null and (${inList(t.rounding, ROUNDING_MODES)})`),
     check('program_time_clock_versions_minutes_check', sql`${t.roundingMinutes} between 1 and 30 and ${t.graceMinutes} between 0 and 60`),
     check(
       'program_time_clock_versions_meal_check',
       sql`(${t.mealAfterMinutes} is null and ${t.mealMinutes} is null) or (${t.mealAfterMinutes} between 60 and 960 and ${t.mealMinutes} between 1 and 120)`,
     ),
-    check('program_time_clock_versions_caps_check', sql`(${t.dailyMaxMinutes} is null or ${t.dailyMaxMinutes} between 60 and 1440) and (${t.weeklyMaxMinutes} is null or ${t.weeklyMaxMinutes} between 60 and 10080)`),
+    check(
+      'program_time_clock_versions_caps_check',
+      sql`(${t.dailyMaxMinutes} is null or ${t.dailyMaxMinutes} between 60 and 1440) and (${t.weeklyMaxMinutes} is null or ${t.weeklyMaxMinutes} between 60 and 10080)`,
+    ),
   ],
 );

@@ -39,7 +39,10 @@ export const wizardProgress = pgTable(
   {
     id: boolean('id').primaryKey().default(true),
     currentStep: integer('current_step').notNull().default(1),
-    completedSteps: integer('completed_steps').array().notNull().default(sql`'{}'::int[]`),
+    completedSteps: integer('completed_steps')
+      .array()
+      .notNull()
+      .default(sql`'{}'::int[]`),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
   },

@@ -64,7 +64,8 @@ export const loginSessions = pgTable(
   (t) => [
     check('login_sessions_pending_step_check', inList(t.pendingStep, LOGIN_PENDING_STEPS)),
     check('login_sessions_auth_method_check', inList(t.authMethod, ['password', 'sso'])),
-    index('login_sessions_user_idx').on(t.userId, t.createdAt), index('login_sessions_created_idx').on(t.createdAt),
+    index('login_sessions_user_idx').on(t.userId, t.createdAt),
+    index('login_sessions_created_idx').on(t.createdAt),
   ],
 );
 

@@ -4,7 +4,17 @@ import { can, type Action } from '../../../common/permissions.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db } from '../../db/client.ts';
 import { studentsInScope } from '../../db/roster-membership.ts';
-import { attendanceRecords, courses, makeUpSessions, missedPunchRequests, programs, qrSessions, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
+import {
+  attendanceRecords,
+  courses,
+  makeUpSessions,
+  missedPunchRequests,
+  programs,
+  qrSessions,
+  scheduleRosters,
+  schedules,
+  students,
+} from '../../db/schema/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { createTestDatabase } from '../../test/helpers.ts';
 import { insertUser } from '../auth/service.ts';
@@ -68,12 +78,24 @@ beforeAll(async () => {
     viewer[name] = { id, role };
   }
   const [{ id: programId }] = (await db.insert(programs).values({ programName: 'Access PN' }).returning({ id: programs.id })) as [{ id: number }];
-  const [{ id: courseId }] = (await db.insert(courses).values({ courseCode: 'ACC-1', courseName: 'Access', programId }).returning({ id: courses.id })) as [{ id: number }];
+  const [{ id: courseId }] = (await db.insert(courses).values({ courseCode: 'ACC-1', courseName: 'Access', programId }).returning({ id: courses.id })) as [
+    { id: number },
+  ];
   const schedule = async (instructorId: number) =>
     (
       await db
         .insert(schedules)
-        .values({ courseId, instructorId, cohortNumber: 1, termNumber: 1, dayOfWeek: 1, startTime: '08:00', endTime: '12:00', courseStartDate: '2026-01-05', courseEndDate: '2026-06-01' })
+        .values({
+          courseId,
+          instructorId,
+          cohortNumber: 1,
+          termNumber: 1,
+          dayOfWeek: 1,
+          startTime: '08:00',
+          endTime: '12:00',
+          courseStartDate: '2026-01-05',
+          courseEndDate: '2026-06-01',
+        })
         .returning({ id: schedules.id })
     )[0]!.id;
   ids.classA = await schedule(viewer['own instructor'].id);
@@ -95,13 +117,27 @@ beforeAll(async () => {
   ids.sessionA = (
     await db
       .insert(qrSessions)
-      .values({ scheduleId: ids.classA, tokenSecret: Buffer.alloc(32), sessionDate: '2026-03-02', createdAt: new Date('2026-03-02T13:00:00Z'), expiresAt: new Date('2026-03-02T18:00:00Z') })
+      .values({
+        scheduleId: ids.classA,
+        tokenSecret: Buffer.alloc(32),
+        sessionDate: '2026-03-02',
+        createdAt: new Date('2026-03-02T13:00:00Z'),
+        expiresAt: new Date('2026-03-02T18:00:00Z'),
+      })
       .returning({ id: qrSessions.id })
   )[0]!.id;
   ids.requestA = (
     await db
       .insert(missedPunchRequests)
-      .values({ studentId: ids.onA, scheduleId: ids.classA, sessionDate: '2026-03-02', recordId: ids.recordA, checkOutAt: new Date('2026-03-02T18:00:00Z'), reason: 'Forgot to check out', source: 'hours_link' })
+      .values({
+        studentId: ids.onA,
+        scheduleId: ids.classA,
+        sessionDate: '2026-03-02',
+        recordId: ids.recordA,
+        checkOutAt: new Date('2026-03-02T18:00:00Z'),
+        reason: 'Forgot to check out',
+        source: 'hours_link',
+      })
       .returning({ id: missedPunchRequests.id })
   )[0]!.id;
   ids.makeUpA = (
@@ -142,32 +178,127 @@ const RULES: Row[] = [
   // Students: hours, records, time card, leaves, exceptions, make-ups.
   { rule: 'read a student on class A', action: 'hours:view', ask: (v) => assertMayReadStudent(db, v, ids.onA), expect: ['yes', 'yes', 'yes', 'yes', 'no'] },
   { rule: 'read a student on no roster', action: 'hours:view', ask: (v) => assertMayReadStudent(db, v, ids.onNone), expect: ['yes', 'yes', 'yes', 'no', 'no'] },
-  { rule: 'read an unknown student (instructors: 403, ids not confirmed)', action: 'hours:view', ask: (v) => assertMayReadStudent(db, v, UNKNOWN), expect: ['missing', 'missing', 'missing', 'no', 'no'] },
-  { rule: "read a class A record's history", action: 'hours:view', ask: (v) => assertMayReadAttendanceRecord(db, v, ids.recordA), expect: ['yes', 'yes', 'yes', 'yes', 'no'] },
-  { rule: "read an unknown record's history", action: 'hours:view', ask: (v) => assertMayReadAttendanceRecord(db, v, UNKNOWN), expect: ['missing', 'missing', 'missing', 'no', 'no'] },
+  {
+    rule: 'read an unknown student (instructors: 403, ids not confirmed)',
+    action: 'hours:view',
+    ask: (v) => assertMayReadStudent(db, v, UNKNOWN),
+    expect: ['missing', 'missing', 'missing', 'no', 'no'],
+  },
+  {
+    rule: "read a class A record's history",
+    action: 'hours:view',
+    ask: (v) => assertMayReadAttendanceRecord(db, v, ids.recordA),
+    expect: ['yes', 'yes', 'yes', 'yes', 'no'],
+  },
+  {
+    rule: "read an unknown record's history",
+    action: 'hours:view',
+    ask: (v) => assertMayReadAttendanceRecord(db, v, UNKNOWN),
+    expect: ['missing', 'missing', 'missing', 'no', 'no'],
+  },
   // Schedules: the schedule itself, its roster, its attendance, its cancelled meetings.
-  { rule: 'use class A (GET /api/schedules/{id}, its roster)', action: 'schedules:view', ask: (v) => assertMayUseSchedule(db, v, ids.classA), expect: ['yes', 'yes', 'yes', 'yes', 'no'] },
-  { rule: "take class A's attendance", action: 'attendance:take', ask: (v) => assertMayUseSchedule(db, v, ids.classA), expect: ['yes', 'yes', 'route', 'yes', 'no'] },
-  { rule: 'use an unknown schedule', action: 'schedules:view', ask: (v) => assertMayUseSchedule(db, v, UNKNOWN), expect: ['missing', 'missing', 'missing', 'missing', 'missing'] },
-  { rule: "list the own instructor's schedules", action: 'schedules:view', ask: (v) => assertMayListSchedulesOf(v, viewer['own instructor'].id), expect: ['yes', 'yes', 'yes', 'yes', 'no'] },
+  {
+    rule: 'use class A (GET /api/schedules/{id}, its roster)',
+    action: 'schedules:view',
+    ask: (v) => assertMayUseSchedule(db, v, ids.classA),
+    expect: ['yes', 'yes', 'yes', 'yes', 'no'],
+  },
+  {
+    rule: "take class A's attendance",
+    action: 'attendance:take',
+    ask: (v) => assertMayUseSchedule(db, v, ids.classA),
+    expect: ['yes', 'yes', 'route', 'yes', 'no'],
+  },
+  {
+    rule: 'use an unknown schedule',
+    action: 'schedules:view',
+    ask: (v) => assertMayUseSchedule(db, v, UNKNOWN),
+    expect: ['missing', 'missing', 'missing', 'missing', 'missing'],
+  },
+  {
+    rule: "list the own instructor's schedules",
+    action: 'schedules:view',
+    ask: (v) => assertMayListSchedulesOf(v, viewer['own instructor'].id),
+    expect: ['yes', 'yes', 'yes', 'yes', 'no'],
+  },
   // QR sessions and missed punches.
-  { rule: "run class A's QR session", action: 'attendance:take', ask: async (v) => assertMayRunSession(v, await sessionRow(ids.sessionA)), expect: ['yes', 'yes', 'route', 'yes', 'no'] },
-  { rule: 'approve or decline a missed punch of class A', action: 'attendance:take', ask: async (v) => assertMayDecideMissedPunch(db, v, await requestRow(ids.requestA)), expect: ['yes', 'yes', 'route', 'yes', 'no'] },
+  {
+    rule: "run class A's QR session",
+    action: 'attendance:take',
+    ask: async (v) => assertMayRunSession(v, await sessionRow(ids.sessionA)),
+    expect: ['yes', 'yes', 'route', 'yes', 'no'],
+  },
+  {
+    rule: 'approve or decline a missed punch of class A',
+    action: 'attendance:take',
+    ask: async (v) => assertMayDecideMissedPunch(db, v, await requestRow(ids.requestA)),
+    expect: ['yes', 'yes', 'route', 'yes', 'no'],
+  },
   // Correcting records: overrides, manual records, undo, accepted scans, missed-punch approvals.
-  { rule: 'correct a class A record, instructor overrides on', action: 'attendance:take', ask: (v) => changeRecordOfA(v, true), expect: ['yes', 'yes', 'route', 'yes', 'no'] },
-  { rule: 'correct a class A record, instructor overrides off', action: 'attendance:take', ask: (v) => changeRecordOfA(v, false), expect: ['yes', 'yes', 'route', 'no', 'no'] },
-  { rule: "change a withdrawn student's records (up to the date)", action: 'attendance:take', ask: (v) => mayChangeRecordsOfWithdrawn(v), expect: ['yes', 'yes', 'route', 'no', 'no'] },
+  {
+    rule: 'correct a class A record, instructor overrides on',
+    action: 'attendance:take',
+    ask: (v) => changeRecordOfA(v, true),
+    expect: ['yes', 'yes', 'route', 'yes', 'no'],
+  },
+  {
+    rule: 'correct a class A record, instructor overrides off',
+    action: 'attendance:take',
+    ask: (v) => changeRecordOfA(v, false),
+    expect: ['yes', 'yes', 'route', 'no', 'no'],
+  },
+  {
+    rule: "change a withdrawn student's records (up to the date)",
+    action: 'attendance:take',
+    ask: (v) => mayChangeRecordsOfWithdrawn(v),
+    expect: ['yes', 'yes', 'route', 'no', 'no'],
+  },
   { rule: 'change a record past the edit lock', action: 'attendance:take', ask: (v) => mayChangeLockedRecords(v), expect: ['yes', 'no', 'route', 'no', 'no'] },
   // Make-up sessions.
-  { rule: 'name the own instructor as supervisor', action: 'make-up:record', ask: (v) => mayNameMakeUpSupervisor(v, viewer['own instructor'].id), expect: ['yes', 'yes', 'route', 'yes', 'no'] },
+  {
+    rule: 'name the own instructor as supervisor',
+    action: 'make-up:record',
+    ask: (v) => mayNameMakeUpSupervisor(v, viewer['own instructor'].id),
+    expect: ['yes', 'yes', 'route', 'yes', 'no'],
+  },
   { rule: 'supervise make-up sessions', action: 'make-up:record', ask: (v) => maySuperviseMakeUps(v), expect: ['yes', 'yes', 'route', 'yes', 'yes'] },
-  { rule: 'delete a make-up the own instructor supervised', action: 'make-up:record', ask: async (v) => assertMayDeleteMakeUp(v, await makeUpRow(ids.makeUpA)), expect: ['yes', 'yes', 'route', 'yes', 'no'] },
+  {
+    rule: 'delete a make-up the own instructor supervised',
+    action: 'make-up:record',
+    ask: async (v) => assertMayDeleteMakeUp(v, await makeUpRow(ids.makeUpA)),
+    expect: ['yes', 'yes', 'route', 'yes', 'no'],
+  },
   // Accounts.
-  { rule: 'create, change or deactivate a Super Administrator', action: 'users:manage', ask: (v) => mayManageRole(v, 'super_admin'), expect: ['yes', 'no', 'route', 'route', 'route'] },
-  { rule: 'create, change or deactivate an IT Administrator', action: 'users:manage', ask: (v) => mayManageRole(v, 'it_admin'), expect: ['yes', 'yes', 'route', 'route', 'route'] },
-  { rule: 'change their own role', action: 'users:manage', ask: (v) => mayChangeRoleOf(v, v.id, v.role, 'support_staff'), expect: ['no', 'no', 'route', 'route', 'route'] },
-  { rule: "change another user's role", action: 'users:manage', ask: (v) => mayChangeRoleOf(v, UNKNOWN, 'support_staff', 'instructor'), expect: ['yes', 'yes', 'route', 'route', 'route'] },
-  { rule: 'sign in with a password when only single sign-on is on', action: 'dashboard:view', ask: (v) => keepsPasswordSignIn(v), expect: ['yes', 'no', 'no', 'no', 'no'] },
+  {
+    rule: 'create, change or deactivate a Super Administrator',
+    action: 'users:manage',
+    ask: (v) => mayManageRole(v, 'super_admin'),
+    expect: ['yes', 'no', 'route', 'route', 'route'],
+  },
+  {
+    rule: 'create, change or deactivate an IT Administrator',
+    action: 'users:manage',
+    ask: (v) => mayManageRole(v, 'it_admin'),
+    expect: ['yes', 'yes', 'route', 'route', 'route'],
+  },
+  {
+    rule: 'change their own role',
+    action: 'users:manage',
+    ask: (v) => mayChangeRoleOf(v, v.id, v.role, 'support_staff'),
+    expect: ['no', 'no', 'route', 'route', 'route'],
+  },
+  {
+    rule: "change another user's role",
+    action: 'users:manage',
+    ask: (v) => mayChangeRoleOf(v, UNKNOWN, 'support_staff', 'instructor'),
+    expect: ['yes', 'yes', 'route', 'route', 'route'],
+  },
+  {
+    rule: 'sign in with a password when only single sign-on is on',
+    action: 'dashboard:view',
+    ask: (v) => keepsPasswordSignIn(v),
+    expect: ['yes', 'no', 'no', 'no', 'no'],
+  },
   { rule: 'receive the weekly report', action: 'dashboard:view', ask: (v) => receivesWeeklyReport(v), expect: ['yes', 'yes', 'no', 'no', 'no'] },
 ];
 
@@ -190,7 +321,13 @@ describe('access rules × viewers', () => {
 
 describe('what each viewer sees', () => {
   const visible = async (name: ViewerName) =>
-    (await db.select({ id: students.id }).from(students).where(studentsInScope(students.id, viewerScope(viewer[name]))).orderBy(students.id)).map((r) => r.id);
+    (
+      await db
+        .select({ id: students.id })
+        .from(students)
+        .where(studentsInScope(students.id, viewerScope(viewer[name])))
+        .orderBy(students.id)
+    ).map((r) => r.id);
 
   it('instructors see their own classes, everyone else the whole school', () => {
     expect(VIEWERS.map((n) => viewerScope(viewer[n]).instructorId)).toEqual([null, null, null, viewer['own instructor'].id, viewer['other instructor'].id]);

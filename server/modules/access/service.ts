@@ -49,8 +49,18 @@ const NOT_ON_ROSTER = 'You can see the hours of students on your own class roste
  * With `read`, the student is read by it after the check (404 when it finds none) and returned.
  */
 export async function assertMayReadStudent(db: DbOrTx, user: Viewer, studentId: number): Promise<void>;
-export async function assertMayReadStudent<T>(db: DbOrTx, user: Viewer, studentId: number, read: (db: DbOrTx, studentId: number) => Promise<T | undefined>): Promise<T>;
-export async function assertMayReadStudent<T>(db: DbOrTx, user: Viewer, studentId: number, read?: (db: DbOrTx, studentId: number) => Promise<T | undefined>): Promise<T | void> {
+export async function assertMayReadStudent<T>(
+  db: DbOrTx,
+  user: Viewer,
+  studentId: number,
+  read: (db: DbOrTx, studentId: number) => Promise<T | undefined>,
+): Promise<T>;
+export async function assertMayReadStudent<T>(
+  db: DbOrTx,
+  user: Viewer,
+  studentId: number,
+  read?: (db: DbOrTx, studentId: number) => Promise<T | undefined>,
+): Promise<T | void> {
   if (isInstructor(user) && !(await isOnInstructorRoster(db, studentId, user.id))) throw forbidden(NOT_ON_ROSTER);
   if (!read) {
     if (!(await studentExists(db, studentId))) throw notFound('Student');
@@ -149,4 +159,5 @@ export const keepsPasswordSignIn = (user: { role: Role }): boolean => isSuperAdm
 export const receivesWeeklyReport = (user: { role: Role }): boolean => isAdministrator(user);
 
 /** A student's low attendance is told to administrators and to the class's instructor. */
-export const hearsOfLowAttendanceIn = (user: { id: number; role: Role }, schedule: Taught): boolean => isAdministrator(user) || user.id === schedule.instructorId;
+export const hearsOfLowAttendanceIn = (user: { id: number; role: Role }, schedule: Taught): boolean =>
+  isAdministrator(user) || user.id === schedule.instructorId;

@@ -1,6 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OVERRIDE_VALIDATION, SCAN_CODE_OR_DETAILS, SCAN_DEVICE_USED, SCAN_EXPIRED, SCAN_NO_MATCH, SCAN_NOT_FOUND, SCAN_OPEN_LINK, SESSION_ALREADY_OPEN } from '../../../common/attendance.ts';
+import {
+  OVERRIDE_VALIDATION,
+  SCAN_CODE_OR_DETAILS,
+  SCAN_DEVICE_USED,
+  SCAN_EXPIRED,
+  SCAN_NO_MATCH,
+  SCAN_NOT_FOUND,
+  SCAN_OPEN_LINK,
+  SESSION_ALREADY_OPEN,
+} from '../../../common/attendance.ts';
 import { SCAN_SESSION_ENDED_TEXT } from '../../../common/qr-sessions.ts';
 import { markAbsentees } from '../../jobs/auto-absent.ts';
 import { fixedClock } from '../../lib/clock.ts';
@@ -22,21 +31,45 @@ beforeAll(async () => {
   other = await t.signedIn('instructor');
   // The test's clock jumps hours ahead; keep the staff signed in meanwhile.
   const sa = (await t.signedIn('super_admin')).cookie;
-  await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: sa }, payload: { attendance: { timeZone: 'America/Chicago' }, security: { sessionTimeoutMinutes: 1440 } } });
+  await t.app.inject({
+    method: 'PUT',
+    url: '/api/settings',
+    headers: { cookie: sa },
+    payload: { attendance: { timeZone: 'America/Chicago' }, security: { sessionTimeoutMinutes: 1440 } },
+  });
   const programId = (await t.db.execute<{ id: number }>(sql`insert into programs (program_name) values ('PN') returning id`)).rows[0]!.id;
-  const courseId = (await t.db.execute<{ id: number }>(sql`insert into courses (course_code, course_name, program_id) values ('NUR-101', 'Fundamentals of Nursing', ${programId}) returning id`)).rows[0]!.id;
+  const courseId = (
+    await t.db.execute<{ id: number }>(
+      sql`insert into courses (course_code, course_name, program_id) values ('NUR-101', 'Fundamentals of Nursing', ${programId}) returning id`,
+    )
+  ).rows[0]!.id;
   const names = [['José', 'Peña'], ['Amy', 'Lee'], ['Bea', 'Kim'], ...Array.from({ length: 60 }, (_, i) => [`S${i}`, `Bulk${i}`])];
   for (const [i, [first, last]] of names.entries()) {
     const sis = `STU-${1000 + i}`;
     const email = `${first!.toLowerCase()}.${i}@student.edu`;
-    const id = (await t.db.execute<{ id: number }>(sql`insert into students (first_name, last_name, email, sis_student_id, program_id) values (${first}, ${last}, ${email}, ${sis}, ${programId}) returning id`)).rows[0]!.id;
+    const id = (
+      await t.db.execute<{ id: number }>(
+        sql`insert into students (first_name, last_name, email, sis_student_id, program_id) values (${first}, ${last}, ${email}, ${sis}, ${programId}) returning id`,
+      )
+    ).rows[0]!.id;
     students.push({ id, sis, first: first!, last: last!, email });
   }
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/schedules',
     headers: { cookie: admin },
-    payload: { courseId, instructorId: instr.userId, cohortNumber: 1, termNumber: 1, dayOfWeek: 1, startTime: '08:00', endTime: '12:00', roomNumber: 'B-204', courseStartDate: '2026-01-05', courseEndDate: '2026-06-01' },
+    payload: {
+      courseId,
+      instructorId: instr.userId,
+      cohortNumber: 1,
+      termNumber: 1,
+      dayOfWeek: 1,
+      startTime: '08:00',
+      endTime: '12:00',
+      roomNumber: 'B-204',
+      courseStartDate: '2026-01-05',
+      courseEndDate: '2026-06-01',
+    },
   });
   scheduleId = res.json().id;
 });
@@ -59,7 +92,9 @@ const submit = (s: (typeof students)[number], extra: object, device = `dev-${s.i
 describe('QR sessions', () => {
   it('lets the schedule instructor start one session, not a second, not someone else', async () => {
     expect((await start(other.cookie)).statusCode).toBe(403);
-    expect((await t.app.inject({ method: 'POST', url: '/api/qr-sessions', headers: { cookie: instr.cookie }, payload: {} })).json().message).toContain('No Schedule Selected');
+    expect((await t.app.inject({ method: 'POST', url: '/api/qr-sessions', headers: { cookie: instr.cookie }, payload: {} })).json().message).toContain(
+      'No Schedule Selected',
+    );
     const res = await start(instr.cookie);
     expect(res.statusCode).toBe(201);
     const s = res.json();
@@ -71,7 +106,9 @@ describe('QR sessions', () => {
     const again = await start(instr.cookie);
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe(SESSION_ALREADY_OPEN);
-    expect((await t.app.inject({ url: '/api/qr-sessions/active', headers: { cookie: instr.cookie } })).json().map((x: { sessionId: string }) => x.sessionId)).toEqual([sessionId]);
+    expect(
+      (await t.app.inject({ url: '/api/qr-sessions/active', headers: { cookie: instr.cookie } })).json().map((x: { sessionId: string }) => x.sessionId),
+    ).toEqual([sessionId]);
     expect((await t.app.inject({ url: '/api/qr-sessions/active', headers: { cookie: other.cookie } })).json()).toEqual([]);
   });
 
@@ -87,7 +124,13 @@ describe('QR sessions', () => {
 
   it('tells the public page about the session and gives a fresh code a pass', async () => {
     const fresh = await t.app.inject({ url: `/api/qr-sessions/public/${sessionId}?t=${await tokenNow()}` });
-    expect(fresh.json()).toMatchObject({ courseName: 'Fundamentals of Nursing', roomNumber: 'B-204', sessionDate: '2026-03-02', startTime: '08:00', status: 'active' });
+    expect(fresh.json()).toMatchObject({
+      courseName: 'Fundamentals of Nursing',
+      roomNumber: 'B-204',
+      sessionDate: '2026-03-02',
+      startTime: '08:00',
+      status: 'active',
+    });
     expect(fresh.json().pass).toBeTruthy();
     expect(fresh.cookies.find((c) => c.name === 'muster_device')?.httpOnly).toBe(true);
     const stale = await t.app.inject({ url: `/api/qr-sessions/public/${sessionId}?t=forged123456` });
@@ -105,7 +148,9 @@ describe('POST /api/attendance/submit', () => {
     expect(res.json()).toMatchObject({ action: 'checked_in', status: 'present', courseName: 'Fundamentals of Nursing' });
     // The server's clock decides; the phone's time is only a hint.
     expect(res.json().scanInTime).toBe(clock.now().toISOString());
-    const { rows } = await t.db.execute<{ client_scan_in_time: Date; source: string }>(sql`select client_scan_in_time, source from attendance_records where student_id = ${jose.id}`);
+    const { rows } = await t.db.execute<{ client_scan_in_time: Date; source: string }>(
+      sql`select client_scan_in_time, source from attendance_records where student_id = ${jose.id}`,
+    );
     expect(rows[0]).toMatchObject({ source: 'qr' });
     expect(new Date(rows[0]!.client_scan_in_time).toISOString()).toBe('1999-01-01T00:00:00.000Z');
     const created = (await auditEntries(t.db, 'attendance')).filter((a) => a.action === 'Create');
@@ -183,7 +228,12 @@ describe('POST /api/attendance/submit', () => {
     const elsewhere = await t.app.inject({ method: 'POST', url: '/api/attendance/submit', cookies: { muster_device: 'other-phone-0000000' }, payload: six });
     expect(elsewhere.json()).toMatchObject({ code: 'OPEN_LINK', message: SCAN_OPEN_LINK });
     // The cookie is the pass of this session only: for another session's id it is not read.
-    const res = await t.app.inject({ method: 'POST', url: '/api/attendance/submit', cookies: { muster_device: device, [passCookie.name]: passCookie.value }, payload: six });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/attendance/submit',
+      cookies: { muster_device: device, [passCookie.name]: passCookie.value },
+      payload: six,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ action: expect.stringMatching(/checked_(in|out)/) });
   });
@@ -194,7 +244,12 @@ describe('POST /api/attendance/submit', () => {
     const wrong = await t.app.inject({ method: 'POST', url: '/api/qr-sessions/code', payload: { code: shortCode === '000000' ? '000001' : '000000' } });
     expect(wrong.statusCode).toBe(404);
     const device = 'typed-code-phone-0001';
-    const res = await t.app.inject({ method: 'POST', url: '/api/qr-sessions/code', cookies: { muster_device: device }, payload: { code: `${shortCode.slice(0, 3)} ${shortCode.slice(3)}` } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/qr-sessions/code',
+      cookies: { muster_device: device },
+      payload: { code: `${shortCode.slice(0, 3)} ${shortCode.slice(3)}` },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ sessionId, courseName: 'Fundamentals of Nursing' });
     const checkIn = await submit(last, { pass: res.json().pass }, device);
@@ -279,22 +334,47 @@ describe('roster, overrides and clock hours', () => {
   it('merges the whole roster with the day, no placeholders', async () => {
     const rows = (await t.app.inject({ url: `/api/attendance/schedule/${scheduleId}`, headers: { cookie: instr.cookie } })).json();
     expect(rows).toHaveLength(63);
-    expect(rows.find((r: { studentId: number }) => r.studentId === students[0]!.id)).toMatchObject({ status: 'incomplete', minutesAttended: 180, scheduledMinutes: 240 });
+    expect(rows.find((r: { studentId: number }) => r.studentId === students[0]!.id)).toMatchObject({
+      status: 'incomplete',
+      minutesAttended: 180,
+      scheduledMinutes: 240,
+    });
     expect((await t.app.inject({ url: `/api/attendance/schedule/${scheduleId}`, headers: { cookie: other.cookie } })).statusCode).toBe(403);
   });
 
   it('requires a status and a reason, lets only the schedule instructor or an admin override, and audits', async () => {
-    const rec = (await t.app.inject({ url: `/api/attendance/schedule/${scheduleId}`, headers: { cookie: instr.cookie } })).json().find((r: { studentId: number }) => r.studentId === students[0]!.id);
-    const blank = await t.app.inject({ method: 'PUT', url: `/api/attendance/${rec.id}`, headers: { cookie: instr.cookie }, payload: { status: 'present', isManualOverride: true, overrideReason: '  ' } });
+    const rec = (await t.app.inject({ url: `/api/attendance/schedule/${scheduleId}`, headers: { cookie: instr.cookie } }))
+      .json()
+      .find((r: { studentId: number }) => r.studentId === students[0]!.id);
+    const blank = await t.app.inject({
+      method: 'PUT',
+      url: `/api/attendance/${rec.id}`,
+      headers: { cookie: instr.cookie },
+      payload: { status: 'present', isManualOverride: true, overrideReason: '  ' },
+    });
     expect(blank.statusCode).toBe(400);
     expect(blank.json().errors[0].message).toBe(OVERRIDE_VALIDATION);
-    expect((await t.app.inject({ method: 'PUT', url: `/api/attendance/${rec.id}`, headers: { cookie: instr.cookie }, payload: { status: 'incomplete', overrideReason: 'x' } })).statusCode).toBe(400);
+    expect(
+      (
+        await t.app.inject({
+          method: 'PUT',
+          url: `/api/attendance/${rec.id}`,
+          headers: { cookie: instr.cookie },
+          payload: { status: 'incomplete', overrideReason: 'x' },
+        })
+      ).statusCode,
+    ).toBe(400);
     const body = { status: 'excused', isManualOverride: true, overrideReason: 'Clinical rotation at the hospital' };
     expect((await t.app.inject({ method: 'PUT', url: `/api/attendance/${rec.id}`, headers: { cookie: other.cookie }, payload: body })).statusCode).toBe(403);
     const ok = await t.app.inject({ method: 'PUT', url: `/api/attendance/${rec.id}`, headers: { cookie: instr.cookie }, payload: body });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ status: 'excused', isManualOverride: true, overrideReason: 'Clinical rotation at the hospital', minutesAttended: 0 });
-    expect((await auditEntries(t.db, 'attendance')).at(-1)).toMatchObject({ action: 'Update', user_id: instr.userId, old_values: { status: 'incomplete' }, new_values: { status: 'excused' } });
+    expect((await auditEntries(t.db, 'attendance')).at(-1)).toMatchObject({
+      action: 'Update',
+      user_id: instr.userId,
+      old_values: { status: 'incomplete' },
+      new_values: { status: 'excused' },
+    });
     await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: admin }, payload: { attendance: { allowInstructorOverride: false } } });
     expect((await t.app.inject({ method: 'PUT', url: `/api/attendance/${rec.id}`, headers: { cookie: instr.cookie }, payload: body })).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'PUT', url: `/api/attendance/${rec.id}`, headers: { cookie: admin }, payload: body })).statusCode).toBe(200);
@@ -304,10 +384,20 @@ describe('roster, overrides and clock hours', () => {
   it('creates a record for a rostered student who has none', async () => {
     const target = students[62]!;
     await t.db.execute(sql`delete from attendance_records where student_id = ${target.id}`);
-    const res = await t.app.inject({ method: 'POST', url: '/api/attendance', headers: { cookie: instr.cookie }, payload: { scheduleId, studentId: target.id, status: 'present', overrideReason: 'Scanned on paper sign-in sheet' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/attendance',
+      headers: { cookie: instr.cookie },
+      payload: { scheduleId, studentId: target.id, status: 'present', overrideReason: 'Scanned on paper sign-in sheet' },
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ status: 'present', isManualOverride: true, source: 'manual', minutesAttended: 240 });
-    const dup = await t.app.inject({ method: 'POST', url: '/api/attendance', headers: { cookie: instr.cookie }, payload: { scheduleId, studentId: target.id, status: 'late', overrideReason: 'x' } });
+    const dup = await t.app.inject({
+      method: 'POST',
+      url: '/api/attendance',
+      headers: { cookie: instr.cookie },
+      payload: { scheduleId, studentId: target.id, status: 'late', overrideReason: 'x' },
+    });
     expect(dup.statusCode).toBe(409);
   });
 
@@ -325,7 +415,9 @@ describe('roster, overrides and clock hours', () => {
     clock.set('2026-03-02T20:00:00Z');
     expect(await markAbsentees(t.db, clock)).toBe(1);
     expect(await markAbsentees(t.db, clock)).toBe(0);
-    const row = (await t.app.inject({ url: `/api/attendance/schedule/${scheduleId}?date=2026-03-02`, headers: { cookie: admin } })).json().find((r: { studentId: number }) => r.studentId === absentee.id);
+    const row = (await t.app.inject({ url: `/api/attendance/schedule/${scheduleId}?date=2026-03-02`, headers: { cookie: admin } }))
+      .json()
+      .find((r: { studentId: number }) => r.studentId === absentee.id);
     expect(row).toMatchObject({ status: 'absent', source: 'auto', isManualOverride: false });
     const excused = (await t.db.execute<{ status: string }>(sql`select status from attendance_records where student_id = ${students[0]!.id}`)).rows[0];
     expect(excused!.status).toBe('excused');

@@ -44,7 +44,10 @@ export async function startBreak(p: BreakPunchContext, kind: 'break' | 'lunch'):
   // Another break opened meanwhile (an instructor's, for everyone): the student is on a break already.
   if (!started) throw new AppError(409, 'ON_BREAK', SCAN_ALREADY_ON_BREAK);
   const breaks = [...p.record.breaks, started];
-  const updated = await afterBreakPunch(p, breaks, { oldValues: { onBreak: false }, newValues: { onBreak: true, breakStarted: { id: started.id, kind, startedAt: p.now } } });
+  const updated = await afterBreakPunch(p, breaks, {
+    oldValues: { onBreak: false },
+    newValues: { onBreak: true, breakStarted: { id: started.id, kind, startedAt: p.now } },
+  });
   return answer('break_started', updated, p.courseName, breaks, kind);
 }
 

@@ -43,11 +43,16 @@ const at = (hhmm: string) => clock.set(`${DATE}T${String(Number(hhmm.slice(0, 2)
 const iso = (hhmm: string) => `${DATE}T${String(Number(hhmm.slice(0, 2)) + 6).padStart(2, '0')}:${hhmm.slice(3)}:00.000Z`;
 const phoneOf = (i: number): Phone => ({ ip: `10.8.0.${i}`, device: `break-punch-phone-${String(i).padStart(4, '0')}` });
 const scan = (s: TestStudent, phone: Phone, extra: Record<string, unknown> = {}) => cls.scan(session.sessionId, s, phone, extra);
-const punch = async (s: TestStudent, phone: Phone, intent?: string, extra: Record<string, unknown> = {}) => (await scan(s, phone, { ...(intent ? { intent } : {}), ...extra })).res;
+const punch = async (s: TestStudent, phone: Phone, intent?: string, extra: Record<string, unknown> = {}) =>
+  (await scan(s, phone, { ...(intent ? { intent } : {}), ...extra })).res;
 const rowOf = async (s: TestStudent) => (await cls.roster(DATE)).find((r) => r.studentId === s.id)!;
 const updatesOf = async (recordId: number) => (await auditEntries(t.db, 'attendance')).filter((a) => a.action === 'Update' && a.record_id === String(recordId));
 const breakRows = async (recordId: number) =>
-  (await t.db.execute<{ kind: string; started_device_id: string | null; ended_device_id: string | null }>(sql`select * from attendance_breaks where record_id = ${recordId} order by started_at`)).rows;
+  (
+    await t.db.execute<{ kind: string; started_device_id: string | null; ended_device_id: string | null }>(
+      sql`select * from attendance_breaks where record_id = ${recordId} order by started_at`,
+    )
+  ).rows;
 
 describe('a student’s breaks and lunch', () => {
   it('starts and ends a break, then lunch, and checks out: every punch kept, the minutes without the breaks, each audited', async () => {
@@ -81,7 +86,12 @@ describe('a student’s breaks and lunch', () => {
     });
 
     at('11:00');
-    expect((await punch(s, phone, 'lunch-out')).json()).toMatchObject({ action: 'break_started', message: SCAN_LUNCH_STARTED, onBreak: true, minutesAttended: 165 });
+    expect((await punch(s, phone, 'lunch-out')).json()).toMatchObject({
+      action: 'break_started',
+      message: SCAN_LUNCH_STARTED,
+      onBreak: true,
+      minutesAttended: 165,
+    });
     at('11:30');
     expect((await punch(s, phone, 'lunch-in')).json()).toMatchObject({
       action: 'break_ended',
@@ -134,7 +144,10 @@ describe('a student’s breaks and lunch', () => {
     expect(typed.statusCode).toBe(200);
     expect(typed.json()).toMatchObject({ action: 'break_started', onBreak: true });
     at('09:10');
-    expect((await punch(s, phoneOf(2), 'break-end')).json()).toMatchObject({ action: 'break_ended', breaks: [{ startedAt: iso('09:00'), endedAt: iso('09:10') }] });
+    expect((await punch(s, phoneOf(2), 'break-end')).json()).toMatchObject({
+      action: 'break_ended',
+      breaks: [{ startedAt: iso('09:00'), endedAt: iso('09:10') }],
+    });
     const { id } = await rowOf(s);
     expect(await breakRows(id!)).toMatchObject([{ started_device_id: phoneOf(12).device, ended_device_id: phoneOf(2).device }]);
   });
@@ -189,7 +202,11 @@ describe('refusals (409 with a code, nothing written)', () => {
     for (const intent of ['break-start', 'lunch-out']) {
       const again = await punch(s, phone, intent);
       expect(again.statusCode, intent).toBe(409);
-      expect(again.json(), intent).toMatchObject({ code: 'ON_BREAK', message: SCAN_ALREADY_ON_BREAK, breaks: [{ kind: 'lunch', startedAt: iso('08:30'), endedAt: null }] });
+      expect(again.json(), intent).toMatchObject({
+        code: 'ON_BREAK',
+        message: SCAN_ALREADY_ON_BREAK,
+        breaks: [{ kind: 'lunch', startedAt: iso('08:30'), endedAt: null }],
+      });
     }
     // Checking out while out for lunch: end the break first (or, not coming back, nothing to do).
     const leaving = await punch(s, phone, 'check-out', { confirm: true });
@@ -199,7 +216,11 @@ describe('refusals (409 with a code, nothing written)', () => {
     expect(await updatesOf(id!)).toHaveLength(audited);
 
     // Ended by either button, whatever its kind.
-    expect((await punch(s, phone, 'break-end')).json()).toMatchObject({ action: 'break_ended', message: SCAN_LUNCH_ENDED, breaks: [{ kind: 'lunch', endedAt: iso('08:40') }] });
+    expect((await punch(s, phone, 'break-end')).json()).toMatchObject({
+      action: 'break_ended',
+      message: SCAN_LUNCH_ENDED,
+      breaks: [{ kind: 'lunch', endedAt: iso('08:40') }],
+    });
   });
 
   it('a break after the check-out: ALREADY_CHECKED_OUT', async () => {
@@ -237,7 +258,14 @@ describe('coming back from an instructor’s break', () => {
   async function instructorBreak(students: TestStudent[], b: { endedAt: string | null; recheckUntil: string | null }) {
     const [mb] = await t.db
       .insert(meetingBreaks)
-      .values({ scheduleId: cls.scheduleId, sessionDate: DATE, qrSessionId: session.id, startedAt: new Date(iso('10:00')), endedAt: b.endedAt ? new Date(b.endedAt) : null, recheckUntil: b.recheckUntil ? new Date(b.recheckUntil) : null })
+      .values({
+        scheduleId: cls.scheduleId,
+        sessionDate: DATE,
+        qrSessionId: session.id,
+        startedAt: new Date(iso('10:00')),
+        endedAt: b.endedAt ? new Date(b.endedAt) : null,
+        recheckUntil: b.recheckUntil ? new Date(b.recheckUntil) : null,
+      })
       .returning({ id: meetingBreaks.id });
     for (const s of students) {
       const { id } = await rowOf(s);
@@ -261,11 +289,16 @@ describe('coming back from an instructor’s break', () => {
       minutesAttended: 230, // 08:00–10:00 and 10:10–12:00: the window is grace
     });
     at('10:15'); // the window's last instant still counts; Back from break is the same return
-    expect((await punch(button, phoneOf(22), 'break-end')).json()).toMatchObject({ breaks: [{ kind: 'instructor', endedAt: iso('10:10') }], minutesAttended: 230 });
+    expect((await punch(button, phoneOf(22), 'break-end')).json()).toMatchObject({
+      breaks: [{ kind: 'instructor', endedAt: iso('10:10') }],
+      minutesAttended: 230,
+    });
     at('10:21');
     expect((await punch(late, phoneOf(21))).json()).toMatchObject({ breaks: [{ kind: 'instructor', endedAt: iso('10:21') }], minutesAttended: 219 });
 
-    const { rows } = await t.db.execute<{ n: number }>(sql`select count(*)::int as n from attendance_breaks where meeting_break_id = ${mb} and ended_at is null`);
+    const { rows } = await t.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from attendance_breaks where meeting_break_id = ${mb} and ended_at is null`,
+    );
     expect(rows[0]!.n).toBe(0);
     const audit = await updatesOf((await rowOf(early)).id!);
     expect(audit.at(-1)).toMatchObject({ new_values: { breakEnded: { kind: 'instructor', endedAt: iso('10:10'), punchedAt: iso('10:13') } } });
@@ -283,7 +316,10 @@ describe('coming back from an instructor’s break', () => {
     const { id } = await rowOf(s);
     await t.db.insert(attendanceBreaks).values({ recordId: id!, kind: 'instructor', startedAt: new Date(iso('11:00')), meetingBreakId: mb!.id });
     at('11:04');
-    expect((await punch(s, phoneOf(30))).json()).toMatchObject({ breaks: [{ kind: 'instructor', startedAt: iso('11:00'), endedAt: iso('11:04') }], minutesAttended: 236 });
+    expect((await punch(s, phoneOf(30))).json()).toMatchObject({
+      breaks: [{ kind: 'instructor', startedAt: iso('11:00'), endedAt: iso('11:04') }],
+      minutesAttended: 236,
+    });
   });
 });
 
@@ -299,7 +335,12 @@ describe('corrections keep the breaks', () => {
 
 describe('the rules as functions', () => {
   it('pairs the punches: [in, b1.start], [b1.end, b2.start] … [bn.end, out]; nothing after a break never ended', () => {
-    expect(punchPairs(0, 100, [{ startedAt: 60, endedAt: 70 }, { startedAt: 10, endedAt: 20 }])).toEqual([
+    expect(
+      punchPairs(0, 100, [
+        { startedAt: 60, endedAt: 70 },
+        { startedAt: 10, endedAt: 20 },
+      ]),
+    ).toEqual([
       { in: 0, out: 10 },
       { in: 20, out: 60 },
       { in: 70, out: 100 },

@@ -32,11 +32,24 @@ beforeAll(async () => {
   instructor = teacher.cookie;
   other = (await t.signedIn('instructor')).cookie;
   const [{ id: programId }] = (await t.db.insert(programs).values({ programName: 'Barbering' }).returning({ id: programs.id })) as [{ id: number }];
-  const [{ id: courseId }] = (await t.db.insert(courses).values({ courseCode: 'BAR-1', courseName: 'Barbering I', programId, clockHours: '100' }).returning({ id: courses.id })) as [{ id: number }];
+  const [{ id: courseId }] = (await t.db
+    .insert(courses)
+    .values({ courseCode: 'BAR-1', courseName: 'Barbering I', programId, clockHours: '100' })
+    .returning({ id: courses.id })) as [{ id: number }];
   for (const day of [1, 2, 3, 4]) {
     const [{ id }] = (await t.db
       .insert(schedules)
-      .values({ courseId, instructorId: teacher.userId, cohortNumber: 1, termNumber: 1, dayOfWeek: day, startTime: '08:00', endTime: '12:00', courseStartDate: '2026-11-16', courseEndDate: '2027-03-31' })
+      .values({
+        courseId,
+        instructorId: teacher.userId,
+        cohortNumber: 1,
+        termNumber: 1,
+        dayOfWeek: day,
+        startTime: '08:00',
+        endTime: '12:00',
+        courseStartDate: '2026-11-16',
+        courseEndDate: '2027-03-31',
+      })
       .returning({ id: schedules.id })) as [{ id: number }];
     scheduleOf[day] = id;
   }
@@ -49,17 +62,48 @@ beforeAll(async () => {
     .returning({ id: students.id });
   [ana, ben] = inserted.map((s) => s.id) as [number, number];
   await t.db.insert(scheduleRosters).values(Object.values(scheduleOf).flatMap((scheduleId) => [ana, ben].map((studentId) => ({ scheduleId, studentId }))));
-  const present = (studentId: number, day: number, date: string) => ({ studentId, scheduleId: scheduleOf[day]!, sessionDate: date, status: 'present', source: 'manual', isManualOverride: true, overrideReason: 'Paper sheet', minutesAttended: 240, scheduledMinutes: 240 });
-  const autoAbsent = (studentId: number, day: number, date: string) => ({ studentId, scheduleId: scheduleOf[day]!, sessionDate: date, status: 'absent', source: 'auto', minutesAttended: 0, scheduledMinutes: 240 });
-  await t.db.insert(attendanceRecords).values([present(ana, 1, '2026-11-16'), autoAbsent(ben, 1, '2026-11-16'), present(ana, 1, '2026-11-23'), autoAbsent(ana, 4, '2026-11-19'), autoAbsent(ben, 4, '2026-11-19')]);
+  const present = (studentId: number, day: number, date: string) => ({
+    studentId,
+    scheduleId: scheduleOf[day]!,
+    sessionDate: date,
+    status: 'present',
+    source: 'manual',
+    isManualOverride: true,
+    overrideReason: 'Paper sheet',
+    minutesAttended: 240,
+    scheduledMinutes: 240,
+  });
+  const autoAbsent = (studentId: number, day: number, date: string) => ({
+    studentId,
+    scheduleId: scheduleOf[day]!,
+    sessionDate: date,
+    status: 'absent',
+    source: 'auto',
+    minutesAttended: 0,
+    scheduledMinutes: 240,
+  });
+  await t.db
+    .insert(attendanceRecords)
+    .values([
+      present(ana, 1, '2026-11-16'),
+      autoAbsent(ben, 1, '2026-11-16'),
+      present(ana, 1, '2026-11-23'),
+      autoAbsent(ana, 4, '2026-11-19'),
+      autoAbsent(ben, 4, '2026-11-19'),
+    ]);
   // The other meetings of the first week were taken on paper for both.
-  for (const [day, date] of [[2, '2026-11-17'], [3, '2026-11-18']] as const) await t.db.insert(attendanceRecords).values([present(ana, day, date), present(ben, day, date)]);
+  for (const [day, date] of [
+    [2, '2026-11-17'],
+    [3, '2026-11-18'],
+  ] as const)
+    await t.db.insert(attendanceRecords).values([present(ana, day, date), present(ben, day, date)]);
 });
 afterAll(() => t?.close());
 
 const cancel = (day: number, date: string, cookie = instructor, reason = 'Instructor sick') =>
   t.app.inject({ method: 'POST', url: `/api/schedules/${scheduleOf[day]}/meetings/${date}/cancel`, headers: { cookie }, payload: { reason } });
-const review = async (cookie = instructor) => (await t.app.inject({ url: '/api/attendance/meetings-to-review', headers: { cookie } })).json() as { scheduleId: number; date: string }[];
+const review = async (cookie = instructor) =>
+  (await t.app.inject({ url: '/api/attendance/meetings-to-review', headers: { cookie } })).json() as { scheduleId: number; date: string }[];
 const dayOf = async (studentId: number, date: string) => {
   const h = (await t.app.inject({ url: `/api/students/${studentId}/hours?from=2026-11-16&to=2026-11-26`, headers: { cookie: admin } })).json();
   return h.days.find((d: { date: string }) => d.date === date);
@@ -80,7 +124,10 @@ describe('meetings that did not take place (issue 28 item 7)', () => {
     expect(res.statusCode, res.body).toBe(204);
     expect(await dayOf(ben, '2026-11-25')).toMatchObject({ scheduledMinutes: 0, unrecordedMinutes: 0 });
     expect((await review()).map((m) => m.date)).toEqual(['2026-11-24', '2026-11-26']);
-    expect((await auditEntries(t.db, 'schedules')).at(-1)).toMatchObject({ action: 'Update', new_values: { cancelledMeeting: '2026-11-25', reason: 'Instructor sick' } });
+    expect((await auditEntries(t.db, 'schedules')).at(-1)).toMatchObject({
+      action: 'Update',
+      new_values: { cancelledMeeting: '2026-11-25', reason: 'Instructor sick' },
+    });
     // The start check now says the class does not meet that day.
     expect((await cancel(3, '2026-11-25')).json().errors[0].field).toBe('date');
   });
@@ -89,7 +136,9 @@ describe('meetings that did not take place (issue 28 item 7)', () => {
     expect(await dayOf(ben, '2026-11-19')).toMatchObject({ scheduledMinutes: 240, attendedMinutes: 0 });
     expect((await cancel(4, '2026-11-19')).statusCode).toBe(204);
     expect(await dayOf(ben, '2026-11-19')).toMatchObject({ scheduledMinutes: 0 });
-    const left = await t.db.execute(sql`select count(*)::int as n from attendance_records where schedule_id = ${scheduleOf[4]} and session_date = '2026-11-19'`);
+    const left = await t.db.execute(
+      sql`select count(*)::int as n from attendance_records where schedule_id = ${scheduleOf[4]} and session_date = '2026-11-19'`,
+    );
     expect(left.rows[0]).toEqual({ n: 0 });
     const refused = await cancel(1, '2026-11-23');
     expect(refused.statusCode).toBe(409);
@@ -98,7 +147,12 @@ describe('meetings that did not take place (issue 28 item 7)', () => {
   });
 
   it('restores a meeting cancelled by mistake', async () => {
-    const res = await t.app.inject({ method: 'DELETE', url: `/api/schedules/${scheduleOf[3]}/meetings/2026-11-25/cancel`, headers: { cookie: admin }, payload: { reason: 'She came in after all' } });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/schedules/${scheduleOf[3]}/meetings/2026-11-25/cancel`,
+      headers: { cookie: admin },
+      payload: { reason: 'She came in after all' },
+    });
     expect(res.statusCode).toBe(204);
     expect((await review(admin)).map((m) => m.date)).toEqual(['2026-11-24', '2026-11-25', '2026-11-26']);
   });

@@ -41,8 +41,16 @@ function checkInBatchers(db: Db) {
     async (sessionUuid, items) => {
       const [session, candidates, devices, settings] = await Promise.all([
         findPublicSession(db, sessionUuid),
-        rosterCandidates(db, sessionUuid, items.map((i) => i.studentId)),
-        deviceCheckIns(db, sessionUuid, items.map((i) => i.deviceId)),
+        rosterCandidates(
+          db,
+          sessionUuid,
+          items.map((i) => i.studentId),
+        ),
+        deviceCheckIns(
+          db,
+          sessionUuid,
+          items.map((i) => i.deviceId),
+        ),
         getSettings(db),
       ]);
       const window = session && classWindow(session.sessionDate, session.startTime, session.endTime, settings.attendance.timeZone, session.breaks);
@@ -66,7 +74,11 @@ function checkInBatchers(db: Db) {
       });
       let inserted: InsertedCheckIn[];
       try {
-        inserted = await insertCheckIns(db, items[0]!.meeting, items.filter((_, k) => first[k]).map((i) => i.row));
+        inserted = await insertCheckIns(
+          db,
+          items[0]!.meeting,
+          items.filter((_, k) => first[k]).map((i) => i.row),
+        );
       } catch (err) {
         // Two batches waiting on each other's rows: PostgreSQL cancels one; its check-ins go one by one.
         if (pgError(err).code === '40P01') return items.map(() => null);

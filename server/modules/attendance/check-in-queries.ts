@@ -29,7 +29,9 @@ export type Candidate = Pick<StudentColumns, 'id' | 'firstName' | 'lastName' | '
 export async function rosterCandidates(db: DbOrTx, sessionUuid: string, typedIds: readonly string[]): Promise<Candidate[][]> {
   const internalIds = typedIds.map((t) => (/^\d{1,9}$/.test(t) ? Number(t) : null));
   // Two indexed lookups (internal id, SIS id in any case), each confirmed against the roster.
-  const { rows } = await executePrepared<Candidate & { i: number }>(db, sql`
+  const { rows } = await executePrepared<Candidate & { i: number }>(
+    db,
+    sql`
     with req as (select * from unnest(${sql.param(internalIds)}::int[], ${sql.param([...typedIds])}::text[]) with ordinality as r(internal_id, typed, i)),
          sched as (select q.schedule_id, q.session_date from qr_sessions q where q.session_id = ${sessionUuid}::uuid),
          found as (select req.i, st.id from req join students st on st.id = req.internal_id
@@ -39,7 +41,8 @@ export async function rosterCandidates(db: DbOrTx, sessionUuid: string, typedIds
       from found join students st on st.id = found.id
       join sched on true
       join schedule_rosters r on r.student_id = st.id and r.schedule_id = sched.schedule_id
-     where not exists (select 1 from student_withdrawals w where w.student_id = st.id and w.withdrawal_date < sched.session_date)`);
+     where not exists (select 1 from student_withdrawals w where w.student_id = st.id and w.withdrawal_date < sched.session_date)`,
+  );
   const out: Candidate[][] = typedIds.map(() => []);
   for (const { i, ...c } of rows) out[i - 1]!.push(c);
   return out;
@@ -47,10 +50,13 @@ export async function rosterCandidates(db: DbOrTx, sessionUuid: string, typedIds
 
 /** Which students these devices have checked in at the session's meeting (a batch's unlocked first look). */
 export async function deviceCheckIns(db: DbOrTx, sessionUuid: string, deviceIds: readonly string[]): Promise<{ deviceId: string; studentId: number }[]> {
-  const { rows } = await executePrepared<{ deviceId: string; studentId: number }>(db, sql`
+  const { rows } = await executePrepared<{ deviceId: string; studentId: number }>(
+    db,
+    sql`
     select a.device_id as "deviceId", a.student_id as "studentId"
       from qr_sessions q join attendance_records a on a.schedule_id = q.schedule_id and a.session_date = q.session_date
-     where q.session_id = ${sessionUuid}::uuid and a.device_id = ${anyOf(deviceIds, 'text')}`);
+     where q.session_id = ${sessionUuid}::uuid and a.device_id = ${anyOf(deviceIds, 'text')}`,
+  );
   return rows;
 }
 
@@ -120,7 +126,11 @@ export async function endBreak(tx: DbOrTx, breakId: number, e: { endedAt: Date; 
 
 /** The minutes a record credits, after a punch that changed them (a break's start or end). */
 export async function setRecordMinutes(tx: DbOrTx, id: number, c: { minutes: number; now: Date }): Promise<CheckInRow> {
-  const [row] = await tx.update(attendanceRecords).set({ minutesAttended: c.minutes, updatedAt: c.now }).where(eq(attendanceRecords.id, id)).returning(checkInColumns);
+  const [row] = await tx
+    .update(attendanceRecords)
+    .set({ minutesAttended: c.minutes, updatedAt: c.now })
+    .where(eq(attendanceRecords.id, id))
+    .returning(checkInColumns);
   return asCheckInRow(row!);
 }
 
@@ -161,7 +171,9 @@ export async function insertCheckIns(db: DbOrTx, m: CheckInMeeting, rows: readon
   // Raw rows carry timestamps as text (lib/sql-values.ts); the returned rows are typed from the schema.
   const { rows: inserted } = await executePrepared<
     Omit<InsertedCheckIn, 'scanInTime' | 'scanOutTime'> & { scanInTime: string | Date | null; scanOutTime: string | Date | null }
-  >(db, sql`
+  >(
+    db,
+    sql`
     with v as (
       select * from unnest(${col((r) => r.studentId)}::int[], ${col((r) => r.status)}::text[], ${col((r) => r.now.toISOString())}::timestamptz[],
                            ${col((r) => r.clientTime?.toISOString() ?? null)}::timestamptz[], ${col((r) => r.minutesAttended)}::int[],
@@ -193,7 +205,8 @@ export async function insertCheckIns(db: DbOrTx, m: CheckInMeeting, rows: readon
       select done.id, ${m.qrSessionId}, done.ip, done.signature, done.at from done
     )
     select id, student_id as "studentId", device_id as "deviceId", status, scan_in_time as "scanInTime", scan_out_time as "scanOutTime",
-           is_manual_override as "isManualOverride", minutes_attended as "minutesAttended" from done`);
+           is_manual_override as "isManualOverride", minutes_attended as "minutesAttended" from done`,
+  );
   return inserted.map((r) => ({ ...r, scanInTime: asDate(r.scanInTime), scanOutTime: asDate(r.scanOutTime) }));
 }
 
@@ -201,7 +214,10 @@ export async function insertCheckIns(db: DbOrTx, m: CheckInMeeting, rows: readon
  * The student's record of this meeting with its breaks, locked for a punch (null: the student has
  * none). The record's lock serialises every punch of the record, breaks included.
  */
-export async function lockMeetingRecord(tx: DbOrTx, m: { scheduleId: number; studentId: number; sessionDate: string }): Promise<(CheckInRow & { breaks: StoredBreak[] }) | null> {
+export async function lockMeetingRecord(
+  tx: DbOrTx,
+  m: { scheduleId: number; studentId: number; sessionDate: string },
+): Promise<(CheckInRow & { breaks: StoredBreak[] }) | null> {
   const [row] = await tx
     .select({ ...checkInColumns, breaks: breaksJson(RECORD_ID) })
     .from(attendanceRecords)
@@ -239,12 +255,15 @@ export async function checkInsSharingOrigin(
 ): Promise<Set<number>> {
   if (items.length === 0) return new Set();
   const col = <T>(f: (r: (typeof items)[number]) => T) => sql.param(items.map(f));
-  const { rows } = await executePrepared<{ recordId: number }>(db, sql`
+  const { rows } = await executePrepared<{ recordId: number }>(
+    db,
+    sql`
     select v.record_id as "recordId"
       from unnest(${col((r) => r.recordId)}::int[], ${col((r) => r.studentId)}::int[], ${col((r) => r.ip)}::text[], ${col((r) => r.browserSignature)}::text[],
                   ${col((r) => r.from.toISOString())}::timestamptz[], ${col((r) => r.to.toISOString())}::timestamptz[])
            as v(record_id, student_id, ip, signature, from_at, to_at)
      where exists (select 1 from check_in_origins o join attendance_records a on a.id = o.attendance_record_id
-                    where ${sameOrigin({ qrSessionId, ip: sql`v.ip`, browserSignature: sql`v.signature`, from: sql`v.from_at`, to: sql`v.to_at`, excludeRecordId: sql`v.record_id`, excludeStudentId: sql`v.student_id` })})`);
+                    where ${sameOrigin({ qrSessionId, ip: sql`v.ip`, browserSignature: sql`v.signature`, from: sql`v.from_at`, to: sql`v.to_at`, excludeRecordId: sql`v.record_id`, excludeStudentId: sql`v.student_id` })})`,
+  );
   return new Set(rows.map((r) => r.recordId));
 }

@@ -26,7 +26,13 @@ const add = (studentIndex: number, sessionDate: string | undefined, cookie = cls
     method: 'POST',
     url: '/api/attendance',
     headers: { cookie },
-    payload: { scheduleId: cls.scheduleId, studentId: cls.students[studentIndex]!.id, status: 'present', overrideReason: 'Signed the paper sheet', ...(sessionDate ? { sessionDate } : {}) },
+    payload: {
+      scheduleId: cls.scheduleId,
+      studentId: cls.students[studentIndex]!.id,
+      status: 'present',
+      overrideReason: 'Signed the paper sheet',
+      ...(sessionDate ? { sessionDate } : {}),
+    },
   });
 
 const refusedField = (res: { statusCode: number; json: () => { errors?: { field: string; message: string }[] } }) => {
@@ -54,7 +60,10 @@ describe('POST /api/attendance (a manual record)', () => {
   });
 
   it('refuses a meeting before the student enrolled, and accepts one after', async () => {
-    expect(refusedField(await add(3, '2026-01-26'))).toEqual({ field: 'sessionDate', message: 'The student enrolled on 2026-02-01; 2026-01-26 is before that' });
+    expect(refusedField(await add(3, '2026-01-26'))).toEqual({
+      field: 'sessionDate',
+      message: 'The student enrolled on 2026-02-01; 2026-01-26 is before that',
+    });
     expect((await add(3, '2026-02-02')).statusCode).toBe(201);
   });
 
@@ -67,12 +76,22 @@ describe('POST /api/attendance (a manual record)', () => {
 
   it('refuses a day the whole school is closed, even a make-up date, as it refuses holidays (issue 29)', async () => {
     const admin = (await t.signedIn('super_admin')).cookie;
-    const closure = await t.app.inject({ method: 'POST', url: '/api/calendar/closures', headers: { cookie: admin }, payload: { startDate: '2026-02-16', endDate: '2026-02-18', name: "Presidents' Day" } });
+    const closure = await t.app.inject({
+      method: 'POST',
+      url: '/api/calendar/closures',
+      headers: { cookie: admin },
+      payload: { startDate: '2026-02-16', endDate: '2026-02-18', name: "Presidents' Day" },
+    });
     expect(closure.statusCode).toBe(201);
     await t.db.execute(sql`update schedules set makeup_dates = '{2026-03-11,2026-02-18}' where id = ${cls.scheduleId}`);
-    expect(refusedField(await add(0, '2026-02-16'))).toEqual({ field: 'sessionDate', message: "The school is closed on 2026-02-16 (Presidents' Day): the class does not meet that day" });
+    expect(refusedField(await add(0, '2026-02-16'))).toEqual({
+      field: 'sessionDate',
+      message: "The school is closed on 2026-02-16 (Presidents' Day): the class does not meet that day",
+    });
     expect(refusedField(await add(0, '2026-02-18'))).toMatchObject({ field: 'sessionDate', message: expect.stringContaining('closed') });
-    const { rows } = await t.db.execute<{ n: number }>(sql`select count(*)::int as n from attendance_records where session_date between '2026-02-16' and '2026-02-18'`);
+    const { rows } = await t.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from attendance_records where session_date between '2026-02-16' and '2026-02-18'`,
+    );
     expect(rows[0]!.n).toBe(0);
     expect((await add(0, '2026-02-23')).statusCode).toBe(201);
   });
@@ -80,7 +99,10 @@ describe('POST /api/attendance (a manual record)', () => {
   it('refuses today when the class does not meet today, for administrators too', async () => {
     clock.set('2026-03-17T15:00:00Z'); // Tuesday
     const admin = (await t.signedIn('it_admin')).cookie;
-    expect(refusedField(await add(2, undefined, admin))).toMatchObject({ field: 'sessionDate', message: 'The class meets on Mondays; 2026-03-17 is a Tuesday' });
+    expect(refusedField(await add(2, undefined, admin))).toMatchObject({
+      field: 'sessionDate',
+      message: 'The class meets on Mondays; 2026-03-17 is a Tuesday',
+    });
     const { rows } = await t.db.execute<{ n: number }>(sql`select count(*)::int as n from attendance_records where student_id = ${cls.students[2]!.id}`);
     expect(rows[0]!.n).toBe(0);
   });

@@ -36,7 +36,12 @@ export async function markAbsentees(db: Db, clock: Clock): Promise<number> {
       if (open.has(`${m.scheduleId}:${m.sessionDate}`)) continue;
       const window = classWindow(m.sessionDate, m.startTime, m.endTime, attendance.timeZone, m.breaks);
       if (now.getTime() < window.end.getTime() + attendance.autoMarkAbsentHours * 3_600_000) continue;
-      marked += await insertAbsences(tx, { scheduleId: m.scheduleId, sessionDate: m.sessionDate, scheduledMinutes: scheduledMinutes(window, m.instructorBreaks), now });
+      marked += await insertAbsences(tx, {
+        scheduleId: m.scheduleId,
+        sessionDate: m.sessionDate,
+        scheduledMinutes: scheduledMinutes(window, m.instructorBreaks),
+        now,
+      });
     }
     return marked;
   });
@@ -58,10 +63,19 @@ export async function cancelMeeting(db: Db, user: User, scheduleId: number, date
   if (why) throw badRequest(why, [{ field: 'date', message: why }]);
   await db.transaction(async (tx) => {
     const kept = await countKeptMeetingRecords(tx, scheduleId, date);
-    if (kept > 0) throw conflict(`Attendance was taken at this meeting (${kept} record${kept === 1 ? '' : 's'}): correct those records instead of cancelling it`, 'date');
+    if (kept > 0)
+      throw conflict(`Attendance was taken at this meeting (${kept} record${kept === 1 ? '' : 's'}): correct those records instead of cancelling it`, 'date');
     const removed = await deleteAutoAbsences(tx, scheduleId, date);
     await cancelMeetingOn(tx, scheduleId, date);
-    await recordAudit(tx, { userId: user.id, action: 'Update', tableName: 'schedules', recordId: scheduleId, ipAddress: ctx.ip, newValues: { cancelledMeeting: date, reason, automaticAbsencesRemoved: removed }, at: ctx.clock.now() });
+    await recordAudit(tx, {
+      userId: user.id,
+      action: 'Update',
+      tableName: 'schedules',
+      recordId: scheduleId,
+      ipAddress: ctx.ip,
+      newValues: { cancelledMeeting: date, reason, automaticAbsencesRemoved: removed },
+      at: ctx.clock.now(),
+    });
   });
 }
 
@@ -70,7 +84,15 @@ export async function restoreMeeting(db: Db, user: User, scheduleId: number, dat
   await assertMayUseSchedule(db, user, scheduleId);
   await db.transaction(async (tx) => {
     if (!(await restoreMeetingOn(tx, scheduleId, date))) throw notFound('Cancelled meeting');
-    await recordAudit(tx, { userId: user.id, action: 'Update', tableName: 'schedules', recordId: scheduleId, ipAddress: ctx.ip, newValues: { restoredMeeting: date, reason }, at: ctx.clock.now() });
+    await recordAudit(tx, {
+      userId: user.id,
+      action: 'Update',
+      tableName: 'schedules',
+      recordId: scheduleId,
+      ipAddress: ctx.ip,
+      newValues: { restoredMeeting: date, reason },
+      at: ctx.clock.now(),
+    });
   });
 }
 
@@ -93,18 +115,32 @@ export async function meetingsToReview(db: DbOrTx, user: User, clock: Clock): Pr
   const from = addDays(today, -MEETING_REVIEW_DAYS);
   const visible = (await listVisibleSchedules(db, user)).filter((s) => s.isActive);
   if (visible.length === 0) return [];
-  const held = await heldMeetings(db, visible.map((s) => s.id), from, today);
+  const held = await heldMeetings(
+    db,
+    visible.map((s) => s.id),
+    from,
+    today,
+  );
   const out: MeetingToReview[] = [];
   const closedByProgram = new Map<number | null, Set<string>>();
   for (const s of visible) {
     const calendar = await getMeetingCalendar(db, s.id);
     if (!calendar) continue;
-    if (!closedByProgram.has(calendar.programId)) closedByProgram.set(calendar.programId, await closedDates(db, { from, to: today, programId: calendar.programId }));
+    if (!closedByProgram.has(calendar.programId))
+      closedByProgram.set(calendar.programId, await closedDates(db, { from, to: today, programId: calendar.programId }));
     const closed = closedByProgram.get(calendar.programId)!;
     for (let d = from; d <= today; d = addDays(d, 1)) {
       if (closed.has(d) || whyNotAMeeting(d, calendar) !== null || held.has(`${s.id}|${d}`)) continue;
       if (classWindow(d, s.startTime, s.endTime, timeZone).end.getTime() > now.getTime()) continue;
-      out.push({ scheduleId: s.id, courseCode: s.courseCode, courseName: s.courseName, date: d, startTime: s.startTime.slice(0, 5), endTime: s.endTime.slice(0, 5), rosterCount: s.rosterCount });
+      out.push({
+        scheduleId: s.id,
+        courseCode: s.courseCode,
+        courseName: s.courseName,
+        date: d,
+        startTime: s.startTime.slice(0, 5),
+        endTime: s.endTime.slice(0, 5),
+        rosterCount: s.rosterCount,
+      });
     }
   }
   return out.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.startTime < b.startTime ? -1 : 1));

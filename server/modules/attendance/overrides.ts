@@ -13,7 +13,16 @@ import { closureOn, getMeetingCalendar } from '../schedules/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { assertMayOverride, assertNotLocked, assertWithdrawalAllows, recordValues } from './punch-corrections.ts';
 import { minutesWithBreaks } from './punches.ts';
-import { clearCheckOut, insertCorrection, insertManualRecord, lockRecordForOverride, recordBreaks, rosterEnrolment, setOverride, setRecordMinutes } from './queries.ts';
+import {
+  clearCheckOut,
+  insertCorrection,
+  insertManualRecord,
+  lockRecordForOverride,
+  recordBreaks,
+  rosterEnrolment,
+  setOverride,
+  setRecordMinutes,
+} from './queries.ts';
 import { meetingRow } from './roster.ts';
 import { checkInStatus, classWindow, minutesAttended, scheduledMinutes, whyNotAMeeting, type ClassWindow } from './rules.ts';
 
@@ -39,16 +48,25 @@ type Punch = { scanInTime: Date | null; scanOutTime: Date | null };
 function correctedPunch(body: { status: AttendanceStatus; scanInTime?: string; scanOutTime?: string }, current: Punch, window: ClassWindow): Punch | null {
   if (!body.scanInTime && !body.scanOutTime) return null;
   const field = body.scanInTime ? 'scanInTime' : 'scanOutTime';
-  if (body.status !== 'present' && body.status !== 'late') throw badRequest('Times can be corrected only for a present or late record', [{ field, message: 'Only for present or late' }]);
-  const punch = { scanInTime: body.scanInTime ? new Date(body.scanInTime) : current.scanInTime, scanOutTime: body.scanOutTime ? new Date(body.scanOutTime) : current.scanOutTime };
-  if (!punch.scanInTime) throw badRequest('A check-out time needs a check-in time', [{ field: 'scanInTime', message: 'scanInTime is required with scanOutTime' }]);
+  if (body.status !== 'present' && body.status !== 'late')
+    throw badRequest('Times can be corrected only for a present or late record', [{ field, message: 'Only for present or late' }]);
+  const punch = {
+    scanInTime: body.scanInTime ? new Date(body.scanInTime) : current.scanInTime,
+    scanOutTime: body.scanOutTime ? new Date(body.scanOutTime) : current.scanOutTime,
+  };
+  if (!punch.scanInTime)
+    throw badRequest('A check-out time needs a check-in time', [{ field: 'scanInTime', message: 'scanInTime is required with scanOutTime' }]);
   const slack = 12 * 3_600_000;
-  for (const [name, at] of [['scanInTime', punch.scanInTime], ['scanOutTime', punch.scanOutTime]] as const) {
+  for (const [name, at] of [
+    ['scanInTime', punch.scanInTime],
+    ['scanOutTime', punch.scanOutTime],
+  ] as const) {
     if (at && (at.getTime() < window.start.getTime() - slack || at.getTime() > window.end.getTime() + slack)) {
       throw badRequest(`${name} must be on the day of the class meeting`, [{ field: name, message: 'Not on the day of the class meeting' }]);
     }
   }
-  if (punch.scanOutTime && punch.scanOutTime < punch.scanInTime) throw badRequest('scanOutTime must not be before scanInTime', [{ field: 'scanOutTime', message: 'Before scanInTime' }]);
+  if (punch.scanOutTime && punch.scanOutTime < punch.scanInTime)
+    throw badRequest('scanOutTime must not be before scanInTime', [{ field: 'scanOutTime', message: 'Before scanInTime' }]);
   return punch;
 }
 
@@ -67,16 +85,35 @@ export async function overrideAttendance(db: Db, user: User, recordId: number, b
     const minutes = punch
       ? minutesWithBreaks(punch.scanInTime!, punch.scanOutTime, await recordBreaks(tx, recordId), window)
       : overrideMinutes(body.status, before.hasScan ? before.scanned : null, before.scheduledMinutes ?? 0);
-    await setOverride(tx, recordId, { status: body.status, overrideReason: body.overrideReason, overriddenBy: user.id, minutes, now, times: punch ?? undefined });
+    await setOverride(tx, recordId, {
+      status: body.status,
+      overrideReason: body.overrideReason,
+      overriddenBy: user.id,
+      minutes,
+      now,
+      times: punch ?? undefined,
+    });
     const after = { ...before, ...(punch ?? {}), status: body.status, minutesAttended: minutes, overrideReason: body.overrideReason };
-    await insertCorrection(tx, { attendanceRecordId: recordId, changedBy: user.id, changedAt: now, reason: body.overrideReason, before: recordValues(before), after: recordValues(after) });
+    await insertCorrection(tx, {
+      attendanceRecordId: recordId,
+      changedBy: user.id,
+      changedAt: now,
+      reason: body.overrideReason,
+      before: recordValues(before),
+      after: recordValues(after),
+    });
     await recordAudit(tx, {
       userId: user.id,
       action: 'Update',
       tableName: 'attendance',
       recordId,
       ipAddress: ctx.ip,
-      oldValues: { status: before.status, isManualOverride: before.isManualOverride, overrideReason: before.overrideReason, ...(punch ? { scanInTime: before.scanInTime, scanOutTime: before.scanOutTime } : {}) },
+      oldValues: {
+        status: before.status,
+        isManualOverride: before.isManualOverride,
+        overrideReason: before.overrideReason,
+        ...(punch ? { scanInTime: before.scanInTime, scanOutTime: before.scanOutTime } : {}),
+      },
       newValues: { status: body.status, isManualOverride: true, overrideReason: body.overrideReason, ...(punch ?? {}) },
       at: now,
     });
@@ -121,7 +158,14 @@ export async function undoCheckOut(db: Db, user: User, recordId: number, ctx: Ct
     const minutes = minutesWithBreaks(scanIn, null, await recordBreaks(tx, recordId), window);
     await clearCheckOut(tx, recordId, { status, minutes, now });
     const after = { ...before, status, scanOutTime: null, minutesAttended: minutes };
-    await insertCorrection(tx, { attendanceRecordId: recordId, changedBy: user.id, changedAt: now, reason: 'Undid the check-out', before: recordValues(before), after: recordValues(after) });
+    await insertCorrection(tx, {
+      attendanceRecordId: recordId,
+      changedBy: user.id,
+      changedAt: now,
+      reason: 'Undid the check-out',
+      before: recordValues(before),
+      after: recordValues(after),
+    });
     await recordAudit(tx, {
       userId: user.id,
       action: 'Update',
@@ -135,7 +179,6 @@ export async function undoCheckOut(db: Db, user: User, recordId: number, ctx: Ct
     return meetingRow(tx, before.scheduleId, before.sessionDate, before.studentId);
   });
 }
-
 
 /**
  * A record for a rostered student who has none yet (no scan), written as a manual override. The date
@@ -188,7 +231,15 @@ export async function createManualRecord(db: Db, user: User, body: z.output<type
       tableName: 'attendance',
       recordId: id,
       ipAddress: ctx.ip,
-      newValues: { studentId: body.studentId, scheduleId: body.scheduleId, sessionDate, status: body.status, overrideReason: body.overrideReason, source: 'manual', ...(punch ?? {}) },
+      newValues: {
+        studentId: body.studentId,
+        scheduleId: body.scheduleId,
+        sessionDate,
+        status: body.status,
+        overrideReason: body.overrideReason,
+        source: 'manual',
+        ...(punch ?? {}),
+      },
       at: now,
     });
     return meetingRow(tx, body.scheduleId, sessionDate, body.studentId);

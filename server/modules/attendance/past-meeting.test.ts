@@ -14,8 +14,15 @@ let cls: TestClass;
 beforeAll(async () => {
   t = await createTestApp({ clock });
   cls = await seedClass(t, 2);
-  const programId = (await t.db.execute<{ program_id: number }>(sql`select c.program_id from schedules s join courses c on c.id = s.course_id where s.id = ${cls.scheduleId}`)).rows[0]!.program_id;
-  const policy = await t.app.inject({ method: 'PUT', url: `/api/programs/${programId}/policy`, headers: { cookie: cls.admin }, payload: { programHours: 600, programWeeks: 30, attendanceEditLockDays: 7 } });
+  const programId = (
+    await t.db.execute<{ program_id: number }>(sql`select c.program_id from schedules s join courses c on c.id = s.course_id where s.id = ${cls.scheduleId}`)
+  ).rows[0]!.program_id;
+  const policy = await t.app.inject({
+    method: 'PUT',
+    url: `/api/programs/${programId}/policy`,
+    headers: { cookie: cls.admin },
+    payload: { programHours: 600, programWeeks: 30, attendanceEditLockDays: 7 },
+  });
   expect(policy.statusCode, policy.body).toBe(200);
 });
 afterAll(() => t.close());
@@ -34,7 +41,12 @@ describe('correcting a past meeting', () => {
     expect(res.statusCode, res.body).toBe(201);
     const rows = await cls.roster('2026-03-09');
     expect(rows.find((r) => r.studentId === cls.students[0]!.id)).toMatchObject({ status: 'present', isManualOverride: true, sessionDate: '2026-03-09' });
-    const edit = await t.app.inject({ method: 'PUT', url: `/api/attendance/${res.json().id}`, headers: { cookie: cls.instructor.cookie }, payload: { status: 'late', overrideReason: 'Arrived after the break' } });
+    const edit = await t.app.inject({
+      method: 'PUT',
+      url: `/api/attendance/${res.json().id}`,
+      headers: { cookie: cls.instructor.cookie },
+      payload: { status: 'late', overrideReason: 'Arrived after the break' },
+    });
     expect(edit.statusCode).toBe(200);
   });
 

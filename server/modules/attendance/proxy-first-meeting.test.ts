@@ -149,7 +149,12 @@ describe('one phone checking in several students one after another at a first me
     const [first, secondRow] = [rowOf(cls.students[0]!), rowOf(cls.students[1]!)];
     expect(first.flags.map((f) => f.reason)).toEqual(['shared_browser']);
     // Read together, each flag shows the whole run.
-    expect(first.flags[0]!.otherStudents.map((o) => o.studentId).sort()).toEqual(cls.students.slice(1).map((s) => s.id).sort());
+    expect(first.flags[0]!.otherStudents.map((o) => o.studentId).sort()).toEqual(
+      cls.students
+        .slice(1)
+        .map((s) => s.id)
+        .sort(),
+    );
     // The second names the first, and says when its page was opened and how soon after the first was sent.
     const gap = (visits[1]!.openAt - visits[0]!.sendAt) / 1000;
     expect(secondRow.flags[0]!.evidence).toMatchObject({
@@ -175,7 +180,12 @@ describe('one phone checking in several students one after another at a first me
     const opened = await cls.open(session.sessionId, { ip: '10.28.15.1', device: null });
     expect(opened.json().pass).toBeNull();
     clock.set(new Date(CLASS_START + 60_000));
-    const sent = await cls.submit(session.sessionId, b, { ip: '10.28.15.1', device: deviceCookieOf(opened) }, { token: (await cls.screen(session.sessionId)).code });
+    const sent = await cls.submit(
+      session.sessionId,
+      b,
+      { ip: '10.28.15.1', device: deviceCookieOf(opened) },
+      { token: (await cls.screen(session.sessionId)).code },
+    );
     expect(sent.json()).toMatchObject({ action: 'checked_in' });
     const rows = await cls.roster('2026-03-02');
     expect(flaggedIn(rows, cls.students)).toHaveLength(2);
@@ -189,14 +199,30 @@ describe('what does not make two first-meeting check-ins one phone', () => {
   it('one page opened before the other was sent: two browsers at once', async () => {
     const { cls, session } = await firstMeeting('J', 2);
     const [a, b] = cls.students as [TestStudent, TestStudent];
-    await play(cls, session.sessionId, [{ student: a, openAt: at(0), sendAt: at(30) }, { student: b, openAt: at(25), sendAt: at(45) }], { ip: '10.28.12.1' });
+    await play(
+      cls,
+      session.sessionId,
+      [
+        { student: a, openAt: at(0), sendAt: at(30) },
+        { student: b, openAt: at(25), sendAt: at(45) },
+      ],
+      { ip: '10.28.12.1' },
+    );
     expect(flaggedIn(await cls.roster('2026-03-02'), cls.students)).toEqual([]);
   });
 
   it('the next page opened more than a minute after the previous check-in was sent', async () => {
     const { cls, session } = await firstMeeting('K', 2);
     const [a, b] = cls.students as [TestStudent, TestStudent];
-    await play(cls, session.sessionId, [{ student: a, openAt: at(0), sendAt: at(20) }, { student: b, openAt: at(81), sendAt: at(100) }], { ip: '10.28.13.1' });
+    await play(
+      cls,
+      session.sessionId,
+      [
+        { student: a, openAt: at(0), sendAt: at(20) },
+        { student: b, openAt: at(81), sendAt: at(100) },
+      ],
+      { ip: '10.28.13.1' },
+    );
     expect(flaggedIn(await cls.roster('2026-03-02'), cls.students)).toEqual([]);
   });
 

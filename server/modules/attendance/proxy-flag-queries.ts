@@ -36,7 +36,16 @@ const firstUseOf = (studentId: SQL | unknown, recordId: SQL | unknown, before: S
  */
 export async function sameOriginCheckIns(
   tx: DbOrTx,
-  q: { qrSessionId: number; ip: string | null; browserSignature: string; from: Date; to: Date; excludeRecordId: number; excludeStudentId: number; limit: number },
+  q: {
+    qrSessionId: number;
+    ip: string | null;
+    browserSignature: string;
+    from: Date;
+    to: Date;
+    excludeRecordId: number;
+    excludeStudentId: number;
+    limit: number;
+  },
 ): Promise<OriginMatch[]> {
   const { rows } = await tx.execute<Omit<OriginMatch, 'checkedInAt'> & { checkedInAt: Date | string }>(sql`
     select * from (
@@ -148,7 +157,10 @@ export async function setFlagReview(tx: DbOrTx, flagId: number, r: { status: Che
 }
 
 /** The students of some records, for naming them in flag evidence. */
-export async function studentsOfRecords(db: DbOrTx, recordIds: number[]): Promise<{ recordId: number; studentId: number; firstName: string; lastName: string }[]> {
+export async function studentsOfRecords(
+  db: DbOrTx,
+  recordIds: number[],
+): Promise<{ recordId: number; studentId: number; firstName: string; lastName: string }[]> {
   if (recordIds.length === 0) return [];
   return db
     .select({ recordId: attendanceRecords.id, studentId: students.id, firstName: students.firstName, lastName: students.lastName })

@@ -58,12 +58,20 @@ describe('shared_browser', () => {
     expect(secondRow.flags[0]!.evidence.signature).toMatch(/^[0-9a-f]{12}$/);
     expect(secondRow.flags[0]!.evidence.otherCheckedInAt).toEqual([first.scanInTime]);
     expect(first.flags[0]!.otherStudents.map((o) => o.recordId).sort()).toEqual(recordIds.filter((id) => id !== first.id).sort());
-    expect(first.flags[0]!.otherStudents.find((o) => o.recordId === secondRow.id)).toEqual({ recordId: secondRow.id, studentId: six[1]!.id, name: `${six[1]!.first} ${six[1]!.last}` });
+    expect(first.flags[0]!.otherStudents.find((o) => o.recordId === secondRow.id)).toEqual({
+      recordId: secondRow.id,
+      studentId: six[1]!.id,
+      name: `${six[1]!.first} ${six[1]!.last}`,
+    });
     // Each flag is in the audit log with its evidence when raised, by nobody (the system), from the phone's address.
     const raised = (await auditEntries(t.db, 'check_in_flags')).filter((e) => e.action === 'Create');
     expect(raised).toHaveLength(6);
     expect(raised.every((e) => e.user_id === null)).toBe(true);
-    expect(raised[1]!.new_values).toMatchObject({ reason: 'shared_browser', status: 'flagged', evidence: { ipAddress: '10.20.0.1', otherRecordIds: expect.any(Array) } });
+    expect(raised[1]!.new_values).toMatchObject({
+      reason: 'shared_browser',
+      status: 'flagged',
+      evidence: { ipAddress: '10.20.0.1', otherRecordIds: expect.any(Array) },
+    });
     // The phone never lost a cookie it had: each private tab was simply new. No dropped_cookie here.
     expect(rows.flatMap((r) => r.flags).some((f) => f.reason === 'dropped_cookie')).toBe(false);
   });
@@ -117,13 +125,22 @@ describe('dropped_cookie', () => {
     const missing = await cls.submit(session.sessionId, student(15), { ip: '10.50.0.1', userAgent: PIXEL, device: null }, { pass, token: screen.code });
     expect(missing.json()).toMatchObject({ action: 'checked_in' });
     const [flag] = await flagsOf(student(15));
-    expect(flag).toMatchObject({ reason: 'dropped_cookie', status: 'flagged', evidence: { deviceCookie: 'missing', passIssuedAt: '2026-03-02T14:20:00.000Z', ipAddress: '10.50.0.1' } });
+    expect(flag).toMatchObject({
+      reason: 'dropped_cookie',
+      status: 'flagged',
+      evidence: { deviceCookie: 'missing', passIssuedAt: '2026-03-02T14:20:00.000Z', ipAddress: '10.50.0.1' },
+    });
     // Another browser's cookie with this pass: replaced.
     const opened2 = await cls.open(session.sessionId, { ip: '10.50.0.2', userAgent: IPHONE, device: 'first-cookie-0000000000' }, screen.token);
-    const replaced = await cls.submit(session.sessionId, student(16), { ip: '10.50.0.2', userAgent: IPHONE, device: 'second-cookie-000000000' }, {
-      pass: opened2.json().pass,
-      token: screen.code,
-    });
+    const replaced = await cls.submit(
+      session.sessionId,
+      student(16),
+      { ip: '10.50.0.2', userAgent: IPHONE, device: 'second-cookie-000000000' },
+      {
+        pass: opened2.json().pass,
+        token: screen.code,
+      },
+    );
     expect(replaced.json()).toMatchObject({ action: 'checked_in' });
     expect(await flagsOf(student(16))).toMatchObject([{ reason: 'dropped_cookie', evidence: { deviceCookie: 'replaced' } }]);
   });
@@ -132,7 +149,12 @@ describe('dropped_cookie', () => {
     const sa = (await t.signedIn('super_admin')).cookie;
     await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: sa }, payload: { security: { enableAuditLogging: false } } });
     const before = (await auditEntries(t.db, 'check_in_flags')).length;
-    await cls.submit(session.sessionId, student(17), { ip: '10.50.0.3', userAgent: PIXEL, device: null }, { token: (await cls.screen(session.sessionId)).code });
+    await cls.submit(
+      session.sessionId,
+      student(17),
+      { ip: '10.50.0.3', userAgent: PIXEL, device: null },
+      { token: (await cls.screen(session.sessionId)).code },
+    );
     expect(await flagsOf(student(17))).toMatchObject([{ reason: 'dropped_cookie', evidence: { deviceCookie: 'missing', passIssuedAt: null } }]);
     expect((await auditEntries(t.db, 'check_in_flags')).length).toBe(before + 1);
     await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: sa }, payload: { security: { enableAuditLogging: true } } });
@@ -163,7 +185,13 @@ describe('POST /api/attendance/flags/:flagId/review', () => {
     expect(confirmed.json()).toMatchObject({ id: flag!.id, status: 'confirmed', reviewedAt: clock.now().toISOString(), reviewedBy: 'Test instructor' });
     expect((await flagsOf(student(15)))[0]).toMatchObject({ status: 'confirmed' });
     const audit = (await auditEntries(t.db, 'check_in_flags')).at(-1);
-    expect(audit).toMatchObject({ action: 'Update', record_id: String(flag!.id), user_id: cls.instructor.userId, old_values: { status: 'flagged' }, new_values: { status: 'confirmed' } });
+    expect(audit).toMatchObject({
+      action: 'Update',
+      record_id: String(flag!.id),
+      user_id: cls.instructor.userId,
+      old_values: { status: 'flagged' },
+      new_values: { status: 'confirmed' },
+    });
 
     // An administrator may change the decision; the record itself is left to an override.
     expect((await review(flag!.id, 'cleared', cls.admin)).json()).toMatchObject({ status: 'cleared' });

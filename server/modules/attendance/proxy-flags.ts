@@ -60,7 +60,10 @@ const SHARED_BROWSER_WINDOW_MS = SHARED_BROWSER_WINDOW_MINUTES * 60_000;
 const ONE_AFTER_ANOTHER_MS = ONE_AFTER_ANOTHER_SECONDS * 1000;
 
 /** The check-ins a new one at `now` is compared with: those within the shared-browser window around it. */
-export const sameOriginWindow = (now: Date) => ({ from: new Date(now.getTime() - SHARED_BROWSER_WINDOW_MS), to: new Date(now.getTime() + SHARED_BROWSER_WINDOW_MS) });
+export const sameOriginWindow = (now: Date) => ({
+  from: new Date(now.getTime() - SHARED_BROWSER_WINDOW_MS),
+  to: new Date(now.getTime() + SHARED_BROWSER_WINDOW_MS),
+});
 
 /** How the browser came back without the device cookie it was given, if it did. */
 export const droppedCookie = (origin: CheckInOrigin): 'missing' | 'replaced' | null =>
@@ -94,7 +97,13 @@ async function oneAfterAnother(tx: DbOrTx, openedAt: Date, matches: OriginMatch[
   const previous = matches.at(-1);
   const gap = previous ? openedAt.getTime() - previous.checkedInAt.getTime() : Infinity;
   if (!previous?.firstUse || gap > ONE_AFTER_ANOTHER_MS) return null;
-  const partners = new Set(await flagPartners(tx, previous.recordId, around.map((m) => m.recordId)));
+  const partners = new Set(
+    await flagPartners(
+      tx,
+      previous.recordId,
+      around.map((m) => m.recordId),
+    ),
+  );
   const run = around.filter((m) => m === previous || partners.has(m.recordId));
   const quietFrom = previous.checkedInAt.getTime() - SHARED_BROWSER_WINDOW_MS;
   if (around.some((m) => !run.includes(m) && m.checkedInAt.getTime() >= quietFrom)) return null;
@@ -120,7 +129,10 @@ async function oneAfterAnother(tx: DbOrTx, openedAt: Date, matches: OriginMatch[
  * The caller calls it only for a check-in worth the look: a dropped cookie, or another student's
  * check-in from the same origin (checkInsSharingOrigin, one unlocked read for a whole batch).
  */
-export async function flagPossibleProxy(db: Db, c: { recordId: number; studentId: number; qrSessionId: number; now: Date; origin: CheckInOrigin }): Promise<void> {
+export async function flagPossibleProxy(
+  db: Db,
+  c: { recordId: number; studentId: number; qrSessionId: number; now: Date; origin: CheckInOrigin },
+): Promise<void> {
   const { origin, now } = c;
   const base = { checkedInAt: now.toISOString(), ipAddress: origin.ip, signature: origin.browserSignature.slice(0, SIGNATURE_SHOWN) };
   const window = sameOriginWindow(now);
@@ -280,7 +292,9 @@ const parseEvidence = (v: unknown): CheckInFlagEvidence => {
 async function toFlags(db: DbOrTx, rows: FlagRow[]): Promise<CheckInFlag[]> {
   const evidence = rows.map((r) => parseEvidence(r.evidence));
   const others = rows.map((r, i) => {
-    const later = rows.filter((o, j) => j !== i && o.reason === r.reason && evidence[j]!.otherRecordIds?.includes(r.attendanceRecordId)).map((o) => o.attendanceRecordId);
+    const later = rows
+      .filter((o, j) => j !== i && o.reason === r.reason && evidence[j]!.otherRecordIds?.includes(r.attendanceRecordId))
+      .map((o) => o.attendanceRecordId);
     return [...new Set([...(evidence[i]!.otherRecordIds ?? []), ...later])];
   });
   const named = await studentsOfRecords(db, [...new Set(others.flat())]);
@@ -347,7 +361,15 @@ export async function judgeFlag(
 /** Sets a flag's review and audits it (whatever the audit setting): the status before and after, and the record it is about. */
 export async function recordFlagReview(
   tx: DbOrTx,
-  r: { flagId: number; from: string; to: CheckInFlagStatus; about: { attendanceRecordId: number; studentId: number }; userId: number; ip: string | null; at: Date },
+  r: {
+    flagId: number;
+    from: string;
+    to: CheckInFlagStatus;
+    about: { attendanceRecordId: number; studentId: number };
+    userId: number;
+    ip: string | null;
+    at: Date;
+  },
 ): Promise<void> {
   await setFlagReview(tx, r.flagId, { status: r.to, reviewedBy: r.userId, reviewedAt: r.at });
   await recordAudit(tx, {

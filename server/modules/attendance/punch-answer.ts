@@ -19,7 +19,13 @@ import type { CheckInRow, StoredBreak } from './check-in-queries.ts';
 import { breakPunch, isOnBreak } from './punches.ts';
 
 /** `breaks`: the record's, after the punch; `punched`: the kind of the break a break punch started or ended. */
-export function answer(action: AttendanceSubmitResult['action'], r: CheckInRow, courseName: string, breaks: readonly StoredBreak[] = [], punched?: BreakKind): AttendanceSubmitResult {
+export function answer(
+  action: AttendanceSubmitResult['action'],
+  r: CheckInRow,
+  courseName: string,
+  breaks: readonly StoredBreak[] = [],
+  punched?: BreakKind,
+): AttendanceSubmitResult {
   const messages = {
     checked_in: r.status === 'late' ? SCAN_CHECKED_IN_LATE : SCAN_CHECKED_IN,
     checked_out: r.status === 'incomplete' ? SCAN_CHECKED_OUT_EARLY : SCAN_CHECKED_OUT,

@@ -13,7 +13,16 @@ import { endedMeetingBreaksOf } from '../qr-sessions/service.ts';
 import { usableSchedule } from '../schedules/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { minutesWithBreaks } from './punches.ts';
-import { insertCorrection, insertManualRecord, lockMeetingRecord, lockRecordForOverride, recordBreaks, selectStudentProgramId, selectWithdrawalDate, setOverride } from './queries.ts';
+import {
+  insertCorrection,
+  insertManualRecord,
+  lockMeetingRecord,
+  lockRecordForOverride,
+  recordBreaks,
+  selectStudentProgramId,
+  selectWithdrawalDate,
+  setOverride,
+} from './queries.ts';
 import { checkInStatus, classWindow, scheduledMinutes, statusAfterCheckOut } from './rules.ts';
 
 // What every staff change of a record obeys (overrides, undoing a check-out, an accepted scan, a
@@ -57,7 +66,14 @@ export async function assertMayOverride(db: DbOrTx, user: User, scheduleId: numb
 }
 
 /** A record's values as its history shows them. */
-export function recordValues(r: { status: AttendanceStatus; scanInTime: Date | null; scanOutTime: Date | null; minutesAttended: number | null; source: string; overrideReason: string | null }): RecordValues {
+export function recordValues(r: {
+  status: AttendanceStatus;
+  scanInTime: Date | null;
+  scanOutTime: Date | null;
+  minutesAttended: number | null;
+  source: string;
+  overrideReason: string | null;
+}): RecordValues {
   return {
     status: r.status,
     scanInTime: r.scanInTime?.toISOString() ?? null,
@@ -79,7 +95,14 @@ export type MissedPunchCorrection = {
   missedPunchRequestId: number;
 };
 
-export type CorrectedPunch = { recordId: number; status: AttendanceStatus; scanInTime: Date; scanOutTime: Date | null; minutesAttended: number; created: boolean };
+export type CorrectedPunch = {
+  recordId: number;
+  status: AttendanceStatus;
+  scanInTime: Date;
+  scanOutTime: Date | null;
+  minutesAttended: number;
+  created: boolean;
+};
 
 /**
  * An approved missed-punch request, written into the meeting's record in the caller's transaction:
@@ -104,8 +127,12 @@ export async function correctMissedPunch(tx: DbOrTx, user: User, c: MissedPunchC
   const scanOut = c.checkOutAt ?? kept?.scanOutTime ?? null;
   if (!scanIn) throw badRequest('The record has no check-in: give checkInAt', [{ field: 'checkInAt', message: 'A check-in time is required' }]);
   const span = `${localTimeOfDay(window.start, attendance.timeZone)}–${localTimeOfDay(window.end, attendance.timeZone)}`;
-  for (const [field, at] of [['checkInAt', c.checkInAt], ['checkOutAt', c.checkOutAt]] as const) {
-    if (at && (at < window.start || at > window.end)) throw badRequest(`${field} must be during the class (${span})`, [{ field, message: `Not during the class (${span})` }]);
+  for (const [field, at] of [
+    ['checkInAt', c.checkInAt],
+    ['checkOutAt', c.checkOutAt],
+  ] as const) {
+    if (at && (at < window.start || at > window.end))
+      throw badRequest(`${field} must be during the class (${span})`, [{ field, message: `Not during the class (${span})` }]);
   }
   if (scanOut && scanOut <= scanIn) throw badRequest('checkOutAt must be after the check-in', [{ field: 'checkOutAt', message: 'Not after the check-in' }]);
 
@@ -119,17 +146,45 @@ export async function correctMissedPunch(tx: DbOrTx, user: User, c: MissedPunchC
   let created = false;
   if (before && found) {
     recordId = found.id;
-    await setOverride(tx, recordId, { status, overrideReason: reason, overriddenBy: user.id, minutes, now, times: { scanInTime: scanIn, scanOutTime: scanOut } });
+    await setOverride(tx, recordId, {
+      status,
+      overrideReason: reason,
+      overriddenBy: user.id,
+      minutes,
+      now,
+      times: { scanInTime: scanIn, scanOutTime: scanOut },
+    });
     const after = { ...before, status, scanInTime: scanIn, scanOutTime: scanOut, minutesAttended: minutes, overrideReason: reason };
-    await insertCorrection(tx, { attendanceRecordId: recordId, changedBy: user.id, changedAt: now, reason, before: recordValues(before), after: recordValues(after), missedPunchRequestId: c.missedPunchRequestId });
+    await insertCorrection(tx, {
+      attendanceRecordId: recordId,
+      changedBy: user.id,
+      changedAt: now,
+      reason,
+      before: recordValues(before),
+      after: recordValues(after),
+      missedPunchRequestId: c.missedPunchRequestId,
+    });
     await recordAudit(tx, {
       userId: user.id,
       action: 'Update',
       tableName: 'attendance',
       recordId,
       ipAddress: ctx.ip,
-      oldValues: { status: before.status, scanInTime: before.scanInTime, scanOutTime: before.scanOutTime, minutesAttended: before.minutesAttended, overrideReason: before.overrideReason },
-      newValues: { status, scanInTime: scanIn, scanOutTime: scanOut, minutesAttended: minutes, overrideReason: reason, missedPunchRequestId: c.missedPunchRequestId },
+      oldValues: {
+        status: before.status,
+        scanInTime: before.scanInTime,
+        scanOutTime: before.scanOutTime,
+        minutesAttended: before.minutesAttended,
+        overrideReason: before.overrideReason,
+      },
+      newValues: {
+        status,
+        scanInTime: scanIn,
+        scanOutTime: scanOut,
+        minutesAttended: minutes,
+        overrideReason: reason,
+        missedPunchRequestId: c.missedPunchRequestId,
+      },
       at: now,
     });
   } else {
@@ -152,14 +207,32 @@ export async function correctMissedPunch(tx: DbOrTx, user: User, c: MissedPunchC
     created = true;
     // The record is what the approval made: its history starts there, with the request it answered.
     const values = recordValues({ status, scanInTime: scanIn, scanOutTime: scanOut, minutesAttended: minutes, source: 'manual', overrideReason: reason });
-    await insertCorrection(tx, { attendanceRecordId: recordId, changedBy: user.id, changedAt: now, reason, before: values, after: values, missedPunchRequestId: c.missedPunchRequestId });
+    await insertCorrection(tx, {
+      attendanceRecordId: recordId,
+      changedBy: user.id,
+      changedAt: now,
+      reason,
+      before: values,
+      after: values,
+      missedPunchRequestId: c.missedPunchRequestId,
+    });
     await recordAudit(tx, {
       userId: user.id,
       action: 'Create',
       tableName: 'attendance',
       recordId,
       ipAddress: ctx.ip,
-      newValues: { studentId: c.studentId, scheduleId: c.scheduleId, sessionDate: c.sessionDate, status, scanInTime: scanIn, scanOutTime: scanOut, source: 'manual', overrideReason: reason, missedPunchRequestId: c.missedPunchRequestId },
+      newValues: {
+        studentId: c.studentId,
+        scheduleId: c.scheduleId,
+        sessionDate: c.sessionDate,
+        status,
+        scanInTime: scanIn,
+        scanOutTime: scanOut,
+        source: 'manual',
+        overrideReason: reason,
+        missedPunchRequestId: c.missedPunchRequestId,
+      },
       at: now,
     });
   }

@@ -28,7 +28,8 @@ export { countKeptMeetingRecords, deleteAutoAbsences, insertAbsences, selectHeld
 // ---- Roster of one meeting ----
 
 export type RosterRow = Pick<StudentColumns, 'firstName' | 'lastName' | 'sisStudentId'> & { studentId: StudentColumns['id'] } & {
-  [K in 'id' | 'status' | 'scanInTime' | 'scanOutTime' | 'minutesAttended' | 'scheduledMinutes' | 'isManualOverride' | 'overrideReason' | 'source']: RecordColumns[K] | null;
+  [K in 'id' | 'status' | 'scanInTime' | 'scanOutTime' | 'minutesAttended' | 'scheduledMinutes' | 'isManualOverride' | 'overrideReason' | 'source']:
+    RecordColumns[K] | null;
 };
 
 /** The schedule's roster merged with one meeting's records (a record without a roster row still shows). */
@@ -59,7 +60,12 @@ export async function rosterWithRecords(db: DbOrTx, scheduleId: number, sessionD
       or(
         and(
           inArray(students.id, db.select({ id: scheduleRosters.studentId }).from(scheduleRosters).where(eq(scheduleRosters.scheduleId, scheduleId))),
-          notExists(db.select({ one: sql`1` }).from(studentWithdrawals).where(and(eq(studentWithdrawals.studentId, students.id), lt(studentWithdrawals.withdrawalDate, sessionDate)))),
+          notExists(
+            db
+              .select({ one: sql`1` })
+              .from(studentWithdrawals)
+              .where(and(eq(studentWithdrawals.studentId, students.id), lt(studentWithdrawals.withdrawalDate, sessionDate))),
+          ),
         ),
         isNotNull(attendanceRecords.id),
       ),
@@ -75,7 +81,11 @@ export async function recordBreaks(db: DbOrTx, recordId: number): Promise<Stored
 }
 
 /** The breaks of one meeting's records, by record id, each in order (the roster). */
-export async function breaksOfMeeting(db: DbOrTx, scheduleId: number, sessionDate: string): Promise<Map<number, Pick<StoredBreak, 'kind' | 'startedAt' | 'endedAt'>[]>> {
+export async function breaksOfMeeting(
+  db: DbOrTx,
+  scheduleId: number,
+  sessionDate: string,
+): Promise<Map<number, Pick<StoredBreak, 'kind' | 'startedAt' | 'endedAt'>[]>> {
   const rows = await db
     .select({ recordId: attendanceBreaks.recordId, kind: attendanceBreaks.kind, startedAt: attendanceBreaks.startedAt, endedAt: attendanceBreaks.endedAt })
     .from(attendanceBreaks)
@@ -126,7 +136,11 @@ export async function deviceMeetingRecord(db: DbOrTx, sessionUuid: string, devic
     .from(qrSessions)
     .innerJoin(
       attendanceRecords,
-      and(eq(attendanceRecords.scheduleId, qrSessions.scheduleId), eq(attendanceRecords.sessionDate, qrSessions.sessionDate), eq(attendanceRecords.deviceId, deviceId)),
+      and(
+        eq(attendanceRecords.scheduleId, qrSessions.scheduleId),
+        eq(attendanceRecords.sessionDate, qrSessions.sessionDate),
+        eq(attendanceRecords.deviceId, deviceId),
+      ),
     )
     .innerJoin(students, eq(students.id, attendanceRecords.studentId))
     .where(eq(qrSessions.sessionId, sessionUuid))
@@ -136,7 +150,10 @@ export async function deviceMeetingRecord(db: DbOrTx, sessionUuid: string, devic
 
 /** A check-out undone: no scan-out, the status and minutes the check-in gave. */
 export async function clearCheckOut(tx: DbOrTx, id: number, c: { status: AttendanceStatus; minutes: number; now: Date }): Promise<void> {
-  await tx.update(attendanceRecords).set({ scanOutTime: null, status: c.status, minutesAttended: c.minutes, updatedAt: c.now }).where(eq(attendanceRecords.id, id));
+  await tx
+    .update(attendanceRecords)
+    .set({ scanOutTime: null, status: c.status, minutesAttended: c.minutes, updatedAt: c.now })
+    .where(eq(attendanceRecords.id, id));
 }
 
 // ---- Manual records ----
@@ -225,13 +242,26 @@ export async function lockRecordForOverride(tx: DbOrTx, recordId: number): Promi
     .for('update');
   if (!row) return null;
   const { minutesAttended, ...rest } = row;
-  return { ...rest, minutesAttended, status: rest.status as AttendanceStatus, scanned: rest.scanInTime != null ? minutesAttended : null, hasScan: rest.scanInTime != null };
+  return {
+    ...rest,
+    minutesAttended,
+    status: rest.status as AttendanceStatus,
+    scanned: rest.scanInTime != null ? minutesAttended : null,
+    hasScan: rest.scanInTime != null,
+  };
 }
 
 export async function setOverride(
   tx: DbOrTx,
   recordId: number,
-  o: { status: AttendanceStatus; overrideReason: string; overriddenBy: number; minutes: number; now: Date; times?: { scanInTime: Date | null; scanOutTime: Date | null } },
+  o: {
+    status: AttendanceStatus;
+    overrideReason: string;
+    overriddenBy: number;
+    minutes: number;
+    now: Date;
+    times?: { scanInTime: Date | null; scanOutTime: Date | null };
+  },
 ): Promise<void> {
   await tx
     .update(attendanceRecords)
@@ -318,7 +348,14 @@ export async function selectHistoryRecord(db: DbOrTx, recordId: number): Promise
 
 export async function selectCorrections(db: DbOrTx, recordId: number) {
   return db
-    .select({ at: attendanceCorrections.changedAt, by: userFullName, email: users.email, reason: attendanceCorrections.reason, before: attendanceCorrections.before, after: attendanceCorrections.after })
+    .select({
+      at: attendanceCorrections.changedAt,
+      by: userFullName,
+      email: users.email,
+      reason: attendanceCorrections.reason,
+      before: attendanceCorrections.before,
+      after: attendanceCorrections.after,
+    })
     .from(attendanceCorrections)
     .leftJoin(users, eq(users.id, attendanceCorrections.changedBy))
     .where(eq(attendanceCorrections.attendanceRecordId, recordId))

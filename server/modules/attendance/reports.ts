@@ -57,7 +57,13 @@ export async function recordHistoryUnchecked(db: DbOrTx, recordId: number): Prom
     scheduleId: record.scheduleId,
     sessionDate: record.sessionDate,
     original: { ...(first ?? current), capturedAt: record.createdAt.toISOString(), capturedBy: record.createdByName },
-    changes: changes.map((c) => ({ at: c.at.toISOString(), by: c.by ?? c.email, reason: c.reason, before: c.before as RecordValues, after: c.after as RecordValues })),
+    changes: changes.map((c) => ({
+      at: c.at.toISOString(),
+      by: c.by ?? c.email,
+      reason: c.reason,
+      before: c.before as RecordValues,
+      after: c.after as RecordValues,
+    })),
     current,
   };
 }

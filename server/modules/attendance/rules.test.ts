@@ -84,7 +84,12 @@ describe('attendance rules', () => {
       // 09:50–10:10 overlaps the 10:00 break by 10 minutes: 20 − 10 = 10 more minutes out.
       expect(scheduledMinutes(withBreaks, [[ms('2026-03-02T15:50:00Z'), ms('2026-03-02T16:10:00Z')]])).toBe(185);
       // A break before the class and one past its end count only inside it: 07:50–08:05 and 11:55–12:30.
-      expect(scheduledMinutes(withBreaks, [[ms('2026-03-02T13:50:00Z'), ms('2026-03-02T14:05:00Z')], [ms('2026-03-02T17:55:00Z'), ms('2026-03-02T18:30:00Z')]])).toBe(185);
+      expect(
+        scheduledMinutes(withBreaks, [
+          [ms('2026-03-02T13:50:00Z'), ms('2026-03-02T14:05:00Z')],
+          [ms('2026-03-02T17:55:00Z'), ms('2026-03-02T18:30:00Z')],
+        ]),
+      ).toBe(185);
       expect(scheduledMinutes(w, [[ms('2026-03-02T16:02:00Z'), ms('2026-03-02T16:20:00Z')]])).toBe(222);
     });
 
@@ -98,7 +103,10 @@ describe('attendance rules', () => {
     });
 
     it('places a break after midnight in a class that crosses it', () => {
-      const night = classWindow('2026-03-02', '22:00', '02:00', 'America/Chicago', [{ start: '23:45', end: '00:15' }, { start: '01:00', end: '01:10' }]);
+      const night = classWindow('2026-03-02', '22:00', '02:00', 'America/Chicago', [
+        { start: '23:45', end: '00:15' },
+        { start: '01:00', end: '01:10' },
+      ]);
       expect(night.breaks).toEqual([
         [ms('2026-03-03T05:45:00Z'), ms('2026-03-03T06:15:00Z')],
         [ms('2026-03-03T07:00:00Z'), ms('2026-03-03T07:10:00Z')],

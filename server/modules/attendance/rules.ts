@@ -34,7 +34,13 @@ export function classWindow(sessionDate: string, startTime: string, endTime: str
  * cut to the class. A break time before the class start is on the next day (a class past midnight),
  * as server/db/meeting-rule.ts classMinutes places it.
  */
-export function scheduledBreakIntervals(date: string, startTime: string, endTime: string, breaks: readonly ScheduleBreak[], timeZone: string): [number, number][] {
+export function scheduledBreakIntervals(
+  date: string,
+  startTime: string,
+  endTime: string,
+  breaks: readonly ScheduleBreak[],
+  timeZone: string,
+): [number, number][] {
   const { startMin, endMin } = classMinutesOfDay(startTime, endTime);
   const sinceStart = (time: string) => (minutesOfDay(time) - startMin + 1440) % 1440;
   const out: [number, number][] = [];

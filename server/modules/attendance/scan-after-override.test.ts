@@ -27,7 +27,12 @@ const scanAndSubmit = (s: TestStudent, phone: Phone, extra?: Record<string, unkn
 const rowOf = async (s: TestStudent, cookie?: string): Promise<AttendanceRow> => (await cls.roster('2026-03-02', cookie)).find((r) => r.studentId === s.id)!;
 const scanFlags = async (s: TestStudent): Promise<CheckInFlag[]> => (await rowOf(s)).flags.filter((f) => f.reason === 'scanned_after_override');
 const markAs = (s: TestStudent, status: string, overrideReason: string) =>
-  t.app.inject({ method: 'POST', url: '/api/attendance', headers: { cookie: cls.instructor.cookie }, payload: { scheduleId: cls.scheduleId, studentId: s.id, status, overrideReason } });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/attendance',
+    headers: { cookie: cls.instructor.cookie },
+    payload: { scheduleId: cls.scheduleId, studentId: s.id, status, overrideReason },
+  });
 const review = (flagId: number, decision: string, cookie: string) =>
   t.app.inject({ method: 'POST', url: `/api/attendance/flags/${flagId}/review`, headers: { cookie }, payload: { decision } });
 
@@ -60,7 +65,10 @@ describe('a scan after the instructor marked the student absent', () => {
     expect(JSON.stringify(row.flags[0])).not.toContain(phone.device);
     const raised = (await auditEntries(t.db, 'check_in_flags')).filter((e) => e.action === 'Create');
     expect(raised).toHaveLength(1);
-    expect(raised[0]).toMatchObject({ user_id: null, new_values: { reason: 'scanned_after_override', status: 'flagged', evidence: { ipAddress: '10.60.0.1' } } });
+    expect(raised[0]).toMatchObject({
+      user_id: null,
+      new_values: { reason: 'scanned_after_override', status: 'flagged', evidence: { ipAddress: '10.60.0.1' } },
+    });
   });
 
   it('does not pile up flags when the student scans again', async () => {
@@ -68,7 +76,10 @@ describe('a scan after the instructor marked the student absent', () => {
     clock.advance(30_000);
     expect((await scanAndSubmit(sick, phone)).res.json()).toMatchObject({ action: 'already_recorded', status: 'absent' });
     clock.advance(3 * 60_000);
-    expect((await scanAndSubmit(sick, { ...phone, device: 'sick-student-tablet-02' })).res.json()).toMatchObject({ action: 'already_recorded', status: 'absent' });
+    expect((await scanAndSubmit(sick, { ...phone, device: 'sick-student-tablet-02' })).res.json()).toMatchObject({
+      action: 'already_recorded',
+      status: 'absent',
+    });
     const flags = await scanFlags(sick);
     expect(flags).toHaveLength(1);
     expect(flags[0]!.evidence.checkedInAt).toBe('2026-03-02T14:15:00.000Z'); // the first scan: when the student came
@@ -79,7 +90,11 @@ describe('a scan after the instructor marked the student absent', () => {
     const s = student(1);
     await markAs(s, 'present', 'Signed the paper sheet');
     const { res } = await scanAndSubmit(s, { ip: '10.60.0.2', device: 'present-student-phone-1' });
-    expect(res.json()).toMatchObject({ action: 'already_recorded', status: 'present', message: 'Your attendance for this class has already been recorded by your instructor.' });
+    expect(res.json()).toMatchObject({
+      action: 'already_recorded',
+      status: 'present',
+      message: 'Your attendance for this class has already been recorded by your instructor.',
+    });
     expect((await rowOf(s)).flags).toEqual([]);
   });
 
@@ -130,7 +145,12 @@ describe('a scan after the instructor marked the student absent', () => {
       old_values: { status: 'absent', isManualOverride: true, overrideReason: 'Called in sick', scanInTime: null },
       new_values: { status: 'late', isManualOverride: false, scanInTime: '2026-03-02T14:15:00.000Z', minutesAttended: 225 },
     });
-    expect((await auditEntries(t.db, 'check_in_flags')).at(-1)).toMatchObject({ action: 'Update', user_id: cls.instructor.userId, old_values: { status: 'flagged' }, new_values: { status: 'accepted' } });
+    expect((await auditEntries(t.db, 'check_in_flags')).at(-1)).toMatchObject({
+      action: 'Update',
+      user_id: cls.instructor.userId,
+      old_values: { status: 'flagged' },
+      new_values: { status: 'accepted' },
+    });
     // Pressed twice: nothing more happens; dismissing an accepted scan is refused.
     expect((await review(flag!.id, 'accept_scan', cls.instructor.cookie)).json()).toMatchObject({ status: 'accepted' });
     expect((await review(flag!.id, 'cleared', cls.instructor.cookie)).statusCode).toBe(409);
@@ -141,11 +161,17 @@ describe('a scan after the instructor marked the student absent', () => {
     expect((await scanAndSubmit(student(3), phone)).res.json().message).toBe(SCAN_DEVICE_USED);
     clock.set('2026-03-02T17:58:00Z'); // 11:58 local
     // The first session lasts the class (docs/decisions/042): the instructor ends it and starts another.
-    expect((await t.app.inject({ method: 'PUT', url: `/api/qr-sessions/${session.id}/deactivate`, headers: { cookie: cls.instructor.cookie } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'PUT', url: `/api/qr-sessions/${session.id}/deactivate`, headers: { cookie: cls.instructor.cookie } })).statusCode,
+    ).toBe(200);
     session = await cls.startSession();
     // A check-in again changes nothing (docs/decisions/039); the explicit check-out checks out.
     expect((await scanAndSubmit(sick, phone)).res.json()).toMatchObject({ action: 'already_checked_in', status: 'late', scanOutTime: null });
-    expect((await scanAndSubmit(sick, phone, { intent: 'check-out' })).res.json()).toMatchObject({ action: 'checked_out', status: 'late', minutesAttended: 223 });
+    expect((await scanAndSubmit(sick, phone, { intent: 'check-out' })).res.json()).toMatchObject({
+      action: 'checked_out',
+      status: 'late',
+      minutesAttended: 223,
+    });
   });
 
   it('dismisses a scan flag without touching the record', async () => {
@@ -164,7 +190,11 @@ describe('the auto-absent job and open QR sessions', () => {
     session = await cls.startSession(); // open until 20:20Z (30 minutes)
     clock.set('2026-03-02T20:05:00Z');
     expect(await markAbsentees(t.db, clock)).toBe(0);
-    const missing = (await t.db.execute<{ n: number }>(sql`select count(*)::int as n from attendance_records where schedule_id = ${cls.scheduleId} and session_date = '2026-03-02'`)).rows[0]!.n;
+    const missing = (
+      await t.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from attendance_records where schedule_id = ${cls.scheduleId} and session_date = '2026-03-02'`,
+      )
+    ).rows[0]!.n;
     expect(missing).toBeLessThan(8);
     clock.set('2026-03-02T20:20:00Z'); // the session's expiry
     const marked = await markAbsentees(t.db, clock);

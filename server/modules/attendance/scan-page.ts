@@ -11,7 +11,11 @@ import { deviceMeetingRecord, sessionMeetingProgram, type DeviceRecord } from '.
 import { classWindow, leftEarly, scheduledMinutes } from './rules.ts';
 
 /** A scanned check-in of this device's student at a session's meeting, for the scan page to say what a Check out will do. */
-export type DeviceStanding = Pick<DeviceRecord, 'student' | 'status' | 'minutesAttended'> & { scanInTime: Date; scanOutTime: Date | null; breaks: BreakPunch[] };
+export type DeviceStanding = Pick<DeviceRecord, 'student' | 'status' | 'minutesAttended'> & {
+  scanInTime: Date;
+  scanOutTime: Date | null;
+  breaks: BreakPunch[];
+};
 
 /**
  * What the device of a phone opening a session's scan page has checked in at its meeting (docs/decisions/039):
@@ -43,7 +47,8 @@ export async function lunchPunchesOffered(db: DbOrTx, sessionUuid: string, timeZ
   let mealDeduction: { afterMinutes: number } | null = null;
   if (meeting.programId != null) {
     // Versions in date order, one from the beginning first: the last dated on or before the meeting is in force.
-    for (const v of await timeClockVersions(db, meeting.programId)) if (v.effectiveFrom == null || v.effectiveFrom <= meeting.sessionDate) mealDeduction = v.mealDeduction;
+    for (const v of await timeClockVersions(db, meeting.programId))
+      if (v.effectiveFrom == null || v.effectiveFrom <= meeting.sessionDate) mealDeduction = v.mealDeduction;
   }
   // The class from start to end, its scheduled breaks included: a meal is due that long after arriving.
   return offersLunchPunches(scheduledMinutes(classWindow(meeting.sessionDate, meeting.startTime, meeting.endTime, timeZone)), mealDeduction);

@@ -1,6 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NO_CHECK_OUT_TO_UNDO, SCAN_ALREADY_CHECKED_IN, SCAN_CHECKED_OUT_EARLY, SCAN_CONFIRM_CHECK_OUT, SCAN_NOT_CHECKED_IN } from '../../../common/attendance.ts';
+import {
+  NO_CHECK_OUT_TO_UNDO,
+  SCAN_ALREADY_CHECKED_IN,
+  SCAN_CHECKED_OUT_EARLY,
+  SCAN_CONFIRM_CHECK_OUT,
+  SCAN_NOT_CHECKED_IN,
+} from '../../../common/attendance.ts';
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { seedClass, type Phone, type TestClass, type TestStudent } from './test-support.ts';
 
@@ -26,7 +32,8 @@ const phoneOf = (i: number): Phone => ({ ip: `10.9.0.${i}`, device: `second-scan
 const scan = (s: TestStudent, phone: Phone, extra: Record<string, unknown> = {}) => cls.scan(session.sessionId, s, phone, extra);
 const rowOf = async (s: TestStudent) => (await cls.roster('2026-03-02')).find((r) => r.studentId === s.id)!;
 const updatesOf = async (recordId: number) => (await auditEntries(t.db, 'attendance')).filter((a) => a.action === 'Update' && a.record_id === String(recordId));
-const undo = (recordId: number, cookie = cls.instructor.cookie) => t.app.inject({ method: 'POST', url: `/api/attendance/${recordId}/undo-check-out`, headers: { cookie } });
+const undo = (recordId: number, cookie = cls.instructor.cookie) =>
+  t.app.inject({ method: 'POST', url: `/api/attendance/${recordId}/undo-check-out`, headers: { cookie } });
 const history = async (recordId: number) => (await t.app.inject({ url: `/api/attendance/${recordId}/history`, headers: { cookie: cls.admin } })).json();
 
 describe('a second submit from a checked-in student', () => {
@@ -77,15 +84,30 @@ describe('a second submit from a checked-in student', () => {
     const s = cls.students[0]!;
     const res = await scan(s, phoneOf(1), { intent: 'check-out', confirm: true });
     expect(res.res.statusCode).toBe(200);
-    expect(res.res.json()).toMatchObject({ action: 'checked_out', status: 'incomplete', minutesAttended: 9, scanOutTime: '2026-03-02T14:11:00.000Z', message: SCAN_CHECKED_OUT_EARLY });
+    expect(res.res.json()).toMatchObject({
+      action: 'checked_out',
+      status: 'incomplete',
+      minutesAttended: 9,
+      scanOutTime: '2026-03-02T14:11:00.000Z',
+      message: SCAN_CHECKED_OUT_EARLY,
+    });
     const row = await rowOf(s);
     expect(row).toMatchObject({ status: 'incomplete', scanOutTime: '2026-03-02T14:11:00.000Z', minutesAttended: 9 });
-    expect(await updatesOf(row.id!)).toMatchObject([{ user_id: null, old_values: { status: 'present', scanOutTime: null }, new_values: { status: 'incomplete', minutesAttended: 9 } }]);
+    expect(await updatesOf(row.id!)).toMatchObject([
+      { user_id: null, old_values: { status: 'present', scanOutTime: null }, new_values: { status: 'incomplete', minutesAttended: 9 } },
+    ]);
     // A check-out stands: pressed twice, or sent again later, or a check-in now: the same answer, nothing written.
-    expect((await scan(s, phoneOf(1), { intent: 'check-out', confirm: true })).res.json()).toMatchObject({ action: 'checked_out', scanOutTime: '2026-03-02T14:11:00.000Z' });
+    expect((await scan(s, phoneOf(1), { intent: 'check-out', confirm: true })).res.json()).toMatchObject({
+      action: 'checked_out',
+      scanOutTime: '2026-03-02T14:11:00.000Z',
+    });
     clock.set('2026-03-02T14:20:00Z');
     expect((await scan(s, phoneOf(1))).res.json()).toMatchObject({ action: 'checked_out', scanOutTime: '2026-03-02T14:11:00.000Z' });
-    expect((await scan(s, phoneOf(1), { intent: 'check-out', confirm: true })).res.json()).toMatchObject({ action: 'checked_out', scanOutTime: '2026-03-02T14:11:00.000Z', minutesAttended: 9 });
+    expect((await scan(s, phoneOf(1), { intent: 'check-out', confirm: true })).res.json()).toMatchObject({
+      action: 'checked_out',
+      scanOutTime: '2026-03-02T14:11:00.000Z',
+      minutesAttended: 9,
+    });
     expect(await updatesOf(row.id!)).toHaveLength(1);
   });
 
@@ -95,7 +117,9 @@ describe('a second submit from a checked-in student', () => {
     expect((await scan(s, phoneOf(2))).res.json()).toMatchObject({ action: 'checked_in' });
     clock.set('2026-03-02T17:51:00Z'); // 11:51: the end less the 10 minutes is 11:50
     // The first session lasts the class (docs/decisions/042): the instructor ends it and starts another.
-    expect((await t.app.inject({ method: 'PUT', url: `/api/qr-sessions/${session.id}/deactivate`, headers: { cookie: cls.instructor.cookie } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'PUT', url: `/api/qr-sessions/${session.id}/deactivate`, headers: { cookie: cls.instructor.cookie } })).statusCode,
+    ).toBe(200);
     session = await cls.startSession();
     const res = await scan(s, phoneOf(2), { intent: 'check-out' });
     expect(res.res.json()).toMatchObject({ action: 'checked_out', status: 'present', minutesAttended: 226 });
@@ -122,13 +146,24 @@ describe('POST /api/attendance/{id}/undo-check-out', () => {
     const res = await undo(id!);
     expect(res.statusCode).toBe(200);
     // The status the check-in gave (08:02, within the late threshold), minutes to the end of class.
-    expect(res.json()).toMatchObject({ id, status: 'present', scanInTime: '2026-03-02T14:02:00.000Z', scanOutTime: null, minutesAttended: 238, isManualOverride: false });
+    expect(res.json()).toMatchObject({
+      id,
+      status: 'present',
+      scanInTime: '2026-03-02T14:02:00.000Z',
+      scanOutTime: null,
+      minutesAttended: 238,
+      isManualOverride: false,
+    });
     expect(await rowOf(s)).toMatchObject({ status: 'present', scanOutTime: null, minutesAttended: 238 });
 
     const h = await history(id!);
     expect(h.original).toMatchObject({ status: 'incomplete', scanOutTime: '2026-03-02T14:11:00.000Z', minutesAttended: 9 });
     expect(h.changes).toMatchObject([
-      { reason: 'Undid the check-out', before: { status: 'incomplete', scanOutTime: '2026-03-02T14:11:00.000Z' }, after: { status: 'present', scanOutTime: null, minutesAttended: 238 } },
+      {
+        reason: 'Undid the check-out',
+        before: { status: 'incomplete', scanOutTime: '2026-03-02T14:11:00.000Z' },
+        after: { status: 'present', scanOutTime: null, minutesAttended: 238 },
+      },
     ]);
     expect(h.current).toMatchObject({ status: 'present', scanOutTime: null });
     expect((await updatesOf(id!)).at(-1)).toMatchObject({
@@ -165,7 +200,12 @@ describe('POST /api/attendance/{id}/undo-check-out', () => {
 
     // An absence has no check-out to undo.
     const absent = cls.students[3]!;
-    await t.app.inject({ method: 'POST', url: '/api/attendance', headers: { cookie: cls.instructor.cookie }, payload: { scheduleId: cls.scheduleId, studentId: absent.id, status: 'absent', overrideReason: 'Called in sick' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/attendance',
+      headers: { cookie: cls.instructor.cookie },
+      payload: { scheduleId: cls.scheduleId, studentId: absent.id, status: 'absent', overrideReason: 'Called in sick' },
+    });
     const absentRow = await rowOf(absent);
     expect((await undo(absentRow.id!)).statusCode).toBe(409);
     const { rows } = await t.db.execute<{ n: number }>(sql`select count(*)::int as n from attendance_corrections where attendance_record_id = ${absentRow.id}`);

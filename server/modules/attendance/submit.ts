@@ -26,7 +26,15 @@ import { recordAudit } from '../audit-logs/service.ts';
 import { admitToCheckIn, isSessionUuid, sessionClosing } from '../qr-sessions/service.ts';
 import { endOpenBreak, startBreak } from './break-punch.ts';
 import { batchersOf } from './check-in-batch.ts';
-import { insertCheckIns, lockAndReadDeviceCheckIns, lockMeetingRecord, recordCheckOut, type CheckInMeeting, type InsertedCheckIn, type NewCheckIn } from './check-in-queries.ts';
+import {
+  insertCheckIns,
+  lockAndReadDeviceCheckIns,
+  lockMeetingRecord,
+  recordCheckOut,
+  type CheckInMeeting,
+  type InsertedCheckIn,
+  type NewCheckIn,
+} from './check-in-queries.ts';
 import { droppedCookie, flagPossibleProxy, flagScanAfterOverride } from './proxy-flags.ts';
 import { answer } from './punch-answer.ts';
 import { breakPunch, minutesWithBreaks } from './punches.ts';
@@ -37,7 +45,12 @@ export const RETRY_WINDOW_MS = 2 * 60_000;
 
 /** Case-, accent- and spacing-insensitive comparison of names and e-mails. */
 export function normalizeName(s: string | null | undefined): string {
-  return (s ?? '').normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+  return (s ?? '')
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 // A refusal of a punch that the code and the student passed: the typed code was no guess.
@@ -89,7 +102,13 @@ export async function submitAttendance(db: Db, input: AttendanceSubmit, ctx: Che
   if (closing === 'expired') throw new AppError(410, 'SESSION_EXPIRED', SCAN_EXPIRED);
 
   // A valid pass, or else the code: refused (or counted, when typed) before anything is written.
-  const { pass, passOk, codeOk, attempt } = await admitToCheckIn(db, session, { pass: input.pass, token: input.token, deviceId: ctx.deviceId, ip: ctx.ip, now });
+  const { pass, passOk, codeOk, attempt } = await admitToCheckIn(db, session, {
+    pass: input.pass,
+    token: input.token,
+    deviceId: ctx.deviceId,
+    ip: ctx.ip,
+    now,
+  });
 
   const student = look.candidates.find(
     (c) =>
@@ -107,7 +126,12 @@ export async function submitAttendance(db: Db, input: AttendanceSubmit, ctx: Che
   };
   const matched = admit(look.deviceStudents);
 
-  const meeting: CheckInMeeting = { scheduleId: session.scheduleId, qrSessionId: session.id, sessionDate: session.sessionDate, scheduledMinutes: scheduledMinutes(window, session.instructorBreaks) };
+  const meeting: CheckInMeeting = {
+    scheduleId: session.scheduleId,
+    qrSessionId: session.id,
+    sessionDate: session.sessionDate,
+    scheduledMinutes: scheduledMinutes(window, session.instructorBreaks),
+  };
   const scanStatus = checkInStatus(now, window, settings.attendance.lateThresholdMinutes);
   const newCheckIn: NewCheckIn = {
     studentId: matched.id,
@@ -229,7 +253,15 @@ export async function submitAttendance(db: Db, input: AttendanceSubmit, ctx: Che
     // The check-in stands whatever happens here; a failed check is reported, never the student's problem.
     try {
       // Most check-ins share their origin with nobody: one look for the batch, and no more for them.
-      const shared = droppedCookie(origin) != null || (await batchers.origins.add(String(session.id), { recordId: checkedIn.id, studentId: checkedIn.studentId, ip: ctx.ip, browserSignature: ctx.browserSignature, now }));
+      const shared =
+        droppedCookie(origin) != null ||
+        (await batchers.origins.add(String(session.id), {
+          recordId: checkedIn.id,
+          studentId: checkedIn.studentId,
+          ip: ctx.ip,
+          browserSignature: ctx.browserSignature,
+          now,
+        }));
       if (shared) await flagPossibleProxy(db, { recordId: checkedIn.id, studentId: checkedIn.studentId, qrSessionId: session.id, now, origin });
     } catch (err) {
       ctx.onProxyCheckFailed(err);

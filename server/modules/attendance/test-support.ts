@@ -54,22 +54,44 @@ export const deviceCookieOf = (res: LightMyRequestResponse) => res.cookies.find(
  */
 export async function seedClass(t: TestApp, size: number, tag = 'A'): Promise<TestClass> {
   const sa = (await t.signedIn('super_admin')).cookie;
-  await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: sa }, payload: { attendance: { timeZone: 'America/Chicago' }, security: { sessionTimeoutMinutes: 1440 } } });
+  await t.app.inject({
+    method: 'PUT',
+    url: '/api/settings',
+    headers: { cookie: sa },
+    payload: { attendance: { timeZone: 'America/Chicago' }, security: { sessionTimeoutMinutes: 1440 } },
+  });
   const admin = (await t.signedIn('it_admin')).cookie;
   const instructor = await t.signedIn('instructor');
-  const [{ id: programId }] = await t.db.insert(programs).values({ programName: 'PN' }).returning({ id: programs.id }) as [{ id: number }];
-  const [{ id: courseId }] = await t.db.insert(courses).values({ courseCode: `NUR-${tag}`, courseName: `Fundamentals of Nursing ${tag}`, programId }).returning({ id: courses.id }) as [{ id: number }];
+  const [{ id: programId }] = (await t.db.insert(programs).values({ programName: 'PN' }).returning({ id: programs.id })) as [{ id: number }];
+  const [{ id: courseId }] = (await t.db
+    .insert(courses)
+    .values({ courseCode: `NUR-${tag}`, courseName: `Fundamentals of Nursing ${tag}`, programId })
+    .returning({ id: courses.id })) as [{ id: number }];
   const students: TestStudent[] = [];
   for (let i = 0; i < size; i++) {
     const s = { sis: `STU-${tag}${2000 + i}`, first: `First${i}`, last: `${tag}Last${i}`, email: `student.${tag}${i}@student.edu` };
-    const [{ id }] = await t.db.insert(studentsTable).values({ firstName: s.first, lastName: s.last, email: s.email, sisStudentId: s.sis, programId }).returning({ id: studentsTable.id }) as [{ id: number }];
+    const [{ id }] = (await t.db
+      .insert(studentsTable)
+      .values({ firstName: s.first, lastName: s.last, email: s.email, sisStudentId: s.sis, programId })
+      .returning({ id: studentsTable.id })) as [{ id: number }];
     students.push({ id, ...s });
   }
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/schedules',
     headers: { cookie: admin },
-    payload: { courseId, instructorId: instructor.userId, cohortNumber: 1, termNumber: 1, dayOfWeek: 1, startTime: '08:00', endTime: '12:00', roomNumber: 'B-204', courseStartDate: '2026-01-05', courseEndDate: '2026-06-01' },
+    payload: {
+      courseId,
+      instructorId: instructor.userId,
+      cohortNumber: 1,
+      termNumber: 1,
+      dayOfWeek: 1,
+      startTime: '08:00',
+      endTime: '12:00',
+      roomNumber: 'B-204',
+      courseStartDate: '2026-01-05',
+      courseEndDate: '2026-06-01',
+    },
   });
   if (res.statusCode !== 201) throw new Error(`schedule: ${res.statusCode} ${res.body}`);
   const scheduleId = res.json().id as number;
@@ -91,7 +113,11 @@ export async function seedClass(t: TestApp, size: number, tag = 'A'): Promise<Te
       const secret = await secretOf(sessionId);
       const now = t.clock.now();
       const previous = new Date(now.getTime() - ROTATE_MS);
-      return { token: tokenAt(secret, sessionId, now).token, code: shortCodeAt(secret, sessionId, now), previousCode: shortCodeAt(secret, sessionId, previous) };
+      return {
+        token: tokenAt(secret, sessionId, now).token,
+        code: shortCodeAt(secret, sessionId, now),
+        previousCode: shortCodeAt(secret, sessionId, previous),
+      };
     },
     open: (sessionId, phone, token) => t.app.inject({ url: `/api/qr-sessions/public/${sessionId}${token ? `?t=${token}` : ''}`, ...phoneRequest(phone) }),
     submit: (sessionId, s, phone, extra = {}) =>
@@ -116,7 +142,7 @@ export async function seedClass(t: TestApp, size: number, tag = 'A'): Promise<Te
 /** The n-th six-digit code (n ≥ 1) that is neither the code on the screen now nor the previous one. */
 export function wrongCode(screen: { code: string; previousCode: string }, n = 1): string {
   let v = Number(screen.code);
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     v = (v + 7919) % 1_000_000;
     const code = String(v).padStart(6, '0');
     if (code !== screen.code && code !== screen.previousCode) i++;

@@ -16,7 +16,9 @@ beforeAll(async () => {
   // Known history: two failed sign-ins today, one a week ago; 30 student changes over three days.
   await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'nobody@x.edu', password: 'x' } });
   await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'nobody@x.edu', password: 'y' } });
-  await t.db.execute(sql`insert into audit_logs (timestamp, action, table_name, new_values) values ('2026-05-03T12:00:00Z', 'Login', 'users', '{"outcome":"failed"}')`);
+  await t.db.execute(
+    sql`insert into audit_logs (timestamp, action, table_name, new_values) values ('2026-05-03T12:00:00Z', 'Login', 'users', '{"outcome":"failed"}')`,
+  );
   for (let i = 0; i < 30; i++) {
     const day = `2026-05-0${7 + (i % 3)}T10:00:00Z`;
     await t.db.execute(sql`insert into audit_logs (timestamp, user_id, action, table_name, record_id, ip_address, old_values, new_values)
@@ -71,7 +73,9 @@ describe('audit logs', () => {
 
 describe('retention', () => {
   it('removes data older than dataRetentionYears and records what it removed', async () => {
-    await t.db.execute(sql`insert into audit_logs (timestamp, action, table_name) values ('2018-01-01T00:00:00Z', 'Create', 'students'), ('2020-01-01T00:00:00Z', 'Create', 'students')`);
+    await t.db.execute(
+      sql`insert into audit_logs (timestamp, action, table_name) values ('2018-01-01T00:00:00Z', 'Create', 'students'), ('2020-01-01T00:00:00Z', 'Create', 'students')`,
+    );
     const put = await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: sa.cookie }, payload: { system: { dataRetentionYears: 7 } } });
     expect(put.statusCode).toBe(200);
     const first = await purgeExpiredData(t.db, clock);
@@ -81,7 +85,11 @@ describe('retention', () => {
     expect(purge[0]!.new_values.removed.audit_logs).toBe(1);
     expect((await purgeExpiredData(t.db, clock))!.removed.audit_logs).toBe(0);
     const status = await t.app.inject({ url: '/api/settings/system-status', headers: { cookie: it_ } });
-    expect(status.json()).toMatchObject({ database: { connected: true, mode: 'external' }, lastBackup: null, lastRetentionRun: { removed: { audit_logs: 1 } } });
+    expect(status.json()).toMatchObject({
+      database: { connected: true, mode: 'external' },
+      lastBackup: null,
+      lastRetentionRun: { removed: { audit_logs: 1 } },
+    });
     expect(status.json().database.sizeBytes).toBeGreaterThan(1_000_000);
   });
 });

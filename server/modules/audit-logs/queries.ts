@@ -204,7 +204,8 @@ export async function deleteAuditEntriesBefore(tx: DbOrTx, cutoff: Date): Promis
  */
 const NAMED_BY: Record<string, (ids: ReturnType<typeof sql.param>) => SQL> = {
   students: (ids) => sql`select st.id, st.first_name || ' ' || st.last_name as name from students st where st.id = any(${ids}::int[])`,
-  users: (ids) => sql`select u.id, coalesce(nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), ''), u.email) as name from users u where u.id = any(${ids}::int[])`,
+  users: (ids) =>
+    sql`select u.id, coalesce(nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), ''), u.email) as name from users u where u.id = any(${ids}::int[])`,
   courses: (ids) => sql`select c.id, c.course_code || ' — ' || c.course_name as name from courses c where c.id = any(${ids}::int[])`,
   programs: (ids) => sql`select p.id, p.program_name as name from programs p where p.id = any(${ids}::int[])`,
   schedules: (ids) =>
@@ -217,7 +218,8 @@ const NAMED_BY: Record<string, (ids: ReturnType<typeof sql.param>) => SQL> = {
     sql`select q.id, c.course_code || ' · ' || q.session_date::text as name from qr_sessions q join schedules s on s.id = q.schedule_id join courses c on c.id = s.course_id where q.id = any(${ids}::int[])`,
   make_up_sessions: (ids) =>
     sql`select m.id, st.first_name || ' ' || st.last_name || ' · ' || m.session_date::text as name from make_up_sessions m join students st on st.id = m.student_id where m.id = any(${ids}::int[])`,
-  student_leaves: (ids) => sql`select l.id, st.first_name || ' ' || st.last_name as name from student_leaves l join students st on st.id = l.student_id where l.id = any(${ids}::int[])`,
+  student_leaves: (ids) =>
+    sql`select l.id, st.first_name || ' ' || st.last_name as name from student_leaves l join students st on st.id = l.student_id where l.id = any(${ids}::int[])`,
   calendar_closures: (ids) => sql`select k.id, k.name from calendar_closures k where k.id = any(${ids}::int[])`,
 };
 // Tables whose record id is another table's: a student's withdrawal, opening balance; a program's policy; a class's roster.
@@ -249,8 +251,10 @@ export async function selectRecordNames(db: DbOrTx, refs: { tableName: string; r
       for (const row of rows) if (row.name) names.set(`${kind}:${row.id}`, row.name);
     }),
   );
-  return new Map(refs.flatMap((r) => {
-    const name = names.get(`${SAME_ID_AS[r.tableName] ?? r.tableName}:${r.recordId}`);
-    return name ? [[`${r.tableName}:${r.recordId}`, name] as const] : [];
-  }));
+  return new Map(
+    refs.flatMap((r) => {
+      const name = names.get(`${SAME_ID_AS[r.tableName] ?? r.tableName}:${r.recordId}`);
+      return name ? [[`${r.tableName}:${r.recordId}`, name] as const] : [];
+    }),
+  );
 }

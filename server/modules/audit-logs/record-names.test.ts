@@ -19,13 +19,16 @@ beforeAll(async () => {
   const q = async (text: ReturnType<typeof sql>) => (await t.db.execute<{ id: number }>(text)).rows[0]!.id;
   id.program = await q(sql`insert into programs (program_name) values ('Practical Nursing') returning id`);
   id.course = await q(sql`insert into courses (course_code, course_name, program_id) values ('NUR-101', 'Fundamentals', ${id.program}) returning id`);
-  id.schedule = await q(sql`insert into schedules (course_id, cohort_number, term_number, day_of_week, start_time, end_time, room_number, course_start_date, course_end_date)
+  id.schedule =
+    await q(sql`insert into schedules (course_id, cohort_number, term_number, day_of_week, start_time, end_time, room_number, course_start_date, course_end_date)
                             values (${id.course}, 3, 1, 1, '08:00', '12:00', 'R1', '2026-02-02', '2026-06-30') returning id`);
   id.ana = await q(sql`insert into students (first_name, last_name, program_id) values ('Ana', 'Lopez', ${id.program}) returning id`);
   id.record = await q(sql`insert into attendance_records (student_id, schedule_id, session_date, status, minutes_attended, scheduled_minutes, source)
                           values (${id.ana}, ${id.schedule}, '2026-05-04', 'present', 240, 240, 'qr') returning id`);
   const entry = (table: string, recordId: number | string | null) =>
-    t.db.execute(sql`insert into audit_logs (action, table_name, record_id, new_values) values ('Update', ${table}, ${recordId == null ? null : String(recordId)}, '{"x":1}')`);
+    t.db.execute(
+      sql`insert into audit_logs (action, table_name, record_id, new_values) values ('Update', ${table}, ${recordId == null ? null : String(recordId)}, '{"x":1}')`,
+    );
   await entry('students', id.ana);
   await entry('student_withdrawals', id.ana); // keyed by the student
   await entry('courses', id.course);
@@ -49,10 +52,11 @@ const page = async (q: string) => {
   return res.json() as Entry[];
 };
 
-describe("audit entries name their records", () => {
+describe('audit entries name their records', () => {
   it('names students, courses, classes, attendance records and programs; nothing for a deleted record or a settings change', async () => {
     const entries = await page('?pageSize=200');
-    const nameOf = (table: string, recordId: number | null) => entries.find((e) => e.tableName === table && e.recordId === (recordId == null ? null : String(recordId)))?.recordName;
+    const nameOf = (table: string, recordId: number | null) =>
+      entries.find((e) => e.tableName === table && e.recordId === (recordId == null ? null : String(recordId)))?.recordName;
     expect(nameOf('students', id.ana!)).toBe('Ana Lopez');
     expect(nameOf('student_withdrawals', id.ana!)).toBe('Ana Lopez');
     expect(nameOf('courses', id.course!)).toBe('NUR-101 — Fundamentals');

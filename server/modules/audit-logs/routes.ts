@@ -9,14 +9,20 @@ import { exportAuditLog, listAuditEntries, summariseAuditLog } from './service.t
 export function auditLogsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     // An array (SPEC), filtered and paged on the server; X-Total-Count carries the filtered total.
-    app.get('/api/audit-logs', { config: { action: 'audit:view' }, schema: { querystring: auditQuerySchema, response: { 200: z.array(auditEntrySchema) } } }, async (req, reply) => {
-      const { items, total } = await listAuditEntries(deps.db, req.query);
-      reply.header(TOTAL_COUNT_HEADER, String(total));
-      return items;
-    });
+    app.get(
+      '/api/audit-logs',
+      { config: { action: 'audit:view' }, schema: { querystring: auditQuerySchema, response: { 200: z.array(auditEntrySchema) } } },
+      async (req, reply) => {
+        const { items, total } = await listAuditEntries(deps.db, req.query);
+        reply.header(TOTAL_COUNT_HEADER, String(total));
+        return items;
+      },
+    );
 
-    app.get('/api/audit-logs/summary', { config: { action: 'audit:view' }, schema: { querystring: auditQuerySchema, response: { 200: auditSummarySchema } } }, async (req) =>
-      summariseAuditLog(deps.db, req.query, deps.clock.now()),
+    app.get(
+      '/api/audit-logs/summary',
+      { config: { action: 'audit:view' }, schema: { querystring: auditQuerySchema, response: { 200: auditSummarySchema } } },
+      async (req) => summariseAuditLog(deps.db, req.query, deps.clock.now()),
     );
 
     app.get('/api/audit-logs/export', { config: { action: 'audit:view' }, schema: { querystring: auditQuerySchema } }, async (req, reply) => {

@@ -69,7 +69,12 @@ export function changedFields<T extends Record<string, unknown>>(before: T, afte
 
 // --- Reading the log (Audit Logs page) ------------------------------------------------------
 
-const toEntry = (r: AuditEntryRow): Omit<AuditLogEntry, 'recordName'> => ({ ...r, timestamp: r.timestamp.toISOString(), oldValues: r.oldValues ?? null, newValues: r.newValues ?? null });
+const toEntry = (r: AuditEntryRow): Omit<AuditLogEntry, 'recordName'> => ({
+  ...r,
+  timestamp: r.timestamp.toISOString(),
+  oldValues: r.oldValues ?? null,
+  newValues: r.newValues ?? null,
+});
 
 /** One page of the filtered log, newest first, with the filtered total (dates in the school's zone). */
 export async function listAuditEntries(db: DbOrTx, q: AuditQuery): Promise<{ items: AuditLogEntry[]; total: number }> {

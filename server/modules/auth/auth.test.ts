@@ -37,7 +37,12 @@ describe('first-run setup and sign-in', () => {
 
     const bad = await t.app.inject({ method: 'POST', url: '/api/setup', payload: { ...admin, setupCode: code, email: 'nope', password: 'short' } });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().errors.map((e: { field: string }) => e.field).sort()).toEqual(['email', 'password']);
+    expect(
+      bad
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .sort(),
+    ).toEqual(['email', 'password']);
 
     const missing = await t.app.inject({ method: 'POST', url: '/api/setup', payload: admin });
     expect(missing.statusCode).toBe(400);
@@ -121,7 +126,10 @@ describe('first-run setup and sign-in', () => {
 
     // A browser without Sec-Fetch-Site: its Referer names this host.
     const older = await t.signedIn('instructor');
-    const byReferer = await t.app.inject({ url: '/api/logout', headers: { cookie: older.cookie, host: 'muster.school.edu', referer: 'http://muster.school.edu/students' } });
+    const byReferer = await t.app.inject({
+      url: '/api/logout',
+      headers: { cookie: older.cookie, host: 'muster.school.edu', referer: 'http://muster.school.edu/students' },
+    });
     expect(byReferer.headers.location).toBe('/');
     expect((await t.app.inject({ url: '/api/auth/user', headers: { cookie: older.cookie } })).statusCode).toBe(401);
   });
@@ -143,12 +151,20 @@ describe('first-run setup and sign-in', () => {
       expect((await t.app.inject({ url: '/api/auth/user', headers: { cookie } })).statusCode).toBe(200);
     }
     // The confirm page's button: a same-origin POST.
-    const confirm = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie, host: 'muster.school.edu', origin: 'http://muster.school.edu' } });
+    const confirm = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie, host: 'muster.school.edu', origin: 'http://muster.school.edu' },
+    });
     expect(confirm.statusCode).toBe(200);
     expect((await t.app.inject({ url: '/api/auth/user', headers: { cookie } })).statusCode).toBe(401);
     // A cross-site POST cannot do it either.
     const other = await t.signedIn('instructor');
-    const forged = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie: other.cookie, host: 'muster.school.edu', origin: 'https://evil.example' } });
+    const forged = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie: other.cookie, host: 'muster.school.edu', origin: 'https://evil.example' },
+    });
     expect(forged.statusCode).toBe(403);
     expect((await t.app.inject({ url: '/api/auth/user', headers: { cookie: other.cookie } })).statusCode).toBe(200);
   });

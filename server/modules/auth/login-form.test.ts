@@ -12,7 +12,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const post = (form: Record<string, string>, headers: Record<string, string> = { 'sec-fetch-site': 'same-origin' }) =>
-  t.app.inject({ method: 'POST', url: '/api/auth/login-form', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: new URLSearchParams(form).toString() });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/auth/login-form',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    payload: new URLSearchParams(form).toString(),
+  });
 
 describe('POST /api/auth/login-form', () => {
   it('signs in and sends the browser home, with the same session cookie as the JSON sign-in', async () => {

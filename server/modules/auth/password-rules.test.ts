@@ -89,7 +89,21 @@ describe('npm run user:create', () => {
       const run = (password: string) =>
         promisify(execFile)(
           process.execPath,
-          ['--import', 'tsx', path.join(import.meta.dirname, '..', '..', 'cli', 'user-create.ts'), '--email', 'cli.admin@school.example', '--password', password, '--role', 'it_admin', '--first-name', 'Casey', '--last-name', 'Lee'],
+          [
+            '--import',
+            'tsx',
+            path.join(import.meta.dirname, '..', '..', 'cli', 'user-create.ts'),
+            '--email',
+            'cli.admin@school.example',
+            '--password',
+            password,
+            '--role',
+            'it_admin',
+            '--first-name',
+            'Casey',
+            '--last-name',
+            'Lee',
+          ],
           { env: { ...process.env, DATABASE_URL: database.url, NODE_ENV: 'test' } },
         ).then(
           (r) => ({ code: 0, out: r.stdout + r.stderr }),

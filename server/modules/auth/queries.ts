@@ -108,8 +108,16 @@ export async function updateOwnPassword(db: DbOrTx, userId: number, passwordHash
   await db.update(users).set({ passwordHash, passwordChangedAt: now, mustChangePassword: false, updatedAt: now }).where(eq(users.id, userId));
 }
 
-export async function updateTotp(db: DbOrTx, userId: number, values: { totpSecretEncrypted: string | null; totpEnrolledAt: Date | null }, now: Date): Promise<void> {
-  await db.update(users).set({ ...values, updatedAt: now }).where(eq(users.id, userId));
+export async function updateTotp(
+  db: DbOrTx,
+  userId: number,
+  values: { totpSecretEncrypted: string | null; totpEnrolledAt: Date | null },
+  now: Date,
+): Promise<void> {
+  await db
+    .update(users)
+    .set({ ...values, updatedAt: now })
+    .where(eq(users.id, userId));
 }
 
 export async function replaceRecoveryCodes(db: DbOrTx, userId: number, codeHashes: string[], now: Date): Promise<void> {
@@ -128,7 +136,10 @@ export async function spendRecoveryCode(db: DbOrTx, userId: number, codeHash: st
 }
 
 export async function countUnusedRecoveryCodes(db: DbOrTx, userId: number): Promise<number> {
-  const [r] = await db.select({ n: count() }).from(userRecoveryCodes).where(and(eq(userRecoveryCodes.userId, userId), sql`${userRecoveryCodes.usedAt} is null`));
+  const [r] = await db
+    .select({ n: count() })
+    .from(userRecoveryCodes)
+    .where(and(eq(userRecoveryCodes.userId, userId), sql`${userRecoveryCodes.usedAt} is null`));
   return r!.n;
 }
 

@@ -80,10 +80,17 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const setupLimit = { max: 20, timeWindow: '1 minute' };
   /** A password sign-in (the JSON route and the plain form alike): throttles, audit, then the session and device cookies. */
   const signInWithPassword = async (req: FastifyRequest, reply: FastifyReply, credentials: { email: string; password: string }) => {
-    const { token, deviceCookie } = await signIn(deps.db, credentials.email, credentials.password, { ...meta(req), deviceCookie: req.cookies[DEVICE_COOKIE] }, deps.clock, {
-      configured: deps.config.oidc != null,
-      buttonLabel: deps.config.oidc ? await ssoButtonLabel(deps.db, deps.config) : null,
-    });
+    const { token, deviceCookie } = await signIn(
+      deps.db,
+      credentials.email,
+      credentials.password,
+      { ...meta(req), deviceCookie: req.cookies[DEVICE_COOKIE] },
+      deps.clock,
+      {
+        configured: deps.config.oidc != null,
+        buttonLabel: deps.config.oidc ? await ssoButtonLabel(deps.db, deps.config) : null,
+      },
+    );
     setSessionCookie(req, reply, token);
     setDeviceCookie(req, reply, deviceCookie);
   };
@@ -99,7 +106,9 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (req, reply) => {
         const { token, userId } = await setupFirstAdmin(deps.db, req.body, meta(req), deps.clock);
         setSessionCookie(req, reply, token);
-        return reply.status(201).send({ id: userId, firstName: req.body.firstName, lastName: req.body.lastName, email: req.body.email, role: 'super_admin' as const });
+        return reply
+          .status(201)
+          .send({ id: userId, firstName: req.body.firstName, lastName: req.body.lastName, email: req.body.email, role: 'super_admin' as const });
       },
     );
 
@@ -119,7 +128,10 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       acceptFormPosts(forms);
       forms.post(
         '/api/auth/login-form',
-        { config: { public: true, rateLimit: floodGuard }, schema: { body: z.object({ email: z.string().max(1000).optional(), password: z.string().max(1000).optional() }) } },
+        {
+          config: { public: true, rateLimit: floodGuard },
+          schema: { body: z.object({ email: z.string().max(1000).optional(), password: z.string().max(1000).optional() }) },
+        },
         async (req, reply) => {
           if (!cameFromThisSite(req)) return reply.status(403).send({ message: 'A sign-in from another site is refused.', code: 'CROSS_SITE_FORM' });
           const refused = (code: string) => reply.redirect(`/login?signin_error=${isSignInFormRefusal(code) ? code : 'INVALID_CREDENTIALS'}`, 303);
@@ -147,7 +159,10 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     const stepLimit = { max: 30, timeWindow: '1 minute' };
     app.post(
       '/api/auth/password',
-      { config: { signedIn: true, signInStep: 'password_change', rateLimit: stepLimit }, schema: { body: passwordChangeSchema, response: { 200: stepDoneSchema } } },
+      {
+        config: { signedIn: true, signInStep: 'password_change', rateLimit: stepLimit },
+        schema: { body: passwordChangeSchema, response: { 200: stepDoneSchema } },
+      },
       async (req) => changeOwnPassword(deps.db, signedIn(req), req.body, meta(req), deps.clock),
     );
     app.post(
@@ -187,16 +202,12 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         return { ok: true as const };
       },
     );
-    app.post(
-      '/api/auth/sessions/end-others',
-      { config: { signedIn: true }, schema: { response: { 200: endedSessionsSchema } } },
-      async (req) => endOtherOwnSessions(deps.db, req.user!.id, req.loginSessionId!, meta(req), deps.clock),
+    app.post('/api/auth/sessions/end-others', { config: { signedIn: true }, schema: { response: { 200: endedSessionsSchema } } }, async (req) =>
+      endOtherOwnSessions(deps.db, req.user!.id, req.loginSessionId!, meta(req), deps.clock),
     );
 
     // The sign-in page is part of the web app; first run goes to the setup page instead.
-    app.get('/api/login', { config: { public: true } }, async (_req, reply) =>
-      reply.redirect((await userCount(deps.db)) === 0 ? '/setup' : '/login'),
-    );
+    app.get('/api/login', { config: { public: true } }, async (_req, reply) => reply.redirect((await userCount(deps.db)) === 0 ? '/setup' : '/login'));
 
     const logout = async (req: FastifyRequest, reply: FastifyReply) => {
       if (req.loginSessionId) await endLoginSession(deps.db, req.loginSessionId, deps.clock);

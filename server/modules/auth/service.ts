@@ -26,14 +26,7 @@ import {
   setLastLogin,
 } from './queries.ts';
 import { createLoginSession, endOtherUserSessions, endUserSession, listUserSessions } from '../../plugins/login-sessions.ts';
-import {
-  SignInThrottled,
-  recordSignInFailure,
-  recordSignInSuccess,
-  reserveSignInAttempt,
-  unknownAccountKey,
-  type SignInSubject,
-} from './sign-in-throttle.ts';
+import { SignInThrottled, recordSignInFailure, recordSignInSuccess, reserveSignInAttempt, unknownAccountKey, type SignInSubject } from './sign-in-throttle.ts';
 
 // The known-browser cookie's name and lifetime, for the routes that set it.
 export { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS } from './known-devices.ts';
@@ -86,7 +79,11 @@ export async function signIn(
   // (the way back in if the identity provider fails). Said only to whoever knows the password.
   if (security.localSignInDisabled && sso.configured && !keepsPasswordSignIn(user)) {
     await recordSignInSuccess(db, subject);
-    throw new AppError(403, LOCAL_SIGN_IN_OFF, `Use “${sso.buttonLabel ?? 'Sign in with your school account'}” instead: this school signs staff in through its own accounts.`);
+    throw new AppError(
+      403,
+      LOCAL_SIGN_IN_OFF,
+      `Use “${sso.buttonLabel ?? 'Sign in with your school account'}” instead: this school signs staff in through its own accounts.`,
+    );
   }
   const pendingStep = stepOwed(security, user, now);
   const result = await db.transaction(async (tx) => {
@@ -99,7 +96,11 @@ export async function signIn(
       tableName: 'users',
       recordId: user.id,
       ipAddress: meta.ip,
-      newValues: { outcome: pendingStep ? 'password accepted' : 'success', knownBrowser: subject.device !== null, ...(pendingStep ? { stepOwed: pendingStep } : {}) },
+      newValues: {
+        outcome: pendingStep ? 'password accepted' : 'success',
+        knownBrowser: subject.device !== null,
+        ...(pendingStep ? { stepOwed: pendingStep } : {}),
+      },
       always: true,
       at: now,
     });
@@ -223,7 +224,10 @@ const SETUP_WINDOW_MS = 15 * 60_000;
 function normaliseSetupCode(code: string): string {
   return code.toUpperCase().replace(/[\s-]+/g, '');
 }
-const hashSetupCode = (code: string) => createHash('sha256').update(`muster-setup:${normaliseSetupCode(code)}`).digest();
+const hashSetupCode = (code: string) =>
+  createHash('sha256')
+    .update(`muster-setup:${normaliseSetupCode(code)}`)
+    .digest();
 
 function newSetupCode(): string {
   const groups = Array.from({ length: CODE_GROUPS }, () =>
@@ -316,7 +320,14 @@ export async function listOwnSessions(db: DbOrTx, userId: number, currentSession
  * End one of the signed-in user's own sessions (404 for any other reference, including another
  * user's). Returns whether it was the session making the request.
  */
-export async function endOwnSession(db: Db, userId: number, currentSessionId: string | null, ref: string, meta: Meta, clock: Clock): Promise<{ wasCurrent: boolean }> {
+export async function endOwnSession(
+  db: Db,
+  userId: number,
+  currentSessionId: string | null,
+  ref: string,
+  meta: Meta,
+  clock: Clock,
+): Promise<{ wasCurrent: boolean }> {
   const now = clock.now();
   return db.transaction(async (tx) => {
     const ended = await endUserSession(tx, userId, ref, now);

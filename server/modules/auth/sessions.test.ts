@@ -18,7 +18,13 @@ const PASSWORD = 'correct horse battery';
 type Listed = { id: string; current: boolean; createdAt: string; lastSeenAt: string; expiresAt: string; ipAddress: string | null; browser: string };
 
 async function signInFrom(email: string, userAgent: string, address: string) {
-  const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: address, headers: { 'user-agent': userAgent }, payload: { email, password: PASSWORD } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    remoteAddress: address,
+    headers: { 'user-agent': userAgent },
+    payload: { email, password: PASSWORD },
+  });
   expect(res.statusCode).toBe(200);
   return sessionCookie(res);
 }
@@ -86,7 +92,9 @@ describe('your sessions', () => {
     // Ending it twice finds nothing.
     expect((await t.app.inject({ method: 'DELETE', url: `/api/auth/sessions/${target.id}`, headers: { cookie: me.cookie } })).statusCode).toBe(404);
 
-    const { rows } = await t.db.execute<{ user_id: number; table_name: string }>(sql`select user_id, table_name from audit_logs where action = 'Logout' order by id desc limit 1`);
+    const { rows } = await t.db.execute<{ user_id: number; table_name: string }>(
+      sql`select user_id, table_name from audit_logs where action = 'Logout' order by id desc limit 1`,
+    );
     expect(rows[0]).toEqual({ user_id: me.userId, table_name: 'login_sessions' });
   });
 

@@ -30,8 +30,13 @@ describe('POST /api/setup with the school name', () => {
     const settings = (await t.app.inject({ url: '/api/settings', headers: { cookie } })).json();
     expect(settings.system.schoolName).toBe('Lakeside Career College');
     expect(settings.attendance.timeZone).toBe('America/Chicago');
-    expect((await t.app.inject({ url: '/api/dashboard/getting-started', headers: { cookie } })).json()).toMatchObject({ schoolNamed: true, timeZoneChosen: true });
-    const { rows } = await t.db.execute<{ new_values: Record<string, unknown> }>(sql`select new_values from audit_logs where table_name = 'settings' and record_id = 'system'`);
+    expect((await t.app.inject({ url: '/api/dashboard/getting-started', headers: { cookie } })).json()).toMatchObject({
+      schoolNamed: true,
+      timeZoneChosen: true,
+    });
+    const { rows } = await t.db.execute<{ new_values: Record<string, unknown> }>(
+      sql`select new_values from audit_logs where table_name = 'settings' and record_id = 'system'`,
+    );
     expect(rows.map((r) => r.new_values)).toEqual([{ 'system.schoolName': 'Lakeside Career College' }]);
   });
 });

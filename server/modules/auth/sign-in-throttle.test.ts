@@ -33,7 +33,9 @@ function deviceCookieOf(res: LightMyRequestResponse): string {
 }
 
 async function failedLoginAudits(): Promise<number> {
-  const { rows } = await t.db.execute<{ n: number }>(sql`select count(*)::int as n from audit_logs where action = 'Login' and new_values->>'outcome' = 'failed'`);
+  const { rows } = await t.db.execute<{ n: number }>(
+    sql`select count(*)::int as n from audit_logs where action = 'Login' and new_values->>'outcome' = 'failed'`,
+  );
   return rows[0]!.n;
 }
 

@@ -71,10 +71,7 @@ export async function reserveSignInAttempt(db: DbOrTx, s: SignInSubject, now: Da
     await Promise.all(taken.map((t) => countHit(db, t.key, t.windowMs, now, -1)));
     throw new SignInThrottled(secondsUntil(resetAt, now));
   };
-  const [account, address] = await Promise.all([
-    readHits(db, accountFailuresKey(s), L.windowMs, now),
-    readHits(db, addressFailuresKey(s), L.windowMs, now),
-  ]);
+  const [account, address] = await Promise.all([readHits(db, accountFailuresKey(s), L.windowMs, now), readHits(db, addressFailuresKey(s), L.windowMs, now)]);
   // The slow lane: one attempt counted in its window; past `limit`, it is given back and refused.
   const takeSlow = async (key: string, limit: number) => {
     const slow = await countHit(db, key, L.slowWindowMs, now);

@@ -52,7 +52,9 @@ export function newRecoveryCodes(): string[] {
 
 /** Recovery codes are stored as SHA-256 of their normalised form (no case, no dash). */
 export function hashRecoveryCode(code: string): string {
-  return createHash('sha256').update(`muster-recovery:${code.toLowerCase().replace(/[^a-z0-9]/g, '')}`).digest('hex');
+  return createHash('sha256')
+    .update(`muster-recovery:${code.toLowerCase().replace(/[^a-z0-9]/g, '')}`)
+    .digest('hex');
 }
 
 export const looksLikeRecoveryCode = (code: string) => /^[a-z0-9]{5}-?[a-z0-9]{5}$/i.test(code);

@@ -14,7 +14,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const setSecurity = (security: Record<string, unknown>) =>
-  t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: superAdmin }, payload: { security } }).then((r) => expect(r.statusCode, r.body).toBe(200));
+  t.app
+    .inject({ method: 'PUT', url: '/api/settings', headers: { cookie: superAdmin }, payload: { security } })
+    .then((r) => expect(r.statusCode, r.body).toBe(200));
 let n = 0;
 const newUser = async (role: 'instructor' | 'it_admin' = 'instructor') => {
   const email = `person${++n}@school.test`;
@@ -90,7 +92,9 @@ describe('two-factor authentication', () => {
     expect(hashes.map((h) => h.code_hash)).not.toContain(codes[0]);
     expect((await me(cookie)).pendingStep).toBeNull();
     expect((await t.app.inject({ url: '/api/users', headers: { cookie } })).statusCode).toBe(200);
-    expect((await auditEntries(t.db, 'users')).some((e) => e.record_id === String(u.id) && (e.new_values as { twoFactor?: string }).twoFactor === 'enrolled')).toBe(true);
+    expect(
+      (await auditEntries(t.db, 'users')).some((e) => e.record_id === String(u.id) && (e.new_values as { twoFactor?: string }).twoFactor === 'enrolled'),
+    ).toBe(true);
   });
 
   it('asks an enrolled account for a code at each sign-in; refuses a wrong one and a replayed one', async () => {
@@ -146,13 +150,17 @@ describe('two-factor authentication', () => {
     const cookie = await signIn(u);
     // Thirty codes that are surely wrong (none of the steps a code is accepted for).
     const near = new Set(await Promise.all([-30_000, 0, 30_000].map((d) => codeAt(secret, new Date(clock.now().getTime() + d)))));
-    const wrong = Array.from({ length: 40 }, (_, i) => String(300000 + i)).filter((c) => !near.has(c)).slice(0, 30);
+    const wrong = Array.from({ length: 40 }, (_, i) => String(300000 + i))
+      .filter((c) => !near.has(c))
+      .slice(0, 30);
     const answers = await Promise.all(wrong.map((code) => post(cookie, '/api/auth/two-factor/verify', { code })));
     const checked = answers.filter((r) => r.statusCode !== 429);
     expect(checked.length).toBeGreaterThan(0);
     expect(checked.length).toBeLessThanOrEqual(5);
     for (const r of checked) expect(r.statusCode).toBe(400);
-    const failures = (await auditEntries(t.db, 'users')).filter((e) => e.record_id === String(u.id) && (e.new_values as { reason?: string }).reason === 'wrong second factor');
+    const failures = (await auditEntries(t.db, 'users')).filter(
+      (e) => e.record_id === String(u.id) && (e.new_values as { reason?: string }).reason === 'wrong second factor',
+    );
     expect(failures.length).toBeLessThanOrEqual(5);
     // The limit is reached: the right code is refused too, until the window ends.
     const right = await post(cookie, '/api/auth/two-factor/verify', { code: await codeAt(secret) });
@@ -171,7 +179,10 @@ describe('two-factor authentication', () => {
     expect((await t.app.inject({ url: '/api/auth/user', headers: { cookie } })).statusCode).toBe(401);
     const again = await signIn(u);
     expect((await me(again)).pendingStep).toBe('totp_enrol');
-    expect((await auditEntries(t.db, 'users')).filter((e) => e.action === 'Update').at(-1)).toMatchObject({ record_id: String(u.id), new_values: { twoFactor: 'reset' } });
+    expect((await auditEntries(t.db, 'users')).filter((e) => e.action === 'Update').at(-1)).toMatchObject({
+      record_id: String(u.id),
+      new_values: { twoFactor: 'reset' },
+    });
     expect((await post(superAdmin, '/api/users/999999/two-factor/reset')).statusCode).toBe(404);
     expect((await post(superAdmin, '/api/users/abc/two-factor/reset')).statusCode).toBe(400);
   });
@@ -227,7 +238,9 @@ describe('password rules', () => {
     await setSecurity({ requirePasswordChange: false, twoFactorAuthentication: false });
     const u = await newUser();
     const cookie = await signIn(u);
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => post(cookie, '/api/auth/password', { currentPassword: `not it ${i}`, newPassword: 'a much better passphrase' })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => post(cookie, '/api/auth/password', { currentPassword: `not it ${i}`, newPassword: 'a much better passphrase' })),
+    );
     const checked = answers.filter((r) => r.statusCode !== 429);
     expect(checked.length).toBeGreaterThan(0);
     expect(checked.length).toBeLessThanOrEqual(5);

@@ -1,11 +1,4 @@
-import {
-  CURRENT_PASSWORD_WRONG,
-  PASSWORD_SAME,
-  TOTP_ALREADY_ENROLLED,
-  TOTP_CODE_USED,
-  TOTP_CODE_WRONG,
-  type LoginPendingStep,
-} from '../../../common/auth.ts';
+import { CURRENT_PASSWORD_WRONG, PASSWORD_SAME, TOTP_ALREADY_ENROLLED, TOTP_CODE_USED, TOTP_CODE_WRONG, type LoginPendingStep } from '../../../common/auth.ts';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
@@ -51,7 +44,9 @@ async function withReservedAttempt<T>(db: Db, key: string, now: Date, check: (wr
   if (taken.hits > WRONG_CODE_LIMIT) {
     // Not given back: the window ends at a fixed time whatever its count, and a refusal checks nothing.
     const retryAfterSeconds = Math.max(1, Math.ceil((taken.resetAt.getTime() - now.getTime()) / 1000));
-    throw new AppError(429, 'RATE_LIMITED', `Too many wrong codes. Please wait ${Math.ceil(retryAfterSeconds / 60)} minutes and try again.`, { retryAfterSeconds });
+    throw new AppError(429, 'RATE_LIMITED', `Too many wrong codes. Please wait ${Math.ceil(retryAfterSeconds / 60)} minutes and try again.`, {
+      retryAfterSeconds,
+    });
   }
   let wrong = false;
   try {
@@ -102,7 +97,16 @@ export async function changeOwnPassword(
         ? stepOwed(security, { mustChangePassword: false, passwordChangedAt: now, totpEnrolledAt: user.totpEnrolledAt }, now, ['password_change'])
         : who.pendingStep;
     await setSessionPendingStep(tx, who.sessionId, next);
-    await recordAudit(tx, { userId: who.userId, action: 'Update', tableName: 'users', recordId: who.userId, ipAddress: meta.ip, newValues: { passwordChanged: true }, always: true, at: now });
+    await recordAudit(tx, {
+      userId: who.userId,
+      action: 'Update',
+      tableName: 'users',
+      recordId: who.userId,
+      ipAddress: meta.ip,
+      newValues: { passwordChanged: true },
+      always: true,
+      at: now,
+    });
     return { pendingStep: next };
   });
 }
@@ -124,12 +128,20 @@ async function acceptTimeStep(db: Db, userId: number, timeStep: number, now: Dat
 }
 
 /** Confirm the authenticator with its first code; answers the ten recovery codes, shown this once. */
-export async function confirmTotpEnrolment(db: Db, cipher: FieldCipher, who: SignedIn, code: string, meta: Meta, clock: Clock): Promise<{ recoveryCodes: string[] }> {
+export async function confirmTotpEnrolment(
+  db: Db,
+  cipher: FieldCipher,
+  who: SignedIn,
+  code: string,
+  meta: Meta,
+  clock: Clock,
+): Promise<{ recoveryCodes: string[] }> {
   const now = clock.now();
   const user = await withReservedAttempt(db, `totp-fail:u${who.userId}`, now, async (wrongGuess) => {
     const found = await account(db, who.userId);
     if (found.totpEnrolledAt) throw conflict(TOTP_ALREADY_ENROLLED);
-    if (!found.totpSecretEncrypted) throw badRequest('Start setting up two-factor authentication first', [{ field: 'code', message: 'Start the set-up first' }]);
+    if (!found.totpSecretEncrypted)
+      throw badRequest('Start setting up two-factor authentication first', [{ field: 'code', message: 'Start the set-up first' }]);
     const timeStep = await totpTimeStep(cipher.for('totp').decrypt(found.totpSecretEncrypted), code, now);
     if (timeStep == null) {
       wrongGuess();
@@ -143,7 +155,16 @@ export async function confirmTotpEnrolment(db: Db, cipher: FieldCipher, who: Sig
     await updateTotp(tx, who.userId, { totpSecretEncrypted: user.totpSecretEncrypted, totpEnrolledAt: now }, now);
     await replaceRecoveryCodes(tx, who.userId, recoveryCodes.map(hashRecoveryCode), now);
     if (who.pendingStep === 'totp_enrol') await setSessionPendingStep(tx, who.sessionId, null);
-    await recordAudit(tx, { userId: who.userId, action: 'Update', tableName: 'users', recordId: who.userId, ipAddress: meta.ip, newValues: { twoFactor: 'enrolled' }, always: true, at: now });
+    await recordAudit(tx, {
+      userId: who.userId,
+      action: 'Update',
+      tableName: 'users',
+      recordId: who.userId,
+      ipAddress: meta.ip,
+      newValues: { twoFactor: 'enrolled' },
+      always: true,
+      at: now,
+    });
   });
   return { recoveryCodes };
 }
@@ -161,7 +182,16 @@ export async function verifySecondFactor(db: Db, cipher: FieldCipher, who: Signe
     }
     if (looksLikeRecoveryCode(code) && (await spendRecoveryCode(db, who.userId, hashRecoveryCode(code), now))) return 'recovery code' as const;
     wrongGuess();
-    await recordAudit(db, { userId: who.userId, action: 'Login', tableName: 'users', recordId: who.userId, ipAddress: meta.ip, newValues: { outcome: 'failed', reason: 'wrong second factor' }, always: true, at: now });
+    await recordAudit(db, {
+      userId: who.userId,
+      action: 'Login',
+      tableName: 'users',
+      recordId: who.userId,
+      ipAddress: meta.ip,
+      newValues: { outcome: 'failed', reason: 'wrong second factor' },
+      always: true,
+      at: now,
+    });
     throw badRequest(TOTP_CODE_WRONG, [{ field: 'code', message: TOTP_CODE_WRONG }]);
   });
   const left = method === 'recovery code' ? await countUnusedRecoveryCodes(db, who.userId) : undefined;

@@ -25,7 +25,12 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-const runs = async () => (await t.db.execute<{ trigger: string; status: string; scheduled_for: string | null }>(sql`select trigger, status, scheduled_for from backup_runs order by id`)).rows;
+const runs = async () =>
+  (
+    await t.db.execute<{ trigger: string; status: string; scheduled_for: string | null }>(
+      sql`select trigger, status, scheduled_for from backup_runs order by id`,
+    )
+  ).rows;
 
 describe('the nightly backup', () => {
   it('waits for the school-local time of day, then runs once that day across instances', async () => {
@@ -111,10 +116,20 @@ describe('Back up now and the System tab', () => {
 
   it('saves the backup time and count with the system settings, refusing a bad time by name', async () => {
     const admin = await t.signedIn('super_admin');
-    const bad = await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: admin.cookie }, payload: { system: { backupTimeOfDay: '25:00' } } });
+    const bad = await t.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: { cookie: admin.cookie },
+      payload: { system: { backupTimeOfDay: '25:00' } },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors[0].field).toBe('system.backupTimeOfDay');
-    const ok = await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: admin.cookie }, payload: { system: { backupTimeOfDay: '23:30', backupsToKeep: 30 } } });
+    const ok = await t.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: { cookie: admin.cookie },
+      payload: { system: { backupTimeOfDay: '23:30', backupsToKeep: 30 } },
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().system).toMatchObject({ backupTimeOfDay: '23:30', backupsToKeep: 30 });
   });

@@ -6,7 +6,10 @@ export type BackupRun = typeof backupRuns.$inferSelect;
 type Trigger = (typeof backupRuns.$inferInsert)['trigger'];
 
 export async function insertRun(db: DbOrTx, run: { trigger: Trigger; host: string; requestedBy: number | null; startedAt: Date }): Promise<number> {
-  const [row] = await db.insert(backupRuns).values({ ...run, status: 'running' }).returning({ id: backupRuns.id });
+  const [row] = await db
+    .insert(backupRuns)
+    .values({ ...run, status: 'running' })
+    .returning({ id: backupRuns.id });
   return row!.id;
 }
 
@@ -20,7 +23,11 @@ export async function claimScheduledRun(db: DbOrTx, day: string, host: string, s
   return row?.id ?? null;
 }
 
-export async function finishRun(db: DbOrTx, id: number, done: { status: 'completed' | 'failed'; filePath: string | null; bytes: number | null; error: string | null; finishedAt: Date }): Promise<void> {
+export async function finishRun(
+  db: DbOrTx,
+  id: number,
+  done: { status: 'completed' | 'failed'; filePath: string | null; bytes: number | null; error: string | null; finishedAt: Date },
+): Promise<void> {
   await db.update(backupRuns).set(done).where(eq(backupRuns.id, id));
 }
 

@@ -16,7 +16,15 @@ import { claimScheduledRun, finishRun, insertRun, lastCompletedRun, recentRuns, 
  * host is part of "where". The nightly run happens once a school day across all instances.
  */
 export type BackupDeps = { db: Db; config: Config; clock: Clock };
-export type BackupSummary = { id: number; status: 'completed' | 'failed'; at: string; sizeBytes: number | null; host: string; path: string | null; error: string | null };
+export type BackupSummary = {
+  id: number;
+  status: 'completed' | 'failed';
+  at: string;
+  sizeBytes: number | null;
+  host: string;
+  path: string | null;
+  error: string | null;
+};
 
 const FILE_PATTERN = /^muster-\d{4}-\d{2}-\d{2}T[\d-]+Z\.backup\.gz$/;
 export const backupDirectory = (config: Config) => path.join(config.dataDir, 'backups');

@@ -11,7 +11,8 @@ beforeAll(async () => {
   admin = (await t.signedIn('super_admin')).cookie;
   support = (await t.signedIn('support_staff')).cookie;
   instructor = (await t.signedIn('instructor')).cookie;
-  const program = async (name: string) => (await t.db.execute<{ id: number }>(sql`insert into programs (program_name) values (${name}) returning id`)).rows[0]!.id;
+  const program = async (name: string) =>
+    (await t.db.execute<{ id: number }>(sql`insert into programs (program_name) values (${name}) returning id`)).rows[0]!.id;
   nursing = await program('Practical Nursing');
   barbering = await program('Barbering');
 });
@@ -32,7 +33,15 @@ describe('school calendar closures', () => {
   it('creates closures (201, audited), school-wide or for one program', async () => {
     const res = await post(admin, { startDate: '2026-11-26', endDate: '2026-11-27', name: '  Thanksgiving  ', programId: null });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toEqual({ id: expect.any(Number), startDate: '2026-11-26', endDate: '2026-11-27', name: 'Thanksgiving', programId: null, programName: null, createdAt: expect.any(String) });
+    expect(res.json()).toEqual({
+      id: expect.any(Number),
+      startDate: '2026-11-26',
+      endDate: '2026-11-27',
+      name: 'Thanksgiving',
+      programId: null,
+      programName: null,
+      createdAt: expect.any(String),
+    });
     ids.thanksgiving = res.json().id;
     expect((await auditEntries(t.db, 'calendar_closures')).at(-1)).toMatchObject({
       action: 'Create',

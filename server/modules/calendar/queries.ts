@@ -36,8 +36,12 @@ export async function selectClosures(db: DbOrTx, filter: { from?: string; to?: s
 }
 
 /** The date ranges of the closures overlapping [from, to] that close a program (null: school-wide ones only). */
-export async function selectClosureRanges(db: DbOrTx, filter: { from: string; to: string; programId: number | null }): Promise<{ startDate: string; endDate: string }[]> {
-  const applies = filter.programId == null ? isNull(calendarClosures.programId) : or(isNull(calendarClosures.programId), eq(calendarClosures.programId, filter.programId));
+export async function selectClosureRanges(
+  db: DbOrTx,
+  filter: { from: string; to: string; programId: number | null },
+): Promise<{ startDate: string; endDate: string }[]> {
+  const applies =
+    filter.programId == null ? isNull(calendarClosures.programId) : or(isNull(calendarClosures.programId), eq(calendarClosures.programId, filter.programId));
   return db
     .select({ startDate: calendarClosures.startDate, endDate: calendarClosures.endDate })
     .from(calendarClosures)

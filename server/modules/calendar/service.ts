@@ -47,6 +47,13 @@ export async function deleteClosure(db: Db, id: number, ctx: Ctx): Promise<void>
     if (!before) throw notFound('Closure');
     await deleteClosureRow(tx, id);
     const { startDate, endDate, name, programId, programName } = before;
-    await recordAudit(tx, { userId: ctx.actorId, action: 'Delete', tableName: 'calendar_closures', recordId: id, ipAddress: ctx.ip, oldValues: { startDate, endDate, name, programId, programName } });
+    await recordAudit(tx, {
+      userId: ctx.actorId,
+      action: 'Delete',
+      tableName: 'calendar_closures',
+      recordId: id,
+      ipAddress: ctx.ip,
+      oldValues: { startDate, endDate, name, programId, programName },
+    });
   });
 }

@@ -26,7 +26,10 @@ let programP: number;
 let fridaySchedule: number;
 
 async function addStudent(key: string, programId: number, enrollmentDate = '2026-03-02') {
-  const [{ id }] = (await t.db.insert(students).values({ firstName: key, lastName: `Student${key}`, sisStudentId: `SIS-${key}`, programId, enrollmentDate }).returning({ id: students.id })) as [{ id: number }];
+  const [{ id }] = (await t.db
+    .insert(students)
+    .values({ firstName: key, lastName: `Student${key}`, sisStudentId: `SIS-${key}`, programId, enrollmentDate })
+    .returning({ id: students.id })) as [{ id: number }];
   ids[key] = id;
   return id;
 }
@@ -53,17 +56,38 @@ beforeAll(async () => {
   const [{ id: programQ }] = (await t.db.insert(programs).values({ programName: 'Barbering' }).returning({ id: programs.id })) as [{ id: number }];
   for (const programId of [programP, programQ]) await t.db.insert(programPolicies).values({ programId, programHours: '600', programWeeks: '30' });
   await t.db.insert(calendarClosures).values({ startDate: '2026-05-11', endDate: '2026-05-17', name: 'Barbering expo week', programId: programQ });
-  const [{ id: courseId }] = (await t.db.insert(courses).values({ courseCode: 'PN-100', courseName: 'Nursing I', programId: programP, clockHours: '150' }).returning({ id: courses.id })) as [{ id: number }];
+  const [{ id: courseId }] = (await t.db
+    .insert(courses)
+    .values({ courseCode: 'PN-100', courseName: 'Nursing I', programId: programP, clockHours: '150' })
+    .returning({ id: courses.id })) as [{ id: number }];
   const scheduleIds: number[] = [];
   for (const dayOfWeek of [1, 2, 3, 4, 5]) {
     const [{ id }] = (await t.db
       .insert(schedules)
-      .values({ courseId, instructorId: instructor.userId, cohortNumber: 1, termNumber: 1, dayOfWeek, startTime: '08:00', endTime: '14:00', courseStartDate: '2026-03-02', courseEndDate: '2026-08-28' })
+      .values({
+        courseId,
+        instructorId: instructor.userId,
+        cohortNumber: 1,
+        termNumber: 1,
+        dayOfWeek,
+        startTime: '08:00',
+        endTime: '14:00',
+        courseStartDate: '2026-03-02',
+        courseEndDate: '2026-08-28',
+      })
       .returning({ id: schedules.id })) as [{ id: number }];
     scheduleIds.push(id);
   }
   fridaySchedule = scheduleIds[4]!;
-  for (const [key, program, enrolled] of [['S1', programP], ['S2', programQ], ['S3', programP], ['S4', programP], ['S5', programP, '2026-05-11'], ['S6', programP], ['S7', programP]] as const) {
+  for (const [key, program, enrolled] of [
+    ['S1', programP],
+    ['S2', programQ],
+    ['S3', programP],
+    ['S4', programP],
+    ['S5', programP, '2026-05-11'],
+    ['S6', programP],
+    ['S7', programP],
+  ] as const) {
     const id = await addStudent(key, program, enrolled);
     await t.db.insert(scheduleRosters).values(scheduleIds.map((scheduleId) => ({ scheduleId, studentId: id })));
   }
@@ -76,7 +100,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const post = (url: string, payload: unknown, cookie = admin) => t.app.inject({ method: 'POST', url, headers: { cookie }, payload: payload as Record<string, unknown> });
+const post = (url: string, payload: unknown, cookie = admin) =>
+  t.app.inject({ method: 'POST', url, headers: { cookie }, payload: payload as Record<string, unknown> });
 const get = (url: string, cookie = admin) => t.app.inject({ url, headers: { cookie } });
 
 describe('leaves of absence', () => {
@@ -89,7 +114,12 @@ describe('leaves of absence', () => {
     const [row] = await t.db.select({ status: students.status }).from(students).where(eq(students.id, ids.S3!));
     expect(row!.status).toBe('loa');
     // S4 came back early... on paper: the leave is ended on 7 May (PUT), and the status is given back.
-    const ended = await t.app.inject({ method: 'PUT', url: `/api/students/${ids.S4}/leaves/${s4.json().id}`, headers: { cookie: admin }, payload: { endDate: '2026-05-07' } });
+    const ended = await t.app.inject({
+      method: 'PUT',
+      url: `/api/students/${ids.S4}/leaves/${s4.json().id}`,
+      headers: { cookie: admin },
+      payload: { endDate: '2026-05-07' },
+    });
     expect(ended.statusCode).toBe(200);
     expect(ended.json()).toMatchObject({ endDate: '2026-05-07', days: 32 });
     const [s4row] = await t.db.select({ status: students.status }).from(students).where(eq(students.id, ids.S4!));
@@ -110,10 +140,16 @@ describe('leaves of absence', () => {
   });
 
   it('refuses overlapping leaves, bad dates, and non-administrators', async () => {
-    expect((await post(`/api/students/${ids.S3}/leaves`, { startDate: '2026-06-01', endDate: '2026-06-05', reason: 'x' })).json().errors[0].field).toBe('startDate');
-    expect((await post(`/api/students/${ids.S6}/leaves`, { startDate: '2026-06-05', endDate: '2026-06-01', reason: 'x' })).json().errors[0].field).toBe('endDate');
+    expect((await post(`/api/students/${ids.S3}/leaves`, { startDate: '2026-06-01', endDate: '2026-06-05', reason: 'x' })).json().errors[0].field).toBe(
+      'startDate',
+    );
+    expect((await post(`/api/students/${ids.S6}/leaves`, { startDate: '2026-06-05', endDate: '2026-06-01', reason: 'x' })).json().errors[0].field).toBe(
+      'endDate',
+    );
     expect((await post(`/api/students/${ids.S6}/leaves`, { startDate: '2026-06-01', endDate: '2026-06-05', reason: 'x' }, support)).statusCode).toBe(403);
-    expect((await post(`/api/students/${ids.S6}/leaves`, { startDate: '2026-06-01', endDate: '2026-06-05', reason: 'x' }, instructor.cookie)).statusCode).toBe(403);
+    expect((await post(`/api/students/${ids.S6}/leaves`, { startDate: '2026-06-01', endDate: '2026-06-05', reason: 'x' }, instructor.cookie)).statusCode).toBe(
+      403,
+    );
   });
 
   it('takes leave days out of the scheduled days and pushes the expected end out', async () => {
@@ -173,7 +209,13 @@ describe('withdrawal', () => {
   });
 
   it('refuses attendance after the withdrawal: 409 for staff, the usual no-match for a scan', async () => {
-    const late = await post('/api/attendance', { scheduleId: fridaySchedule, studentId: ids.S1, sessionDate: '2026-05-22', status: 'present', overrideReason: 'Came in' });
+    const late = await post('/api/attendance', {
+      scheduleId: fridaySchedule,
+      studentId: ids.S1,
+      sessionDate: '2026-05-22',
+      status: 'present',
+      overrideReason: 'Came in',
+    });
     expect(late.statusCode).toBe(409);
     const before = { scheduleId: fridaySchedule, studentId: ids.S1, sessionDate: '2026-03-20', status: 'present', overrideReason: 'Found the paper sheet' };
     expect((await post('/api/attendance', before, instructor.cookie)).statusCode).toBe(403);
@@ -182,7 +224,9 @@ describe('withdrawal', () => {
     const started = await post('/api/qr-sessions', { scheduleId: fridaySchedule }, instructor.cookie);
     expect(started.statusCode).toBe(201);
     const sessionId = started.json().sessionId as string;
-    const [{ secret }] = (await t.db.select({ secret: qrSessions.tokenSecret }).from(qrSessions).where(eq(qrSessions.sessionId, sessionId))) as [{ secret: Buffer }];
+    const [{ secret }] = (await t.db.select({ secret: qrSessions.tokenSecret }).from(qrSessions).where(eq(qrSessions.sessionId, sessionId))) as [
+      { secret: Buffer },
+    ];
     const opened = await t.app.inject({ url: `/api/qr-sessions/public/${sessionId}?t=${tokenAt(secret, sessionId, clock.now()).token}` });
     const device = opened.cookies.find((c) => c.name === 'muster_device')?.value;
     const scan = (first: string, sis: string) =>
@@ -204,7 +248,9 @@ describe('withdrawal', () => {
     expect((await t.app.inject({ method: 'DELETE', url, headers: { cookie: admin }, payload: { reason: 'Wrong student' } })).statusCode).toBe(204);
     const [row] = await t.db.select({ status: students.status }).from(students).where(eq(students.id, ids.S1!));
     expect(row!.status).toBe('enrolled');
-    const { rows } = await t.db.execute<{ new_values: { reason: string } }>(sql`select new_values from audit_logs where table_name = 'student_withdrawals' and action = 'Delete'`);
+    const { rows } = await t.db.execute<{ new_values: { reason: string } }>(
+      sql`select new_values from audit_logs where table_name = 'student_withdrawals' and action = 'Delete'`,
+    );
     expect(rows[0]!.new_values.reason).toBe('Wrong student');
   });
 });
@@ -213,7 +259,10 @@ describe('reports', () => {
   it("gives the monthly hours with cumulative hours equal to the ledger's", async () => {
     const res = await get(`/api/reports/monthly-hours?month=2026-04&programId=${programP}`);
     expect(res.statusCode).toBe(200);
-    const lines = res.body.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    const lines = res.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
     expect(lines[0]).toBe(
       'sisStudentId,firstName,lastName,programName,month,scheduledHours,attendedHours,makeUpHours,creditedHours,cumulativeCreditedHours,attendancePercent,status,lastDateOfAttendance,excusedCreditedHours,' +
         'rawHours,roundedHours,deductedHours,cappedHours,pendingExceptionHours,autoCheckOutHours',
@@ -222,7 +271,9 @@ describe('reports', () => {
     const ledger = (await get(`/api/students/${ids.S6}/hours?asOf=2026-04-30`)).json();
     // April 2026 has 22 class days × 6 h = 132 h, all attended.
     // Paper-sheet records: no punch to round, deduct or cap (the time-clock columns, last).
-    expect(s6).toBe(`SIS-S6,S6,StudentS6,Practical Nursing,2026-04,132,132,0,132,${ledger.totals.creditedMinutes / 60},100,enrolled,2026-04-30,0,132,132,0,0,0,0`);
+    expect(s6).toBe(
+      `SIS-S6,S6,StudentS6,Practical Nursing,2026-04,132,132,0,132,${ledger.totals.creditedMinutes / 60},100,enrolled,2026-04-30,0,132,132,0,0,0,0`,
+    );
     expect(ledger.totals.creditedMinutes / 60).toBe(264); // March 22 class days + April 22 = 44 × 6 h
     expect((await get('/api/reports/monthly-hours?month=2026-13')).statusCode).toBe(400);
     const pdf = await get(`/api/reports/monthly-hours?month=2026-04&programId=${programP}&format=pdf`);
@@ -249,7 +300,10 @@ describe('reports', () => {
     expect(res.statusCode).toBe(200);
     const s6 = res.body.split(/\r?\n/).filter((l) => l.startsWith('SIS-S6'));
     // 300 h = 50 class days: 22 in March, 22 in April, then 1 and 4–8 May: reached on 8 May, at 100 %.
-    expect(s6).toEqual(['SIS-S6,S6,StudentS6,Practical Nursing,2026-05-22,300,met,2026-05-08,100', 'SIS-S6,S6,StudentS6,Practical Nursing,2026-05-22,600,pending,,']);
+    expect(s6).toEqual([
+      'SIS-S6,S6,StudentS6,Practical Nursing,2026-05-22,300,met,2026-05-08,100',
+      'SIS-S6,S6,StudentS6,Practical Nursing,2026-05-22,600,pending,,',
+    ]);
   });
 
   it('counts the compliance overview for the dashboard card', async () => {
@@ -258,14 +312,26 @@ describe('reports', () => {
   });
 });
 
-
 describe('the attendance edit lock', () => {
   it('closes records older than the program’s attendanceEditLockDays to all but super_admin', async () => {
-    const policy = await t.app.inject({ method: 'PUT', url: `/api/programs/${programP}/policy`, headers: { cookie: admin }, payload: { programHours: 600, programWeeks: 30, attendanceEditLockDays: 30 } });
+    const policy = await t.app.inject({
+      method: 'PUT',
+      url: `/api/programs/${programP}/policy`,
+      headers: { cookie: admin },
+      payload: { programHours: 600, programWeeks: 30, attendanceEditLockDays: 30 },
+    });
     expect(policy.statusCode).toBe(200);
     expect(policy.json().attendanceEditLockDays).toBe(30);
-    const { rows } = await t.db.execute<{ id: number; session_date: string }>(sql`select id, session_date::text from attendance_records where student_id = ${ids.S6} and session_date in ('2026-03-02', '2026-05-21') order by session_date`);
-    const change = (id: number, cookie: string) => t.app.inject({ method: 'PUT', url: `/api/attendance/${id}`, headers: { cookie }, payload: { status: 'late', overrideReason: 'Arrived 09:10 per the sign-in sheet' } });
+    const { rows } = await t.db.execute<{ id: number; session_date: string }>(
+      sql`select id, session_date::text from attendance_records where student_id = ${ids.S6} and session_date in ('2026-03-02', '2026-05-21') order by session_date`,
+    );
+    const change = (id: number, cookie: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/attendance/${id}`,
+        headers: { cookie },
+        payload: { status: 'late', overrideReason: 'Arrived 09:10 per the sign-in sheet' },
+      });
     const old = await change(rows[0]!.id, admin);
     expect(old.statusCode).toBe(403);
     expect(old.json().message).toContain('older than 30 days is locked');

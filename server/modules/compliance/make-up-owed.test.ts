@@ -22,19 +22,37 @@ beforeAll(async () => {
   admin = (await t.signedIn('super_admin')).cookie;
   await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: admin }, payload: { attendance: { timeZone: 'America/Chicago' } } });
   const instructor = await t.signedIn('instructor');
-  [{ id: programId }] = (await t.db.insert(programs).values({ programName: 'Esthetics', durationHours: '600' }).returning({ id: programs.id })) as [{ id: number }];
+  [{ id: programId }] = (await t.db.insert(programs).values({ programName: 'Esthetics', durationHours: '600' }).returning({ id: programs.id })) as [
+    { id: number },
+  ];
   await t.db.insert(programPolicies).values({ programId, programWeeks: '30' });
-  const [{ id: courseId }] = (await t.db.insert(courses).values({ courseCode: 'EST-1', courseName: 'Esthetics I', programId, clockHours: '600' }).returning({ id: courses.id })) as [{ id: number }];
+  const [{ id: courseId }] = (await t.db
+    .insert(courses)
+    .values({ courseCode: 'EST-1', courseName: 'Esthetics I', programId, clockHours: '600' })
+    .returning({ id: courses.id })) as [{ id: number }];
   const scheduleIds: number[] = [];
   for (const dayOfWeek of [1, 2, 3, 4, 5]) {
     const [{ id }] = (await t.db
       .insert(schedules)
-      .values({ courseId, instructorId: instructor.userId, cohortNumber: 1, termNumber: 1, dayOfWeek, startTime: '08:00', endTime: '14:00', courseStartDate: '2026-05-04', courseEndDate: '2026-12-18' })
+      .values({
+        courseId,
+        instructorId: instructor.userId,
+        cohortNumber: 1,
+        termNumber: 1,
+        dayOfWeek,
+        startTime: '08:00',
+        endTime: '14:00',
+        courseStartDate: '2026-05-04',
+        courseEndDate: '2026-12-18',
+      })
       .returning({ id: schedules.id })) as [{ id: number }];
     scheduleIds.push(id);
   }
   for (const key of ['lia', 'max'] as const) {
-    const [{ id }] = (await t.db.insert(students).values({ firstName: key, lastName: 'Owed', sisStudentId: `MU-${key}`, programId, enrollmentDate: '2026-05-04' }).returning({ id: students.id })) as [{ id: number }];
+    const [{ id }] = (await t.db
+      .insert(students)
+      .values({ firstName: key, lastName: 'Owed', sisStudentId: `MU-${key}`, programId, enrollmentDate: '2026-05-04' })
+      .returning({ id: students.id })) as [{ id: number }];
     ids[key] = id;
     await t.db.insert(scheduleRosters).values(scheduleIds.map((scheduleId) => ({ scheduleId, studentId: id })));
   }
@@ -52,22 +70,40 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const owed = async () => (await t.app.inject({ url: '/api/compliance/overview', headers: { cookie: admin } })).json().makeUpOwed as { studentId: number; owedMinutes: number; oldestMissedOn: string; dueBy: string }[];
+const owed = async () =>
+  (await t.app.inject({ url: '/api/compliance/overview', headers: { cookie: admin } })).json().makeUpOwed as {
+    studentId: number;
+    owedMinutes: number;
+    oldestMissedOn: string;
+    dueBy: string;
+  }[];
 
 describe('make-up owed (issue 28 item 10)', () => {
   it('lists only students owing at least the threshold, with the date the oldest missed time was due', async () => {
-    expect(await owed()).toEqual([expect.objectContaining({ studentId: ids.max, owedMinutes: 360, oldestMissedOn: '2026-05-04', makeUpDeadlineDays: 14, dueBy: '2026-05-18' })]);
+    expect(await owed()).toEqual([
+      expect.objectContaining({ studentId: ids.max, owedMinutes: 360, oldestMissedOn: '2026-05-04', makeUpDeadlineDays: 14, dueBy: '2026-05-18' }),
+    ]);
   });
 
   it("follows the program's threshold", async () => {
     const policy = (await t.app.inject({ url: `/api/programs/${programId}/policy`, headers: { cookie: admin } })).json();
-    const res = await t.app.inject({ method: 'PUT', url: `/api/programs/${programId}/policy`, headers: { cookie: admin }, payload: { programWeeks: policy.programWeeks, makeUpThresholdMinutes: 10 } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/programs/${programId}/policy`,
+      headers: { cookie: admin },
+      payload: { programWeeks: policy.programWeeks, makeUpThresholdMinutes: 10 },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect((await owed()).map((r) => [r.studentId, r.owedMinutes])).toEqual([
       [ids.lia, 25],
       [ids.max, 360],
     ]);
-    const bad = await t.app.inject({ method: 'PUT', url: `/api/programs/${programId}/policy`, headers: { cookie: admin }, payload: { makeUpThresholdMinutes: 601 } });
+    const bad = await t.app.inject({
+      method: 'PUT',
+      url: `/api/programs/${programId}/policy`,
+      headers: { cookie: admin },
+      payload: { makeUpThresholdMinutes: 601 },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors[0].field).toBe('makeUpThresholdMinutes');
   });

@@ -22,12 +22,19 @@ export async function* monthlyHoursRows(db: DbOrTx, q: { month: string; programI
   const { today, timeZone } = await schoolToday(db, clock);
   const { from, to } = monthRange(q.month);
   const asOf = to < today ? to : today;
-  for await (const { student, ledger } of enrolledLedgers(db, { programId: q.programId, asOf, timeZone, now: clock.now(), statuses: ['enrolled', 'active', 'loa', 'withdrawn', 'graduated', 'suspended', 'inactive'] })) {
+  for await (const { student, ledger } of enrolledLedgers(db, {
+    programId: q.programId,
+    asOf,
+    timeZone,
+    now: clock.now(),
+    statuses: ['enrolled', 'active', 'loa', 'withdrawn', 'graduated', 'suspended', 'inactive'],
+  })) {
     if (!ledger.startDate || ledger.startDate > to) continue;
     if (ledger.withdrawalDate && ledger.withdrawalDate < from) continue;
     const inMonth = ledger.days.filter((d) => d.date >= from && d.date <= to);
     const sum = (k: 'scheduledMinutes' | 'attendedMinutes' | 'makeUpMinutes' | 'creditedMinutes') => inMonth.reduce((n, d) => n + d[k], 0);
-    if (student.status !== 'enrolled' && student.status !== 'active' && student.status !== 'loa' && sum('scheduledMinutes') + sum('creditedMinutes') === 0) continue;
+    if (student.status !== 'enrolled' && student.status !== 'active' && student.status !== 'loa' && sum('scheduledMinutes') + sum('creditedMinutes') === 0)
+      continue;
     yield {
       sisStudentId: student.sisStudentId,
       firstName: student.firstName,

@@ -33,7 +33,14 @@ const student = (i: number, o: Partial<MonthlyHoursRow> = {}): MonthlyHoursRow =
   autoCheckOutHours: 0,
   ...o,
 });
-const report = (o: Partial<MonthlyReport> = {}): MonthlyReport => ({ schoolName: 'Lakeside Career College', month: '2026-04', programName: null, generatedAt: '2026-05-01 09:00 (America/Chicago)', rows: [student(1)], ...o });
+const report = (o: Partial<MonthlyReport> = {}): MonthlyReport => ({
+  schoolName: 'Lakeside Career College',
+  month: '2026-04',
+  programName: null,
+  generatedAt: '2026-05-01 09:00 (America/Chicago)',
+  rows: [student(1)],
+  ...o,
+});
 
 /** Every run of text starts and ends inside the page's margins. */
 function expectInsideMargins(page: PdfPage) {
@@ -45,16 +52,30 @@ function expectInsideMargins(page: PdfPage) {
 
 describe('the monthly report PDF', () => {
   it('has an Excused column, so Attended + Excused + Make-up = Credited on each line and in the totals', async () => {
-    const pdf = readPdf(await renderMonthlyReport(report({ rows: [student(1), student(2, { attendedHours: 100, excusedCreditedHours: 0, makeUpHours: 0, creditedHours: 100 })] })));
+    const pdf = readPdf(
+      await renderMonthlyReport(
+        report({ rows: [student(1), student(2, { attendedHours: 100, excusedCreditedHours: 0, makeUpHours: 0, creditedHours: 100 })] }),
+      ),
+    );
     const lines = pdf.pages[0]!.lines;
-    expect(lines).toContain('SIS id | Last name | First name | Program | Scheduled | Attended | Excused | Make-up | Credited | Cumulative | Att. % | Status | LDA');
+    expect(lines).toContain(
+      'SIS id | Last name | First name | Program | Scheduled | Attended | Excused | Make-up | Credited | Cumulative | Att. % | Status | LDA',
+    );
     expect(lines).toContain('PN-2026-1001 | Díaz | Ana | Practical Nursing | 132 | 120.25 | 6 | 4 | 130.25 | 1234.75 | 98.7 | enrolled | 2026-04-30');
     expect(lines).toContain('2 students | Totals | 264 | 220.25 | 6 | 4 | 230.25 | 2469.5');
     expect(lines.join('\n')).toContain('Credited = Attended + Excused + Make-up');
   });
 
   it('has a table of the time-clock lines, so Attended = Rounded − Deducted − Capped on each line and in the totals', async () => {
-    const capped = student(2, { rawHours: 130, roundedHours: 130, deductedHours: 0, cappedHours: 10, attendedHours: 120, pendingExceptionHours: 3.5, autoCheckOutHours: 0.5 });
+    const capped = student(2, {
+      rawHours: 130,
+      roundedHours: 130,
+      deductedHours: 0,
+      cappedHours: 10,
+      attendedHours: 120,
+      pendingExceptionHours: 3.5,
+      autoCheckOutHours: 0.5,
+    });
     const pdf = readPdf(await renderMonthlyReport(report({ rows: [student(1), capped] })));
     const lines = pdf.pages.flatMap((p) => p.lines);
     const at = lines.indexOf(TIME_CLOCK_TABLE_TITLE);
@@ -73,8 +94,20 @@ describe('the monthly report PDF', () => {
   it('keeps every column, the title and the signature lines inside the page, whatever the names', async () => {
     const long = 'The Riverside Regional Career, Technical and Adult Education College of Cosmetology, Nursing and Health Sciences';
     const rows = [
-      student(1, { firstName: 'Maximiliana Josefina Guadalupe', lastName: 'Hernández-Villalobos de la Cruz y Santamaría', programName: 'Practical Nursing (Evening, Extended Clinical Track with Pharmacology)' }),
-      student(2, { scheduledHours: 1234.5, attendedHours: 1100.25, excusedCreditedHours: 100.25, makeUpHours: 12, creditedHours: 1212.5, cumulativeCreditedHours: 12345.75, status: 'withdrawn' }),
+      student(1, {
+        firstName: 'Maximiliana Josefina Guadalupe',
+        lastName: 'Hernández-Villalobos de la Cruz y Santamaría',
+        programName: 'Practical Nursing (Evening, Extended Clinical Track with Pharmacology)',
+      }),
+      student(2, {
+        scheduledHours: 1234.5,
+        attendedHours: 1100.25,
+        excusedCreditedHours: 100.25,
+        makeUpHours: 12,
+        creditedHours: 1212.5,
+        cumulativeCreditedHours: 12345.75,
+        status: 'withdrawn',
+      }),
       ...Array.from({ length: 80 }, (_, i) => student(i + 3)),
     ];
     const pdf = readPdf(await renderMonthlyReport(report({ schoolName: long, rows })));
@@ -128,7 +161,10 @@ describe('GET /api/reports/monthly-hours (Excused, no school name)', () => {
     const instructor = await t.signedIn('instructor');
     [{ id: programId }] = (await t.db.insert(programs).values({ programName: 'Barbering' }).returning({ id: programs.id })) as [{ id: number }];
     await t.db.insert(programPolicies).values({ programId, programHours: '100', programWeeks: '8' });
-    const [{ id: courseId }] = (await t.db.insert(courses).values({ courseCode: 'BAR-101', courseName: 'Barbering I', programId, clockHours: '100' }).returning({ id: courses.id })) as [{ id: number }];
+    const [{ id: courseId }] = (await t.db
+      .insert(courses)
+      .values({ courseCode: 'BAR-101', courseName: 'Barbering I', programId, clockHours: '100' })
+      .returning({ id: courses.id })) as [{ id: number }];
     const [{ id: studentId }] = (await t.db
       .insert(students)
       .values({ firstName: 'Thị Ánh', lastName: 'Nguyễn', sisStudentId: 'BAR-1', programId, enrollmentDate: '2026-04-06' })
@@ -138,7 +174,17 @@ describe('GET /api/reports/monthly-hours (Excused, no school name)', () => {
     for (const day of [1, 2]) {
       const [{ id }] = (await t.db
         .insert(schedules)
-        .values({ courseId, instructorId: instructor.userId, cohortNumber: 1, termNumber: 1, courseStartDate: '2026-04-06', courseEndDate: '2026-04-07', startTime: '08:00', endTime: '12:00', dayOfWeek: day })
+        .values({
+          courseId,
+          instructorId: instructor.userId,
+          cohortNumber: 1,
+          termNumber: 1,
+          courseStartDate: '2026-04-06',
+          courseEndDate: '2026-04-07',
+          startTime: '08:00',
+          endTime: '12:00',
+          dayOfWeek: day,
+        })
         .returning({ id: schedules.id })) as [{ id: number }];
       ids.push(id);
       await t.db.insert(scheduleRosters).values({ scheduleId: id, studentId });
@@ -153,7 +199,10 @@ describe('GET /api/reports/monthly-hours (Excused, no school name)', () => {
 
   it('gives the excused credited hours, so the CSV line adds up too', async () => {
     const res = await t.app.inject({ url: `/api/reports/monthly-hours?month=2026-04&programId=${programId}`, headers: { cookie: admin } });
-    const [head, line] = res.body.replace(/^\uFEFF/, '').trim().split(/\r?\n/) as [string, string];
+    const [head, line] = res.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/) as [string, string];
     const row = Object.fromEntries(head.split(',').map((k, i) => [k, line.split(',')[i]]));
     expect(row).toMatchObject({ scheduledHours: '8', attendedHours: '4', excusedCreditedHours: '4', makeUpHours: '0', creditedHours: '8' });
   });

@@ -91,7 +91,10 @@ export async function renderMonthlyReport(report: MonthlyReport): Promise<Buffer
       .fontSize(o.size)
       .text(printable(s), x, at, { lineBreak: false, width: o.width, align: o.align });
   const wrapped = (s: string, size: number, bold = false) => {
-    doc.font(bold ? PDF_BOLD : PDF_FONT).fontSize(size).text(printable(s), left, y, { width: CONTENT_WIDTH });
+    doc
+      .font(bold ? PDF_BOLD : PDF_FONT)
+      .fontSize(size)
+      .text(printable(s), left, y, { width: CONTENT_WIDTH });
     y += doc.heightOfString(printable(s), { width: CONTENT_WIDTH });
   };
   const pageHeading = () => {
@@ -114,7 +117,9 @@ export async function renderMonthlyReport(report: MonthlyReport): Promise<Buffer
     // the figures' columns are as wide as their widest figure.
     const rowHeight = (values: Record<Key, string>, bold = false) => {
       doc.font(bold ? PDF_BOLD : PDF_FONT).fontSize(table.size);
-      const heights = table.columns.filter((c) => c.flex && values[c.key]).map((c) => doc.heightOfString(printable(values[c.key]), { width: c.width - 2 * CELL_PAD }));
+      const heights = table.columns
+        .filter((c) => c.flex && values[c.key])
+        .map((c) => doc.heightOfString(printable(values[c.key]), { width: c.width - 2 * CELL_PAD }));
       return Math.max(lineHeight, ...heights.map((h) => h + 3));
     };
     const row = (values: Record<Key, string>, bold = false) => {
@@ -127,7 +132,12 @@ export async function renderMonthlyReport(report: MonthlyReport): Promise<Buffer
       }
       y += height;
     };
-    const rule = (at: number) => doc.moveTo(left, at).lineTo(left + table.width, at).lineWidth(0.5).stroke();
+    const rule = (at: number) =>
+      doc
+        .moveTo(left, at)
+        .lineTo(left + table.width, at)
+        .lineWidth(0.5)
+        .stroke();
     const titles = () => {
       row(Object.fromEntries(columns.map((c) => [c.key, c.title])) as Record<Key, string>, true);
       rule(y - 2);
@@ -176,8 +186,16 @@ export async function renderMonthlyReport(report: MonthlyReport): Promise<Buffer
   room(60);
   wrapped('I certify that the hours above are true and correct according to the school’s attendance records.', 9);
   y += 30;
-  for (const [label, x] of [['School official (signature)', left], ['Name and title', left + 250], ['Date', left + 500]] as const) {
-    doc.moveTo(x, y).lineTo(x + 220, y).lineWidth(0.5).stroke();
+  for (const [label, x] of [
+    ['School official (signature)', left],
+    ['Name and title', left + 250],
+    ['Date', left + 500],
+  ] as const) {
+    doc
+      .moveTo(x, y)
+      .lineTo(x + 220, y)
+      .lineWidth(0.5)
+      .stroke();
     text(label, x, y + 4, { size: 8 });
   }
   doc.end();

@@ -21,7 +21,10 @@ export async function updateLeaveRow(tx: DbOrTx, id: number, values: Partial<typ
 }
 
 /** Leaves covering a date, with their students' status (the daily status sync). */
-export async function selectLeavesCovering(db: DbOrTx, date: string): Promise<{ leaveId: number; studentId: number; status: string; statusBefore: string | null }[]> {
+export async function selectLeavesCovering(
+  db: DbOrTx,
+  date: string,
+): Promise<{ leaveId: number; studentId: number; status: string; statusBefore: string | null }[]> {
   return db
     .select({ leaveId: studentLeaves.id, studentId: studentLeaves.studentId, status: students.status, statusBefore: studentLeaves.statusBefore })
     .from(studentLeaves)
@@ -58,7 +61,9 @@ export async function deleteWithdrawalRow(tx: DbOrTx, studentId: number): Promis
   await tx.delete(studentWithdrawals).where(eq(studentWithdrawals.studentId, studentId));
 }
 
-export type CandidateRow = Pick<typeof students.$inferSelect, 'id' | 'programId' | 'enrollmentDate' | 'status' | 'firstName' | 'lastName' | 'sisStudentId'> & { programName: string | null };
+export type CandidateRow = Pick<typeof students.$inferSelect, 'id' | 'programId' | 'enrollmentDate' | 'status' | 'firstName' | 'lastName' | 'sisStudentId'> & {
+  programName: string | null;
+};
 
 /** Students in one of these statuses (and program), in id order, one batch after `afterId`. */
 export async function selectStudentsBatch(db: DbOrTx, f: { statuses?: string[]; programId?: number; afterId: number; limit: number }): Promise<CandidateRow[]> {

@@ -48,5 +48,8 @@ export async function sapReportCsv(db: DbOrTx, q: { programId?: number; asOf?: s
   const { asOf, timeZone } = await ledgerAsOf(db, ctx.clock, q.asOf);
   const fileName = `sap-report-${q.asOf ?? 'today'}.csv`;
   await recordAudit(db, { userId: ctx.actorId, action: 'Export', tableName: 'sap_report', ipAddress: ctx.ip, newValues: { ...q, fileName } });
-  return { headers: csvDownloadHeaders(fileName), stream: csvFromRows(SAP_REPORT_COLUMNS, sapRows(db, { programId: q.programId, asOf, timeZone, now: ctx.clock.now() })) };
+  return {
+    headers: csvDownloadHeaders(fileName),
+    stream: csvFromRows(SAP_REPORT_COLUMNS, sapRows(db, { programId: q.programId, asOf, timeZone, now: ctx.clock.now() })),
+  };
 }

@@ -34,11 +34,15 @@ import {
 export function complianceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const ctx = (req: { ip: string }) => ({ clock: deps.clock, ip: req.ip });
   return async (app) => {
-    app.get('/api/students/:id/leaves', { config: { action: 'hours:view' }, schema: { params: idParam, response: { 200: z.array(leaveSchema) } } }, async (req) =>
-      listLeaves(deps.db, req.user!, req.params.id),
+    app.get(
+      '/api/students/:id/leaves',
+      { config: { action: 'hours:view' }, schema: { params: idParam, response: { 200: z.array(leaveSchema) } } },
+      async (req) => listLeaves(deps.db, req.user!, req.params.id),
     );
-    app.post('/api/students/:id/leaves', { config: { action: 'leaves:manage' }, schema: { params: idParam, body: leaveInputSchema, response: { 201: leaveSchema } } }, async (req, reply) =>
-      reply.status(201).send(await createLeave(deps.db, req.user!, req.params.id, req.body, ctx(req))),
+    app.post(
+      '/api/students/:id/leaves',
+      { config: { action: 'leaves:manage' }, schema: { params: idParam, body: leaveInputSchema, response: { 201: leaveSchema } } },
+      async (req, reply) => reply.status(201).send(await createLeave(deps.db, req.user!, req.params.id, req.body, ctx(req))),
     );
     app.put(
       '/api/students/:id/leaves/:leaveId',
@@ -53,7 +57,10 @@ export function complianceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     // The reason travels in the JSON body (or ?reason= for clients that cannot send a DELETE body).
     app.delete(
       '/api/students/:id/withdrawal',
-      { config: { action: 'withdrawals:manage' }, schema: { params: idParam, querystring: withdrawalReverseSchema.partial(), body: withdrawalReverseSchema.optional() } },
+      {
+        config: { action: 'withdrawals:manage' },
+        schema: { params: idParam, querystring: withdrawalReverseSchema.partial(), body: withdrawalReverseSchema.optional() },
+      },
       async (req, reply) => {
         const parsed = withdrawalReverseSchema.safeParse({ reason: req.body?.reason ?? req.query.reason });
         if (!parsed.success) throw badRequest('reason is required', [{ field: 'reason', message: 'reason is required' }]);
@@ -61,17 +68,25 @@ export function complianceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         return reply.status(204).send();
       },
     );
-    app.get('/api/compliance/withdrawal-watch', { config: { action: 'compliance:view', heavy: true }, schema: { querystring: watchQuerySchema, response: { 200: z.array(watchRowSchema) } } }, async (req) =>
-      withdrawalWatch(deps.db, req.query, deps.clock),
+    app.get(
+      '/api/compliance/withdrawal-watch',
+      { config: { action: 'compliance:view', heavy: true }, schema: { querystring: watchQuerySchema, response: { 200: z.array(watchRowSchema) } } },
+      async (req) => withdrawalWatch(deps.db, req.query, deps.clock),
     );
-    app.get('/api/compliance/overview', { config: { action: 'compliance:view', heavy: true }, schema: { querystring: complianceQuerySchema, response: { 200: complianceOverviewSchema } } }, async (req) =>
-      complianceOverview(deps.db, req.query, deps.clock),
+    app.get(
+      '/api/compliance/overview',
+      { config: { action: 'compliance:view', heavy: true }, schema: { querystring: complianceQuerySchema, response: { 200: complianceOverviewSchema } } },
+      async (req) => complianceOverview(deps.db, req.query, deps.clock),
     );
-    app.get('/api/reports/monthly-hours', { config: { action: 'compliance:view', heavy: true }, schema: { querystring: monthlyHoursQuerySchema } }, async (req, reply) => {
-      const { headers, body } = await monthlyHoursReport(deps.db, req.query, { ...ctx(req), actorId: req.user!.id });
-      if ('on' in body) body.on('error', (err) => req.log.error({ err }, 'monthly hours report failed mid-stream'));
-      return reply.headers(headers).send(body);
-    });
+    app.get(
+      '/api/reports/monthly-hours',
+      { config: { action: 'compliance:view', heavy: true }, schema: { querystring: monthlyHoursQuerySchema } },
+      async (req, reply) => {
+        const { headers, body } = await monthlyHoursReport(deps.db, req.query, { ...ctx(req), actorId: req.user!.id });
+        if ('on' in body) body.on('error', (err) => req.log.error({ err }, 'monthly hours report failed mid-stream'));
+        return reply.headers(headers).send(body);
+      },
+    );
     app.get('/api/reports/sap', { config: { action: 'compliance:view', heavy: true }, schema: { querystring: sapReportQuerySchema } }, async (req, reply) => {
       const { headers, stream } = await sapReportCsv(deps.db, req.query, { ...ctx(req), actorId: req.user!.id });
       stream.on('error', (err) => req.log.error({ err }, 'SAP report failed mid-stream'));

@@ -43,7 +43,15 @@ const fieldError = (field: string, message: string) => badRequest(message, [{ fi
 
 // ---- Leaves ----
 
-const toLeave = (r: LeaveRow): Leave => ({ id: r.id, studentId: r.studentId, startDate: r.startDate, endDate: r.endDate, reason: r.reason, days: leaveLength(r), createdAt: r.createdAt.toISOString() });
+const toLeave = (r: LeaveRow): Leave => ({
+  id: r.id,
+  studentId: r.studentId,
+  startDate: r.startDate,
+  endDate: r.endDate,
+  reason: r.reason,
+  days: leaveLength(r),
+  createdAt: r.createdAt.toISOString(),
+});
 
 export async function listLeaves(db: DbOrTx, user: User, studentId: number): Promise<Leave[]> {
   await assertMayReadStudent(db, user, studentId);
@@ -93,7 +101,15 @@ export async function createLeave(db: Db, user: User, studentId: number, input: 
     checkLeaves(existing, input);
     const row = await insertLeave(tx, { studentId, ...input, createdBy: user.id, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now() });
     await syncLeaveStatus(tx, studentId, status, today, [...existing, row]);
-    await recordAudit(tx, { userId: user.id, action: 'Create', tableName: 'student_leaves', recordId: row.id, ipAddress: ctx.ip, newValues: { studentId, ...input }, at: ctx.clock.now() });
+    await recordAudit(tx, {
+      userId: user.id,
+      action: 'Create',
+      tableName: 'student_leaves',
+      recordId: row.id,
+      ipAddress: ctx.ip,
+      newValues: { studentId, ...input },
+      at: ctx.clock.now(),
+    });
     return toLeave(row);
   });
 }
@@ -113,7 +129,13 @@ export async function updateLeave(db: Db, user: User, studentId: number, leaveId
       changed,
     );
     const row = await updateLeaveRow(tx, leaveId, { ...changed, updatedAt: ctx.clock.now() });
-    await syncLeaveStatus(tx, studentId, status, today, leaves.map((l) => (l.id === leaveId ? row : l)));
+    await syncLeaveStatus(
+      tx,
+      studentId,
+      status,
+      today,
+      leaves.map((l) => (l.id === leaveId ? row : l)),
+    );
     await recordAudit(tx, {
       userId: user.id,
       action: 'Update',
@@ -154,7 +176,8 @@ export async function syncLeaveStatuses(db: Db, clock: Clock): Promise<number> {
  */
 function refundInputs(ledger: StudentLedger, withdrawalDate: string) {
   const period = ledger.paymentPeriods.find((p) => p.status !== 'completed') ?? null;
-  if (!period) return { paymentPeriod: null, periodHours: null, scheduledHoursInPeriodToWithdrawal: 0, percentOfPeriodScheduled: null, creditedHoursInPeriod: 0 };
+  if (!period)
+    return { paymentPeriod: null, periodHours: null, scheduledHoursInPeriodToWithdrawal: 0, percentOfPeriodScheduled: null, creditedHoursInPeriod: 0 };
   const from = period.startedOn ?? ledger.startDate ?? withdrawalDate;
   const scheduled = ledger.days.reduce((n, d) => (d.date >= from && d.date <= withdrawalDate ? n + d.scheduledMinutes : n), 0);
   const periodHours = Math.round((period.endHours - period.startHours) * 100) / 100;
@@ -192,10 +215,28 @@ export async function recordWithdrawal(db: Db, user: User, studentId: number, in
     const status = await lockStudentStatus(tx, studentId);
     if (status == null) throw notFound('Student');
     if (await selectWithdrawal(tx, studentId)) throw conflict('A withdrawal is already recorded for this student');
-    await insertWithdrawal(tx, { studentId, withdrawalDate, determinationDate, lastDateOfAttendance: lda, reason: input.reason, statusBefore: status, recordedBy: user.id, recordedAt: ctx.clock.now() });
+    await insertWithdrawal(tx, {
+      studentId,
+      withdrawalDate,
+      determinationDate,
+      lastDateOfAttendance: lda,
+      reason: input.reason,
+      statusBefore: status,
+      recordedBy: user.id,
+      recordedAt: ctx.clock.now(),
+    });
     await setStudentStatus(tx, studentId, 'withdrawn');
     const answer = { studentId, status: 'withdrawn', withdrawalDate, determinationDate, lastDateOfAttendance: lda, reason: input.reason, ...refund };
-    await recordAudit(tx, { userId: user.id, action: 'Create', tableName: 'student_withdrawals', recordId: studentId, ipAddress: ctx.ip, oldValues: { status }, newValues: answer, at: ctx.clock.now() });
+    await recordAudit(tx, {
+      userId: user.id,
+      action: 'Create',
+      tableName: 'student_withdrawals',
+      recordId: studentId,
+      ipAddress: ctx.ip,
+      oldValues: { status },
+      newValues: answer,
+      at: ctx.clock.now(),
+    });
     return answer;
   });
 }
@@ -215,7 +256,13 @@ export async function reverseWithdrawal(db: Db, user: User, studentId: number, r
       tableName: 'student_withdrawals',
       recordId: studentId,
       ipAddress: ctx.ip,
-      oldValues: { withdrawalDate: row.withdrawalDate, determinationDate: row.determinationDate, lastDateOfAttendance: row.lastDateOfAttendance, reason: row.reason, status },
+      oldValues: {
+        withdrawalDate: row.withdrawalDate,
+        determinationDate: row.determinationDate,
+        lastDateOfAttendance: row.lastDateOfAttendance,
+        reason: row.reason,
+        status,
+      },
       newValues: { status: row.statusBefore, reason },
       at: ctx.clock.now(),
     });

@@ -76,10 +76,24 @@ function recentPace(ledger: StudentLedger, asOf: string): number {
 /** The Compliance screen's lists (SAP, excused cap, make-up owed) and the counts of its tabs. */
 export async function complianceOverview(db: DbOrTx, q: { asOf?: string; programId?: number }, clock: Clock): Promise<ComplianceOverview> {
   const { asOf, timeZone } = await ledgerAsOf(db, clock, q.asOf);
-  const policyOf = cached((programId: number | null) => (programId == null ? Promise.resolve(undefined as ProgramPolicy | undefined) : programPolicy(db, programId)));
-  const out: ComplianceOverview = { asOf, counts: { watch: 0, due: 0, overdue: 0, sapNotMet: 0, sapUpcoming: 0, excusedCap: 0, makeUpOwed: 0 }, sap: [], excusedCap: [], makeUpOwed: [] };
+  const policyOf = cached((programId: number | null) =>
+    programId == null ? Promise.resolve(undefined as ProgramPolicy | undefined) : programPolicy(db, programId),
+  );
+  const out: ComplianceOverview = {
+    asOf,
+    counts: { watch: 0, due: 0, overdue: 0, sapNotMet: 0, sapUpcoming: 0, excusedCap: 0, makeUpOwed: 0 },
+    sap: [],
+    excusedCap: [],
+    makeUpOwed: [],
+  };
   for await (const { student, ledger } of enrolledLedgers(db, { programId: q.programId, asOf, timeZone, now: clock.now() })) {
-    const ref = { studentId: student.id, sisStudentId: student.sisStudentId, firstName: student.firstName, lastName: student.lastName, programName: student.programName };
+    const ref = {
+      studentId: student.id,
+      sisStudentId: student.sisStudentId,
+      firstName: student.firstName,
+      lastName: student.lastName,
+      programName: student.programName,
+    };
     const pace = recentPace(ledger, asOf);
     for (const c of ledger.sapCheckpoints) {
       if (c.status === 'not_met') out.sap.push({ ...ref, ...c, projectedOn: null });
@@ -91,7 +105,13 @@ export async function complianceOverview(db: DbOrTx, q: { asOf?: string; program
     for (const p of ledger.paymentPeriods) {
       if (p.excusedCapMinutes > 0 && p.excusedCreditedMinutes >= p.excusedCapMinutes * 0.8 && p.status !== 'completed') {
         const uncredited = ledger.totals.excusedUncreditedMinutes;
-        out.excusedCap.push({ ...ref, paymentPeriod: p.number, excusedCreditedMinutes: p.excusedCreditedMinutes, excusedCapMinutes: p.excusedCapMinutes, excusedUncreditedMinutes: uncredited });
+        out.excusedCap.push({
+          ...ref,
+          paymentPeriod: p.number,
+          excusedCreditedMinutes: p.excusedCreditedMinutes,
+          excusedCapMinutes: p.excusedCapMinutes,
+          excusedUncreditedMinutes: uncredited,
+        });
       }
     }
     const programPolicyOf = await policyOf(student.programId);
@@ -112,7 +132,14 @@ export async function complianceOverview(db: DbOrTx, q: { asOf?: string; program
     }
     const owed = missed - ledger.totals.makeUpMinutes;
     // A few minutes late here and there is not a make-up case: the program's threshold says from when.
-    if (owed > 0 && owed >= threshold) out.makeUpOwed.push({ ...ref, owedMinutes: owed, oldestMissedOn: oldest, makeUpDeadlineDays: deadlineDays, dueBy: oldest ? addDays(oldest, deadlineDays) : null });
+    if (owed > 0 && owed >= threshold)
+      out.makeUpOwed.push({
+        ...ref,
+        owedMinutes: owed,
+        oldestMissedOn: oldest,
+        makeUpDeadlineDays: deadlineDays,
+        dueBy: oldest ? addDays(oldest, deadlineDays) : null,
+      });
   }
   const watch = await withdrawalWatch(db, { asOf, programId: q.programId }, clock);
   for (const w of watch) out.counts[w.state]++;

@@ -11,7 +11,12 @@ beforeAll(async () => {
   t = await createTestApp();
   admin = (await t.signedIn('it_admin')).cookie;
   support = (await t.signedIn('support_staff')).cookie;
-  const res = await t.app.inject({ method: 'POST', url: '/api/programs', headers: { cookie: admin }, payload: { programName: 'Practical Nursing', sisProgramId: 'PN', durationHours: 320, credentialType: 'Diploma' } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/programs',
+    headers: { cookie: admin },
+    payload: { programName: 'Practical Nursing', sisProgramId: 'PN', durationHours: 320, credentialType: 'Diploma' },
+  });
   programId = res.json().id;
 });
 afterAll(() => t.close());
@@ -22,10 +27,28 @@ const count = async () => (await t.db.execute<{ n: number }>(sql`select count(*)
 
 describe('programs', () => {
   it('lists, validates hours (1–10,000, decision 040) and credential types, and audits', async () => {
-    expect((await t.app.inject({ url: '/api/programs', headers: { cookie: support } })).json()[0]).toMatchObject({ programName: 'Practical Nursing', durationHours: 320 });
-    const bad = await t.app.inject({ method: 'POST', url: '/api/programs', headers: { cookie: admin }, payload: { programName: 'X', durationHours: 10_001, credentialType: 'PhD' } });
-    expect(bad.json().errors.map((e: { field: string }) => e.field).sort()).toEqual(['credentialType', 'durationHours']);
-    const upd = await t.app.inject({ method: 'PUT', url: `/api/programs/${programId}`, headers: { cookie: admin }, payload: { programName: 'Practical Nursing', sisProgramId: 'PN', durationHours: 300 } });
+    expect((await t.app.inject({ url: '/api/programs', headers: { cookie: support } })).json()[0]).toMatchObject({
+      programName: 'Practical Nursing',
+      durationHours: 320,
+    });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/programs',
+      headers: { cookie: admin },
+      payload: { programName: 'X', durationHours: 10_001, credentialType: 'PhD' },
+    });
+    expect(
+      bad
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .sort(),
+    ).toEqual(['credentialType', 'durationHours']);
+    const upd = await t.app.inject({
+      method: 'PUT',
+      url: `/api/programs/${programId}`,
+      headers: { cookie: admin },
+      payload: { programName: 'Practical Nursing', sisProgramId: 'PN', durationHours: 300 },
+    });
     expect(upd.json().durationHours).toBe(300);
     expect((await auditEntries(t.db, 'programs')).map((a) => a.action)).toEqual(['Create', 'Update']);
     expect((await t.app.inject({ method: 'POST', url: '/api/programs', headers: { cookie: support }, payload: { programName: 'Y' } })).statusCode).toBe(403);
@@ -39,7 +62,12 @@ describe('courses', () => {
     expect(b.statusCode).toBe(201);
     expect(b.json()).toMatchObject({ prerequisiteIds: [a.id], clockHours: 75.5, programName: 'Practical Nursing', isActive: true });
     for (const hours of [0.5, 2000.5, 60.25]) expect((await create(course(`X-${hours}`, { clockHours: hours }))).json().errors[0].field).toBe('clockHours');
-    expect((await create({ courseCode: '', courseName: '' })).json().errors.map((e: { field: string }) => e.field).sort()).toEqual(['courseCode', 'courseName']);
+    expect(
+      (await create({ courseCode: '', courseName: '' }))
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .sort(),
+    ).toEqual(['courseCode', 'courseName']);
     const dup = await create(course('nur-101'));
     expect(dup.statusCode).toBe(409);
     expect(dup.json().errors[0].field).toBe('courseCode');
@@ -55,14 +83,26 @@ describe('courses', () => {
     const list = (await t.app.inject({ url: '/api/courses', headers: { cookie: admin } })).json();
     const a = list.find((c: { courseCode: string }) => c.courseCode === 'NUR-101');
     const b = list.find((c: { courseCode: string }) => c.courseCode === 'NUR-102');
-    const self = await t.app.inject({ method: 'PUT', url: `/api/courses/${a.id}`, headers: { cookie: admin }, payload: course('NUR-101', { prerequisiteIds: [a.id] }) });
+    const self = await t.app.inject({
+      method: 'PUT',
+      url: `/api/courses/${a.id}`,
+      headers: { cookie: admin },
+      payload: course('NUR-101', { prerequisiteIds: [a.id] }),
+    });
     expect(self.statusCode).toBe(400);
     expect(self.json().message).toBe(COURSE_SELF_PREREQUISITE);
     const c = (await create(course('NUR-103', { prerequisiteIds: [b.id] }))).json();
-    const cycle = await t.app.inject({ method: 'PUT', url: `/api/courses/${a.id}`, headers: { cookie: admin }, payload: course('NUR-101', { prerequisiteIds: [c.id] }) });
+    const cycle = await t.app.inject({
+      method: 'PUT',
+      url: `/api/courses/${a.id}`,
+      headers: { cookie: admin },
+      payload: course('NUR-101', { prerequisiteIds: [c.id] }),
+    });
     expect(cycle.statusCode).toBe(400);
     expect(cycle.json().message).toMatch(/cycle/);
-    expect((await t.app.inject({ url: '/api/courses', headers: { cookie: admin } })).json().find((x: { id: number }) => x.id === a.id).prerequisiteIds).toEqual([]);
+    expect((await t.app.inject({ url: '/api/courses', headers: { cookie: admin } })).json().find((x: { id: number }) => x.id === a.id).prerequisiteIds).toEqual(
+      [],
+    );
   });
 
   it('toggles active status and audits it', async () => {
@@ -91,7 +131,8 @@ describe('courses', () => {
   });
 
   it('bulk-imports a CSV with BOM, CRLF, quoted commas and snake_case headers, and updates on re-import', async () => {
-    const csv = '\uFEFFcourse_code,course_name,description,clock_hours,program_id,sis_course_id,prerequisite_ids\r\n' +
+    const csv =
+      '\uFEFFcourse_code,course_name,description,clock_hours,program_id,sis_course_id,prerequisite_ids\r\n' +
       'MA-101,Medical Terminology,"Roots, prefixes, suffixes",45,PN,SIS-MA-101,[]\r\n\r\n' +
       `MA-102,Clinical Procedures,"Line one\nline two",90,${programId},SIS-MA-102,[]\r\n`;
     const body = multipart('courses.csv', csv);
@@ -103,23 +144,42 @@ describe('courses', () => {
     const edited = multipart('courses.csv', csv.replace('Medical Terminology', 'Medical Terminology II'));
     await t.app.inject({ method: 'POST', url: '/api/courses/bulk-upload', headers: { cookie: admin, ...edited.headers }, payload: edited.payload });
     expect(await count()).toBe(before);
-    expect((await t.app.inject({ url: '/api/courses', headers: { cookie: admin } })).json().find((c: { courseCode: string }) => c.courseCode === 'MA-101').courseName).toBe('Medical Terminology II');
+    expect(
+      (await t.app.inject({ url: '/api/courses', headers: { cookie: admin } })).json().find((c: { courseCode: string }) => c.courseCode === 'MA-101')
+        .courseName,
+    ).toBe('Medical Terminology II');
     expect((await auditEntries(t.db, 'courses')).at(-1)).toMatchObject({ action: 'Upload', new_values: { updated: 2, created: 0 } });
   });
 
   it('keeps the hours a course has: a 45-hour course from either importer edits and saves; a new value meets the one rule (issue 17 item 3, decision 040)', async () => {
     const viaScreen = multipart('list.csv', `courseCode,courseName,clockHours,programId\nHRS-45,Phlebotomy Basics,45,${programId}\n`);
-    expect((await t.app.inject({ method: 'POST', url: '/api/courses/bulk-upload', headers: { cookie: admin, ...viaScreen.headers }, payload: viaScreen.payload })).json()).toMatchObject({ imported: 1 });
+    expect(
+      (
+        await t.app.inject({ method: 'POST', url: '/api/courses/bulk-upload', headers: { cookie: admin, ...viaScreen.headers }, payload: viaScreen.payload })
+      ).json(),
+    ).toMatchObject({ imported: 1 });
     const viaWizard = multipart('courses.csv', `sisCourseId,programId,courseCode,courseName,clockHours\nSIS-HRS-37,PN,HRS-37,Lab Safety,37.5\n`);
-    expect((await t.app.inject({ method: 'POST', url: '/api/upload/courses', headers: { cookie: admin, ...viaWizard.headers }, payload: viaWizard.payload })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/upload/courses', headers: { cookie: admin, ...viaWizard.headers }, payload: viaWizard.payload }))
+        .statusCode,
+    ).toBe(200);
     // A value stored before the steps rule (an import could once give tenths).
     await t.db.execute(sql`insert into courses (course_code, course_name, program_id, clock_hours) values ('HRS-7', 'Hand Hygiene', ${programId}, 7.3)`);
     const all = (await t.app.inject({ url: '/api/courses', headers: { cookie: admin } })).json() as { id: number; courseCode: string; clockHours: number }[];
-    for (const [code, hours] of [['HRS-45', 45], ['HRS-37', 37.5], ['HRS-7', 7.3]] as const) {
+    for (const [code, hours] of [
+      ['HRS-45', 45],
+      ['HRS-37', 37.5],
+      ['HRS-7', 7.3],
+    ] as const) {
       const c = all.find((x) => x.courseCode === code)!;
       expect(c.clockHours).toBe(hours);
       const put = (clockHours: unknown) =>
-        t.app.inject({ method: 'PUT', url: `/api/courses/${c.id}`, headers: { cookie: admin }, payload: course(code, { courseName: `${code} edited`, description: 'Now with a description', clockHours }) });
+        t.app.inject({
+          method: 'PUT',
+          url: `/api/courses/${c.id}`,
+          headers: { cookie: admin },
+          payload: course(code, { courseName: `${code} edited`, description: 'Now with a description', clockHours }),
+        });
       // Unchanged hours: the edit saves.
       const kept = await put(hours);
       expect(kept.statusCode).toBe(200);
@@ -134,12 +194,16 @@ describe('courses', () => {
     }
     // A new course through the form or the API may be short too (before: 50–150 only).
     expect((await create(course('HRS-NEW', { clockHours: 45 }))).json()).toMatchObject({ clockHours: 45, warnings: [] });
-    expect((await create(course('HRS-ZERO', { clockHours: 0 }))).json().errors[0]).toMatchObject({ field: 'clockHours', message: 'Clock hours must be between 1 and 2,000' });
+    expect((await create(course('HRS-ZERO', { clockHours: 0 }))).json().errors[0]).toMatchObject({
+      field: 'clockHours',
+      message: 'Clock hours must be between 1 and 2,000',
+    });
   });
 
   it('imports nothing when one row is bad, and reports row and column', async () => {
     const before = await count();
-    const csv = 'courseCode,courseName,clockHours,programId,prerequisiteIds\nOK-1,Fine,60,,[]\nOK-2,Also fine,60,,\nBAD-1,,2500,NOPE,[1,\nOK-1,Duplicate,60,,[]\n';
+    const csv =
+      'courseCode,courseName,clockHours,programId,prerequisiteIds\nOK-1,Fine,60,,[]\nOK-2,Also fine,60,,\nBAD-1,,2500,NOPE,[1,\nOK-1,Duplicate,60,,[]\n';
     const body = multipart('bad.csv', csv);
     const res = await t.app.inject({ method: 'POST', url: '/api/courses/bulk-upload', headers: { cookie: admin, ...body.headers }, payload: body.payload });
     expect(res.statusCode).toBe(400);
@@ -157,7 +221,12 @@ describe('courses', () => {
   it('refuses a prerequisite cycle through bulk upload as through PUT, naming the row and column, and stores nothing', async () => {
     const a = (await create(course('CYC-A'))).json();
     const b = (await create(course('CYC-B', { prerequisiteIds: [a.id] }))).json();
-    const put = await t.app.inject({ method: 'PUT', url: `/api/courses/${a.id}`, headers: { cookie: admin }, payload: course('CYC-A', { prerequisiteIds: [b.id] }) });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/courses/${a.id}`,
+      headers: { cookie: admin },
+      payload: course('CYC-A', { prerequisiteIds: [b.id] }),
+    });
     expect(put.statusCode).toBe(400);
     expect(put.json().message).toMatch(/cycle/);
     const before = await count();
@@ -168,7 +237,10 @@ describe('courses', () => {
     expect(res.json().errors).toEqual([expect.objectContaining({ row: 2, column: 'prerequisiteIds', message: expect.stringMatching(/cycle/) })]);
     expect(await count()).toBe(before);
     // Without the cycle the same row goes through, an unknown column ignored as the screen always did.
-    const fine = multipart('fine.csv', `courseCode,courseName,clockHours,prerequisiteIds,notes\nCYC-A,Course CYC-A,60,[],ignored\nCYC-NEW,Fresh course,60,[${a.id}],\n`);
+    const fine = multipart(
+      'fine.csv',
+      `courseCode,courseName,clockHours,prerequisiteIds,notes\nCYC-A,Course CYC-A,60,[],ignored\nCYC-NEW,Fresh course,60,[${a.id}],\n`,
+    );
     const ok = await t.app.inject({ method: 'POST', url: '/api/courses/bulk-upload', headers: { cookie: admin, ...fine.headers }, payload: fine.payload });
     expect(ok.json()).toMatchObject({ imported: 2, errors: [] });
     expect(await count()).toBe(before + 1);
@@ -205,7 +277,10 @@ describe('courses', () => {
     expect((await t.app.inject({ url: '/api/courses', headers: { cookie: support } })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'POST', url: '/api/courses', headers: { cookie: support }, payload: course('S-1') })).statusCode).toBe(403);
     const body = multipart('c.csv', 'courseCode,courseName\nA,B\n');
-    expect((await t.app.inject({ method: 'POST', url: '/api/courses/bulk-upload', headers: { cookie: support, ...body.headers }, payload: body.payload })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/courses/bulk-upload', headers: { cookie: support, ...body.headers }, payload: body.payload }))
+        .statusCode,
+    ).toBe(403);
     expect((await t.app.inject({ method: 'PATCH', url: '/api/courses/1/toggle-status', headers: { cookie: support } })).statusCode).toBe(403);
   });
 });

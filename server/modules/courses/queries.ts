@@ -37,7 +37,10 @@ export async function lockCourse(db: DbOrTx, id: number): Promise<boolean> {
 }
 
 export async function selectExistingCourseIds(db: DbOrTx, ids: readonly number[]): Promise<number[]> {
-  const rows = await db.select({ id: courses.id }).from(courses).where(inArray(courses.id, [...ids]));
+  const rows = await db
+    .select({ id: courses.id })
+    .from(courses)
+    .where(inArray(courses.id, [...ids]));
   return rows.map((r) => r.id);
 }
 
@@ -46,7 +49,10 @@ export async function selectExistingCourseIds(db: DbOrTx, ids: readonly number[]
  * recursive walk, so raw SQL), i.e. when those prerequisites would make a cycle.
  */
 export async function selectCycleCode(db: DbOrTx, courseId: number, prerequisiteIds: readonly number[]): Promise<CourseRow['courseCode'] | null> {
-  const ids = sql`array[${sql.join(prerequisiteIds.map((i) => sql`${i}::int`), sql`, `)}]`;
+  const ids = sql`array[${sql.join(
+    prerequisiteIds.map((i) => sql`${i}::int`),
+    sql`, `,
+  )}]`;
   const { rows } = await db.execute<Pick<CourseRow, 'courseCode'>>(sql`
     with recursive reach(id) as (
       select unnest(${ids})

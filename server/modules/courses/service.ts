@@ -1,5 +1,12 @@
 import type { z } from 'zod';
-import { COURSE_SELF_PREREQUISITE, courseHoursProblem, courseHoursWarning, type Course, type courseInputSchema, type CourseSaved } from '../../../common/courses.ts';
+import {
+  COURSE_SELF_PREREQUISITE,
+  courseHoursProblem,
+  courseHoursWarning,
+  type Course,
+  type courseInputSchema,
+  type CourseSaved,
+} from '../../../common/courses.ts';
 import { COURSE_LIST_COLUMNS } from '../../../common/import-columns.ts';
 import { normaliseHeader } from '../../../common/import-column-rules.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
@@ -83,7 +90,8 @@ async function checkPrerequisites(tx: DbOrTx, courseId: number | null, prerequis
 
 async function assertProgram(tx: DbOrTx, programId: number | null) {
   if (programId == null) return;
-  if ((await findProgramName(tx, programId)) === undefined) throw badRequest('Program does not exist', [{ field: 'programId', message: `No program with id ${programId}` }]);
+  if ((await findProgramName(tx, programId)) === undefined)
+    throw badRequest('Program does not exist', [{ field: 'programId', message: `No program with id ${programId}` }]);
 }
 
 /** Hours typed on the form or sent to the API: the one rule of common/courses.ts (decisions 012, 040). */
@@ -166,7 +174,16 @@ export async function refuseCourseUpload(db: Db, err: unknown, ctx: Ctx): Promis
  * every problem, by row and then in the list's column order.
  */
 export async function bulkUploadCourses(deps: ImportDeps, file: UploadedFile, ctx: Ctx) {
-  const outcome = await runImport(deps, { type: 'courses', format: 'course-list', fileName: file.fileName, buffer: file.buffer, kind: file.kind, dryRun: false, actorId: ctx.actorId, ip: ctx.ip });
+  const outcome = await runImport(deps, {
+    type: 'courses',
+    format: 'course-list',
+    fileName: file.fileName,
+    buffer: file.buffer,
+    kind: file.kind,
+    dryRun: false,
+    actorId: ctx.actorId,
+    ip: ctx.ip,
+  });
   if (!outcome.ok) {
     const errors = outcome.result.errors
       .map((e, i) => ({ e, i }))

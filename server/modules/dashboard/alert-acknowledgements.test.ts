@@ -22,7 +22,11 @@ const id: Record<string, number> = {};
 
 type AlertOut = { id: string; rule: string; severity: string; studentId: number | null; message: string };
 type Counts = { open: number; high: number; students: number; acknowledged: number };
-type RealTime = { alerts: AlertOut[]; alertCounts: Counts; acknowledgedAlerts: (AlertOut & { acknowledgedBy: string | null; acknowledgedAt: string; note: string | null })[] };
+type RealTime = {
+  alerts: AlertOut[];
+  alertCounts: Counts;
+  acknowledgedAlerts: (AlertOut & { acknowledgedBy: string | null; acknowledgedAt: string; note: string | null })[];
+};
 
 beforeAll(async () => {
   t = await createTestApp({ clock });
@@ -48,7 +52,12 @@ beforeAll(async () => {
     t.db.execute(sql`insert into attendance_records (student_id, schedule_id, session_date, status, minutes_attended, scheduled_minutes, source)
                      values (${id[student]}, ${schedule}, ${date}, ${status}, ${MIN[status]}, 240, 'qr')`);
   const past = ['2026-02-16', '2026-02-23', '2026-03-02'];
-  const s1Past = { A: ['present', 'present', 'present'], B: ['present', 'absent', 'absent'], C: ['absent', 'absent', 'absent'], D: ['late', 'present', 'incomplete'] } as const;
+  const s1Past = {
+    A: ['present', 'present', 'present'],
+    B: ['present', 'absent', 'absent'],
+    C: ['absent', 'absent', 'absent'],
+    D: ['late', 'present', 'incomplete'],
+  } as const;
   for (const [n, statuses] of Object.entries(s1Past)) for (const [i, st] of statuses.entries()) await rec(n, s1, past[i]!, st);
   for (const n of ['E', 'F']) for (const d of past) await rec(n, s2, d, 'present');
   await rec('A', s1, '2026-03-09', 'present');
@@ -62,7 +71,12 @@ const get = async <T>(path: string, cookie = admin.cookie): Promise<T> => {
   return res.json() as T;
 };
 const acknowledge = (alertId: string, cookie = admin.cookie, payload?: Record<string, unknown>) =>
-  t.app.inject({ method: 'POST', url: `/api/dashboard/alerts/${encodeURIComponent(alertId)}/acknowledge`, headers: { cookie }, ...(payload === undefined ? {} : { payload }) });
+  t.app.inject({
+    method: 'POST',
+    url: `/api/dashboard/alerts/${encodeURIComponent(alertId)}/acknowledge`,
+    headers: { cookie },
+    ...(payload === undefined ? {} : { payload }),
+  });
 /** The three screens' figures: Overview's Critical Alerts and counts, Live's list and counts, Analytics' Students at Risk. */
 const figures = async (cookie = admin.cookie) => {
   const [summary, live, analytics] = await Promise.all([
@@ -115,13 +129,22 @@ describe('acknowledging an alert', () => {
     expect(summary.todayMetrics.criticalAlerts).toBe(3);
     expect(atRisk).toBe(2); // C is still named by "cannot reach 80 %"
     expect(live.acknowledgedAlerts).toEqual([
-      expect.objectContaining({ id: alertId, message: 'C Student: 3 consecutive absences in NUR-101', acknowledgedBy: 'Sam Support', note: 'Called C; family emergency' }),
+      expect.objectContaining({
+        id: alertId,
+        message: 'C Student: 3 consecutive absences in NUR-101',
+        acknowledgedBy: 'Sam Support',
+        note: 'Called C; family emergency',
+      }),
     ]);
     // Acknowledged for everyone who sees it: the class's instructor too.
     expect((await get<RealTime>('real-time', i1.cookie)).alerts.map((a) => a.id)).not.toContain(alertId);
 
     const [entry] = (await auditEntries(t.db, 'alert_acknowledgements')).slice(-1);
-    expect(entry).toMatchObject({ action: 'Create', user_id: support.userId, new_values: { alertId, message: 'C Student: 3 consecutive absences in NUR-101', studentId: id.C } });
+    expect(entry).toMatchObject({
+      action: 'Create',
+      user_id: support.userId,
+      new_values: { alertId, message: 'C Student: 3 consecutive absences in NUR-101', studentId: id.C },
+    });
     // Once acknowledged it is no longer open: a second acknowledgement finds nothing to acknowledge.
     expect((await acknowledge(alertId)).statusCode).toBe(404);
   });

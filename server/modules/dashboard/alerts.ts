@@ -76,12 +76,27 @@ export async function evaluateAlertRules(db: DbOrTx, scope: ViewerScope, today: 
   const studentRows = await studentStandings(db, scope, { since, today, lastN: LAST_N });
   for (const r of studentRows) {
     // Any of a student's alerts in a class holds until their next absence there.
-    const base = { courseName: r.courseName, courseCode: r.courseCode, courseId: r.courseId, timestamp, studentId: r.studentId, studentName: r.name, scheduleId: r.scheduleId, reason: `last absence ${r.lastAbsence ?? 'none'}` };
+    const base = {
+      courseName: r.courseName,
+      courseCode: r.courseCode,
+      courseId: r.courseId,
+      timestamp,
+      studentId: r.studentId,
+      studentName: r.name,
+      scheduleId: r.scheduleId,
+      reason: `last absence ${r.lastAbsence ?? 'none'}`,
+    };
     const recent = r.recent ?? [];
     let run = 0;
     while (run < recent.length && recent[run] === 'absent') run++;
     if (run >= CONSECUTIVE) {
-      alerts.push({ ...base, id: `consecutive_absences:${r.studentId}:${r.scheduleId}`, severity: 'high', rule: 'consecutive_absences', message: `${r.name}: ${run} consecutive absences in ${r.courseCode}` });
+      alerts.push({
+        ...base,
+        id: `consecutive_absences:${r.studentId}:${r.scheduleId}`,
+        severity: 'high',
+        rule: 'consecutive_absences',
+        message: `${r.name}: ${run} consecutive absences in ${r.courseCode}`,
+      });
     }
     const possible = r.attendedMinutes + r.remainingMinutes;
     const total = r.scheduledMinutes + r.remainingMinutes;
@@ -132,7 +147,9 @@ export async function alertsNow(db: DbOrTx, scope: ViewerScope, today: string, n
   const open: RuledAlert[] = [];
   const acknowledged: AlertsNow['acknowledged'] = [];
   for (const a of all) {
-    const ack = acks.find((k) => k.alertId === a.id && k.reason === a.reason && (a.rule !== 'course_rate' || now.getTime() - k.acknowledgedAt.getTime() < COURSE_ACK_HOLDS_MS));
+    const ack = acks.find(
+      (k) => k.alertId === a.id && k.reason === a.reason && (a.rule !== 'course_rate' || now.getTime() - k.acknowledgedAt.getTime() < COURSE_ACK_HOLDS_MS),
+    );
     if (ack) acknowledged.push({ ...a, acknowledgedAt: ack.acknowledgedAt.toISOString(), acknowledgedBy: ack.acknowledgedBy, note: ack.note });
     else open.push(a);
   }

@@ -25,7 +25,7 @@ describe('dashboard over the demo school', () => {
     });
   }
 
-  it('finds the demo school\'s struggling students', async () => {
+  it("finds the demo school's struggling students", async () => {
     const res = await t.app.inject({ url: '/api/dashboard/real-time', headers: { cookie: cookies.super_admin! } });
     const alerts = res.json().alerts;
     expect(alerts.length).toBeGreaterThan(0);

@@ -41,7 +41,12 @@ beforeAll(async () => {
     t.db.execute(sql`insert into attendance_records (student_id, schedule_id, session_date, status, scan_in_time, minutes_attended, scheduled_minutes, source)
                      values (${id[student]}, ${schedule}, ${date}, ${status}, ${scanIn}, ${MIN[status]}, 240, 'qr')`);
   const past = ['2026-02-16', '2026-02-23', '2026-03-02'];
-  const s1Past: Record<string, St[]> = { A: ['present', 'present', 'present'], B: ['present', 'absent', 'absent'], C: ['absent', 'absent', 'absent'], D: ['late', 'present', 'incomplete'] };
+  const s1Past: Record<string, St[]> = {
+    A: ['present', 'present', 'present'],
+    B: ['present', 'absent', 'absent'],
+    C: ['absent', 'absent', 'absent'],
+    D: ['late', 'present', 'incomplete'],
+  };
   const s2Past: Record<string, St[]> = { E: ['present', 'present', 'present'], F: ['present', 'present', 'excused'] };
   for (const [n, statuses] of Object.entries(s1Past)) for (const [i, st] of statuses.entries()) await rec(n, s1, past[i]!, st);
   for (const [n, statuses] of Object.entries(s2Past)) for (const [i, st] of statuses.entries()) await rec(n, s2, past[i]!, st);
@@ -63,7 +68,14 @@ const get = async (path: string, cookie = admin.cookie) => {
 describe('dashboard figures', () => {
   it("today's performance: 2 of 6 expected students checked in", async () => {
     const { todayMetrics, systemHealth } = await get('executive-summary');
-    expect(todayMetrics).toEqual({ attendanceRate: 33.3, studentsCheckedIn: 2, totalStudentsExpected: 6, activeQrSessions: 0, criticalAlerts: 4, pendingSyncRecords: 20 });
+    expect(todayMetrics).toEqual({
+      attendanceRate: 33.3,
+      studentsCheckedIn: 2,
+      totalStudentsExpected: 6,
+      activeQrSessions: 0,
+      criticalAlerts: 4,
+      pendingSyncRecords: 20,
+    });
     expect(systemHealth.database).toBe('healthy');
     expect(systemHealth.databaseLatencyMs).toBeGreaterThan(0);
   });
@@ -89,7 +101,15 @@ describe('dashboard figures', () => {
     await t.app.inject({ method: 'POST', url: '/api/qr-sessions', headers: { cookie: i1.cookie }, payload: { scheduleId: s1 } });
     const rt = await get('real-time');
     expect(rt.activeSessions).toHaveLength(1);
-    expect(rt.activeSessions[0]).toMatchObject({ courseCode: 'NUR-101', instructorName: 'Ian One', location: 'R1', checkedInStudents: 2, expectedStudents: 4, attendanceRate: 50, status: 'active' });
+    expect(rt.activeSessions[0]).toMatchObject({
+      courseCode: 'NUR-101',
+      instructorName: 'Ian One',
+      location: 'R1',
+      checkedInStudents: 2,
+      expectedStudents: 4,
+      attendanceRate: 50,
+      status: 'active',
+    });
     expect(rt.totalActiveStudents).toBe(2);
     expect(rt.responseSamples).toBeGreaterThan(0);
     expect(rt.avgResponseTimeMs).toBeGreaterThan(0);
@@ -100,22 +120,56 @@ describe('dashboard figures', () => {
 
   it('analytics: 7-day trend, KPIs, course risk and user activity', async () => {
     const a = await get('analytics');
-    expect(a.attendanceTrends.map((d: { date: string }) => d.date)).toEqual(['2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07', '2026-03-08', '2026-03-09']);
+    expect(a.attendanceTrends.map((d: { date: string }) => d.date)).toEqual([
+      '2026-03-03',
+      '2026-03-04',
+      '2026-03-05',
+      '2026-03-06',
+      '2026-03-07',
+      '2026-03-08',
+      '2026-03-09',
+    ]);
     expect(a.attendanceTrends.at(-1)).toEqual({ date: '2026-03-09', attendanceRate: 100, presentStudents: 2, totalStudents: 2 });
     expect(a.attendanceTrends[0]).toEqual({ date: '2026-03-03', attendanceRate: 0, presentStudents: 0, totalStudents: 0 });
     const kpi = Object.fromEntries(a.performanceMetrics.map((m: { metric: string; current: number }) => [m.metric, m.current]));
     expect(kpi).toEqual({ 'Attendance Rate (30 days)': 70, 'On-Time Arrival': 78.6, 'Clock Hours Delivered': 67.1, 'Students at Risk': 2 });
     expect(a.courseAnalytics).toEqual([
-      { courseId: expect.any(Number), courseName: 'Medical Terminology', courseCode: 'MA-101', riskLevel: 'medium', totalSessions: 3, avgAttendanceRate: 83.3, trend: 'down' },
-      { courseId: expect.any(Number), courseName: 'Nursing Fundamentals', courseCode: 'NUR-101', riskLevel: 'high', totalSessions: 4, avgAttendanceRate: 64.3, trend: 'up' }, // 4 of 6 lately vs 5 of 8 before,
+      {
+        courseId: expect.any(Number),
+        courseName: 'Medical Terminology',
+        courseCode: 'MA-101',
+        riskLevel: 'medium',
+        totalSessions: 3,
+        avgAttendanceRate: 83.3,
+        trend: 'down',
+      },
+      {
+        courseId: expect.any(Number),
+        courseName: 'Nursing Fundamentals',
+        courseCode: 'NUR-101',
+        riskLevel: 'high',
+        totalSessions: 4,
+        avgAttendanceRate: 64.3,
+        trend: 'up',
+      }, // 4 of 6 lately vs 5 of 8 before,
     ]);
-    expect(a.userActivity).toEqual({ dailyLogins: 5, avgSessionDuration: 24, topActiveUsers: [{ name: 'Ada Admin', sessions: 3 }, { name: 'Ian One', sessions: 1 }, { name: 'Ivy Two', sessions: 1 }] });
+    expect(a.userActivity).toEqual({
+      dailyLogins: 5,
+      avgSessionDuration: 24,
+      topActiveUsers: [
+        { name: 'Ada Admin', sessions: 3 },
+        { name: 'Ian One', sessions: 1 },
+        { name: 'Ivy Two', sessions: 1 },
+      ],
+    });
   });
 
   it('compares students at risk with the figure recorded after the day a week ago, which a later correction does not rewrite', async () => {
     const trend = async () => (await get('analytics')).performanceMetrics.find((m: { metric: string }) => m.metric === 'Students at Risk').trend;
     // The first analytics call above recorded 2 March's figure for the school.
-    const { rows } = await t.db.execute<{ scope_key: string; students: number }>(sql`select scope_key, students from students_at_risk_daily where as_of = '2026-03-02'`);
+    const { rows } = await t.db.execute<{ scope_key: string; students: number }>(
+      sql`select scope_key, students from students_at_risk_daily where as_of = '2026-03-02'`,
+    );
     expect(rows).toEqual([{ scope_key: 'school', students: expect.any(Number) }]);
     await t.db.execute(sql`update students_at_risk_daily set students = 9 where as_of = '2026-03-02' and scope_key = 'school'`);
     expect(await trend()).toBe('down'); // 2 now against the 9 recorded
@@ -127,11 +181,22 @@ describe('dashboard figures', () => {
     expect(await recordYesterdaysStudentsAtRisk(t.db, clock.now())).toBe(3);
     expect(await recordYesterdaysStudentsAtRisk(t.db, clock.now())).toBe(0);
     const { rows } = await t.db.execute<{ scope_key: string }>(sql`select scope_key from students_at_risk_daily where as_of = '2026-03-08' order by scope_key`);
-    expect(rows.map((r) => r.scope_key)).toEqual(['instructor:' + Math.min(i1.userId, i2.userId), 'instructor:' + Math.max(i1.userId, i2.userId), 'school'].sort());
+    expect(rows.map((r) => r.scope_key)).toEqual(
+      ['instructor:' + Math.min(i1.userId, i2.userId), 'instructor:' + Math.max(i1.userId, i2.userId), 'school'].sort(),
+    );
   });
 
   it('stats and recent attendance', async () => {
-    expect(await get('stats')).toEqual({ totalStudents: 6, enrolledStudents: 6, totalCourses: 2, activeCourses: 2, activeSchedules: 2, instructors: 2, classesToday: 2, attendanceRate30d: 70 });
+    expect(await get('stats')).toEqual({
+      totalStudents: 6,
+      enrolledStudents: 6,
+      totalCourses: 2,
+      activeCourses: 2,
+      activeSchedules: 2,
+      instructors: 2,
+      classesToday: 2,
+      attendanceRate30d: 70,
+    });
     const recent = await get('recent-attendance');
     expect(recent).toHaveLength(20);
     expect(recent[0]).toMatchObject({ studentName: 'D Student', status: 'late', courseCode: 'NUR-101' });
@@ -145,7 +210,12 @@ describe('dashboard figures', () => {
   });
 
   it("takes the viewer's own lowAttendanceAlerts: an instructor turning them off leaves the admin's alerts on (issue 17)", async () => {
-    const put = await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: i1.cookie }, payload: { notifications: { lowAttendanceAlerts: false } } });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: { cookie: i1.cookie },
+      payload: { notifications: { lowAttendanceAlerts: false } },
+    });
     expect(put.statusCode).toBe(200);
     const mine = await get('real-time', i1.cookie);
     expect(mine.alerts).toEqual([]);

@@ -44,7 +44,9 @@ describe('meeting_status_totals', () => {
     await t.db.execute(sql`insert into attendance_records (student_id, schedule_id, session_date, status, minutes_attended, scheduled_minutes, source)
                            values (${students[0]}, ${b}, '2026-03-02', 'late', null, null, 'qr')`);
     await expectInStep();
-    await t.db.execute(sql`update attendance_records set status = 'absent', minutes_attended = 0 where session_date = '2026-03-09' and student_id = any(${sql.param(students.slice(0, 3))}::int[])`);
+    await t.db.execute(
+      sql`update attendance_records set status = 'absent', minutes_attended = 0 where session_date = '2026-03-09' and student_id = any(${sql.param(students.slice(0, 3))}::int[])`,
+    );
     await expectInStep();
     await t.db.execute(sql`update attendance_records set minutes_attended = 200 where status = 'late'`);
     await expectInStep();

@@ -118,7 +118,11 @@ export async function rateBetween(db: DbOrTx, scope: ViewerScope, from: string, 
  * The same totals for several date ranges, in one pass over the per-meeting totals of all of them
  * (the analytics trends compare four overlapping ranges).
  */
-export async function ratesBetween<const R extends readonly { from: string; to: string }[]>(db: DbOrTx, scope: ViewerScope, ranges: R): Promise<{ [K in keyof R]: RateTotals }> {
+export async function ratesBetween<const R extends readonly { from: string; to: string }[]>(
+  db: DbOrTx,
+  scope: ViewerScope,
+  ranges: R,
+): Promise<{ [K in keyof R]: RateTotals }> {
   const from = ranges.reduce((m, r) => (r.from < m ? r.from : m), ranges[0]!.from);
   const to = ranges.reduce((m, r) => (r.to > m ? r.to : m), ranges[0]!.to);
   const columns = ranges.map((r, i) => {
@@ -144,7 +148,12 @@ export async function ratesBetween<const R extends readonly { from: string; to: 
 }
 
 /** Attended and all records per day over [from, to], every day listed. */
-export async function dailyTotals(db: DbOrTx, scope: ViewerScope, from: string, to: string): Promise<{ date: RecordColumns['sessionDate']; attended: number; total: number }[]> {
+export async function dailyTotals(
+  db: DbOrTx,
+  scope: ViewerScope,
+  from: string,
+  to: string,
+): Promise<{ date: RecordColumns['sessionDate']; attended: number; total: number }[]> {
   const { rows } = await db.execute<{ date: RecordColumns['sessionDate']; attended: number; total: number }>(sql`
     select d::date::text as date,
            coalesce(sum(t.records) filter (where t.status in ${ATTENDED}), 0)::int as attended, coalesce(sum(t.records), 0)::int as total
@@ -156,14 +165,14 @@ export async function dailyTotals(db: DbOrTx, scope: ViewerScope, from: string, 
 }
 
 export type CourseTotals = { courseId: CourseColumns['id'] } & Pick<CourseColumns, 'courseName' | 'courseCode'> & {
-  sessions: number;
-  attended: number;
-  total: number;
-  recentAtt: number;
-  recentTotal: number;
-  olderAtt: number;
-  olderTotal: number;
-};
+    sessions: number;
+    attended: number;
+    total: number;
+    recentAtt: number;
+    recentTotal: number;
+    olderAtt: number;
+    olderTotal: number;
+  };
 
 /** Per active course, meetings in (since, today]: sessions held, attended and all records, split at `split`. */
 export async function courseTotals(db: DbOrTx, scope: ViewerScope, d: { since: string; split: string; today: string }): Promise<CourseTotals[]> {
@@ -357,7 +366,10 @@ export async function recordedStudentsAtRisk(db: DbOrTx, scope: ViewerScope, asO
 
 /** Keeps the first figure recorded for a scope and day. */
 export async function recordStudentsAtRisk(db: DbOrTx, scope: ViewerScope, asOf: string, students: number, now: Date): Promise<void> {
-  await db.insert(studentsAtRiskDaily).values({ scopeKey: atRiskScopeKey(scope), asOf, students, recordedAt: now }).onConflictDoNothing();
+  await db
+    .insert(studentsAtRiskDaily)
+    .values({ scopeKey: atRiskScopeKey(scope), asOf, students, recordedAt: now })
+    .onConflictDoNothing();
 }
 
 /** The scopes whose dashboards show the trend: the school, and each instructor with an active class. */
@@ -366,7 +378,9 @@ export async function dashboardScopes(db: DbOrTx): Promise<ViewerScope[]> {
   return [{ instructorId: null }, ...rows.filter((r) => r.instructorId != null).map((r) => ({ instructorId: r.instructorId }))];
 }
 
-export type AlertAcknowledgement = Pick<typeof alertAcknowledgements.$inferSelect, 'alertId' | 'reason' | 'note' | 'acknowledgedAt'> & { acknowledgedBy: string | null };
+export type AlertAcknowledgement = Pick<typeof alertAcknowledgements.$inferSelect, 'alertId' | 'reason' | 'note' | 'acknowledgedAt'> & {
+  acknowledgedBy: string | null;
+};
 
 /** The acknowledgements of these alerts (any reason), newest first, with who acknowledged them. */
 export async function selectAcknowledgements(db: DbOrTx, alertIds: string[]): Promise<AlertAcknowledgement[]> {
@@ -390,6 +404,9 @@ export async function insertAcknowledgement(
   tx: DbOrTx,
   a: Pick<typeof alertAcknowledgements.$inferInsert, 'alertId' | 'reason' | 'note' | 'acknowledgedBy' | 'acknowledgedAt'>,
 ): Promise<{ id: number; acknowledgedAt: Date }> {
-  const [row] = await tx.insert(alertAcknowledgements).values(a).returning({ id: alertAcknowledgements.id, acknowledgedAt: alertAcknowledgements.acknowledgedAt });
+  const [row] = await tx
+    .insert(alertAcknowledgements)
+    .values(a)
+    .returning({ id: alertAcknowledgements.id, acknowledgedAt: alertAcknowledgements.acknowledgedAt });
   return row!;
 }

@@ -1,6 +1,14 @@
 import os from 'node:os';
 import type { z } from 'zod';
-import type { AlertCounts, analyticsSchema, executiveSummarySchema, GettingStarted, realTimeSchema, recentAttendanceSchema, statsSchema } from '../../../common/dashboard.ts';
+import type {
+  AlertCounts,
+  analyticsSchema,
+  executiveSummarySchema,
+  GettingStarted,
+  realTimeSchema,
+  recentAttendanceSchema,
+  statsSchema,
+} from '../../../common/dashboard.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { addDays, localDate, localTimeOfDay } from '../../lib/school-time.ts';
@@ -119,7 +127,11 @@ export async function executiveSummary({ db, scope, now, viewerId }: Ctx, respon
 export async function realTime({ db, scope, now, viewerId }: Ctx, responseTimes: ResponseTimes): Promise<z.infer<typeof realTimeSchema>> {
   const { today, alertsOn } = await schoolToday(db, now, viewerId);
   const sessions = await listActiveSessionsIn(db, scope, now);
-  const [counts, inClass, alerts] = await Promise.all([openSessionCounts(db, scope, now), studentsInClass(db, scope, now), alertsOf(db, scope, today, now, alertsOn)]);
+  const [counts, inClass, alerts] = await Promise.all([
+    openSessionCounts(db, scope, now),
+    studentsInClass(db, scope, now),
+    alertsOf(db, scope, today, now, alertsOn),
+  ]);
   const countFor = (scheduleId: number, date: string) => counts.find((c) => c.scheduleId === scheduleId && c.sessionDate === date);
   const avg = responseTimes.average(5 * 60_000, now.getTime());
   return {
@@ -205,8 +217,20 @@ export async function analytics({ db, scope, now, viewerId }: Ctx): Promise<z.in
     attendanceTrends: days.map((d) => ({ date: d.date, attendanceRate: pct(d.attended, d.total), presentStudents: d.attended, totalStudents: d.total })),
     performanceMetrics: [
       { metric: 'Attendance Rate (30 days)', current: rate(last30), target: 90, unit: '%', trend: trendOf(rate(last7), rate(prev7)) },
-      { metric: 'On-Time Arrival', current: pct(last30.onTime, last30.attended), target: 95, unit: '%', trend: trendOf(pct(last7.onTime, last7.attended), pct(prev7.onTime, prev7.attended)) },
-      { metric: 'Clock Hours Delivered', current: pct(last30.minutes, last30.scheduled), target: 95, unit: '%', trend: trendOf(pct(last30.minutes, last30.scheduled), pct(prev30.minutes, prev30.scheduled)) },
+      {
+        metric: 'On-Time Arrival',
+        current: pct(last30.onTime, last30.attended),
+        target: 95,
+        unit: '%',
+        trend: trendOf(pct(last7.onTime, last7.attended), pct(prev7.onTime, prev7.attended)),
+      },
+      {
+        metric: 'Clock Hours Delivered',
+        current: pct(last30.minutes, last30.scheduled),
+        target: 95,
+        unit: '%',
+        trend: trendOf(pct(last30.minutes, last30.scheduled), pct(prev30.minutes, prev30.scheduled)),
+      },
       { metric: 'Students at Risk', current: atRisk, target: 0, unit: 'students', trend: trendOf(atRisk, atRiskWeekAgo, 0) },
     ],
     courseAnalytics: courses.map((c) => {
@@ -294,7 +318,15 @@ export async function acknowledgeAlert(ctx: Ctx & { ip: string | null }, alertId
       tableName: 'alert_acknowledgements',
       recordId: row.id,
       ipAddress: ctx.ip,
-      newValues: { alertId, rule: alert.rule, message: alert.message, studentId: alert.studentId, scheduleId: alert.scheduleId, reason: alert.reason, note: note || null },
+      newValues: {
+        alertId,
+        rule: alert.rule,
+        message: alert.message,
+        studentId: alert.studentId,
+        scheduleId: alert.scheduleId,
+        reason: alert.reason,
+        note: note || null,
+      },
       at: now,
     });
     return { alertId, reason: alert.reason, acknowledgedAt: row.acknowledgedAt.toISOString(), note: note || null };

@@ -6,8 +6,10 @@ import { queuePreview } from './service.ts';
 /** The weekly report (issue 14): the job sends it on Mondays; administrators can ask for a preview. */
 export function digestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
-    app.post('/api/digests/weekly/preview', { config: { action: 'reports:preview' }, schema: { response: { 202: z.object({ to: z.string() }) } } }, async (req, reply) =>
-      reply.status(202).send(await queuePreview(deps, req.user!)),
+    app.post(
+      '/api/digests/weekly/preview',
+      { config: { action: 'reports:preview' }, schema: { response: { 202: z.object({ to: z.string() }) } } },
+      async (req, reply) => reply.status(202).send(await queuePreview(deps, req.user!)),
     );
   };
 }

@@ -90,7 +90,11 @@ export function composeWeeklyReport(f: WeeklyFigures, links: { dashboard: string
     subject,
     '',
     `Attendance rate by course: this week (${thisWeek.from} to ${thisWeek.to}) against last week (${lastWeek.from} to ${lastWeek.to})`,
-    ...(f.courses.length === 0 ? ['  No active courses.'] : f.courses.map((c) => `  ${c.courseCode} ${c.courseName}: ${rate(c.thisWeek)} (last week ${rate(c.lastWeek)}) ${change(c.thisWeek, c.lastWeek)}`.trimEnd())),
+    ...(f.courses.length === 0
+      ? ['  No active courses.']
+      : f.courses.map((c) =>
+          `  ${c.courseCode} ${c.courseName}: ${rate(c.thisWeek)} (last week ${rate(c.lastWeek)}) ${change(c.thisWeek, c.lastWeek)}`.trimEnd(),
+        )),
     '',
     `Students at risk: ${f.atRisk.count}`,
     ...reasons.map((r) => `  - ${r}`),
@@ -119,7 +123,10 @@ export function composeWeeklyReport(f: WeeklyFigures, links: { dashboard: string
       ? '<p>No active courses.</p>'
       : [
           `<table style="border-collapse:collapse"><thead><tr><th ${th} scope="col">Course</th><th ${th} scope="col">This week</th><th ${th} scope="col">Last week</th><th ${th} scope="col">Change</th></tr></thead><tbody>`,
-          ...f.courses.map((c) => `<tr><td ${td}>${e(c.courseCode)} ${e(c.courseName)}</td><td ${td}>${rate(c.thisWeek)}</td><td ${td}>${rate(c.lastWeek)}</td><td ${td}>${change(c.thisWeek, c.lastWeek)}</td></tr>`),
+          ...f.courses.map(
+            (c) =>
+              `<tr><td ${td}>${e(c.courseCode)} ${e(c.courseName)}</td><td ${td}>${rate(c.thisWeek)}</td><td ${td}>${rate(c.lastWeek)}</td><td ${td}>${change(c.thisWeek, c.lastWeek)}</td></tr>`,
+          ),
           '</tbody></table>',
         ].join('\n'),
     `<h2 style="font-size:15px">Students at risk: ${f.atRisk.count}</h2>`,
@@ -152,7 +159,10 @@ export async function weeklyFigures(db: DbOrTx, period: ReportPeriod, clock: Clo
 }
 
 function reportEmail(deps: Pick<DigestDeps, 'config' | 'cipher'>, figures: WeeklyFigures, to: Recipient): EmailMessage {
-  const links = { dashboard: `${publicBaseUrl(deps.config)}/`, unsubscribe: unsubscribeUrl(deps.config, deps.cipher, { userId: to.id, switch: 'weeklyReports' }) };
+  const links = {
+    dashboard: `${publicBaseUrl(deps.config)}/`,
+    unsubscribe: unsubscribeUrl(deps.config, deps.cipher, { userId: to.id, switch: 'weeklyReports' }),
+  };
   return { kind: 'weekly_report', to: to.email, userId: to.id, unsubscribeUrl: links.unsubscribe, ...composeWeeklyReport(figures, links) };
 }
 
@@ -171,7 +181,10 @@ export async function runWeeklyReport(deps: DigestDeps): Promise<number> {
     const recipients = (await usersWantingEmail(tx, 'weeklyReports')).filter(receivesWeeklyReport);
     if (recipients.length === 0) return 0;
     const figures = await weeklyFigures(tx, period, deps.clock);
-    await queueEmails(tx, recipients.map((r) => reportEmail(deps, figures, r)));
+    await queueEmails(
+      tx,
+      recipients.map((r) => reportEmail(deps, figures, r)),
+    );
     return recipients.length;
   });
 }

@@ -55,11 +55,30 @@ beforeAll(async () => {
     t.db.execute(sql`insert into attendance_records (student_id, schedule_id, session_date, status, minutes_attended, scheduled_minutes, source)
                      values (${id[student]}, ${sched}, ${date}, ${status}, ${status === 'present' ? 240 : 0}, 240, 'qr')`);
   // 02-16: everyone but C. Last week (02-23): NUR 2 of 4, MA 2 of 2. This week (03-02): NUR 3 of 4, MA 1 of 2.
-  for (const [n, s] of [['A', s1], ['B', s1], ['D', s1], ['E', s2], ['F', s2]] as const) await rec(n, s, '2026-02-16', 'present');
+  for (const [n, s] of [
+    ['A', s1],
+    ['B', s1],
+    ['D', s1],
+    ['E', s2],
+    ['F', s2],
+  ] as const)
+    await rec(n, s, '2026-02-16', 'present');
   await rec('C', s1, '2026-02-16', 'absent');
-  for (const [n, st] of [['A', 'present'], ['B', 'absent'], ['C', 'absent'], ['D', 'present']] as const) await rec(n, s1, '2026-02-23', st);
+  for (const [n, st] of [
+    ['A', 'present'],
+    ['B', 'absent'],
+    ['C', 'absent'],
+    ['D', 'present'],
+  ] as const)
+    await rec(n, s1, '2026-02-23', st);
   for (const n of ['E', 'F']) await rec(n, s2, '2026-02-23', 'present');
-  for (const [n, st] of [['A', 'present'], ['B', 'present'], ['C', 'absent'], ['D', 'present']] as const) await rec(n, s1, '2026-03-02', st);
+  for (const [n, st] of [
+    ['A', 'present'],
+    ['B', 'present'],
+    ['C', 'absent'],
+    ['D', 'present'],
+  ] as const)
+    await rec(n, s1, '2026-03-02', st);
   await rec('E', s2, '2026-03-02', 'present');
   await rec('F', s2, '2026-03-02', 'absent');
 
@@ -82,9 +101,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const weeklyMails = async () =>
-  (await t.db.execute<{ user_id: number; recipient: string; subject: string; text_body: string; html_body: string }>(
-    sql`select user_id, recipient, subject, text_body, html_body from outbox_messages where kind = 'weekly_report' order by id`,
-  )).rows;
+  (
+    await t.db.execute<{ user_id: number; recipient: string; subject: string; text_body: string; html_body: string }>(
+      sql`select user_id, recipient, subject, text_body, html_body from outbox_messages where kind = 'weekly_report' order by id`,
+    )
+  ).rows;
 const deps = (at: string) => ({ db: t.db, config: { ...loadedConfig(), smtp: SMTP }, cipher, clock: fixedClock(at) });
 const loadedConfig = () => loadConfig({ NODE_ENV: 'test' });
 
@@ -112,7 +133,10 @@ describe('report period', () => {
 describe('report content (pure)', () => {
   const figures: WeeklyFigures = {
     period: { thisWeek: { from: '2026-03-02', to: '2026-03-08' }, lastWeek: { from: '2026-02-23', to: '2026-03-01' } },
-    courses: [{ courseCode: 'X-1', courseName: 'A & B', thisWeek: 80, lastWeek: 90 }, { courseCode: 'Y-2', courseName: 'Quiet', thisWeek: null, lastWeek: 50 }],
+    courses: [
+      { courseCode: 'X-1', courseName: 'A & B', thisWeek: 80, lastWeek: 90 },
+      { courseCode: 'Y-2', courseName: 'Quiet', thisWeek: null, lastWeek: 50 },
+    ],
     atRisk: { count: 1, reasons: ['<b>C</b>: 3 absences'] },
     compliance: { watch: 1, due: 2, overdue: 3, sapNotMet: 4 },
     imports: [],

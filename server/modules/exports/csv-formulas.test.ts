@@ -28,17 +28,25 @@ beforeAll(async () => {
   t = await createTestApp({ clock: fixedClock('2027-01-20T18:00:00Z') });
   // The audit log names the acting user: this one's name is a formula too.
   admin = (await t.signedIn('super_admin', { firstName: '=1+2', lastName: '@SUM(1)' })).cookie;
-  const { rows: [program] } = await t.db.execute<{ id: number }>(sql`insert into programs (program_name, sis_program_id) values ('-2+3', '=1+2') returning id`);
-  const { rows: [course] } = await t.db.execute<{ id: number }>(sql`
+  const {
+    rows: [program],
+  } = await t.db.execute<{ id: number }>(sql`insert into programs (program_name, sis_program_id) values ('-2+3', '=1+2') returning id`);
+  const {
+    rows: [course],
+  } = await t.db.execute<{ id: number }>(sql`
     insert into courses (course_code, course_name, description, sis_course_id, program_id, clock_hours)
     values ('=1+2', '=HYPERLINK("http://x","y")', '-2+3', '@SUM(1)', ${program!.id}, 60) returning id`);
-  const { rows: [schedule] } = await t.db.execute<{ id: number }>(sql`
+  const {
+    rows: [schedule],
+  } = await t.db.execute<{ id: number }>(sql`
     insert into schedules (course_id, cohort_number, term_number, day_of_week, start_time, end_time, course_start_date, course_end_date, sis_schedule_id)
     values (${course!.id}, 1, 1, 1, '09:00', '12:00', '2027-01-01', '2027-06-30', '\t=1') returning id`);
   scheduleId = schedule!.id;
   // Students as an SIS or a form may deliver them: the SIS id, names and phone start like formulas.
   for (const [i, v] of FORMULAS.entries()) {
-    const { rows: [s] } = await t.db.execute<{ id: number }>(sql`
+    const {
+      rows: [s],
+    } = await t.db.execute<{ id: number }>(sql`
       insert into students (sis_student_id, first_name, last_name, email, phone) values (${v}, ${v}, ${FORMULAS[(i + 1) % 5]}, ${`s${i}@x.edu`}, ${v}) returning id`);
     studentIds.push(s!.id);
     await t.db.execute(sql`
@@ -66,7 +74,13 @@ describe('CSV exports neutralise formula-like text', () => {
   it('course export: every text column, and the file imports back to the same values', async () => {
     const res = await t.app.inject({ url: '/api/courses/export', headers: { cookie: admin } });
     expect(res.statusCode).toBe(200);
-    expect(records(res.body)[0]).toMatchObject({ courseCode: "'=1+2", courseName: `'=HYPERLINK("http://x","y")`, description: "'-2+3", sisCourseId: "'@SUM(1)", clockHours: '60' });
+    expect(records(res.body)[0]).toMatchObject({
+      courseCode: "'=1+2",
+      courseName: `'=HYPERLINK("http://x","y")`,
+      description: "'-2+3",
+      sisCourseId: "'@SUM(1)",
+      clockHours: '60',
+    });
     expect(cells(res.body).filter(runsAsFormula)).toEqual([]);
 
     const back = multipart('courses.csv', res.body);
@@ -77,7 +91,12 @@ describe('CSV exports neutralise formula-like text', () => {
   });
 
   it('audit log export: user names and the JSON of changes', async () => {
-    await t.app.inject({ method: 'POST', url: '/api/students', headers: { cookie: admin }, payload: { firstName: '=1+2', lastName: '-2+3', phone: '@SUM(1)' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/students',
+      headers: { cookie: admin },
+      payload: { firstName: '=1+2', lastName: '-2+3', phone: '@SUM(1)' },
+    });
     const res = await t.app.inject({ url: '/api/audit-logs/export', headers: { cookie: admin } });
     expect(res.statusCode).toBe(200);
     const rows = records(res.body);

@@ -20,11 +20,13 @@ beforeAll(async () => {
   const q = async (text: ReturnType<typeof sql>) => (await t.db.execute<{ id: number }>(text)).rows[0]!.id;
   const program = await q(sql`insert into programs (program_name) values ('Practical Nursing') returning id`);
   const course = await q(sql`insert into courses (course_code, course_name, program_id) values ('NUR-101', 'Fundamentals', ${program}) returning id`);
-  const schedule = await q(sql`insert into schedules (course_id, cohort_number, term_number, day_of_week, start_time, end_time, room_number, course_start_date, course_end_date)
+  const schedule =
+    await q(sql`insert into schedules (course_id, cohort_number, term_number, day_of_week, start_time, end_time, room_number, course_start_date, course_end_date)
                                values (${course}, 1, 1, 4, '08:00', '11:00', 'R1', '2026-08-24', '2026-12-18') returning id`);
   const student = await q(sql`insert into students (first_name, last_name, program_id) values ('Ana', 'Lopez', ${program}) returning id`);
   // 8:02 to 10:58 on Thursday 26 November (CST, UTC-6); and one in July (CDT, UTC-5).
-  await t.db.execute(sql`insert into attendance_records (student_id, schedule_id, session_date, status, scan_in_time, scan_out_time, minutes_attended, scheduled_minutes, source)
+  await t.db
+    .execute(sql`insert into attendance_records (student_id, schedule_id, session_date, status, scan_in_time, scan_out_time, minutes_attended, scheduled_minutes, source)
                          values (${student}, ${schedule}, '2026-11-26', 'present', '2026-11-26T14:02:00Z', '2026-11-26T16:58:00Z', 176, 180, 'qr'),
                                 (${student}, ${schedule}, '2026-07-02', 'present', '2026-07-02T13:02:00Z', null, 176, 180, 'qr')`);
 });
@@ -39,7 +41,10 @@ const csvOf = async (url: string) => {
 describe("exports write the school's time, with its offset", () => {
   it('the attendance export: check-in and check-out as the school read them, in winter and in summer time', async () => {
     const rows = await csvOf('/api/export/attendance');
-    expect(rows.find((r) => r.sessionDate === '2026-11-26')).toMatchObject({ scanInTime: '2026-11-26T08:02:00-06:00', scanOutTime: '2026-11-26T10:58:00-06:00' });
+    expect(rows.find((r) => r.sessionDate === '2026-11-26')).toMatchObject({
+      scanInTime: '2026-11-26T08:02:00-06:00',
+      scanOutTime: '2026-11-26T10:58:00-06:00',
+    });
     expect(rows.find((r) => r.sessionDate === '2026-07-02')).toMatchObject({ scanInTime: '2026-07-02T08:02:00-05:00', scanOutTime: '' });
     // Each value still names the same instant.
     expect(new Date(rows.find((r) => r.sessionDate === '2026-11-26')!.scanInTime!).toISOString()).toBe('2026-11-26T14:02:00.000Z');

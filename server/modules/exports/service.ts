@@ -72,7 +72,11 @@ async function attendanceFileName(db: DbOrTx, clock: Clock): Promise<string> {
  * The attendance export: audited as it starts (so an aborted download is still on record), named
  * attendance_export_{school-local date}.csv, and streamed batch by batch. Reading it changes nothing.
  */
-export async function exportAttendance(db: DbOrTx, filter: ExportFilter, ctx: ExportCtx): Promise<{ fileName: string; headers: Record<string, string>; stream: Readable }> {
+export async function exportAttendance(
+  db: DbOrTx,
+  filter: ExportFilter,
+  ctx: ExportCtx,
+): Promise<{ fileName: string; headers: Record<string, string>; stream: Readable }> {
   const fileName = await attendanceFileName(db, ctx.clock);
   await recordAudit(db, { userId: ctx.actorId, action: 'Export', tableName: 'attendance', ipAddress: ctx.ip, newValues: { ...filter, fileName } });
   return { fileName, headers: csvDownloadHeaders(fileName), stream: attendanceCsvStream(db, filter) };
@@ -92,7 +96,13 @@ export async function exportAttendanceForSis(
   onMarked: (tx: DbOrTx, marked: number) => Promise<void> = async () => {},
 ): Promise<{ fileName: string; headers: Record<string, string>; stream: Readable }> {
   const fileName = await attendanceFileName(db, ctx.clock);
-  await recordAudit(db, { userId: ctx.actorId, action: 'Export', tableName: 'attendance', ipAddress: ctx.ip, newValues: { ...filter, fileName, forSis: true } });
+  await recordAudit(db, {
+    userId: ctx.actorId,
+    action: 'Export',
+    tableName: 'attendance',
+    ipAddress: ctx.ip,
+    newValues: { ...filter, fileName, forSis: true },
+  });
   const handover: Handover = {
     ids: [],
     versions: [],
@@ -102,7 +112,13 @@ export async function exportAttendanceForSis(
         for (let i = 0; i < handover.ids.length; i += MARK_CHUNK) {
           marked += await markRecordsSynced(tx, { ids: handover.ids.slice(i, i + MARK_CHUNK), versions: handover.versions.slice(i, i + MARK_CHUNK) });
         }
-        await recordAudit(tx, { userId: ctx.actorId, action: 'Update', tableName: 'attendance', ipAddress: ctx.ip, newValues: { syncStatus: 'synced', records: marked, fileName, ...filter } });
+        await recordAudit(tx, {
+          userId: ctx.actorId,
+          action: 'Update',
+          tableName: 'attendance',
+          ipAddress: ctx.ip,
+          newValues: { syncStatus: 'synced', records: marked, fileName, ...filter },
+        });
         await onMarked(tx, marked);
       }),
   };
@@ -120,8 +136,22 @@ export async function exportAnalytics(ctx: AnalyticsCtx): Promise<{ fileName: st
   const { db, user, now } = ctx;
   const data = await analytics(viewerContext(db, user, now));
   const rows: AnalyticsRow[] = [
-    ...data.performanceMetrics.map((m) => ({ section: 'Key Performance Indicators', item: m.metric, value: m.current, unit: m.unit, target: m.target, trend: m.trend })),
-    ...data.attendanceTrends.map((d) => ({ section: 'Attendance Trends', date: d.date, value: d.attendanceRate, unit: '%', present: d.presentStudents, total: d.totalStudents })),
+    ...data.performanceMetrics.map((m) => ({
+      section: 'Key Performance Indicators',
+      item: m.metric,
+      value: m.current,
+      unit: m.unit,
+      target: m.target,
+      trend: m.trend,
+    })),
+    ...data.attendanceTrends.map((d) => ({
+      section: 'Attendance Trends',
+      date: d.date,
+      value: d.attendanceRate,
+      unit: '%',
+      present: d.presentStudents,
+      total: d.totalStudents,
+    })),
     ...data.courseAnalytics.map((c) => ({
       section: 'Course Performance',
       item: c.courseName,
@@ -138,7 +168,13 @@ export async function exportAnalytics(ctx: AnalyticsCtx): Promise<{ fileName: st
   ];
   const { timeZone } = (await getSettings(db)).attendance;
   const fileName = `analytics_export_${localDate(now, timeZone)}.csv`;
-  await recordAudit(db, { userId: user.id, action: 'Export', tableName: 'analytics', ipAddress: ctx.ip, newValues: { fileName, generatedAt: data.generatedAt } });
+  await recordAudit(db, {
+    userId: user.id,
+    action: 'Export',
+    tableName: 'analytics',
+    ipAddress: ctx.ip,
+    newValues: { fileName, generatedAt: data.generatedAt },
+  });
   const body = csvText([ANALYTICS_EXPORT_COLUMNS, ...rows.map((r) => ANALYTICS_EXPORT_COLUMNS.map((c) => r[c] ?? null))], { bom: true });
   return { fileName, headers: csvDownloadHeaders(fileName), body };
 }

@@ -38,10 +38,16 @@ beforeAll(async () => {
   id.s1 = await schedule(id.nur, i1.userId);
   id.s2 = await schedule(id.med, i2.userId);
   for (const n of ['ana', 'ben', 'cy']) {
-    id[n] = await q(sql`insert into students (first_name, last_name, sis_student_id, program_id) values (${n}, 'Student', ${`SIS-${n}`}, ${id.pn}) returning id`);
+    id[n] = await q(
+      sql`insert into students (first_name, last_name, sis_student_id, program_id) values (${n}, 'Student', ${`SIS-${n}`}, ${id.pn}) returning id`,
+    );
   }
   // ana and ben in NUR-101, cy in MA-101 (a course of another program); two Mondays each.
-  for (const [student, sched] of [['ana', id.s1], ['ben', id.s1], ['cy', id.s2]] as const) {
+  for (const [student, sched] of [
+    ['ana', id.s1],
+    ['ben', id.s1],
+    ['cy', id.s2],
+  ] as const) {
     await t.db.execute(sql`insert into schedule_rosters (schedule_id, student_id) values (${sched}, ${id[student]})`);
     for (const date of ['2027-03-01', '2027-03-08']) {
       await t.db.execute(sql`insert into attendance_records (student_id, schedule_id, session_date, status, minutes_attended, scheduled_minutes, source)
@@ -117,7 +123,12 @@ describe('Pending Sync and the SIS export', () => {
     await exportRows('');
     expect(await pendingSync()).toBe(6);
 
-    const res = await t.app.inject({ method: 'POST', url: '/api/sis/attendance-export', headers: { cookie: admin }, payload: { courseId: String(id.nur), endDate: '2027-03-07' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/sis/attendance-export',
+      headers: { cookie: admin },
+      payload: { courseId: String(id.nur), endDate: '2027-03-07' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-disposition']).toBe('attachment; filename="attendance_export_2027-03-08.csv"');
     const file = records(res.body);
@@ -128,8 +139,13 @@ describe('Pending Sync and the SIS export', () => {
     expect(await pendingSync()).toBe(4);
     // The instructor's own figure drops too (their two exported records).
     expect(await pendingSync(i1.cookie)).toBe(2);
-    const { rows } = await t.db.execute<{ sync_status: string; n: number }>(sql`select sync_status, count(*)::int as n from attendance_records group by 1 order by 1`);
-    expect(rows).toEqual([{ sync_status: 'pending', n: 4 }, { sync_status: 'synced', n: 2 }]);
+    const { rows } = await t.db.execute<{ sync_status: string; n: number }>(
+      sql`select sync_status, count(*)::int as n from attendance_records group by 1 order by 1`,
+    );
+    expect(rows).toEqual([
+      { sync_status: 'pending', n: 4 },
+      { sync_status: 'synced', n: 2 },
+    ]);
     const { rows: audit } = await t.db.execute<{ action: string; new_values: Record<string, unknown> }>(
       sql`select action, new_values from audit_logs where table_name = 'attendance' and action = 'Update' order by id desc limit 1`,
     );
@@ -143,8 +159,14 @@ describe('Pending Sync and the SIS export', () => {
   });
 
   it('a record changed after it went to the SIS is pending again; a second export takes it', async () => {
-    const [record] = (await t.db.execute<{ id: number }>(sql`select id from attendance_records where student_id = ${id.ana} and session_date = '2027-03-01'`)).rows;
-    const override = await t.app.inject({ method: 'PUT', url: `/api/attendance/${record!.id}`, headers: { cookie: admin }, payload: { status: 'excused', overrideReason: 'Clinical placement' } });
+    const [record] = (await t.db.execute<{ id: number }>(sql`select id from attendance_records where student_id = ${id.ana} and session_date = '2027-03-01'`))
+      .rows;
+    const override = await t.app.inject({
+      method: 'PUT',
+      url: `/api/attendance/${record!.id}`,
+      headers: { cookie: admin },
+      payload: { status: 'excused', overrideReason: 'Clinical placement' },
+    });
     expect(override.statusCode, override.body).toBe(200);
     expect(await pendingSync()).toBe(5);
 
@@ -175,7 +197,12 @@ describe('analytics export', () => {
     expect(rows.find((r) => r.item === 'Attendance Rate (30 days)')).toMatchObject({ section: 'Key Performance Indicators', unit: '%', target: '90' });
     expect(rows.filter((r) => r.section === 'Attendance Trends').map((r) => r.date)).toHaveLength(7);
     expect(rows.find((r) => r.section === 'Attendance Trends' && r.date === '2027-03-08')).toMatchObject({ value: '100', present: '3', total: '3' });
-    expect(rows.find((r) => r.code === 'NUR-101')).toMatchObject({ section: 'Course Performance', item: "'=1+2 Fundamentals", sessions: '2', riskLevel: 'medium' }); // 3 of 4: ana's excused meeting
+    expect(rows.find((r) => r.code === 'NUR-101')).toMatchObject({
+      section: 'Course Performance',
+      item: "'=1+2 Fundamentals",
+      sessions: '2',
+      riskLevel: 'medium',
+    }); // 3 of 4: ana's excused meeting
     const cells = (parse(res.body.replace(/^\uFEFF/, '')) as string[][]).flat();
     expect(cells.filter(runsAsFormula)).toEqual([]);
   });

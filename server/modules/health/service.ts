@@ -18,7 +18,11 @@ export async function checkHealth(db: Db) {
 export async function checkReadiness(db: Db) {
   const reachable = (await pingDatabase(db)) !== null;
   let migrations: 'current' | 'pending' | 'unknown' = 'unknown';
-  if (reachable) migrations = await migrationsCurrent(db).then((current) => (current ? 'current' : 'pending'), () => 'unknown' as const);
+  if (reachable)
+    migrations = await migrationsCurrent(db).then(
+      (current) => (current ? 'current' : 'pending'),
+      () => 'unknown' as const,
+    );
   const ready = reachable && migrations === 'current';
   return { ready, database: reachable ? ('reachable' as const) : ('unreachable' as const), migrations };
 }

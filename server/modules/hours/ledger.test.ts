@@ -1,6 +1,16 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attendanceRecords, calendarClosures, courses, programPolicies, programTimeClockVersions, programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
+import {
+  attendanceRecords,
+  calendarClosures,
+  courses,
+  programPolicies,
+  programTimeClockVersions,
+  programs,
+  scheduleRosters,
+  schedules,
+  students,
+} from '../../db/schema/index.ts';
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 
 /*
@@ -47,8 +57,13 @@ beforeAll(async () => {
   [{ id: programId }] = (await t.db.insert(programs).values({ programName: 'Cosmetology' }).returning({ id: programs.id })) as [{ id: number }];
   await t.db.insert(programPolicies).values({ programId, programHours: '100', programWeeks: '8', makeUpCapPercent: '3' });
   // A program from before time-clock rules (migration 0026 gave it this version): a missing check-out earns up to the class end.
-  await t.db.insert(programTimeClockVersions).values({ programId, effectiveFrom: null, missingCheckOut: 'credit_to_scheduled_end', rounding: 'none', roundingMinutes: 15, graceMinutes: 0 });
-  const [{ id: courseId }] = (await t.db.insert(courses).values({ courseCode: 'COS-101', courseName: 'Cosmetology I', programId, clockHours: '100' }).returning({ id: courses.id })) as [{ id: number }];
+  await t.db
+    .insert(programTimeClockVersions)
+    .values({ programId, effectiveFrom: null, missingCheckOut: 'credit_to_scheduled_end', rounding: 'none', roundingMinutes: 15, graceMinutes: 0 });
+  const [{ id: courseId }] = (await t.db
+    .insert(courses)
+    .values({ courseCode: 'COS-101', courseName: 'Cosmetology I', programId, clockHours: '100' })
+    .returning({ id: courses.id })) as [{ id: number }];
   [{ id: studentId }] = (await t.db
     .insert(students)
     .values({ firstName: 'Rosa', lastName: 'Diaz', sisStudentId: 'COS-1', programId, enrollmentDate: '2026-03-02' })
@@ -91,7 +106,23 @@ beforeAll(async () => {
     isManualOverride: !times,
     overrideReason: times ? null : 'Paper sign-in sheet',
   });
-  const present = ['2026-03-02', '2026-03-05', '2026-03-09', '2026-03-11', '2026-03-18', '2026-03-19', '2026-03-21', '2026-03-23', '2026-03-24', '2026-03-30', '2026-04-01', '2026-04-02', '2026-04-06', '2026-04-08', '2026-04-09'];
+  const present = [
+    '2026-03-02',
+    '2026-03-05',
+    '2026-03-09',
+    '2026-03-11',
+    '2026-03-18',
+    '2026-03-19',
+    '2026-03-21',
+    '2026-03-23',
+    '2026-03-24',
+    '2026-03-30',
+    '2026-04-01',
+    '2026-04-02',
+    '2026-04-06',
+    '2026-04-08',
+    '2026-04-09',
+  ];
   await t.db.insert(attendanceRecords).values([
     ...present.map((d) => record(d, 'present')),
     record('2026-03-03', 'excused'),
@@ -123,7 +154,11 @@ describe('the clock-hour ledger, hand-computed', () => {
     const history = (await get(`/api/attendance/${correctedRecordId}/history`)).json();
     expect(history.original).toMatchObject({ status: 'late', scanInTime: '2026-03-17T14:00:00.000Z', scanOutTime: '2026-03-17T17:00:00.000Z', source: 'qr' });
     expect(history.changes).toHaveLength(1);
-    expect(history.changes[0]).toMatchObject({ by: 'Dana Supervisor', reason: expect.stringContaining('Badge reader'), after: { status: 'present', scanInTime: '2026-03-17T13:00:00.000Z', minutesAttended: 240 } });
+    expect(history.changes[0]).toMatchObject({
+      by: 'Dana Supervisor',
+      reason: expect.stringContaining('Badge reader'),
+      after: { status: 'present', scanInTime: '2026-03-17T13:00:00.000Z', minutesAttended: 240 },
+    });
     expect(history.current).toMatchObject({ status: 'present', scanInTime: '2026-03-17T13:00:00.000Z' });
   });
 
@@ -142,7 +177,14 @@ describe('the clock-hour ledger, hand-computed', () => {
     const res = await get(`/api/students/${studentId}/hours?asOf=2026-04-10&from=2026-03-01&to=2026-04-10`);
     expect(res.statusCode).toBe(200);
     const h = res.json();
-    expect(h).toMatchObject({ studentId, programId, asOf: '2026-04-10', enrollmentDate: '2026-03-02', lastDateOfAttendance: '2026-04-09', attendancePercent: 89.2 });
+    expect(h).toMatchObject({
+      studentId,
+      programId,
+      asOf: '2026-04-10',
+      enrollmentDate: '2026-03-02',
+      lastDateOfAttendance: '2026-04-09',
+      attendancePercent: 89.2,
+    });
     expect(h.totals).toEqual({
       scheduledMinutes: 5460,
       attendedMinutes: 4210,
@@ -162,8 +204,34 @@ describe('the clock-hour ledger, hand-computed', () => {
       autoCheckOutMinutes: 0,
     });
     expect(h.paymentPeriods).toEqual([
-      { number: 1, startHours: 0, endHours: 50, weeks: 4, creditedMinutes: 3000, excusedCreditedMinutes: 300, excusedCapMinutes: 300, status: 'completed', completedOn: '2026-03-29', startedOn: '2026-03-02', weeksEndOn: '2026-03-29', hoursRemaining: 0 },
-      { number: 2, startHours: 50, endHours: 100, weeks: 4, creditedMinutes: 1870, excusedCreditedMinutes: 240, excusedCapMinutes: 300, status: 'in_progress', completedOn: null, startedOn: '2026-03-30', weeksEndOn: '2026-04-26', hoursRemaining: 18.83 },
+      {
+        number: 1,
+        startHours: 0,
+        endHours: 50,
+        weeks: 4,
+        creditedMinutes: 3000,
+        excusedCreditedMinutes: 300,
+        excusedCapMinutes: 300,
+        status: 'completed',
+        completedOn: '2026-03-29',
+        startedOn: '2026-03-02',
+        weeksEndOn: '2026-03-29',
+        hoursRemaining: 0,
+      },
+      {
+        number: 2,
+        startHours: 50,
+        endHours: 100,
+        weeks: 4,
+        creditedMinutes: 1870,
+        excusedCreditedMinutes: 240,
+        excusedCapMinutes: 300,
+        status: 'in_progress',
+        completedOn: null,
+        startedOn: '2026-03-30',
+        weeksEndOn: '2026-04-26',
+        hoursRemaining: 18.83,
+      },
     ]);
     expect(h.sapCheckpoints).toEqual([
       { atHours: 50, status: 'met', evaluatedOn: '2026-03-24', attendancePercent: 90.1 },
@@ -258,7 +326,10 @@ describe('the program summary and the hours export', () => {
     const res = await get(`/api/export/hours?programId=${programId}&from=2026-03-30&to=2026-04-10`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
-    const [header, row] = res.body.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    const [header, row] = res.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
     expect(header).toBe(
       'sisStudentId,studentId,firstName,lastName,programName,from,to,scheduledHours,attendedHours,excusedHours,makeUpHours,creditedHours,attendancePercent,paymentPeriod,hoursToNextPaymentPeriod,lastDateOfAttendance,' +
         'rawHours,roundedHours,deductedHours,cappedHours,pendingExceptionHours,autoCheckOutHours',
@@ -271,7 +342,8 @@ describe('the program summary and the hours export', () => {
 });
 
 describe('make-up sessions', () => {
-  const post = (payload: Record<string, unknown>, cookie = admin) => t.app.inject({ method: 'POST', url: `/api/students/${studentId}/make-up-sessions`, headers: { cookie }, payload });
+  const post = (payload: Record<string, unknown>, cookie = admin) =>
+    t.app.inject({ method: 'POST', url: `/api/students/${studentId}/make-up-sessions`, headers: { cookie }, payload });
   const base = () => ({ date: '2026-04-03', startTime: '13:00', endTime: '14:00', supervisorId: instructor.userId });
 
   it('refuses a future date, an end before the start, and a supervisor who is not staff who teach', async () => {
@@ -302,7 +374,9 @@ describe('make-up sessions', () => {
     expect((await t.app.inject({ method: 'DELETE', url, headers: { cookie: admin } })).statusCode).toBe(400);
     const res = await t.app.inject({ method: 'DELETE', url, headers: { cookie: admin }, payload: { reason: 'Entered for the wrong student' } });
     expect(res.statusCode).toBe(204);
-    const { rows } = await t.db.execute<{ old_values: { reason: string } }>(sql`select old_values from audit_logs where table_name = 'make_up_sessions' and action = 'Delete'`);
+    const { rows } = await t.db.execute<{ old_values: { reason: string } }>(
+      sql`select old_values from audit_logs where table_name = 'make_up_sessions' and action = 'Delete'`,
+    );
     expect(rows[0]!.old_values.reason).toBe('Entered for the wrong student');
     expect((await get(`/api/students/${studentId}/make-up-sessions`)).json()).toHaveLength(1);
   });

@@ -22,7 +22,14 @@ const minutesOf = (ms: number) => Math.floor(ms / 60_000);
 const round1 = (n: number) => Math.round(n * 10) / 10;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-type PeriodState = { endMinutes: number; startMinutes: number; credited: number; hoursReachedOn: string | null; completedOnGiven: string | null; plan: { number: number } };
+type PeriodState = {
+  endMinutes: number;
+  startMinutes: number;
+  credited: number;
+  hoursReachedOn: string | null;
+  completedOnGiven: string | null;
+  plan: { number: number };
+};
 type CheckpointState = { atMinutes: number; evaluatedOn: string | null; percent: number | null; met: boolean | null };
 
 /**
@@ -193,7 +200,15 @@ export function computeLedger(input: LedgerInput): Ledger {
       completedOnGiven: null as string | null,
     };
   });
-  const checkpoints = [...policy.sapCheckpointHours].sort((a, b) => a - b).map((h) => ({ atHours: h, atMinutes: Math.round(h * 60), evaluatedOn: null as string | null, percent: null as number | null, met: null as boolean | null }));
+  const checkpoints = [...policy.sapCheckpointHours]
+    .sort((a, b) => a - b)
+    .map((h) => ({
+      atHours: h,
+      atMinutes: Math.round(h * 60),
+      evaluatedOn: null as string | null,
+      percent: null as number | null,
+      met: null as boolean | null,
+    }));
   const opening = input.opening ?? null;
   const totals: LedgerTotals = {
     scheduledMinutes: opening?.scheduledMinutes ?? 0,

@@ -91,7 +91,12 @@ export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: str
   const rosteredIds = [...new Set(scheduleRows.filter((r) => r.onRoster).map((r) => r.id))];
   const firstDate = list.reduce((d, s) => (s.enrollmentDate && s.enrollmentDate < d ? s.enrollmentDate : d), asOf);
   const [held, breaksOf, ledBreaks] = await Promise.all([
-    heldMeetings(db, rosteredIds, scheduleRows.reduce((d, r) => (r.courseStartDate < d ? r.courseStartDate : d), firstDate), asOf),
+    heldMeetings(
+      db,
+      rosteredIds,
+      scheduleRows.reduce((d, r) => (r.courseStartDate < d ? r.courseStartDate : d), firstDate),
+      asOf,
+    ),
     selectLedgerBreaks(db, ids, asOf),
     selectMeetingBreaks(db, [...new Set([...scheduleRows.map((r) => r.id), ...recordRows.map((r) => r.scheduleId)])], asOf),
   ]);

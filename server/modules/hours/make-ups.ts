@@ -8,7 +8,16 @@ import { assertMayDeleteMakeUp, assertMayReadStudent, mayNameMakeUpSupervisor, m
 import { recordAudit } from '../audit-logs/service.ts';
 import { programPolicy } from '../programs/service.ts';
 import { hours } from './export.ts';
-import { courseExists, deleteMakeUpRow, insertMakeUp, lockStudentMakeUpMinutes, selectMakeUp, selectMakeUps, selectSupervisor, type MakeUpRow } from './queries.ts';
+import {
+  courseExists,
+  deleteMakeUpRow,
+  insertMakeUp,
+  lockStudentMakeUpMinutes,
+  selectMakeUp,
+  selectMakeUps,
+  selectSupervisor,
+  type MakeUpRow,
+} from './queries.ts';
 import { readableStudent, schoolToday } from './reading.ts';
 
 type User = { id: number; role: Role };
@@ -54,7 +63,8 @@ export async function recordMakeUp(db: Db, user: User, studentId: number, input:
   if (input.courseId != null && !(await courseExists(db, input.courseId))) throw fieldError('courseId', `No course with id ${input.courseId}`);
   const { today } = await schoolToday(db, ctx.clock);
   if (input.date > today) throw fieldError('date', 'A make-up session cannot be recorded for a future date');
-  if (student.enrollmentDate && input.date < student.enrollmentDate) throw fieldError('date', `The student enrolled on ${student.enrollmentDate}; ${input.date} is before that`);
+  if (student.enrollmentDate && input.date < student.enrollmentDate)
+    throw fieldError('date', `The student enrolled on ${student.enrollmentDate}; ${input.date} is before that`);
   const minutes = minutesOfDay(input.endTime) - minutesOfDay(input.startTime);
   const policy = student.programId == null ? undefined : await programPolicy(db, student.programId);
   return db.transaction(async (tx) => {
@@ -80,7 +90,15 @@ export async function recordMakeUp(db: Db, user: User, studentId: number, input:
       createdBy: user.id,
       createdAt: ctx.clock.now(),
     });
-    await recordAudit(tx, { userId: user.id, action: 'Create', tableName: 'make_up_sessions', recordId: id, ipAddress: ctx.ip, newValues: { studentId, ...input, minutes }, at: ctx.clock.now() });
+    await recordAudit(tx, {
+      userId: user.id,
+      action: 'Create',
+      tableName: 'make_up_sessions',
+      recordId: id,
+      ipAddress: ctx.ip,
+      newValues: { studentId, ...input, minutes },
+      at: ctx.clock.now(),
+    });
     return toMakeUp((await selectMakeUps(tx, studentId)).find((m) => m.id === id)!);
   });
 }
@@ -99,7 +117,15 @@ export async function deleteMakeUp(db: Db, user: User, studentId: number, sessio
       tableName: 'make_up_sessions',
       recordId: sessionId,
       ipAddress: ctx.ip,
-      oldValues: { studentId, date: row.sessionDate, startTime: row.startTime, endTime: row.endTime, minutes: row.minutes, supervisorId: row.supervisorId, reason },
+      oldValues: {
+        studentId,
+        date: row.sessionDate,
+        startTime: row.startTime,
+        endTime: row.endTime,
+        minutes: row.minutes,
+        supervisorId: row.supervisorId,
+        reason,
+      },
       at: ctx.clock.now(),
     });
   });

@@ -23,22 +23,46 @@ beforeAll(async () => {
   t = await createTestApp({ clock });
   admin = (await t.signedIn('super_admin')).cookie;
   support = (await t.signedIn('support_staff')).cookie;
-  const settings = await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: admin }, payload: { attendance: { timeZone: 'America/Chicago', recordsStartDate: '2026-11-26' } } });
+  const settings = await t.app.inject({
+    method: 'PUT',
+    url: '/api/settings',
+    headers: { cookie: admin },
+    payload: { attendance: { timeZone: 'America/Chicago', recordsStartDate: '2026-11-26' } },
+  });
   expect(settings.statusCode, settings.body).toBe(200);
   const instructor = await t.signedIn('instructor');
-  const [{ id: programId }] = (await t.db.insert(programs).values({ programName: 'Practical Nursing', durationHours: '900' }).returning({ id: programs.id })) as [{ id: number }];
+  const [{ id: programId }] = (await t.db
+    .insert(programs)
+    .values({ programName: 'Practical Nursing', durationHours: '900' })
+    .returning({ id: programs.id })) as [{ id: number }];
   await t.db.insert(programPolicies).values({ programId, programHours: '900', programWeeks: '36' });
-  const [{ id: courseId }] = (await t.db.insert(courses).values({ courseCode: 'PN-1', courseName: 'Nursing I', programId, clockHours: '900' }).returning({ id: courses.id })) as [{ id: number }];
+  const [{ id: courseId }] = (await t.db
+    .insert(courses)
+    .values({ courseCode: 'PN-1', courseName: 'Nursing I', programId, clockHours: '900' })
+    .returning({ id: courses.id })) as [{ id: number }];
   const scheduleIds: number[] = [];
   for (const dayOfWeek of [1, 2, 3, 4, 5]) {
     const [{ id }] = (await t.db
       .insert(schedules)
-      .values({ courseId, instructorId: instructor.userId, cohortNumber: 1, termNumber: 1, dayOfWeek, startTime: '08:00', endTime: '14:00', courseStartDate: '2026-08-24', courseEndDate: '2027-06-30' })
+      .values({
+        courseId,
+        instructorId: instructor.userId,
+        cohortNumber: 1,
+        termNumber: 1,
+        dayOfWeek,
+        startTime: '08:00',
+        endTime: '14:00',
+        courseStartDate: '2026-08-24',
+        courseEndDate: '2027-06-30',
+      })
       .returning({ id: schedules.id })) as [{ id: number }];
     scheduleIds.push(id);
   }
   for (const key of ['ana', 'ben', 'cy'] as const) {
-    const [{ id }] = (await t.db.insert(students).values({ firstName: key, lastName: 'Midyear', sisStudentId: `MY-${key}`, programId, enrollmentDate: '2026-08-24' }).returning({ id: students.id })) as [{ id: number }];
+    const [{ id }] = (await t.db
+      .insert(students)
+      .values({ firstName: key, lastName: 'Midyear', sisStudentId: `MY-${key}`, programId, enrollmentDate: '2026-08-24' })
+      .returning({ id: students.id })) as [{ id: number }];
     ids[key] = id;
     await t.db.insert(scheduleRosters).values(scheduleIds.map((scheduleId) => ({ scheduleId, studentId: id })));
   }
@@ -48,23 +72,40 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const put = (id: number, payload: unknown, cookie = admin) => t.app.inject({ method: 'PUT', url: `/api/students/${id}/opening-balance`, headers: { cookie }, payload: payload as Record<string, unknown> });
-const hoursOf = async (id: number) => (await t.app.inject({ url: `/api/students/${id}/hours?from=2026-11-01&to=2026-11-26`, headers: { cookie: admin } })).json();
+const put = (id: number, payload: unknown, cookie = admin) =>
+  t.app.inject({ method: 'PUT', url: `/api/students/${id}/opening-balance`, headers: { cookie }, payload: payload as Record<string, unknown> });
+const hoursOf = async (id: number) =>
+  (await t.app.inject({ url: `/api/students/${id}/hours?from=2026-11-01&to=2026-11-26`, headers: { cookie: admin } })).json();
 
 describe('a school that starts mid-year (issue 28 item 2)', () => {
   it('takes an opening balance from administrators, defaulting its date to the records start, audited', async () => {
     expect((await put(ids.ana, { scheduledHours: 390, creditedHours: 370, note: 'From the old SIS' }, support)).statusCode).toBe(403);
     const res = await put(ids.ana, { scheduledHours: 390, creditedHours: 370, note: 'From the old SIS, signed off by the registrar' });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ studentId: ids.ana, beforeDate: '2026-11-26', scheduledHours: 390, creditedHours: 370, periods: null, enteredByName: expect.any(String) });
-    const cy = await put(ids.cy, { scheduledHours: 378, creditedHours: 300, lastDateOfAttendance: '2026-11-06', periods: [{ number: 1, creditedHours: 300 }], note: 'Old SIS' });
+    expect(res.json()).toMatchObject({
+      studentId: ids.ana,
+      beforeDate: '2026-11-26',
+      scheduledHours: 390,
+      creditedHours: 370,
+      periods: null,
+      enteredByName: expect.any(String),
+    });
+    const cy = await put(ids.cy, {
+      scheduledHours: 378,
+      creditedHours: 300,
+      lastDateOfAttendance: '2026-11-06',
+      periods: [{ number: 1, creditedHours: 300 }],
+      note: 'Old SIS',
+    });
     expect(cy.statusCode, cy.body).toBe(200);
     expect((await auditEntries(t.db, 'student_opening_balances')).map((e) => [e.action, e.new_values?.creditedHours])).toEqual([
       ['Create', 370],
       ['Create', 300],
     ]);
     // Everyone may read it who may read the student's hours.
-    expect((await t.app.inject({ url: `/api/students/${ids.ana}/opening-balance`, headers: { cookie: support } })).json()).toMatchObject({ creditedHours: 370 });
+    expect((await t.app.inject({ url: `/api/students/${ids.ana}/opening-balance`, headers: { cookie: support } })).json()).toMatchObject({
+      creditedHours: 370,
+    });
     expect((await t.app.inject({ url: `/api/students/${ids.ben}/opening-balance`, headers: { cookie: admin } })).statusCode).toBe(404);
   });
 
@@ -83,7 +124,12 @@ describe('a school that starts mid-year (issue 28 item 2)', () => {
 
   it('starts the ledger from the balance: nothing before the records start is an absence', async () => {
     const ana = await hoursOf(ids.ana);
-    expect(ana.totals).toMatchObject({ scheduledMinutes: 390 * 60 + 360, creditedMinutes: 370 * 60 + 360, attendedMinutes: 360, openingCreditedMinutes: 370 * 60 });
+    expect(ana.totals).toMatchObject({
+      scheduledMinutes: 390 * 60 + 360,
+      creditedMinutes: 370 * 60 + 360,
+      attendedMinutes: 360,
+      openingCreditedMinutes: 370 * 60,
+    });
     expect(ana.days.map((d: { date: string }) => d.date)).toEqual(['2026-11-26']);
     expect(ana.paymentPeriods[0]).toMatchObject({ creditedMinutes: 370 * 60 + 360, status: 'in_progress' });
     expect(ana.attendancePercent).toBe(94.9); // (370 h + 6 h) ÷ (390 h + 6 h)
@@ -94,7 +140,11 @@ describe('a school that starts mid-year (issue 28 item 2)', () => {
   });
 
   it('keeps a student who has not yet had a chance to attend off the withdrawal watch and make-up owed', async () => {
-    const watch = (await t.app.inject({ url: '/api/compliance/withdrawal-watch', headers: { cookie: admin } })).json() as { studentId: number; state: string; daysWithoutAttendance: number }[];
+    const watch = (await t.app.inject({ url: '/api/compliance/withdrawal-watch', headers: { cookie: admin } })).json() as {
+      studentId: number;
+      state: string;
+      daysWithoutAttendance: number;
+    }[];
     expect(watch.find((w) => w.studentId === ids.ben)).toBeUndefined();
     // Cy's balance says he last attended on 6 Nov: 20 days without attendance, overdue.
     expect(watch.find((w) => w.studentId === ids.cy)).toMatchObject({ state: 'overdue', daysWithoutAttendance: 20 });
@@ -103,7 +153,7 @@ describe('a school that starts mid-year (issue 28 item 2)', () => {
     expect(overview.counts).toMatchObject({ overdue: 1 });
   });
 
-  it("reports the month from the records start, with the balance in the cumulative hours", async () => {
+  it('reports the month from the records start, with the balance in the cumulative hours', async () => {
     const csv = (await t.app.inject({ url: '/api/reports/monthly-hours?month=2026-11', headers: { cookie: admin } })).body;
     const ana = csv.split('\n').find((l) => l.includes('ana,Midyear'))!;
     // scheduled 6, attended 6, make-up 0, credited 6, cumulative 376 (370 + 6).
@@ -111,15 +161,28 @@ describe('a school that starts mid-year (issue 28 item 2)', () => {
   });
 
   it('removes a balance with a reason kept in the audit log', async () => {
-    const res = await t.app.inject({ method: 'DELETE', url: `/api/students/${ids.cy}/opening-balance`, headers: { cookie: admin }, payload: { reason: 'Entered for the wrong student' } });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/students/${ids.cy}/opening-balance`,
+      headers: { cookie: admin },
+      payload: { reason: 'Entered for the wrong student' },
+    });
     expect(res.statusCode).toBe(204);
-    expect((await auditEntries(t.db, 'student_opening_balances')).at(-1)).toMatchObject({ action: 'Delete', old_values: { creditedHours: 300, reason: 'Entered for the wrong student' } });
+    expect((await auditEntries(t.db, 'student_opening_balances')).at(-1)).toMatchObject({
+      action: 'Delete',
+      old_values: { creditedHours: 300, reason: 'Entered for the wrong student' },
+    });
   });
 
   it('imports balances from a file, all or nothing, naming each bad row and column', async () => {
     const send = (content: string, query = '') => {
       const body = multipart('balances.csv', content);
-      return t.app.inject({ method: 'POST', url: `/api/students/opening-balances/import${query}`, headers: { cookie: admin, ...body.headers }, payload: body.payload });
+      return t.app.inject({
+        method: 'POST',
+        url: `/api/students/opening-balances/import${query}`,
+        headers: { cookie: admin, ...body.headers },
+        payload: body.payload,
+      });
     };
     const header = 'sisStudentId,scheduledHours,creditedHours,lastDateOfAttendance,note';
     const bad = await send(`${header}\nMY-ben,390,380,,Old SIS\nMY-nobody,10,10,,Old SIS\nMY-cy,abc,10,,Old SIS\nMY-ana,100,90,2026-11-30,Old SIS\n`);
@@ -135,16 +198,37 @@ describe('a school that starts mid-year (issue 28 item 2)', () => {
     expect((await t.app.inject({ url: `/api/students/${ids.ben}/opening-balance`, headers: { cookie: admin } })).statusCode).toBe(404);
     const ok = await send(`${header}\nMY-ben,390,380,,Old SIS\nMY-ana,396,376,,Old SIS corrected\n`);
     expect(ok.json()).toEqual({ rows: 2, created: 1, updated: 1, dryRun: false });
-    expect((await t.app.inject({ url: `/api/students/${ids.ben}/opening-balance`, headers: { cookie: admin } })).json()).toMatchObject({ beforeDate: '2026-11-26', creditedHours: 380 });
-    expect((await auditEntries(t.db, 'student_opening_balances')).at(-1)).toMatchObject({ action: 'Update', old_values: { creditedHours: 370 }, new_values: { creditedHours: 376 } });
+    expect((await t.app.inject({ url: `/api/students/${ids.ben}/opening-balance`, headers: { cookie: admin } })).json()).toMatchObject({
+      beforeDate: '2026-11-26',
+      creditedHours: 380,
+    });
+    expect((await auditEntries(t.db, 'student_opening_balances')).at(-1)).toMatchObject({
+      action: 'Update',
+      old_values: { creditedHours: 370 },
+      new_values: { creditedHours: 376 },
+    });
     const refused = multipart('balances.csv', `${header}\nMY-ben,1,1,,x\n`);
-    expect((await t.app.inject({ method: 'POST', url: '/api/students/opening-balances/import', headers: { cookie: support, ...refused.headers }, payload: refused.payload })).statusCode).toBe(403);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/students/opening-balances/import',
+          headers: { cookie: support, ...refused.headers },
+          payload: refused.payload,
+        })
+      ).statusCode,
+    ).toBe(403);
   });
 
   it("a program's own records start date wins over the school's", async () => {
     const programId = (await t.app.inject({ url: `/api/students/${ids.ben}`, headers: { cookie: admin } })).json().programId as number;
     const policy = (await t.app.inject({ url: `/api/programs/${programId}/policy`, headers: { cookie: admin } })).json();
-    const res = await t.app.inject({ method: 'PUT', url: `/api/programs/${programId}/policy`, headers: { cookie: admin }, payload: { programWeeks: policy.programWeeks, recordsStartDate: '2026-11-23' } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/programs/${programId}/policy`,
+      headers: { cookie: admin },
+      payload: { programWeeks: policy.programWeeks, recordsStartDate: '2026-11-23' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().recordsStartDate).toBe('2026-11-23');
     // Cy has no balance any more: his hours start on the program's date, Monday 23 Nov. Nobody took

@@ -36,7 +36,13 @@ function policyLoader(db: DbOrTx): PolicyLoader {
   };
 }
 
-export const toLedgerOpening = (o: { beforeDate: string; scheduledMinutes: number; creditedMinutes: number; periodCredits: LedgerOpening['periodCredits']; lastDateOfAttendance: string | null }): LedgerOpening => ({
+export const toLedgerOpening = (o: {
+  beforeDate: string;
+  scheduledMinutes: number;
+  creditedMinutes: number;
+  periodCredits: LedgerOpening['periodCredits'];
+  lastDateOfAttendance: string | null;
+}): LedgerOpening => ({
   beforeDate: o.beforeDate,
   scheduledMinutes: o.scheduledMinutes,
   creditedMinutes: o.creditedMinutes,
@@ -52,7 +58,6 @@ export const toLedgerOpening = (o: { beforeDate: string; scheduledMinutes: numbe
 export function recordsStartDate(school: string | null, policy: { recordsStartDate: string | null } | undefined): string | null {
   return policy?.recordsStartDate ?? school;
 }
-
 
 const toMinutes = (h: number) => Math.round(h * 60);
 const toHours = (m: number) => Math.round((m / 60) * 100) / 100;
@@ -93,17 +98,29 @@ type OpeningBalanceValues = Omit<typeof studentOpeningBalances.$inferInsert, 'en
  * school's records start date), its last date of attendance before it, a student who was enrolled
  * before it, payment periods the program has. Answers the row to write, or the field at fault.
  */
-async function checkOpeningBalance(db: DbOrTx, student: LedgerStudentRow, input: OpeningBalanceInput, schoolStart: string | null, policyOf: PolicyLoader): Promise<OpeningBalanceValues | { field: string; message: string }> {
+async function checkOpeningBalance(
+  db: DbOrTx,
+  student: LedgerStudentRow,
+  input: OpeningBalanceInput,
+  schoolStart: string | null,
+  policyOf: PolicyLoader,
+): Promise<OpeningBalanceValues | { field: string; message: string }> {
   const policy = student.programId == null ? undefined : await policyOf(student.programId);
   const beforeDate = input.beforeDate ?? recordsStartDate(schoolStart, policy);
-  if (!beforeDate) return { field: 'beforeDate', message: 'Give beforeDate (the first day Muster keeps this student\'s attendance), or set "Keep attendance from" in Settings › Attendance' };
-  if (input.lastDateOfAttendance && input.lastDateOfAttendance >= beforeDate) return { field: 'lastDateOfAttendance', message: `lastDateOfAttendance must be before ${beforeDate}` };
+  if (!beforeDate)
+    return {
+      field: 'beforeDate',
+      message: 'Give beforeDate (the first day Muster keeps this student\'s attendance), or set "Keep attendance from" in Settings › Attendance',
+    };
+  if (input.lastDateOfAttendance && input.lastDateOfAttendance >= beforeDate)
+    return { field: 'lastDateOfAttendance', message: `lastDateOfAttendance must be before ${beforeDate}` };
   if (student.enrollmentDate && student.enrollmentDate >= beforeDate) {
     return { field: 'beforeDate', message: `The student enrolled on ${student.enrollmentDate}: there are no hours before ${beforeDate} to bring in` };
   }
   if (input.periods && policy) {
     const unknown = policy && input.periods.find((p) => p.number > policy.paymentPeriods.length);
-    if (policy && unknown) return { field: 'periods', message: `The program has ${policy.paymentPeriods.length} payment periods; there is no period ${unknown.number}` };
+    if (policy && unknown)
+      return { field: 'periods', message: `The program has ${policy.paymentPeriods.length} payment periods; there is no period ${unknown.number}` };
   }
   return {
     studentId: student.id,
@@ -123,7 +140,16 @@ async function writeOpeningBalance(tx: DbOrTx, values: typeof studentOpeningBala
   const after = toOpeningBalance((await selectOpeningBalance(tx, values.studentId))!);
   const { enteredAt: _a, enteredById: _b, enteredByName: _c, ...newValues } = after;
   const oldValues = before ? (({ enteredAt: _x, enteredById: _y, enteredByName: _z, ...rest }) => rest)(toOpeningBalance(before)) : undefined;
-  await recordAudit(tx, { userId, action: before ? 'Update' : 'Create', tableName: 'student_opening_balances', recordId: values.studentId, ipAddress: ip, oldValues, newValues, at: values.enteredAt });
+  await recordAudit(tx, {
+    userId,
+    action: before ? 'Update' : 'Create',
+    tableName: 'student_opening_balances',
+    recordId: values.studentId,
+    ipAddress: ip,
+    oldValues,
+    newValues,
+    at: values.enteredAt,
+  });
   return after;
 }
 
@@ -139,12 +165,14 @@ const OPENING_BALANCE_ROWS_MAX = 20_000;
 export async function importOpeningBalanceFile(db: Db, file: TabularFile, dryRun: boolean, ctx: Actor) {
   const problems: RowProblem[] = [];
   const known = new Set<string>(OPENING_BALANCE_COLUMNS);
-  for (const h of file.headers) if (h !== '' && !known.has(h)) problems.push({ row: 1, column: h, message: `Unknown column; the columns are ${OPENING_BALANCE_COLUMNS.join(', ')}` });
+  for (const h of file.headers)
+    if (h !== '' && !known.has(h)) problems.push({ row: 1, column: h, message: `Unknown column; the columns are ${OPENING_BALANCE_COLUMNS.join(', ')}` });
   for (const required of ['sisStudentId', 'scheduledHours', 'creditedHours', 'note']) {
     if (!file.headers.includes(required)) problems.push({ row: 1, column: required, message: 'This column is required' });
   }
   if (file.rows.length > OPENING_BALANCE_ROWS_MAX) throw badRequest(`A file may hold at most ${OPENING_BALANCE_ROWS_MAX} rows`);
-  if (problems.length > 0) throw new AppError(400, 'IMPORT_INVALID', 'The file was not imported: fix the header row', { errors: problems, errorCount: problems.length });
+  if (problems.length > 0)
+    throw new AppError(400, 'IMPORT_INVALID', 'The file was not imported: fix the header row', { errors: problems, errorCount: problems.length });
   const sisIds = [...new Set(file.rows.map((r) => r.values.sisStudentId?.trim() ?? '').filter(Boolean))];
   const bySis = new Map((await selectLedgerStudentsBySis(db, sisIds)).map((s) => [s.sisStudentId!, s]));
   const schoolStart = (await getSettings(db)).attendance.recordsStartDate;
@@ -157,10 +185,19 @@ export async function importOpeningBalanceFile(db: Db, file: TabularFile, dryRun
     const cell = (k: string) => r.values[k]?.trim() ?? '';
     const sis = cell('sisStudentId');
     const student = bySis.get(sis);
-    if (!sis) { problems.push({ row: r.line, column: 'sisStudentId', message: 'sisStudentId is required' }); continue; }
-    if (seen.has(sis)) { problems.push({ row: r.line, column: 'sisStudentId', value: sis, message: 'This student appears on an earlier row' }); continue; }
+    if (!sis) {
+      problems.push({ row: r.line, column: 'sisStudentId', message: 'sisStudentId is required' });
+      continue;
+    }
+    if (seen.has(sis)) {
+      problems.push({ row: r.line, column: 'sisStudentId', value: sis, message: 'This student appears on an earlier row' });
+      continue;
+    }
     seen.add(sis);
-    if (!student) { problems.push({ row: r.line, column: 'sisStudentId', value: sis, message: `No student with SIS ID ${sis}` }); continue; }
+    if (!student) {
+      problems.push({ row: r.line, column: 'sisStudentId', value: sis, message: `No student with SIS ID ${sis}` });
+      continue;
+    }
     const parsed = openingBalanceInputSchema.safeParse({
       beforeDate: cell('beforeDate') || undefined,
       scheduledHours: numberCell(cell('scheduledHours')),
@@ -169,7 +206,8 @@ export async function importOpeningBalanceFile(db: Db, file: TabularFile, dryRun
       note: cell('note'),
     });
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) problems.push({ row: r.line, column: String(issue.path[0] ?? ''), value: cell(String(issue.path[0] ?? '')), message: issue.message });
+      for (const issue of parsed.error.issues)
+        problems.push({ row: r.line, column: String(issue.path[0] ?? ''), value: cell(String(issue.path[0] ?? '')), message: issue.message });
       continue;
     }
     const result = await checkOpeningBalance(db, student, parsed.data, schoolStart, policyOf);
@@ -177,10 +215,25 @@ export async function importOpeningBalanceFile(db: Db, file: TabularFile, dryRun
     else checked.push(result);
   }
   if (problems.length > 0) {
-    throw new AppError(400, 'IMPORT_INVALID', `The file was not imported: ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was written`, { errors: problems.slice(0, 200), errorCount: problems.length });
+    throw new AppError(400, 'IMPORT_INVALID', `The file was not imported: ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was written`, {
+      errors: problems.slice(0, 200),
+      errorCount: problems.length,
+    });
   }
-  const existing = new Set((await selectLedgerOpenings(db, checked.map((c) => c.studentId))).map((o) => o.studentId));
-  const counts = { rows: checked.length, created: checked.filter((c) => !existing.has(c.studentId)).length, updated: checked.filter((c) => existing.has(c.studentId)).length, dryRun };
+  const existing = new Set(
+    (
+      await selectLedgerOpenings(
+        db,
+        checked.map((c) => c.studentId),
+      )
+    ).map((o) => o.studentId),
+  );
+  const counts = {
+    rows: checked.length,
+    created: checked.filter((c) => !existing.has(c.studentId)).length,
+    updated: checked.filter((c) => existing.has(c.studentId)).length,
+    dryRun,
+  };
   if (dryRun) return counts;
   const at = ctx.clock.now();
   await db.transaction(async (tx) => {
@@ -196,6 +249,14 @@ export async function removeOpeningBalance(db: Db, studentId: number, reason: st
     if (!before) throw notFound('Opening balance');
     await deleteOpeningBalanceRow(tx, studentId);
     const { enteredAt: _a, enteredById: _b, enteredByName: _c, ...oldValues } = toOpeningBalance(before);
-    await recordAudit(tx, { userId: ctx.userId, action: 'Delete', tableName: 'student_opening_balances', recordId: studentId, ipAddress: ctx.ip, oldValues: { ...oldValues, reason }, at: ctx.clock.now() });
+    await recordAudit(tx, {
+      userId: ctx.userId,
+      action: 'Delete',
+      tableName: 'student_opening_balances',
+      recordId: studentId,
+      ipAddress: ctx.ip,
+      oldValues: { ...oldValues, reason },
+      at: ctx.clock.now(),
+    });
   });
 }

@@ -2,7 +2,22 @@ import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, lte, or, sq
 import type { BreakKind } from '../../../common/attendance.ts';
 import type { AttendanceStatus } from '../../../common/constants.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { attendanceBreaks, attendanceRecords, courses, meetingBreaks, makeUpSessions, programs, scheduleRosters, schedules, studentHoursTranscripts, studentLeaves, studentOpeningBalances, studentWithdrawals, students, users } from '../../db/schema/index.ts';
+import {
+  attendanceBreaks,
+  attendanceRecords,
+  courses,
+  meetingBreaks,
+  makeUpSessions,
+  programs,
+  scheduleRosters,
+  schedules,
+  studentHoursTranscripts,
+  studentLeaves,
+  studentOpeningBalances,
+  studentWithdrawals,
+  students,
+  users,
+} from '../../db/schema/index.ts';
 import { studentsInScope } from '../../db/roster-membership.ts';
 import { userFullName } from '../../db/user-name.ts';
 import { likePattern } from '../../lib/paging.ts';
@@ -11,7 +26,10 @@ import type { ViewerScope } from '../access/service.ts';
 // Reads and writes of the hours ledger. The ledger is a read model over other modules' tables
 // (rosters, schedules, records): decision 010 allows reads across tables, writes stay with their module.
 
-export type LedgerStudentRow = Pick<typeof students.$inferSelect, 'id' | 'programId' | 'enrollmentDate' | 'status' | 'firstName' | 'lastName' | 'sisStudentId'> & {
+export type LedgerStudentRow = Pick<
+  typeof students.$inferSelect,
+  'id' | 'programId' | 'enrollmentDate' | 'status' | 'firstName' | 'lastName' | 'sisStudentId'
+> & {
   programName: string | null;
 };
 
@@ -65,14 +83,18 @@ export async function selectSchedulesById(db: DbOrTx, scheduleIds: number[]): Pr
   return db.select(ledgerScheduleColumns).from(schedules).where(inArray(schedules.id, scheduleIds));
 }
 
-export type LedgerRecordRow = Pick<typeof attendanceRecords.$inferSelect, 'id' | 'studentId' | 'scheduleId' | 'sessionDate' | 'scanInTime' | 'scanOutTime' | 'minutesAttended'> & {
+export type LedgerRecordRow = Pick<
+  typeof attendanceRecords.$inferSelect,
+  'id' | 'studentId' | 'scheduleId' | 'sessionDate' | 'scanInTime' | 'scanOutTime' | 'minutesAttended'
+> & {
   status: AttendanceStatus;
   /** Set by the ledger's loader from selectLedgerBreaks. */
   breaks?: { startedAt: number; endedAt: number | null }[];
 };
 
 /** Check-in/out as epoch milliseconds: a number per row instead of a timestamp text to parse (hundreds of thousands in an export). */
-const epochMs = (column: typeof attendanceRecords.scanInTime | typeof attendanceRecords.scanOutTime) => sql<number | null>`(extract(epoch from ${column}) * 1000)::float8`;
+const epochMs = (column: typeof attendanceRecords.scanInTime | typeof attendanceRecords.scanOutTime) =>
+  sql<number | null>`(extract(epoch from ${column}) * 1000)::float8`;
 
 export async function selectLedgerRecords(db: DbOrTx, studentIds: number[], asOf: string): Promise<LedgerRecordRow[]> {
   if (studentIds.length === 0) return [];
@@ -106,7 +128,11 @@ export async function selectLedgerRecords(db: DbOrTx, studentIds: number[], asOf
  * The breaks of the students' records up to asOf, by record, in order (ms since the epoch; end null:
  * not back). Most records have none: one indexed read for all, not a column on every record row.
  */
-export async function selectLedgerBreaks(db: DbOrTx, studentIds: number[], asOf: string): Promise<Map<number, { startedAt: number; endedAt: number | null }[]>> {
+export async function selectLedgerBreaks(
+  db: DbOrTx,
+  studentIds: number[],
+  asOf: string,
+): Promise<Map<number, { startedAt: number; endedAt: number | null }[]>> {
   const byRecord = new Map<number, { startedAt: number; endedAt: number | null }[]>();
   if (studentIds.length === 0) return byRecord;
   const rows = await db
@@ -163,7 +189,12 @@ function summaryWhere(f: HoursStudentFilter): SQL | undefined {
     f.programId != null ? eq(students.programId, f.programId) : undefined,
     studentsInScope(students.id, f.scope),
     pattern
-      ? or(ilike(students.firstName, pattern), ilike(students.lastName, pattern), ilike(students.sisStudentId, pattern), ilike(sql`${students.firstName} || ' ' || ${students.lastName}`, pattern))
+      ? or(
+          ilike(students.firstName, pattern),
+          ilike(students.lastName, pattern),
+          ilike(students.sisStudentId, pattern),
+          ilike(sql`${students.firstName} || ' ' || ${students.lastName}`, pattern),
+        )
       : undefined,
   );
 }
@@ -226,7 +257,10 @@ export async function deleteMakeUpRow(tx: DbOrTx, id: number): Promise<void> {
 /** The student's make-up minutes so far, with the row locked so two dialogs cannot both pass the cap. */
 export async function lockStudentMakeUpMinutes(tx: DbOrTx, studentId: number): Promise<number> {
   await tx.select({ id: students.id }).from(students).where(eq(students.id, studentId)).for('update');
-  const [row] = await tx.select({ minutes: sql<string | null>`sum(${makeUpSessions.minutes})` }).from(makeUpSessions).where(eq(makeUpSessions.studentId, studentId));
+  const [row] = await tx
+    .select({ minutes: sql<string | null>`sum(${makeUpSessions.minutes})` })
+    .from(makeUpSessions)
+    .where(eq(makeUpSessions.studentId, studentId));
   return Number(row?.minutes ?? 0);
 }
 
@@ -258,7 +292,9 @@ export async function selectStudentRecords(db: DbOrTx, studentId: number, from: 
       source: attendanceRecords.source,
       isManualOverride: attendanceRecords.isManualOverride,
       corrections: sql<number>`(select count(*)::int from attendance_corrections c where c.attendance_record_id = ${attendanceRecords.id})`,
-      breaks: sql<{ kind: BreakKind; startedAt: string; endedAt: string | null }[]>`(select coalesce(json_agg(json_build_object('kind', b.kind, 'startedAt', b.started_at, 'endedAt', b.ended_at) order by b.started_at), '[]')
+      breaks: sql<
+        { kind: BreakKind; startedAt: string; endedAt: string | null }[]
+      >`(select coalesce(json_agg(json_build_object('kind', b.kind, 'startedAt', b.started_at, 'endedAt', b.ended_at) order by b.started_at), '[]')
         from attendance_breaks b where b.record_id = ${attendanceRecords.id})`,
     })
     .from(attendanceRecords)
@@ -284,10 +320,17 @@ export async function selectLedgerLeaves(db: DbOrTx, studentIds: number[]): Prom
     .where(inArray(studentLeaves.studentId, studentIds));
 }
 
-export async function selectLedgerWithdrawals(db: DbOrTx, studentIds: number[]): Promise<{ studentId: number; withdrawalDate: string; lastDateOfAttendance: string | null }[]> {
+export async function selectLedgerWithdrawals(
+  db: DbOrTx,
+  studentIds: number[],
+): Promise<{ studentId: number; withdrawalDate: string; lastDateOfAttendance: string | null }[]> {
   if (studentIds.length === 0) return [];
   return db
-    .select({ studentId: studentWithdrawals.studentId, withdrawalDate: studentWithdrawals.withdrawalDate, lastDateOfAttendance: studentWithdrawals.lastDateOfAttendance })
+    .select({
+      studentId: studentWithdrawals.studentId,
+      withdrawalDate: studentWithdrawals.withdrawalDate,
+      lastDateOfAttendance: studentWithdrawals.lastDateOfAttendance,
+    })
     .from(studentWithdrawals)
     .where(inArray(studentWithdrawals.studentId, studentIds));
 }
@@ -332,7 +375,11 @@ export async function selectLedgerStudentsBySis(db: DbOrTx, sisStudentIds: strin
  * recorded withdrawal date) and have no frozen hours yet, with the date of their last record.
  * A student marked graduated or withdrawn without such a date has no exit Muster can count from.
  */
-export async function selectExitedWithoutTranscript(db: DbOrTx, before: string, limit: number): Promise<{ studentId: number; exitDate: string; lastRecordDate: string | null }[]> {
+export async function selectExitedWithoutTranscript(
+  db: DbOrTx,
+  before: string,
+  limit: number,
+): Promise<{ studentId: number; exitDate: string; lastRecordDate: string | null }[]> {
   const { rows } = await db.execute<{ studentId: number; exitDate: string; lastRecordDate: string | null }>(sql`
     select x.student_id as "studentId", x.exit_date::text as "exitDate",
            (select max(a.session_date)::text from ${attendanceRecords} a where a.student_id = x.student_id) as "lastRecordDate"
@@ -358,7 +405,12 @@ export async function insertTranscript(tx: DbOrTx, values: { studentId: number; 
 export async function selectTranscripts(db: DbOrTx, studentIds: number[]): Promise<{ studentId: number; exitDate: string; ledger: unknown; frozenAt: Date }[]> {
   if (studentIds.length === 0) return [];
   return db
-    .select({ studentId: studentHoursTranscripts.studentId, exitDate: studentHoursTranscripts.exitDate, ledger: studentHoursTranscripts.ledger, frozenAt: studentHoursTranscripts.frozenAt })
+    .select({
+      studentId: studentHoursTranscripts.studentId,
+      exitDate: studentHoursTranscripts.exitDate,
+      ledger: studentHoursTranscripts.ledger,
+      frozenAt: studentHoursTranscripts.frozenAt,
+    })
     .from(studentHoursTranscripts)
     .where(inArray(studentHoursTranscripts.studentId, studentIds));
 }

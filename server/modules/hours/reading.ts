@@ -26,7 +26,12 @@ export async function schoolToday(db: DbOrTx, clock: Clock): Promise<{ today: st
  * happened, and a ledger's cost grows with its days: a date in 2200 would walk and keep every day
  * to it for every student (issue 27). Every read that takes such a date comes through here.
  */
-export async function ledgerAsOf(db: DbOrTx, clock: Clock, date: string | undefined, field = 'asOf'): Promise<{ asOf: string; today: string; timeZone: string }> {
+export async function ledgerAsOf(
+  db: DbOrTx,
+  clock: Clock,
+  date: string | undefined,
+  field = 'asOf',
+): Promise<{ asOf: string; today: string; timeZone: string }> {
   const { today, timeZone } = await schoolToday(db, clock);
   if (date != null && date > today) {
     const message = `${field} must not be after today (${today} in the school's time zone): hours are counted only for days that have happened`;

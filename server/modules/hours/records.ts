@@ -9,7 +9,12 @@ import { selectStudentRecords } from './queries.ts';
 
 type User = { id: number; role: Role };
 
-export async function recordsOf(db: DbOrTx, studentId: number, from: string | undefined, to: string | undefined): Promise<z.infer<typeof studentRecordSchema>[]> {
+export async function recordsOf(
+  db: DbOrTx,
+  studentId: number,
+  from: string | undefined,
+  to: string | undefined,
+): Promise<z.infer<typeof studentRecordSchema>[]> {
   const rows = await selectStudentRecords(db, studentId, from, to);
   return rows.map(({ corrections, ...r }) => ({
     ...r,
@@ -19,11 +24,20 @@ export async function recordsOf(db: DbOrTx, studentId: number, from: string | un
     scanOutTime: r.scanOutTime?.toISOString() ?? null,
     corrected: corrections > 0,
     // json_build_object writes PostgreSQL's timestamp text: the API speaks ISO.
-    breaks: r.breaks.map((b) => ({ kind: b.kind, startedAt: new Date(b.startedAt).toISOString(), endedAt: b.endedAt == null ? null : new Date(b.endedAt).toISOString() })),
+    breaks: r.breaks.map((b) => ({
+      kind: b.kind,
+      startedAt: new Date(b.startedAt).toISOString(),
+      endedAt: b.endedAt == null ? null : new Date(b.endedAt).toISOString(),
+    })),
   }));
 }
 
-export async function studentRecords(db: DbOrTx, user: User, studentId: number, q: { from?: string; to?: string }): Promise<z.infer<typeof studentRecordSchema>[]> {
+export async function studentRecords(
+  db: DbOrTx,
+  user: User,
+  studentId: number,
+  q: { from?: string; to?: string },
+): Promise<z.infer<typeof studentRecordSchema>[]> {
   await assertMayReadStudent(db, user, studentId);
   return recordsOf(db, studentId, q.from, q.to);
 }

@@ -44,7 +44,10 @@ export function hoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/students/:id/hours',
-      { config: { action: 'hours:view', heavy: true }, schema: { params: idParam, querystring: studentHoursQuerySchema, response: { 200: studentHoursSchema } } },
+      {
+        config: { action: 'hours:view', heavy: true },
+        schema: { params: idParam, querystring: studentHoursQuerySchema, response: { 200: studentHoursSchema } },
+      },
       async (req) => studentHours(deps.db, req.user!, req.params.id, req.query, deps.clock),
     );
     app.get(
@@ -62,8 +65,10 @@ export function hoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       return reply.headers(headers).send(stream);
     });
     // A student's hours from before the school kept attendance in Muster (issue 28).
-    app.get('/api/students/:id/opening-balance', { config: { action: 'hours:view' }, schema: { params: idParam, response: { 200: openingBalanceSchema } } }, async (req) =>
-      getOpeningBalance(deps.db, req.user!, req.params.id),
+    app.get(
+      '/api/students/:id/opening-balance',
+      { config: { action: 'hours:view' }, schema: { params: idParam, response: { 200: openingBalanceSchema } } },
+      async (req) => getOpeningBalance(deps.db, req.user!, req.params.id),
     );
     app.put(
       '/api/students/:id/opening-balance',
@@ -73,7 +78,10 @@ export function hoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     // Many at once from a file (columns: OPENING_BALANCE_COLUMNS); ?dryRun=true checks and counts only.
     app.post(
       '/api/students/opening-balances/import',
-      { config: { action: 'opening-balances:manage' }, schema: { querystring: z.object({ dryRun: z.enum(['true', 'false'], { error: 'dryRun must be true or false' }).optional() }) } },
+      {
+        config: { action: 'opening-balances:manage' },
+        schema: { querystring: z.object({ dryRun: z.enum(['true', 'false'], { error: 'dryRun must be true or false' }).optional() }) },
+      },
       async (req) => {
         const file = await readUploadedFile(req, { maxFileUploadSizeMB: await uploadLimitMB(deps.db) });
         return importOpeningBalances(deps.db, req.user!, readTabular(file.buffer, file.kind), req.query.dryRun === 'true', { clock: deps.clock, ip: req.ip });
@@ -81,7 +89,10 @@ export function hoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     );
     app.delete(
       '/api/students/:id/opening-balance',
-      { config: { action: 'opening-balances:manage' }, schema: { params: idParam, querystring: makeUpDeleteSchema.partial(), body: makeUpDeleteSchema.optional() } },
+      {
+        config: { action: 'opening-balances:manage' },
+        schema: { params: idParam, querystring: makeUpDeleteSchema.partial(), body: makeUpDeleteSchema.optional() },
+      },
       async (req, reply) => {
         const reason = req.body?.reason ?? req.query.reason;
         if (!reason) throw badRequest('reason is required', [{ field: 'reason', message: 'reason is required' }]);
@@ -91,7 +102,10 @@ export function hoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     );
     app.get(
       '/api/students/:id/records',
-      { config: { action: 'hours:view' }, schema: { params: idParam, querystring: studentRecordsQuerySchema, response: { 200: z.array(studentRecordSchema) } } },
+      {
+        config: { action: 'hours:view' },
+        schema: { params: idParam, querystring: studentRecordsQuerySchema, response: { 200: z.array(studentRecordSchema) } },
+      },
       async (req) => studentRecords(deps.db, req.user!, req.params.id, req.query),
     );
     app.get(
@@ -120,7 +134,10 @@ export function hoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     // The reason travels in the JSON body (or ?reason= for clients that cannot send a DELETE body).
     app.delete(
       '/api/students/:id/make-up-sessions/:sessionId',
-      { config: { action: 'make-up:record' }, schema: { params: makeUpParamsSchema, querystring: makeUpDeleteSchema.partial(), body: makeUpDeleteSchema.optional() } },
+      {
+        config: { action: 'make-up:record' },
+        schema: { params: makeUpParamsSchema, querystring: makeUpDeleteSchema.partial(), body: makeUpDeleteSchema.optional() },
+      },
       async (req, reply) => {
         const parsed = makeUpDeleteSchema.safeParse({ reason: req.body?.reason ?? req.query.reason });
         if (!parsed.success) throw badRequest('reason is required', [{ field: 'reason', message: 'reason is required' }]);

@@ -89,7 +89,10 @@ export async function studentTimeCard(
     selectMakeUps(db, studentId),
   ]);
   const days = ledger.days.filter((d) => d.date >= from && d.date <= to);
-  const byDate = <T>(key: (x: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+  const byDate =
+    <T>(key: (x: T) => string) =>
+    (a: T, b: T) =>
+      key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
   const now = ctx.clock.now();
   const body = await renderTimeCard({
     schoolName: await schoolName(db),
@@ -103,7 +106,9 @@ export async function studentTimeCard(
     days: timeCardDays(
       days,
       // Oldest first; a day's records stay in class order (the query sorts them by start time).
-      records.sort(byDate((r) => r.sessionDate)).map((r) => ({ ...r, scanInTime: r.scanInTime ? new Date(r.scanInTime) : null, scanOutTime: r.scanOutTime ? new Date(r.scanOutTime) : null })),
+      records
+        .sort(byDate((r) => r.sessionDate))
+        .map((r) => ({ ...r, scanInTime: r.scanInTime ? new Date(r.scanInTime) : null, scanOutTime: r.scanOutTime ? new Date(r.scanOutTime) : null })),
       makeUps
         .filter((m) => m.sessionDate >= from && m.sessionDate <= to)
         .sort(byDate((m) => `${m.sessionDate} ${m.startTime}`))
@@ -111,12 +116,24 @@ export async function studentTimeCard(
       timeZone,
     ),
     totals: timeCardTotals(days),
-    sinceStart: { scheduledMinutes: ledger.totals.scheduledMinutes, creditedMinutes: ledger.totals.creditedMinutes, attendancePercent: ledger.attendancePercent },
+    sinceStart: {
+      scheduledMinutes: ledger.totals.scheduledMinutes,
+      creditedMinutes: ledger.totals.creditedMinutes,
+      attendancePercent: ledger.attendancePercent,
+    },
     paymentPeriods: ledger.paymentPeriods,
   });
   // The SIS id goes into a header: keep it to characters every browser saves as they are.
   const who = (student.sisStudentId || String(student.id)).replace(/[^A-Za-z0-9._-]/g, '_');
   const fileName = `time-card-${who}-${from}-${to}.pdf`;
-  await recordAudit(db, { userId: user.id, action: 'Export', tableName: 'time_card', recordId: studentId, ipAddress: ctx.ip, newValues: { studentId, from, to, fileName }, at: now });
+  await recordAudit(db, {
+    userId: user.id,
+    action: 'Export',
+    tableName: 'time_card',
+    recordId: studentId,
+    ipAddress: ctx.ip,
+    newValues: { studentId, from, to, fileName },
+    at: now,
+  });
   return { fileName, body, headers: { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="${fileName}"` } };
 }

@@ -13,7 +13,13 @@ import { ledgerAsOf, readableStudent } from './reading.ts';
 type User = { id: number; role: Role };
 
 /** GET /api/students/{id}/hours: the ledger as it stood at the end of asOf (default today), with the days of from–to (default the last 31). */
-export async function studentHours(db: DbOrTx, user: User, studentId: number, q: { asOf?: string; from?: string; to?: string }, clock: Clock): Promise<StudentHours> {
+export async function studentHours(
+  db: DbOrTx,
+  user: User,
+  studentId: number,
+  q: { asOf?: string; from?: string; to?: string },
+  clock: Clock,
+): Promise<StudentHours> {
   return hoursOfStudentUnchecked(db, await readableStudent(db, user, studentId), q, clock);
 }
 
@@ -21,7 +27,12 @@ export async function studentHours(db: DbOrTx, user: User, studentId: number, q:
  * One student's ledger. Unchecked: for a caller that has already decided the reader may see it (a
  * staff member through the access module's assertMayReadStudent, a student through the link e-mailed to them).
  */
-export async function hoursOfStudentUnchecked(db: DbOrTx, student: LedgerStudentRow, q: { asOf?: string; from?: string; to?: string }, clock: Clock): Promise<StudentHours> {
+export async function hoursOfStudentUnchecked(
+  db: DbOrTx,
+  student: LedgerStudentRow,
+  q: { asOf?: string; from?: string; to?: string },
+  clock: Clock,
+): Promise<StudentHours> {
   const studentId = student.id;
   const { asOf, timeZone } = await ledgerAsOf(db, clock, q.asOf);
   const ledger = (await ledgersFor(db, [student], asOf, timeZone, clock.now())).get(studentId)!;

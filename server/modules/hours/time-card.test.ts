@@ -31,22 +31,42 @@ let offRosterStudentId: number;
 beforeAll(async () => {
   t = await createTestApp({ clock });
   const sa = (await t.signedIn('super_admin')).cookie;
-  await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: sa }, payload: { attendance: { timeZone: 'America/Chicago' }, system: { schoolName: 'Riverside Career College' } } });
+  await t.app.inject({
+    method: 'PUT',
+    url: '/api/settings',
+    headers: { cookie: sa },
+    payload: { attendance: { timeZone: 'America/Chicago' }, system: { schoolName: 'Riverside Career College' } },
+  });
   admin = (await t.signedIn('it_admin')).cookie;
   instructor = await t.signedIn('instructor');
   otherInstructor = (await t.signedIn('instructor')).cookie;
 
   const [{ id: programId }] = (await t.db.insert(programs).values({ programName: 'Cosmetology' }).returning({ id: programs.id })) as [{ id: number }];
   await t.db.insert(programPolicies).values({ programId, programHours: '100', programWeeks: '8' });
-  const [{ id: courseId }] = (await t.db.insert(courses).values({ courseCode: 'COS-101', courseName: 'Cosmetology I', programId, clockHours: '100' }).returning({ id: courses.id })) as [{ id: number }];
+  const [{ id: courseId }] = (await t.db
+    .insert(courses)
+    .values({ courseCode: 'COS-101', courseName: 'Cosmetology I', programId, clockHours: '100' })
+    .returning({ id: courses.id })) as [{ id: number }];
   [{ id: studentId }] = (await t.db
     .insert(students)
     .values({ firstName: 'Rosa', lastName: 'Nguyễn', sisStudentId: 'COS-7', programId, enrollmentDate: '2026-03-02' })
     .returning({ id: students.id })) as [{ id: number }];
-  const common = { courseId, instructorId: instructor.userId, cohortNumber: 1, termNumber: 1, courseStartDate: '2026-03-02', courseEndDate: '2026-05-31', startTime: '08:00', endTime: '12:00' };
+  const common = {
+    courseId,
+    instructorId: instructor.userId,
+    cohortNumber: 1,
+    termNumber: 1,
+    courseStartDate: '2026-03-02',
+    courseEndDate: '2026-05-31',
+    startTime: '08:00',
+    endTime: '12:00',
+  };
   const scheduleOf = new Map<number, number>();
   for (const day of [1, 2, 3, 4]) {
-    const [{ id }] = (await t.db.insert(schedules).values({ ...common, dayOfWeek: day }).returning({ id: schedules.id })) as [{ id: number }];
+    const [{ id }] = (await t.db
+      .insert(schedules)
+      .values({ ...common, dayOfWeek: day })
+      .returning({ id: schedules.id })) as [{ id: number }];
     scheduleOf.set(day, id);
   }
   await t.db.insert(scheduleRosters).values([...scheduleOf.values()].map((scheduleId) => ({ scheduleId, studentId })));
@@ -95,7 +115,10 @@ beforeAll(async () => {
     .insert(students)
     .values({ firstName: 'Omar', lastName: 'Visitor', sisStudentId: 'COS-9', programId, enrollmentDate: '2026-03-02' })
     .returning({ id: students.id })) as [{ id: number }];
-  const [{ id: friday }] = (await t.db.insert(schedules).values({ ...common, dayOfWeek: 5, startTime: '13:00', endTime: '15:00' }).returning({ id: schedules.id })) as [{ id: number }];
+  const [{ id: friday }] = (await t.db
+    .insert(schedules)
+    .values({ ...common, dayOfWeek: 5, startTime: '13:00', endTime: '15:00' })
+    .returning({ id: schedules.id })) as [{ id: number }];
   await t.db.insert(attendanceRecords).values({
     studentId: offRosterStudentId,
     scheduleId: friday,
@@ -232,9 +255,28 @@ describe('the time card PDF', () => {
     expect(pages.at(-1)).toContain('Student signature | Date | School official signature | Date');
   });
 
-  it('counts a record in a class off the student\'s roster as attended, not scheduled', async () => {
+  it("counts a record in a class off the student's roster as attended, not scheduled", async () => {
     const h = (await get(`/api/students/${offRosterStudentId}/hours?asOf=2026-03-06&from=2026-03-06&to=2026-03-06`)).json();
-    expect(h.days).toEqual([{ date: '2026-03-06', scheduledMinutes: 0, attendedMinutes: 115, excusedMinutes: 0, makeUpMinutes: 0, creditedMinutes: 115, closed: false, onLeave: false, pendingMinutes: 0, unrecordedMinutes: 0, rawMinutes: 115, roundedMinutes: 115, deductedMinutes: 0, cappedMinutes: 0, pendingExceptionMinutes: 0, autoCheckOutMinutes: 0 }]);
+    expect(h.days).toEqual([
+      {
+        date: '2026-03-06',
+        scheduledMinutes: 0,
+        attendedMinutes: 115,
+        excusedMinutes: 0,
+        makeUpMinutes: 0,
+        creditedMinutes: 115,
+        closed: false,
+        onLeave: false,
+        pendingMinutes: 0,
+        unrecordedMinutes: 0,
+        rawMinutes: 115,
+        roundedMinutes: 115,
+        deductedMinutes: 0,
+        cappedMinutes: 0,
+        pendingExceptionMinutes: 0,
+        autoCheckOutMinutes: 0,
+      },
+    ]);
     const lines = pdfPages((await get(`/api/students/${offRosterStudentId}/time-card.pdf?from=2026-03-01&to=2026-03-06`)).rawPayload)[0]!;
     expect(lines).toContain('Fri 2026-03-06 | COS-101 | 13:05–15:00 | present | 0 | 115 | 115 | 115 | 115');
   });
@@ -276,11 +318,19 @@ describe('names and the school on the time card (issue 28 item 8)', () => {
   it('prints names as they are written in an embedded Unicode font', async () => {
     const [{ id }] = (await t.db
       .insert(students)
-      .values({ firstName: 'Đặng Ελένη Maximiliana', lastName: 'Дмитриева-Łukasiewicz de la Santísima Trinidad', sisStudentId: 'COS-11', enrollmentDate: '2026-03-02' })
+      .values({
+        firstName: 'Đặng Ελένη Maximiliana',
+        lastName: 'Дмитриева-Łukasiewicz de la Santísima Trinidad',
+        sisStudentId: 'COS-11',
+        enrollmentDate: '2026-03-02',
+      })
       .returning({ id: students.id })) as [{ id: number }];
     const pdf = readPdf((await get(`/api/students/${id}/time-card.pdf?from=2026-03-01&to=2026-03-13`)).rawPayload);
     // Too long to share its line with the program: each has a line of its own.
-    expect(pdf.pages[0]!.lines.slice(1, 3)).toEqual(['Student: Đặng Ελένη Maximiliana Дмитриева-Łukasiewicz de la Santísima Trinidad (SIS id COS-11)', 'Program: none']);
+    expect(pdf.pages[0]!.lines.slice(1, 3)).toEqual([
+      'Student: Đặng Ελένη Maximiliana Дмитриева-Łukasiewicz de la Santísima Trinidad (SIS id COS-11)',
+      'Program: none',
+    ]);
     // Only the embedded DejaVu Sans (a subset, hence the tag before '+'): no built-in Latin-1 font.
     expect(pdf.fontNames.map((n) => n.replace(/^[A-Z]{6}\+/, '')).sort()).toEqual(['DejaVuSans', 'DejaVuSans-Bold']);
   });
@@ -326,7 +376,24 @@ describe('printable', () => {
 
 describe('several punches on the card (issue 29)', () => {
   it('prints every punch pair of a record: the breaks between them, and a pair with no check-out', () => {
-    const day = { date: '2026-04-07', closed: false, onLeave: false, scheduledMinutes: 540, attendedMinutes: 495, excusedMinutes: 0, makeUpMinutes: 0, creditedMinutes: 495, pendingMinutes: 0, unrecordedMinutes: 0, rawMinutes: 495, roundedMinutes: 495, deductedMinutes: 0, cappedMinutes: 0, pendingExceptionMinutes: 0, autoCheckOutMinutes: 0 };
+    const day = {
+      date: '2026-04-07',
+      closed: false,
+      onLeave: false,
+      scheduledMinutes: 540,
+      attendedMinutes: 495,
+      excusedMinutes: 0,
+      makeUpMinutes: 0,
+      creditedMinutes: 495,
+      pendingMinutes: 0,
+      unrecordedMinutes: 0,
+      rawMinutes: 495,
+      roundedMinutes: 495,
+      deductedMinutes: 0,
+      cappedMinutes: 0,
+      pendingExceptionMinutes: 0,
+      autoCheckOutMinutes: 0,
+    };
     const record = (breaks: { startedAt: string; endedAt: string | null }[], out: string | null) => ({
       sessionDate: '2026-04-07',
       courseCode: 'PN-101',

@@ -32,7 +32,14 @@ export type TimeCardLine = { course: string; inOut: string; status: string };
 export type TimeCardDay = LedgerDay & { lines: TimeCardLine[] };
 
 /** The minutes of a day the time-clock rules count in steps (LedgerDay): attended = rounded − deducted − capped. */
-export const TIME_CLOCK_MINUTES = ['rawMinutes', 'roundedMinutes', 'deductedMinutes', 'cappedMinutes', 'pendingExceptionMinutes', 'autoCheckOutMinutes'] as const;
+export const TIME_CLOCK_MINUTES = [
+  'rawMinutes',
+  'roundedMinutes',
+  'deductedMinutes',
+  'cappedMinutes',
+  'pendingExceptionMinutes',
+  'autoCheckOutMinutes',
+] as const;
 
 export type TimeCardTotals = {
   scheduledMinutes: number;
@@ -64,7 +71,8 @@ export type TimeCard = {
 };
 
 export const CORRECTED_MARK = 'corrected*';
-const CORRECTED_NOTE = '* Corrected by staff after it was captured. The times shown are the corrected ones; the original times, who changed them, when and why are kept in the record history.';
+const CORRECTED_NOTE =
+  '* Corrected by staff after it was captured. The times shown are the corrected ones; the original times, who changed them, when and why are kept in the record history.';
 
 const hhmm = (instant: Date, timeZone: string) => localTimeOfDay(instant, timeZone);
 
@@ -92,7 +100,8 @@ export function timeCardDays(days: LedgerDay[], records: TimeCardRecord[], makeU
     // A scheduled day nobody recorded is an absence all the same: say so rather than leave it blank.
     if (d.scheduledMinutes > 0 && !lines.some((l) => l.status !== 'make-up')) lines.unshift({ course: '', inOut: '', status: 'no record' });
     // Nothing on the day at all: left off, which leaves every column's sum as it is.
-    if (lines.length === 0 && d.attendedMinutes === 0 && d.excusedMinutes === 0 && d.makeUpMinutes === 0 && TIME_CLOCK_MINUTES.every((k) => d[k] === 0)) continue;
+    if (lines.length === 0 && d.attendedMinutes === 0 && d.excusedMinutes === 0 && d.makeUpMinutes === 0 && TIME_CLOCK_MINUTES.every((k) => d[k] === 0))
+      continue;
     out.push({ ...d, lines });
   }
   return out;
@@ -175,7 +184,8 @@ const FIGURES: { key: FigureKey; of: (m: TimeCardTotals) => number; blankZero?: 
   { key: 'pending', of: (m) => m.pendingExceptionMinutes, blankZero: true },
   { key: 'autoOut', of: (m) => m.autoCheckOutMinutes, blankZero: true },
 ];
-const figureCells = (m: TimeCardTotals) => Object.fromEntries(FIGURES.map((f) => [f.key, [f.blankZero && f.of(m) === 0 ? '' : String(f.of(m))]])) as Record<FigureKey, string[]>;
+const figureCells = (m: TimeCardTotals) =>
+  Object.fromEntries(FIGURES.map((f) => [f.key, [f.blankZero && f.of(m) === 0 ? '' : String(f.of(m))]])) as Record<FigureKey, string[]>;
 const TIME_CLOCK_NOTE =
   'Minutes. Raw: the punches as recorded, inside the class times. Rounded: after the grace minutes, rounding and the missed-punch rule of the program. ' +
   'Deducted: the meal deduction. Capped: over the daily or weekly cap, kept and shown but not counted. Attended = Rounded − Deducted − Capped. ' +
@@ -190,7 +200,11 @@ export async function renderTimeCard(card: TimeCard, opts: { compress?: boolean 
     margin: PAGE.margin,
     bufferPages: true,
     compress: opts.compress ?? true,
-    info: { Title: printable(`Time card — ${name} — ${card.from} to ${card.to}`), ...(card.schoolName ? { Author: printable(card.schoolName) } : {}), Subject: 'Clock-hour time card' },
+    info: {
+      Title: printable(`Time card — ${name} — ${card.from} to ${card.to}`),
+      ...(card.schoolName ? { Author: printable(card.schoolName) } : {}),
+      Subject: 'Clock-hour time card',
+    },
   });
   useDocumentFonts(doc);
   const chunks: Buffer[] = [];
@@ -206,7 +220,13 @@ export async function renderTimeCard(card: TimeCard, opts: { compress?: boolean 
     doc.font(o.font ?? FONT).fontSize(o.size ?? table.size);
     doc.text(clipText(doc, s, o.width), x, y, { lineBreak: false, ...o });
   };
-  const rule = (y: number, weight = 0.5) => doc.moveTo(left, y).lineTo(left + table.width, y).lineWidth(weight).strokeColor('#444').stroke();
+  const rule = (y: number, weight = 0.5) =>
+    doc
+      .moveTo(left, y)
+      .lineTo(left + table.width, y)
+      .lineWidth(weight)
+      .strokeColor('#444')
+      .stroke();
 
   const dayCells = card.days.map((d): Record<Key, string[]> => {
     const lines = d.lines.length > 0 ? d.lines : [{ course: '', inOut: '', status: '' }];
@@ -274,11 +294,17 @@ export async function renderTimeCard(card: TimeCard, opts: { compress?: boolean 
       cells[c.key].forEach((s, i) => text(s, c.x + CELL_PAD, y + 1 + i * LINE, { width, align: c.right ? 'right' : 'left' }));
     }
     y += height;
-    doc.moveTo(left, y - 1).lineTo(left + table.width, y - 1).lineWidth(0.25).strokeColor('#bbb').stroke();
+    doc
+      .moveTo(left, y - 1)
+      .lineTo(left + table.width, y - 1)
+      .lineWidth(0.25)
+      .strokeColor('#bbb')
+      .stroke();
   }
   rule(y - 1, 1);
   ensure(LINE + 3, true);
-  for (const c of table.columns) text(totalCells[c.key][0]!, c.x + CELL_PAD, y + 1, { font: BOLD, width: c.width - 2 * CELL_PAD, align: c.right ? 'right' : 'left' });
+  for (const c of table.columns)
+    text(totalCells[c.key][0]!, c.x + CELL_PAD, y + 1, { font: BOLD, width: c.width - 2 * CELL_PAD, align: c.right ? 'right' : 'left' });
   y += LINE + 3;
   rule(y - 1, 1);
   y += 6;
@@ -335,7 +361,14 @@ export async function renderTimeCard(card: TimeCard, opts: { compress?: boolean 
   // Signatures: the student's and the school official's, each with a date.
   y += 30;
   const signature = (x: number, label: string) => {
-    doc.moveTo(x, y).lineTo(x + 170, y).moveTo(x + 185, y).lineTo(x + 255, y).lineWidth(0.75).strokeColor('#000').stroke();
+    doc
+      .moveTo(x, y)
+      .lineTo(x + 170, y)
+      .moveTo(x + 185, y)
+      .lineTo(x + 255, y)
+      .lineWidth(0.75)
+      .strokeColor('#000')
+      .stroke();
     text(label, x, y + 3, { size: 8, width: 170 });
     text('Date', x + 185, y + 3, { size: 8, width: 70 });
   };

@@ -55,15 +55,30 @@ beforeAll(async () => {
   const instructorId = (await t.signedIn('instructor')).userId;
 
   [{ id: programId }] = (await t.db.insert(programs).values({ programName: 'Cosmetology' }).returning({ id: programs.id })) as [{ id: number }];
-  const rules = { rounding: 'nearest', roundingMinutes: 15, graceMinutes: 7, mealDeduction: { afterMinutes: 300, minutes: 30 }, dailyMaxMinutes: 600, weeklyMaxMinutes: 2400 };
+  const rules = {
+    rounding: 'nearest',
+    roundingMinutes: 15,
+    graceMinutes: 7,
+    mealDeduction: { afterMinutes: 300, minutes: 30 },
+    dailyMaxMinutes: 600,
+    weeklyMaxMinutes: 2400,
+  };
   for (const [effectiveFrom, missingCheckOut] of [
     ['2026-04-01', 'auto_check_out_flagged'],
     ['2026-04-13', 'no_credit'],
   ]) {
-    const saved = await t.app.inject({ method: 'PUT', url: `/api/programs/${programId}/time-clock`, headers: { cookie: admin }, payload: { ...rules, missingCheckOut, effectiveFrom } });
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: `/api/programs/${programId}/time-clock`,
+      headers: { cookie: admin },
+      payload: { ...rules, missingCheckOut, effectiveFrom },
+    });
     expect(saved.statusCode, saved.body).toBe(200);
   }
-  const [{ id: courseId }] = (await t.db.insert(courses).values({ courseCode: 'COS-200', courseName: 'Cosmetology II', programId, clockHours: '600' }).returning({ id: courses.id })) as [{ id: number }];
+  const [{ id: courseId }] = (await t.db
+    .insert(courses)
+    .values({ courseCode: 'COS-200', courseName: 'Cosmetology II', programId, clockHours: '600' })
+    .returning({ id: courses.id })) as [{ id: number }];
   [{ id: studentId }] = (await t.db
     .insert(students)
     .values({ firstName: 'Marisol', lastName: 'Reyes', sisStudentId: 'COS-42', programId, enrollmentDate: '2026-04-01' })
@@ -72,7 +87,17 @@ beforeAll(async () => {
   for (const dayOfWeek of [1, 2, 3, 4, 5]) {
     const [{ id }] = (await t.db
       .insert(schedules)
-      .values({ courseId, instructorId, cohortNumber: 1, termNumber: 1, dayOfWeek, startTime: '08:00', endTime: '19:00', courseStartDate: '2026-04-06', courseEndDate: '2026-04-17' })
+      .values({
+        courseId,
+        instructorId,
+        cohortNumber: 1,
+        termNumber: 1,
+        dayOfWeek,
+        startTime: '08:00',
+        endTime: '19:00',
+        courseStartDate: '2026-04-06',
+        courseEndDate: '2026-04-17',
+      })
       .returning({ id: schedules.id })) as [{ id: number }];
     scheduleOf.set(dayOfWeek, id);
   }
@@ -88,15 +113,17 @@ beforeAll(async () => {
     scanInTime: at(date, checkIn),
     scanOutTime: checkOut ? at(date, checkOut) : null,
   });
-  await t.db.insert(attendanceRecords).values([
-    punch('2026-04-06', '08:05', '19:00'),
-    punch('2026-04-07', '07:58', '18:52'),
-    punch('2026-04-08', '08:20', '13:10'),
-    punch('2026-04-09', '08:00', null),
-    punch('2026-04-10', '08:00', '19:00'),
-    punch('2026-04-13', '08:10', null),
-    punch('2026-04-14', '08:00', '12:00'),
-  ]);
+  await t.db
+    .insert(attendanceRecords)
+    .values([
+      punch('2026-04-06', '08:05', '19:00'),
+      punch('2026-04-07', '07:58', '18:52'),
+      punch('2026-04-08', '08:20', '13:10'),
+      punch('2026-04-09', '08:00', null),
+      punch('2026-04-10', '08:00', '19:00'),
+      punch('2026-04-13', '08:10', null),
+      punch('2026-04-14', '08:00', '12:00'),
+    ]);
 });
 afterAll(() => t?.close());
 
@@ -104,7 +131,10 @@ const get = (url: string) => t.app.inject({ url, headers: { cookie: admin } });
 
 /** A CSV download's rows as objects by header. */
 function csvRows(body: string): Record<string, string>[] {
-  const [head, ...lines] = body.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+  const [head, ...lines] = body
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split(/\r?\n/);
   const keys = head!.split(',');
   return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [keys[i]!, v])));
 }
@@ -187,14 +217,28 @@ describe('the time-clock lines on every paper (issue 29)', () => {
     // No cell runs into its neighbour.
     for (const runs of runsByLine(page)) {
       const sorted = runs.sort((a, b) => a.x - b.x);
-      for (let i = 1; i < sorted.length; i++) expect(sorted[i]!.x, `${sorted[i - 1]!.text} | ${sorted[i]!.text}`).toBeGreaterThanOrEqual(sorted[i - 1]!.x + sorted[i - 1]!.width - 0.01);
+      for (let i = 1; i < sorted.length; i++)
+        expect(sorted[i]!.x, `${sorted[i - 1]!.text} | ${sorted[i]!.text}`).toBeGreaterThanOrEqual(sorted[i - 1]!.x + sorted[i - 1]!.width - 0.01);
     }
-    expect(page.lines).toContain('Date | Course | In–out | Status | Scheduled | Raw | Rounded | Deducted | Capped | Attended | Excused | Make-up | Credited | Pending | Auto out');
+    expect(page.lines).toContain(
+      'Date | Course | In–out | Status | Scheduled | Raw | Rounded | Deducted | Capped | Attended | Excused | Make-up | Credited | Pending | Auto out',
+    );
     const rows = cardRows(page);
     for (const [date, want] of Object.entries(DAYS)) {
       const got = rows.get(date)!;
       // Zero prints blank in the deducted, capped, pending and auto check-out columns.
-      expect({ raw: got.Raw, rounded: got.Rounded, deducted: got.Deducted ?? 0, capped: got.Capped ?? 0, attended: got.Attended, pending: got.Pending ?? 0, auto: got['Auto out'] ?? 0 }, date).toEqual(want);
+      expect(
+        {
+          raw: got.Raw,
+          rounded: got.Rounded,
+          deducted: got.Deducted ?? 0,
+          capped: got.Capped ?? 0,
+          attended: got.Attended,
+          pending: got.Pending ?? 0,
+          auto: got['Auto out'] ?? 0,
+        },
+        date,
+      ).toEqual(want);
       expect(got.Attended, date).toBe(got.Rounded! - (got.Deducted ?? 0) - (got.Capped ?? 0));
     }
     // Ten meetings: the seven punched days and Wed 15 – Fri 17 April, absences (no record).
@@ -235,14 +279,30 @@ describe('the time-clock lines on every paper (issue 29)', () => {
 
   it('agrees to the minute across the time card, the hours export and the monthly report', async () => {
     const card = cardRows(readPdf((await get(`/api/students/${studentId}/time-card.pdf?from=${FROM}&to=${TO}`)).rawPayload).pages[0]!).get('Totals')!;
-    const fromCard = { raw: card.Raw, rounded: card.Rounded, deducted: card.Deducted, capped: card.Capped, attended: card.Attended, pending: card.Pending, auto: card['Auto out'] };
+    const fromCard = {
+      raw: card.Raw,
+      rounded: card.Rounded,
+      deducted: card.Deducted,
+      capped: card.Capped,
+      attended: card.Attended,
+      pending: card.Pending,
+      auto: card['Auto out'],
+    };
 
     const exported = await get(`/api/export/hours?programId=${programId}&from=${FROM}&to=${TO}`);
     expect(exported.statusCode).toBe(200);
     const [row] = csvRows(exported.body);
     // The six time-clock columns come last, after SPEC's.
     expect(Object.keys(row!).slice(-6)).toEqual(['rawHours', 'roundedHours', 'deductedHours', 'cappedHours', 'pendingExceptionHours', 'autoCheckOutHours']);
-    expect(row).toMatchObject({ rawHours: '41.62', roundedHours: '52.75', deductedHours: '2', cappedHours: '6.75', attendedHours: '44', pendingExceptionHours: '10.75', autoCheckOutHours: '11' });
+    expect(row).toMatchObject({
+      rawHours: '41.62',
+      roundedHours: '52.75',
+      deductedHours: '2',
+      cappedHours: '6.75',
+      attendedHours: '44',
+      pendingExceptionHours: '10.75',
+      autoCheckOutHours: '11',
+    });
     const fromExport = {
       raw: minutes(row!.rawHours),
       rounded: minutes(row!.roundedHours),
@@ -267,7 +327,15 @@ describe('the time-clock lines on every paper (issue 29)', () => {
       auto: minutes(month!.autoCheckOutHours),
     };
 
-    const want = { raw: TOTALS.raw, rounded: TOTALS.rounded, deducted: TOTALS.deducted, capped: TOTALS.capped, attended: TOTALS.attended, pending: TOTALS.pending, auto: TOTALS.auto };
+    const want = {
+      raw: TOTALS.raw,
+      rounded: TOTALS.rounded,
+      deducted: TOTALS.deducted,
+      capped: TOTALS.capped,
+      attended: TOTALS.attended,
+      pending: TOTALS.pending,
+      auto: TOTALS.auto,
+    };
     expect(fromCard).toEqual(want);
     expect(fromExport).toEqual(want);
     expect(fromMonthly).toEqual(want);

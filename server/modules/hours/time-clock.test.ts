@@ -25,16 +25,33 @@ type School = { programId: number; studentId: number; scheduleOf: (day: number, 
 /** A program (new: no time-clock version of its own), a course, its classes and one student on their rosters. */
 async function school(name: string, classes: Class[], from: string, to: string): Promise<School> {
   const [{ id: programId }] = (await t.db.insert(programs).values({ programName: name }).returning({ id: programs.id })) as [{ id: number }];
-  const [{ id: courseId }] = (await t.db.insert(courses).values({ courseCode: `${name.slice(0, 6).toUpperCase()}-${programId}`, courseName: name, programId, clockHours: '600' }).returning({ id: courses.id })) as [{ id: number }];
+  const [{ id: courseId }] = (await t.db
+    .insert(courses)
+    .values({ courseCode: `${name.slice(0, 6).toUpperCase()}-${programId}`, courseName: name, programId, clockHours: '600' })
+    .returning({ id: courses.id })) as [{ id: number }];
   const ids = new Map<string, number>();
   for (const c of classes) {
     const [{ id }] = (await t.db
       .insert(schedules)
-      .values({ courseId, instructorId, cohortNumber: 1, termNumber: 1, dayOfWeek: c.day, startTime: c.start, endTime: c.end, courseStartDate: from, courseEndDate: to, breaks: c.breaks ?? [] })
+      .values({
+        courseId,
+        instructorId,
+        cohortNumber: 1,
+        termNumber: 1,
+        dayOfWeek: c.day,
+        startTime: c.start,
+        endTime: c.end,
+        courseStartDate: from,
+        courseEndDate: to,
+        breaks: c.breaks ?? [],
+      })
       .returning({ id: schedules.id })) as [{ id: number }];
     ids.set(`${c.day}|${c.start}`, id);
   }
-  const [{ id: studentId }] = (await t.db.insert(students).values({ firstName: name, lastName: 'Student', programId, enrollmentDate: from }).returning({ id: students.id })) as [{ id: number }];
+  const [{ id: studentId }] = (await t.db
+    .insert(students)
+    .values({ firstName: name, lastName: 'Student', programId, enrollmentDate: from })
+    .returning({ id: students.id })) as [{ id: number }];
   await t.db.insert(scheduleRosters).values([...ids.values()].map((scheduleId) => ({ scheduleId, studentId })));
   const scheduleOf = (day: number, start?: string) => (start ? ids.get(`${day}|${start}`)! : [...ids.entries()].find(([k]) => k.startsWith(`${day}|`))![1]);
   return { programId, studentId, scheduleOf };
@@ -44,18 +61,25 @@ async function school(name: string, classes: Class[], from: string, to: string):
  * A scanned record: check-in and check-out (null: never checked out) school-local on its date, and
  * the breaks between them ([out, back]; back null: never came back). Answers the record's id.
  */
-async function punch(s: School, date: string, checkIn: string, checkOut: string | null, start?: string, breaks: [string, string | null][] = []): Promise<number> {
+async function punch(
+  s: School,
+  date: string,
+  checkIn: string,
+  checkOut: string | null,
+  start?: string,
+  breaks: [string, string | null][] = [],
+): Promise<number> {
   const day = new Date(`${date}T00:00:00Z`).getUTCDay();
   const [{ id }] = (await t.db
     .insert(attendanceRecords)
     .values({
-    studentId: s.studentId,
-    scheduleId: s.scheduleOf(day, start),
-    sessionDate: date,
-    status: 'present',
-    source: 'qr',
-    scanInTime: at(date, checkIn),
-    scanOutTime: checkOut ? at(date, checkOut) : null,
+      studentId: s.studentId,
+      scheduleId: s.scheduleOf(day, start),
+      sessionDate: date,
+      status: 'present',
+      source: 'qr',
+      scanInTime: at(date, checkIn),
+      scanOutTime: checkOut ? at(date, checkOut) : null,
     })
     .returning({ id: attendanceRecords.id })) as [{ id: number }];
   for (const [out, back] of breaks) {
@@ -65,14 +89,19 @@ async function punch(s: School, date: string, checkIn: string, checkOut: string 
 }
 
 type Day = Record<string, number | string | boolean>;
-async function hours(s: School, from: string, to: string): Promise<{ days: Map<string, Day>; totals: Record<string, number>; lastDateOfAttendance: string | null }> {
+async function hours(
+  s: School,
+  from: string,
+  to: string,
+): Promise<{ days: Map<string, Day>; totals: Record<string, number>; lastDateOfAttendance: string | null }> {
   const res = await t.app.inject({ url: `/api/students/${s.studentId}/hours?asOf=${to}&from=${from}&to=${to}`, headers: { cookie: admin } });
   expect(res.statusCode, res.body).toBe(200);
   const h = res.json();
   return { days: new Map(h.days.map((d: Day) => [d.date, d])), totals: h.totals, lastDateOfAttendance: h.lastDateOfAttendance };
 }
 
-const putRules = (programId: number, payload: object) => t.app.inject({ method: 'PUT', url: `/api/programs/${programId}/time-clock`, headers: { cookie: admin }, payload });
+const putRules = (programId: number, payload: object) =>
+  t.app.inject({ method: 'PUT', url: `/api/programs/${programId}/time-clock`, headers: { cookie: admin }, payload });
 
 let legacy: School;
 
@@ -99,8 +128,21 @@ describe('missed punches', () => {
     const policy = (await t.app.inject({ url: `/api/programs/${s.programId}/time-clock`, headers: { cookie: admin } })).json();
     expect(policy).toMatchObject({ missingCheckOut: 'no_credit', isSet: false, effectiveFrom: null, versions: [] });
     const h = await hours(s, '2026-04-06', '2026-04-13');
-    expect(h.days.get('2026-04-06')).toMatchObject({ scheduledMinutes: 240, rawMinutes: 240, roundedMinutes: 240, attendedMinutes: 240, pendingExceptionMinutes: 0 });
-    expect(h.days.get('2026-04-13')).toMatchObject({ scheduledMinutes: 240, rawMinutes: 0, roundedMinutes: 0, attendedMinutes: 0, creditedMinutes: 0, pendingExceptionMinutes: 230 });
+    expect(h.days.get('2026-04-06')).toMatchObject({
+      scheduledMinutes: 240,
+      rawMinutes: 240,
+      roundedMinutes: 240,
+      attendedMinutes: 240,
+      pendingExceptionMinutes: 0,
+    });
+    expect(h.days.get('2026-04-13')).toMatchObject({
+      scheduledMinutes: 240,
+      rawMinutes: 0,
+      roundedMinutes: 0,
+      attendedMinutes: 0,
+      creditedMinutes: 0,
+      pendingExceptionMinutes: 230,
+    });
     expect(h.totals).toMatchObject({ attendedMinutes: 240, creditedMinutes: 240, pendingExceptionMinutes: 230 });
     // The student was there on 4/13: it is their last date of attendance all the same.
     expect(h.lastDateOfAttendance).toBe('2026-04-13');
@@ -110,9 +152,24 @@ describe('missed punches', () => {
     // Mon 08:00–12:00; 4/6: in 08:20, no out → 08:20–12:00 = 220 credited, as Muster always counted it.
     await punch(legacy, '2026-04-06', '08:20', null);
     const policy = (await t.app.inject({ url: `/api/programs/${legacy.programId}/time-clock`, headers: { cookie: admin } })).json();
-    expect(policy).toMatchObject({ missingCheckOut: 'credit_to_scheduled_end', rounding: 'none', mealDeduction: null, dailyMaxMinutes: null, weeklyMaxMinutes: null, effectiveFrom: null, isSet: true });
+    expect(policy).toMatchObject({
+      missingCheckOut: 'credit_to_scheduled_end',
+      rounding: 'none',
+      mealDeduction: null,
+      dailyMaxMinutes: null,
+      weeklyMaxMinutes: null,
+      effectiveFrom: null,
+      isSet: true,
+    });
     const h = await hours(legacy, '2026-04-06', '2026-04-06');
-    expect(h.days.get('2026-04-06')).toMatchObject({ rawMinutes: 0, roundedMinutes: 220, attendedMinutes: 220, creditedMinutes: 220, pendingExceptionMinutes: 0, autoCheckOutMinutes: 0 });
+    expect(h.days.get('2026-04-06')).toMatchObject({
+      rawMinutes: 0,
+      roundedMinutes: 220,
+      attendedMinutes: 220,
+      creditedMinutes: 220,
+      pendingExceptionMinutes: 0,
+      autoCheckOutMinutes: 0,
+    });
   });
 
   it('auto_check_out_flagged: checked out at the class end, and flagged', async () => {
@@ -133,7 +190,10 @@ describe('rounding, grace and the meal deduction', () => {
     //  4/13: in 08:08 (past grace; 8 → 0.53 → 1 mark → 08:15), out 11:37 (217 → 14.47 → 14 → 11:30): 195; raw 209.
     //  4/20: in 08:23 (23 → 1.53 → 2 → 08:30), out 12:10 (250 → 16.67 → 17 → 12:15, no later than 12:00): 210; raw 217.
     const s = await school('Rounding', [{ day: 1, start: '08:00', end: '12:00' }], '2026-04-06', '2026-06-30');
-    expect((await putRules(s.programId, { missingCheckOut: 'no_credit', rounding: 'nearest', roundingMinutes: 15, graceMinutes: 7, effectiveFrom: '2026-04-01' })).statusCode).toBe(200);
+    expect(
+      (await putRules(s.programId, { missingCheckOut: 'no_credit', rounding: 'nearest', roundingMinutes: 15, graceMinutes: 7, effectiveFrom: '2026-04-01' }))
+        .statusCode,
+    ).toBe(200);
     await punch(s, '2026-04-06', '08:07', '11:53');
     await punch(s, '2026-04-13', '08:08', '11:37');
     await punch(s, '2026-04-20', '08:23', '12:10');
@@ -160,12 +220,22 @@ describe('rounding, grace and the meal deduction', () => {
       '2026-04-07',
       '2026-06-30',
     );
-    expect((await putRules(s.programId, { missingCheckOut: 'no_credit', mealDeduction: { afterMinutes: 300, minutes: 30 }, effectiveFrom: '2026-04-01' })).statusCode).toBe(200);
+    expect(
+      (await putRules(s.programId, { missingCheckOut: 'no_credit', mealDeduction: { afterMinutes: 300, minutes: 30 }, effectiveFrom: '2026-04-01' }))
+        .statusCode,
+    ).toBe(200);
     await punch(s, '2026-04-07', '07:58', '17:02');
     await punch(s, '2026-04-08', '08:00', '12:00', '08:00');
     await punch(s, '2026-04-08', '12:30', '17:30', '12:30');
     const h = await hours(s, '2026-04-07', '2026-04-08');
-    expect(h.days.get('2026-04-07')).toMatchObject({ scheduledMinutes: 540, rawMinutes: 540, roundedMinutes: 540, deductedMinutes: 30, attendedMinutes: 510, creditedMinutes: 510 });
+    expect(h.days.get('2026-04-07')).toMatchObject({
+      scheduledMinutes: 540,
+      rawMinutes: 540,
+      roundedMinutes: 540,
+      deductedMinutes: 30,
+      attendedMinutes: 510,
+      creditedMinutes: 510,
+    });
     expect(h.days.get('2026-04-08')).toMatchObject({ scheduledMinutes: 540, rawMinutes: 540, roundedMinutes: 540, deductedMinutes: 0, attendedMinutes: 540 });
     expect(h.totals).toMatchObject({ deductedMinutes: 30, attendedMinutes: 1050 });
   });
@@ -187,7 +257,8 @@ describe('caps', () => {
     await punch(s, '2026-04-11', '08:00', '12:00');
     await punch(s, '2026-04-12', '08:00', '12:00');
     const h = await hours(s, '2026-04-06', '2026-04-12');
-    for (const d of ['2026-04-06', '2026-04-07', '2026-04-08', '2026-04-09']) expect(h.days.get(d), d).toMatchObject({ roundedMinutes: 720, attendedMinutes: 600, cappedMinutes: 120 });
+    for (const d of ['2026-04-06', '2026-04-07', '2026-04-08', '2026-04-09'])
+      expect(h.days.get(d), d).toMatchObject({ roundedMinutes: 720, attendedMinutes: 600, cappedMinutes: 120 });
     expect(h.days.get('2026-04-10')).toMatchObject({ roundedMinutes: 720, attendedMinutes: 480, cappedMinutes: 240, creditedMinutes: 480 });
     expect(h.days.get('2026-04-11')).toMatchObject({ roundedMinutes: 240, attendedMinutes: 0, cappedMinutes: 240 });
     expect(h.days.get('2026-04-12')).toMatchObject({ roundedMinutes: 240, attendedMinutes: 240, cappedMinutes: 0 });
@@ -206,7 +277,9 @@ describe('a change of rules', () => {
     //  5/4 and 5/11 unchanged. It recomputed one student's days (the only one with records from 5/15).
     const s = await school('Midmonth', [{ day: 1, start: '08:00', end: '12:00' }], '2026-04-27', '2026-06-30');
     for (const d of ['2026-04-27', '2026-05-04', '2026-05-11', '2026-05-18', '2026-05-25']) await punch(s, d, '08:20', null);
-    expect((await putRules(s.programId, { missingCheckOut: 'credit_to_scheduled_end', effectiveFrom: '2026-05-01' })).json()).toMatchObject({ recomputedStudents: 1 });
+    expect((await putRules(s.programId, { missingCheckOut: 'credit_to_scheduled_end', effectiveFrom: '2026-05-01' })).json()).toMatchObject({
+      recomputedStudents: 1,
+    });
     const before = await hours(s, '2026-04-27', '2026-05-25');
     expect([...before.days.values()].filter((d) => d.scheduledMinutes).map((d) => [d.date, d.attendedMinutes, d.pendingExceptionMinutes])).toEqual([
       ['2026-04-27', 0, 220],
@@ -216,7 +289,9 @@ describe('a change of rules', () => {
       ['2026-05-25', 220, 0],
     ]);
 
-    expect((await t.app.inject({ url: `/api/programs/${s.programId}/time-clock/impact?effectiveFrom=2026-05-15`, headers: { cookie: admin } })).json()).toEqual({ effectiveFrom: '2026-05-15', recomputedStudents: 1 });
+    expect((await t.app.inject({ url: `/api/programs/${s.programId}/time-clock/impact?effectiveFrom=2026-05-15`, headers: { cookie: admin } })).json()).toEqual(
+      { effectiveFrom: '2026-05-15', recomputedStudents: 1 },
+    );
     const res = await putRules(s.programId, { missingCheckOut: 'no_credit', effectiveFrom: '2026-05-15' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ missingCheckOut: 'no_credit', effectiveFrom: '2026-05-15', isSet: true, recomputedStudents: 1 });
@@ -246,7 +321,10 @@ describe('several punches per meeting', () => {
     //  4/21: in 08:00, out for a break at 11:00 and never back → the break's start is the check-out:
     //       180, no missing check-out, nothing pending.
     const s = await school('Punches', [{ day: 2, start: '08:00', end: '17:00' }], '2026-04-07', '2026-06-30');
-    expect((await putRules(s.programId, { missingCheckOut: 'no_credit', mealDeduction: { afterMinutes: 300, minutes: 30 }, effectiveFrom: '2026-04-01' })).statusCode).toBe(200);
+    expect(
+      (await putRules(s.programId, { missingCheckOut: 'no_credit', mealDeduction: { afterMinutes: 300, minutes: 30 }, effectiveFrom: '2026-04-01' }))
+        .statusCode,
+    ).toBe(200);
     await punch(s, '2026-04-07', '07:58', '17:02', undefined, [['12:00', '12:45']]);
     await punch(s, '2026-04-14', '08:00', '17:00', undefined, [['10:00', '10:10']]);
     await punch(s, '2026-04-21', '08:00', null, undefined, [['11:00', null]]);
@@ -262,7 +340,10 @@ describe('several punches per meeting', () => {
     // back 10:08 (→ 10:15: grace is for the class start only), out 11:56 (→ 12:00): 105 + 105 = 210.
     // Raw: 107 (08:05–09:52) + 108 (10:08–11:56) = 215.
     const s = await school('RoundBreaks', [{ day: 1, start: '08:00', end: '12:00' }], '2026-04-06', '2026-06-30');
-    expect((await putRules(s.programId, { missingCheckOut: 'no_credit', rounding: 'nearest', roundingMinutes: 15, graceMinutes: 7, effectiveFrom: '2026-04-01' })).statusCode).toBe(200);
+    expect(
+      (await putRules(s.programId, { missingCheckOut: 'no_credit', rounding: 'nearest', roundingMinutes: 15, graceMinutes: 7, effectiveFrom: '2026-04-01' }))
+        .statusCode,
+    ).toBe(200);
     await punch(s, '2026-04-06', '08:05', '11:56', undefined, [['09:52', '10:08']]);
     const h = await hours(s, '2026-04-06', '2026-04-06');
     expect(h.days.get('2026-04-06')).toMatchObject({ rawMinutes: 215, roundedMinutes: 210, attendedMinutes: 210 });
@@ -272,8 +353,21 @@ describe('several punches per meeting', () => {
     // Wed 08:00–17:00 with a scheduled lunch 12:00–12:30: 510 scheduled. In 07:55, out 17:05: 510 counted;
     // the meal rule (after 300) finds stretches of 240 and 270, nothing to deduct.
     // Missed check-out under auto_check_out_flagged: in 13:00 → to 17:00, 240 credited and flagged.
-    const s = await school('ScheduledLunch', [{ day: 3, start: '08:00', end: '17:00', breaks: [{ start: '12:00', end: '12:30' }] }], '2026-04-08', '2026-06-30');
-    expect((await putRules(s.programId, { missingCheckOut: 'auto_check_out_flagged', mealDeduction: { afterMinutes: 300, minutes: 30 }, effectiveFrom: '2026-04-01' })).statusCode).toBe(200);
+    const s = await school(
+      'ScheduledLunch',
+      [{ day: 3, start: '08:00', end: '17:00', breaks: [{ start: '12:00', end: '12:30' }] }],
+      '2026-04-08',
+      '2026-06-30',
+    );
+    expect(
+      (
+        await putRules(s.programId, {
+          missingCheckOut: 'auto_check_out_flagged',
+          mealDeduction: { afterMinutes: 300, minutes: 30 },
+          effectiveFrom: '2026-04-01',
+        })
+      ).statusCode,
+    ).toBe(200);
     await punch(s, '2026-04-08', '07:55', '17:05');
     await punch(s, '2026-04-15', '11:00', null);
     const h = await hours(s, '2026-04-08', '2026-04-15');
@@ -291,10 +385,19 @@ describe('several punches per meeting', () => {
     const scheduleId = a.scheduleOf(4);
     const [{ id: meetingBreakId }] = (await t.db
       .insert(meetingBreaks)
-      .values({ scheduleId, sessionDate: '2026-04-09', startedAt: at('2026-04-09', '10:00'), endedAt: at('2026-04-09', '10:15'), recheckUntil: at('2026-04-09', '10:20') })
+      .values({
+        scheduleId,
+        sessionDate: '2026-04-09',
+        startedAt: at('2026-04-09', '10:00'),
+        endedAt: at('2026-04-09', '10:15'),
+        recheckUntil: at('2026-04-09', '10:20'),
+      })
       .returning({ id: meetingBreaks.id })) as [{ id: number }];
     const classmate = async (n: number): Promise<School> => {
-      const [{ id }] = (await t.db.insert(students).values({ firstName: `Led${n}`, lastName: 'Student', programId: a.programId, enrollmentDate: '2026-04-09' }).returning({ id: students.id })) as [{ id: number }];
+      const [{ id }] = (await t.db
+        .insert(students)
+        .values({ firstName: `Led${n}`, lastName: 'Student', programId: a.programId, enrollmentDate: '2026-04-09' })
+        .returning({ id: students.id })) as [{ id: number }];
       await t.db.insert(scheduleRosters).values({ scheduleId, studentId: id });
       return { ...a, studentId: id };
     };

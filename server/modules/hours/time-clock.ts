@@ -117,7 +117,12 @@ export function meetingTime(punches: readonly Punch[], start: number, end: numbe
     const from = last && last.out == null ? Math.max(checkInAt(last.in, start, rules), start) : end;
     autoMs = unionMs(without(from < end ? [[from, end]] : [], cuts));
   }
-  return { raw: rawInClass, credited: creditedInClass, pendingExceptionMinutes: 0, autoCheckOutMinutes: rules.missingCheckOut === 'auto_check_out_flagged' ? minutesOf(autoMs) : 0 };
+  return {
+    raw: rawInClass,
+    credited: creditedInClass,
+    pendingExceptionMinutes: 0,
+    autoCheckOutMinutes: rules.missingCheckOut === 'auto_check_out_flagged' ? minutesOf(autoMs) : 0,
+  };
 }
 
 /**

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attendanceRecords, courses, programPolicies, programTimeClockVersions, programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
+import {
+  attendanceRecords,
+  courses,
+  programPolicies,
+  programTimeClockVersions,
+  programs,
+  scheduleRosters,
+  schedules,
+  students,
+} from '../../db/schema/index.ts';
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 
 /*
@@ -30,11 +39,30 @@ beforeAll(async () => {
   const [{ id: programId }] = (await t.db.insert(programs).values({ programName: 'Cosmetology' }).returning({ id: programs.id })) as [{ id: number }];
   await t.db.insert(programPolicies).values({ programId, programHours: '600', programWeeks: '30' });
   // Ana never checks out: a program from before time-clock rules credits her to the class end (issue 29).
-  await t.db.insert(programTimeClockVersions).values({ programId, effectiveFrom: null, missingCheckOut: 'credit_to_scheduled_end', rounding: 'none', roundingMinutes: 15, graceMinutes: 0 });
-  const [{ id: courseId }] = (await t.db.insert(courses).values({ courseCode: 'COS-1', courseName: 'Cosmetology I', programId, clockHours: '100' }).returning({ id: courses.id })) as [{ id: number }];
-  const common = { courseId, instructorId: instructor.userId, cohortNumber: 1, termNumber: 1, dayOfWeek: 4, courseStartDate: '2026-11-26', courseEndDate: '2027-03-31' };
-  [{ id: morning }] = (await t.db.insert(schedules).values({ ...common, startTime: '08:00', endTime: '12:00' }).returning({ id: schedules.id })) as [{ id: number }];
-  const [{ id: afternoon }] = (await t.db.insert(schedules).values({ ...common, startTime: '13:00', endTime: '16:00' }).returning({ id: schedules.id })) as [{ id: number }];
+  await t.db
+    .insert(programTimeClockVersions)
+    .values({ programId, effectiveFrom: null, missingCheckOut: 'credit_to_scheduled_end', rounding: 'none', roundingMinutes: 15, graceMinutes: 0 });
+  const [{ id: courseId }] = (await t.db
+    .insert(courses)
+    .values({ courseCode: 'COS-1', courseName: 'Cosmetology I', programId, clockHours: '100' })
+    .returning({ id: courses.id })) as [{ id: number }];
+  const common = {
+    courseId,
+    instructorId: instructor.userId,
+    cohortNumber: 1,
+    termNumber: 1,
+    dayOfWeek: 4,
+    courseStartDate: '2026-11-26',
+    courseEndDate: '2027-03-31',
+  };
+  [{ id: morning }] = (await t.db
+    .insert(schedules)
+    .values({ ...common, startTime: '08:00', endTime: '12:00' })
+    .returning({ id: schedules.id })) as [{ id: number }];
+  const [{ id: afternoon }] = (await t.db
+    .insert(schedules)
+    .values({ ...common, startTime: '13:00', endTime: '16:00' })
+    .returning({ id: schedules.id })) as [{ id: number }];
   const inserted = await t.db
     .insert(students)
     .values([
@@ -45,8 +73,27 @@ beforeAll(async () => {
   [ana, ben] = inserted.map((s) => s.id) as [number, number];
   await t.db.insert(scheduleRosters).values([morning, afternoon].flatMap((scheduleId) => [ana, ben].map((studentId) => ({ scheduleId, studentId }))));
   await t.db.insert(attendanceRecords).values([
-    { studentId: ana, scheduleId: morning, sessionDate: '2026-11-26', status: 'present', source: 'qr', scanInTime: new Date('2026-11-26T05:26:00-06:00'), minutesAttended: 240, scheduledMinutes: 240 },
-    { studentId: ben, scheduleId: afternoon, sessionDate: '2026-11-26', status: 'present', source: 'manual', isManualOverride: true, overrideReason: 'Entered ahead', minutesAttended: 180, scheduledMinutes: 180 },
+    {
+      studentId: ana,
+      scheduleId: morning,
+      sessionDate: '2026-11-26',
+      status: 'present',
+      source: 'qr',
+      scanInTime: new Date('2026-11-26T05:26:00-06:00'),
+      minutesAttended: 240,
+      scheduledMinutes: 240,
+    },
+    {
+      studentId: ben,
+      scheduleId: afternoon,
+      sessionDate: '2026-11-26',
+      status: 'present',
+      source: 'manual',
+      isManualOverride: true,
+      overrideReason: 'Entered ahead',
+      minutesAttended: 180,
+      scheduledMinutes: 180,
+    },
   ]);
 });
 afterAll(() => t?.close());

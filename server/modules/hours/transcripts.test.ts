@@ -14,7 +14,19 @@ const clock = fixedClock('2026-03-16T18:00:00Z');
 let t: TestApp;
 let cls: TestClass;
 let sa: string;
-const MONDAYS = ['2026-01-05', '2026-01-12', '2026-01-19', '2026-01-26', '2026-02-02', '2026-02-09', '2026-02-16', '2026-02-23', '2026-03-02', '2026-03-09', '2026-03-16'];
+const MONDAYS = [
+  '2026-01-05',
+  '2026-01-12',
+  '2026-01-19',
+  '2026-01-26',
+  '2026-02-02',
+  '2026-02-09',
+  '2026-02-16',
+  '2026-02-23',
+  '2026-03-02',
+  '2026-03-09',
+  '2026-03-16',
+];
 
 const recordsOf = async (studentId: number) =>
   (await t.db.execute<{ n: number }>(sql`select count(*)::int as n from attendance_records where student_id = ${studentId}`)).rows[0]!.n;
@@ -37,7 +49,14 @@ beforeAll(async () => {
         method: 'POST',
         url: '/api/attendance',
         headers: { cookie: cls.admin },
-        payload: { scheduleId: cls.scheduleId, studentId: s.id, sessionDate: date, status, overrideReason: 'Paper sheet', ...(status === 'late' ? { scanInTime: '2026-02-09T14:40:00Z' } : {}) },
+        payload: {
+          scheduleId: cls.scheduleId,
+          studentId: s.id,
+          sessionDate: date,
+          status,
+          overrideReason: 'Paper sheet',
+          ...(status === 'late' ? { scanInTime: '2026-02-09T14:40:00Z' } : {}),
+        },
       });
       expect(res.statusCode, res.body).toBe(201);
     }
@@ -89,12 +108,17 @@ describe('retention keeps hours', () => {
     expect(afterWithdrawn.lastDateOfAttendance).toBe('2026-03-02');
 
     // The hours list reads the transcript too.
-    const list = await t.app.inject({ url: `/api/hours?search=${encodeURIComponent(cls.students[0]!.last)}`, headers: { cookie: (await t.signedIn('super_admin')).cookie } });
+    const list = await t.app.inject({
+      url: `/api/hours?search=${encodeURIComponent(cls.students[0]!.last)}`,
+      headers: { cookie: (await t.signedIn('super_admin')).cookie },
+    });
     expect(list.statusCode).toBe(200);
     expect(list.json()[0]).toMatchObject({ studentId: graduate, totals: before.totals });
 
     // Said in the audit log; a second run changes nothing.
-    const { rows } = await t.db.execute<{ v: { hoursTranscriptsFrozen: number } }>(sql`select new_values as v from audit_logs where action = 'Purge' order by id desc limit 1`);
+    const { rows } = await t.db.execute<{ v: { hoursTranscriptsFrozen: number } }>(
+      sql`select new_values as v from audit_logs where action = 'Purge' order by id desc limit 1`,
+    );
     expect(rows[0]!.v.hoursTranscriptsFrozen).toBe(2);
     expect(await purgeExpiredData(t.db, clock)).toMatchObject({ hoursTranscriptsFrozen: 0, removed: { attendance_records: 0 } });
     const { rows: kept } = await t.db.execute<{ n: number }>(sql`select count(*)::int as n from student_hours_transcripts`);

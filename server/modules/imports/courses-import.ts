@@ -3,7 +3,18 @@ import { CHUNK_ROWS, upsertRows } from '../../db/bulk-upsert.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { courses as courseTable } from '../../db/schema/index.ts';
 import { replacePrerequisiteLinks, reserveCourseIds, selectCourseRefs, selectPrerequisiteLinks, selectProgramRefs } from './queries.ts';
-import { allRows, copiedColumns, flagDuplicates, keysOf, resolveRef, splitByExisting, syncDateColumn, type ImportHandler, type ImportPlan, type PlanContext } from './handler.ts';
+import {
+  allRows,
+  copiedColumns,
+  flagDuplicates,
+  keysOf,
+  resolveRef,
+  splitByExisting,
+  syncDateColumn,
+  type ImportHandler,
+  type ImportPlan,
+  type PlanContext,
+} from './handler.ts';
 import type { Sheet } from './sheet.ts';
 
 const COPIED = [
@@ -94,7 +105,12 @@ async function planCourseRows({ tx, sheet, problems, timeZone }: PlanContext, by
     const code = sheet.text('courseCode', i);
     const owner = code == null ? undefined : courseByCode.get(code.toLowerCase());
     if (owner && owner !== targets[i]) {
-      problems.add(row, 'courseCode', `courseCode ${code} already belongs to another course (${owner.sisCourseId ? `SIS ID ${owner.sisCourseId}` : `id ${owner.id}`})`, code);
+      problems.add(
+        row,
+        'courseCode',
+        `courseCode ${code} already belongs to another course (${owner.sisCourseId ? `SIS ID ${owner.sisCourseId}` : `id ${owner.id}`})`,
+        code,
+      );
     }
     // The hours rule of every path (decision 040); the column checked the range, this the steps.
     const hoursProblem = courseHoursProblem(sheet.value<number>('clockHours', i), undefined, 'clockHours');
@@ -133,7 +149,12 @@ async function planCourseRows({ tx, sheet, problems, timeZone }: PlanContext, by
     const start = nodeOf(i);
     const path = findPath(edges, edges.get(start) ?? [], start);
     if (path) {
-      problems.add(sheet.row(i), 'prerequisiteIds', `Prerequisites would form a cycle: ${[start, ...path].map((n) => codeOfNode.get(n) ?? n).join(' → ')}`, sheet.raw('prerequisiteIds', i));
+      problems.add(
+        sheet.row(i),
+        'prerequisiteIds',
+        `Prerequisites would form a cycle: ${[start, ...path].map((n) => codeOfNode.get(n) ?? n).join(' → ')}`,
+        sheet.raw('prerequisiteIds', i),
+      );
     }
   }
 
@@ -141,7 +162,9 @@ async function planCourseRows({ tx, sheet, problems, timeZone }: PlanContext, by
   return {
     ...(byCode ? { created: sheet.size - updated, updated } : splitByExisting(keys, courseBySis)),
     write: async (w) => {
-      const rowIds = byCode ? await writeByTarget(w, sheet, keys, targets, programIds, timeZone) : await writeBySis(w, sheet, keys, courses, programIds, timeZone);
+      const rowIds = byCode
+        ? await writeByTarget(w, sheet, keys, targets, programIds, timeZone)
+        : await writeBySis(w, sheet, keys, courses, programIds, timeZone);
       if (!sheet.has('prerequisiteIds')) return;
       const courseIds: number[] = [];
       const prereqIds: number[] = [];
@@ -159,11 +182,22 @@ async function planCourseRows({ tx, sheet, problems, timeZone }: PlanContext, by
 }
 
 /** The template import: rows keyed by SIS course ID, upserted on it. Answers each row's course id. */
-async function writeBySis(w: DbOrTx, sheet: Sheet, keys: readonly (string | null)[], courses: readonly CourseRow[], programIds: readonly (number | null)[], timeZone: string): Promise<number[]> {
+async function writeBySis(
+  w: DbOrTx,
+  sheet: Sheet,
+  keys: readonly (string | null)[],
+  courses: readonly CourseRow[],
+  programIds: readonly (number | null)[],
+  timeZone: string,
+): Promise<number[]> {
   const written = await upsertRows(w, {
     table: courseTable,
     conflict: courseTable.sisCourseId,
-    columns: [...copiedColumns(sheet, COPIED), { db: courseTable.programId, type: 'int', value: (i) => programIds[i] }, ...syncDateColumn(sheet, timeZone, courseTable.lastSyncDate)],
+    columns: [
+      ...copiedColumns(sheet, COPIED),
+      { db: courseTable.programId, type: 'int', value: (i) => programIds[i] },
+      ...syncDateColumn(sheet, timeZone, courseTable.lastSyncDate),
+    ],
     rows: allRows(sheet),
     returning: { id: courseTable.id, sisCourseId: courseTable.sisCourseId },
   });
@@ -193,7 +227,10 @@ async function writeByTarget(
     conflict: courseTable.id,
     columns: [
       { db: courseTable.id, type: 'int', value: (i) => rowIds[i] },
-      ...copiedColumns(sheet, COPIED.filter(([name]) => name !== 'sisCourseId')),
+      ...copiedColumns(
+        sheet,
+        COPIED.filter(([name]) => name !== 'sisCourseId'),
+      ),
       // A row without a SIS ID keeps the stored course's.
       { db: courseTable.sisCourseId, type: 'text', value: (i) => keys[i] ?? targets[i]?.sisCourseId ?? null },
       ...(sheet.has('programId') ? [{ db: courseTable.programId, type: 'int' as const, value: (i: number) => programIds[i] }] : []),

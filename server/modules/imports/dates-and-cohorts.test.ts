@@ -48,7 +48,9 @@ describe('dates as spreadsheets write them', () => {
     ]);
     const dry = await upload(t, admin, 'students', 'us.csv', file, '?dryRun=true');
     expect(dry.statusCode, dry.body).toBe(200);
-    expect(dry.json().notes).toEqual(['Dates read as month/day/year (US), such as 3/4/2027 = 2027-03-04 (row 3, enrollmentDate): the file writes days over 12 second.']);
+    expect(dry.json().notes).toEqual([
+      'Dates read as month/day/year (US), such as 3/4/2027 = 2027-03-04 (row 3, enrollmentDate): the file writes days over 12 second.',
+    ]);
     const res = await upload(t, admin, 'students', 'us.csv', file);
     expect(res.statusCode, res.body).toBe(200);
     expect(await datesOf(['US-1', 'US-2'])).toEqual([
@@ -58,9 +60,20 @@ describe('dates as spreadsheets write them', () => {
   });
 
   it('reads a file whose dates all say day/month/year that way, and names the reason', async () => {
-    const res = await upload(t, admin, 'students', 'dmy.csv', students([['DM-1', '24/08/2026', '03/04/2001'], ['DM-2', '01.09.2026', '17.04.2001']]));
+    const res = await upload(
+      t,
+      admin,
+      'students',
+      'dmy.csv',
+      students([
+        ['DM-1', '24/08/2026', '03/04/2001'],
+        ['DM-2', '01.09.2026', '17.04.2001'],
+      ]),
+    );
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().notes).toEqual(['Dates read as day/month/year, such as 01.09.2026 = 2026-09-01 (row 3, enrollmentDate): the file writes days over 12 first.']);
+    expect(res.json().notes).toEqual([
+      'Dates read as day/month/year, such as 01.09.2026 = 2026-09-01 (row 3, enrollmentDate): the file writes days over 12 first.',
+    ]);
     expect(await datesOf(['DM-1', 'DM-2'])).toEqual([
       ['DM-1', '2026-08-24', '2001-04-03'],
       ['DM-2', '2026-09-01', '2001-04-17'],
@@ -69,7 +82,17 @@ describe('dates as spreadsheets write them', () => {
 
   it('refuses the ambiguous dates of a file that mixes both orders, and impossible ones, naming row and column', async () => {
     const before = await dataCounts(t.db);
-    const res = await upload(t, admin, 'students', 'mixed.csv', students([['MX-1', '8/24/2026', '24/08/2001'], ['MX-2', '3/4/2027', '2/30/2001'], ['MX-3', '8/24/26', '5/5/2001']]));
+    const res = await upload(
+      t,
+      admin,
+      'students',
+      'mixed.csv',
+      students([
+        ['MX-1', '8/24/2026', '24/08/2001'],
+        ['MX-2', '3/4/2027', '2/30/2001'],
+        ['MX-3', '8/24/26', '5/5/2001'],
+      ]),
+    );
     expect(res.statusCode).toBe(400);
     const errors = res.json().errors as { row: number; column: string; message: string }[];
     expect(errors.map((e) => [e.row, e.column])).toEqual([
@@ -115,7 +138,8 @@ describe('dates as spreadsheets write them', () => {
     dates.learn(part(['24/08/2026'], 5002), column);
     expect(dates.normalise('24/08/2026', 5002, 'enrollmentDate')).toEqual({
       ok: false,
-      message: 'enrollmentDate 24/08/2026 is day/month/year, but 3/4/2027 (row 2, enrollmentDate) was read as month/day/year (US): write the dates as YYYY-MM-DD',
+      message:
+        'enrollmentDate 24/08/2026 is day/month/year, but 3/4/2027 (row 2, enrollmentDate) was read as month/day/year (US): write the dates as YYYY-MM-DD',
     });
   });
 });
@@ -167,7 +191,14 @@ describe('named cohorts in the schedules import', () => {
       admin,
       'schedules',
       'blank.csv',
-      csv([...SCHEDULE_HEADER, 'cohortNumber', 'cohortName'], [[...row('NX-2', 'SIS-CRS-NUR101'), '', ''], [...row('NX-3', 'SIS-CRS-NUR101'), '3', '31'], [...row('NX-4', 'SIS-CRS-NUR101'), '3', '4']]),
+      csv(
+        [...SCHEDULE_HEADER, 'cohortNumber', 'cohortName'],
+        [
+          [...row('NX-2', 'SIS-CRS-NUR101'), '', ''],
+          [...row('NX-3', 'SIS-CRS-NUR101'), '3', '31'],
+          [...row('NX-4', 'SIS-CRS-NUR101'), '3', '4'],
+        ],
+      ),
     );
     expect(blank.json().errors.map((e: { row: number; column: string; message: string }) => [e.row, e.column, e.message])).toEqual([
       [2, 'cohortNumber', 'cohortNumber is required (or cohortName)'],

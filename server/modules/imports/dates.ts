@@ -142,7 +142,12 @@ export class DateReading {
       if (format === 'iso') out.push(`Dates read as YYYY-MM-DD, such as ${example}.`);
       else if (format === 'serial') out.push(`Excel serial numbers read as dates, such as ${example}.`);
       else {
-        const why = format === 'dmy' ? 'the file writes days over 12 first' : this.evidence.mdy ? 'the file writes days over 12 second' : 'the US order; no date in the file says otherwise';
+        const why =
+          format === 'dmy'
+            ? 'the file writes days over 12 first'
+            : this.evidence.mdy
+              ? 'the file writes days over 12 second'
+              : 'the US order; no date in the file says otherwise';
         out.push(`Dates read as ${ORDER_TEXT[format]}, such as ${example}: ${why}.`);
       }
     }

@@ -53,13 +53,20 @@ export type ImportOutcome =
   | { ok: false; status: 400 | 409; code: string; message: string; errorCount: number; result: UploadResult; unreadable?: { code: string; message: string } };
 
 /** An audit table name per upload type: instructors are users. */
-const AUDIT_TABLE: Record<UploadType, string> = { programs: 'programs', courses: 'courses', instructors: 'users', students: 'students', schedules: 'schedules' };
+const AUDIT_TABLE: Record<UploadType, string> = {
+  programs: 'programs',
+  courses: 'courses',
+  instructors: 'users',
+  students: 'students',
+  schedules: 'schedules',
+};
 
 /** A database refusal during the write that validation could not foresee (a concurrent change). */
 function writeProblem(err: unknown): { status: 400 | 409; message: string } | null {
   const e = pgError(err);
   if (!e.code) return null;
-  if (e.code === '23505') return { status: 409, message: `A row conflicts with a record saved meanwhile (${e.constraint ?? 'unique'}); check the file and try again` };
+  if (e.code === '23505')
+    return { status: 409, message: `A row conflicts with a record saved meanwhile (${e.constraint ?? 'unique'}); check the file and try again` };
   if (e.code === '23503') return { status: 409, message: `A referenced record was changed or removed meanwhile (${e.constraint ?? 'foreign key'}); try again` };
   if (e.code === '23514' || e.code === '23502') return { status: 400, message: `A value does not fit the stored record (${e.constraint ?? 'check'})` };
   if (e.code.startsWith('22')) return { status: 400, message: `A value could not be stored: ${clip((err as Error).message ?? '', 200)}` };
@@ -80,7 +87,14 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
   const def = courseList ? COURSE_LIST : importType(req.type);
   const handler = courseList ? planCourseList : HANDLERS[req.type];
   const fileName = clip(req.fileName || 'upload.csv', 255) || 'upload.csv';
-  const uploadId = await startUpload(deps.db, { type: req.type, fileName, fileSize: req.buffer.length, dryRun: req.dryRun, uploadedBy: req.actorId, ownerInstance: deps.instanceId?.() ?? null });
+  const uploadId = await startUpload(deps.db, {
+    type: req.type,
+    fileName,
+    fileSize: req.buffer.length,
+    dryRun: req.dryRun,
+    uploadedBy: req.actorId,
+    ownerInstance: deps.instanceId?.() ?? null,
+  });
   const problems = new Problems();
   const dates = new DateReading();
   const base = { type: req.type, fileName, rows: 0, created: 0, updated: 0, dryRun: req.dryRun, errors: [] as RowProblem[], uploadId, notes: [] as string[] };
@@ -106,18 +120,29 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
       // The courses screen's list is not a wizard step.
       const wizard = courseList ? null : await completeWizardStep(tx, def.step, req.actorId);
       await finishUpload(tx, uploadId, { status: 'completed', rows: base.rows, ...result, errorCount: 0, errors: [] });
-      await auditUpload(tx, req, uploadId, { fileName, rows: base.rows, ...result, ...(wizard ? { wizardStep: def.step, currentStep: wizard.currentStep } : {}) });
+      await auditUpload(tx, req, uploadId, {
+        fileName,
+        rows: base.rows,
+        ...result,
+        ...(wizard ? { wizardStep: def.step, currentStep: wizard.currentStep } : {}),
+      });
       return result;
     });
   } catch (err) {
     if (err instanceof UnreadableFile) {
       problems.add(err.row, '', err.message);
       if (err.code) unreadable = { code: err.code, message: err.message };
-    }
-    else {
+    } else {
       refusal = writeProblem(err);
       if (!refusal) {
-        await finishUpload(deps.db, uploadId, { status: 'failed', rows: base.rows, created: 0, updated: 0, errorCount: 1, errors: [{ row: 0, column: '', message: 'Internal error' }] }).catch(() => {});
+        await finishUpload(deps.db, uploadId, {
+          status: 'failed',
+          rows: base.rows,
+          created: 0,
+          updated: 0,
+          errorCount: 1,
+          errors: [{ row: 0, column: '', message: 'Internal error' }],
+        }).catch(() => {});
         throw err;
       }
       problems.add(0, '', refusal.message);
@@ -133,7 +158,15 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
   const errors = problems.list();
   await record(deps.db, req, uploadId, 'failed', base, problems.count, errors);
   const message = refusal?.message ?? `Nothing was imported: ${problems.count} problem${problems.count === 1 ? '' : 's'} in the file`;
-  return { ok: false, status: refusal?.status ?? 400, code: 'IMPORT_INVALID', message, errorCount: problems.count, result: { ...base, errors }, ...(unreadable ? { unreadable } : {}) };
+  return {
+    ok: false,
+    status: refusal?.status ?? 400,
+    code: 'IMPORT_INVALID',
+    message,
+    errorCount: problems.count,
+    result: { ...base, errors },
+    ...(unreadable ? { unreadable } : {}),
+  };
 }
 
 type Recorded = Pick<ImportRequest, 'type' | 'dryRun' | 'actorId' | 'ip'> & { buffer: { length: number } };
@@ -142,7 +175,14 @@ type PlanRequest = Pick<ImportRequest, 'buffer' | 'kind'>;
 type SheetOptions = { ignoreUnknownColumns: boolean; dates: DateReading };
 
 /** The whole file read, checked and planned at once (every type but students: their files are small). */
-async function planWhole(handler: ImportHandler, ctx: Omit<PlanContext, 'sheet'>, def: ImportTypeDefinition, req: PlanRequest, opts: SheetOptions, counted: (rows: number) => void): Promise<ImportPlan | null> {
+async function planWhole(
+  handler: ImportHandler,
+  ctx: Omit<PlanContext, 'sheet'>,
+  def: ImportTypeDefinition,
+  req: PlanRequest,
+  opts: SheetOptions,
+  counted: (rows: number) => void,
+): Promise<ImportPlan | null> {
   const table = readImportFile(req.buffer, req.kind);
   counted(table.size);
   const sheet = Sheet.build(def, table, ctx.problems, opts, opts.dates);
@@ -153,7 +193,14 @@ async function planWhole(handler: ImportHandler, ctx: Omit<PlanContext, 'sheet'>
  * The file read a part at a time, each part checked and handed to the handler as it comes, so
  * memory holds one part's cells, not the file's. Once the header is wrong the rest is only counted.
  */
-async function planInParts(handler: ImportPartsHandler, ctx: Omit<PlanContext, 'sheet'>, def: ImportTypeDefinition, req: PlanRequest, opts: SheetOptions, counted: (rows: number) => void): Promise<ImportPlan | null> {
+async function planInParts(
+  handler: ImportPartsHandler,
+  ctx: Omit<PlanContext, 'sheet'>,
+  def: ImportTypeDefinition,
+  req: PlanRequest,
+  opts: SheetOptions,
+  counted: (rows: number) => void,
+): Promise<ImportPlan | null> {
   const { problems } = ctx;
   const planner = await handler.inParts(ctx);
   let layout: SheetLayout | null = null;
@@ -192,12 +239,23 @@ async function auditUpload(tx: DbOrTx, req: Recorded, uploadId: number, values: 
 async function record(db: Db, req: Recorded, uploadId: number, status: 'validated' | 'failed', r: UploadResult, errorCount: number, errors: RowProblem[]) {
   await db.transaction(async (tx) => {
     await finishUpload(tx, uploadId, { status, rows: r.rows, created: r.created, updated: r.updated, errorCount, errors });
-    await auditUpload(tx, req, uploadId, { fileName: r.fileName, rows: r.rows, status, dryRun: req.dryRun, created: r.created, updated: r.updated, errorCount });
+    await auditUpload(tx, req, uploadId, {
+      fileName: r.fileName,
+      rows: r.rows,
+      status,
+      dryRun: req.dryRun,
+      created: r.created,
+      updated: r.updated,
+      errorCount,
+    });
   });
 }
 
 /** Record an upload refused before its content was read (wrong type, too large): failed uploads are listed too. */
-export async function recordRefusedUpload(db: Db, u: { type: UploadType; dryRun: boolean; actorId: number | null; ip: string | null; message: string }): Promise<void> {
+export async function recordRefusedUpload(
+  db: Db,
+  u: { type: UploadType; dryRun: boolean; actorId: number | null; ip: string | null; message: string },
+): Promise<void> {
   const fileName = '(file refused)';
   const id = await startUpload(db, { type: u.type, fileName, fileSize: 0, dryRun: u.dryRun, uploadedBy: u.actorId });
   const r: UploadResult = { type: u.type, fileName, rows: 0, created: 0, updated: 0, dryRun: u.dryRun, errors: [], uploadId: id, notes: [] };

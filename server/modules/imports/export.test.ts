@@ -46,7 +46,9 @@ describe('attendance export', () => {
     expect(res.body.split('\n')[0]).toBe(ATTENDANCE_EXPORT_COLUMNS.join(','));
     const rows = records(res.body);
     expect(rows).toHaveLength(3);
-    const { rows: [aaliyah] } = await t.db.execute<{ id: number }>(sql`select id from students where sis_student_id = 'SIS-STU-260001'`);
+    const {
+      rows: [aaliyah],
+    } = await t.db.execute<{ id: number }>(sql`select id from students where sis_student_id = 'SIS-STU-260001'`);
     expect(rows.find((r) => r.status === 'present')).toEqual({
       sisStudentId: 'SIS-STU-260001',
       studentId: String(aaliyah!.id),
@@ -68,13 +70,23 @@ describe('attendance export', () => {
       overrideReason: '',
       source: 'qr',
     });
-    expect(rows.find((r) => r.status === 'excused')).toMatchObject({ status: 'excused', isManualOverride: 'true', overrideReason: 'Clinical rotation, "site B"', source: 'manual', scanInTime: '' });
+    expect(rows.find((r) => r.status === 'excused')).toMatchObject({
+      status: 'excused',
+      isManualOverride: 'true',
+      overrideReason: 'Clinical rotation, "site B"',
+      source: 'manual',
+      scanInTime: '',
+    });
     expect((await auditEntries(t.db, 'attendance')).at(-1)).toMatchObject({ action: 'Export', new_values: { startDate: null, endDate: null } });
   });
 
   it('filters by session date, inclusive', async () => {
     expect(records((await exportCsv('?startDate=2027-01-12')).body).map((r) => r.sessionDate)).toEqual(['2027-01-25']);
-    expect(records((await exportCsv('?endDate=2027-01-11')).body).map((r) => r.status).sort()).toEqual(['late', 'present']);
+    expect(
+      records((await exportCsv('?endDate=2027-01-11')).body)
+        .map((r) => r.status)
+        .sort(),
+    ).toEqual(['late', 'present']);
     expect(records((await exportCsv('?startDate=2027-01-11&endDate=2027-01-11')).body)).toHaveLength(2);
     const none = await exportCsv('?startDate=2030-01-01');
     expect(none.body.trim().split('\n')).toHaveLength(1);

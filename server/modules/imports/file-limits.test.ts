@@ -87,7 +87,9 @@ describe('files too big to read are refused before parsing', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0].message).toMatch(/more than 100,000 data rows/);
     expect(() => checkTabularLimits(Buffer.from('a,b\n' + 'x,y\n'.repeat(1000)), 'csv')).not.toThrow();
-    expect(() => checkTabularLimits(Buffer.from('a' + ',a'.repeat(99) + '\n' + ('1' + ',1'.repeat(99) + '\n').repeat(25_000)), 'csv')).toThrow(/more than 2,000,000 cells/);
+    expect(() => checkTabularLimits(Buffer.from('a' + ',a'.repeat(99) + '\n' + ('1' + ',1'.repeat(99) + '\n').repeat(25_000)), 'csv')).toThrow(
+      /more than 2,000,000 cells/,
+    );
   });
 
   it('an .xls is measured by its cell records; a file that is not what its name says is refused', () => {

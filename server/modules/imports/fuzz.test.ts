@@ -45,7 +45,32 @@ const cellArb = (type: UploadType): fc.Arbitrary<string> => {
     { weight: 5, arbitrary: fc.constantFrom(...samples) },
     { weight: 2, arbitrary: fc.string({ maxLength: 20 }) },
     { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 12 }) },
-    { weight: 1, arbitrary: fc.constantFrom('', ' ', '"', '""', '","', '\n', '\r\n', 'a"b', '\u0000', '[1,', '[]', '["SIS-CRS-NUR101"]', '-1', '1e309', '2027-02-30', '99:99', 'NaN', 'null', '\uFEFF', '😀', '=cmd()') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '',
+        ' ',
+        '"',
+        '""',
+        '","',
+        '\n',
+        '\r\n',
+        'a"b',
+        '\u0000',
+        '[1,',
+        '[]',
+        '["SIS-CRS-NUR101"]',
+        '-1',
+        '1e309',
+        '2027-02-30',
+        '99:99',
+        'NaN',
+        'null',
+        '\uFEFF',
+        '😀',
+        '=cmd()',
+      ),
+    },
     { weight: 1, arbitrary: fc.integer({ min: -5, max: 400 }).map(String) },
     { weight: 1, arbitrary: fc.nat({ max: 120_000 }).map((n) => 'x'.repeat(n)) },
   );
@@ -77,25 +102,27 @@ const templateFileArb = fc.constantFrom(...UPLOAD_TYPES).chain((type) => {
   const { header, rows } = templateRows(importType(type));
   const key = importType(type).key;
   const mutation = fc.tuple(fc.nat({ max: rows.length - 1 }), fc.nat({ max: header.length - 1 }), cellArb(type));
-  return fc.record({
-    type: fc.constant(type),
-    tag: fc.string({ unit: fc.constantFrom(...'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'), minLength: 8, maxLength: 8 }),
-    mutations: fc.array(mutation, { maxLength: 2 }),
-    eol: fc.constantFrom('\n', '\r\n'),
-    bom: fc.boolean(),
-    dryRun: fc.boolean(),
-  }).map((f) => {
-    const fresh = rows.map((r) =>
-      r.map((v, j) => {
-        const name = header[j]!;
-        if (name === key || UNIQUE_COLUMNS.includes(name)) return `${v}-${f.tag}`;
-        if (name === 'email' && type === 'instructors') return `${f.tag.toLowerCase()}.${v}`;
-        return v;
-      }),
-    );
-    for (const [i, j, cell] of f.mutations) fresh[i]![j] = cell;
-    return { type, header: [...header], rows: fresh.map((r) => r.map((c) => [c, 1] as [string, number])), eol: f.eol, bom: f.bom, dryRun: f.dryRun };
-  });
+  return fc
+    .record({
+      type: fc.constant(type),
+      tag: fc.string({ unit: fc.constantFrom(...'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'), minLength: 8, maxLength: 8 }),
+      mutations: fc.array(mutation, { maxLength: 2 }),
+      eol: fc.constantFrom('\n', '\r\n'),
+      bom: fc.boolean(),
+      dryRun: fc.boolean(),
+    })
+    .map((f) => {
+      const fresh = rows.map((r) =>
+        r.map((v, j) => {
+          const name = header[j]!;
+          if (name === key || UNIQUE_COLUMNS.includes(name)) return `${v}-${f.tag}`;
+          if (name === 'email' && type === 'instructors') return `${f.tag.toLowerCase()}.${v}`;
+          return v;
+        }),
+      );
+      for (const [i, j, cell] of f.mutations) fresh[i]![j] = cell;
+      return { type, header: [...header], rows: fresh.map((r) => r.map((c) => [c, 1] as [string, number])), eol: f.eol, bom: f.bom, dryRun: f.dryRun };
+    });
 });
 
 const render = (f: { header: string[]; rows: [string, number][][]; eol: string; bom: boolean }) =>
@@ -135,7 +162,10 @@ describe('the importer under malformed input', () => {
   }, 60_000);
 
   it('never throws on random bytes', async () => {
-    const bytes = fc.oneof(fc.uint8Array({ maxLength: 3000 }), fc.string({ unit: 'binary', maxLength: 500 }).map((s) => new Uint8Array(Buffer.from(s, 'utf8'))));
+    const bytes = fc.oneof(
+      fc.uint8Array({ maxLength: 3000 }),
+      fc.string({ unit: 'binary', maxLength: 500 }).map((s) => new Uint8Array(Buffer.from(s, 'utf8'))),
+    );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...UPLOAD_TYPES), bytes, fc.boolean(), async (type, b, dryRun) => checkOne(type, Buffer.from(b), dryRun)),
       { numRuns: 500 },

@@ -42,10 +42,21 @@ describe('file formats', () => {
   it('accepts the snake_case aliases of SPEC §3 and formats phone numbers', async () => {
     const rows = [studentRow('SIS-ALIAS-1', 'Ana'), studentRow('SIS-ALIAS-2', 'Ben')];
     const header = Object.keys(rows[0]!);
-    const res = await upload(t, admin, 'students', 'aliases.csv', csv(header, rows.map((r) => Object.values(r))));
+    const res = await upload(
+      t,
+      admin,
+      'students',
+      'aliases.csv',
+      csv(
+        header,
+        rows.map((r) => Object.values(r)),
+      ),
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ rows: 2, created: 2, updated: 0 });
-    const { rows: [ana] } = await t.db.execute<{ phone: string; status: string; program: string }>(sql`
+    const {
+      rows: [ana],
+    } = await t.db.execute<{ phone: string; status: string; program: string }>(sql`
       select s.phone, s.status, p.sis_program_id as program from students s join programs p on p.id = s.program_id where s.sis_student_id = 'SIS-ALIAS-1'`);
     expect(ana).toEqual({ phone: '(555) 301-2200', status: 'enrolled', program: 'SIS-PRG-MA' });
   });
@@ -56,12 +67,20 @@ describe('file formats', () => {
       admin,
       'schedules',
       'doc-names.csv',
-      csv(['sisScheduleId', 'courseId', 'instructorId', 'startTime', 'endTime', 'meetingDays', 'startDate', 'endDate', 'cohortName', 'termNumber'], [
-        ['SIS-SCH-DOC-1', 'SIS-CRS-MA110', 'marcus.reyes@example.edu', '6:00 PM', '9:00 PM', 'Thursday', '2027-01-14', '2027-04-29', '5', '1'],
-      ]),
+      csv(
+        ['sisScheduleId', 'courseId', 'instructorId', 'startTime', 'endTime', 'meetingDays', 'startDate', 'endDate', 'cohortName', 'termNumber'],
+        [['SIS-SCH-DOC-1', 'SIS-CRS-MA110', 'marcus.reyes@example.edu', '6:00 PM', '9:00 PM', 'Thursday', '2027-01-14', '2027-04-29', '5', '1']],
+      ),
     );
     expect(res.statusCode, res.body).toBe(200);
-    const { rows } = await t.db.execute<{ day_of_week: number; start_time: string; end_time: string; cohort_number: number; course_start_date: string; instructor_id: number }>(sql`
+    const { rows } = await t.db.execute<{
+      day_of_week: number;
+      start_time: string;
+      end_time: string;
+      cohort_number: number;
+      course_start_date: string;
+      instructor_id: number;
+    }>(sql`
       select day_of_week, start_time::text, end_time::text, cohort_number, course_start_date, instructor_id from schedules where sis_schedule_id = 'SIS-SCH-DOC-1'`);
     expect(rows[0]).toMatchObject({ day_of_week: 4, start_time: '18:00:00', end_time: '21:00:00', cohort_number: 5, course_start_date: '2027-01-14' });
   });
@@ -113,10 +132,19 @@ describe('all or nothing', () => {
   });
 
   it('refuses a foreign key to a missing program, by SIS id or by numeric id', async () => {
-    const res = await upload(t, admin, 'courses', 'c.csv', csv(['sisCourseId', 'programId', 'courseCode', 'courseName'], [
-      ['SIS-FK-1', 'SIS-PRG-MISSING', 'FK-1', 'Orphan'],
-      ['SIS-FK-2', '999999', 'FK-2', 'Orphan too'],
-    ]));
+    const res = await upload(
+      t,
+      admin,
+      'courses',
+      'c.csv',
+      csv(
+        ['sisCourseId', 'programId', 'courseCode', 'courseName'],
+        [
+          ['SIS-FK-1', 'SIS-PRG-MISSING', 'FK-1', 'Orphan'],
+          ['SIS-FK-2', '999999', 'FK-2', 'Orphan too'],
+        ],
+      ),
+    );
     expect(res.statusCode).toBe(400);
     expect(res.json().errors.map((e: { row: number; column: string }) => `${e.row}:${e.column}`)).toEqual(['2:programId', '3:programId']);
   });
@@ -166,33 +194,62 @@ describe('re-import', () => {
 
   it('links an existing instructor account by e-mail, and never turns another role into an instructor', async () => {
     await insertUser(t.db, { email: 'Lee.Park@example.edu', password: null, role: 'instructor', firstName: 'Lee', lastName: 'Park' });
-    const ok = await upload(t, admin, 'instructors', 'i.csv', csv(['sisUserId', 'email', 'firstName', 'lastName'], [['SIS-USR-2001', 'lee.park@example.edu', 'Lee', 'Park']]));
+    const ok = await upload(
+      t,
+      admin,
+      'instructors',
+      'i.csv',
+      csv(['sisUserId', 'email', 'firstName', 'lastName'], [['SIS-USR-2001', 'lee.park@example.edu', 'Lee', 'Park']]),
+    );
     expect(ok.json()).toMatchObject({ created: 0, updated: 1 });
-    const { rows } = await t.db.execute<{ n: number; sis: string }>(sql`select count(*)::int as n, max(sis_user_id) as sis from users where lower(email) = 'lee.park@example.edu'`);
+    const { rows } = await t.db.execute<{ n: number; sis: string }>(
+      sql`select count(*)::int as n, max(sis_user_id) as sis from users where lower(email) = 'lee.park@example.edu'`,
+    );
     expect(rows[0]).toEqual({ n: 1, sis: 'SIS-USR-2001' });
     const { email } = await t.signedIn('it_admin');
-    const refused = await upload(t, admin, 'instructors', 'i.csv', csv(['sisUserId', 'email', 'firstName', 'lastName'], [['SIS-USR-2002', email, 'Not', 'Instructor']]));
-    expect(refused.json().errors[0]).toMatchObject({ row: 2, column: 'email', message: `${email} is the login of a IT Administrator account; only instructors are imported` });
+    const refused = await upload(
+      t,
+      admin,
+      'instructors',
+      'i.csv',
+      csv(['sisUserId', 'email', 'firstName', 'lastName'], [['SIS-USR-2002', email, 'Not', 'Instructor']]),
+    );
+    expect(refused.json().errors[0]).toMatchObject({
+      row: 2,
+      column: 'email',
+      message: `${email} is the login of a IT Administrator account; only instructors are imported`,
+    });
   });
 });
 
 describe('rosters', () => {
-  it('puts enrolled students on their program\'s running schedules, and moves them when their program changes', async () => {
+  it("puts enrolled students on their program's running schedules, and moves them when their program changes", async () => {
     const res = await upload(t, admin, 'schedules', 'schedules.csv', template('schedules'));
     expect(res.statusCode, res.body).toBe(200);
     const roster = async (sis: string) =>
-      (await t.db.execute<{ sis: string }>(sql`
+      (
+        await t.db.execute<{ sis: string }>(sql`
         select sc.sis_schedule_id as sis from schedule_rosters r join schedules sc on sc.id = r.schedule_id join students st on st.id = r.student_id
-         where st.sis_student_id = ${sis} order by 1`)).rows.map((r) => r.sis);
+         where st.sis_student_id = ${sis} order by 1`)
+      ).rows.map((r) => r.sis);
     expect(await roster('SIS-STU-260001')).toEqual(['SIS-SCH-NUR101-C7', 'SIS-SCH-NUR102-C7']);
     const counts = await dataCounts(t.db);
     const again = await upload(t, admin, 'schedules', 'schedules.csv', template('schedules'));
     expect(again.json()).toMatchObject({ created: 0, updated: 4 });
     expect(await dataCounts(t.db)).toEqual(counts);
-    const newcomer = await upload(t, admin, 'students', 's.csv', csv(['sisStudentId', 'firstName', 'lastName', 'programId', 'status'], [
-      ['SIS-NEW-1', 'Nia', 'Late', 'SIS-PRG-PHL', 'enrolled'],
-      ['SIS-NEW-2', 'Omar', 'Leave', 'SIS-PRG-PHL', 'inactive'],
-    ]));
+    const newcomer = await upload(
+      t,
+      admin,
+      'students',
+      's.csv',
+      csv(
+        ['sisStudentId', 'firstName', 'lastName', 'programId', 'status'],
+        [
+          ['SIS-NEW-1', 'Nia', 'Late', 'SIS-PRG-PHL', 'enrolled'],
+          ['SIS-NEW-2', 'Omar', 'Leave', 'SIS-PRG-PHL', 'inactive'],
+        ],
+      ),
+    );
     expect(newcomer.statusCode).toBe(200);
     expect(await roster('SIS-NEW-1')).toEqual(['SIS-SCH-PHL101-C2']);
     expect(await roster('SIS-NEW-2')).toEqual([]);
@@ -211,7 +268,10 @@ describe('limits and the upload log', () => {
     expect(pdf.statusCode).toBe(400);
     expect(pdf.json().message).toBe('Invalid File Type: Please upload a CSV or Excel file (.csv, .xls, .xlsx).');
     const list = (await t.app.inject({ url: '/api/file-uploads?limit=2', headers: { cookie: admin } })).json();
-    expect(list.map((u: { status: string; errorCount: number }) => [u.status, u.errorCount])).toEqual([['failed', 1], ['failed', 1]]);
+    expect(list.map((u: { status: string; errorCount: number }) => [u.status, u.errorCount])).toEqual([
+      ['failed', 1],
+      ['failed', 1],
+    ]);
     const detail = (await t.app.inject({ url: `/api/file-uploads/${list[1].id}`, headers: { cookie: admin } })).json();
     expect(detail.errors).toEqual([{ row: 0, column: 'file', message: 'File Too Large: Please upload a file smaller than 10MB.' }]);
   });

@@ -35,10 +35,18 @@ export const planInstructors: ImportHandler = async ({ tx, sheet, problems, time
   flagDuplicates(sheet, problems, 'username', (v) => v.toLowerCase());
   flagDuplicates(sheet, problems, 'employeeId');
 
-  const col = (name: string) => allRows(sheet).map((i) => sheet.text(name, i)).filter((v): v is string => v != null);
+  const col = (name: string) =>
+    allRows(sheet)
+      .map((i) => sheet.text(name, i))
+      .filter((v): v is string => v != null);
   const emails = col('email').map((e) => e.toLowerCase());
   const usernames = col('username').map((u) => u.toLowerCase());
-  const users = await selectUsersByKeys(tx, keys.filter((k) => k != null), emails, usernames);
+  const users = await selectUsersByKeys(
+    tx,
+    keys.filter((k) => k != null),
+    emails,
+    usernames,
+  );
   const bySis = new Map(users.filter((u) => u.sisUserId != null).map((u) => [u.sisUserId!, u]));
   const byEmail = new Map(users.map((u) => [u.email.toLowerCase(), u]));
   const byUsername = new Map(users.filter((u) => u.username != null).map((u) => [u.username!.toLowerCase(), u]));
@@ -85,7 +93,8 @@ export const planInstructors: ImportHandler = async ({ tx, sheet, problems, time
     if (nameOwner && nameOwner.id !== t?.id) problems.add(row, 'username', `Username ${username} is taken by another user`, username);
     const employeeId = sheet.text('employeeId', i);
     const employeeOwner = employeeId ? byEmployeeId.get(employeeId) : undefined;
-    if (employeeOwner !== undefined && employeeOwner !== t?.id) problems.add(row, 'employeeId', `employeeId ${employeeId} belongs to another instructor`, employeeId);
+    if (employeeOwner !== undefined && employeeOwner !== t?.id)
+      problems.add(row, 'employeeId', `employeeId ${employeeId} belongs to another instructor`, employeeId);
     target[i] = t;
     if (t) updated += 1;
     else created += 1;

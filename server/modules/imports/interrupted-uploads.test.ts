@@ -23,10 +23,11 @@ async function seed(): Promise<Record<string, number>> {
 }
 const statuses = async () =>
   Object.fromEntries(
-    (await database.db.execute<{ file_name: string; status: string; errors: unknown; completed: boolean }>(sql`select file_name, status, errors, completed_at is not null as completed from file_uploads`)).rows.map((r) => [
-      r.file_name,
-      r,
-    ]),
+    (
+      await database.db.execute<{ file_name: string; status: string; errors: unknown; completed: boolean }>(
+        sql`select file_name, status, errors, completed_at is not null as completed from file_uploads`,
+      )
+    ).rows.map((r) => [r.file_name, r]),
   );
 
 describe('uploads left processing by an interrupted import', () => {
@@ -85,8 +86,22 @@ describe('uploads left processing by an interrupted import', () => {
     const survivor = await joinInstances(database.url);
     const doomed = await joinInstances(database.url);
     try {
-      const live = await startUpload(database.db, { type: 'students', fileName: 'live.csv', fileSize: 1, dryRun: false, uploadedBy: null, ownerInstance: survivor.identity() });
-      const orphan = await startUpload(database.db, { type: 'students', fileName: 'orphan.csv', fileSize: 1, dryRun: false, uploadedBy: null, ownerInstance: doomed.identity() });
+      const live = await startUpload(database.db, {
+        type: 'students',
+        fileName: 'live.csv',
+        fileSize: 1,
+        dryRun: false,
+        uploadedBy: null,
+        ownerInstance: survivor.identity(),
+      });
+      const orphan = await startUpload(database.db, {
+        type: 'students',
+        fileName: 'orphan.csv',
+        fileSize: 1,
+        dryRun: false,
+        uploadedBy: null,
+        ownerInstance: doomed.identity(),
+      });
       expect(await sweepInterruptedUploads(database.db)).toEqual([]);
       // kill -9 of the instance running orphan.csv: its presence connection goes with it.
       await doomed.leave();

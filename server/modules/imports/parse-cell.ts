@@ -145,7 +145,9 @@ export function parseCell(column: ImportColumn, raw: string, at: CellContext): C
     case 'dayOfWeek': {
       if (/^\d+$/.test(raw)) {
         const n = Number(raw);
-        return n >= DAY_OF_WEEK.min && n <= DAY_OF_WEEK.max ? ok(n) : fail(`${name} must be between ${DAY_OF_WEEK.min} (Sunday) and ${DAY_OF_WEEK.max} (Saturday)`);
+        return n >= DAY_OF_WEEK.min && n <= DAY_OF_WEEK.max
+          ? ok(n)
+          : fail(`${name} must be between ${DAY_OF_WEEK.min} (Sunday) and ${DAY_OF_WEEK.max} (Saturday)`);
       }
       const day = DAY_LOOKUP.get(raw.toLowerCase());
       return day === undefined ? fail(`${name} must be one day: ${DAY_OF_WEEK.min} (Sunday) to ${DAY_OF_WEEK.max} (Saturday)`) : ok(day);
@@ -160,7 +162,11 @@ export function parseCell(column: ImportColumn, raw: string, at: CellContext): C
       const valid =
         Array.isArray(parsed) &&
         parsed.length <= 50 &&
-        parsed.every((v) => (typeof v === 'number' && Number.isInteger(v) && v > 0 && v < 2 ** 31) || (typeof v === 'string' && v.trim() !== '' && v.length <= 100 && !v.includes('\u0000')));
+        parsed.every(
+          (v) =>
+            (typeof v === 'number' && Number.isInteger(v) && v > 0 && v < 2 ** 31) ||
+            (typeof v === 'string' && v.trim() !== '' && v.length <= 100 && !v.includes('\u0000')),
+        );
       if (!valid) return fail(`${name} must be a JSON array of course IDs, such as [1,2,3] or []`);
       return ok([...new Set((parsed as (number | string)[]).map((v) => (typeof v === 'string' ? v.trim() : v)))]);
     }

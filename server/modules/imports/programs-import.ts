@@ -31,8 +31,17 @@ const COPIED = [
  */
 async function durationHoursColumn({ tx, sheet }: Pick<PlanContext, 'tx' | 'sheet'>, keys: readonly (string | null)[]): Promise<DbColumn[]> {
   if (!sheet.has('durationHours')) return [];
-  const stored = await programHoursBySisId(tx, keys.filter((k): k is string => k != null));
-  return [{ db: programs.durationHours, type: 'numeric', value: (i) => sheet.value<number>('durationHours', i) ?? (keys[i] == null ? null : (stored.get(keys[i]!) ?? null)) }];
+  const stored = await programHoursBySisId(
+    tx,
+    keys.filter((k): k is string => k != null),
+  );
+  return [
+    {
+      db: programs.durationHours,
+      type: 'numeric',
+      value: (i) => sheet.value<number>('durationHours', i) ?? (keys[i] == null ? null : (stored.get(keys[i]!) ?? null)),
+    },
+  ];
 }
 
 /** Programs: upsert by sisProgramId; programCode stays unique across programs. */
@@ -40,7 +49,11 @@ export const planPrograms: ImportHandler = async ({ tx, sheet, problems, timeZon
   const keys = keysOf(sheet, problems, 'sisProgramId');
   flagDuplicates(sheet, problems, 'programCode');
   const wanted = keys.filter((k): k is string => k != null);
-  const codes = sheet.has('programCode') ? allRows(sheet).map((i) => sheet.text('programCode', i)).filter((c): c is string => c != null) : [];
+  const codes = sheet.has('programCode')
+    ? allRows(sheet)
+        .map((i) => sheet.text('programCode', i))
+        .filter((c): c is string => c != null)
+    : [];
   const found = await selectProgramsByKeyOrCode(tx, wanted, codes);
   const wantedSet = new Set(wanted);
   const existing = new Map(found.filter((p) => p.sisProgramId != null && wantedSet.has(p.sisProgramId)).map((p) => [p.sisProgramId!, p]));
@@ -50,7 +63,12 @@ export const planPrograms: ImportHandler = async ({ tx, sheet, problems, timeZon
     const code = sheet.text('programCode', i);
     const owner = code == null ? undefined : byCode.get(code);
     if (owner && owner.sisProgramId !== keys[i]) {
-      problems.add(sheet.row(i), 'programCode', `programCode ${code} already belongs to another program (${owner.sisProgramId ? `SIS ID ${owner.sisProgramId}` : `id ${owner.id}`})`, code);
+      problems.add(
+        sheet.row(i),
+        'programCode',
+        `programCode ${code} already belongs to another program (${owner.sisProgramId ? `SIS ID ${owner.sisProgramId}` : `id ${owner.id}`})`,
+        code,
+      );
     }
     const start = sheet.text('startDate', i);
     const end = sheet.text('endDate', i);

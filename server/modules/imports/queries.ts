@@ -1,7 +1,18 @@
 import { and, desc, eq, isNotNull, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { ProgramCohort } from '../../../common/schedules.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { coursePrerequisites, courses, fileUploads, instructorProfiles, programs, scheduleRosters, schedules, students, users, wizardProgress } from '../../db/schema/index.ts';
+import {
+  coursePrerequisites,
+  courses,
+  fileUploads,
+  instructorProfiles,
+  programs,
+  scheduleRosters,
+  schedules,
+  students,
+  users,
+  wizardProgress,
+} from '../../db/schema/index.ts';
 import type { RowProblem } from '../../lib/errors.ts';
 import { anyOf } from '../../db/bulk-upsert.ts';
 import { LOCK_CLASSES } from '../../db/advisory-locks.ts';
@@ -51,7 +62,12 @@ const UPLOAD_FIELDS = {
 
 /** Newest first. */
 export async function selectUploads(db: DbOrTx, limit: number) {
-  return db.select(UPLOAD_FIELDS).from(fileUploads).leftJoin(users, eq(users.id, fileUploads.uploadedBy)).orderBy(desc(fileUploads.createdAt), desc(fileUploads.id)).limit(limit);
+  return db
+    .select(UPLOAD_FIELDS)
+    .from(fileUploads)
+    .leftJoin(users, eq(users.id, fileUploads.uploadedBy))
+    .orderBy(desc(fileUploads.createdAt), desc(fileUploads.id))
+    .limit(limit);
 }
 
 export type UploadListRow = Awaited<ReturnType<typeof selectUploads>>[number];
@@ -70,7 +86,12 @@ export async function selectUpload(db: DbOrTx, id: number) {
  * `ownerlessBefore`, with `problem` as their only error. Answers their ids.
  */
 /** `ownerlessOlderThanMinutes`: uploads without an owner fail once this old (0: all of them). */
-export async function failProcessingUploads(db: DbOrTx, liveInstances: readonly string[], ownerlessOlderThanMinutes: number, problem: RowProblem): Promise<number[]> {
+export async function failProcessingUploads(
+  db: DbOrTx,
+  liveInstances: readonly string[],
+  ownerlessOlderThanMinutes: number,
+  problem: RowProblem,
+): Promise<number[]> {
   const ownerlessBefore = sql`now() - make_interval(mins => ${ownerlessOlderThanMinutes})`;
   const ownerGone = liveInstances.length > 0 ? notInArray(fileUploads.ownerInstance, [...liveInstances]) : sql`true`;
   const failed = await db
@@ -89,14 +110,20 @@ export async function failProcessingUploads(db: DbOrTx, liveInstances: readonly 
 // ---- The wizard's progress (one row per school). ----
 
 export async function selectWizardProgress(db: DbOrTx, lock: boolean): Promise<WizardProgressRow | undefined> {
-  const query = db.select({ currentStep: wizardProgress.currentStep, completedSteps: wizardProgress.completedSteps }).from(wizardProgress).where(eq(wizardProgress.id, true));
+  const query = db
+    .select({ currentStep: wizardProgress.currentStep, completedSteps: wizardProgress.completedSteps })
+    .from(wizardProgress)
+    .where(eq(wizardProgress.id, true));
   const [row] = lock ? await query.for('update') : await query;
   return row;
 }
 
 /** The wizard as nobody has moved it yet (never saved by a person, nothing completed). */
 export async function selectWizardUntouched(db: DbOrTx): Promise<boolean> {
-  const [row] = await db.select({ updatedBy: wizardProgress.updatedBy, completedSteps: wizardProgress.completedSteps }).from(wizardProgress).where(eq(wizardProgress.id, true));
+  const [row] = await db
+    .select({ updatedBy: wizardProgress.updatedBy, completedSteps: wizardProgress.completedSteps })
+    .from(wizardProgress)
+    .where(eq(wizardProgress.id, true));
   return row != null && row.updatedBy == null && row.completedSteps.length === 0;
 }
 
@@ -179,7 +206,12 @@ export async function selectScheduleKeys(tx: DbOrTx, sisIds: readonly string[]) 
 /** Every cohort of the schedules (number, name, program, course end), for common/schedules.ts numberNamedCohorts. */
 export async function selectScheduleCohorts(tx: DbOrTx): Promise<ProgramCohort[]> {
   return tx
-    .selectDistinct({ programId: courses.programId, cohortNumber: schedules.cohortNumber, cohortName: schedules.cohortName, courseEndDate: schedules.courseEndDate })
+    .selectDistinct({
+      programId: courses.programId,
+      cohortNumber: schedules.cohortNumber,
+      cohortName: schedules.cohortName,
+      courseEndDate: schedules.courseEndDate,
+    })
     .from(schedules)
     .innerJoin(courses, eq(courses.id, schedules.courseId));
 }
@@ -212,12 +244,19 @@ export async function selectProfilesByEmployeeId(tx: DbOrTx, employeeIds: readon
 
 /** Fresh course ids from the table's sequence, for rows whose id must be known before the write. */
 export async function reserveCourseIds(tx: DbOrTx, count: number): Promise<number[]> {
-  const { rows } = await tx.execute<Pick<typeof courses.$inferSelect, 'id'>>(sql`select nextval(pg_get_serial_sequence('courses', 'id'))::int as id from generate_series(1, ${count}::int)`);
+  const { rows } = await tx.execute<Pick<typeof courses.$inferSelect, 'id'>>(
+    sql`select nextval(pg_get_serial_sequence('courses', 'id'))::int as id from generate_series(1, ${count}::int)`,
+  );
   return rows.map((r) => r.id);
 }
 
 /** Replace the prerequisites of `courseIds` by the pairs (courseIds[k], prerequisiteIds[k]). */
-export async function replacePrerequisiteLinks(tx: DbOrTx, ofCourses: readonly number[], links: { courseIds: number[]; prerequisiteIds: number[] }, chunk: number): Promise<void> {
+export async function replacePrerequisiteLinks(
+  tx: DbOrTx,
+  ofCourses: readonly number[],
+  links: { courseIds: number[]; prerequisiteIds: number[] },
+  chunk: number,
+): Promise<void> {
   await tx.delete(coursePrerequisites).where(sql`${coursePrerequisites.courseId} = ${anyOf(ofCourses, 'int')}`);
   for (let s = 0; s < links.courseIds.length; s += chunk) {
     await tx.execute(sql`
@@ -270,7 +309,10 @@ export async function linkUsersToSisIds(tx: DbOrTx, links: readonly { id: number
 
 /** The current status of each student named by these SIS ids (those that exist). */
 export async function selectStudentStatusesBySis(tx: DbOrTx, sisStudentIds: string[]): Promise<Map<string, string>> {
-  const rows = await tx.select({ sis: students.sisStudentId, status: students.status }).from(students).where(sql`${students.sisStudentId} = ${anyOf(sisStudentIds, 'text')}`);
+  const rows = await tx
+    .select({ sis: students.sisStudentId, status: students.status })
+    .from(students)
+    .where(sql`${students.sisStudentId} = ${anyOf(sisStudentIds, 'text')}`);
   return new Map(rows.map((r) => [r.sis!, r.status]));
 }
 

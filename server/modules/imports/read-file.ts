@@ -118,7 +118,10 @@ function* spreadsheetParts(buffer: Buffer, kind: 'xlsx' | 'xls', partRows: numbe
     const cells = records[i]!;
     records[i] = undefined;
     if (isBlank(cells)) continue;
-    table.add(source.map((k) => (k < 0 ? '' : (cells[k] ?? '').trim())), i + 1);
+    table.add(
+      source.map((k) => (k < 0 ? '' : (cells[k] ?? '').trim())),
+      i + 1,
+    );
     if (table.size >= partRows) {
       parts += 1;
       yield table;

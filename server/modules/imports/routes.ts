@@ -33,7 +33,9 @@ export function importsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     /** Read the file, import it, answer the result or every problem (400) — the refused upload recorded too. */
     const handleUpload = async (req: FastifyRequest, type: UploadType | undefined, dryRun: boolean) => {
       const actor = { actorId: req.user!.id, ip: req.ip };
-      const file = await readUploadedFile(req, { maxFileUploadSizeMB: await uploadLimitMB(deps.db) }).catch((err: unknown) => refuseUpload(deps.db, err, { ...actor, type, dryRun }));
+      const file = await readUploadedFile(req, { maxFileUploadSizeMB: await uploadLimitMB(deps.db) }).catch((err: unknown) =>
+        refuseUpload(deps.db, err, { ...actor, type, dryRun }),
+      );
       return importUpload(deps, file, { ...actor, type, dryRun });
     };
 
@@ -45,14 +47,23 @@ export function importsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     // The generic uploader of SPEC §7: the type comes as ?type= or as a form field `type`.
     app.post(
       '/api/upload',
-      { config: { action: 'data:manage' }, schema: { querystring: z.object({ dryRun: flag, type: typeParam.shape.type.optional() }), response: { 200: uploadResultSchema } } },
+      {
+        config: { action: 'data:manage' },
+        schema: { querystring: z.object({ dryRun: flag, type: typeParam.shape.type.optional() }), response: { 200: uploadResultSchema } },
+      },
       async (req) => handleUpload(req, req.query.type, req.query.dryRun),
     );
 
     app.get('/api/upload-wizard', { config: { action: 'data:manage' }, schema: { response: { 200: wizardSchema } } }, async () => getWizard(deps.db));
     app.put(
       '/api/upload-wizard',
-      { config: { action: 'data:manage' }, schema: { body: z.object({ currentStep: z.number({ error: 'currentStep must be a step number' }).int().min(1).max(5) }), response: { 200: wizardSchema } } },
+      {
+        config: { action: 'data:manage' },
+        schema: {
+          body: z.object({ currentStep: z.number({ error: 'currentStep must be a step number' }).int().min(1).max(5) }),
+          response: { 200: wizardSchema },
+        },
+      },
       async (req) => setWizardStep(deps.db, req.body.currentStep, { actorId: req.user!.id, ip: req.ip }),
     );
     app.post('/api/upload-wizard/reset', { config: { action: 'data:manage' }, schema: { response: { 200: wizardSchema } } }, async (req) =>
@@ -61,7 +72,10 @@ export function importsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     app.get(
       '/api/file-uploads',
-      { config: { action: 'data:manage' }, schema: { querystring: z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) }), response: { 200: z.array(fileUploadSchema) } } },
+      {
+        config: { action: 'data:manage' },
+        schema: { querystring: z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) }), response: { 200: z.array(fileUploadSchema) } },
+      },
       async (req) => listUploads(deps.db, req.query.limit),
     );
     app.get(
@@ -74,6 +88,8 @@ export function importsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       const { fileName, csv } = templateCsv(req.params.type);
       return reply.headers(csvDownloadHeaders(fileName)).send(csv);
     });
-    app.get('/api/import-columns', { config: { action: 'data:manage' }, schema: { response: { 200: importColumnsResponseSchema } } }, async () => describeImportColumns());
+    app.get('/api/import-columns', { config: { action: 'data:manage' }, schema: { response: { 200: importColumnsResponseSchema } } }, async () =>
+      describeImportColumns(),
+    );
   };
 }

@@ -121,9 +121,17 @@ describe('each rule is refused with its row and column, and nothing is written',
 describe('the file as a whole', () => {
   it('lists every problem of every row, in row order', async () => {
     const { header, rows } = templateRows(importType('programs'));
-    const bad = rows.map((r, i) => r.map((v, j) => (header[j] === 'durationHours' ? String(20_000 + i) : header[j] === 'sisProgramId' ? `NEW-${i}` : header[j] === 'programCode' ? `NEW-${i}` : v)));
+    const bad = rows.map((r, i) =>
+      r.map((v, j) =>
+        header[j] === 'durationHours' ? String(20_000 + i) : header[j] === 'sisProgramId' ? `NEW-${i}` : header[j] === 'programCode' ? `NEW-${i}` : v,
+      ),
+    );
     const res = await upload(t, admin, 'programs', 'p.csv', csv(header, bad));
-    expect(res.json().errors.map((e: { row: number; column: string }) => `${e.row}:${e.column}`)).toEqual(['2:durationHours', '3:durationHours', '4:durationHours']);
+    expect(res.json().errors.map((e: { row: number; column: string }) => `${e.row}:${e.column}`)).toEqual([
+      '2:durationHours',
+      '3:durationHours',
+      '4:durationHours',
+    ]);
     expect(res.json().message).toBe('Nothing was imported: 3 problems in the file');
   });
 
@@ -144,7 +152,9 @@ describe('the file as a whole', () => {
       { row: 1, column: 'programId', message: 'Missing required column programId' },
     ]);
     const unknown = await upload(t, admin, 'programs', 'p.csv', 'sisProgramId,programName,favouriteColour\nX,Y,blue\n');
-    expect(unknown.json().errors).toEqual([{ row: 1, column: 'favouriteColour', message: 'Unknown column "favouriteColour": not a column of the programs template' }]);
+    expect(unknown.json().errors).toEqual([
+      { row: 1, column: 'favouriteColour', message: 'Unknown column "favouriteColour": not a column of the programs template' },
+    ]);
     const twice = await upload(t, admin, 'programs', 'p.csv', 'sisProgramId,programName,program_name\nX,Y,Z\n');
     expect(twice.json().errors).toEqual([{ row: 1, column: 'program_name', message: 'Column programName appears twice (also as "programName")' }]);
     const empty = await upload(t, admin, 'programs', 'p.csv', 'sisProgramId,programName\n\n\n');
@@ -155,7 +165,9 @@ describe('the file as a whole', () => {
 
   it('refuses cells beyond the header and unreadable files with a row', async () => {
     const extra = await upload(t, admin, 'programs', 'p.csv', 'sisProgramId,programName\nX,Y,,\nZ,W,surprise\n');
-    expect(extra.json().errors).toEqual([{ row: 3, column: '(column 3)', value: 'surprise', message: 'This row has more cells than the header row (2 columns)' }]);
+    expect(extra.json().errors).toEqual([
+      { row: 3, column: '(column 3)', value: 'surprise', message: 'This row has more cells than the header row (2 columns)' },
+    ]);
     const unclosed = await upload(t, admin, 'programs', 'p.csv', 'sisProgramId,programName\nX,"Y\n');
     expect(unclosed.statusCode).toBe(400);
     expect(unclosed.json().errors[0].message).toMatch(/CSV could not be read/);

@@ -42,8 +42,10 @@ async function cohortsOf(ctx: Pick<PlanContext, 'tx' | 'sheet' | 'problems' | 't
     numbers[i] = given;
     if (name != null && /^\d+$/.test(name)) {
       const n = Number(name);
-      if (n < COHORT.min || n > COHORT.max) problems.add(sheet.row(i), 'cohortName', `cohortName ${name} is a cohort number, which must be between ${COHORT.min} and ${COHORT.max}`, name);
-      else if (given != null && given !== n) problems.add(sheet.row(i), 'cohortName', `cohortName ${name} is a cohort number other than cohortNumber ${given}`, name);
+      if (n < COHORT.min || n > COHORT.max)
+        problems.add(sheet.row(i), 'cohortName', `cohortName ${name} is a cohort number, which must be between ${COHORT.min} and ${COHORT.max}`, name);
+      else if (given != null && given !== n)
+        problems.add(sheet.row(i), 'cohortName', `cohortName ${name} is a cohort number other than cohortNumber ${given}`, name);
       else numbers[i] = n;
     } else if (name != null) {
       names[i] = name;
@@ -55,7 +57,12 @@ async function cohortsOf(ctx: Pick<PlanContext, 'tx' | 'sheet' | 'problems' | 't
   const assigned = unnumbered.length === 0 ? [] : numberNamedCohorts(await selectScheduleCohorts(ctx.tx), unnumbered, ctx.today);
   unnumbered.forEach((u, k) => {
     numbers[u.i] = assigned[k] ?? null;
-    if (assigned[k] == null) problems.add(sheet.row(u.i), 'cohortNumber', `Every cohort number from ${COHORT.min} to ${COHORT.max} is in use in this program: give cohort ${u.cohortName} its number`);
+    if (assigned[k] == null)
+      problems.add(
+        sheet.row(u.i),
+        'cohortNumber',
+        `Every cohort number from ${COHORT.min} to ${COHORT.max} is in use in this program: give cohort ${u.cohortName} its number`,
+      );
   });
   return { numbers, names };
 }
@@ -75,7 +82,10 @@ export const planSchedules: ImportHandler = async ({ tx, sheet, problems, timeZo
   const instructorBySis = new Map(instructors.filter((u) => u.sisUserId != null).map((u) => [u.sisUserId!, u]));
   const instructorById = new Map(instructors.map((u) => [u.id, u]));
   const instructorByEmail = new Map(instructors.map((u) => [u.email.toLowerCase(), u]));
-  const found = await selectScheduleKeys(tx, keys.filter((k) => k != null));
+  const found = await selectScheduleKeys(
+    tx,
+    keys.filter((k) => k != null),
+  );
   const existing = new Map(found.map((s) => [s.sisScheduleId!, true]));
 
   const courseIds: (number | null)[] = new Array(sheet.size).fill(null);
@@ -105,7 +115,9 @@ export const planSchedules: ImportHandler = async ({ tx, sheet, problems, timeZo
 
   const cohorts = await cohortsOf({ tx, sheet, problems, today }, (i) => (courseIds[i] == null ? undefined : programOfCourse.get(courseIds[i]!)));
   const dateList = (name: string, db: PgColumn) =>
-    sheet.has(name) ? [{ db, type: 'text' as const, value: (i: number) => dateArrayLiteral(sheet.value<readonly string[]>(name, i)), select: `u.${db.name}::date[]` }] : [];
+    sheet.has(name)
+      ? [{ db, type: 'text' as const, value: (i: number) => dateArrayLiteral(sheet.value<readonly string[]>(name, i)), select: `u.${db.name}::date[]` }]
+      : [];
 
   return {
     ...splitByExisting(keys, existing),
@@ -126,7 +138,10 @@ export const planSchedules: ImportHandler = async ({ tx, sheet, problems, timeZo
         rows: allRows(sheet),
         returning: { id: schedules.id },
       });
-      await fillScheduleRosters(w, written.map((r) => r.id));
+      await fillScheduleRosters(
+        w,
+        written.map((r) => r.id),
+      );
     },
   };
 };

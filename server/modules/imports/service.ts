@@ -37,8 +37,17 @@ export async function refuseUpload(db: Db, err: unknown, u: Actor & { type: Uplo
 /** Import an uploaded file of a type (given in the path, the query or a form field): the result, or every problem as IMPORT_INVALID. */
 export async function importUpload(deps: ImportDeps, file: UploadedFile, u: Actor & { type: UploadType | undefined; dryRun: boolean }): Promise<UploadResult> {
   const type = u.type ?? file.fields.type;
-  if (!type || !isUploadType(type)) throw badRequest(`Say what the file holds: type must be one of ${UPLOAD_TYPES.join(', ')}`, [{ field: 'type', message: 'Unknown upload type' }]);
-  const outcome = await runImport(deps, { type, fileName: file.fileName, buffer: file.buffer, kind: file.kind, dryRun: u.dryRun, actorId: u.actorId, ip: u.ip });
+  if (!type || !isUploadType(type))
+    throw badRequest(`Say what the file holds: type must be one of ${UPLOAD_TYPES.join(', ')}`, [{ field: 'type', message: 'Unknown upload type' }]);
+  const outcome = await runImport(deps, {
+    type,
+    fileName: file.fileName,
+    buffer: file.buffer,
+    kind: file.kind,
+    dryRun: u.dryRun,
+    actorId: u.actorId,
+    ip: u.ip,
+  });
   if (!outcome.ok) throw new AppError(outcome.status, outcome.code, outcome.message, { ...outcome.result, errorCount: outcome.errorCount });
   return outcome.result;
 }

@@ -35,7 +35,13 @@ export class SheetLayout {
   ) {}
 
   /** `ignoreUnknownColumns`: other columns are skipped instead (the courses screen's list always did). */
-  static of(def: ImportTypeDefinition, headers: readonly string[], headerRow: number, problems: Problems, opts: { ignoreUnknownColumns?: boolean } = {}): SheetLayout {
+  static of(
+    def: ImportTypeDefinition,
+    headers: readonly string[],
+    headerRow: number,
+    problems: Problems,
+    opts: { ignoreUnknownColumns?: boolean } = {},
+  ): SheetLayout {
     const layout = new SheetLayout(def, headers, headerRow);
     const lookup = headerLookup(def);
     headers.forEach((header, j) => {
@@ -122,7 +128,13 @@ export class Sheet {
    * the header itself is wrong (unknown, duplicate or missing required columns, data under no
    * header): rows are not checked then.
    */
-  static build(def: ImportTypeDefinition, table: RawTable, problems: Problems, opts: { ignoreUnknownColumns?: boolean } = {}, dates = new DateReading()): Sheet | null {
+  static build(
+    def: ImportTypeDefinition,
+    table: RawTable,
+    problems: Problems,
+    opts: { ignoreUnknownColumns?: boolean } = {},
+    dates = new DateReading(),
+  ): Sheet | null {
     const before = problems.count;
     const layout = SheetLayout.of(def, table.headers, table.headerRow, problems, opts);
     layout.flagHeaderlessCells(table, problems);
@@ -148,7 +160,10 @@ export class Sheet {
       }
     }
     const dateColumns = layout.def.columns.filter((c) => DATE_KINDS.has(c.rule.kind) && layout.index.has(c.name));
-    dates.learn(table, dateColumns.map((c) => ({ index: layout.index.get(c.name)!, name: c.name })));
+    dates.learn(
+      table,
+      dateColumns.map((c) => ({ index: layout.index.get(c.name)!, name: c.name })),
+    );
     for (const c of layout.def.columns) {
       const j = layout.index.get(c.name);
       if (j === undefined) continue;

@@ -3,7 +3,13 @@ import { StagingTable, type DbColumn } from '../../db/bulk-upsert.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { allRows, copiedColumns, keysOf, resolveRef, syncDateColumn, type ImportPartsHandler } from './handler.ts';
 import { recordOwnedStatusProblem } from '../../../common/students.ts';
-import { addStagedStudentsToRosters, classifyStagedStudents, removeMovedStudentsFromRosters, selectProgramRefs, selectStudentStatusesBySis } from './queries.ts';
+import {
+  addStagedStudentsToRosters,
+  classifyStagedStudents,
+  removeMovedStudentsFromRosters,
+  selectProgramRefs,
+  selectStudentStatusesBySis,
+} from './queries.ts';
 import type { Sheet } from './sheet.ts';
 
 const COPIED = [
@@ -104,9 +110,21 @@ const STAGING = 'import_students_staging';
 function studentColumns(sheet: Sheet, programIds: readonly (number | null)[], cipher: FieldCipher, timeZone: string): DbColumn[] {
   const ssn: DbColumn[] = sheet.has('socialSecurityNumber')
     ? [
-        { db: students.ssnEncrypted, type: 'text', value: (i) => { const v = sheet.text('socialSecurityNumber', i); return v ? cipher.encrypt(v) : null; } },
+        {
+          db: students.ssnEncrypted,
+          type: 'text',
+          value: (i) => {
+            const v = sheet.text('socialSecurityNumber', i);
+            return v ? cipher.encrypt(v) : null;
+          },
+        },
         { db: students.ssnLast4, type: 'text', value: (i) => sheet.text('socialSecurityNumber', i)?.slice(-4) ?? null },
       ]
     : [];
-  return [...copiedColumns(sheet, COPIED), { db: students.programId, type: 'int', value: (i) => programIds[i] }, ...ssn, ...syncDateColumn(sheet, timeZone, students.lastSyncDate)];
+  return [
+    ...copiedColumns(sheet, COPIED),
+    { db: students.programId, type: 'int', value: (i) => programIds[i] },
+    ...ssn,
+    ...syncDateColumn(sheet, timeZone, students.lastSyncDate),
+  ];
 }

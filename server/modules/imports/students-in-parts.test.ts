@@ -30,7 +30,14 @@ const HEADER = ['sisStudentId', 'firstName', 'lastName', 'email', 'programId', '
 const NAMES = ['Tomás', 'Zoë', 'Łukasz', 'Ana'];
 /** Row k of the file is data row k + 2 (the header is row 1). */
 const rows = (n: number, prefix: string, program = 'SIS-PRG-PN') =>
-  Array.from({ length: n }, (_, k) => [`${prefix}-${String(k).padStart(5, '0')}`, NAMES[k % NAMES.length]!, `Nguyễn ${k}`, `${prefix.toLowerCase()}${k}@stu.example.edu`, program, `90${String(k).padStart(7, '0')}`]);
+  Array.from({ length: n }, (_, k) => [
+    `${prefix}-${String(k).padStart(5, '0')}`,
+    NAMES[k % NAMES.length]!,
+    `Nguyễn ${k}`,
+    `${prefix.toLowerCase()}${k}@stu.example.edu`,
+    program,
+    `90${String(k).padStart(7, '0')}`,
+  ]);
 
 describe('a students file of many parts', () => {
   it('reads the same cells, accented names included, whether in parts or whole', async () => {
@@ -62,7 +69,9 @@ describe('a students file of many parts', () => {
     const first = await upload(t, admin, 'students', 'parts.csv', file);
     expect(first.statusCode, first.body.slice(0, 300)).toBe(200);
     expect(first.json()).toMatchObject({ rows: 12_000, created: 12_000, updated: 0 });
-    const { rows: [stored] } = await t.db.execute<{ students: number; rostered: number; ssn: number; tomas: string }>(sql`
+    const {
+      rows: [stored],
+    } = await t.db.execute<{ students: number; rostered: number; ssn: number; tomas: string }>(sql`
       select count(*)::int as students,
              (select count(distinct r.student_id)::int from schedule_rosters r join students s on s.id = r.student_id where s.sis_student_id like 'PARTS-%') as rostered,
              count(*) filter (where ssn_encrypted like 'v1.%' and ssn_last4 ~ '^[0-9]{4}$')::int as ssn,

@@ -17,7 +17,15 @@ export async function startUpload(
   db: DbOrTx,
   u: { type: UploadType; fileName: string; fileSize: number; dryRun: boolean; uploadedBy: number | null; ownerInstance?: string | null },
 ): Promise<number> {
-  return insertUpload(db, { uploadType: u.type, fileName: u.fileName, fileSize: u.fileSize, status: 'processing', dryRun: u.dryRun, uploadedBy: u.uploadedBy, ownerInstance: u.ownerInstance ?? null });
+  return insertUpload(db, {
+    uploadType: u.type,
+    fileName: u.fileName,
+    fileSize: u.fileSize,
+    status: 'processing',
+    dryRun: u.dryRun,
+    uploadedBy: u.uploadedBy,
+    ownerInstance: u.ownerInstance ?? null,
+  });
 }
 
 export async function finishUpload(

@@ -18,7 +18,9 @@ describe('upload wizard with data already in the school', () => {
   it('completes, in step order, the steps whose type has rows, while nobody has moved the wizard', async () => {
     const programId = (await t.db.execute<{ id: number }>(sql`insert into programs (program_name) values ('PN') returning id`)).rows[0]!.id;
     await t.db.execute(sql`insert into courses (course_code, course_name, program_id) values ('NUR-1', 'Fundamentals', ${programId})`);
-    await t.db.execute(sql`insert into students (first_name, last_name, email, sis_student_id, program_id) values ('Ana', 'Diaz', 'ana@student.edu', 'S-1', ${programId})`);
+    await t.db.execute(
+      sql`insert into students (first_name, last_name, email, sis_student_id, program_id) values ('Ana', 'Diaz', 'ana@student.edu', 'S-1', ${programId})`,
+    );
     const w = await wizard();
     // No instructor yet: step 3 is next; schedules (needing instructors) stay locked.
     expect(w).toMatchObject({ currentStep: 3, completedSteps: [1, 2, 4] });

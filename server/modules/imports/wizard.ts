@@ -3,7 +3,15 @@ import { WIZARD_STEP_LOCKED, type WizardState } from '../../../common/upload-wiz
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { recordAudit } from '../audit-logs/service.ts';
-import { adoptWizardProgress, insertWizardProgress, selectWizardProgress, selectWizardUntouched, typeRowCounts, updateWizardProgress, type WizardProgressRow } from './queries.ts';
+import {
+  adoptWizardProgress,
+  insertWizardProgress,
+  selectWizardProgress,
+  selectWizardUntouched,
+  typeRowCounts,
+  updateWizardProgress,
+  type WizardProgressRow,
+} from './queries.ts';
 
 /** SPEC §4: completed, then current, then available when every prerequisite is completed, else locked. */
 function wizardState(currentStep: number, completedSteps: readonly number[]): WizardState {
@@ -66,10 +74,18 @@ export async function getWizard(db: DbOrTx): Promise<WizardState> {
 export async function setWizardStep(db: Db, step: number, ctx: Ctx): Promise<WizardState> {
   return db.transaction(async (tx) => {
     const p = await readProgress(tx, true);
-    if (isStepLocked(step, p.completedSteps)) throw new AppError(400, 'STEP_LOCKED', WIZARD_STEP_LOCKED, { errors: [{ field: 'currentStep', message: WIZARD_STEP_LOCKED }] });
+    if (isStepLocked(step, p.completedSteps))
+      throw new AppError(400, 'STEP_LOCKED', WIZARD_STEP_LOCKED, { errors: [{ field: 'currentStep', message: WIZARD_STEP_LOCKED }] });
     if (step !== p.currentStep) {
       await updateWizardProgress(tx, { ...p, currentStep: step }, ctx.actorId);
-      await recordAudit(tx, { userId: ctx.actorId, action: 'Update', tableName: 'wizard_progress', ipAddress: ctx.ip, oldValues: { currentStep: p.currentStep }, newValues: { currentStep: step } });
+      await recordAudit(tx, {
+        userId: ctx.actorId,
+        action: 'Update',
+        tableName: 'wizard_progress',
+        ipAddress: ctx.ip,
+        oldValues: { currentStep: p.currentStep },
+        newValues: { currentStep: step },
+      });
     }
     return wizardState(step, p.completedSteps);
   });

@@ -15,7 +15,12 @@ beforeAll(async () => {
   itAdmin = await t.signedIn('it_admin');
   instructor = await t.signedIn('instructor');
   // The instructor does not want maintenance e-mails.
-  await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: instructor.cookie }, payload: { notifications: { systemMaintenanceNotices: false } } });
+  await t.app.inject({
+    method: 'PUT',
+    url: '/api/settings',
+    headers: { cookie: instructor.cookie },
+    payload: { notifications: { systemMaintenanceNotices: false } },
+  });
 });
 afterAll(() => t.close());
 
@@ -26,10 +31,19 @@ describe('maintenance notices', () => {
   it('super_admin posts a notice: audited, shown to every signed-in user, e-mailed to staff who want it', async () => {
     const res = await post(superAdmin.cookie, { message: '  Database upgrade; Muster will be unavailable.  ', ...window });
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ message: 'Database upgrade; Muster will be unavailable.', startsAt: '2026-11-28T04:00:00.000Z', endsAt: '2026-11-28T08:00:00.000Z', emailedTo: 2 });
+    expect(res.json()).toMatchObject({
+      message: 'Database upgrade; Muster will be unavailable.',
+      startsAt: '2026-11-28T04:00:00.000Z',
+      endsAt: '2026-11-28T08:00:00.000Z',
+      emailedTo: 2,
+    });
     const current = await t.app.inject({ url: '/api/maintenance-notices/current', headers: { cookie: instructor.cookie } });
     expect(current.json()).toEqual([expect.objectContaining({ message: 'Database upgrade; Muster will be unavailable.' })]);
-    const mails = (await t.db.execute<{ recipient: string; subject: string; text_body: string }>(sql`select recipient, subject, text_body from outbox_messages where kind = 'maintenance'`)).rows;
+    const mails = (
+      await t.db.execute<{ recipient: string; subject: string; text_body: string }>(
+        sql`select recipient, subject, text_body from outbox_messages where kind = 'maintenance'`,
+      )
+    ).rows;
     expect(mails.map((m) => m.recipient).sort()).toEqual([superAdmin.email, itAdmin.email].sort());
     expect(mails[0]!.subject).toBe('Scheduled maintenance: Sat, Nov 28, 4:00 AM – Sat, Nov 28, 8:00 AM (UTC)');
     expect(mails[0]!.text_body).toContain('Stop maintenance notices: ');
@@ -55,8 +69,12 @@ describe('maintenance notices', () => {
     expect((await t.app.inject({ url: '/api/maintenance-notices/current', headers: { cookie: later.cookie } })).json()).toEqual([]);
     clock.set('2026-11-24T15:00:00Z');
     const [notice] = (await t.app.inject({ url: '/api/maintenance-notices', headers: { cookie: superAdmin.cookie } })).json();
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/maintenance-notices/${notice.id}`, headers: { cookie: superAdmin.cookie } })).statusCode).toBe(204);
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/maintenance-notices/${notice.id}`, headers: { cookie: superAdmin.cookie } })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/maintenance-notices/${notice.id}`, headers: { cookie: superAdmin.cookie } })).statusCode).toBe(
+      204,
+    );
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/maintenance-notices/${notice.id}`, headers: { cookie: superAdmin.cookie } })).statusCode).toBe(
+      404,
+    );
     expect((await auditEntries(t.db, 'maintenance_notices')).at(-1)).toMatchObject({ action: 'Delete' });
   });
 

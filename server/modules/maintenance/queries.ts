@@ -13,16 +13,30 @@ const columns = {
 
 /** Notices whose window has not ended at `now` (upcoming or under way), soonest first. */
 export async function selectCurrentNotices(db: DbOrTx, now: Date) {
-  return db.select(columns).from(maintenanceNotices).leftJoin(users, eq(users.id, maintenanceNotices.createdBy)).where(gt(maintenanceNotices.endsAt, now)).orderBy(maintenanceNotices.startsAt);
+  return db
+    .select(columns)
+    .from(maintenanceNotices)
+    .leftJoin(users, eq(users.id, maintenanceNotices.createdBy))
+    .where(gt(maintenanceNotices.endsAt, now))
+    .orderBy(maintenanceNotices.startsAt);
 }
 
 /** The latest notices, past ones included, for the management list. */
 export async function selectRecentNotices(db: DbOrTx, limit: number) {
-  return db.select(columns).from(maintenanceNotices).leftJoin(users, eq(users.id, maintenanceNotices.createdBy)).orderBy(desc(maintenanceNotices.startsAt)).limit(limit);
+  return db
+    .select(columns)
+    .from(maintenanceNotices)
+    .leftJoin(users, eq(users.id, maintenanceNotices.createdBy))
+    .orderBy(desc(maintenanceNotices.startsAt))
+    .limit(limit);
 }
 
 export async function selectNotice(db: DbOrTx, id: number) {
-  const [row] = await db.select(columns).from(maintenanceNotices).leftJoin(users, eq(users.id, maintenanceNotices.createdBy)).where(eq(maintenanceNotices.id, id));
+  const [row] = await db
+    .select(columns)
+    .from(maintenanceNotices)
+    .leftJoin(users, eq(users.id, maintenanceNotices.createdBy))
+    .where(eq(maintenanceNotices.id, id));
   return row;
 }
 

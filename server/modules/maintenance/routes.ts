@@ -10,7 +10,11 @@ export function maintenanceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.get('/api/maintenance-notices/current', { config: { signedIn: true }, schema: { response: { 200: z.array(maintenanceNoticeSchema) } } }, async () =>
       currentNotices(deps.db, deps.clock),
     );
-    app.get('/api/maintenance-notices', { config: { action: 'maintenance:manage' }, schema: { response: { 200: z.array(maintenanceNoticeSchema) } } }, async () => listNotices(deps.db));
+    app.get(
+      '/api/maintenance-notices',
+      { config: { action: 'maintenance:manage' }, schema: { response: { 200: z.array(maintenanceNoticeSchema) } } },
+      async () => listNotices(deps.db),
+    );
     app.post(
       '/api/maintenance-notices',
       { config: { action: 'maintenance:manage' }, schema: { body: maintenanceNoticeInputSchema, response: { 201: maintenanceNoticeSchema } } },

@@ -53,7 +53,16 @@ export async function postNotice(
   const settings = await getSettings(db);
   return db.transaction(async (tx) => {
     const id = await insertNotice(tx, { message: input.message, startsAt, endsAt, createdBy: actor.id, createdAt: now });
-    await recordAudit(tx, { userId: actor.id, action: 'Create', tableName: 'maintenance_notices', recordId: id, ipAddress: ip, newValues: { message: input.message, startsAt: input.startsAt, endsAt: input.endsAt }, always: true, at: now });
+    await recordAudit(tx, {
+      userId: actor.id,
+      action: 'Create',
+      tableName: 'maintenance_notices',
+      recordId: id,
+      ipAddress: ip,
+      newValues: { message: input.message, startsAt: input.startsAt, endsAt: input.endsAt },
+      always: true,
+      at: now,
+    });
     let emailedTo = 0;
     if (emailConfigured(deps.config)) {
       const recipients = await usersWantingEmail(tx, 'systemMaintenanceNotices');
@@ -78,6 +87,15 @@ export async function removeNotice(db: Db, actor: { id: number }, id: number, ip
   await db.transaction(async (tx) => {
     const gone = await deleteNotice(tx, id);
     if (!gone) throw notFound('Maintenance notice');
-    await recordAudit(tx, { userId: actor.id, action: 'Delete', tableName: 'maintenance_notices', recordId: id, ipAddress: ip, oldValues: { message: gone.message, startsAt: gone.startsAt, endsAt: gone.endsAt }, always: true, at: clock.now() });
+    await recordAudit(tx, {
+      userId: actor.id,
+      action: 'Delete',
+      tableName: 'maintenance_notices',
+      recordId: id,
+      ipAddress: ip,
+      oldValues: { message: gone.message, startsAt: gone.startsAt, endsAt: gone.endsAt },
+      always: true,
+      at: clock.now(),
+    });
   });
 }

@@ -27,10 +27,20 @@ afterAll(() => t?.close());
 
 const startBreak = (ref: string, cookie = cls.instructor.cookie) => t.app.inject({ method: 'POST', url: `/api/qr-sessions/${ref}/break`, headers: { cookie } });
 const endBreak = (ref: string, payload?: unknown, cookie = cls.instructor.cookie) =>
-  t.app.inject({ method: 'POST', url: `/api/qr-sessions/${ref}/break/end`, headers: { cookie }, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+  t.app.inject({
+    method: 'POST',
+    url: `/api/qr-sessions/${ref}/break/end`,
+    headers: { cookie },
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  });
 const readSession = (ref: string, cookie = cls.instructor.cookie) => t.app.inject({ url: `/api/qr-sessions/${ref}`, headers: { cookie } });
 const recordOf = async (studentIndex: number) =>
-  (await t.db.select().from(attendanceRecords).where(and(eq(attendanceRecords.studentId, cls.students[studentIndex]!.id), eq(attendanceRecords.sessionDate, DATE))))[0];
+  (
+    await t.db
+      .select()
+      .from(attendanceRecords)
+      .where(and(eq(attendanceRecords.studentId, cls.students[studentIndex]!.id), eq(attendanceRecords.sessionDate, DATE)))
+  )[0];
 const breaksOf = async (studentIndex: number) => {
   const record = await recordOf(studentIndex);
   return record ? t.db.select().from(attendanceBreaks).where(eq(attendanceBreaks.recordId, record.id)).orderBy(attendanceBreaks.id) : [];
@@ -42,8 +52,16 @@ describe('a break for everyone', () => {
     session = await cls.startSession();
     // 0 and 1 are in class; 2 came and left; 3 is marked absent; 4 is out on a break of their own; 5 never came.
     for (const i of [0, 1, 2, 4]) expect((await cls.scan(session.sessionId, cls.students[i]!, { ip: `10.0.0.${10 + i}` })).res.statusCode).toBe(200);
-    await t.db.update(attendanceRecords).set({ scanOutTime: new Date('2026-03-02T14:30:00Z'), status: 'incomplete' }).where(eq(attendanceRecords.id, (await recordOf(2))!.id));
-    const absent = await t.app.inject({ method: 'POST', url: '/api/attendance', headers: { cookie: cls.instructor.cookie }, payload: { scheduleId: cls.scheduleId, studentId: cls.students[3]!.id, status: 'absent', overrideReason: 'Called in sick' } });
+    await t.db
+      .update(attendanceRecords)
+      .set({ scanOutTime: new Date('2026-03-02T14:30:00Z'), status: 'incomplete' })
+      .where(eq(attendanceRecords.id, (await recordOf(2))!.id));
+    const absent = await t.app.inject({
+      method: 'POST',
+      url: '/api/attendance',
+      headers: { cookie: cls.instructor.cookie },
+      payload: { scheduleId: cls.scheduleId, studentId: cls.students[3]!.id, status: 'absent', overrideReason: 'Called in sick' },
+    });
     expect(absent.statusCode, absent.body).toBe(201);
     await t.db.insert(attendanceBreaks).values({ recordId: (await recordOf(4))!.id, kind: 'break', startedAt: new Date('2026-03-02T15:50:00Z') });
 
@@ -52,7 +70,8 @@ describe('a break for everyone', () => {
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ meetingBreak: { startedAt: '2026-03-02T16:00:00.000Z', endedAt: null, recheckUntil: null }, studentsOnBreak: 2 });
     const meetingBreakId = res.json().meetingBreak.id;
-    for (const i of [0, 1]) expect(await breaksOf(i)).toMatchObject([{ kind: 'instructor', startedAt: new Date('2026-03-02T16:00:00Z'), endedAt: null, meetingBreakId }]);
+    for (const i of [0, 1])
+      expect(await breaksOf(i)).toMatchObject([{ kind: 'instructor', startedAt: new Date('2026-03-02T16:00:00Z'), endedAt: null, meetingBreakId }]);
     // The roster's minutes are what the day gives if they never come back: 08:00–10:00 (they were 240).
     for (const i of [0, 1]) expect((await recordOf(i))!.minutesAttended).toBe(120);
     expect(await breaksOf(2)).toEqual([]);
@@ -120,9 +139,18 @@ describe('a break for everyone', () => {
     expect((await auditEntries(t.db, 'meeting_breaks')).at(-1)).toMatchObject({
       action: 'Update',
       old_values: { endedAt: null },
-      new_values: { endedAt: '2026-03-02T16:15:00.000Z', recheckUntil: '2026-03-02T16:25:00.000Z', recheckMinutes: 10, scheduledMinutesLess: 15, recordsChanged: 5 },
+      new_values: {
+        endedAt: '2026-03-02T16:15:00.000Z',
+        recheckUntil: '2026-03-02T16:25:00.000Z',
+        recheckMinutes: 10,
+        scheduledMinutesLess: 15,
+        recordsChanged: 5,
+      },
     });
-    expect((await readSession(session.sessionId)).json().meetingBreak).toMatchObject({ endedAt: '2026-03-02T16:15:00.000Z', recheckUntil: '2026-03-02T16:25:00.000Z' });
+    expect((await readSession(session.sessionId)).json().meetingBreak).toMatchObject({
+      endedAt: '2026-03-02T16:15:00.000Z',
+      recheckUntil: '2026-03-02T16:25:00.000Z',
+    });
     expect((await endBreak(session.sessionId)).statusCode).toBe(409);
   });
 
@@ -155,7 +183,9 @@ describe('a break for everyone', () => {
     const refused = await startBreak(session.sessionId);
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({ code: 'SESSION_CLOSED', message: BREAK_SESSION_CLOSED });
-    const { rows } = await t.db.execute<{ n: number }>(sql`select count(*)::int as n from meeting_breaks where schedule_id = ${cls.scheduleId} and ended_at is null`);
+    const { rows } = await t.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from meeting_breaks where schedule_id = ${cls.scheduleId} and ended_at is null`,
+    );
     expect(rows[0]!.n).toBe(0);
   });
 });

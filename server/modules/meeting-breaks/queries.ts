@@ -40,7 +40,10 @@ export async function checkOutForMeetingBreak(tx: DbOrTx, b: Meeting & { meeting
       from ${attendanceRecords} r
      where r.schedule_id = ${b.scheduleId} and r.session_date = ${b.sessionDate}::date
        and r.scan_in_time is not null and r.scan_out_time is null
-       and r.status in (${sql.join(ATTENDED_STATUSES.map((x) => sql`${x}`), sql`, `)})
+       and r.status in (${sql.join(
+         ATTENDED_STATUSES.map((x) => sql`${x}`),
+         sql`, `,
+       )})
        and not exists (select 1 from attendance_breaks o where o.record_id = r.id and o.ended_at is null)
     on conflict (record_id) where ended_at is null do nothing
     returning record_id`);
@@ -49,7 +52,9 @@ export async function checkOutForMeetingBreak(tx: DbOrTx, b: Meeting & { meeting
 
 /** How many students the break checked out are not back yet. */
 export async function studentsStillOnBreak(db: DbOrTx, meetingBreakId: number): Promise<number> {
-  const { rows } = await db.execute<{ n: number }>(sql`select count(*)::int as n from attendance_breaks where meeting_break_id = ${meetingBreakId} and ended_at is null`);
+  const { rows } = await db.execute<{ n: number }>(
+    sql`select count(*)::int as n from attendance_breaks where meeting_break_id = ${meetingBreakId} and ended_at is null`,
+  );
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -63,6 +68,8 @@ export async function reduceScheduledMinutes(tx: DbOrTx, m: Meeting & { minutes:
   const result = await tx
     .update(attendanceRecords)
     .set({ scheduledMinutes: sql`greatest(0, ${attendanceRecords.scheduledMinutes} - ${m.minutes})`, updatedAt: m.now })
-    .where(and(eq(attendanceRecords.scheduleId, m.scheduleId), eq(attendanceRecords.sessionDate, m.sessionDate), isNotNull(attendanceRecords.scheduledMinutes)));
+    .where(
+      and(eq(attendanceRecords.scheduleId, m.scheduleId), eq(attendanceRecords.sessionDate, m.sessionDate), isNotNull(attendanceRecords.scheduledMinutes)),
+    );
   return result.rowCount ?? 0;
 }

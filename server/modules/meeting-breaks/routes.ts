@@ -19,7 +19,10 @@ export function meetingBreaksRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     );
     app.post(
       '/api/qr-sessions/:id/break/end',
-      { config: { action: 'attendance:take' }, schema: { params: refParam, body: endMeetingBreakSchema.nullish(), response: { 200: meetingBreakAnswerSchema } } },
+      {
+        config: { action: 'attendance:take' },
+        schema: { params: refParam, body: endMeetingBreakSchema.nullish(), response: { 200: meetingBreakAnswerSchema } },
+      },
       async (req) => endMeetingBreak(deps.db, req.user!, req.params.id, req.body?.recheckMinutes, ctx(req)),
     );
   };

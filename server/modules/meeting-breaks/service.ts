@@ -8,7 +8,14 @@ import { classWindow, minutesAfterBreakStarted, scheduledMinutes } from '../atte
 import { recordAudit } from '../audit-logs/service.ts';
 import { endedMeetingBreaksOf, meetingBreakOf, runnableSession, sessionClosing, toMeetingBreak, type SessionRow } from '../qr-sessions/service.ts';
 import { getSettings } from '../settings/service.ts';
-import { checkOutForMeetingBreak, endMeetingBreakRow, insertMeetingBreak, lockOpenMeetingBreak, reduceScheduledMinutes, studentsStillOnBreak } from './queries.ts';
+import {
+  checkOutForMeetingBreak,
+  endMeetingBreakRow,
+  insertMeetingBreak,
+  lockOpenMeetingBreak,
+  reduceScheduledMinutes,
+  studentsStillOnBreak,
+} from './queries.ts';
 
 // Instructor-led breaks (issue 29, docs/decisions/052): "Break for everyone" and "End break" on Take
 // Attendance. A break belongs to the meeting (schedule and date), whichever of its sessions runs it.

@@ -1,5 +1,12 @@
 // Staff and the requests: the list, approving (the attendance module writes the punch), declining.
-import type { MissedPunchApproval, MissedPunchListQuery, MissedPunchPage, MissedPunchRequest, MissedPunchSource, MissedPunchStatus } from '../../../common/missed-punches.ts';
+import type {
+  MissedPunchApproval,
+  MissedPunchListQuery,
+  MissedPunchPage,
+  MissedPunchRequest,
+  MissedPunchSource,
+  MissedPunchStatus,
+} from '../../../common/missed-punches.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -95,7 +102,14 @@ export async function approveMissedPunch(db: Db, user: User, id: number, body: M
       recordId: id,
       ipAddress: ctx.ip,
       oldValues: { status: 'pending' },
-      newValues: { status: 'approved', decisionReason: body.reason, recordId: punch.recordId, scanInTime: punch.scanInTime, scanOutTime: punch.scanOutTime, attendanceStatus: punch.status },
+      newValues: {
+        status: 'approved',
+        decisionReason: body.reason,
+        recordId: punch.recordId,
+        scanInTime: punch.scanInTime,
+        scanOutTime: punch.scanOutTime,
+        attendanceStatus: punch.status,
+      },
       at: now,
     });
   });

@@ -41,7 +41,13 @@ const text = (body: Record<string, unknown>, name: string) => (typeof body[name]
  * the check-out after the check-in (and after the last break). The form's fields are checked by
  * common/missed-punches.ts's schema; each refusal comes back as a problem for the page to show.
  */
-export async function fileMissedPunch(deps: MissedPunchDeps, filer: Filer, source: MissedPunchSource, rawBody: unknown, ip: string | null): Promise<FilingOutcome> {
+export async function fileMissedPunch(
+  deps: MissedPunchDeps,
+  filer: Filer,
+  source: MissedPunchSource,
+  rawBody: unknown,
+  ip: string | null,
+): Promise<FilingOutcome> {
   const body = (typeof rawBody === 'object' && rawBody !== null ? rawBody : {}) as Record<string, unknown>;
   const which = missedPunchFormSchema.pick({ scheduleId: true, sessionDate: true }).safeParse(body);
   if (!which.success) return { kind: 'not_available' };
@@ -111,7 +117,15 @@ export async function fileMissedPunch(deps: MissedPunchDeps, filer: Filer, sourc
       tableName: 'missed_punch_requests',
       recordId: id,
       ipAddress: ip,
-      newValues: { studentId: meeting.studentId, scheduleId: meeting.scheduleId, sessionDate: meeting.sessionDate, checkInAt: at.checkIn, checkOutAt: at.checkOut, reason: parsed.data.reason, source },
+      newValues: {
+        studentId: meeting.studentId,
+        scheduleId: meeting.scheduleId,
+        sessionDate: meeting.sessionDate,
+        checkInAt: at.checkIn,
+        checkOutAt: at.checkOut,
+        reason: parsed.data.reason,
+        source,
+      },
       at: now,
     });
     return id;

@@ -8,7 +8,14 @@ import { localDate } from '../../lib/school-time.ts';
 import { classWindow, whyNotAMeeting } from '../attendance/service.ts';
 import { closedDates } from '../calendar/service.ts';
 import { getSettings } from '../settings/service.ts';
-import { selectDeviceMeetingRecords, selectRequestsOfStudents, selectRosteredCalendars, selectStudentFacts, selectStudentMeetingRecords, type MeetingRecord } from './queries.ts';
+import {
+  selectDeviceMeetingRecords,
+  selectRequestsOfStudents,
+  selectRosteredCalendars,
+  selectStudentFacts,
+  selectStudentMeetingRecords,
+  type MeetingRecord,
+} from './queries.ts';
 
 export type MissedPunchDeps = { db: Db; clock: Clock };
 
@@ -44,7 +51,8 @@ async function schoolDays(db: DbOrTx, clock: Clock): Promise<SchoolDays> {
 }
 
 const meetingKey = (m: { studentId: number; scheduleId: number; sessionDate: string }) => `${m.studentId}|${m.scheduleId}|${m.sessionDate}`;
-const ended = (days: SchoolDays, m: { sessionDate: string; startTime: string; endTime: string }) => classWindow(m.sessionDate, m.startTime, m.endTime, days.timeZone).end <= days.now;
+const ended = (days: SchoolDays, m: { sessionDate: string; startTime: string; endTime: string }) =>
+  classWindow(m.sessionDate, m.startTime, m.endTime, days.timeZone).end <= days.now;
 
 /** A record checked in and never out (a break left open is a check-out at its start, not a missed punch). */
 function missingCheckOut(r: MeetingRecord): boolean {
@@ -140,5 +148,9 @@ export async function missedMeetingsOfStudent(deps: MissedPunchDeps, studentId: 
 export async function missedMeetingsOfDevice(deps: MissedPunchDeps, deviceId: string): Promise<MissedMeeting[]> {
   const days = await schoolDays(deps.db, deps.clock);
   const records = await selectDeviceMeetingRecords(deps.db, deviceId, days.from, days.today);
-  return withRequests(deps.db, days, records.filter((r) => missingCheckOut(r) && ended(days, r)).map((r) => fromRecord(r, 'check_out')));
+  return withRequests(
+    deps.db,
+    days,
+    records.filter((r) => missingCheckOut(r) && ended(days, r)).map((r) => fromRecord(r, 'check_out')),
+  );
 }

@@ -45,7 +45,9 @@ async function record(student: number, date: string, checkIn: string, checkOut: 
 /** An e-mailed hours link of the student (its token; only the hash is stored, as the module stores it). */
 async function hoursLink(student: number): Promise<string> {
   const token = `tok${student}`.padEnd(43, 'x');
-  await t.db.insert(studentHoursLinks).values({ tokenHash: createHash('sha256').update(token).digest('hex'), studentId: s(student).id, expiresAt: new Date('2026-03-24T00:00:00Z') });
+  await t.db
+    .insert(studentHoursLinks)
+    .values({ tokenHash: createHash('sha256').update(token).digest('hex'), studentId: s(student).id, expiresAt: new Date('2026-03-24T00:00:00Z') });
   return token;
 }
 
@@ -61,8 +63,14 @@ const post = (url: string, fields: Record<string, string>, opts: { device?: stri
   });
 const page = (url: string, opts: { device?: string; language?: string } = {}) =>
   t.app.inject({ url, headers: { 'accept-language': opts.language ?? 'en-US' }, ...(opts.device ? { cookies: { muster_device: opts.device } } : {}) });
-const api = (method: 'GET' | 'POST', url: string, cookie: string, payload?: object) => t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
-const requestsOf = (student: number) => t.db.select().from(missedPunchRequests).where(eq(missedPunchRequests.studentId, s(student).id)).orderBy(missedPunchRequests.id);
+const api = (method: 'GET' | 'POST', url: string, cookie: string, payload?: object) =>
+  t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
+const requestsOf = (student: number) =>
+  t.db
+    .select()
+    .from(missedPunchRequests)
+    .where(eq(missedPunchRequests.studentId, s(student).id))
+    .orderBy(missedPunchRequests.id);
 const dayOf = async (student: number, date: string) => {
   const res = await api('GET', `/api/students/${s(student).id}/hours?asOf=2026-03-17&from=${date}&to=${date}`, admin);
   expect(res.statusCode, res.body).toBe(200);
@@ -76,9 +84,17 @@ beforeAll(async () => {
   cls = await seedClass(t, 4);
   admin = cls.admin;
   otherInstructor = (await t.signedIn('instructor')).cookie;
-  const [{ programId }] = (await t.db.select({ programId: studentsTable.programId }).from(studentsTable).where(eq(studentsTable.id, s(0).id))) as [{ programId: number }];
+  const [{ programId }] = (await t.db
+    .select({ programId: studentsTable.programId })
+    .from(studentsTable)
+    .where(eq(studentsTable.id, s(0).id))) as [{ programId: number }];
   // Mississippi-style: a meeting without a check-out earns nothing until an exception is approved.
-  const rules = await t.app.inject({ method: 'PUT', url: `/api/programs/${programId}/time-clock`, headers: { cookie: admin }, payload: { missingCheckOut: 'no_credit', effectiveFrom: '2026-01-05' } });
+  const rules = await t.app.inject({
+    method: 'PUT',
+    url: `/api/programs/${programId}/time-clock`,
+    headers: { cookie: admin },
+    payload: { missingCheckOut: 'no_credit', effectiveFrom: '2026-01-05' },
+  });
   expect(rules.statusCode, rules.body).toBe(200);
   await record(0, '2026-03-02', '08:00', '12:00', PHONE.A);
   await record(0, '2026-03-09', '07:58', '12:01', PHONE.A);
@@ -120,12 +136,25 @@ describe('asking from the hours link', () => {
 
   it('files a request, then says the student already asked', async () => {
     const url = `/my-hours/${tokens[0]}/missed-punch`;
-    const res = await post(url, { scheduleId: String(cls.scheduleId), sessionDate: '2026-03-16', checkOut: '11:55', reason: 'My phone died at the end of class', language: 'en' });
+    const res = await post(url, {
+      scheduleId: String(cls.scheduleId),
+      sessionDate: '2026-03-16',
+      checkOut: '11:55',
+      reason: 'My phone died at the end of class',
+      language: 'en',
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.body).toContain('Your request was sent. Your instructor will approve or decline it.');
     expect(res.body).toContain('<p role="status">You already asked; your instructor will decide.</p>');
     const [request] = await requestsOf(0);
-    expect(request).toMatchObject({ scheduleId: cls.scheduleId, sessionDate: '2026-03-16', checkInAt: null, source: 'hours_link', status: 'pending', reason: 'My phone died at the end of class' });
+    expect(request).toMatchObject({
+      scheduleId: cls.scheduleId,
+      sessionDate: '2026-03-16',
+      checkInAt: null,
+      source: 'hours_link',
+      status: 'pending',
+      reason: 'My phone died at the end of class',
+    });
     expect(request!.checkOutAt!.toISOString()).toBe('2026-03-16T16:55:00.000Z');
     expect(request!.recordId).not.toBeNull();
     const audit = (await auditEntries(t.db, 'missed_punch_requests')).at(-1)!;
@@ -171,7 +200,12 @@ describe('asking from the hours link', () => {
 
   it('answers an unknown or expired link with the same page', async () => {
     const unknown = await page(`/my-hours/${'Q'.repeat(43)}/missed-punch`);
-    const madeUp = await post(`/my-hours/${'R'.repeat(43)}/missed-punch`, { scheduleId: String(cls.scheduleId), sessionDate: '2026-03-16', checkOut: '11:00', reason: 'x' });
+    const madeUp = await post(`/my-hours/${'R'.repeat(43)}/missed-punch`, {
+      scheduleId: String(cls.scheduleId),
+      sessionDate: '2026-03-16',
+      checkOut: '11:00',
+      reason: 'x',
+    });
     expect(unknown.statusCode).toBe(404);
     expect(madeUp.statusCode).toBe(404);
     expect(unknown.body.replaceAll('Q'.repeat(43), 'T')).toBe(madeUp.body.replaceAll('R'.repeat(43), 'T'));
@@ -202,7 +236,13 @@ describe('asking from the phone that checked in', () => {
   });
 
   it('files for the phone’s student; another phone asking for that meeting gets the same answer as for any meeting not its own', async () => {
-    const meeting = { scheduleId: String(cls.scheduleId), sessionDate: '2026-03-16', checkOut: '11:30', reason: 'Left for the clinic, forgot to scan out', language: 'en' };
+    const meeting = {
+      scheduleId: String(cls.scheduleId),
+      sessionDate: '2026-03-16',
+      checkOut: '11:30',
+      reason: 'Left for the clinic, forgot to scan out',
+      language: 'en',
+    };
     const stranger = await post(URL, meeting, { device: PHONE.unknown });
     const other = await post(URL, meeting, { device: PHONE.D });
     expect(stranger.statusCode).toBe(409);
@@ -217,7 +257,8 @@ describe('asking from the phone that checked in', () => {
 
   it('is rate-limited per address, with a page that says so', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 60; i++) statuses.push((await post(URL, { scheduleId: '1', sessionDate: '2026-03-16', reason: 'x' }, { ip: '198.51.100.7', device: PHONE.unknown })).statusCode);
+    for (let i = 0; i < 60; i++)
+      statuses.push((await post(URL, { scheduleId: '1', sessionDate: '2026-03-16', reason: 'x' }, { ip: '198.51.100.7', device: PHONE.unknown })).statusCode);
     expect(statuses.every((code) => code === 409)).toBe(true);
     const limited = await post(URL, { scheduleId: '1', sessionDate: '2026-03-16', reason: 'x' }, { ip: '198.51.100.7', language: 'es' });
     expect(limited.statusCode).toBe(429);
@@ -234,7 +275,12 @@ describe('staff decide', () => {
     const mine = await api('GET', `/api/missed-punch-requests?status=pending&scheduleId=${cls.scheduleId}&date=2026-03-16`, cls.instructor.cookie);
     expect(mine.statusCode, mine.body).toBe(200);
     expect(mine.json().total).toBe(3);
-    expect(mine.json().items.map((r: { studentName: string }) => r.studentName).sort()).toEqual(['First0 ALast0', 'First1 ALast1', 'First2 ALast2']);
+    expect(
+      mine
+        .json()
+        .items.map((r: { studentName: string }) => r.studentName)
+        .sort(),
+    ).toEqual(['First0 ALast0', 'First1 ALast1', 'First2 ALast2']);
     expect(mine.json().items.find((r: { studentId: number }) => r.studentId === s(0).id)).toMatchObject({
       sisStudentId: 'STU-A2000',
       courseName: 'Fundamentals of Nursing A',
@@ -258,38 +304,74 @@ describe('staff decide', () => {
     expect((await api('POST', `/api/missed-punch-requests/${id}/approve`, otherInstructor, { reason: 'Yes' })).statusCode).toBe(403);
     expect((await api('POST', `/api/missed-punch-requests/${id}/decline`, otherInstructor, { reason: 'No' })).statusCode).toBe(403);
     expect((await api('POST', '/api/missed-punch-requests/999999/approve', admin, { reason: 'Yes' })).statusCode).toBe(404);
-    expect((await api('POST', `/api/missed-punch-requests/${id}/approve`, admin, { reason: '' })).json().errors).toEqual([expect.objectContaining({ field: 'reason' })]);
+    expect((await api('POST', `/api/missed-punch-requests/${id}/approve`, admin, { reason: '' })).json().errors).toEqual([
+      expect.objectContaining({ field: 'reason' }),
+    ]);
     expect((await requestsOf(0))[0]!.status).toBe('pending');
   });
 
   it('approves: the record gets the check-out, the correction is flagged, and the no-credit ledger credits exactly the approved minutes', async () => {
     // Before: checked in 08:05, no check-out: 0 credited, 08:05–12:00 = 235 minutes pending an exception.
     expect(await dayOf(0, '2026-03-16')).toMatchObject({ scheduledMinutes: 240, attendedMinutes: 0, pendingExceptionMinutes: 235 });
-    expect((await api('GET', `/api/students/${s(0).id}/exceptions`, admin)).json()).toEqual({ exceptions: 1, meetingsAttended: 3, exceptionRate: 33.3, openRequests: 1 });
+    expect((await api('GET', `/api/students/${s(0).id}/exceptions`, admin)).json()).toEqual({
+      exceptions: 1,
+      meetingsAttended: 3,
+      exceptionRate: 33.3,
+      openRequests: 1,
+    });
 
     const id = await idOf(0);
     const res = await api('POST', `/api/missed-punch-requests/${id}/approve`, cls.instructor.cookie, { reason: 'I saw her leave at 11:55' });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ id, status: 'approved', decisionReason: 'I saw her leave at 11:55', decidedBy: 'Test instructor', decidedAt: clock.now().toISOString() });
+    expect(res.json()).toMatchObject({
+      id,
+      status: 'approved',
+      decisionReason: 'I saw her leave at 11:55',
+      decidedBy: 'Test instructor',
+      decidedAt: clock.now().toISOString(),
+    });
 
     const [rec] = await t.db.select().from(attendanceRecords).where(eq(attendanceRecords.id, res.json().recordId));
     // 08:05–11:55: present (in within the 10-minute late threshold, out within the 10-minute early-leave one), 230 minutes.
-    expect(rec).toMatchObject({ status: 'present', minutesAttended: 230, isManualOverride: true, overrideReason: 'Missed-punch request approved: I saw her leave at 11:55' });
+    expect(rec).toMatchObject({
+      status: 'present',
+      minutesAttended: 230,
+      isManualOverride: true,
+      overrideReason: 'Missed-punch request approved: I saw her leave at 11:55',
+    });
     expect(rec!.scanOutTime!.toISOString()).toBe('2026-03-16T16:55:00.000Z');
     const corrections = (
-      await t.db.execute<{ missed_punch_request_id: number; reason: string; before: { scanOutTime: string | null }; after: { scanOutTime: string; minutesAttended: number } }>(
-        sql`select missed_punch_request_id, reason, before, after from attendance_corrections where attendance_record_id = ${rec!.id}`,
-      )
+      await t.db.execute<{
+        missed_punch_request_id: number;
+        reason: string;
+        before: { scanOutTime: string | null };
+        after: { scanOutTime: string; minutesAttended: number };
+      }>(sql`select missed_punch_request_id, reason, before, after from attendance_corrections where attendance_record_id = ${rec!.id}`)
     ).rows;
     expect(corrections).toEqual([
-      expect.objectContaining({ missed_punch_request_id: id, reason: 'Missed-punch request approved: I saw her leave at 11:55', before: expect.objectContaining({ scanOutTime: null }), after: expect.objectContaining({ scanOutTime: '2026-03-16T16:55:00.000Z', minutesAttended: 230 }) }),
+      expect.objectContaining({
+        missed_punch_request_id: id,
+        reason: 'Missed-punch request approved: I saw her leave at 11:55',
+        before: expect.objectContaining({ scanOutTime: null }),
+        after: expect.objectContaining({ scanOutTime: '2026-03-16T16:55:00.000Z', minutesAttended: 230 }),
+      }),
     ]);
     expect((await auditEntries(t.db, 'attendance')).at(-1)).toMatchObject({ action: 'Update', record_id: String(rec!.id), user_id: cls.instructor.userId });
-    expect((await auditEntries(t.db, 'missed_punch_requests')).at(-1)).toMatchObject({ action: 'Update', record_id: String(id), old_values: { status: 'pending' }, new_values: expect.objectContaining({ status: 'approved' }) });
+    expect((await auditEntries(t.db, 'missed_punch_requests')).at(-1)).toMatchObject({
+      action: 'Update',
+      record_id: String(id),
+      old_values: { status: 'pending' },
+      new_values: expect.objectContaining({ status: 'approved' }),
+    });
 
     // After: exactly the approved minutes, nothing pending.
     expect(await dayOf(0, '2026-03-16')).toMatchObject({ attendedMinutes: 230, pendingExceptionMinutes: 0 });
-    expect((await api('GET', `/api/students/${s(0).id}/exceptions`, admin)).json()).toEqual({ exceptions: 1, meetingsAttended: 3, exceptionRate: 33.3, openRequests: 0 });
+    expect((await api('GET', `/api/students/${s(0).id}/exceptions`, admin)).json()).toEqual({
+      exceptions: 1,
+      meetingsAttended: 3,
+      exceptionRate: 33.3,
+      openRequests: 0,
+    });
     // Decided once.
     expect((await api('POST', `/api/missed-punch-requests/${id}/approve`, admin, { reason: 'Again' })).statusCode).toBe(409);
     expect((await api('POST', `/api/missed-punch-requests/${id}/decline`, admin, { reason: 'No' })).statusCode).toBe(409);
@@ -309,7 +391,11 @@ describe('staff decide', () => {
     expect(rec).toMatchObject({ studentId: s(2).id, sessionDate: '2026-03-16', status: 'late', minutesAttended: 220, source: 'manual' });
     expect(rec!.scanInTime!.toISOString()).toBe('2026-03-16T13:20:00.000Z');
     expect(await dayOf(2, '2026-03-16')).toMatchObject({ attendedMinutes: 220, pendingExceptionMinutes: 0 });
-    const [correction] = (await t.db.execute<{ missed_punch_request_id: number }>(sql`select missed_punch_request_id from attendance_corrections where attendance_record_id = ${rec!.id}`)).rows;
+    const [correction] = (
+      await t.db.execute<{ missed_punch_request_id: number }>(
+        sql`select missed_punch_request_id from attendance_corrections where attendance_record_id = ${rec!.id}`,
+      )
+    ).rows;
     expect(correction!.missed_punch_request_id).toBe(id);
   });
 
@@ -318,9 +404,17 @@ describe('staff decide', () => {
     const res = await api('POST', `/api/missed-punch-requests/${id}/decline`, cls.instructor.cookie, { reason: 'You left at 10:00; see me' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ status: 'declined', decisionReason: 'You left at 10:00; see me' });
-    const [rec] = await t.db.select().from(attendanceRecords).where(eq(attendanceRecords.deviceId, PHONE.B)).orderBy(sql`session_date desc`).limit(1);
+    const [rec] = await t.db
+      .select()
+      .from(attendanceRecords)
+      .where(eq(attendanceRecords.deviceId, PHONE.B))
+      .orderBy(sql`session_date desc`)
+      .limit(1);
     expect(rec!.scanOutTime).toBeNull();
-    expect((await auditEntries(t.db, 'missed_punch_requests')).at(-1)).toMatchObject({ record_id: String(id), new_values: { status: 'declined', decisionReason: 'You left at 10:00; see me' } });
+    expect((await auditEntries(t.db, 'missed_punch_requests')).at(-1)).toMatchObject({
+      record_id: String(id),
+      new_values: { status: 'declined', decisionReason: 'You left at 10:00; see me' },
+    });
     const again = await page('/attendance/scan/missed-punch', { device: PHONE.B });
     expect(again.body).toContain('An earlier request was declined: You left at 10:00; see me');
     expect(again.body).toContain('name="checkOut"');
@@ -348,12 +442,24 @@ describe('exception rates', () => {
     const tooLong = await api('GET', '/api/missed-punch-requests/exception-rates?from=2025-03-01&to=2026-03-31', admin);
     expect(tooLong.statusCode).toBe(400);
     expect(tooLong.json().errors).toEqual([expect.objectContaining({ field: 'to' })]);
-    expect((await api('GET', '/api/missed-punch-requests/exception-rates?to=2026-03-31', admin)).json().errors).toEqual([expect.objectContaining({ field: 'from' })]);
+    expect((await api('GET', '/api/missed-punch-requests/exception-rates?to=2026-03-31', admin)).json().errors).toEqual([
+      expect.objectContaining({ field: 'from' }),
+    ]);
   });
 
   it('gives each student’s exceptions on the student’s page, to those who may read the student', async () => {
-    expect((await api('GET', `/api/students/${s(1).id}/exceptions`, cls.instructor.cookie)).json()).toEqual({ exceptions: 1, meetingsAttended: 2, exceptionRate: 50, openRequests: 0 });
-    expect((await api('GET', `/api/students/${s(3).id}/exceptions`, admin)).json()).toEqual({ exceptions: 0, meetingsAttended: 2, exceptionRate: 0, openRequests: 0 });
+    expect((await api('GET', `/api/students/${s(1).id}/exceptions`, cls.instructor.cookie)).json()).toEqual({
+      exceptions: 1,
+      meetingsAttended: 2,
+      exceptionRate: 50,
+      openRequests: 0,
+    });
+    expect((await api('GET', `/api/students/${s(3).id}/exceptions`, admin)).json()).toEqual({
+      exceptions: 0,
+      meetingsAttended: 2,
+      exceptionRate: 0,
+      openRequests: 0,
+    });
     expect((await api('GET', `/api/students/${s(1).id}/exceptions`, otherInstructor)).statusCode).toBe(403);
     expect((await api('GET', '/api/students/999999/exceptions', admin)).statusCode).toBe(404);
   });

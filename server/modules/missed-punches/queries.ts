@@ -2,7 +2,17 @@ import { and, count, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-
 import type { AttendanceStatus } from '../../../common/constants.ts';
 import type { MissedPunchSource, MissedPunchStatus } from '../../../common/missed-punches.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { attendanceBreaks, attendanceRecords, courses, missedPunchRequests, scheduleRosters, schedules, students, studentWithdrawals, users } from '../../db/schema/index.ts';
+import {
+  attendanceBreaks,
+  attendanceRecords,
+  courses,
+  missedPunchRequests,
+  scheduleRosters,
+  schedules,
+  students,
+  studentWithdrawals,
+  users,
+} from '../../db/schema/index.ts';
 import { userFullName } from '../../db/user-name.ts';
 
 // ---- What a student may ask about ----
@@ -64,13 +74,18 @@ async function selectMeetingRecords(db: DbOrTx, who: SQL, from: string, to: stri
 }
 
 /** The student's records of meetings from–to. */
-export const selectStudentMeetingRecords = (db: DbOrTx, studentId: number, from: string, to: string) => selectMeetingRecords(db, eq(attendanceRecords.studentId, studentId), from, to);
+export const selectStudentMeetingRecords = (db: DbOrTx, studentId: number, from: string, to: string) =>
+  selectMeetingRecords(db, eq(attendanceRecords.studentId, studentId), from, to);
 
 /** The records this phone (its device cookie) checked in from–to. */
-export const selectDeviceMeetingRecords = (db: DbOrTx, deviceId: string, from: string, to: string) => selectMeetingRecords(db, eq(attendanceRecords.deviceId, deviceId), from, to);
+export const selectDeviceMeetingRecords = (db: DbOrTx, deviceId: string, from: string, to: string) =>
+  selectMeetingRecords(db, eq(attendanceRecords.deviceId, deviceId), from, to);
 
 /** The student's name, enrolment and withdrawal: the days they can have meetings. */
-export async function selectStudentFacts(db: DbOrTx, studentId: number): Promise<{ firstName: string; enrollmentDate: string | null; withdrawalDate: string | null } | undefined> {
+export async function selectStudentFacts(
+  db: DbOrTx,
+  studentId: number,
+): Promise<{ firstName: string; enrollmentDate: string | null; withdrawalDate: string | null } | undefined> {
   const [row] = await db
     .select({ firstName: students.firstName, enrollmentDate: students.enrollmentDate, withdrawalDate: studentWithdrawals.withdrawalDate })
     .from(students)
@@ -101,7 +116,14 @@ export async function selectRosteredCalendars(db: DbOrTx, studentId: number) {
   return rows.map((r) => ({ ...r, startTime: r.startTime.slice(0, 5), endTime: r.endTime.slice(0, 5) }));
 }
 
-export type RequestOfMeeting = { studentId: number; scheduleId: number; sessionDate: string; status: MissedPunchStatus; decisionReason: string | null; createdAt: Date };
+export type RequestOfMeeting = {
+  studentId: number;
+  scheduleId: number;
+  sessionDate: string;
+  status: MissedPunchStatus;
+  decisionReason: string | null;
+  createdAt: Date;
+};
 
 /** The requests of these students' meetings from–to, oldest first. */
 export async function selectRequestsOfStudents(db: DbOrTx, studentIds: number[], from: string, to: string): Promise<RequestOfMeeting[]> {
@@ -178,7 +200,22 @@ const requestColumns = {
   decisionReason: missedPunchRequests.decisionReason,
   recordId: missedPunchRequests.recordId,
 };
-export type RequestListRow = Pick<RequestRow, 'id' | 'studentId' | 'scheduleId' | 'sessionDate' | 'checkInAt' | 'checkOutAt' | 'reason' | 'source' | 'status' | 'createdAt' | 'decidedAt' | 'decisionReason' | 'recordId'> & {
+export type RequestListRow = Pick<
+  RequestRow,
+  | 'id'
+  | 'studentId'
+  | 'scheduleId'
+  | 'sessionDate'
+  | 'checkInAt'
+  | 'checkOutAt'
+  | 'reason'
+  | 'source'
+  | 'status'
+  | 'createdAt'
+  | 'decidedAt'
+  | 'decisionReason'
+  | 'recordId'
+> & {
   firstName: string;
   lastName: string;
   sisStudentId: string | null;
@@ -198,7 +235,11 @@ function requestWhere(f: RequestFilter): SQL | undefined {
 }
 
 /** One page of requests, newest meeting first (then newest request), with the filtered total. */
-export async function selectRequestPage(db: DbOrTx, f: RequestFilter, page: { limit: number; offset: number }): Promise<{ rows: RequestListRow[]; total: number }> {
+export async function selectRequestPage(
+  db: DbOrTx,
+  f: RequestFilter,
+  page: { limit: number; offset: number },
+): Promise<{ rows: RequestListRow[]; total: number }> {
   const where = requestWhere(f);
   const [rows, [totalRow]] = await Promise.all([
     db
@@ -212,11 +253,7 @@ export async function selectRequestPage(db: DbOrTx, f: RequestFilter, page: { li
       .orderBy(desc(missedPunchRequests.sessionDate), desc(missedPunchRequests.createdAt), desc(missedPunchRequests.id))
       .limit(page.limit)
       .offset(page.offset),
-    db
-      .select({ n: count() })
-      .from(missedPunchRequests)
-      .innerJoin(schedules, eq(schedules.id, missedPunchRequests.scheduleId))
-      .where(where),
+    db.select({ n: count() }).from(missedPunchRequests).innerJoin(schedules, eq(schedules.id, missedPunchRequests.scheduleId)).where(where),
   ]);
   return { rows, total: totalRow?.n ?? 0 };
 }

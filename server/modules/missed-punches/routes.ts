@@ -42,8 +42,10 @@ export function missedPunchesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       { config: { action: 'hours:view' }, schema: { querystring: exceptionRatesQuerySchema, response: { 200: exceptionRatesSchema } } },
       async (req) => exceptionRates(deps.db, req.user!, req.query),
     );
-    app.get('/api/students/:id/exceptions', { config: { action: 'hours:view' }, schema: { params: idParam, response: { 200: studentExceptionsSchema } } }, async (req) =>
-      studentExceptions(deps.db, req.user!, req.params.id),
+    app.get(
+      '/api/students/:id/exceptions',
+      { config: { action: 'hours:view' }, schema: { params: idParam, response: { 200: studentExceptionsSchema } } },
+      async (req) => studentExceptions(deps.db, req.user!, req.params.id),
     );
   };
 }

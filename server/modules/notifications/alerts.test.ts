@@ -32,16 +32,33 @@ const record = (studentId: number, date: string, status: string) =>
                    values (${studentId}, ${scheduleId}, ${date}, ${status}, 'manual', true, 'Paper sheet')
                    on conflict (schedule_id, student_id, session_date) do update set status = excluded.status`);
 const outbox = async () =>
-  (await t.db.execute<{ channel: string; kind: string; recipient: string; subject: string | null; text_body: string; html_body: string | null; unsubscribe_url: string | null }>(
-    sql`select channel, kind, recipient, subject, text_body, html_body, unsubscribe_url from outbox_messages order by id`,
-  )).rows;
+  (
+    await t.db.execute<{
+      channel: string;
+      kind: string;
+      recipient: string;
+      subject: string | null;
+      text_body: string;
+      html_body: string | null;
+      unsubscribe_url: string | null;
+    }>(sql`select channel, kind, recipient, subject, text_body, html_body, unsubscribe_url from outbox_messages order by id`)
+  ).rows;
 const run = () => sendLowAttendanceAlerts({ db: t.db, config, cipher, clock });
 
 beforeAll(async () => {
-  config = { ...loadConfig({ NODE_ENV: 'test' }), smtp: { url: 'smtp://127.0.0.1:2525', from: 'Muster <muster@school.test>' }, publicUrl: 'https://muster.school.test' };
+  config = {
+    ...loadConfig({ NODE_ENV: 'test' }),
+    smtp: { url: 'smtp://127.0.0.1:2525', from: 'Muster <muster@school.test>' },
+    publicUrl: 'https://muster.school.test',
+  };
   t = await createTestApp({ clock, config, cipher });
   const sa = await t.signedIn('super_admin');
-  await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: sa.cookie }, payload: { attendance: { timeZone: 'America/Chicago' }, system: { schoolName: 'Lakeside Career College' } } });
+  await t.app.inject({
+    method: 'PUT',
+    url: '/api/settings',
+    headers: { cookie: sa.cookie },
+    payload: { attendance: { timeZone: 'America/Chicago' }, system: { schoolName: 'Lakeside Career College' } },
+  });
   // The super admin has turned alert e-mails off for themselves.
   await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: sa.cookie }, payload: { notifications: { lowAttendanceAlerts: false } } });
   optedOutAdmin = sa;
@@ -52,13 +69,32 @@ beforeAll(async () => {
   await t.signedIn('support_staff');
   [{ id: programId }] = (await t.db.insert(programs).values({ programName: 'Practical Nursing' }).returning({ id: programs.id })) as [{ id: number }];
   await t.db.insert(programPolicies).values({ programId, consecutiveAbsenceAlert: 2, alertCopyToStudent: true });
-  const [{ id: courseId }] = (await t.db.insert(courses).values({ courseCode: 'PN-101', courseName: 'Foundations of Nursing', programId, clockHours: '60' }).returning({ id: courses.id })) as [{ id: number }];
+  const [{ id: courseId }] = (await t.db
+    .insert(courses)
+    .values({ courseCode: 'PN-101', courseName: 'Foundations of Nursing', programId, clockHours: '60' })
+    .returning({ id: courses.id })) as [{ id: number }];
   [{ id: scheduleId }] = (await t.db
     .insert(schedules)
-    .values({ courseId, instructorId: instructor.userId, cohortNumber: 1, termNumber: 1, dayOfWeek: 1, startTime: '08:00', endTime: '14:00', courseStartDate: '2026-09-07', courseEndDate: '2026-12-21' })
+    .values({
+      courseId,
+      instructorId: instructor.userId,
+      cohortNumber: 1,
+      termNumber: 1,
+      dayOfWeek: 1,
+      startTime: '08:00',
+      endTime: '14:00',
+      courseStartDate: '2026-09-07',
+      courseEndDate: '2026-12-21',
+    })
     .returning({ id: schedules.id })) as [{ id: number }];
-  [{ id: ana }] = (await t.db.insert(students).values({ firstName: 'Ana', lastName: 'Diaz', sisStudentId: 'S-1', programId, email: 'ana.diaz@student.test', phone: '(312) 555-0142' }).returning({ id: students.id })) as [{ id: number }];
-  [{ id: ben }] = (await t.db.insert(students).values({ firstName: 'Ben', lastName: 'Ode', sisStudentId: 'S-2', programId, email: 'ben@student.test' }).returning({ id: students.id })) as [{ id: number }];
+  [{ id: ana }] = (await t.db
+    .insert(students)
+    .values({ firstName: 'Ana', lastName: 'Diaz', sisStudentId: 'S-1', programId, email: 'ana.diaz@student.test', phone: '(312) 555-0142' })
+    .returning({ id: students.id })) as [{ id: number }];
+  [{ id: ben }] = (await t.db
+    .insert(students)
+    .values({ firstName: 'Ben', lastName: 'Ode', sisStudentId: 'S-2', programId, email: 'ben@student.test' })
+    .returning({ id: students.id })) as [{ id: number }];
   await t.db.insert(scheduleRosters).values([ana, ben].map((studentId) => ({ scheduleId, studentId })));
   for (const d of ['2026-10-26', '2026-11-02', '2026-11-09']) {
     await record(ana, d, 'present');
@@ -142,7 +178,6 @@ describe('low-attendance alert e-mails', () => {
       'Lakeside Career College: you were absent from PN-101 on Mon, Nov 16, Mon, Nov 23. Please see your instructor about making up the time. Reply STOP to opt out. ' +
         'Lakeside Career College: faltaste a PN-101 el lun, 16 de nov, lun, 23 de nov. Habla con tu instructor para recuperar el tiempo. Responde STOP para no recibir más mensajes.',
     );
-
   });
 
   it('normalises phone numbers to E.164 and skips what cannot be one', () => {
@@ -158,7 +193,13 @@ describe('unsubscribe links', () => {
   it('answer a token that does not open and one that opens but names no one with the same page', async () => {
     const tokenOf = (target: Parameters<typeof unsubscribeUrl>[2]) => new URL(unsubscribeUrl(config, cipher, target)).searchParams.get('token')!;
     const get = (token: string) => t.app.inject({ url: `/unsubscribe?token=${encodeURIComponent(token)}` });
-    const post = (token: string) => t.app.inject({ method: 'POST', url: '/unsubscribe', payload: `token=${encodeURIComponent(token)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const post = (token: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/unsubscribe',
+        payload: `token=${encodeURIComponent(token)}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
     const answer = async (res: Promise<{ statusCode: number; body: string }>) => {
       const r = await res;
       return { status: r.statusCode, body: r.body };
@@ -203,9 +244,23 @@ describe('unsubscribe links', () => {
     const original = adminLink.searchParams.get('token')!;
     const at = original.length - 10;
     const tampered = `${original.slice(0, at)}${original[at] === 'A' ? 'B' : 'A'}${original.slice(at + 1)}`;
-    expect((await t.app.inject({ method: 'POST', url: '/unsubscribe', payload: `token=${tampered}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).statusCode).toBe(400);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/unsubscribe',
+          payload: `token=${tampered}`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        })
+      ).statusCode,
+    ).toBe(400);
     // One-click from a mail program: POST to the link itself (RFC 8058).
-    const done = await t.app.inject({ method: 'POST', url: `${adminLink.pathname}${adminLink.search}`, payload: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const done = await t.app.inject({
+      method: 'POST',
+      url: `${adminLink.pathname}${adminLink.search}`,
+      payload: 'List-Unsubscribe=One-Click',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(done.statusCode).toBe(200);
     expect(done.body).toContain('You will no longer receive low-attendance alerts');
     const admin = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: optedInAdmin.email, password: 'correct horse battery' } });
@@ -218,7 +273,12 @@ describe('unsubscribe links', () => {
     const ask = await t.app.inject({ url: `${studentLink.pathname}${studentLink.search}` });
     expect(ask.body).toContain(STUDENT_TEXTS.en.unsubscribeAsk);
     expect(ask.body).toContain(`<p lang="es">${STUDENT_TEXTS.es.unsubscribeAsk}</p>`);
-    const form = await t.app.inject({ method: 'POST', url: '/unsubscribe', payload: `token=${encodeURIComponent(token)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await t.app.inject({
+      method: 'POST',
+      url: '/unsubscribe',
+      payload: `token=${encodeURIComponent(token)}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(form.statusCode).toBe(200);
     expect(form.body).toContain(STUDENT_TEXTS.en.unsubscribed);
     expect(form.body).toContain(STUDENT_TEXTS.es.unsubscribed);

@@ -23,7 +23,9 @@ export function readableDate(date: string, locale = 'en-US'): string {
 }
 
 function html(paragraphs: (string | { link: string; text: string })[]): string {
-  const body = paragraphs.map((p) => (typeof p === 'string' ? `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>` : `<p><a href="${escapeHtml(p.link)}">${escapeHtml(p.text)}</a></p>`)).join('\n');
+  const body = paragraphs
+    .map((p) => (typeof p === 'string' ? `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>` : `<p><a href="${escapeHtml(p.link)}">${escapeHtml(p.text)}</a></p>`))
+    .join('\n');
   return `<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">${body}</body></html>`;
 }
 
@@ -75,6 +77,16 @@ export function alertEmailToStudent(f: AlertFacts, unsubscribe: string) {
 /** The absence text message: English, then Spanish. */
 export function alertSms(f: AlertFacts): string {
   const inLanguage = (language: StudentLanguage) =>
-    studentT(language)('absenceSms', { school: f.school, code: f.courseCode, dates: f.dates.map((d) => readableDate(d, STUDENT_LOCALES[language]).replace(/, \d{4}$/, '').replace(/ de \d{4}$/, '')).join(', ') });
+    studentT(language)('absenceSms', {
+      school: f.school,
+      code: f.courseCode,
+      dates: f.dates
+        .map((d) =>
+          readableDate(d, STUDENT_LOCALES[language])
+            .replace(/, \d{4}$/, '')
+            .replace(/ de \d{4}$/, ''),
+        )
+        .join(', '),
+    });
   return `${inLanguage('en')} ${inLanguage('es')}`;
 }

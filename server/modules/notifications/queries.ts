@@ -36,7 +36,10 @@ export type AlertContextRow = {
 /** Who and what an alert is about: the student, their program's alert policy, the class and its instructor. */
 export async function selectAlertContext(db: DbOrTx, pairs: { studentId: number; scheduleId: number }[]): Promise<AlertContextRow[]> {
   if (pairs.length === 0) return [];
-  const values = sql.join(pairs.map((p) => sql`(${p.studentId}::int, ${p.scheduleId}::int)`), sql`, `);
+  const values = sql.join(
+    pairs.map((p) => sql`(${p.studentId}::int, ${p.scheduleId}::int)`),
+    sql`, `,
+  );
   const { rows } = await db.execute<Record<string, unknown>>(sql`
     select s.id as student_id, sc.id as schedule_id, s.first_name, s.last_name, s.email, s.phone,
            s.notices_opt_out_at is not null as opted_out, s.program_id,
@@ -71,18 +74,27 @@ export async function lockStudentRule(db: DbOrTx, studentId: number, rule: strin
 }
 
 export async function firedWithin(db: DbOrTx, studentId: number, rule: string, since: Date): Promise<boolean> {
-  const { rows } = await db.execute(sql`select 1 from student_alerts where student_id = ${studentId} and rule = ${rule} and fired_at > ${since.toISOString()} limit 1`);
+  const { rows } = await db.execute(
+    sql`select 1 from student_alerts where student_id = ${studentId} and rule = ${rule} and fired_at > ${since.toISOString()} limit 1`,
+  );
   return rows.length > 0;
 }
 
 export async function insertStudentAlert(db: DbOrTx, studentId: number, rule: string, details: object, at: Date): Promise<void> {
-  await db.execute(sql`insert into student_alerts (student_id, rule, details, fired_at) values (${studentId}, ${rule}, ${JSON.stringify(details)}::jsonb, ${at.toISOString()})`);
+  await db.execute(
+    sql`insert into student_alerts (student_id, rule, details, fired_at) values (${studentId}, ${rule}, ${JSON.stringify(details)}::jsonb, ${at.toISOString()})`,
+  );
 }
 
 /** The statuses the named meetings have now (read in the sending transaction). */
 export async function selectStatuses(db: DbOrTx, recordIds: number[]): Promise<string[]> {
   if (recordIds.length === 0) return [];
-  const { rows } = await db.execute<{ status: string }>(sql`select status from attendance_records where id in (${sql.join(recordIds.map((id) => sql`${id}`), sql`, `)}) for share`);
+  const { rows } = await db.execute<{ status: string }>(
+    sql`select status from attendance_records where id in (${sql.join(
+      recordIds.map((id) => sql`${id}`),
+      sql`, `,
+    )}) for share`,
+  );
   return rows.map((r) => r.status);
 }
 
@@ -95,6 +107,8 @@ export async function unsubscribeTargetExists(db: DbOrTx, target: { userId: numb
 }
 
 export async function setStudentOptOut(db: DbOrTx, studentId: number, at: Date): Promise<boolean> {
-  const { rows } = await db.execute(sql`update students set notices_opt_out_at = coalesce(notices_opt_out_at, ${at.toISOString()}) where id = ${studentId} returning id`);
+  const { rows } = await db.execute(
+    sql`update students set notices_opt_out_at = coalesce(notices_opt_out_at, ${at.toISOString()}) where id = ${studentId} returning id`,
+  );
   return rows.length > 0;
 }

@@ -8,7 +8,17 @@ import { publicBaseUrl } from '../../lib/public-url.ts';
 import { addDays, localDate } from '../../lib/school-time.ts';
 import { hearsOfLowAttendanceIn } from '../access/service.ts';
 import { schoolAlerts } from '../dashboard/service.ts';
-import { emailConfigured, queueEmails, queueSms, readUnsubscribeToken, smsConfigured, unsubscribeUrl, type EmailMessage, type SmsMessage, type UnsubscribeTarget } from '../outbox/service.ts';
+import {
+  emailConfigured,
+  queueEmails,
+  queueSms,
+  readUnsubscribeToken,
+  smsConfigured,
+  unsubscribeUrl,
+  type EmailMessage,
+  type SmsMessage,
+  type UnsubscribeTarget,
+} from '../outbox/service.ts';
 import { getSettings, turnOffNotificationSwitch, usersWantingEmail } from '../settings/service.ts';
 import { alertEmailToStaff, alertEmailToStudent, alertSms, type AlertFacts } from './messages.ts';
 import {
@@ -28,7 +38,13 @@ export const DEFAULT_CONSECUTIVE_ABSENCES = 3;
 const RESEND_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
 
 type Ctx = { db: Db; config: Config; cipher: FieldCipher; clock: Clock };
-type Candidate = { studentId: number; scheduleId: number; rule: 'consecutive_absences' | 'student_rate' | 'cannot_reach_required'; words: string; absences: MeetingRow[] };
+type Candidate = {
+  studentId: number;
+  scheduleId: number;
+  rule: 'consecutive_absences' | 'student_rate' | 'cannot_reach_required';
+  words: string;
+  absences: MeetingRow[];
+};
 
 /** A student's meetings of one class, newest first. */
 function byStudentClass(rows: MeetingRow[]): Map<string, MeetingRow[]> {
@@ -50,7 +66,12 @@ function byStudentClass(rows: MeetingRow[]): Map<string, MeetingRow[]> {
  * says absent. Optionally a plain-words copy to the student, and an SMS for consecutive absences.
  * Nothing happens while e-mail is not configured. Safe on several instances (per-student locks).
  */
-export async function sendLowAttendanceAlerts({ db, config, cipher, clock }: Ctx): Promise<{ alerts: number; emails: number; sms: number } | { skipped: string }> {
+export async function sendLowAttendanceAlerts({
+  db,
+  config,
+  cipher,
+  clock,
+}: Ctx): Promise<{ alerts: number; emails: number; sms: number } | { skipped: string }> {
   if (!emailConfigured(config)) return { skipped: 'e-mail is not configured' };
   const now = clock.now();
   const settings = await getSettings(db);
@@ -63,7 +84,10 @@ export async function sendLowAttendanceAlerts({ db, config, cipher, clock }: Ctx
     const key = `${a.studentId}:${a.scheduleId}`;
     dashboard.set(key, [...(dashboard.get(key) ?? []), a]);
   }
-  const contexts = await selectAlertContext(db, [...meetings.keys()].map((k) => ({ studentId: Number(k.split(':')[0]), scheduleId: Number(k.split(':')[1]) })));
+  const contexts = await selectAlertContext(
+    db,
+    [...meetings.keys()].map((k) => ({ studentId: Number(k.split(':')[0]), scheduleId: Number(k.split(':')[1]) })),
+  );
 
   const candidates: Candidate[] = [];
   for (const c of contexts) {
@@ -72,12 +96,24 @@ export async function sendLowAttendanceAlerts({ db, config, cipher, clock }: Ctx
     while (run < recent.length && recent[run]!.status === 'absent') run++;
     const n = c.consecutiveAbsenceAlert ?? DEFAULT_CONSECUTIVE_ABSENCES;
     if (run >= n) {
-      candidates.push({ studentId: c.studentId, scheduleId: c.scheduleId, rule: 'consecutive_absences', words: `${run} absences in a row in ${c.courseCode} (this program alerts at ${n})`, absences: recent.slice(0, run) });
+      candidates.push({
+        studentId: c.studentId,
+        scheduleId: c.scheduleId,
+        rule: 'consecutive_absences',
+        words: `${run} absences in a row in ${c.courseCode} (this program alerts at ${n})`,
+        absences: recent.slice(0, run),
+      });
     }
     for (const a of dashboard.get(`${c.studentId}:${c.scheduleId}`) ?? []) {
       const absences = recent.slice(0, 10).filter((m) => m.status === 'absent');
       if (absences.length === 0) continue;
-      candidates.push({ studentId: c.studentId, scheduleId: c.scheduleId, rule: a.rule as Candidate['rule'], words: a.message.replace(/^[^:]*: /, ''), absences });
+      candidates.push({
+        studentId: c.studentId,
+        scheduleId: c.scheduleId,
+        rule: a.rule as Candidate['rule'],
+        words: a.message.replace(/^[^:]*: /, ''),
+        absences,
+      });
     }
   }
   if (candidates.length === 0) return { alerts: 0, emails: 0, sms: 0 };
@@ -94,7 +130,10 @@ export async function sendLowAttendanceAlerts({ db, config, cipher, clock }: Ctx
       await lockStudentRule(tx, cand.studentId, ruleKey);
       if (await firedWithin(tx, cand.studentId, ruleKey, new Date(now.getTime() - RESEND_AFTER_MS))) return;
       // The meetings named must still say absent now: a corrected record never triggers an e-mail.
-      const statuses = await selectStatuses(tx, cand.absences.map((m) => m.id));
+      const statuses = await selectStatuses(
+        tx,
+        cand.absences.map((m) => m.id),
+      );
       if (statuses.length !== cand.absences.length || statuses.some((s) => s !== 'absent' || isAttendedStatus(s))) return;
       const facts: AlertFacts = {
         school,
@@ -110,16 +149,37 @@ export async function sendLowAttendanceAlerts({ db, config, cipher, clock }: Ctx
       const staff = recipients.filter((r) => hearsOfLowAttendanceIn(r, c));
       const emails: EmailMessage[] = staff.map((r) => {
         const unsubscribe = unsubscribeUrl(config, cipher, { userId: r.id, switch: 'lowAttendanceAlerts' });
-        return { kind: 'low_attendance', to: r.email, userId: r.id, studentId: c.studentId, unsubscribeUrl: unsubscribe, ...alertEmailToStaff(facts, r.firstName, unsubscribe) };
+        return {
+          kind: 'low_attendance',
+          to: r.email,
+          userId: r.id,
+          studentId: c.studentId,
+          unsubscribeUrl: unsubscribe,
+          ...alertEmailToStaff(facts, r.firstName, unsubscribe),
+        };
       });
       const texts: SmsMessage[] = [];
       if (c.alertCopyToStudent && !c.optedOut) {
         const unsubscribe = unsubscribeUrl(config, cipher, { studentId: c.studentId });
-        if (c.email) emails.push({ kind: 'student_absence', to: c.email, studentId: c.studentId, unsubscribeUrl: unsubscribe, ...alertEmailToStudent(facts, unsubscribe) });
+        if (c.email)
+          emails.push({
+            kind: 'student_absence',
+            to: c.email,
+            studentId: c.studentId,
+            unsubscribeUrl: unsubscribe,
+            ...alertEmailToStudent(facts, unsubscribe),
+          });
         const phone = toE164(c.phone);
-        if (smsOn && phone && cand.rule === 'consecutive_absences') texts.push({ kind: 'student_absence', to: phone, studentId: c.studentId, text: alertSms(facts) });
+        if (smsOn && phone && cand.rule === 'consecutive_absences')
+          texts.push({ kind: 'student_absence', to: phone, studentId: c.studentId, text: alertSms(facts) });
       }
-      await insertStudentAlert(tx, cand.studentId, ruleKey, { rule: cand.rule, words: cand.words, dates: facts.dates, recipients: emails.length + texts.length }, now);
+      await insertStudentAlert(
+        tx,
+        cand.studentId,
+        ruleKey,
+        { rule: cand.rule, words: cand.words, dates: facts.dates, recipients: emails.length + texts.length },
+        now,
+      );
       await queueEmails(tx, emails);
       await queueSms(tx, texts);
       result.alerts++;
@@ -162,7 +222,13 @@ export async function describeUnsubscribe(db: DbOrTx, cipher: FieldCipher, token
 type Unsubscribe = { what: string; student: boolean };
 function described(target: UnsubscribeTarget): Unsubscribe {
   if ('studentId' in target) return { what: 'absence notices from your school', student: true };
-  const what = { emailNotifications: 'all e-mail from Muster', weeklyReports: 'the weekly report', lowAttendanceAlerts: 'low-attendance alerts', systemMaintenanceNotices: 'maintenance notices', smsNotifications: 'text messages' };
+  const what = {
+    emailNotifications: 'all e-mail from Muster',
+    weeklyReports: 'the weekly report',
+    lowAttendanceAlerts: 'low-attendance alerts',
+    systemMaintenanceNotices: 'maintenance notices',
+    smsNotifications: 'text messages',
+  };
   return { what: what[target.switch], student: false };
 }
 

@@ -37,9 +37,7 @@ export function createMessageSenders(config: Config, fetchImpl: typeof fetch = f
             html: m.htmlBody ?? undefined,
             // The same Message-ID on every attempt: a receiving server can recognise a repeat.
             messageId: m.messageId,
-            headers: m.unsubscribeUrl
-              ? { 'List-Unsubscribe': `<${m.unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
-              : undefined,
+            headers: m.unsubscribeUrl ? { 'List-Unsubscribe': `<${m.unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : undefined,
           });
           return { ok: true };
         } catch (err) {

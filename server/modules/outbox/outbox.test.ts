@@ -26,10 +26,24 @@ afterAll(async () => {
 });
 
 const outbox = async () =>
-  (await t.db.execute<{ id: number; recipient: string; status: string; attempts: number; next_attempt_at: Date; last_error: string | null; message_id: string }>(
-    sql`select id, recipient, status, attempts, next_attempt_at, last_error, message_id from outbox_messages order by id`,
-  )).rows;
-const mail = (to: string, extra: Partial<Parameters<typeof queueEmails>[1][number]> = {}) => ({ kind: 'test', to, subject: `For ${to}`, text: `Hello ${to}`, ...extra });
+  (
+    await t.db.execute<{
+      id: number;
+      recipient: string;
+      status: string;
+      attempts: number;
+      next_attempt_at: Date;
+      last_error: string | null;
+      message_id: string;
+    }>(sql`select id, recipient, status, attempts, next_attempt_at, last_error, message_id from outbox_messages order by id`)
+  ).rows;
+const mail = (to: string, extra: Partial<Parameters<typeof queueEmails>[1][number]> = {}) => ({
+  kind: 'test',
+  to,
+  subject: `For ${to}`,
+  text: `Hello ${to}`,
+  ...extra,
+});
 const clear = () => t.db.execute(sql`delete from outbox_messages`);
 
 describe('the outbox', () => {
@@ -115,14 +129,22 @@ describe('the outbox', () => {
     await clear();
     const before = smtp.received.length;
     const to = Array.from({ length: 30 }, (_, i) => `student${i}@school.test`);
-    await t.db.transaction((tx) => queueEmails(tx, to.map((x) => mail(x))));
+    await t.db.transaction((tx) =>
+      queueEmails(
+        tx,
+        to.map((x) => mail(x)),
+      ),
+    );
     const a = createMessageSenders(mailConfig);
     const b = createMessageSenders(mailConfig);
     const [ra, rb] = await Promise.all([deliverDueMessages(t.db, a, clock, 5), deliverDueMessages(t.db, b, clock, 5)]);
     a.close();
     b.close();
     expect(ra.sent + rb.sent).toBe(30);
-    const got = smtp.received.slice(before).flatMap((m) => m.to).sort();
+    const got = smtp.received
+      .slice(before)
+      .flatMap((m) => m.to)
+      .sort();
     expect(got).toEqual([...to].sort());
   });
 
@@ -142,7 +164,10 @@ describe('the outbox', () => {
     });
     await new Promise<void>((r) => provider.listen(0, '127.0.0.1', r));
     const { port } = provider.address() as AddressInfo;
-    const smsConfig = { ...mailConfig, sms: { apiUrl: `http://127.0.0.1:${port}/2010-04-01/Accounts/AC1/Messages.json`, username: 'AC1', password: 'secret', from: '+15551230000' } };
+    const smsConfig = {
+      ...mailConfig,
+      sms: { apiUrl: `http://127.0.0.1:${port}/2010-04-01/Accounts/AC1/Messages.json`, username: 'AC1', password: 'secret', from: '+15551230000' },
+    };
     await t.db.transaction((tx) =>
       queueSms(tx, [
         { kind: 'student_absence', to: '+15557654321', text: 'You were absent today.' },

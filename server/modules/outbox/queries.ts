@@ -50,7 +50,12 @@ export async function claimDueMessages(db: DbOrTx, channel: 'email' | 'sms', now
   return db
     .select()
     .from(outboxMessages)
-    .where(sql`${outboxMessages.id} in (${sql.join(rows.map((r) => sql`${r.id}`), sql`, `)})`)
+    .where(
+      sql`${outboxMessages.id} in (${sql.join(
+        rows.map((r) => sql`${r.id}`),
+        sql`, `,
+      )})`,
+    )
     .orderBy(outboxMessages.id);
 }
 

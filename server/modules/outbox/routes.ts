@@ -11,7 +11,10 @@ export function outboxRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     );
     app.post(
       '/api/settings/delivery/test-email',
-      { config: { action: 'operations:test-email', rateLimit: { max: 5, timeWindow: '1 minute' } }, schema: { response: { 202: z.object({ message: z.string() }) } } },
+      {
+        config: { action: 'operations:test-email', rateLimit: { max: 5, timeWindow: '1 minute' } },
+        schema: { response: { 202: z.object({ message: z.string() }) } },
+      },
       async (req, reply) => {
         await queueTestEmail(deps.db, deps.config, req.user!, deps.clock);
         return reply.status(202).send({ message: TEST_EMAIL_QUEUED });

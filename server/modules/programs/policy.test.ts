@@ -11,7 +11,9 @@ beforeAll(async () => {
   superAdmin = (await t.signedIn('super_admin')).cookie;
   support = (await t.signedIn('support_staff')).cookie;
   instructor = (await t.signedIn('instructor')).cookie;
-  programId = (await t.app.inject({ method: 'POST', url: '/api/programs', headers: { cookie: admin }, payload: { programName: 'Cosmetology', programCode: 'COS' } })).json().id;
+  programId = (
+    await t.app.inject({ method: 'POST', url: '/api/programs', headers: { cookie: admin }, payload: { programName: 'Cosmetology', programCode: 'COS' } })
+  ).json().id;
   // Ten active courses of 150 hours (1,500) and an inactive one that must not count.
   const courses = Array.from({ length: 10 }, (_, i) => sql`(${`COS-${i}`}, ${`Cosmetology ${i}`}, ${programId}, 150, true)`);
   courses.push(sql`('COS-OLD', 'Retired', ${programId}, 100, false)`);
@@ -61,11 +63,22 @@ describe('program policy', () => {
     expect((await get(admin, 999_999)).statusCode).toBe(404);
     expect((await put(admin, {}, 999_999)).statusCode).toBe(404);
     expect((await t.app.inject({ url: '/api/programs/999999', headers: { cookie: admin } })).statusCode).toBe(404);
-    expect((await t.app.inject({ url: `/api/programs/${programId}`, headers: { cookie: instructor } })).json()).toMatchObject({ id: programId, programName: 'Cosmetology' });
+    expect((await t.app.inject({ url: `/api/programs/${programId}`, headers: { cookie: instructor } })).json()).toMatchObject({
+      id: programId,
+      programName: 'Cosmetology',
+    });
   });
 
   it('sets the COMPLIANCE.md example: 1,500 h over 50 weeks with 900 h / 30 week years', async () => {
-    const res = await put(superAdmin, { programWeeks: 50, academicYearWeeks: 30, excusedCapPercent: 5, minimumAttendancePercent: 85, withdrawAfterDays: 10, makeUpDeadlineDays: 7, makeUpCapPercent: 5 });
+    const res = await put(superAdmin, {
+      programWeeks: 50,
+      academicYearWeeks: 30,
+      excusedCapPercent: 5,
+      minimumAttendancePercent: 85,
+      withdrawAfterDays: 10,
+      makeUpDeadlineDays: 7,
+      makeUpCapPercent: 5,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       programHours: 1500,
@@ -114,7 +127,14 @@ describe('program policy', () => {
   });
 
   it('a value left out or null goes back to its default', async () => {
-    await put(admin, { programHours: 1200, programWeeks: 40, academicYearHours: 1000, academicYearWeeks: 30, sapCheckpointHours: [600, 1200], makeUpCapPercent: 3 });
+    await put(admin, {
+      programHours: 1200,
+      programWeeks: 40,
+      academicYearHours: 1000,
+      academicYearWeeks: 30,
+      sapCheckpointHours: [600, 1200],
+      makeUpCapPercent: 3,
+    });
     const res = await put(admin, { programHours: null, programWeeks: null, sapCheckpointHours: null, makeUpCapPercent: null });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({

@@ -4,7 +4,15 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import { notFound } from '../../lib/errors.ts';
 import { changedFields, recordAudit } from '../audit-logs/service.ts';
 import { assertCheckpointsWithin, assertProgramHours, num } from './program-hours.ts';
-import { selectActiveCourseHours, selectPolicyRow, selectProgram, selectProgramForUpdate, updateProgramHours, upsertPolicyRow, type ProgramPolicyRow } from './queries.ts';
+import {
+  selectActiveCourseHours,
+  selectPolicyRow,
+  selectProgram,
+  selectProgramForUpdate,
+  updateProgramHours,
+  upsertPolicyRow,
+  type ProgramPolicyRow,
+} from './queries.ts';
 
 type Ctx = { actorId: number; ip: string | null };
 
@@ -54,7 +62,21 @@ export async function programPolicy(db: DbOrTx, programId: number): Promise<Prog
  * values whose default is derived (program hours and weeks, checkpoints) and for the make-up cap
  * (no cap); the others are stored with their default filled in.
  */
-type PolicySettings = Pick<ProgramPolicy, 'academicYearHours' | 'academicYearWeeks' | 'excusedCapPercent' | 'minimumAttendancePercent' | 'withdrawAfterDays' | 'makeUpDeadlineDays' | 'makeUpThresholdMinutes' | 'makeUpCapPercent' | 'attendanceEditLockDays' | 'consecutiveAbsenceAlert' | 'alertCopyToStudent' | 'recordsStartDate'> & {
+type PolicySettings = Pick<
+  ProgramPolicy,
+  | 'academicYearHours'
+  | 'academicYearWeeks'
+  | 'excusedCapPercent'
+  | 'minimumAttendancePercent'
+  | 'withdrawAfterDays'
+  | 'makeUpDeadlineDays'
+  | 'makeUpThresholdMinutes'
+  | 'makeUpCapPercent'
+  | 'attendanceEditLockDays'
+  | 'consecutiveAbsenceAlert'
+  | 'alertCopyToStudent'
+  | 'recordsStartDate'
+> & {
   programHours: number | null;
   programWeeks: number | null;
   sapCheckpointHours: number[] | null;
@@ -130,7 +152,15 @@ export async function setProgramPolicy(db: Db, programId: number, input: Program
     if (hours !== currentHours) {
       // The program's own record changes too: its history says so.
       await updateProgramHours(tx, programId, str(hours));
-      await recordAudit(tx, { userId: ctx.actorId, action: 'Update', tableName: 'programs', recordId: programId, ipAddress: ctx.ip, oldValues: { durationHours: currentHours }, newValues: { durationHours: hours } });
+      await recordAudit(tx, {
+        userId: ctx.actorId,
+        action: 'Update',
+        tableName: 'programs',
+        recordId: programId,
+        ipAddress: ctx.ip,
+        oldValues: { durationHours: currentHours },
+        newValues: { durationHours: hours },
+      });
     }
     await upsertPolicyRow(tx, programId, {
       programWeeks: str(next.programWeeks),

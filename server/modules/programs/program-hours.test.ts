@@ -29,7 +29,10 @@ describe('program hours', () => {
   it('creates a 1,500-hour program through the API, lists it, and warns that it is outside SPEC’s 50–350', async () => {
     const res = await send('POST', '/api/programs', program('Practical Nursing', { programCode: 'PN-1500', durationHours: 1500 }));
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ durationHours: 1500, warnings: [{ field: 'durationHours', message: expect.stringContaining('1,500 hours is outside the 50–350 hours') }] });
+    expect(res.json()).toMatchObject({
+      durationHours: 1500,
+      warnings: [{ field: 'durationHours', message: expect.stringContaining('1,500 hours is outside the 50–350 hours') }],
+    });
     const id = res.json().id as number;
     expect(await listed(id)).toMatchObject({ durationHours: 1500 });
     // The list is the plain program (no warnings there); the policy counts the same hours.
@@ -58,8 +61,12 @@ describe('program hours', () => {
       expect(onPolicy.statusCode, String(durationHours)).toBe(400);
       expect(fields(onPolicy)).toEqual(['programHours']);
     }
-    expect((await send('POST', '/api/programs', program('Too long', { durationHours: 10_001 }))).json().errors[0].message).toBe('Duration hours must be between 1 and 10,000');
-    expect((await send('POST', '/api/programs', program('Quarter', { durationHours: 1500.25 }))).json().errors[0].message).toBe('Duration hours must be in steps of 0.5');
+    expect((await send('POST', '/api/programs', program('Too long', { durationHours: 10_001 }))).json().errors[0].message).toBe(
+      'Duration hours must be between 1 and 10,000',
+    );
+    expect((await send('POST', '/api/programs', program('Quarter', { durationHours: 1500.25 }))).json().errors[0].message).toBe(
+      'Duration hours must be in steps of 0.5',
+    );
     // The bound itself is accepted.
     expect((await send('PUT', `/api/programs/${id}`, program('Bounds', { durationHours: 10_000 }))).json()).toMatchObject({ durationHours: 10_000 });
     expect((await policy(id)).programHours).toBe(10_000);
@@ -74,7 +81,12 @@ describe('program hours', () => {
     expect(viaPolicy.json()).toMatchObject({ programHours: 1200, programWeeks: 40, isSet: { programHours: true } });
     expect(await listed(id)).toMatchObject({ durationHours: 1200 });
     expect(await get(`/api/programs/${id}`)).toMatchObject({ durationHours: 1200 });
-    expect((await auditEntries(t.db, 'programs')).at(-1)).toMatchObject({ action: 'Update', record_id: String(id), old_values: { durationHours: 1500 }, new_values: { durationHours: 1200 } });
+    expect((await auditEntries(t.db, 'programs')).at(-1)).toMatchObject({
+      action: 'Update',
+      record_id: String(id),
+      old_values: { durationHours: 1500 },
+      new_values: { durationHours: 1200 },
+    });
     expect((await auditEntries(t.db, 'program_policies')).at(-1)).toMatchObject({ old_values: { programHours: 1500 }, new_values: { programHours: 1200 } });
 
     // The program's field writes the policy's hours.
@@ -83,18 +95,28 @@ describe('program hours', () => {
     expect(await policy(id)).toMatchObject({ programHours: 1000, programWeeks: 40, isSet: { programHours: true } });
 
     // Left out of either PUT, the hours stay; the rest of the policy is replaced as before.
-    expect((await send('PUT', `/api/programs/${id}`, program('Cosmetology', { programCode: 'COS', description: 'Hair, skin and nails' }))).json()).toMatchObject({ durationHours: 1000 });
-    expect((await send('PUT', `/api/programs/${id}/policy`, { excusedCapPercent: 5 })).json()).toMatchObject({ programHours: 1000, programWeeks: 29, excusedCapPercent: 5 });
+    expect(
+      (await send('PUT', `/api/programs/${id}`, program('Cosmetology', { programCode: 'COS', description: 'Hair, skin and nails' }))).json(),
+    ).toMatchObject({ durationHours: 1000 });
+    expect((await send('PUT', `/api/programs/${id}/policy`, { excusedCapPercent: 5 })).json()).toMatchObject({
+      programHours: 1000,
+      programWeeks: 29,
+      excusedCapPercent: 5,
+    });
     expect(await listed(id)).toMatchObject({ durationHours: 1000 });
 
     // null clears the one figure: the policy falls back to the active courses' hours, the list shows none.
-    await t.db.execute(sql`insert into courses (course_code, course_name, program_id, clock_hours) values ('COS-1', 'Cosmetology Theory', ${id}, 160), ('COS-2', 'Salon Practice', ${id}, 140)`);
+    await t.db.execute(
+      sql`insert into courses (course_code, course_name, program_id, clock_hours) values ('COS-1', 'Cosmetology Theory', ${id}, 160), ('COS-2', 'Salon Practice', ${id}, 140)`,
+    );
     const cleared = await send('PUT', `/api/programs/${id}/policy`, { programHours: null });
     expect(cleared.json()).toMatchObject({ programHours: 300, isSet: { programHours: false } });
     expect(await listed(id)).toMatchObject({ durationHours: null });
     expect((await send('PUT', `/api/programs/${id}`, program('Cosmetology', { programCode: 'COS', durationHours: 1500 }))).statusCode).toBe(200);
     expect(await policy(id)).toMatchObject({ programHours: 1500, isSet: { programHours: true } });
-    expect((await send('PUT', `/api/programs/${id}`, program('Cosmetology', { programCode: 'COS', durationHours: null }))).json()).toMatchObject({ durationHours: null });
+    expect((await send('PUT', `/api/programs/${id}`, program('Cosmetology', { programCode: 'COS', durationHours: null }))).json()).toMatchObject({
+      durationHours: null,
+    });
     expect(await policy(id)).toMatchObject({ programHours: 300, isSet: { programHours: false } });
   });
 
@@ -123,7 +145,8 @@ describe('program hours', () => {
     expect(await listed(id)).toMatchObject({ durationHours: 600 });
     expect(await policy(id)).toMatchObject({ programHours: 600, programWeeks: 30, isSet: { programHours: true } });
     await send('PUT', `/api/programs/${id}`, program('Direct', { durationHours: 750 }));
-    const mirror = async () => (await t.db.execute<{ h: string | null }>(sql`select program_hours::text as h from program_policies where program_id = ${id}`)).rows[0]!.h;
+    const mirror = async () =>
+      (await t.db.execute<{ h: string | null }>(sql`select program_hours::text as h from program_policies where program_id = ${id}`)).rows[0]!.h;
     expect(await mirror()).toBe('750.0');
     await t.db.execute(sql`update program_policies set program_hours = 800 where program_id = ${id}`);
     expect(await listed(id)).toMatchObject({ durationHours: 800 });
@@ -136,16 +159,26 @@ describe('program hours', () => {
 
   it('migration 0020 gives a policy’s programHours to its program; where both differ the policy’s win', async () => {
     const file = fs.readFileSync(path.join(import.meta.dirname, '../../db/migrations/0020_program_and_course_hours.sql'), 'utf8');
-    const copies = file.split('--> statement-breakpoint').map((s) => s.trim().replace(/^(--[^\n]*\n)+/, '')).filter((s) => s.startsWith('UPDATE'));
+    const copies = file
+      .split('--> statement-breakpoint')
+      .map((s) => s.trim().replace(/^(--[^\n]*\n)+/, ''))
+      .filter((s) => s.startsWith('UPDATE'));
     expect(copies).toHaveLength(2);
     const ids: Record<string, number> = {};
-    for (const [name, hours] of [['Only policy', null], ['Both differ', 300], ['Only program', 700], ['Neither', null]] as const) {
+    for (const [name, hours] of [
+      ['Only policy', null],
+      ['Both differ', 300],
+      ['Only program', 700],
+      ['Neither', null],
+    ] as const) {
       ids[name] = (await send('POST', '/api/programs', program(`M ${name}`, { durationHours: hours }))).json().id as number;
     }
     // The state before the migration: the two figures stored apart, no mirror.
     await t.db.execute(sql.raw('alter table program_policies disable trigger user'));
     try {
-      await t.db.execute(sql`insert into program_policies (program_id, program_hours) values (${ids['Only policy']!}, 1500), (${ids['Both differ']!}, 1200), (${ids['Only program']!}, null), (${ids.Neither!}, null)`);
+      await t.db.execute(
+        sql`insert into program_policies (program_id, program_hours) values (${ids['Only policy']!}, 1500), (${ids['Both differ']!}, 1200), (${ids['Only program']!}, null), (${ids.Neither!}, null)`,
+      );
       for (const statement of copies) await t.db.execute(sql.raw(statement));
     } finally {
       await t.db.execute(sql.raw('alter table program_policies enable trigger user'));
@@ -165,14 +198,18 @@ describe('program hours', () => {
 describe('course hours', () => {
   let programId: number;
   beforeAll(async () => {
-    programId = (await send('POST', '/api/programs', program('Practical Nursing Evening', { sisProgramId: 'SIS-PN-EVE', durationHours: 1500 }))).json().id as number;
+    programId = (await send('POST', '/api/programs', program('Practical Nursing Evening', { sisProgramId: 'SIS-PN-EVE', durationHours: 1500 }))).json()
+      .id as number;
   });
   const course = (code: string, clockHours: unknown) => ({ courseCode: code, courseName: `Course ${code}`, clockHours, programId });
 
   it('creates a 160-hour clinical course through the API, with a warning above SPEC’s 150; refuses more than 2,000', async () => {
     const res = await send('POST', '/api/courses', course('PN-CLIN-1', 160));
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ clockHours: 160, warnings: [{ field: 'clockHours', message: expect.stringContaining('160 hours is outside the 1–150 hours') }] });
+    expect(res.json()).toMatchObject({
+      clockHours: 160,
+      warnings: [{ field: 'clockHours', message: expect.stringContaining('160 hours is outside the 1–150 hours') }],
+    });
     const within = await send('POST', '/api/courses', course('PN-LAB-1', 45));
     expect(within.json()).toMatchObject({ clockHours: 45, warnings: [] });
     const edited = await send('PUT', `/api/courses/${within.json().id}`, course('PN-LAB-1', 2000));
@@ -188,24 +225,50 @@ describe('course hours', () => {
 
 describe('imports', () => {
   it('imports a 1,500-hour program and 160-hour courses through the wizard and the course list; the list and the policy show 1,500', async () => {
-    const programs = await upload(t, admin, 'programs', 'programs.csv', csv(['sisProgramId', 'programName', 'programCode', 'durationHours'], [['SIS-PN-DAY', 'Practical Nursing Day', 'PN-DAY', '1500']]));
+    const programs = await upload(
+      t,
+      admin,
+      'programs',
+      'programs.csv',
+      csv(['sisProgramId', 'programName', 'programCode', 'durationHours'], [['SIS-PN-DAY', 'Practical Nursing Day', 'PN-DAY', '1500']]),
+    );
     expect(programs.statusCode, programs.body).toBe(200);
     const { id } = ((await get('/api/programs')) as { id: number; sisProgramId: string }[]).find((p) => p.sisProgramId === 'SIS-PN-DAY')!;
     expect(await listed(id)).toMatchObject({ durationHours: 1500 });
     expect(await policy(id)).toMatchObject({ programHours: 1500, isSet: { programHours: true } });
 
-    const courses = await upload(t, admin, 'courses', 'courses.csv', csv(['sisCourseId', 'programId', 'courseCode', 'courseName', 'clockHours'], [['SIS-PN-CLIN-2', 'SIS-PN-DAY', 'PN-CLIN-2', 'Clinical Rotation II', '160']]));
+    const courses = await upload(
+      t,
+      admin,
+      'courses',
+      'courses.csv',
+      csv(
+        ['sisCourseId', 'programId', 'courseCode', 'courseName', 'clockHours'],
+        [['SIS-PN-CLIN-2', 'SIS-PN-DAY', 'PN-CLIN-2', 'Clinical Rotation II', '160']],
+      ),
+    );
     expect(courses.statusCode, courses.body).toBe(200);
     const list = multipart('list.csv', `courseCode,courseName,clockHours,programId\nPN-CLIN-3,Clinical Rotation III,160,${id}\n`);
     const bulk = await t.app.inject({ method: 'POST', url: '/api/courses/bulk-upload', headers: { cookie: admin, ...list.headers }, payload: list.payload });
     expect(bulk.json()).toMatchObject({ imported: 1, errors: [] });
     const catalog = (await get('/api/courses')) as { courseCode: string; clockHours: number }[];
-    expect(catalog.filter((c) => c.courseCode.startsWith('PN-CLIN-')).map((c) => [c.courseCode, c.clockHours])).toEqual(expect.arrayContaining([['PN-CLIN-2', 160], ['PN-CLIN-3', 160]]));
+    expect(catalog.filter((c) => c.courseCode.startsWith('PN-CLIN-')).map((c) => [c.courseCode, c.clockHours])).toEqual(
+      expect.arrayContaining([
+        ['PN-CLIN-2', 160],
+        ['PN-CLIN-3', 160],
+      ]),
+    );
 
     // A blank cell keeps the program's hours (they are what the ledger counts); a value replaces them.
-    expect((await upload(t, admin, 'programs', 'p.csv', csv(['sisProgramId', 'programName', 'durationHours'], [['SIS-PN-DAY', 'Practical Nursing Day', '']]))).statusCode).toBe(200);
+    expect(
+      (await upload(t, admin, 'programs', 'p.csv', csv(['sisProgramId', 'programName', 'durationHours'], [['SIS-PN-DAY', 'Practical Nursing Day', '']])))
+        .statusCode,
+    ).toBe(200);
     expect(await listed(id)).toMatchObject({ durationHours: 1500 });
-    expect((await upload(t, admin, 'programs', 'p.csv', csv(['sisProgramId', 'programName', 'durationHours'], [['SIS-PN-DAY', 'Practical Nursing Day', '1537.5']]))).statusCode).toBe(200);
+    expect(
+      (await upload(t, admin, 'programs', 'p.csv', csv(['sisProgramId', 'programName', 'durationHours'], [['SIS-PN-DAY', 'Practical Nursing Day', '1537.5']])))
+        .statusCode,
+    ).toBe(200);
     expect(await policy(id)).toMatchObject({ programHours: 1537.5 });
     expect(await listed(id)).toMatchObject({ durationHours: 1537.5 });
   });
@@ -216,7 +279,14 @@ describe('imports', () => {
       admin,
       'programs',
       'p.csv',
-      csv(['sisProgramId', 'programName', 'durationHours'], [['SIS-X-1', 'Too long', '10001'], ['SIS-X-2', 'Quarter hours', '1500.25'], ['SIS-X-3', 'Fine', '10000']]),
+      csv(
+        ['sisProgramId', 'programName', 'durationHours'],
+        [
+          ['SIS-X-1', 'Too long', '10001'],
+          ['SIS-X-2', 'Quarter hours', '1500.25'],
+          ['SIS-X-3', 'Fine', '10000'],
+        ],
+      ),
     );
     expect(programs.statusCode).toBe(400);
     expect(programs.json().errors).toEqual([

@@ -74,7 +74,14 @@ export async function createProgram(db: Db, input: Input, ctx: Ctx): Promise<Pro
   assertProgramHours(hours, null, 'durationHours');
   return db.transaction(async (tx) => {
     const row = await withUniqueFields(() => insertProgram(tx, toColumns(input, hours)), UNIQUE);
-    await recordAudit(tx, { userId: ctx.actorId, action: 'Create', tableName: 'programs', recordId: row.id, ipAddress: ctx.ip, newValues: { ...input, durationHours: hours } });
+    await recordAudit(tx, {
+      userId: ctx.actorId,
+      action: 'Create',
+      tableName: 'programs',
+      recordId: row.id,
+      ipAddress: ctx.ip,
+      newValues: { ...input, durationHours: hours },
+    });
     return { ...toProgram(row), warnings: hoursWarnings(hours) };
   });
 }

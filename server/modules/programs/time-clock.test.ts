@@ -23,14 +23,43 @@ beforeAll(async () => {
   instructor = teacher.cookie;
   programId = (await t.app.inject({ method: 'POST', url: '/api/programs', headers: { cookie: admin }, payload: { programName: 'Barbering' } })).json().id;
   // Records of two students on 1 June and of one of them on 8 June: a change from 1 June recomputes 2, from 2 June 1.
-  const [{ id: courseId }] = (await t.db.insert(courses).values({ courseCode: 'BAR-1', courseName: 'Barbering I', programId, clockHours: '100' }).returning({ id: courses.id })) as [{ id: number }];
+  const [{ id: courseId }] = (await t.db
+    .insert(courses)
+    .values({ courseCode: 'BAR-1', courseName: 'Barbering I', programId, clockHours: '100' })
+    .returning({ id: courses.id })) as [{ id: number }];
   const [{ id: scheduleId }] = (await t.db
     .insert(schedules)
-    .values({ courseId, instructorId: teacher.userId, cohortNumber: 1, termNumber: 1, dayOfWeek: 1, startTime: '08:00', endTime: '12:00', courseStartDate: '2026-06-01', courseEndDate: '2026-06-30' })
+    .values({
+      courseId,
+      instructorId: teacher.userId,
+      cohortNumber: 1,
+      termNumber: 1,
+      dayOfWeek: 1,
+      startTime: '08:00',
+      endTime: '12:00',
+      courseStartDate: '2026-06-01',
+      courseEndDate: '2026-06-30',
+    })
     .returning({ id: schedules.id })) as [{ id: number }];
-  const ids = (await t.db.insert(students).values([{ firstName: 'Ana', lastName: 'One', programId }, { firstName: 'Bo', lastName: 'Two', programId }]).returning({ id: students.id })).map((s) => s.id);
+  const ids = (
+    await t.db
+      .insert(students)
+      .values([
+        { firstName: 'Ana', lastName: 'One', programId },
+        { firstName: 'Bo', lastName: 'Two', programId },
+      ])
+      .returning({ id: students.id })
+  ).map((s) => s.id);
   await t.db.insert(attendanceRecords).values([
-    ...ids.map((studentId) => ({ studentId, scheduleId, sessionDate: '2026-06-01', status: 'present', source: 'manual', isManualOverride: true, overrideReason: 'Sheet' })),
+    ...ids.map((studentId) => ({
+      studentId,
+      scheduleId,
+      sessionDate: '2026-06-01',
+      status: 'present',
+      source: 'manual',
+      isManualOverride: true,
+      overrideReason: 'Sheet',
+    })),
     { studentId: ids[0]!, scheduleId, sessionDate: '2026-06-08', status: 'present', source: 'manual', isManualOverride: true, overrideReason: 'Sheet' },
   ]);
 });
@@ -101,8 +130,19 @@ describe('the time-clock policy of a program', () => {
   });
 
   it('audits a back-dated change with the old and new values and the students it recomputed', async () => {
-    expect((await t.app.inject({ url: `${url()}/impact?effectiveFrom=2026-06-02`, headers: { cookie: admin } })).json()).toEqual({ effectiveFrom: '2026-06-02', recomputedStudents: 1 });
-    const rules = { missingCheckOut: 'no_credit', rounding: 'nearest', roundingMinutes: 15, graceMinutes: 7, mealDeduction: { afterMinutes: 300, minutes: 30 }, dailyMaxMinutes: 600, weeklyMaxMinutes: 2880 };
+    expect((await t.app.inject({ url: `${url()}/impact?effectiveFrom=2026-06-02`, headers: { cookie: admin } })).json()).toEqual({
+      effectiveFrom: '2026-06-02',
+      recomputedStudents: 1,
+    });
+    const rules = {
+      missingCheckOut: 'no_credit',
+      rounding: 'nearest',
+      roundingMinutes: 15,
+      graceMinutes: 7,
+      mealDeduction: { afterMinutes: 300, minutes: 30 },
+      dailyMaxMinutes: 600,
+      weeklyMaxMinutes: 2880,
+    };
     const res = await put(admin, { ...rules, effectiveFrom: '2026-06-01' });
     expect(res.statusCode).toBe(200);
     // Records from 1 June: Ana and Bo.
@@ -112,7 +152,17 @@ describe('the time-clock policy of a program', () => {
     expect(entry.action).toBe('Update');
     expect(entry.record_id).toBe(String(programId));
     // Before it, 1 June was counted by the new-program defaults.
-    expect(entry.old_values).toEqual({ missingCheckOut: 'no_credit', rounding: 'none', roundingMinutes: 15, graceMinutes: 0, mealDeduction: null, dailyMaxMinutes: null, weeklyMaxMinutes: null, effectiveFrom: null, isSet: false });
+    expect(entry.old_values).toEqual({
+      missingCheckOut: 'no_credit',
+      rounding: 'none',
+      roundingMinutes: 15,
+      graceMinutes: 0,
+      mealDeduction: null,
+      dailyMaxMinutes: null,
+      weeklyMaxMinutes: null,
+      effectiveFrom: null,
+      isSet: false,
+    });
     expect(entry.new_values).toEqual({ ...rules, effectiveFrom: '2026-06-01', recomputedStudents: 2 });
 
     // Saved again for the same date: that version is replaced, and the old values are the ones it had.
@@ -129,7 +179,9 @@ describe('presets', () => {
     const res = await t.app.inject({ url: '/api/time-clock/presets', headers: { cookie: instructor } });
     expect(res.statusCode).toBe(200);
     const presets = res.json() as { name: string; source: string; note: string; rules: Record<string, unknown> }[];
-    expect(presets.map((p) => p.name)).toEqual(expect.arrayContaining(['Mississippi cosmetology', 'Texas TDLR', 'Ohio', 'Tennessee', 'CourseKey-style mandatory check-out']));
+    expect(presets.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['Mississippi cosmetology', 'Texas TDLR', 'Ohio', 'Tennessee', 'CourseKey-style mandatory check-out']),
+    );
     for (const p of presets) {
       expect(p.source.length).toBeGreaterThan(20);
       expect(p.note).toContain('confirms its own board');

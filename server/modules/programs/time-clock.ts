@@ -17,7 +17,14 @@ import { notFound } from '../../lib/errors.ts';
 import { localDate } from '../../lib/school-time.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { getSettings } from '../settings/service.ts';
-import { countStudentsWithRecordsFrom, selectProgram, selectProgramForUpdate, selectTimeClockVersions, upsertTimeClockVersion, type TimeClockVersionRow } from './queries.ts';
+import {
+  countStudentsWithRecordsFrom,
+  selectProgram,
+  selectProgramForUpdate,
+  selectTimeClockVersions,
+  upsertTimeClockVersion,
+  type TimeClockVersionRow,
+} from './queries.ts';
 
 type Ctx = { actorId: number; ip: string | null };
 

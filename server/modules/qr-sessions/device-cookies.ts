@@ -37,7 +37,8 @@ export function checkInDevice(req: FastifyRequest, reply: FastifyReply, secure: 
   if (existing && /^[A-Za-z0-9_-]{16,64}$/.test(existing)) device = { id: existing, presented: true };
   else {
     device = { id: randomBytes(16).toString('base64url'), presented: false };
-    for (const path of ['/api', SCAN_PAGES_PATH]) reply.setCookie(DEVICE_COOKIE, device.id, { path, httpOnly: true, sameSite: 'lax', secure, maxAge: 60 * 60 * 24 * 365 });
+    for (const path of ['/api', SCAN_PAGES_PATH])
+      reply.setCookie(DEVICE_COOKIE, device.id, { path, httpOnly: true, sameSite: 'lax', secure, maxAge: 60 * 60 * 24 * 365 });
   }
   devicesOfRequests.set(req, device);
   return device;
@@ -55,7 +56,8 @@ export const PASS_COOKIE_PATH = '/api/attendance/submit';
 export function setPassCookie(reply: FastifyReply, secure: boolean, sessionUuid: string, pass: string | null, expiresAt: string | null): void {
   if (!pass || !expiresAt) return;
   const maxAge = Math.max(1, Math.floor((Date.parse(expiresAt) - Date.now()) / 1000));
-  for (const path of [PASS_COOKIE_PATH, SCAN_PAGES_PATH]) reply.setCookie(passCookieName(sessionUuid), pass, { path, httpOnly: true, sameSite: 'lax', secure, maxAge });
+  for (const path of [PASS_COOKIE_PATH, SCAN_PAGES_PATH])
+    reply.setCookie(passCookieName(sessionUuid), pass, { path, httpOnly: true, sameSite: 'lax', secure, maxAge });
 }
 
 /** The pass cookie of the session a submit names, when the body carries neither pass nor token. */

@@ -1,6 +1,14 @@
 // Open sessions as staff run them: listed, read with their break, ended, extended, and their rotating QR.
 import QRCode from 'qrcode';
-import { EXTEND_LIMIT, SESSION_HAS_EXPIRED, SESSION_MAX_HOURS, SESSION_WAS_ENDED, type QrSessionAnswer, type QrSessionDetail, type SessionClosing } from '../../../common/qr-sessions.ts';
+import {
+  EXTEND_LIMIT,
+  SESSION_HAS_EXPIRED,
+  SESSION_MAX_HOURS,
+  SESSION_WAS_ENDED,
+  type QrSessionAnswer,
+  type QrSessionDetail,
+  type SessionClosing,
+} from '../../../common/qr-sessions.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -41,7 +49,16 @@ export async function endSession(db: Db, user: User, ref: string, ctx: { clock: 
   const now = ctx.clock.now();
   return db.transaction(async (tx) => {
     await endSessionNow(tx, s.id, now);
-    await recordAudit(tx, { userId: user.id, action: 'Update', tableName: 'qr_sessions', recordId: s.id, ipAddress: ctx.ip, oldValues: { isActive: s.isActive }, newValues: { isActive: false }, at: now });
+    await recordAudit(tx, {
+      userId: user.id,
+      action: 'Update',
+      tableName: 'qr_sessions',
+      recordId: s.id,
+      ipAddress: ctx.ip,
+      oldValues: { isActive: s.isActive },
+      newValues: { isActive: false },
+      at: now,
+    });
     return toQrSession((await sessionById(tx, s.id))!, now);
   });
 }
@@ -91,7 +108,13 @@ export async function currentQrImage(db: DbOrTx, user: User, ref: string, baseUr
   const { token, rotatesAt } = tokenAt(s.tokenSecret, s.sessionId, now);
   const attendanceUrl = `${baseUrl.replace(/\/$/, '')}/attendance/scan/${s.sessionId}?t=${token}`;
   const qrCode = await QRCode.toDataURL(attendanceUrl, { width: 384, margin: 1, errorCorrectionLevel: 'M' });
-  return { qrCode, attendanceUrl, rotatesAt: rotatesAt.toISOString(), shortCode: shortCodeAt(s.tokenSecret, s.sessionId, now), ...reachabilityOf(attendanceUrl) };
+  return {
+    qrCode,
+    attendanceUrl,
+    rotatesAt: rotatesAt.toISOString(),
+    shortCode: shortCodeAt(s.tokenSecret, s.sessionId, now),
+    ...reachabilityOf(attendanceUrl),
+  };
 }
 
 /** Whether phones can reach the scan URL; when it is loopback, the addresses they could use instead. */

@@ -15,7 +15,14 @@ import { isFreshCode, isFreshQrToken, isFreshToken, isTypedCode, issuePass, read
  * token, a pass this device holds already (`kept`, the scan page's pass cookie) is given back while
  * it is valid: a reload, or the page the typed code leads to, needs no second code.
  */
-export async function publicSession(db: DbOrTx, sessionId: string, token: string | undefined, deviceId: string, now: Date, kept?: string): Promise<PublicSessionAnswer> {
+export async function publicSession(
+  db: DbOrTx,
+  sessionId: string,
+  token: string | undefined,
+  deviceId: string,
+  now: Date,
+  kept?: string,
+): Promise<PublicSessionAnswer> {
   const s = await findPublicSession(db, sessionId);
   if (!s) throw notFound('Session');
   const status = sessionStatus(s, now);

@@ -26,7 +26,10 @@ let b: { sessionId: string; id: number };
 beforeAll(async () => {
   t = await createTestApp({ clock });
   // A second instance on the same database, as a school with two servers behind a load balancer.
-  second = await buildApp({ db: t.db, config: loadConfig({ NODE_ENV: 'test' }), clock, cipher: createFieldCipher(randomBytes(32)) }, { webRoot: '/nonexistent' });
+  second = await buildApp(
+    { db: t.db, config: loadConfig({ NODE_ENV: 'test' }), clock, cipher: createFieldCipher(randomBytes(32)) },
+    { webRoot: '/nonexistent' },
+  );
   await second.ready();
   cls = await seedClass(t, 70, 'A');
   other = await seedClass(t, 2, 'B');
@@ -92,7 +95,12 @@ describe('a typed code', () => {
 
   it('at /attendance/scan gets one answer when wrong and is counted there too', async () => {
     const screen = await cls.screen(a.sessionId);
-    const wrong = await t.app.inject({ method: 'POST', url: '/api/qr-sessions/code', ...phoneRequest(phone(4, '10.1.0.2')), payload: { code: wrongCode(screen) } });
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/qr-sessions/code',
+      ...phoneRequest(phone(4, '10.1.0.2')),
+      payload: { code: wrongCode(screen) },
+    });
     expect(wrong.statusCode).toBe(404);
     const right = await t.app.inject({ method: 'POST', url: '/api/qr-sessions/code', ...phoneRequest(phone(4, '10.1.0.2')), payload: { code: screen.code } });
     expect(right.json()).toMatchObject({ sessionId: a.sessionId });
@@ -107,7 +115,7 @@ describe('a device that has checked a student in', () => {
     expect((await cls.submit(a.sessionId, mine, p, { pass })).json()).toMatchObject({ action: 'checked_in' });
     const forClassmate = await cls.submit(a.sessionId, classmate, p, { pass });
     const forNobody = await cls.submit(a.sessionId, { ...classmate, sis: 'STU-NOBODY', first: 'No', last: 'Body', email: 'no@body.edu' }, p, { pass });
-    const wrongName = await cls.submit(a.sessionId, { ...classmate, first: 'Wrong' , last: 'Name', email: 'wrong@x.edu' }, p, { pass });
+    const wrongName = await cls.submit(a.sessionId, { ...classmate, first: 'Wrong', last: 'Name', email: 'wrong@x.edu' }, p, { pass });
     expect(forClassmate.statusCode).toBe(409);
     expect(forClassmate.json().message).toBe(SCAN_DEVICE_USED);
     expect(forNobody.json()).toEqual(forClassmate.json());
@@ -143,7 +151,9 @@ describe('wrong typed codes are counted per address and session', () => {
     expect((await cls.submit(a.sessionId, s, p, { pass })).json()).toMatchObject({ action: 'checked_in' });
     // Another address, and another session from this address, are not affected.
     expect((await typed(a.sessionId, cls.students[4]!, phone(97, '10.2.0.2'), screen.code)).json()).toMatchObject({ action: 'checked_in' });
-    expect((await typed(b.sessionId, other.students[0]!, phone(96, ip), (await other.screen(b.sessionId)).code)).json()).toMatchObject({ action: 'checked_in' });
+    expect((await typed(b.sessionId, other.students[0]!, phone(96, ip), (await other.screen(b.sessionId)).code)).json()).toMatchObject({
+      action: 'checked_in',
+    });
   });
 
   it(`refuses every attempt past ${WRONG_CODES_PER_ADDRESS} per address in an hour, across sessions and /attendance/scan`, async () => {
@@ -151,7 +161,9 @@ describe('wrong typed codes are counted per address and session', () => {
     const screen = await cls.screen(a.sessionId);
     const s = cls.students[5]!;
     // A full session's worth on session A, the rest typed at /attendance/scan (which names no session).
-    const onA = await Promise.all(Array.from({ length: WRONG_CODES_PER_ADDRESS_AND_SESSION }, (_, i) => typed(a.sessionId, s, phone(200 + i, ip), wrongCode(screen, i + 1))));
+    const onA = await Promise.all(
+      Array.from({ length: WRONG_CODES_PER_ADDRESS_AND_SESSION }, (_, i) => typed(a.sessionId, s, phone(200 + i, ip), wrongCode(screen, i + 1))),
+    );
     expect(onA.every((r) => r.statusCode === 403)).toBe(true);
     const rest = WRONG_CODES_PER_ADDRESS - WRONG_CODES_PER_ADDRESS_AND_SESSION;
     const atScan = await Promise.all(
@@ -164,7 +176,12 @@ describe('wrong typed codes are counted per address and session', () => {
     const onB = await typed(b.sessionId, other.students[1]!, phone(95, ip), (await other.screen(b.sessionId)).code);
     expect(onB.statusCode).toBe(429);
     clock.advance(60_000); // past the route's own per-minute limit on /attendance/scan
-    const scan = await t.app.inject({ method: 'POST', url: '/api/qr-sessions/code', ...phoneRequest(phone(94, ip)), payload: { code: (await cls.screen(a.sessionId)).code } });
+    const scan = await t.app.inject({
+      method: 'POST',
+      url: '/api/qr-sessions/code',
+      ...phoneRequest(phone(94, ip)),
+      payload: { code: (await cls.screen(a.sessionId)).code },
+    });
     expect(scan.json()).toMatchObject({ code: 'TOO_MANY_CODES', message: SCAN_TOO_MANY_CODES });
   });
 

@@ -12,7 +12,9 @@ const hhmm = (time: typeof schedules.startTime | typeof schedules.endTime) => sq
  * The ended instructor-led breaks of the meeting (schedule, date) as [from, to] in epoch ms, in
  * order: they are not scheduled time, so a record written after one leaves it out (decision 052).
  */
-const endedMeetingBreaksJson = (scheduleId: SQL | typeof qrSessions.scheduleId, sessionDate: SQL | typeof qrSessions.sessionDate) => sql<[number, number][]>`coalesce((
+const endedMeetingBreaksJson = (scheduleId: SQL | typeof qrSessions.scheduleId, sessionDate: SQL | typeof qrSessions.sessionDate) => sql<
+  [number, number][]
+>`coalesce((
   select jsonb_agg(jsonb_build_array((extract(epoch from mb.started_at) * 1000)::float8, (extract(epoch from mb.ended_at) * 1000)::float8) order by mb.started_at)
     from meeting_breaks mb where mb.schedule_id = ${scheduleId} and mb.session_date = ${sessionDate} and mb.ended_at is not null), '[]'::jsonb)`;
 
@@ -43,7 +45,12 @@ export type SessionRow = Pick<
   'id' | 'sessionId' | 'scheduleId' | 'tokenSecret' | 'sessionDate' | 'createdAt' | 'expiresAt' | 'endedAt' | 'isActive'
 > &
   Pick<typeof schedules.$inferSelect, 'instructorId' | 'roomNumber' | 'breaks'> &
-  Pick<typeof courses.$inferSelect, 'courseName' | 'courseCode'> & { instructorName: string | null; startTime: string; endTime: string; instructorBreaks: [number, number][] };
+  Pick<typeof courses.$inferSelect, 'courseName' | 'courseCode'> & {
+    instructorName: string | null;
+    startTime: string;
+    endTime: string;
+    instructorBreaks: [number, number][];
+  };
 
 function selectSessions(db: DbOrTx, where: SQL | undefined) {
   return db
@@ -137,7 +144,8 @@ const meetingBreakColumns = {
   endedAt: meetingBreaks.endedAt,
   recheckUntil: meetingBreaks.recheckUntil,
 };
-const ofMeeting = (m: { scheduleId: number; sessionDate: string }) => and(eq(meetingBreaks.scheduleId, m.scheduleId), eq(meetingBreaks.sessionDate, m.sessionDate));
+const ofMeeting = (m: { scheduleId: number; sessionDate: string }) =>
+  and(eq(meetingBreaks.scheduleId, m.scheduleId), eq(meetingBreaks.sessionDate, m.sessionDate));
 
 /** The meeting's open break or, when none is open, its latest one; null when it had none. */
 export async function latestMeetingBreak(db: DbOrTx, m: { scheduleId: number; sessionDate: string }): Promise<MeetingBreakRow | null> {
@@ -152,7 +160,9 @@ export async function latestMeetingBreak(db: DbOrTx, m: { scheduleId: number; se
 
 /** The meeting's ended breaks as [from, to] epoch ms, in order. */
 export async function endedMeetingBreaks(db: DbOrTx, m: { scheduleId: number; sessionDate: string }): Promise<[number, number][]> {
-  const { rows } = await db.execute<{ breaks: [number, number][] }>(sql`select ${endedMeetingBreaksJson(sql`${m.scheduleId}::int`, sql`${m.sessionDate}::date`)} as breaks`);
+  const { rows } = await db.execute<{ breaks: [number, number][] }>(
+    sql`select ${endedMeetingBreaksJson(sql`${m.scheduleId}::int`, sql`${m.sessionDate}::date`)} as breaks`,
+  );
   return rows[0]?.breaks ?? [];
 }
 

@@ -7,7 +7,8 @@ import { seedClass, type TestClass } from '../attendance/test-support.ts';
 
 describe('isLoopbackHost', () => {
   it('knows localhost, 127.0.0.0/8 and ::1', () => {
-    for (const h of ['localhost', 'LOCALHOST', 'app.localhost', '127.0.0.1', '127.1.2.3', '::1', '[::1]', '::ffff:127.0.0.1']) expect(isLoopbackHost(h), h).toBe(true);
+    for (const h of ['localhost', 'LOCALHOST', 'app.localhost', '127.0.0.1', '127.1.2.3', '::1', '[::1]', '::ffff:127.0.0.1'])
+      expect(isLoopbackHost(h), h).toBe(true);
     for (const h of ['192.168.1.20', '10.0.0.5', 'muster.school.edu', '128.0.0.1', 'localhost.school.edu', '::2']) expect(isLoopbackHost(h), h).toBe(false);
   });
 
@@ -69,7 +70,9 @@ describe('with PUBLIC_URL set', () => {
 
   it('follows PUBLIC_URL, not the address the page was opened at', async () => {
     const { sessionId } = await cls.startSession();
-    const body = (await t.app.inject({ url: `/api/qr-sessions/${sessionId}/qr-image`, headers: { cookie: cls.instructor.cookie, host: 'localhost:3000' } })).json();
+    const body = (
+      await t.app.inject({ url: `/api/qr-sessions/${sessionId}/qr-image`, headers: { cookie: cls.instructor.cookie, host: 'localhost:3000' } })
+    ).json();
     expect(body.attendanceUrl.startsWith('https://muster.school.edu/attendance/scan/')).toBe(true);
     expect(body.loopback).toBe(false);
   });

@@ -1,8 +1,21 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { publicSessionQuerySchema, qrImageSchema, startCheckQuerySchema, startCheckSchema, typedCodeResultSchema, typedCodeSchema } from '../../../common/attendance.ts';
-import { extendSessionSchema, publicSessionAnswerSchema, qrSessionAnswerSchema, qrSessionDetailSchema, startedSessionAnswerSchema } from '../../../common/qr-sessions.ts';
+import {
+  publicSessionQuerySchema,
+  qrImageSchema,
+  startCheckQuerySchema,
+  startCheckSchema,
+  typedCodeResultSchema,
+  typedCodeSchema,
+} from '../../../common/attendance.ts';
+import {
+  extendSessionSchema,
+  publicSessionAnswerSchema,
+  qrSessionAnswerSchema,
+  qrSessionDetailSchema,
+  startedSessionAnswerSchema,
+} from '../../../common/qr-sessions.ts';
 import { dbId } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import {
@@ -36,20 +49,32 @@ export function qrSessionsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     );
     app.post(
       '/api/qr-sessions',
-      { config: { action: 'attendance:take' }, schema: { body: z.object({ scheduleId: dbId('scheduleId', { required: 'No Schedule Selected: Please select a class schedule first.' }) }), response: { 201: startedSessionAnswerSchema } } },
+      {
+        config: { action: 'attendance:take' },
+        schema: {
+          body: z.object({ scheduleId: dbId('scheduleId', { required: 'No Schedule Selected: Please select a class schedule first.' }) }),
+          response: { 201: startedSessionAnswerSchema },
+        },
+      },
       async (req, reply) => reply.status(201).send(await startSession(deps.db, req.user!, req.body.scheduleId, ctx(req))),
     );
     // Before Start Session: does the class meet now? (The screen asks before starting one that does not.)
-    app.get('/api/qr-sessions/start-check', { config: { action: 'attendance:take' }, schema: { querystring: startCheckQuerySchema, response: { 200: startCheckSchema } } }, async (req) =>
-      startCheck(deps.db, req.user!, req.query.scheduleId, deps.clock.now()),
+    app.get(
+      '/api/qr-sessions/start-check',
+      { config: { action: 'attendance:take' }, schema: { querystring: startCheckQuerySchema, response: { 200: startCheckSchema } } },
+      async (req) => startCheck(deps.db, req.user!, req.query.scheduleId, deps.clock.now()),
     );
     // One session, open or closed: the projector follows it (its close, an extension from another screen, how it closed),
     // Take Attendance its meeting's break (decision 052).
-    app.get('/api/qr-sessions/:id', { config: { action: 'attendance:take' }, schema: { params: refParam, response: { 200: qrSessionDetailSchema } } }, async (req) =>
-      getSession(deps.db, req.user!, req.params.id, deps.clock.now()),
+    app.get(
+      '/api/qr-sessions/:id',
+      { config: { action: 'attendance:take' }, schema: { params: refParam, response: { 200: qrSessionDetailSchema } } },
+      async (req) => getSession(deps.db, req.user!, req.params.id, deps.clock.now()),
     );
-    app.put('/api/qr-sessions/:id/deactivate', { config: { action: 'attendance:take' }, schema: { params: refParam, response: { 200: qrSessionAnswerSchema } } }, async (req) =>
-      endSession(deps.db, req.user!, req.params.id, ctx(req)),
+    app.put(
+      '/api/qr-sessions/:id/deactivate',
+      { config: { action: 'attendance:take' }, schema: { params: refParam, response: { 200: qrSessionAnswerSchema } } },
+      async (req) => endSession(deps.db, req.user!, req.params.id, ctx(req)),
     );
     // Keep an open session open longer (the projector's Extend): same access as starting one.
     app.post(
@@ -57,8 +82,10 @@ export function qrSessionsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       { config: { action: 'attendance:take' }, schema: { params: refParam, body: extendSessionSchema, response: { 200: qrSessionAnswerSchema } } },
       async (req) => extendSession(deps.db, req.user!, req.params.id, req.body.minutes, ctx(req)),
     );
-    app.get('/api/qr-sessions/:id/qr-image', { config: { action: 'attendance:take' }, schema: { params: refParam, response: { 200: qrImageSchema } } }, async (req) =>
-      currentQrImage(deps.db, req.user!, req.params.id, baseUrl(req), deps.clock.now()),
+    app.get(
+      '/api/qr-sessions/:id/qr-image',
+      { config: { action: 'attendance:take' }, schema: { params: refParam, response: { 200: qrImageSchema } } },
+      async (req) => currentQrImage(deps.db, req.user!, req.params.id, baseUrl(req), deps.clock.now()),
     );
     app.get(
       '/api/qr-sessions/public/:id',

@@ -3,7 +3,15 @@
 // (public-check-in.ts), the meeting's instructor-led breaks (breaks.ts).
 
 // The public check-in's cookies, for this module's routes and the attendance submit route.
-export { PUBLIC_RATE_LIMIT, SCAN_PAGES_PATH, TYPED_CODE_RATE_LIMIT, checkInDevice, passFromCookie, setPassCookie, type CheckInDevice } from './device-cookies.ts';
+export {
+  PUBLIC_RATE_LIMIT,
+  SCAN_PAGES_PATH,
+  TYPED_CODE_RATE_LIMIT,
+  checkInDevice,
+  passFromCookie,
+  setPassCookie,
+  type CheckInDevice,
+} from './device-cookies.ts';
 export type { PassFacts } from './tokens.ts';
 export type { MeetingBreakRow, RecentMeeting, SessionRow } from './queries.ts';
 export { closeExpiredSessions, findPublicSession, findSession, isSessionUuid, listRecentSessionMeetings, runnableSession, sessionClosing } from './sessions.ts';

@@ -35,7 +35,8 @@ const extend = (ref: string | number, cookie: string, payload: unknown = { minut
 const end = (ref: string, cookie: string) => t.app.inject({ method: 'PUT', url: `/api/qr-sessions/${ref}/deactivate`, headers: { cookie } });
 const staffRead = (ref: string, cookie: string) => t.app.inject({ url: `/api/qr-sessions/${ref}`, headers: { cookie } });
 const publicRead = async (sessionId: string) => (await t.app.inject({ url: `/api/qr-sessions/public/${sessionId}` })).json();
-const activeIds = async (cookie: string) => ((await t.app.inject({ url: '/api/qr-sessions/active', headers: { cookie } })).json() as { sessionId: string }[]).map((s) => s.sessionId);
+const activeIds = async (cookie: string) =>
+  ((await t.app.inject({ url: '/api/qr-sessions/active', headers: { cookie } })).json() as { sessionId: string }[]).map((s) => s.sessionId);
 const minutesLeft = (s: { expiresAt: string }) => (Date.parse(s.expiresAt) - clock.now().getTime()) / 60_000;
 
 describe('a session started for its class', () => {
@@ -103,7 +104,10 @@ describe('a session started off schedule', () => {
 
 describe('Extend', () => {
   it('keeps an open session open longer, audited; bounded per call and to 12 hours after its start', async () => {
-    const [open] = (await t.app.inject({ url: '/api/qr-sessions/active', headers: { cookie: b.instructor.cookie } })).json() as { sessionId: string; id: number }[];
+    const [open] = (await t.app.inject({ url: '/api/qr-sessions/active', headers: { cookie: b.instructor.cookie } })).json() as {
+      sessionId: string;
+      id: number;
+    }[];
     at('2026-03-02T18:16:00Z'); // 12:16: four minutes left
     expect(await publicRead(open!.sessionId)).toMatchObject({ status: 'expiring' });
     const res = await extend(open!.sessionId, b.instructor.cookie);
@@ -137,8 +141,11 @@ describe('Extend', () => {
     expect(extensions).toHaveLength(1 + 1 + 11 + 1);
   });
 
-  it("is refused to another instructor, to support staff, and for a session that does not exist", async () => {
-    const [open] = (await t.app.inject({ url: '/api/qr-sessions/active', headers: { cookie: b.instructor.cookie } })).json() as { sessionId: string; expiresAt: string }[];
+  it('is refused to another instructor, to support staff, and for a session that does not exist', async () => {
+    const [open] = (await t.app.inject({ url: '/api/qr-sessions/active', headers: { cookie: b.instructor.cookie } })).json() as {
+      sessionId: string;
+      expiresAt: string;
+    }[];
     const other = await extend(open!.sessionId, a.instructor.cookie);
     expect(other.statusCode).toBe(403);
     expect((await staffRead(open!.sessionId, a.instructor.cookie)).statusCode).toBe(403);

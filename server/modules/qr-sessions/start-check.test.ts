@@ -27,8 +27,10 @@ const warningAt = async (iso: string) => {
   expect(res.statusCode, res.body).toBe(200);
   return res.json().warning as string | null;
 };
-const start = (cookie = cls.instructor.cookie) => t.app.inject({ method: 'POST', url: '/api/qr-sessions', headers: { cookie }, payload: { scheduleId: cls.scheduleId } });
-const end = (sessionId: string, cookie = cls.instructor.cookie) => t.app.inject({ method: 'PUT', url: `/api/qr-sessions/${sessionId}/deactivate`, headers: { cookie } });
+const start = (cookie = cls.instructor.cookie) =>
+  t.app.inject({ method: 'POST', url: '/api/qr-sessions', headers: { cookie }, payload: { scheduleId: cls.scheduleId } });
+const end = (sessionId: string, cookie = cls.instructor.cookie) =>
+  t.app.inject({ method: 'PUT', url: `/api/qr-sessions/${sessionId}/deactivate`, headers: { cookie } });
 
 describe('start check', () => {
   it('is quiet from half an hour before class to its end, and warns outside those hours', async () => {
@@ -59,7 +61,12 @@ describe('start check', () => {
     clock.set('2026-03-03T15:00:00Z'); // a Tuesday: the session still starts
     const off = await start();
     expect(off.statusCode).toBe(201);
-    expect(off.json()).toMatchObject({ scheduleId: cls.scheduleId, sessionDate: '2026-03-03', status: 'active', warning: 'Fundamentals of Nursing A meets on Mondays; today is Tuesday.' });
+    expect(off.json()).toMatchObject({
+      scheduleId: cls.scheduleId,
+      sessionDate: '2026-03-03',
+      status: 'active',
+      warning: 'Fundamentals of Nursing A meets on Mondays; today is Tuesday.',
+    });
     expect((await end(off.json().sessionId)).statusCode).toBe(200);
     clock.set('2026-03-09T14:05:00Z'); // the next Monday, 08:05 (a week on: an administrator signed in now)
     const admin = (await t.signedIn('it_admin')).cookie;

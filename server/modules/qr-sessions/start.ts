@@ -66,7 +66,12 @@ export function sessionClosesAt(
 }
 
 /** Starts a session; its answer carries the start check's warning when the class does not meet now. */
-export async function startSession(db: Db, user: User, scheduleId: number, ctx: { clock: Clock; ip: string | null }): Promise<QrSessionAnswer & { warning: string | null }> {
+export async function startSession(
+  db: Db,
+  user: User,
+  scheduleId: number,
+  ctx: { clock: Clock; ip: string | null },
+): Promise<QrSessionAnswer & { warning: string | null }> {
   const now = ctx.clock.now();
   const { schedule, sessionDate, warning, attendance } = await meetingNow(db, user, scheduleId, now);
   const expiresAt = sessionClosesAt(now, { meetsNow: warning == null, sessionDate, startTime: schedule.startTime, endTime: schedule.endTime }, attendance);
@@ -91,7 +96,15 @@ async function openSession(
       if (pgError(err).constraint === 'qr_sessions_one_open_per_schedule') throw conflict(SESSION_ALREADY_OPEN);
       throw err;
     }
-    await recordAudit(tx, { userId: user.id, action: 'Create', tableName: 'qr_sessions', recordId: id, ipAddress: ip, newValues: { scheduleId, expiresAt, lasts: s.lasts }, at: now });
+    await recordAudit(tx, {
+      userId: user.id,
+      action: 'Create',
+      tableName: 'qr_sessions',
+      recordId: id,
+      ipAddress: ip,
+      newValues: { scheduleId, expiresAt, lasts: s.lasts },
+      at: now,
+    });
     return toQrSession((await sessionById(tx, id))!, now);
   });
 }

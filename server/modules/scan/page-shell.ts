@@ -40,7 +40,8 @@ h2{margin:1.25rem 0 .375rem;font-size:1rem}.punches ul{margin:0;padding-left:1.2
 .notice{margin:1rem 0 0;padding:.75rem .875rem;border:1px solid #a7f3d0;border-radius:.75rem;background:#ecfdf5;color:#065f46;font-size:.875rem}
 .row{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:1.25rem}.row button{flex:1 1 10rem;margin:0}button.alt{border:1px solid #64748b;background:#fff;color:#1e293b}`;
 
-const LOGO = '<rect width="32" height="32" rx="8" fill="#1d4ed8"/><path d="M9 22V10l7 7 7-7v12" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/>';
+const LOGO =
+  '<rect width="32" height="32" rx="8" fill="#1d4ed8"/><path d="M9 22V10l7 7 7-7v12" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/>';
 // The icon inline: a favicon file would be one more request on a slow network.
 const FAVICON = `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">${LOGO}</svg>`)}`;
 
@@ -54,7 +55,8 @@ const ICONS = {
   logOut: '<path d="m16 17 5-5-5-5M21 12H9M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4"/>',
   key: '<path d="M2.586 17.414A2 2 0 0 0 2 18.828V21a1 1 0 0 0 1 1h3a1 1 0 0 0 1-1v-1a1 1 0 0 1 1-1h1a1 1 0 0 0 1-1v-1a1 1 0 0 1 1-1h.172a2 2 0 0 0 1.414-.586l.814-.814a6.5 6.5 0 1 0-4-4z"/><circle cx="16.5" cy="7.5" r=".5"/>',
 };
-export const icon = (name: keyof typeof ICONS, tone: 'ok' | 'warn' | 'bad' | 'info') => `<span class="icon ${tone}" aria-hidden="true"><svg viewBox="0 0 24 24">${ICONS[name]}</svg></span>`;
+export const icon = (name: keyof typeof ICONS, tone: 'ok' | 'warn' | 'bad' | 'info') =>
+  `<span class="icon ${tone}" aria-hidden="true"><svg viewBox="0 0 24 24">${ICONS[name]}</svg></span>`;
 
 /** One page: what the card shows and the tab's title. */
 export type ScanView = { title: string; body: string };

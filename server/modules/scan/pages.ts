@@ -2,7 +2,18 @@ import { ATTENDANCE_STATUSES, isAttendedStatus, type AttendanceStatus } from '..
 import type { StudentLanguage } from '../../../common/student-texts.ts';
 import { escapeHtml as e } from '../../lib/html.ts';
 import { statusLabel, type StudentT } from '../../lib/student-i18n.ts';
-import { DETAIL_FIELDS, CODE_ATTRS, field, icon, missedPunchLink, screenCodeField, tHtml, type DetailName, type FormErrors, type ScanView } from './page-shell.ts';
+import {
+  DETAIL_FIELDS,
+  CODE_ATTRS,
+  field,
+  icon,
+  missedPunchLink,
+  screenCodeField,
+  tHtml,
+  type DetailName,
+  type FormErrors,
+  type ScanView,
+} from './page-shell.ts';
 import { breakForm } from './second-scan-views.ts';
 
 /**
@@ -42,11 +53,7 @@ export type FormState = {
 export type FormTarget = { action: string; locale: string; timeZone: string };
 
 export function formView(t: StudentT, s: SessionFacts, form: FormState, target: FormTarget, timeLeft: string): ScanView {
-  const facts = [
-    s.roomNumber ? [t('room'), s.roomNumber] : null,
-    [t('sessionDate'), s.date],
-    [t('starts'), s.starts],
-  ].filter((f): f is string[] => f !== null);
+  const facts = [s.roomNumber ? [t('room'), s.roomNumber] : null, [t('sessionDate'), s.date], [t('starts'), s.starts]].filter((f): f is string[] => f !== null);
   const summary = Object.keys(form.errors).length > 0 ? `<p class="alert" role="alert">${e(t('fixErrors'))}</p>` : '';
   const data = [
     `data-session="${e(s.sessionId)}"`,
@@ -119,20 +126,45 @@ function filler(o: Outcome | null) {
 
 const WHEN_KEYS = { checked_in: 'checkedInAt', checked_out: 'checkedOutAt', already_recorded: 'alreadyRecordedAt', break_ended: 'backAt' } as const;
 /** A check-out is not "Attendance Marked!": it says what it did (issue 28). */
-const HEADING_KEYS = { checked_in: 'attendanceMarked', checked_out: 'checkedOutTitle', already_recorded: 'attendanceMarked', break_ended: 'welcomeBackTitle' } as const;
+const HEADING_KEYS = {
+  checked_in: 'attendanceMarked',
+  checked_out: 'checkedOutTitle',
+  already_recorded: 'attendanceMarked',
+  break_ended: 'welcomeBackTitle',
+} as const;
 
 /**
  * Attendance Marked! (or You are checked out, or Welcome back): the course, the punch and when, the
  * API's message, the break buttons after a check-in (`breaks`: where they post, and whether Lunch out
  * is offered), "E-mail me my hours", and the link to ask for a missed punch's correction.
  */
-export function successView(t: StudentT, o: Outcome | null, language: StudentLanguage, hoursAction: string, breaks?: { action: string; lunch: boolean }): ScanView {
+export function successView(
+  t: StudentT,
+  o: Outcome | null,
+  language: StudentLanguage,
+  hoursAction: string,
+  breaks?: { action: string; lunch: boolean },
+): ScanView {
   const f = filler(o);
   const time = f.text('time', () => o!.time);
   const actions = Object.keys(WHEN_KEYS) as Outcome['action'][];
-  const heading = actions.map((action) => f.variant(action, () => o!.action === action, (attr) => `<h1 tabindex="-1"${attr}>${e(t(HEADING_KEYS[action]))}</h1>`)).join('');
+  const heading = actions
+    .map((action) =>
+      f.variant(
+        action,
+        () => o!.action === action,
+        (attr) => `<h1 tabindex="-1"${attr}>${e(t(HEADING_KEYS[action]))}</h1>`,
+      ),
+    )
+    .join('');
   const when = actions
-    .map((action) => f.variant(action, () => o!.action === action, (attr) => `<p class="big"${attr}>${tHtml(t, WHEN_KEYS[action], { time })}</p>`))
+    .map((action) =>
+      f.variant(
+        action,
+        () => o!.action === action,
+        (attr) => `<p class="big"${attr}>${tHtml(t, WHEN_KEYS[action], { time })}</p>`,
+      ),
+    )
     .join('');
   const minutes = f.variant(
     'minutes',
@@ -142,10 +174,16 @@ export function successView(t: StudentT, o: Outcome | null, language: StudentLan
   const body =
     `<div class="result">${icon('check', 'ok')}${heading}<p class="lead">${f.text('course', () => o!.courseName)}</p>` +
     `<div class="box">${when}<p>${f.text('message', () => o!.message)}</p>${minutes}</div>` +
-    f.variant('checked_in', () => o!.action === 'checked_in', (attr) => `<p class="small"${attr}>${e(t('leavingEarly'))}</p>`) +
+    f.variant(
+      'checked_in',
+      () => o!.action === 'checked_in',
+      (attr) => `<p class="small"${attr}>${e(t('leavingEarly'))}</p>`,
+    ) +
     (breaks
-      ? f.variant('checked_in break_ended', () => o!.action === 'checked_in' || o!.action === 'break_ended', (attr) =>
-          breakForm(t, { action: breaks.action, details: null, askCode: false, alert: null }, { breaks: [], lunch: breaks.lunch }, attr),
+      ? f.variant(
+          'checked_in break_ended',
+          () => o!.action === 'checked_in' || o!.action === 'break_ended',
+          (attr) => breakForm(t, { action: breaks.action, details: null, askCode: false, alert: null }, { breaks: [], lunch: breaks.lunch }, attr),
         )
       : '') +
     `<p class="small"><strong>${e(t('closePage'))}</strong></p>` +
@@ -167,7 +205,11 @@ export const NOT_THERE = ATTENDANCE_STATUSES.filter((s) => !isAttendedStatus(s))
 export function seeInstructorView(t: StudentT, o: Outcome | null): ScanView {
   const f = filler(o);
   const recorded = NOT_THERE.map((status) =>
-    f.variant(status, () => o!.status === status, (attr) => `<p class="big"${attr}>${e(t('recordedAs', { status: statusLabel(t, status) }))}</p>`),
+    f.variant(
+      status,
+      () => o!.status === status,
+      (attr) => `<p class="big"${attr}>${e(t('recordedAs', { status: statusLabel(t, status) }))}</p>`,
+    ),
   ).join('');
   return {
     title: t('seeInstructor'),
@@ -203,7 +245,10 @@ export function scriptExtras(
   breaks: { action: string; lunch: boolean },
 ): string {
   const template = (id: string, view: ScanView, attrs = '') => `<template id="scan-${id}" data-title="${e(view.title)}"${attrs}>${view.body}</template>`;
-  const translated = language === 'en' ? '' : `<script type="application/json" id="scan-answers">${JSON.stringify(Object.fromEntries(answers)).replace(/</g, '\\u003c')}</script>`;
+  const translated =
+    language === 'en'
+      ? ''
+      : `<script type="application/json" id="scan-answers">${JSON.stringify(Object.fromEntries(answers)).replace(/</g, '\\u003c')}</script>`;
   return (
     template('success', successView(t, null, language, hoursAction, breaks)) +
     template('see', seeInstructorView(t, null), ` data-statuses="${NOT_THERE.join(' ')}"`) +

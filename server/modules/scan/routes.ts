@@ -36,7 +36,9 @@ export function scanRoutes(deps: AppDeps, opts: { script: string | null }): Fast
   return async (app) => {
     acceptFormPosts(app);
     // Whatever stops a request here is answered with a page in the student's language, not JSON.
-    app.setErrorHandler((error, req, reply) => send(reply, refusalPage(scan, visitOf(req, reply), error, (req.params as { sessionId?: string } | undefined)?.sessionId)));
+    app.setErrorHandler((error, req, reply) =>
+      send(reply, refusalPage(scan, visitOf(req, reply), error, (req.params as { sessionId?: string } | undefined)?.sessionId)),
+    );
 
     app.get('/attendance/scan', { config: { public: true, rateLimit: PUBLIC_RATE_LIMIT }, schema: { querystring: langQuery } }, async (req, reply) =>
       send(reply, codeEntryPage(scan, visitOf(req, reply))),
@@ -46,7 +48,10 @@ export function scanRoutes(deps: AppDeps, opts: { script: string | null }): Fast
     );
     app.get(
       '/attendance/scan/:sessionId',
-      { config: { public: true, rateLimit: PUBLIC_RATE_LIMIT }, schema: { params: sessionParams, querystring: publicSessionQuerySchema.extend(langQuery.shape) } },
+      {
+        config: { public: true, rateLimit: PUBLIC_RATE_LIMIT },
+        schema: { params: sessionParams, querystring: publicSessionQuerySchema.extend(langQuery.shape) },
+      },
       async (req, reply) => send(reply, await openScanPage(scan, visitOf(req, reply), req.params.sessionId, req.query.t)),
     );
     app.post(

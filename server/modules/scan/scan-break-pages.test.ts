@@ -47,7 +47,8 @@ const lacks = (res: LightMyRequestResponse, ...pieces: string[]) => {
   for (const piece of pieces) expect(res.body).not.toContain(piece);
 };
 const BREAK_FORM = () => `<form id="break-form" method="post" action="${url()}"`;
-const button = (intent: string, label: string, alt = true) => `<button type="submit" name="intent" value="${intent}"${alt ? ' class="alt"' : ''}>${escapeHtml(label)}</button>`;
+const button = (intent: string, label: string, alt = true) =>
+  `<button type="submit" name="intent" value="${intent}"${alt ? ' class="alt"' : ''}>${escapeHtml(label)}</button>`;
 /** A phone that opened the QR and checked its student in at `time`. */
 async function checkedIn(s: TestStudent, ip: string, time: string, headers: Record<string, string> = {}) {
   at(time);
@@ -65,7 +66,13 @@ describe('without script, on the phone that checked in', () => {
   it('offers Start a break on Attendance Marked! (no Lunch out in a four-hour class without a meal rule), and the missed-punch link', async () => {
     const done = await checkedIn(s(), '10.5.0.1', '08:00');
     p = done.p;
-    holds(done.res, en.attendanceMarked, BREAK_FORM(), button('break-start', en.startBreak), `<a href="${MISSED_PUNCH_PATH}">${escapeHtml(en.missedPunchLink)}</a>`);
+    holds(
+      done.res,
+      en.attendanceMarked,
+      BREAK_FORM(),
+      button('break-start', en.startBreak),
+      `<a href="${MISSED_PUNCH_PATH}">${escapeHtml(en.missedPunchLink)}</a>`,
+    );
     shows(done.res, en.breaksHint);
     lacks(done.res, 'value="lunch-out"');
     // The break form is the device's student's: no details written into it.
@@ -80,8 +87,19 @@ describe('without script, on the phone that checked in', () => {
 
     const res = await p.post(url(), { intent: 'break-start' });
     expect(res.statusCode).toBe(200);
-    holds(res, `<title>You are on a break since 9:00 AM · Muster</title>`, '<h1 tabindex="-1">You are on a break since 9:00 AM</h1>', button('break-end', en.backFromBreak, false));
-    holds(res, `<p class="notice" role="status">${escapeHtml(SCAN_BREAK_STARTED)}</p>`, `<h2 id="punches-title">${en.punchesTitle}</h2>`, '<li>Checked in at 8:00 AM</li>', '<li>Break: from 9:00 AM, not back yet</li>');
+    holds(
+      res,
+      `<title>You are on a break since 9:00 AM · Muster</title>`,
+      '<h1 tabindex="-1">You are on a break since 9:00 AM</h1>',
+      button('break-end', en.backFromBreak, false),
+    );
+    holds(
+      res,
+      `<p class="notice" role="status">${escapeHtml(SCAN_BREAK_STARTED)}</p>`,
+      `<h2 id="punches-title">${en.punchesTitle}</h2>`,
+      '<li>Checked in at 8:00 AM</li>',
+      '<li>Break: from 9:00 AM, not back yet</li>',
+    );
     shows(res, en.notComingBack);
     // No Check out during a break, nor another break.
     lacks(res, 'checkout-form', 'value="break-start"');
@@ -136,7 +154,9 @@ describe('without script, on the phone that checked in', () => {
 
 describe('lunch, by the program’s meal rule', () => {
   it('offers Lunch out / Lunch in once the meal rule’s minutes fit in the class', async () => {
-    const [{ programId }] = (await t.db.select({ programId: courses.programId }).from(courses).where(eq(courses.courseCode, 'NUR-P'))) as [{ programId: number }];
+    const [{ programId }] = (await t.db.select({ programId: courses.programId }).from(courses).where(eq(courses.courseCode, 'NUR-P'))) as [
+      { programId: number },
+    ];
     const put = await t.app.inject({
       method: 'PUT',
       url: `/api/programs/${programId}/time-clock`,
@@ -151,7 +171,12 @@ describe('lunch, by the program’s meal rule', () => {
     at('10:30');
     await p.get(await scanUrl());
     const out = await p.post(url(), { intent: 'lunch-out' });
-    holds(out, '<h1 tabindex="-1">You are out for lunch since 10:30 AM</h1>', button('lunch-in', en.lunchIn, false), '<li>Lunch: from 10:30 AM, not back yet</li>');
+    holds(
+      out,
+      '<h1 tabindex="-1">You are out for lunch since 10:30 AM</h1>',
+      button('lunch-in', en.lunchIn, false),
+      '<li>Lunch: from 10:30 AM, not back yet</li>',
+    );
     shows(out, SCAN_LUNCH_STARTED);
     at('11:00');
     await p.get(await scanUrl());
@@ -172,7 +197,12 @@ describe('with typed details, on a phone the server does not recognise', () => {
     holds(already, 'You are already checked in since 8:00 AM', BREAK_FORM(), `<input type="hidden" name="studentId" value="${s.sis}">`);
     const out = await other.post(url(), { ...detailsOf(s), intent: 'break-start' });
     expect(out.statusCode).toBe(200);
-    holds(out, '<h1 tabindex="-1">You are on a break since 9:30 AM</h1>', `<input type="hidden" name="email" value="${s.email}">`, button('break-end', en.backFromBreak, false));
+    holds(
+      out,
+      '<h1 tabindex="-1">You are on a break since 9:30 AM</h1>',
+      `<input type="hidden" name="email" value="${s.email}">`,
+      button('break-end', en.backFromBreak, false),
+    );
 
     // Back, the student fills the usual form again (no intent): the break ends.
     at('09:40');
@@ -189,11 +219,22 @@ describe('in Spanish', () => {
   it('says it all in Spanish, the API’s answers translated, the missed-punch link kept in Spanish', async () => {
     const s = cls.students[3]!;
     const { p, res } = await checkedIn(s, '10.5.0.6', '08:00', { 'accept-language': 'es' });
-    holds(res, '<html lang="es">', button('break-start', es.startBreak), button('lunch-out', es.lunchOut), `<a href="${MISSED_PUNCH_PATH}?lang=es">${escapeHtml(es.missedPunchLink)}</a>`);
+    holds(
+      res,
+      '<html lang="es">',
+      button('break-start', es.startBreak),
+      button('lunch-out', es.lunchOut),
+      `<a href="${MISSED_PUNCH_PATH}?lang=es">${escapeHtml(es.missedPunchLink)}</a>`,
+    );
     at('09:05');
     await p.get(await scanUrl());
     const out = await p.post(url(), { intent: 'break-start' });
-    holds(out, '<h1 tabindex="-1">Estás en un descanso desde las 9:05 a.m.</h1>', button('break-end', es.backFromBreak, false), `<h2 id="punches-title">${es.punchesTitle}</h2>`);
+    holds(
+      out,
+      '<h1 tabindex="-1">Estás en un descanso desde las 9:05 a.m.</h1>',
+      button('break-end', es.backFromBreak, false),
+      `<h2 id="punches-title">${es.punchesTitle}</h2>`,
+    );
     holds(out, '<li>Entrada registrada a las 8:00 a.m.</li>', '<li>Descanso: desde las 9:05 a.m., todavía sin volver</li>');
     shows(out, es.scanBreakStarted);
     shows(out, es.notComingBack);
@@ -206,10 +247,34 @@ describe('in Spanish', () => {
 
   it('translates every break answer of the API, and each text of the page', () => {
     const answers = checkInAnswers('es');
-    for (const key of ['scanBreakStarted', 'scanLunchStarted', 'scanBreakEnded', 'scanLunchEnded', 'scanBreakNotCheckedIn', 'scanBreakAfterCheckOut', 'scanAlreadyOnBreak', 'scanCheckOutOnBreak', 'scanNotOnBreak'] as const) {
+    for (const key of [
+      'scanBreakStarted',
+      'scanLunchStarted',
+      'scanBreakEnded',
+      'scanLunchEnded',
+      'scanBreakNotCheckedIn',
+      'scanBreakAfterCheckOut',
+      'scanAlreadyOnBreak',
+      'scanCheckOutOnBreak',
+      'scanNotOnBreak',
+    ] as const) {
       expect(answers.get(en[key]), key).toBe(es[key]);
     }
-    for (const key of ['startBreak', 'backFromBreak', 'lunchOut', 'lunchIn', 'onBreakSince', 'outForLunchSince', 'onClassBreakSince', 'punchesTitle', 'breakKindBreak', 'breakKindLunch', 'breakKindInstructor', 'welcomeBackTitle', 'missedPunchLink'] as const) {
+    for (const key of [
+      'startBreak',
+      'backFromBreak',
+      'lunchOut',
+      'lunchIn',
+      'onBreakSince',
+      'outForLunchSince',
+      'onClassBreakSince',
+      'punchesTitle',
+      'breakKindBreak',
+      'breakKindLunch',
+      'breakKindInstructor',
+      'welcomeBackTitle',
+      'missedPunchLink',
+    ] as const) {
       expect(es[key], key).not.toBe(en[key]);
     }
   });
@@ -219,15 +284,23 @@ describe('the script’s templates', () => {
   it('hold the break buttons for a check-in and for a return from a break, Welcome back, and the missed-punch link', () => {
     const english = studentT('en');
     const extras = scriptExtras(english, 'en', 'Course', '/my-hours', checkInAnswers('en'), { action: url(), lunch: true });
-    expect(extras).toContain(`<form id="break-form" method="post" action="${url()}" aria-label="Breaks" data-busy="Sending..." data-if="checked_in break_ended">`);
+    expect(extras).toContain(
+      `<form id="break-form" method="post" action="${url()}" aria-label="Breaks" data-busy="Sending..." data-if="checked_in break_ended">`,
+    );
     expect(extras).toContain(button('lunch-out', en.lunchOut));
     expect(extras).toContain(`<h1 tabindex="-1" data-if="break_ended">${en.welcomeBackTitle}</h1>`);
     expect(extras).toContain(`<a href="${MISSED_PUNCH_PATH}">`);
     // A page (not a template) after a check-out has no break buttons.
-    const out = successView(english, { action: 'checked_out', status: 'present', courseName: 'Course', time: '11:55 AM', message: 'x', minutesAttended: 200, studentId: '', email: '' }, 'en', '/my-hours', {
-      action: url(),
-      lunch: false,
-    });
+    const out = successView(
+      english,
+      { action: 'checked_out', status: 'present', courseName: 'Course', time: '11:55 AM', message: 'x', minutesAttended: 200, studentId: '', email: '' },
+      'en',
+      '/my-hours',
+      {
+        action: url(),
+        lunch: false,
+      },
+    );
     expect(out.body).not.toContain('break-form');
     expect(out.body).toContain(MISSED_PUNCH_PATH);
   });

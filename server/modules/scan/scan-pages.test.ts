@@ -90,7 +90,13 @@ describe('GET /attendance/scan/{sessionId}', () => {
 
     // The same pass as the JSON route gives: it checks in through POST /api/attendance/submit.
     const s = cls.students[0]!;
-    const viaApi = await t.app.inject({ method: 'POST', url: '/api/attendance/submit', remoteAddress: '10.1.0.1', cookies: p.jar, payload: { sessionId: session.sessionId, ...detailsOf(s) } });
+    const viaApi = await t.app.inject({
+      method: 'POST',
+      url: '/api/attendance/submit',
+      remoteAddress: '10.1.0.1',
+      cookies: p.jar,
+      payload: { sessionId: session.sessionId, ...detailsOf(s) },
+    });
     expect(viaApi.statusCode).toBe(200);
     expect(viaApi.json()).toMatchObject({ action: 'checked_in', status: 'present' });
   });
@@ -442,7 +448,13 @@ describe('a second scan (issue 28, docs/decisions/039)', () => {
 
     const out = await first.post(url(), { intent: 'check-out', confirm: 'yes' });
     expect(out.statusCode).toBe(200);
-    holds(out, `<title>${en.checkedOutTitle} · Muster</title>`, `<h1 tabindex="-1">${en.checkedOutTitle}</h1>`, 'Checked out at 9:11 AM', 'Minutes attended: 11');
+    holds(
+      out,
+      `<title>${en.checkedOutTitle} · Muster</title>`,
+      `<h1 tabindex="-1">${en.checkedOutTitle}</h1>`,
+      'Checked out at 9:11 AM',
+      'Minutes attended: 11',
+    );
     shows(out, en.scanCheckedOutEarly);
     expect(out.body).not.toContain('Attendance Marked!');
     // No details were typed: no "E-mail me my hours" with somebody's ID.
@@ -490,7 +502,14 @@ describe('a second scan (issue 28, docs/decisions/039)', () => {
     await p.post(url(), detailsOf(s));
     clock.set('2026-03-02T15:25:00Z');
     const again = await p.get(await scanUrl());
-    holds(again, '<html lang="es">', `<title>${es.checkedInTitle} · Muster</title>`, 'Tu entrada está registrada desde las 9:20', 'se registran 5 min.', `${es.checkOut}</button>`);
+    holds(
+      again,
+      '<html lang="es">',
+      `<title>${es.checkedInTitle} · Muster</title>`,
+      'Tu entrada está registrada desde las 9:20',
+      'se registran 5 min.',
+      `${es.checkOut}</button>`,
+    );
     const ask = await p.post(url(), { intent: 'check-out' });
     holds(ask, es.confirmCheckOutTitle, `${es.confirmCheckOut}</button>`, es.stayCheckedIn, 'se registran 5 min de 4 h');
     const typed = await phone('10.4.0.5', { 'accept-language': 'es' });

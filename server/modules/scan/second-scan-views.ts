@@ -106,7 +106,13 @@ const noticeOf = (b: BreakState) => (b.notice ? `<p class="notice" role="status"
  * records, the punches so far, the break buttons and Check out. Nothing here punches by itself. On a
  * break: since when, and the one button that ends it (no Check out: docs/decisions/051).
  */
-export function checkedInView(t: StudentT, c: CheckOutFacts, already: boolean, form: CheckOutForm, breaks: BreakState = { breaks: [], lunch: false }): ScanView {
+export function checkedInView(
+  t: StudentT,
+  c: CheckOutFacts,
+  already: boolean,
+  form: CheckOutForm,
+  breaks: BreakState = { breaks: [], lunch: false },
+): ScanView {
   const open = breaks.breaks.find((b) => b.to == null);
   if (open) {
     const on = ON_BREAK[open.kind];

@@ -85,7 +85,15 @@ async function punchByDevice(deps: ScanDeps, v: Visit, sessionId: string, body: 
     return sessionPage(deps, v, sessionId, undefined, { kind: 'form', form: { ...EMPTY_FORM, alert } }, 409);
   }
   if (!parsed.success) {
-    const askCode = { kind: 'checked-in', scanInTime: standing.scanInTime, breaks: standing.breaks, already: false, details: null, askCode: true, refused: refusedForm(intent) } as const;
+    const askCode = {
+      kind: 'checked-in',
+      scanInTime: standing.scanInTime,
+      breaks: standing.breaks,
+      already: false,
+      details: null,
+      askCode: true,
+      refused: refusedForm(intent),
+    } as const;
     return sessionPage(deps, v, sessionId, undefined, { ...askCode, codeError: v.t('fieldInvalid', { field: v.t('screenCodeLabel') }) }, 400);
   }
   const { student } = standing;
@@ -128,12 +136,22 @@ async function checkInOrOut(deps: ScanDeps, v: Visit, sessionId: string, sent: S
     const scanIn = typeof err.details?.scanInTime === 'string' ? new Date(err.details.scanInTime) : (byDevice?.scanInTime ?? null);
     const breaks = refusedBreaks(err.details) ?? byDevice?.breaks ?? [];
     // Leaving early: asked once more, nothing written yet.
-    if (err.code === 'CONFIRM_CHECK_OUT' && scanIn) return sessionPage(deps, v, sessionId, undefined, { kind: 'confirm', scanInTime: scanIn, breaks, details: typed }, 409);
+    if (err.code === 'CONFIRM_CHECK_OUT' && scanIn)
+      return sessionPage(deps, v, sessionId, undefined, { kind: 'confirm', scanInTime: scanIn, breaks, details: typed }, 409);
     // A break punch after the check-out: the phone that checked out is told it is checked out.
     if (err.code === 'ALREADY_CHECKED_OUT') return sessionPage(deps, v, sessionId, undefined, { kind: 'open', alert }, 409);
     // A check-out or break refused (no pass, a wrong code, on a break or not): where the student stands, the code asked when it was that.
     if (intent && intent !== 'check-in' && scanIn && err.code !== 'NOT_CHECKED_IN') {
-      const again = { kind: 'checked-in', scanInTime: scanIn, breaks, already: false, details: typed, alert, refused: refusedForm(intent), askCode: err.statusCode === 403 } as const;
+      const again = {
+        kind: 'checked-in',
+        scanInTime: scanIn,
+        breaks,
+        already: false,
+        details: typed,
+        alert,
+        refused: refusedForm(intent),
+        askCode: err.statusCode === 403,
+      } as const;
       return sessionPage(deps, v, sessionId, undefined, again, err.statusCode);
     }
     // 403: no valid pass, or the code was wrong: the form asks for the code on the screen now.
@@ -141,12 +159,25 @@ async function checkInOrOut(deps: ScanDeps, v: Visit, sessionId: string, sent: S
   }
   if (result.action === 'already_checked_in') {
     // A check-in again changes nothing and says so, with Check out for a student who meant to leave.
-    return sessionPage(deps, v, sessionId, undefined, { kind: 'checked-in', scanInTime: new Date(result.scanInTime!), breaks: result.breaks, already: true, details: typed });
+    return sessionPage(deps, v, sessionId, undefined, {
+      kind: 'checked-in',
+      scanInTime: new Date(result.scanInTime!),
+      breaks: result.breaks,
+      already: true,
+      details: typed,
+    });
   }
   if (result.action === 'break_started' || result.action === 'break_ended') {
     // A break punch (or a check-in that ended a break): where the student stands now, the answer on top.
     const notice = translateAnswer(v.language, result.message);
-    return sessionPage(deps, v, sessionId, undefined, { kind: 'checked-in', scanInTime: new Date(result.scanInTime!), breaks: result.breaks, already: false, details: typed, notice });
+    return sessionPage(deps, v, sessionId, undefined, {
+      kind: 'checked-in',
+      scanInTime: new Date(result.scanInTime!),
+      breaks: result.breaks,
+      already: false,
+      details: typed,
+      notice,
+    });
   }
   const timeZone = (await getSettings(deps.db)).attendance.timeZone;
   const at = result.action === 'checked_out' ? result.scanOutTime : result.scanInTime;
@@ -159,9 +190,12 @@ async function checkInOrOut(deps: ScanDeps, v: Visit, sessionId: string, sent: S
     email: typed?.email ?? '',
   };
   // A record that says the student was not there stands: the page must not say Attendance Marked!
-  const breaks = result.action === 'checked_in' ? { action: address(sessionPath(sessionId), v), lunch: await lunchPunchesOffered(deps.db, sessionId, timeZone) } : undefined;
+  const breaks =
+    result.action === 'checked_in' ? { action: address(sessionPath(sessionId), v), lunch: await lunchPunchesOffered(deps.db, sessionId, timeZone) } : undefined;
   const view =
-    result.action === 'already_recorded' && !isAttendedStatus(result.status) ? seeInstructorView(v.t, outcome) : successView(v.t, outcome, v.language, '/my-hours', breaks);
+    result.action === 'already_recorded' && !isAttendedStatus(result.status)
+      ? seeInstructorView(v.t, outcome)
+      : successView(v.t, outcome, v.language, '/my-hours', breaks);
   return page(deps, v, 200, view, sessionPath(sessionId));
 }
 // ---- Refusals before the routes run ----
@@ -186,6 +220,10 @@ export function refusalPage(deps: ScanDeps, v: Visit, error: unknown, sessionId:
   if (status >= 400 && status < 500) return page(deps, v, status, refusalView(t, t('badRequestTitle'), t('badRequest')), path);
   v.req.log.error({ err: error }, 'scan page failed');
   const failed =
-    v.req.method !== 'POST' ? notFoundView(t) : sessionId ? refusalView(t, t('markAttendance'), t('submitFailed')) : refusalView(t, t('enterCodeTitle'), t('codeCheckFailed'));
+    v.req.method !== 'POST'
+      ? notFoundView(t)
+      : sessionId
+        ? refusalView(t, t('markAttendance'), t('submitFailed'))
+        : refusalView(t, t('enterCodeTitle'), t('codeCheckFailed'));
   return page(deps, v, 500, failed, path);
 }

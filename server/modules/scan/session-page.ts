@@ -83,9 +83,16 @@ export async function sessionPage(deps: ScanDeps, v: Visit, sessionId: string, t
 
   const locale = STUDENT_LOCALES[v.language];
   const time = (at: Date | string) => timeOfDay(new Date(at), locale, timeZone);
-  const breakLines = (breaks: readonly BreakPunch[]): BreakLine[] => breaks.map((b) => ({ kind: b.kind, from: time(b.startedAt), to: b.endedAt ? time(b.endedAt) : null }));
+  const breakLines = (breaks: readonly BreakPunch[]): BreakLine[] =>
+    breaks.map((b) => ({ kind: b.kind, from: time(b.startedAt), to: b.endedAt ? time(b.endedAt) : null }));
   if (standing?.scanOutTime) {
-    const out = { courseName: session.courseName, at: time(standing.scanOutTime), minutes: standing.minutesAttended, since: time(standing.scanInTime), breaks: breakLines(standing.breaks) };
+    const out = {
+      courseName: session.courseName,
+      at: time(standing.scanOutTime),
+      minutes: standing.minutesAttended,
+      since: time(standing.scanInTime),
+      breaks: breakLines(standing.breaks),
+    };
     return page(deps, v, status, checkedOutView(v.t, out, v.language), path);
   }
   if (standing) ask = { kind: 'checked-in', scanInTime: standing.scanInTime, breaks: standing.breaks, already: false, details: null };
@@ -138,4 +145,5 @@ export async function sessionPage(deps: ScanDeps, v: Visit, sessionId: string, t
 }
 
 /** GET /attendance/scan/{sessionId}?t=…: the page a QR code opens. */
-export const openScanPage = (deps: ScanDeps, v: Visit, sessionId: string, token: string | undefined) => sessionPage(deps, v, sessionId, token, { kind: 'open' });
+export const openScanPage = (deps: ScanDeps, v: Visit, sessionId: string, token: string | undefined) =>
+  sessionPage(deps, v, sessionId, token, { kind: 'open' });

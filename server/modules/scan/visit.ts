@@ -46,7 +46,8 @@ export const wallClock = (hhmm: string, locale: string) => {
 };
 export const longDate = (date: string, locale: string) =>
   new Intl.DateTimeFormat(locale, { weekday: 'long', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(Date.parse(`${date}T00:00:00Z`));
-export const timeOfDay = (instant: Date, locale: string, timeZone: string) => new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit', timeZone }).format(instant);
+export const timeOfDay = (instant: Date, locale: string, timeZone: string) =>
+  new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit', timeZone }).format(instant);
 
 export const formText = (body: Record<string, unknown>, name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');
 

@@ -22,17 +22,25 @@ beforeAll(async () => {
   otherCourseId = await insertId(sql`insert into courses (course_code, course_name, program_id) values ('PN-101', 'Fundamentals', ${pn}) returning id`);
   noProgramCourseId = await insertId(sql`insert into courses (course_code, course_name) values ('GEN-1', 'Orientation') returning id`);
   const students: [string, string, number][] = [
-    ['Ann', 'enrolled', pn], ['Bea', 'enrolled', pn], // cohort 7
-    ['Cal', 'enrolled', pn], ['Dot', 'enrolled', pn], ['Eve', 'enrolled', pn], // cohort 6
+    ['Ann', 'enrolled', pn],
+    ['Bea', 'enrolled', pn], // cohort 7
+    ['Cal', 'enrolled', pn],
+    ['Dot', 'enrolled', pn],
+    ['Eve', 'enrolled', pn], // cohort 6
     ['Fay', 'enrolled', pn], // enrolled, in no class yet
-    ['Gus', 'withdrawn', pn], ['Hal', 'enrolled', ma],
+    ['Gus', 'withdrawn', pn],
+    ['Hal', 'enrolled', ma],
   ];
   for (const [first, status, prog] of students) {
     ids[first] = await insertId(sql`insert into students (first_name, last_name, status, program_id) values (${first}, 'X', ${status}, ${prog}) returning id`);
   }
   // The cohorts' existing classes, with their students on the rosters.
-  for (const [cohort, members] of [[7, ['Ann', 'Bea']], [6, ['Cal', 'Dot', 'Eve']]] as const) {
-    const sc = await insertId(sql`insert into schedules (course_id, cohort_number, term_number, day_of_week, start_time, end_time, course_start_date, course_end_date)
+  for (const [cohort, members] of [
+    [7, ['Ann', 'Bea']],
+    [6, ['Cal', 'Dot', 'Eve']],
+  ] as const) {
+    const sc =
+      await insertId(sql`insert into schedules (course_id, cohort_number, term_number, day_of_week, start_time, end_time, course_start_date, course_end_date)
       values (${otherCourseId}, ${cohort}, 1, 1, '08:00', '12:00', '2026-01-05', '2026-05-29') returning id`);
     for (const m of members) await t.db.execute(sql`insert into schedule_rosters (schedule_id, student_id) values (${sc}, ${ids[m]!})`);
   }
@@ -52,7 +60,9 @@ const schedule = (extra: object = {}) => ({
 });
 const create = (payload: object) => t.app.inject({ method: 'POST', url: '/api/schedules', headers: { cookie: admin }, payload });
 const firstNamesOf = async (scheduleId: number) =>
-  ((await t.app.inject({ url: `/api/schedules/${scheduleId}/roster`, headers: { cookie: admin } })).json() as { firstName: string }[]).map((r) => r.firstName).sort();
+  ((await t.app.inject({ url: `/api/schedules/${scheduleId}/roster`, headers: { cookie: admin } })).json() as { firstName: string }[])
+    .map((r) => r.firstName)
+    .sort();
 const names = (list: { firstName: string }[]) => list.map((s) => s.firstName).sort();
 
 describe('a new schedule’s roster', () => {

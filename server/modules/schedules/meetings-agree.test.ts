@@ -82,16 +82,25 @@ describe('the meeting rule in SQL and in TypeScript', () => {
           isActive: fc.boolean(),
         }),
         async (c) => {
-          const calendar = { courseStartDate: day(10), courseEndDate: day(10 + c.length), dayOfWeek: c.weekday, holidayExceptions: c.holidays.map(day), makeupDates: c.makeups.map(day) };
+          const calendar = {
+            courseStartDate: day(10),
+            courseEndDate: day(10 + c.length),
+            dayOfWeek: c.weekday,
+            holidayExceptions: c.holidays.map(day),
+            makeupDates: c.makeups.map(day),
+          };
           await t.db.execute(sql`
             update schedules set course_start_date = ${calendar.courseStartDate}, course_end_date = ${calendar.courseEndDate},
                    day_of_week = ${calendar.dayOfWeek}, is_active = ${c.isActive},
                    holiday_exceptions = ${`{${calendar.holidayExceptions.join(',')}}`}::date[], makeup_dates = ${`{${calendar.makeupDates.join(',')}}`}::date[]
              where id = ${scheduleId}`);
           const from = day(c.from);
-          const { rows } = await t.db.execute<{ n: number }>(sql`select ${meetingCountBetween('s', sql`${from}::date`, sql`'infinity'::date`)} as n from schedules s where s.id = ${scheduleId}`);
+          const { rows } = await t.db.execute<{ n: number }>(
+            sql`select ${meetingCountBetween('s', sql`${from}::date`, sql`'infinity'::date`)} as n from schedules s where s.id = ${scheduleId}`,
+          );
           let inTs = 0;
-          for (let d = from; d <= day(170); d = addDays(d, 1)) if (calendar.makeupDates.includes(d) || (c.isActive && whyNotAMeeting(d, calendar) === null)) inTs++;
+          for (let d = from; d <= day(170); d = addDays(d, 1))
+            if (calendar.makeupDates.includes(d) || (c.isActive && whyNotAMeeting(d, calendar) === null)) inTs++;
           expect(rows[0]!.n, JSON.stringify({ ...calendar, isActive: c.isActive, from })).toBe(inTs);
         },
       ),
@@ -118,7 +127,9 @@ describe('the meeting rule in SQL and in TypeScript', () => {
           }
           const startTime = hhmm(c.start);
           const endTime = hhmm(c.start + c.length);
-          await t.db.execute(sql`update schedules set start_time = ${startTime}::time, end_time = ${endTime}::time, breaks = ${JSON.stringify(breaks)}::jsonb where id = ${scheduleId}`);
+          await t.db.execute(
+            sql`update schedules set start_time = ${startTime}::time, end_time = ${endTime}::time, breaks = ${JSON.stringify(breaks)}::jsonb where id = ${scheduleId}`,
+          );
           const { rows } = await t.db.execute<{ n: number }>(sql`select ${classMinutes('s')} as n from schedules s where s.id = ${scheduleId}`);
           // A day without a daylight-saving change: the SQL counts the clock, the TypeScript real minutes.
           const inTs = scheduledMinutes(classWindow('2026-01-12', startTime, endTime, 'America/Chicago', breaks));

@@ -49,7 +49,12 @@ const scheduleColumns = {
 };
 
 function selectScheduleRows(db: DbOrTx, where: SQL | undefined) {
-  return db.select(scheduleColumns).from(schedules).innerJoin(courses, eq(courses.id, schedules.courseId)).leftJoin(users, eq(users.id, schedules.instructorId)).where(where);
+  return db
+    .select(scheduleColumns)
+    .from(schedules)
+    .innerJoin(courses, eq(courses.id, schedules.courseId))
+    .leftJoin(users, eq(users.id, schedules.instructorId))
+    .where(where);
 }
 
 export type ScheduleRow = Awaited<ReturnType<typeof selectScheduleRows>>[number];
@@ -141,7 +146,12 @@ export async function selectRosterCandidates(db: DbOrTx, c: { programId: number;
 export async function selectProgramCohorts(db: DbOrTx, programIds: readonly (number | null)[]): Promise<ProgramCohort[]> {
   const ids = programIds.filter((id): id is number => id != null);
   return db
-    .selectDistinct({ programId: courses.programId, cohortNumber: schedules.cohortNumber, cohortName: schedules.cohortName, courseEndDate: schedules.courseEndDate })
+    .selectDistinct({
+      programId: courses.programId,
+      cohortNumber: schedules.cohortNumber,
+      cohortName: schedules.cohortName,
+      courseEndDate: schedules.courseEndDate,
+    })
     .from(schedules)
     .innerJoin(courses, eq(courses.id, schedules.courseId))
     .where(or(ids.length > 0 ? inArray(courses.programId, ids) : undefined, programIds.includes(null) ? isNull(courses.programId) : undefined) ?? sql`false`);

@@ -32,7 +32,10 @@ export function schedulesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     // Instructors get their own schedules here; admins and support staff the whole school.
     app.get(
       '/api/schedules',
-      { config: { action: 'schedules:view' }, schema: { querystring: z.object({ search: z.string().trim().max(200).optional() }), response: { 200: z.array(scheduleSchema) } } },
+      {
+        config: { action: 'schedules:view' },
+        schema: { querystring: z.object({ search: z.string().trim().max(200).optional() }), response: { 200: z.array(scheduleSchema) } },
+      },
       async (req) => listVisibleSchedules(deps.db, req.user!, req.query.search),
     );
     // Today's meetings with their open QR sessions: for those who take attendance (an instructor's own).
@@ -53,14 +56,20 @@ export function schedulesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.get('/api/schedules/:id', { config: { action: 'schedules:view' }, schema: { params: idParam, response: { 200: scheduleSchema } } }, async (req) =>
       usableSchedule(deps.db, req.user!, req.params.id),
     );
-    app.post('/api/schedules', { config: { action: 'schedules:manage' }, schema: { body: scheduleCreateSchema, response: { 201: scheduleSchema } } }, async (req, reply) =>
-      reply.status(201).send(await createSchedule(deps.db, req.body, ctx(req))),
+    app.post(
+      '/api/schedules',
+      { config: { action: 'schedules:manage' }, schema: { body: scheduleCreateSchema, response: { 201: scheduleSchema } } },
+      async (req, reply) => reply.status(201).send(await createSchedule(deps.db, req.body, ctx(req))),
     );
-    app.put('/api/schedules/:id', { config: { action: 'schedules:manage' }, schema: { params: idParam, body: scheduleInputSchema, response: { 200: scheduleSchema } } }, async (req) =>
-      updateSchedule(deps.db, req.params.id, req.body, ctx(req)),
+    app.put(
+      '/api/schedules/:id',
+      { config: { action: 'schedules:manage' }, schema: { params: idParam, body: scheduleInputSchema, response: { 200: scheduleSchema } } },
+      async (req) => updateSchedule(deps.db, req.params.id, req.body, ctx(req)),
     );
-    app.get('/api/schedules/:id/roster', { config: { action: 'schedules:view' }, schema: { params: idParam, response: { 200: z.array(rosterEntrySchema) } } }, async (req) =>
-      listRosterFor(deps.db, req.user!, req.params.id),
+    app.get(
+      '/api/schedules/:id/roster',
+      { config: { action: 'schedules:view' }, schema: { params: idParam, response: { 200: z.array(rosterEntrySchema) } } },
+      async (req) => listRosterFor(deps.db, req.user!, req.params.id),
     );
     app.post(
       '/api/schedules/:id/roster',

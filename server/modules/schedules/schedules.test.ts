@@ -16,9 +16,24 @@ beforeAll(async () => {
   instr = await t.signedIn('instructor', { firstName: 'Grace', lastName: 'Hopper' });
   other = await t.signedIn('instructor');
   programId = (await t.db.execute<{ id: number }>(sql`insert into programs (program_name) values ('PN') returning id`)).rows[0]!.id;
-  courseId = (await t.db.execute<{ id: number }>(sql`insert into courses (course_code, course_name, program_id) values ('NUR-101', 'Fundamentals', ${programId}) returning id`)).rows[0]!.id;
-  for (const [first, status, prog] of [['Ann', 'enrolled', programId], ['Ben', 'enrolled', programId], ['Cal', 'withdrawn', programId], ['Dot', 'enrolled', null]] as const) {
-    studentIds.push((await t.db.execute<{ id: number }>(sql`insert into students (first_name, last_name, status, program_id) values (${first}, 'X', ${status}, ${prog}) returning id`)).rows[0]!.id);
+  courseId = (
+    await t.db.execute<{ id: number }>(
+      sql`insert into courses (course_code, course_name, program_id) values ('NUR-101', 'Fundamentals', ${programId}) returning id`,
+    )
+  ).rows[0]!.id;
+  for (const [first, status, prog] of [
+    ['Ann', 'enrolled', programId],
+    ['Ben', 'enrolled', programId],
+    ['Cal', 'withdrawn', programId],
+    ['Dot', 'enrolled', null],
+  ] as const) {
+    studentIds.push(
+      (
+        await t.db.execute<{ id: number }>(
+          sql`insert into students (first_name, last_name, status, program_id) values (${first}, 'X', ${status}, ${prog}) returning id`,
+        )
+      ).rows[0]!.id,
+    );
   }
 });
 afterAll(() => t.close());
@@ -65,18 +80,37 @@ describe('schedules', () => {
   });
 
   it('edits a schedule and audits the change', async () => {
-    const res = await t.app.inject({ method: 'PUT', url: `/api/schedules/${scheduleId}`, headers: { cookie: admin }, payload: schedule({ roomNumber: 'C-101', sisScheduleId: 'SCH-1' }) });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/schedules/${scheduleId}`,
+      headers: { cookie: admin },
+      payload: schedule({ roomNumber: 'C-101', sisScheduleId: 'SCH-1' }),
+    });
     expect(res.json().roomNumber).toBe('C-101');
-    expect((await auditEntries(t.db, 'schedules')).at(-1)).toMatchObject({ action: 'Update', old_values: { roomNumber: 'B-204' }, new_values: { roomNumber: 'C-101' } });
+    expect((await auditEntries(t.db, 'schedules')).at(-1)).toMatchObject({
+      action: 'Update',
+      old_values: { roomNumber: 'B-204' },
+      new_values: { roomNumber: 'C-101' },
+    });
   });
 
   it('adds and removes roster students', async () => {
-    const add = await t.app.inject({ method: 'POST', url: `/api/schedules/${scheduleId}/roster`, headers: { cookie: admin }, payload: { studentIds: [studentIds[3]] } });
+    const add = await t.app.inject({
+      method: 'POST',
+      url: `/api/schedules/${scheduleId}/roster`,
+      headers: { cookie: admin },
+      payload: { studentIds: [studentIds[3]] },
+    });
     expect(add.json().map((r: { firstName: string }) => r.firstName)).toEqual(['Ann', 'Ben', 'Dot']);
-    expect((await t.app.inject({ method: 'POST', url: `/api/schedules/${scheduleId}/roster`, headers: { cookie: admin }, payload: { studentIds: [777777] } })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/api/schedules/${scheduleId}/roster`, headers: { cookie: admin }, payload: { studentIds: [777777] } }))
+        .statusCode,
+    ).toBe(400);
     const del = await t.app.inject({ method: 'DELETE', url: `/api/schedules/${scheduleId}/roster/${studentIds[0]}`, headers: { cookie: admin } });
     expect(del.statusCode).toBe(204);
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/schedules/${scheduleId}/roster/${studentIds[0]}`, headers: { cookie: admin } })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/schedules/${scheduleId}/roster/${studentIds[0]}`, headers: { cookie: admin } })).statusCode).toBe(
+      404,
+    );
     expect((await auditEntries(t.db, 'schedule_rosters')).map((a) => a.action)).toEqual(['Create', 'Delete']);
   });
 

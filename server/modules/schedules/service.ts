@@ -152,11 +152,18 @@ async function rosterCandidates(db: DbOrTx, c: { programId: number | null; cohor
 export async function previewRoster(db: DbOrTx, q: z.output<typeof rosterPreviewQuerySchema>): Promise<RosterPreview> {
   const course = await findCourse(db, q.courseId);
   if (!course) throw badRequest('Course does not exist', [{ field: 'courseId', message: `No course with id ${q.courseId}` }]);
-  return { programName: course.programName, ...(await rosterCandidates(db, { programId: course.programId, cohortNumber: q.cohortNumber ?? null, cohortName: q.cohortName })) };
+  return {
+    programName: course.programName,
+    ...(await rosterCandidates(db, { programId: course.programId, cohortNumber: q.cohortNumber ?? null, cohortName: q.cohortName })),
+  };
 }
 
 /** The students a new schedule's roster starts with: its cohort and the program's students in no class yet, the program, or nobody. */
-async function initialRosterIds(tx: DbOrTx, choice: InitialRoster, c: { programId: number | null; cohortNumber: number; cohortName: string | null }): Promise<number[]> {
+async function initialRosterIds(
+  tx: DbOrTx,
+  choice: InitialRoster,
+  c: { programId: number | null; cohortNumber: number; cohortName: string | null },
+): Promise<number[]> {
   if (choice === 'none') return [];
   const found = await rosterCandidates(tx, c);
   return choice === 'program' ? found.program.map((s) => s.studentId) : [...found.cohort, ...found.unplaced].map((s) => s.studentId);
@@ -175,7 +182,14 @@ export async function createSchedule(db: Db, input: CreateInput, ctx: Ctx): Prom
     const id = await withUniqueFields(() => insertSchedule(tx, toWrite({ ...input, breaks: input.breaks ?? [] }, cohortNumber)), UNIQUE);
     await insertRosterEntries(tx, id, studentIds);
     const created = await getSchedule(tx, id);
-    await recordAudit(tx, { userId: ctx.actorId, action: 'Create', tableName: 'schedules', recordId: id, ipAddress: ctx.ip, newValues: { ...input, cohortNumber, rosterCount: created.rosterCount } });
+    await recordAudit(tx, {
+      userId: ctx.actorId,
+      action: 'Create',
+      tableName: 'schedules',
+      recordId: id,
+      ipAddress: ctx.ip,
+      newValues: { ...input, cohortNumber, rosterCount: created.rosterCount },
+    });
     return created;
   });
 }
@@ -185,7 +199,10 @@ function keptBreaks(before: Schedule, input: Input): ScheduleBreak[] {
   const problems = scheduleBreakProblems(before.breaks, input.startTime, input.endTime);
   if (problems.length > 0) {
     const message = `The class's breaks no longer fit its times: ${problems[0]!.message}. Change or remove the breaks.`;
-    throw badRequest(message, problems.map((p) => ({ field: p.path.join('.'), message: p.message })));
+    throw badRequest(
+      message,
+      problems.map((p) => ({ field: p.path.join('.'), message: p.message })),
+    );
   }
   return before.breaks;
 }
@@ -224,7 +241,14 @@ export async function addToRoster(db: Db, scheduleId: number, studentIds: number
     if (missing.length > 0) throw badRequest('Unknown student', [{ field: 'studentIds', message: `No student with id ${missing.join(', ')}` }]);
     const added = await insertRosterEntries(tx, scheduleId, studentIds);
     if (added.length > 0) {
-      await recordAudit(tx, { userId: ctx.actorId, action: 'Create', tableName: 'schedule_rosters', recordId: scheduleId, ipAddress: ctx.ip, newValues: { studentIds: added } });
+      await recordAudit(tx, {
+        userId: ctx.actorId,
+        action: 'Create',
+        tableName: 'schedule_rosters',
+        recordId: scheduleId,
+        ipAddress: ctx.ip,
+        newValues: { studentIds: added },
+      });
     }
     return listRoster(tx, scheduleId);
   });
@@ -234,7 +258,14 @@ export async function addToRoster(db: Db, scheduleId: number, studentIds: number
 export async function removeFromRoster(db: Db, scheduleId: number, studentId: number, ctx: Ctx): Promise<void> {
   await db.transaction(async (tx) => {
     if (!(await deleteRosterEntry(tx, scheduleId, studentId))) throw notFound('Roster entry');
-    await recordAudit(tx, { userId: ctx.actorId, action: 'Delete', tableName: 'schedule_rosters', recordId: scheduleId, ipAddress: ctx.ip, oldValues: { studentId } });
+    await recordAudit(tx, {
+      userId: ctx.actorId,
+      action: 'Delete',
+      tableName: 'schedule_rosters',
+      recordId: scheduleId,
+      ipAddress: ctx.ip,
+      oldValues: { studentId },
+    });
   });
 }
 

@@ -22,7 +22,17 @@ beforeAll(async () => {
     method: 'POST',
     url: '/api/schedules',
     headers: { cookie: a.admin },
-    payload: { courseId, instructorId: a.instructor.userId, cohortNumber: 2, termNumber: 1, dayOfWeek: 3, startTime: '13:00', endTime: '15:00', courseStartDate: '2026-01-05', courseEndDate: '2026-06-01' },
+    payload: {
+      courseId,
+      instructorId: a.instructor.userId,
+      cohortNumber: 2,
+      termNumber: 1,
+      dayOfWeek: 3,
+      startTime: '13:00',
+      endTime: '15:00',
+      courseStartDate: '2026-01-05',
+      courseEndDate: '2026-06-01',
+    },
   });
   wednesdayId = res.json().id;
 });
@@ -36,11 +46,20 @@ const today = async (cookie: string): Promise<TodayClasses> => {
 const ids = (list: TodayClasses) => list.classes.map((c) => c.id);
 
 describe("today's classes", () => {
-  it("gives an instructor their own meetings of today, with roster count and no session yet", async () => {
+  it('gives an instructor their own meetings of today, with roster count and no session yet', async () => {
     const list = await today(a.instructor.cookie);
     expect(list.date).toBe('2026-03-02');
     expect(list.classes).toEqual([
-      expect.objectContaining({ id: a.scheduleId, courseName: 'Fundamentals of Nursing A', startTime: '08:00', endTime: '12:00', roomNumber: 'B-204', rosterCount: 2, openSession: null, sessionsToday: 0 }),
+      expect.objectContaining({
+        id: a.scheduleId,
+        courseName: 'Fundamentals of Nursing A',
+        startTime: '08:00',
+        endTime: '12:00',
+        roomNumber: 'B-204',
+        rosterCount: 2,
+        openSession: null,
+        sessionsToday: 0,
+      }),
     ]);
     expect(ids(await today(b.instructor.cookie))).toEqual([b.scheduleId]);
   });
@@ -66,8 +85,15 @@ describe("today's classes", () => {
     await t.db.execute(sql`update schedules set makeup_dates = '{2026-03-02}' where id = ${wednesdayId}`);
     expect(ids(await today(b.instructor.cookie))).toEqual([]);
     expect(ids(await today(a.instructor.cookie))).toEqual([a.scheduleId, wednesdayId]);
-    const programId = (await t.db.execute<{ program_id: number }>(sql`select c.program_id from schedules s join courses c on c.id = s.course_id where s.id = ${a.scheduleId}`)).rows[0]!.program_id;
-    const closure = await t.app.inject({ method: 'POST', url: '/api/calendar/closures', headers: { cookie: a.admin }, payload: { startDate: '2026-03-02', endDate: '2026-03-02', name: 'Clinical site closed', programId } });
+    const programId = (
+      await t.db.execute<{ program_id: number }>(sql`select c.program_id from schedules s join courses c on c.id = s.course_id where s.id = ${a.scheduleId}`)
+    ).rows[0]!.program_id;
+    const closure = await t.app.inject({
+      method: 'POST',
+      url: '/api/calendar/closures',
+      headers: { cookie: a.admin },
+      payload: { startDate: '2026-03-02', endDate: '2026-03-02', name: 'Clinical site closed', programId },
+    });
     expect(closure.statusCode).toBe(201);
     expect(ids(await today(a.instructor.cookie))).toEqual([]);
     expect(ids(await today(a.admin))).toEqual([]);

@@ -61,7 +61,10 @@ const SWITCH_COLUMNS = {
  * Active users whose own switches (or the school's defaults where they have not chosen) have e-mail
  * on and this kind of e-mail on.
  */
-export async function selectUsersWantingEmail(db: DbOrTx, kind: keyof typeof SWITCH_COLUMNS): Promise<{ id: number; email: string; firstName: string; role: Role }[]> {
+export async function selectUsersWantingEmail(
+  db: DbOrTx,
+  kind: keyof typeof SWITCH_COLUMNS,
+): Promise<{ id: number; email: string; firstName: string; role: Role }[]> {
   const column = SWITCH_COLUMNS[kind];
   const { rows } = await db.execute<{ id: number; email: string; first_name: string; role: Role }>(sql`
     select u.id, u.email, u.first_name, u.role

@@ -58,7 +58,13 @@ function toSettings(r: Row): Settings {
       passwordMaxAgeDays: r.passwordMaxAgeDays,
       localSignInDisabled: r.localSignInDisabled,
     },
-    system: { dataRetentionYears: r.dataRetentionYears, maxFileUploadSizeMB: r.maxFileUploadSizeMB, backupTimeOfDay: r.backupTimeOfDay, backupsToKeep: r.backupsToKeep, schoolName: r.schoolName },
+    system: {
+      dataRetentionYears: r.dataRetentionYears,
+      maxFileUploadSizeMB: r.maxFileUploadSizeMB,
+      backupTimeOfDay: r.backupTimeOfDay,
+      backupsToKeep: r.backupsToKeep,
+      schoolName: r.schoolName,
+    },
   };
 }
 
@@ -216,7 +222,16 @@ export async function schoolName(db: DbOrTx): Promise<string | null> {
 /** Name the school at first-run setup (later, Settings › System saves it through updateSettings). Audited. */
 export async function setSchoolName(db: DbOrTx, schoolName: string, by: number, at: Date, ipAddress: string | null): Promise<void> {
   await updateSettingsRow(db, { schoolName, updatedAt: at, updatedBy: by });
-  await recordAudit(db, { userId: by, action: 'Update', tableName: 'settings', recordId: 'system', ipAddress, newValues: { 'system.schoolName': schoolName }, always: true, at });
+  await recordAudit(db, {
+    userId: by,
+    action: 'Update',
+    tableName: 'settings',
+    recordId: 'system',
+    ipAddress,
+    newValues: { 'system.schoolName': schoolName },
+    always: true,
+    at,
+  });
 }
 
 /**

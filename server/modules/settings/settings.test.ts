@@ -94,7 +94,7 @@ describe('settings', () => {
   });
 });
 
-describe('notification switches are each user\'s own (issue 17)', () => {
+describe("notification switches are each user's own (issue 17)", () => {
   // Fresh sign-ins: the block above shortened the session timeout and moved the clock on.
   let superAdmin: string, itAdmin: string, instructor: string, support: string;
   beforeAll(async () => {
@@ -154,7 +154,7 @@ describe('notification switches are each user\'s own (issue 17)', () => {
     expect(rows[0]!.w).toBe(true);
   });
 
-  it('audits a user\'s own change and a change of the defaults', async () => {
+  it("audits a user's own change and a change of the defaults", async () => {
     const me = await t.signedIn('instructor');
     await put(me.cookie, { notifications: { systemMaintenanceNotices: false } });
     const own = await t.db.execute<{ user_id: number; record_id: string; old_values: object; new_values: object }>(

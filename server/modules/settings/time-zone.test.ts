@@ -52,7 +52,11 @@ describe('without a choice', () => {
     try {
       const setupCode = await createSetupCodeIfNeeded(t.db);
       await t.db.execute(sql`update school_settings set time_zone = 'UTC'`);
-      const res = await t.app.inject({ method: 'POST', url: '/api/setup', payload: { firstName: 'B', lastName: 'C', email: 'b@tz.edu', password: 'Lantern ferry 1947', setupCode } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/setup',
+        payload: { firstName: 'B', lastName: 'C', email: 'b@tz.edu', password: 'Lantern ferry 1947', setupCode },
+      });
       expect(res.statusCode).toBe(201);
       expect(await zoneOf(t.db)).toBe(serverTimeZone());
     } finally {

@@ -38,7 +38,15 @@ export function ssoRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       // Used once, whatever happens.
       reply.clearCookie(PENDING_COOKIE, { path: CALLBACK_PATH });
       try {
-        const { token } = await completeSsoSignIn(deps.db, deps.config, deps.cipher, new URL(req.url, 'http://callback.invalid'), sealed, meta(req), deps.clock);
+        const { token } = await completeSsoSignIn(
+          deps.db,
+          deps.config,
+          deps.cipher,
+          new URL(req.url, 'http://callback.invalid'),
+          sealed,
+          meta(req),
+          deps.clock,
+        );
         reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: secure(req) });
         return reply.redirect('/');
       } catch (err) {

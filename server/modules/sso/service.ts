@@ -41,7 +41,11 @@ function providerConfiguration(o: OidcConfig): Promise<oidc.Configuration> {
 
 export async function ssoStatus(db: Db, config: Config): Promise<SsoStatus> {
   const { security } = await getSettings(db);
-  return { enabled: config.oidc != null, buttonLabel: await ssoButtonLabel(db, config), localSignInDisabled: config.oidc != null && security.localSignInDisabled };
+  return {
+    enabled: config.oidc != null,
+    buttonLabel: await ssoButtonLabel(db, config),
+    localSignInDisabled: config.oidc != null && security.localSignInDisabled,
+  };
 }
 
 /** Where to send the browser (authorization code flow with PKCE, state and nonce) and the sealed cookie value. */

@@ -16,7 +16,10 @@ beforeAll(async () => {
   appBase = `http://127.0.0.1:${port}`;
   idp = await startTestOidcProvider({ clientId: 'muster', clientSecret: 'muster-secret', redirectUri: `${appBase}/api/auth/sso/callback` });
   t = await createTestApp({
-    config: { ...loadConfig({ NODE_ENV: 'test' }), oidc: { issuer: idp.issuer, clientId: 'muster', clientSecret: 'muster-secret', displayName: 'Lakeside Career College' } },
+    config: {
+      ...loadConfig({ NODE_ENV: 'test' }),
+      oidc: { issuer: idp.issuer, clientId: 'muster', clientSecret: 'muster-secret', displayName: 'Lakeside Career College' },
+    },
   });
   await t.app.listen({ host: '127.0.0.1', port });
 });
@@ -88,9 +91,17 @@ describe('single sign-on', () => {
     const me = await fetch(`${appBase}/api/auth/user`, { headers: { cookie: `muster_session=${session}` } });
     expect(me.status).toBe(200);
     expect(await me.json()).toMatchObject({ id, email: 'sam.rivera@lakeside.edu' });
-    const row = (await t.db.execute<{ oidc_subject: string; auth_method: string }>(sql`select u.oidc_subject, s.auth_method from users u join login_sessions s on s.user_id = u.id where u.id = ${id}`)).rows;
+    const row = (
+      await t.db.execute<{ oidc_subject: string; auth_method: string }>(
+        sql`select u.oidc_subject, s.auth_method from users u join login_sessions s on s.user_id = u.id where u.id = ${id}`,
+      )
+    ).rows;
     expect(row).toEqual([{ oidc_subject: 'google-sub-1', auth_method: 'sso' }]);
-    expect((await auditEntries(t.db, 'users')).at(-1)).toMatchObject({ action: 'Login', record_id: String(id), new_values: { outcome: 'success', method: 'single sign-on', linked: true } });
+    expect((await auditEntries(t.db, 'users')).at(-1)).toMatchObject({
+      action: 'Login',
+      record_id: String(id),
+      new_values: { outcome: 'success', method: 'single sign-on', linked: true },
+    });
   });
 
   it('refuses an unknown e-mail, an inactive account and an unverified e-mail, creating no one', async () => {
@@ -156,22 +167,40 @@ describe('single sign-on', () => {
 
   it('with local sign-in off, only super_admin may use a password; turning it on needs SSO configured', async () => {
     const admin = await t.signedIn('super_admin');
-    const on = await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: admin.cookie }, payload: { security: { localSignInDisabled: true } } });
+    const on = await t.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: { cookie: admin.cookie },
+      payload: { security: { localSignInDisabled: true } },
+    });
     expect(on.statusCode, on.body).toBe(200);
     await user('local.instructor@lakeside.edu');
-    const refused = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'local.instructor@lakeside.edu', password: 'correct horse battery' } });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'local.instructor@lakeside.edu', password: 'correct horse battery' },
+    });
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ code: 'LOCAL_SIGN_IN_OFF', message: expect.stringContaining('Sign in with Lakeside Career College') });
     // A wrong password still gets the usual answer: nothing is revealed to someone who lacks it.
-    expect((await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'local.instructor@lakeside.edu', password: 'wrong one' } })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'local.instructor@lakeside.edu', password: 'wrong one' } })).statusCode,
+    ).toBe(401);
     await user('root@lakeside.edu', { role: 'super_admin' });
-    expect((await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'root@lakeside.edu', password: 'correct horse battery' } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'root@lakeside.edu', password: 'correct horse battery' } })).statusCode,
+    ).toBe(200);
     expect((await (await fetch(`${appBase}/api/auth/sso`)).json()).localSignInDisabled).toBe(true);
 
     const bare = await createTestApp();
     try {
       const who = await bare.signedIn('super_admin');
-      const res = await bare.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: who.cookie }, payload: { security: { localSignInDisabled: true } } });
+      const res = await bare.app.inject({
+        method: 'PUT',
+        url: '/api/settings',
+        headers: { cookie: who.cookie },
+        payload: { security: { localSignInDisabled: true } },
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().errors).toEqual([{ field: 'security.localSignInDisabled', message: expect.stringContaining('single sign-on is configured') }]);
       expect((await bare.app.inject({ url: '/api/auth/sso' })).json()).toEqual({ enabled: false, buttonLabel: null, localSignInDisabled: false });

@@ -55,7 +55,13 @@ export function requestForm(t: StudentT, language: StudentLanguage, values: Form
 const hours = (minutes: number, language: StudentLanguage) =>
   new Intl.NumberFormat(language === 'es' ? 'es-US' : 'en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(minutes / 60);
 const date = (d: string, language: StudentLanguage, long = false) =>
-  new Intl.DateTimeFormat(language === 'es' ? 'es-US' : 'en-US', { timeZone: 'UTC', weekday: long ? 'long' : 'short', month: long ? 'long' : 'short', day: 'numeric', ...(long ? { year: 'numeric' } : {}) }).format(new Date(`${d}T00:00:00Z`));
+  new Intl.DateTimeFormat(language === 'es' ? 'es-US' : 'en-US', {
+    timeZone: 'UTC',
+    weekday: long ? 'long' : 'short',
+    month: long ? 'long' : 'short',
+    day: 'numeric',
+    ...(long ? { year: 'numeric' } : {}),
+  }).format(new Date(`${d}T00:00:00Z`));
 
 function dayNote(d: StudentHoursView['days'][number], t: StudentT): string {
   const notes: string[] = [];
@@ -93,7 +99,10 @@ export function hoursBody(v: StudentHoursView, t: StudentT, language: StudentLan
     v.days.length === 0
       ? `<p class="muted">${e(t('lastDaysNone'))}</p>`
       : `<table><thead><tr><th scope="col">${e(t('colDate'))}</th><th scope="col" class="n">${e(t('colScheduled'))}</th><th scope="col" class="n">${e(t('colEarned'))}</th><th scope="col">${e(t('colNote'))}</th></tr></thead><tbody>${v.days
-          .map((d) => `<tr><td>${e(date(d.date, language))}</td><td class="n">${h(d.scheduledMinutes)}</td><td class="n">${h(d.creditedMinutes)}</td><td>${e(dayNote(d, t))}</td></tr>`)
+          .map(
+            (d) =>
+              `<tr><td>${e(date(d.date, language))}</td><td class="n">${h(d.scheduledMinutes)}</td><td class="n">${h(d.creditedMinutes)}</td><td>${e(dayNote(d, t))}</td></tr>`,
+          )
           .join('')}</tbody></table>`;
   const name = `${v.firstName} ${v.lastName}`;
   return [
@@ -121,7 +130,12 @@ const timeOfDay = (instant: Date, language: StudentLanguage, timeZone: string) =
 export type MissedPunchNotice = 'sent' | 'alreadyAsked' | 'notAvailable';
 
 /** The form that was posted and refused, to show again with what was typed. */
-export type MissedPunchRefusal = { scheduleId: number; sessionDate: string; problems: FilingProblem[]; values: { checkIn: string; checkOut: string; reason: string } };
+export type MissedPunchRefusal = {
+  scheduleId: number;
+  sessionDate: string;
+  problems: FilingProblem[];
+  values: { checkIn: string; checkOut: string; reason: string };
+};
 
 export type MissedPunchPageOptions = {
   language: StudentLanguage;
@@ -170,7 +184,8 @@ export function missedPunchBody(mt: MissedPunchT, meetings: readonly MissedMeeti
               const ids = [hint ? id(`${name}-hint`) : '', errors.has(name as FilingProblem['field']) ? id(`${name}-error`) : ''].filter(Boolean).join(' ');
               return `${ids ? ` aria-describedby="${ids}"` : ''}${errors.has(name as FilingProblem['field']) ? ' aria-invalid="true"' : ''}`;
             };
-            const error = (name: FilingProblem['field']) => (errors.has(name) ? `<p class="error" id="${id(`${name}-error`)}">${e(errors.get(name)!)}</p>` : '');
+            const error = (name: FilingProblem['field']) =>
+              errors.has(name) ? `<p class="error" id="${id(`${name}-error`)}">${e(errors.get(name)!)}</p>` : '';
             const time = (name: 'checkIn' | 'checkOut') =>
               `<label for="${id(name)}">${e(mt(name === 'checkIn' ? 'checkInLabel' : 'checkOutLabel'))}</label><p class="muted" id="${id(`${name}-hint`)}">${e(mt('timeHint'))}</p>` +
               `<input id="${id(name)}" name="${name}" type="time" required value="${e(refusal?.values[name] ?? '')}"${describedBy(name, true)}>${error(name)}`;
@@ -182,7 +197,9 @@ export function missedPunchBody(mt: MissedPunchT, meetings: readonly MissedMeeti
               time('checkOut') +
               `<label for="${id('reason')}">${e(mt('reasonLabel'))}</label><textarea id="${id('reason')}" name="reason" rows="3" required maxlength="${MISSED_PUNCH_REASON_MAX}"${describedBy('reason', false)}>${e(refusal?.values.reason ?? '')}</textarea>${error('reason')}` +
               `<button type="submit">${e(mt('send'))}</button></form>`;
-            const date = new Intl.DateTimeFormat(STUDENT_LOCALES[language], { timeZone: 'UTC', weekday: 'long', month: 'long', day: 'numeric' }).format(new Date(`${m.sessionDate}T00:00:00Z`));
+            const date = new Intl.DateTimeFormat(STUDENT_LOCALES[language], { timeZone: 'UTC', weekday: 'long', month: 'long', day: 'numeric' }).format(
+              new Date(`${m.sessionDate}T00:00:00Z`),
+            );
             const missing = `${e(mt(m.missing === 'check_out' ? 'missingCheckOut' : 'missingCheckIn'))}${m.checkedInAt ? ` · ${e(mt('checkedInAt', { time: timeOfDay(m.checkedInAt, language, timeZone) }))}` : ''}`;
             return (
               `<section class="card" aria-labelledby="${id('title')}"><h2 id="${id('title')}">${e(mt('meetingOf', { course: m.courseName, date }))}</h2>` +

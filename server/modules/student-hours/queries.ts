@@ -4,7 +4,11 @@ import { studentHoursLinks, students } from '../../db/schema/index.ts';
 import { NAMED_LOCK_CLASSES } from '../../db/advisory-locks.ts';
 
 /** The student whose ID (case-insensitive, like check-in) and e-mail on file (case-insensitive) both match. */
-export async function selectStudentByIdAndEmail(db: DbOrTx, sisStudentId: string, email: string): Promise<{ id: number; firstName: string; email: string } | undefined> {
+export async function selectStudentByIdAndEmail(
+  db: DbOrTx,
+  sisStudentId: string,
+  email: string,
+): Promise<{ id: number; firstName: string; email: string } | undefined> {
   const [row] = await db
     .select({ id: students.id, firstName: students.firstName, email: students.email })
     .from(students)

@@ -60,33 +60,43 @@ export function studentHoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       },
     );
 
-    app.get('/api/my-hours/:token', { config: { public: true, rateLimit: VIEW_LIMIT }, schema: { params: tokenParams, response: { 200: studentHoursViewSchema } } }, async (req, reply) => {
-      reply.header('referrer-policy', 'same-origin');
-      const view = await hoursByLink(deps, req.params.token);
-      if (!view) throw notFound('Hours link');
-      return view;
-    });
+    app.get(
+      '/api/my-hours/:token',
+      { config: { public: true, rateLimit: VIEW_LIMIT }, schema: { params: tokenParams, response: { 200: studentHoursViewSchema } } },
+      async (req, reply) => {
+        reply.header('referrer-policy', 'same-origin');
+        const view = await hoursByLink(deps, req.params.token);
+        if (!view) throw notFound('Hours link');
+        return view;
+      },
+    );
 
     // The pages: server-rendered, no script. Their refusals are pages too, in the student's language.
     const studentPages: FastifyPluginAsyncZod = async (pages) => {
       acceptFormPosts(pages);
-      const language = (req: FastifyRequest, chosen?: unknown) => pickStudentLanguage(chosen ?? (req.query as { lang?: string } | undefined)?.lang, req.headers['accept-language']);
-      const send = (reply: FastifyReply, page: StudentPage) => reply.status(page.status).header('referrer-policy', 'same-origin').type('text/html; charset=utf-8').send(page.html);
+      const language = (req: FastifyRequest, chosen?: unknown) =>
+        pickStudentLanguage(chosen ?? (req.query as { lang?: string } | undefined)?.lang, req.headers['accept-language']);
+      const send = (reply: FastifyReply, page: StudentPage) =>
+        reply.status(page.status).header('referrer-policy', 'same-origin').type('text/html; charset=utf-8').send(page.html);
 
       pages.setErrorHandler((error, req, reply) => {
         if ((error as { statusCode?: number }).statusCode !== 429) throw error;
         return send(reply, tooManyRequestsPage(language(req)));
       });
 
-      pages.get('/my-hours', { config: { public: true, rateLimit: VIEW_LIMIT }, schema: { querystring: langQuery } }, async (req, reply) => send(reply, requestPage(deps.config, language(req))));
+      pages.get('/my-hours', { config: { public: true, rateLimit: VIEW_LIMIT }, schema: { querystring: langQuery } }, async (req, reply) =>
+        send(reply, requestPage(deps.config, language(req))),
+      );
 
       pages.post('/my-hours', { config: { public: true, rateLimit: REQUEST_LIMIT }, schema: { querystring: langQuery } }, async (req, reply) => {
         const body = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as Record<string, unknown>;
         return send(reply, submitRequestForm(deps, body, language(req, body.language), afterAnswer(req, reply)));
       });
 
-      pages.get('/my-hours/:token', { config: { public: true, rateLimit: VIEW_LIMIT }, schema: { params: tokenParams, querystring: langQuery } }, async (req, reply) =>
-        send(reply, await hoursPage(deps, req.params.token, language(req))),
+      pages.get(
+        '/my-hours/:token',
+        { config: { public: true, rateLimit: VIEW_LIMIT }, schema: { params: tokenParams, querystring: langQuery } },
+        async (req, reply) => send(reply, await hoursPage(deps, req.params.token, language(req))),
       );
     };
     await app.register(studentPages);
@@ -94,7 +104,8 @@ export function studentHoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     // "Forgot to check in or out?" (issue 29): from the hours link, and from the phone that checked in.
     const missedPunchPages: FastifyPluginAsyncZod = async (pages) => {
       acceptFormPosts(pages);
-      const language = (req: FastifyRequest, chosen?: unknown) => pickStudentLanguage(chosen ?? (req.query as { lang?: string } | undefined)?.lang, req.headers['accept-language']);
+      const language = (req: FastifyRequest, chosen?: unknown) =>
+        pickStudentLanguage(chosen ?? (req.query as { lang?: string } | undefined)?.lang, req.headers['accept-language']);
       const formLanguage = (req: FastifyRequest) => language(req, (req.body as { language?: unknown } | undefined)?.language);
       // Never cached, never sent on as a referrer: the address may hold the hours link's token.
       const send = (reply: FastifyReply, page: StudentPage) =>
@@ -113,12 +124,16 @@ export function studentHoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       pages.post('/my-hours/:token/missed-punch', { ...post, schema: { ...post.schema, params: tokenParams } }, async (req, reply) =>
         send(reply, await submitMissedPunchByLink(deps, req.params.token, req.body, formLanguage(req), req.ip)),
       );
-      pages.get(DEVICE_MISSED_PUNCH_PATH, view, async (req, reply) => send(reply, await missedPunchDevicePage(deps, deviceOf(deps, req, reply), language(req))));
+      pages.get(DEVICE_MISSED_PUNCH_PATH, view, async (req, reply) =>
+        send(reply, await missedPunchDevicePage(deps, deviceOf(deps, req, reply), language(req))),
+      );
       pages.post(DEVICE_MISSED_PUNCH_PATH, post, async (req, reply) =>
         send(reply, await submitMissedPunchByDevice(deps, deviceOf(deps, req, reply), req.body, formLanguage(req), req.ip)),
       );
       // The scan page's link: the device cookie reaches only the scan pages' path, so the page lives there.
-      pages.get('/attendance/missed-punch', view, async (req, reply) => reply.redirect(req.query.lang ? `${DEVICE_MISSED_PUNCH_PATH}?lang=${encodeURIComponent(req.query.lang)}` : DEVICE_MISSED_PUNCH_PATH, 303));
+      pages.get('/attendance/missed-punch', view, async (req, reply) =>
+        reply.redirect(req.query.lang ? `${DEVICE_MISSED_PUNCH_PATH}?lang=${encodeURIComponent(req.query.lang)}` : DEVICE_MISSED_PUNCH_PATH, 303),
+      );
     };
     await app.register(missedPunchPages);
   };

@@ -27,7 +27,8 @@ const DAY_MS = 86_400_000;
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
-const hoursLinkUrl = (config: Config, token: string, language: StudentLanguage) => `${publicBaseUrl(config)}/my-hours/${token}${language === 'en' ? '' : `?lang=${language}`}`;
+const hoursLinkUrl = (config: Config, token: string, language: StudentLanguage) =>
+  `${publicBaseUrl(config)}/my-hours/${token}${language === 'en' ? '' : `?lang=${language}`}`;
 
 /** Where a request's deferred work reports a failure (the request's logger). */
 type WorkLog = { error: (obj: object, msg: string) => void };
@@ -77,9 +78,20 @@ async function sendHoursLink(deps: StudentHoursDeps, input: HoursLinkRequest): P
     const text = school ? t('emailBody', { firstName: student.firstName, school, link }) : t('emailBodyNoSchool', { firstName: student.firstName, link });
     const html = text
       .split('\n\n')
-      .map((para) => (para === link ? `<p><a href="${escapeHtml(link)}">${escapeHtml(t('emailLinkText'))}</a></p>` : `<p>${escapeHtml(para).replaceAll('\n', '<br>')}</p>`))
+      .map((para) =>
+        para === link ? `<p><a href="${escapeHtml(link)}">${escapeHtml(t('emailLinkText'))}</a></p>` : `<p>${escapeHtml(para).replaceAll('\n', '<br>')}</p>`,
+      )
       .join('\n');
-    await queueEmails(tx, [{ kind: 'student_hours_link', to: student.email, studentId: student.id, subject: school ? t('emailSubject', { school }) : t('emailSubjectNoSchool'), text, html }]);
+    await queueEmails(tx, [
+      {
+        kind: 'student_hours_link',
+        to: student.email,
+        studentId: student.id,
+        subject: school ? t('emailSubject', { school }) : t('emailSubjectNoSchool'),
+        text,
+        html,
+      },
+    ]);
   });
 }
 
@@ -125,22 +137,37 @@ function page(language: StudentLanguage, status: number, titleKey: StudentTextKe
   const t = studentT(language);
   return { status, html: studentPage({ language, t, title: t(titleKey), body, switchHref: (l) => `${path}?lang=${l}` }) };
 }
-const notice = (language: StudentLanguage, key: StudentTextKey, role = '') => `<div class="card"><p${role ? ` role="${role}"` : ''}>${escapeHtml(studentT(language)(key))}</p></div>`;
+const notice = (language: StudentLanguage, key: StudentTextKey, role = '') =>
+  `<div class="card"><p${role ? ` role="${role}"` : ''}>${escapeHtml(studentT(language)(key))}</p></div>`;
 
 /** GET /my-hours: the form, or why it cannot be used here. */
-export function requestPage(config: Config, language: StudentLanguage, status = 200, values: { studentId?: string; email?: string } = {}, errors: FormErrors = {}): StudentPage {
+export function requestPage(
+  config: Config,
+  language: StudentLanguage,
+  status = 200,
+  values: { studentId?: string; email?: string } = {},
+  errors: FormErrors = {},
+): StudentPage {
   const body = emailConfigured(config) ? requestForm(studentT(language), language, values, errors) : notice(language, 'requestUnavailable');
   return page(language, status, 'requestTitle', body, '/my-hours');
 }
 
 /** POST /my-hours: the form's fields checked by the API's schema; then the API's one answer (the lookup after it, as requestHoursLink). */
-export function submitRequestForm(deps: StudentHoursDeps, body: Record<string, unknown>, language: StudentLanguage, after: { answered: Promise<unknown>; log: WorkLog }): StudentPage {
+export function submitRequestForm(
+  deps: StudentHoursDeps,
+  body: Record<string, unknown>,
+  language: StudentLanguage,
+  after: { answered: Promise<unknown>; log: WorkLog },
+): StudentPage {
   const t = studentT(language);
   const values = { studentId: typeof body.studentId === 'string' ? body.studentId : '', email: typeof body.email === 'string' ? body.email : '' };
   const parsed = hoursLinkRequestSchema.safeParse({ ...values, language });
   if (!parsed.success) {
     const fields = new Set(parsed.error.issues.map((i) => i.path[0]));
-    const errors: FormErrors = { ...(fields.has('studentId') ? { studentId: t('studentIdRequired') } : {}), ...(fields.has('email') ? { email: t('emailInvalid') } : {}) };
+    const errors: FormErrors = {
+      ...(fields.has('studentId') ? { studentId: t('studentIdRequired') } : {}),
+      ...(fields.has('email') ? { email: t('emailInvalid') } : {}),
+    };
     return requestPage(deps.config, language, 400, values, errors);
   }
   if (!emailConfigured(deps.config)) return requestPage(deps.config, language, 400);
@@ -162,7 +189,8 @@ export async function hoursPage(deps: StudentHoursDeps, token: string, language:
 }
 
 /** The pages' answer to a device over its request budget. */
-export const tooManyRequestsPage = (language: StudentLanguage): StudentPage => page(language, 429, 'requestTitle', notice(language, 'tooManyRequests', 'alert'), '/my-hours');
+export const tooManyRequestsPage = (language: StudentLanguage): StudentPage =>
+  page(language, 429, 'requestTitle', notice(language, 'tooManyRequests', 'alert'), '/my-hours');
 
 // ---- "Forgot to check in or out?" (issue 29): the missed-punch pages ----
 // From the hours link (/my-hours/{token}/missed-punch: the link names the student) and from the scan
@@ -203,7 +231,11 @@ async function filed(deps: StudentHoursDeps, filer: Filer, source: MissedPunchSo
     case 'not_available':
       return { status: 409, notice: 'notAvailable' as const, refusal: null };
     case 'invalid':
-      return { status: 400, notice: null, refusal: { scheduleId: outcome.meeting.scheduleId, sessionDate: outcome.meeting.sessionDate, problems: outcome.problems, values: outcome.values } };
+      return {
+        status: 400,
+        notice: null,
+        refusal: { scheduleId: outcome.meeting.scheduleId, sessionDate: outcome.meeting.sessionDate, problems: outcome.problems, values: outcome.values },
+      };
   }
 }
 
@@ -223,16 +255,37 @@ export async function missedPunchLinkPage(deps: StudentHoursDeps, token: string,
   const link = await linkedStudent(deps, token);
   if (!link) return linkInvalidPage(language, linkPath(token));
   const meetings = await missedMeetingsOfStudent(deps, link.studentId);
-  return missedPunchPage(deps, 200, { language, path: linkPath(token), meetings, intro: 'introLink', showStudent: false, footer: backToHours(token, language) });
+  return missedPunchPage(deps, 200, {
+    language,
+    path: linkPath(token),
+    meetings,
+    intro: 'introLink',
+    showStudent: false,
+    footer: backToHours(token, language),
+  });
 }
 
 /** POST /my-hours/{token}/missed-punch: a request from the hours link; the page again, saying what happened. */
-export async function submitMissedPunchByLink(deps: StudentHoursDeps, token: string, body: unknown, language: StudentLanguage, ip: string | null): Promise<StudentPage> {
+export async function submitMissedPunchByLink(
+  deps: StudentHoursDeps,
+  token: string,
+  body: unknown,
+  language: StudentLanguage,
+  ip: string | null,
+): Promise<StudentPage> {
   const link = await linkedStudent(deps, token);
   if (!link) return linkInvalidPage(language, linkPath(token));
   const answer = await filed(deps, { studentId: link.studentId }, 'hours_link', body, ip);
   const meetings = await missedMeetingsOfStudent(deps, link.studentId);
-  return missedPunchPage(deps, answer.status, { language, path: linkPath(token), meetings, intro: 'introLink', showStudent: false, footer: backToHours(token, language), ...answer });
+  return missedPunchPage(deps, answer.status, {
+    language,
+    path: linkPath(token),
+    meetings,
+    intro: 'introLink',
+    showStudent: false,
+    footer: backToHours(token, language),
+    ...answer,
+  });
 }
 
 /** The phone's device (its cookie; a phone without one is given one, as the scan pages do). */
@@ -248,18 +301,50 @@ const deviceFooter = (language: StudentLanguage) => `<p class="muted">${escapeHt
 /** GET /attendance/scan/missed-punch: this phone's check-ins with no check-out, a form each. */
 export async function missedPunchDevicePage(deps: StudentHoursDeps, device: CheckInDevice, language: StudentLanguage): Promise<StudentPage> {
   const meetings = await deviceMeetings(deps, device);
-  return missedPunchPage(deps, 200, { language, path: DEVICE_MISSED_PUNCH_PATH, meetings, intro: 'introDevice', showStudent: true, footer: deviceFooter(language) });
+  return missedPunchPage(deps, 200, {
+    language,
+    path: DEVICE_MISSED_PUNCH_PATH,
+    meetings,
+    intro: 'introDevice',
+    showStudent: true,
+    footer: deviceFooter(language),
+  });
 }
 
 /** POST /attendance/scan/missed-punch: a request for one of this phone's check-ins; an unknown phone's post is "not available", as any other. */
-export async function submitMissedPunchByDevice(deps: StudentHoursDeps, device: CheckInDevice, body: unknown, language: StudentLanguage, ip: string | null): Promise<StudentPage> {
-  const answer = device.presented ? await filed(deps, { deviceId: device.id }, 'scan_page', body, ip) : { status: 409, notice: 'notAvailable' as const, refusal: null };
+export async function submitMissedPunchByDevice(
+  deps: StudentHoursDeps,
+  device: CheckInDevice,
+  body: unknown,
+  language: StudentLanguage,
+  ip: string | null,
+): Promise<StudentPage> {
+  const answer = device.presented
+    ? await filed(deps, { deviceId: device.id }, 'scan_page', body, ip)
+    : { status: 409, notice: 'notAvailable' as const, refusal: null };
   const meetings = await deviceMeetings(deps, device);
-  return missedPunchPage(deps, answer.status, { language, path: DEVICE_MISSED_PUNCH_PATH, meetings, intro: 'introDevice', showStudent: true, footer: deviceFooter(language), ...answer });
+  return missedPunchPage(deps, answer.status, {
+    language,
+    path: DEVICE_MISSED_PUNCH_PATH,
+    meetings,
+    intro: 'introDevice',
+    showStudent: true,
+    footer: deviceFooter(language),
+    ...answer,
+  });
 }
 
 /** The missed-punch pages' answer to a device over its request budget. */
 export function missedPunchTooManyPage(language: StudentLanguage, path: string): StudentPage {
   const mt = missedPunchT(language);
-  return { status: 429, html: studentPage({ language, t: studentT(language), title: mt('title'), body: `<div class="card"><p role="alert">${escapeHtml(mt('tooManyRequests'))}</p></div>`, switchHref: (l) => `${path}?lang=${l}` }) };
+  return {
+    status: 429,
+    html: studentPage({
+      language,
+      t: studentT(language),
+      title: mt('title'),
+      body: `<div class="card"><p role="alert">${escapeHtml(mt('tooManyRequests'))}</p></div>`,
+      switchHref: (l) => `${path}?lang=${l}`,
+    }),
+  };
 }

@@ -22,10 +22,13 @@ let ana: number;
 let admin: { cookie: string };
 
 const outbox = async () =>
-  (await t.db.execute<{ kind: string; recipient: string; subject: string; text_body: string; html_body: string; student_id: number | null }>(
-    sql`select kind, recipient, subject, text_body, html_body, student_id from outbox_messages order by id`,
-  )).rows;
-const send = (payload: Record<string, unknown>, ip = '203.0.113.7') => t.app.inject({ method: 'POST', url: '/api/my-hours/request', payload, remoteAddress: ip });
+  (
+    await t.db.execute<{ kind: string; recipient: string; subject: string; text_body: string; html_body: string; student_id: number | null }>(
+      sql`select kind, recipient, subject, text_body, html_body, student_id from outbox_messages order by id`,
+    )
+  ).rows;
+const send = (payload: Record<string, unknown>, ip = '203.0.113.7') =>
+  t.app.inject({ method: 'POST', url: '/api/my-hours/request', payload, remoteAddress: ip });
 /** Ask, then wait for the lookup and queueing that run after the answer. */
 const ask = async (payload: Record<string, unknown>, ip?: string) => {
   const res = await send(payload, ip);
@@ -35,17 +38,39 @@ const ask = async (payload: Record<string, unknown>, ip?: string) => {
 const tokenIn = (text: string) => /\/my-hours\/([A-Za-z0-9_-]{43})/.exec(text)?.[1];
 
 beforeAll(async () => {
-  config = { ...loadConfig({ NODE_ENV: 'test' }), smtp: { url: 'smtp://127.0.0.1:2525', from: 'Muster <muster@school.test>' }, publicUrl: 'https://muster.school.test' };
+  config = {
+    ...loadConfig({ NODE_ENV: 'test' }),
+    smtp: { url: 'smtp://127.0.0.1:2525', from: 'Muster <muster@school.test>' },
+    publicUrl: 'https://muster.school.test',
+  };
   t = await createTestApp({ clock, config, cipher });
   admin = await t.signedIn('super_admin');
-  await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: admin.cookie }, payload: { attendance: { timeZone: 'America/Chicago' }, system: { schoolName: 'Lakeside Career College' } } });
+  await t.app.inject({
+    method: 'PUT',
+    url: '/api/settings',
+    headers: { cookie: admin.cookie },
+    payload: { attendance: { timeZone: 'America/Chicago' }, system: { schoolName: 'Lakeside Career College' } },
+  });
   const instructor = await t.signedIn('instructor');
   const [{ id: programId }] = (await t.db.insert(programs).values({ programName: 'Cosmetology' }).returning({ id: programs.id })) as [{ id: number }];
   await t.db.insert(programPolicies).values({ programId, programHours: '600', programWeeks: '30' });
-  const [{ id: courseId }] = (await t.db.insert(courses).values({ courseCode: 'COS-101', courseName: 'Hair Design', programId, clockHours: '60' }).returning({ id: courses.id })) as [{ id: number }];
+  const [{ id: courseId }] = (await t.db
+    .insert(courses)
+    .values({ courseCode: 'COS-101', courseName: 'Hair Design', programId, clockHours: '60' })
+    .returning({ id: courses.id })) as [{ id: number }];
   const [{ id: scheduleId }] = (await t.db
     .insert(schedules)
-    .values({ courseId, instructorId: instructor.userId, cohortNumber: 1, termNumber: 1, dayOfWeek: 1, startTime: '08:00', endTime: '14:00', courseStartDate: '2026-10-05', courseEndDate: '2026-12-21' })
+    .values({
+      courseId,
+      instructorId: instructor.userId,
+      cohortNumber: 1,
+      termNumber: 1,
+      dayOfWeek: 1,
+      startTime: '08:00',
+      endTime: '14:00',
+      courseStartDate: '2026-10-05',
+      courseEndDate: '2026-12-21',
+    })
     .returning({ id: schedules.id })) as [{ id: number }];
   [{ id: ana }] = (await t.db
     .insert(students)
@@ -54,7 +79,14 @@ beforeAll(async () => {
   await t.db.insert(students).values({ firstName: 'Ben', lastName: 'Ode', sisStudentId: 'S-200', programId });
   await t.db.insert(scheduleRosters).values({ scheduleId, studentId: ana });
   await sessionsRanFor(t.db, [scheduleId], '2026-10-05', '2026-11-30');
-  for (const [date, status] of [['2026-10-05', 'present'], ['2026-10-12', 'present'], ['2026-10-19', 'excused'], ['2026-10-26', 'present'], ['2026-11-02', 'present'], ['2026-11-09', 'present']]) {
+  for (const [date, status] of [
+    ['2026-10-05', 'present'],
+    ['2026-10-12', 'present'],
+    ['2026-10-19', 'excused'],
+    ['2026-10-26', 'present'],
+    ['2026-11-02', 'present'],
+    ['2026-11-09', 'present'],
+  ]) {
     await t.db.execute(sql`insert into attendance_records (student_id, schedule_id, session_date, status, source, is_manual_override, override_reason)
                            values (${ana}, ${scheduleId}, ${date}, ${status}, 'manual', true, 'Paper sheet')`);
   }
@@ -78,7 +110,12 @@ describe('E-mail me my hours', () => {
     for (const res of answers) expect({ status: res.statusCode, body: res.json() }).toEqual({ status: 202, body: { message: HOURS_LINK_REQUESTED } });
     const sent = await outbox();
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ kind: 'student_hours_link', recipient: 'Ana.Diaz@student.test', student_id: ana, subject: 'Your hours at Lakeside Career College' });
+    expect(sent[0]).toMatchObject({
+      kind: 'student_hours_link',
+      recipient: 'Ana.Diaz@student.test',
+      student_id: ana,
+      subject: 'Your hours at Lakeside Career College',
+    });
     const token = tokenIn(sent[0]!.text_body)!;
     expect(sent[0]!.text_body).toContain(`https://muster.school.test/my-hours/${token}`);
     expect(sent[0]!.html_body).toContain('See my hours');
@@ -93,17 +130,25 @@ describe('E-mail me my hours', () => {
     // The students table locked by another transaction: any lookup waits for it. Both requests are
     // answered anyway (the answer does not wait for the lookup); the link is sent once it is free.
     const stillWaiting = Symbol('still waiting');
-    const within = <T,>(p: Promise<T>) => Promise.race([p, new Promise<typeof stillWaiting>((r) => setTimeout(() => r(stillWaiting), 3000))]);
+    const within = <T>(p: Promise<T>) => Promise.race([p, new Promise<typeof stillWaiting>((r) => setTimeout(() => r(stillWaiting), 3000))]);
     await t.db.transaction(async (tx) => {
       await tx.execute(sql`lock table students in access exclusive mode`);
-      for (const payload of [{ studentId: 'S-100', email: 'ana.diaz@student.test' }, { studentId: 'S-999', email: 'nobody@student.test' }]) {
+      for (const payload of [
+        { studentId: 'S-100', email: 'ana.diaz@student.test' },
+        { studentId: 'S-999', email: 'nobody@student.test' },
+      ]) {
         const res = await within(send(payload));
         expect(res, payload.studentId).not.toBe(stillWaiting);
         if (res === stillWaiting) return;
         expect({ status: res.statusCode, body: res.json() }).toEqual({ status: 202, body: { message: HOURS_LINK_REQUESTED } });
       }
       const page = await within(
-        t.app.inject({ method: 'POST', url: '/my-hours', headers: { 'content-type': 'application/x-www-form-urlencoded', host: 'muster.school.test', origin: 'https://muster.school.test' }, payload: 'studentId=S-100&email=ana.diaz%40student.test' }),
+        t.app.inject({
+          method: 'POST',
+          url: '/my-hours',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', host: 'muster.school.test', origin: 'https://muster.school.test' },
+          payload: 'studentId=S-100&email=ana.diaz%40student.test',
+        }),
       );
       expect(page).not.toBe(stillWaiting);
       expect(await outbox()).toHaveLength(0);
@@ -135,7 +180,9 @@ describe('E-mail me my hours', () => {
     const missing = await ask({ email: 'ana.diaz@student.test' });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().errors).toEqual([expect.objectContaining({ field: 'studentId' })]);
-    expect((await ask({ studentId: 'S-100', email: 'ana.diaz@student.test', language: 'fr' })).json().errors).toEqual([expect.objectContaining({ field: 'language' })]);
+    expect((await ask({ studentId: 'S-100', email: 'ana.diaz@student.test', language: 'fr' })).json().errors).toEqual([
+      expect.objectContaining({ field: 'language' }),
+    ]);
   });
 
   it('is rate-limited per device', async () => {
@@ -144,7 +191,13 @@ describe('E-mail me my hours', () => {
     expect(statuses.slice(0, 30).every((s) => s === 202)).toBe(true);
     expect(statuses[30]).toBe(429);
     // The form page says so in words, not JSON.
-    const page = await t.app.inject({ method: 'POST', url: '/my-hours', remoteAddress: '198.51.100.9', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'studentId=S-1&email=x%40student.test' });
+    const page = await t.app.inject({
+      method: 'POST',
+      url: '/my-hours',
+      remoteAddress: '198.51.100.9',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'studentId=S-1&email=x%40student.test',
+    });
     expect(page.statusCode).toBe(200); // the page route has its own budget
   });
 
@@ -182,7 +235,12 @@ describe('the /my-hours page', () => {
   it('posts as a plain form: errors marked on the fields, then the same answer as the API', async () => {
     // As a browser posts it: same origin, form-encoded.
     const form = async (body: string) => {
-      const res = await t.app.inject({ method: 'POST', url: '/my-hours', headers: { 'content-type': 'application/x-www-form-urlencoded', host: 'muster.school.test', origin: 'https://muster.school.test' }, payload: body });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/my-hours',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', host: 'muster.school.test', origin: 'https://muster.school.test' },
+        payload: body,
+      });
       await hoursLinkRequestsSettled();
       return res;
     };
@@ -212,7 +270,14 @@ describe('the link', () => {
     expect(res.statusCode).toBe(200);
     const view = res.json();
     const staff = (await t.app.inject({ method: 'GET', url: `/api/students/${ana}/hours`, headers: { cookie: admin.cookie } })).json();
-    expect(view).toMatchObject({ firstName: 'Ana', lastName: 'Diaz', programName: 'Cosmetology', asOf: '2026-11-24', totals: staff.totals, attendancePercent: staff.attendancePercent });
+    expect(view).toMatchObject({
+      firstName: 'Ana',
+      lastName: 'Diaz',
+      programName: 'Cosmetology',
+      asOf: '2026-11-24',
+      totals: staff.totals,
+      attendancePercent: staff.attendancePercent,
+    });
     expect(view.totals.scheduledMinutes).toBe(8 * 360);
     expect(view.makeUpOwedMinutes).toBe(2 * 360);
     expect(view.currentPaymentPeriod).toMatchObject({ number: 1, status: 'in_progress' });
@@ -264,7 +329,8 @@ describe('the language of a student page', () => {
 
 describe('the hours e-mail of a school with no name yet (issue 28)', () => {
   it('names no school rather than printing a hint meant for staff', async () => {
-    const setName = (schoolName: string) => t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: admin.cookie }, payload: { system: { schoolName } } });
+    const setName = (schoolName: string) =>
+      t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: admin.cookie }, payload: { system: { schoolName } } });
     expect((await setName('')).statusCode).toBe(200);
     try {
       await ask({ studentId: 'S-100', email: 'ana.diaz@student.test' });

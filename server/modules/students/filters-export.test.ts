@@ -13,14 +13,19 @@ let nursing: number, welding: number;
 
 const records = (body: string) => parse(body, { columns: true }) as Record<string, string>[];
 const get = (cookie: string, url: string) => t.app.inject({ url, headers: { cookie } });
-const lastNames = (res: { json: () => { lastName: string }[] }) => res.json().map((s) => s.lastName).sort();
+const lastNames = (res: { json: () => { lastName: string }[] }) =>
+  res
+    .json()
+    .map((s) => s.lastName)
+    .sort();
 
 beforeAll(async () => {
   t = await createTestApp({ clock: fixedClock('2027-03-02T15:00:00Z') });
   admin = (await t.signedIn('it_admin')).cookie;
   support = (await t.signedIn('support_staff')).cookie;
   instructor = (await t.signedIn('instructor')).cookie;
-  const program = async (name: string) => (await t.db.execute<{ id: number }>(sql`insert into programs (program_name) values (${name}) returning id`)).rows[0]!.id;
+  const program = async (name: string) =>
+    (await t.db.execute<{ id: number }>(sql`insert into programs (program_name) values (${name}) returning id`)).rows[0]!.id;
   nursing = await program('Practical Nursing');
   welding = await program('Welding');
   // [last name, program, status, SIS id]; the SIS id of one starts like a spreadsheet formula.
@@ -60,7 +65,10 @@ describe('GET /api/students filters', () => {
     ] as const) {
       const res = await get(support, `/api/students?${query}`);
       expect(res.statusCode, query).toBe(400);
-      expect(res.json().errors.map((e: { field: string }) => e.field), query).toContain(field);
+      expect(
+        res.json().errors.map((e: { field: string }) => e.field),
+        query,
+      ).toContain(field);
       expect((await get(admin, `/api/students/export?${query}`)).statusCode, `export ${query}`).toBe(400);
     }
   });
@@ -85,7 +93,14 @@ describe('GET /api/students/export', () => {
     const rows = records(res.body);
     // Sorted as asked; pageSize is not an export parameter and is ignored by its schema.
     expect(rows.map((r) => r.lastName)).toEqual(['Bravo', 'Alpha']);
-    expect(rows[1]).toMatchObject({ firstName: 'Filter', email: 'alpha@filter.edu', programId: String(nursing), programName: 'Practical Nursing', status: 'enrolled', sisStudentId: 'N-1' });
+    expect(rows[1]).toMatchObject({
+      firstName: 'Filter',
+      email: 'alpha@filter.edu',
+      programId: String(nursing),
+      programName: 'Practical Nursing',
+      status: 'enrolled',
+      sisStudentId: 'N-1',
+    });
     expect(res.body).not.toMatch(/ssn|6789|secret/i);
     const enrolled = records((await get(support, '/api/students/export?status=enrolled&search=filter')).body);
     expect(enrolled.map((r) => r.lastName).sort()).toEqual(['Alpha', 'Charlie', 'Echo']);

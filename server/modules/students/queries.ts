@@ -158,5 +158,8 @@ export async function lockStudentStatusRow(db: DbOrTx, id: number): Promise<{ st
 }
 
 export async function updateStudentStatusRow(db: DbOrTx, id: number, status: string): Promise<void> {
-  await db.update(students).set({ status, updatedAt: sql`now()` }).where(eq(students.id, id));
+  await db
+    .update(students)
+    .set({ status, updatedAt: sql`now()` })
+    .where(eq(students.id, id));
 }

@@ -80,7 +80,13 @@ export async function exportStudents(
   const first = await listStudentRows(db, { ...q, page: 1, pageSize: EXPORT_PAGE_ROWS }, reader.scope);
   const { timeZone } = (await getSettings(db)).attendance;
   const fileName = `students_export_${localDate(ctx.clock.now(), timeZone)}.csv`;
-  await recordAudit(db, { userId: ctx.actorId, action: 'Export', tableName: 'students', ipAddress: ctx.ip, newValues: { filters: q, rows: first.total, fileName } });
+  await recordAudit(db, {
+    userId: ctx.actorId,
+    action: 'Export',
+    tableName: 'students',
+    ipAddress: ctx.ip,
+    newValues: { filters: q, rows: first.total, fileName },
+  });
   // Page by page (the list's order ends with the id), so a school of 100,000 students is never in memory at once.
   async function* rows() {
     let page = first;
@@ -139,7 +145,8 @@ function auditable(input: Input) {
 }
 
 export async function createStudent(db: Db, given: Input, ctx: Ctx): Promise<Student> {
-  if (given.socialSecurityNumber && !ctx.showSsn) throw badRequest('Only administrators may record an SSN', [{ field: 'socialSecurityNumber', message: 'Not allowed for your role' }]);
+  if (given.socialSecurityNumber && !ctx.showSsn)
+    throw badRequest('Only administrators may record an SSN', [{ field: 'socialSecurityNumber', message: 'Not allowed for your role' }]);
   const input = { ...given, status: given.status ?? 'enrolled' };
   assertStatusChange(ctx.role, null, input.status);
   return db.transaction(async (tx) => {
@@ -156,7 +163,8 @@ export async function createStudent(db: Db, given: Input, ctx: Ctx): Promise<Stu
 }
 
 export async function updateStudent(db: Db, id: number, input: Input, ctx: Ctx): Promise<Student> {
-  if (input.socialSecurityNumber !== undefined && !ctx.showSsn) throw badRequest('Only administrators may change an SSN', [{ field: 'socialSecurityNumber', message: 'Not allowed for your role' }]);
+  if (input.socialSecurityNumber !== undefined && !ctx.showSsn)
+    throw badRequest('Only administrators may change an SSN', [{ field: 'socialSecurityNumber', message: 'Not allowed for your role' }]);
   return db.transaction(async (tx) => {
     if (!(await lockStudent(tx, id))) throw notFound('Student');
     const before = await getStudent(tx, id, { ...UNCHECKED, showSsn: false });
@@ -167,7 +175,8 @@ export async function updateStudent(db: Db, id: number, input: Input, ctx: Ctx):
     // A status left out stays as it was: not a change.
     if (comparable.status === undefined) delete comparable.status;
     const diff = changedFields(before as unknown as Record<string, unknown>, comparable as Record<string, unknown>);
-    if (input.socialSecurityNumber !== undefined) (diff.newValues as Record<string, unknown>).socialSecurityNumber = input.socialSecurityNumber ? '(set)' : '(cleared)';
+    if (input.socialSecurityNumber !== undefined)
+      (diff.newValues as Record<string, unknown>).socialSecurityNumber = input.socialSecurityNumber ? '(set)' : '(cleared)';
     await recordAudit(tx, { userId: ctx.actorId, action: 'Update', tableName: 'students', recordId: id, ipAddress: ctx.ip, ...diff });
     return getStudent(tx, id, { ...UNCHECKED, showSsn: ctx.showSsn });
   });

@@ -28,12 +28,19 @@ const send = (method: 'POST' | 'PUT' | 'DELETE' | 'GET', url: string, cookie: st
 let seq = 0;
 async function newStudent(status?: string) {
   seq += 1;
-  const res = await send('POST', '/api/students', admin, { firstName: 'Ana', lastName: `Status${seq}`, sisStudentId: `SIS-ST-${seq}`, enrollmentDate: '2026-09-01', ...(status ? { status } : {}) });
+  const res = await send('POST', '/api/students', admin, {
+    firstName: 'Ana',
+    lastName: `Status${seq}`,
+    sisStudentId: `SIS-ST-${seq}`,
+    enrollmentDate: '2026-09-01',
+    ...(status ? { status } : {}),
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as { id: number; status: string; sisStudentId: string };
 }
 const statusOf = async (id: number) => (await send('GET', `/api/students/${id}`, admin)).json().status as string;
-const edit = (id: number, cookie: string, status?: string) => send('PUT', `/api/students/${id}`, cookie, { firstName: 'Ana', lastName: 'Edited', ...(status ? { status } : {}) });
+const edit = (id: number, cookie: string, status?: string) =>
+  send('PUT', `/api/students/${id}`, cookie, { firstName: 'Ana', lastName: 'Edited', ...(status ? { status } : {}) });
 
 describe('student status changes', () => {
   it('refuses withdrawn and loa by an edit, for support staff and administrators alike, naming the field', async () => {
@@ -110,7 +117,13 @@ describe('student status changes', () => {
     expect(await statusOf(withdrawn.id)).toBe('withdrawn');
     expect((await send('GET', '/api/students?search=SIS-IMP-1', admin)).json()).toEqual([]);
     // The same file without its status column changes names only.
-    const ok = await upload(t, admin, 'students', 'students.csv', csv(['sisStudentId', 'firstName', 'lastName', 'programId'], [[withdrawn.sisStudentId, 'Ana', 'Renamed', 'SIS-PN']]));
+    const ok = await upload(
+      t,
+      admin,
+      'students',
+      'students.csv',
+      csv(['sisStudentId', 'firstName', 'lastName', 'programId'], [[withdrawn.sisStudentId, 'Ana', 'Renamed', 'SIS-PN']]),
+    );
     expect(ok.statusCode, ok.body).toBe(200);
     expect(await statusOf(withdrawn.id)).toBe('withdrawn');
   });

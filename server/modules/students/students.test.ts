@@ -30,7 +30,12 @@ describe('students', () => {
     const before = (await t.db.execute<{ n: number }>(sql`select count(*)::int as n from students`)).rows[0]!.n;
     const res = await post(admin, { firstName: ' ', lastName: '', email: 'not-an-email', programId: 'x', status: 'dreaming' });
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors.map((e: { field: string }) => e.field).sort()).toEqual(['email', 'firstName', 'lastName', 'programId', 'status']);
+    expect(
+      res
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .sort(),
+    ).toEqual(['email', 'firstName', 'lastName', 'programId', 'status']);
     expect((await post(admin, { firstName: 'A', lastName: 'B', programId: 99999 })).json().errors[0].field).toBe('programId');
     const after = (await t.db.execute<{ n: number }>(sql`select count(*)::int as n from students`)).rows[0]!.n;
     expect(after).toBe(before);
@@ -57,11 +62,22 @@ describe('students', () => {
 
   it('updates and audits the changed fields', async () => {
     const s = (await post(admin, { firstName: 'Gil', lastName: 'Moss' })).json();
-    const res = await t.app.inject({ method: 'PUT', url: `/api/students/${s.id}`, headers: { cookie: support }, payload: { firstName: 'Gil', lastName: 'Moss', email: 'gil@x.edu', programId, status: 'inactive' } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/students/${s.id}`,
+      headers: { cookie: support },
+      payload: { firstName: 'Gil', lastName: 'Moss', email: 'gil@x.edu', programId, status: 'inactive' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ email: 'gil@x.edu', programId, programName: 'Practical Nursing', status: 'inactive' });
-    expect((await auditEntries(t.db, 'students')).at(-1)).toMatchObject({ action: 'Update', old_values: { email: null, status: 'enrolled' }, new_values: { email: 'gil@x.edu', status: 'inactive' } });
-    expect((await t.app.inject({ method: 'PUT', url: '/api/students/999999', headers: { cookie: admin }, payload: { firstName: 'a', lastName: 'b' } })).statusCode).toBe(404);
+    expect((await auditEntries(t.db, 'students')).at(-1)).toMatchObject({
+      action: 'Update',
+      old_values: { email: null, status: 'enrolled' },
+      new_values: { email: 'gil@x.edu', status: 'inactive' },
+    });
+    expect(
+      (await t.app.inject({ method: 'PUT', url: '/api/students/999999', headers: { cookie: admin }, payload: { firstName: 'a', lastName: 'b' } })).statusCode,
+    ).toBe(404);
   });
 
   it('deletes a student without history, refuses (409) one with attendance', async () => {
@@ -90,10 +106,14 @@ describe('students', () => {
     // name sorts by last then first name, both in the chosen direction
     const byName = (await t.app.inject({ url: '/api/students?search=zed&sort=name&order=desc&pageSize=3', headers: { cookie: support } })).json();
     expect(byName.map((s: { lastName: string }) => s.lastName)).toEqual(['Zed59', 'Zed58', 'Zed57']);
-    expect((await t.app.inject({ url: '/api/students?search=BULK-42', headers: { cookie: support } })).json().map((s: { lastName: string }) => s.lastName)).toEqual(['Zed42']);
+    expect(
+      (await t.app.inject({ url: '/api/students?search=BULK-42', headers: { cookie: support } })).json().map((s: { lastName: string }) => s.lastName),
+    ).toEqual(['Zed42']);
     expect((await t.app.inject({ url: '/api/students?search=z7@bulk', headers: { cookie: support } })).json()).toHaveLength(1);
     const id = (await t.app.inject({ url: '/api/students?search=Zed05', headers: { cookie: support } })).json()[0].id;
-    expect((await t.app.inject({ url: `/api/students?search=${id}`, headers: { cookie: support } })).json().some((s: { id: number }) => s.id === id)).toBe(true);
+    expect((await t.app.inject({ url: `/api/students?search=${id}`, headers: { cookie: support } })).json().some((s: { id: number }) => s.id === id)).toBe(
+      true,
+    );
     expect((await t.app.inject({ url: '/api/students?search=%25', headers: { cookie: support } })).json()).toHaveLength(0);
     // Without paging parameters the whole list comes back, as SPEC clients expect.
     const all = await t.app.inject({ url: '/api/students', headers: { cookie: instructor } });
@@ -152,7 +172,10 @@ describe('need-to-know: instructors read only the students on their own rosters'
     // Searching for someone else's student, by name, SIS id or internal id, finds nothing.
     for (const q of ['Theirs', 'ROSTER-Nobody', String(ids.Theirs), 'roster.edu']) {
       const res = await get(own.cookie, `/api/students?search=${encodeURIComponent(q)}`);
-      expect(names(res).filter((n) => n === 'Theirs' || n === 'Nobody'), q).toEqual([]);
+      expect(
+        names(res).filter((n) => n === 'Theirs' || n === 'Nobody'),
+        q,
+      ).toEqual([]);
     }
     expect(names(await get(other.cookie, '/api/students'))).toEqual(['Theirs']);
   });

@@ -8,7 +8,10 @@ export function timeZoneChangeRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/settings/time-zone-impact',
-      { config: { action: 'settings:edit-attendance', heavy: true }, schema: { querystring: timeZoneImpactQuerySchema, response: { 200: timeZoneImpactSchema } } },
+      {
+        config: { action: 'settings:edit-attendance', heavy: true },
+        schema: { querystring: timeZoneImpactQuerySchema, response: { 200: timeZoneImpactSchema } },
+      },
       async (req) => timeZoneImpact(deps.db, req.query.timeZone, deps.clock),
     );
   };

@@ -22,12 +22,25 @@ beforeAll(async () => {
   itAdmin = (await t.signedIn('it_admin')).cookie;
   const instructor = await t.signedIn('instructor');
   const [{ id: programId }] = (await t.db.insert(programs).values({ programName: 'Practical Nursing' }).returning({ id: programs.id })) as [{ id: number }];
-  const [{ id: courseId }] = (await t.db.insert(courses).values({ courseCode: 'PN-100', courseName: 'Nursing I', programId, clockHours: '150' }).returning({ id: courses.id })) as [{ id: number }];
+  const [{ id: courseId }] = (await t.db
+    .insert(courses)
+    .values({ courseCode: 'PN-100', courseName: 'Nursing I', programId, clockHours: '150' })
+    .returning({ id: courses.id })) as [{ id: number }];
   const scheduleIds: number[] = [];
   for (const dayOfWeek of [1, 2, 3, 4, 5]) {
     const [{ id }] = (await t.db
       .insert(schedules)
-      .values({ courseId, instructorId: instructor.userId, cohortNumber: 1, termNumber: 1, dayOfWeek, startTime: '08:00', endTime: '14:00', courseStartDate: '2026-03-02', courseEndDate: '2026-08-28' })
+      .values({
+        courseId,
+        instructorId: instructor.userId,
+        cohortNumber: 1,
+        termNumber: 1,
+        dayOfWeek,
+        startTime: '08:00',
+        endTime: '14:00',
+        courseStartDate: '2026-03-02',
+        courseEndDate: '2026-08-28',
+      })
       .returning({ id: schedules.id })) as [{ id: number }];
     scheduleIds.push(id);
   }
@@ -82,7 +95,10 @@ describe('GET /api/settings/time-zone-impact', () => {
     for (const zone of ['Mars/Olympus', '', null]) {
       const res = await impact(zone);
       expect(res.statusCode, String(zone)).toBe(400);
-      expect(res.json().errors.map((e: { field: string }) => e.field), String(zone)).toEqual(['timeZone']);
+      expect(
+        res.json().errors.map((e: { field: string }) => e.field),
+        String(zone),
+      ).toEqual(['timeZone']);
     }
   });
 

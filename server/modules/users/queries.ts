@@ -32,7 +32,10 @@ export async function lockSuperAdmins(tx: DbOrTx): Promise<void> {
 }
 
 export async function countActiveSuperAdmins(tx: DbOrTx): Promise<number> {
-  const [r] = await tx.select({ n: sql<number>`count(*)::int` }).from(users).where(and(eq(users.role, 'super_admin'), eq(users.isActive, true)));
+  const [r] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(users)
+    .where(and(eq(users.role, 'super_admin'), eq(users.isActive, true)));
   return r!.n;
 }
 

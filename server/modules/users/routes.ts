@@ -21,12 +21,16 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.get('/api/users', { config: { action: 'users:view' }, schema: { response: { 200: z.array(userSchema) } } }, async () => listUsers(deps.db));
 
-    app.post('/api/users', { config: { action: 'users:manage' }, schema: { body: userInputSchema, response: { 201: userCreatedSchema } } }, async (req, reply) =>
-      reply.status(201).send(created(req, await createUser(deps.db, req.user!, req.body, meta(req)))),
+    app.post(
+      '/api/users',
+      { config: { action: 'users:manage' }, schema: { body: userInputSchema, response: { 201: userCreatedSchema } } },
+      async (req, reply) => reply.status(201).send(created(req, await createUser(deps.db, req.user!, req.body, meta(req)))),
     );
 
-    app.put('/api/users/:id', { config: { action: 'users:manage' }, schema: { params: idParam, body: userInputSchema, response: { 200: userSchema } } }, async (req) =>
-      updateUser(deps.db, req.user!, req.params.id, req.body, meta(req)),
+    app.put(
+      '/api/users/:id',
+      { config: { action: 'users:manage' }, schema: { params: idParam, body: userInputSchema, response: { 200: userSchema } } },
+      async (req) => updateUser(deps.db, req.user!, req.params.id, req.body, meta(req)),
     );
 
     app.delete('/api/users/:id', { config: { action: 'users:manage' }, schema: { params: idParam, response: { 200: userSchema } } }, async (req) =>
@@ -37,13 +41,18 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       setUserActive(deps.db, req.user!, req.params.id, true, meta(req)),
     );
 
-    app.post('/api/users/:id/password-link', { config: { action: 'users:manage' }, schema: { params: idParam, response: { 200: userCreatedSchema } } }, async (req) =>
-      created(req, await issuePasswordLink(deps.db, req.user!, req.params.id, meta(req))),
+    app.post(
+      '/api/users/:id/password-link',
+      { config: { action: 'users:manage' }, schema: { params: idParam, response: { 200: userCreatedSchema } } },
+      async (req) => created(req, await issuePasswordLink(deps.db, req.user!, req.params.id, meta(req))),
     );
 
     app.post(
       '/api/auth/set-password',
-      { config: { public: true, rateLimit: { max: 20, timeWindow: '1 minute' } }, schema: { body: setPasswordSchema, response: { 200: z.object({ ok: z.literal(true) }) } } },
+      {
+        config: { public: true, rateLimit: { max: 20, timeWindow: '1 minute' } },
+        schema: { body: setPasswordSchema, response: { 200: z.object({ ok: z.literal(true) }) } },
+      },
       async (req) => {
         await redeemPasswordLink(deps.db, req.body.token, req.body.password, meta(req));
         return { ok: true as const };

@@ -71,7 +71,16 @@ export async function createUser(db: Db, actor: Actor, input: UserInput, meta: M
       () => insertUserRow(tx, { ...input, passwordTokenHash: t.hash, passwordTokenExpiresAt: t.expiresAt, createdAt: now, updatedAt: now }),
       UNIQUE,
     );
-    await recordAudit(tx, { userId: actor.id, action: 'Create', tableName: 'users', recordId: row.id, ipAddress: meta.ip, newValues: input, always: true, at: now });
+    await recordAudit(tx, {
+      userId: actor.id,
+      action: 'Create',
+      tableName: 'users',
+      recordId: row.id,
+      ipAddress: meta.ip,
+      newValues: input,
+      always: true,
+      at: now,
+    });
     return { user: toPublic(row), token: t.token, expiresAt: t.expiresAt };
   });
 }
@@ -123,7 +132,15 @@ export async function issuePasswordLink(db: Db, actor: Actor, id: number, meta: 
     if (!mayManageRole(actor, before.role)) throw forbidden(IT_ADMIN_SUPER);
     const t = newPasswordToken(meta.clock.now());
     await updateUserRow(tx, id, { passwordTokenHash: t.hash, passwordTokenExpiresAt: t.expiresAt });
-    await recordAudit(tx, { userId: actor.id, action: 'Update', tableName: 'users', recordId: id, ipAddress: meta.ip, newValues: { passwordLinkIssued: true }, always: true });
+    await recordAudit(tx, {
+      userId: actor.id,
+      action: 'Update',
+      tableName: 'users',
+      recordId: id,
+      ipAddress: meta.ip,
+      newValues: { passwordLinkIssued: true },
+      always: true,
+    });
     return { user: toPublic(before), token: t.token, expiresAt: t.expiresAt };
   });
 }
@@ -139,9 +156,24 @@ export async function redeemPasswordLink(db: Db, token: string, password: string
   await assertPasswordAllowed(password, owner);
   const passwordHash = await hashPassword(password);
   await db.transaction(async (tx) => {
-    const userId = await setPasswordByToken(tx, live, { passwordHash, passwordTokenHash: null, passwordTokenExpiresAt: null, mustChangePassword: false, passwordChangedAt: meta.clock.now(), updatedAt: meta.clock.now() });
+    const userId = await setPasswordByToken(tx, live, {
+      passwordHash,
+      passwordTokenHash: null,
+      passwordTokenExpiresAt: null,
+      mustChangePassword: false,
+      passwordChangedAt: meta.clock.now(),
+      updatedAt: meta.clock.now(),
+    });
     if (userId == null) throw badRequest(INVALID_LINK);
     await endAllLoginSessions(tx, userId, meta.clock.now());
-    await recordAudit(tx, { userId, action: 'Update', tableName: 'users', recordId: userId, ipAddress: meta.ip, newValues: { passwordSet: true }, always: true });
+    await recordAudit(tx, {
+      userId,
+      action: 'Update',
+      tableName: 'users',
+      recordId: userId,
+      ipAddress: meta.ip,
+      newValues: { passwordSet: true },
+      always: true,
+    });
   });
 }

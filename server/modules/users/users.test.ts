@@ -31,63 +31,123 @@ describe('users', () => {
     expect(user).toMatchObject({ email: 'nia@school.edu', role: 'instructor', isActive: true });
     expect(setPasswordUrl).toMatch(/^http:\/\/school\.test\/set-password\?token=/);
     const token = new URL(setPasswordUrl).searchParams.get('token')!;
-    expect((await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'nia@school.edu', password: 'anything at all' } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'nia@school.edu', password: 'anything at all' } })).statusCode).toBe(
+      401,
+    );
     const set = await t.app.inject({ method: 'POST', url: '/api/auth/set-password', payload: { token, password: 'my new password' } });
     expect(set.statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'nia@school.edu', password: 'my new password' } })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'nia@school.edu', password: 'my new password' } })).statusCode).toBe(
+      200,
+    );
     const again = await t.app.inject({ method: 'POST', url: '/api/auth/set-password', payload: { token, password: 'another password' } });
     expect(again.statusCode).toBe(400);
     expect((await auditEntries(t.db, 'users')).some((a) => a.action === 'Create' && a.new_values?.email === 'nia@school.edu')).toBe(true);
   });
 
   it('validates every required field and names it', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: sa.cookie }, payload: { firstName: '', email: 'bad', role: 'wizard' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { cookie: sa.cookie },
+      payload: { firstName: '', email: 'bad', role: 'wizard' },
+    });
     expect(res.statusCode).toBe(400);
-    const fields = res.json().errors.map((e: { field: string }) => e.field).sort();
+    const fields = res
+      .json()
+      .errors.map((e: { field: string }) => e.field)
+      .sort();
     expect(fields).toEqual(['email', 'firstName', 'lastName', 'role', 'username']);
   });
 
   it('answers 409 naming the field for a taken e-mail or username', async () => {
-    const dupEmail = await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: sa.cookie }, payload: { ...newUser('other'), email: 'NIA@school.edu' } });
+    const dupEmail = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { cookie: sa.cookie },
+      payload: { ...newUser('other'), email: 'NIA@school.edu' },
+    });
     expect(dupEmail.statusCode).toBe(409);
     expect(dupEmail.json().errors[0].field).toBe('email');
-    const dupName = await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: sa.cookie }, payload: { ...newUser('other2'), username: 'NIA' } });
+    const dupName = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { cookie: sa.cookie },
+      payload: { ...newUser('other2'), username: 'NIA' },
+    });
     expect(dupName.statusCode).toBe(409);
     expect(dupName.json().errors[0].field).toBe('username');
   });
 
   it('edits a user and audits old and new values', async () => {
-    const created = (await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: sa.cookie }, payload: newUser('omar', 'support_staff') })).json().user;
-    const res = await t.app.inject({ method: 'PUT', url: `/api/users/${created.id}`, headers: { cookie: sa.cookie }, payload: { ...newUser('omar', 'it_admin'), lastName: 'Omari' } });
+    const created = (
+      await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: sa.cookie }, payload: newUser('omar', 'support_staff') })
+    ).json().user;
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/users/${created.id}`,
+      headers: { cookie: sa.cookie },
+      payload: { ...newUser('omar', 'it_admin'), lastName: 'Omari' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ role: 'it_admin', lastName: 'Omari' });
     const last = (await auditEntries(t.db, 'users')).at(-1)!;
-    expect(last).toMatchObject({ action: 'Update', old_values: { role: 'support_staff', lastName: 'omar' }, new_values: { role: 'it_admin', lastName: 'Omari' } });
+    expect(last).toMatchObject({
+      action: 'Update',
+      old_values: { role: 'support_staff', lastName: 'omar' },
+      new_values: { role: 'it_admin', lastName: 'Omari' },
+    });
     expect((await t.app.inject({ method: 'PUT', url: '/api/users/999999', headers: { cookie: sa.cookie }, payload: newUser('ghost') })).statusCode).toBe(404);
   });
 
   it('keeps it_admins away from super_admins', async () => {
-    expect((await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: it_.cookie }, payload: newUser('boss', 'super_admin') })).json().message).toBe(IT_ADMIN_SUPER);
-    const promote = await t.app.inject({ method: 'PUT', url: `/api/users/${it_.userId}`, headers: { cookie: it_.cookie }, payload: { ...newUser('x', 'super_admin') } });
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: it_.cookie }, payload: newUser('boss', 'super_admin') })).json().message,
+    ).toBe(IT_ADMIN_SUPER);
+    const promote = await t.app.inject({
+      method: 'PUT',
+      url: `/api/users/${it_.userId}`,
+      headers: { cookie: it_.cookie },
+      payload: { ...newUser('x', 'super_admin') },
+    });
     expect(promote.statusCode).toBe(403);
-    const editSa = await t.app.inject({ method: 'PUT', url: `/api/users/${sa.userId}`, headers: { cookie: it_.cookie }, payload: newUser('sa', 'super_admin') });
+    const editSa = await t.app.inject({
+      method: 'PUT',
+      url: `/api/users/${sa.userId}`,
+      headers: { cookie: it_.cookie },
+      payload: newUser('sa', 'super_admin'),
+    });
     expect(editSa.statusCode).toBe(403);
     expect((await t.app.inject({ method: 'DELETE', url: `/api/users/${sa.userId}`, headers: { cookie: it_.cookie } })).statusCode).toBe(403);
   });
 
   it('does not let a user change their own role, nor remove the last active super_admin', async () => {
-    const own = await t.app.inject({ method: 'PUT', url: `/api/users/${it_.userId}`, headers: { cookie: it_.cookie }, payload: newUser('me', 'support_staff') });
+    const own = await t.app.inject({
+      method: 'PUT',
+      url: `/api/users/${it_.userId}`,
+      headers: { cookie: it_.cookie },
+      payload: newUser('me', 'support_staff'),
+    });
     expect(own.statusCode).toBe(403);
     expect(own.json().message).toBe(OWN_ROLE);
     const second = await t.signedIn('super_admin');
     // Demote the first super_admin: allowed, another one remains.
-    const demote = await t.app.inject({ method: 'PUT', url: `/api/users/${sa.userId}`, headers: { cookie: second.cookie }, payload: newUser('first', 'it_admin') });
+    const demote = await t.app.inject({
+      method: 'PUT',
+      url: `/api/users/${sa.userId}`,
+      headers: { cookie: second.cookie },
+      payload: newUser('first', 'it_admin'),
+    });
     expect(demote.statusCode).toBe(200);
     // The remaining super_admin cannot deactivate themselves, and nobody may demote or deactivate them.
     expect((await t.app.inject({ method: 'DELETE', url: `/api/users/${second.userId}`, headers: { cookie: second.cookie } })).statusCode).toBe(400);
     const third = await t.signedIn('super_admin');
     await t.app.inject({ method: 'DELETE', url: `/api/users/${third.userId}`, headers: { cookie: second.cookie } });
-    const last = await t.app.inject({ method: 'PUT', url: `/api/users/${second.userId}`, headers: { cookie: third.cookie }, payload: newUser('second', 'it_admin') });
+    const last = await t.app.inject({
+      method: 'PUT',
+      url: `/api/users/${second.userId}`,
+      headers: { cookie: third.cookie },
+      payload: newUser('second', 'it_admin'),
+    });
     expect(last.statusCode).toBe(401); // third was deactivated and signed out
     const { rows } = await t.db.$client.query("select count(*)::int as n from users where role = 'super_admin' and is_active");
     expect(rows[0].n).toBe(1);

@@ -41,7 +41,12 @@ export function AppShell({ user, children }: { user: CurrentUser; children: Reac
           <BrandMark />
         </header>
         <MaintenanceBanner />
-        <main ref={mainRef} id="main-content" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-8 outline-none sm:px-6 lg:px-10 lg:py-10 print:max-w-none print:p-0">
+        <main
+          ref={mainRef}
+          id="main-content"
+          tabIndex={-1}
+          className="mx-auto max-w-7xl px-4 py-8 outline-none sm:px-6 lg:px-10 lg:py-10 print:max-w-none print:p-0"
+        >
           <PrintTitle />
           {children}
         </main>

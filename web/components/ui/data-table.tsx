@@ -274,7 +274,11 @@ function CardRow<T>({ row, className }: { row: Row<T>; className: string | undef
         }
         // A cell that renders nothing (a totals row's date) drops its line instead of showing a bare name.
         return (
-          <td key={cell.id} role="cell" className="grid grid-cols-[minmax(5.5rem,35%)_minmax(0,1fr)] items-baseline gap-x-3 text-slate-700 has-[>div:empty]:hidden">
+          <td
+            key={cell.id}
+            role="cell"
+            className="grid grid-cols-[minmax(5.5rem,35%)_minmax(0,1fr)] items-baseline gap-x-3 text-slate-700 has-[>div:empty]:hidden"
+          >
             <span aria-hidden="true" className="text-xs font-semibold tracking-wide text-slate-600 uppercase">
               {label}
             </span>

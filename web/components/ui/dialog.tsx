@@ -96,9 +96,7 @@ export function Modal({ open, onOpenChange, title, description, size = 'md', foc
           <div className="flex shrink-0 items-start justify-between gap-4 border-b border-slate-200 px-6 py-4">
             <div className="min-w-0">
               <DialogPrimitive.Title className="text-lg font-semibold text-slate-900">{title}</DialogPrimitive.Title>
-              {description ? (
-                <DialogPrimitive.Description className="mt-1 text-sm text-slate-600">{description}</DialogPrimitive.Description>
-              ) : null}
+              {description ? <DialogPrimitive.Description className="mt-1 text-sm text-slate-600">{description}</DialogPrimitive.Description> : null}
             </div>
             <DialogPrimitive.Close
               aria-label="Close"

@@ -8,7 +8,12 @@ export function PageSizeSelect({ value, options, onChange }: { value: number; op
       <label htmlFor={id} className="whitespace-nowrap">
         Rows per page
       </label>
-      <select id={id} value={value} onChange={(e) => onChange(Number(e.target.value))} className="h-11 rounded-md border border-slate-300 bg-white px-2 text-sm shadow-sm sm:h-8">
+      <select
+        id={id}
+        value={value}
+        onChange={(e) => onChange(Number(e.target.value))}
+        className="h-11 rounded-md border border-slate-300 bg-white px-2 text-sm shadow-sm sm:h-8"
+      >
         {options.map((n) => (
           <option key={n} value={n}>
             {n}

@@ -47,7 +47,17 @@ export function PageTabs<K extends string>({ label, tabs, value, onValueChange, 
  * One tab's panel. Only the active panel is rendered, unless `keepMounted`: then inactive panels
  * stay in the page, hidden, so what was typed in a form survives a look at another tab.
  */
-export function PageTabPanel({ value, children, className, keepMounted = false }: { value: string; children: ReactNode; className?: string; keepMounted?: boolean }) {
+export function PageTabPanel({
+  value,
+  children,
+  className,
+  keepMounted = false,
+}: {
+  value: string;
+  children: ReactNode;
+  className?: string;
+  keepMounted?: boolean;
+}) {
   return (
     <TabsPrimitive.Content
       value={value}

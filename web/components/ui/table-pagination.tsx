@@ -93,7 +93,8 @@ export function TablePagination<T>({ table, noun, printAll }: { table: Table<T>;
           `No ${noun}`
         ) : (
           <>
-            Showing <span className="font-semibold text-slate-900">{formatCount(from)}</span>–<span className="font-semibold text-slate-900">{formatCount(to)}</span> of{' '}
+            Showing <span className="font-semibold text-slate-900">{formatCount(from)}</span>–
+            <span className="font-semibold text-slate-900">{formatCount(to)}</span> of{' '}
             <span className="font-semibold text-slate-900">{formatCount(total)}</span> {total === 1 ? noun.replace(/s$/, '') : noun}
           </>
         )}
@@ -114,10 +115,24 @@ export function TablePagination<T>({ table, noun, printAll }: { table: Table<T>;
         </span>
         {/* 44 px targets on a phone, the compact size from the sm breakpoint up. */}
         <div className="ml-auto flex gap-1 sm:ml-0">
-          <Button variant="secondary" size="sm" className="min-h-11 min-w-11 sm:min-h-0 sm:min-w-0" aria-label="Previous page" onClick={() => table.previousPage()} disabled={!table.getCanPreviousPage()}>
+          <Button
+            variant="secondary"
+            size="sm"
+            className="min-h-11 min-w-11 sm:min-h-0 sm:min-w-0"
+            aria-label="Previous page"
+            onClick={() => table.previousPage()}
+            disabled={!table.getCanPreviousPage()}
+          >
             <ChevronLeft aria-hidden="true" className="size-4" />
           </Button>
-          <Button variant="secondary" size="sm" className="min-h-11 min-w-11 sm:min-h-0 sm:min-w-0" aria-label="Next page" onClick={() => table.nextPage()} disabled={!table.getCanNextPage()}>
+          <Button
+            variant="secondary"
+            size="sm"
+            className="min-h-11 min-w-11 sm:min-h-0 sm:min-w-0"
+            aria-label="Next page"
+            onClick={() => table.nextPage()}
+            disabled={!table.getCanNextPage()}
+          >
             <ChevronRight aria-hidden="true" className="size-4" />
           </Button>
         </div>
@@ -127,7 +142,19 @@ export function TablePagination<T>({ table, noun, printAll }: { table: Table<T>;
 }
 
 /** What the paper says under the list: all of it, the first PRINT_MAX_ROWS of it, or (printed from the browser's menu) one page of it. */
-function printedCount<T>({ printing, total, from, to, noun }: { printing: PrintRows<T> | null; total: number; from: number; to: number; noun: string }): string {
+function printedCount<T>({
+  printing,
+  total,
+  from,
+  to,
+  noun,
+}: {
+  printing: PrintRows<T> | null;
+  total: number;
+  from: number;
+  to: number;
+  noun: string;
+}): string {
   if (printing) {
     return printing.rows.length < printing.total
       ? `The first ${formatCount(printing.rows.length)} of ${formatCount(printing.total)} ${noun}: a printed list stops at ${formatCount(PRINT_MAX_ROWS)} rows; export the list for all of them.`

@@ -97,7 +97,14 @@ function ActiveSessionItem({
             Show
           </Button>
         )}
-        <Button size="sm" variant="ghost" className="text-red-700! hover:bg-red-50!" onClick={onEnd} disabled={ending} aria-label={`End session for ${session.courseName}`}>
+        <Button
+          size="sm"
+          variant="ghost"
+          className="text-red-700! hover:bg-red-50!"
+          onClick={onEnd}
+          disabled={ending}
+          aria-label={`End session for ${session.courseName}`}
+        >
           End
         </Button>
       </div>

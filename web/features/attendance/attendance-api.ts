@@ -99,7 +99,8 @@ export function useRoster(scheduleId: number | null, date: string | null, live: 
 }
 
 /** GET /api/qr-sessions/start-check: whether the class meets now, asked before starting a session. */
-export const fetchStartCheck = (scheduleId: number): Promise<StartCheck> => apiParse(startCheckSchema, 'GET', `/api/qr-sessions/start-check?scheduleId=${scheduleId}`);
+export const fetchStartCheck = (scheduleId: number): Promise<StartCheck> =>
+  apiParse(startCheckSchema, 'GET', `/api/qr-sessions/start-check?scheduleId=${scheduleId}`);
 
 export function useStartSession() {
   const queryClient = useQueryClient();
@@ -141,7 +142,14 @@ export function useEndSession() {
   });
 }
 
-export type OverrideInput = { row: AttendanceRow; scheduleId: number; status: Exclude<AttendanceStatus, 'incomplete'>; reason: string; scanInTime?: string; scanOutTime?: string };
+export type OverrideInput = {
+  row: AttendanceRow;
+  scheduleId: number;
+  status: Exclude<AttendanceStatus, 'incomplete'>;
+  reason: string;
+  scanInTime?: string;
+  scanOutTime?: string;
+};
 
 /** PUT the record, or create one (POST) for a rostered student who has no record yet. */
 export function useOverride() {
@@ -149,14 +157,31 @@ export function useOverride() {
   return useMutation({
     mutationFn: ({ row, scheduleId, status, reason, scanInTime, scanOutTime }: OverrideInput) =>
       row.id == null
-        ? apiParse(attendanceRowSchema, 'POST', '/api/attendance', { scheduleId, studentId: row.studentId, sessionDate: row.sessionDate, status, overrideReason: reason, scanInTime, scanOutTime })
-        : apiParse(attendanceRowSchema, 'PUT', `/api/attendance/${row.id}`, { status, isManualOverride: true, overrideReason: reason, scanInTime, scanOutTime }),
+        ? apiParse(attendanceRowSchema, 'POST', '/api/attendance', {
+            scheduleId,
+            studentId: row.studentId,
+            sessionDate: row.sessionDate,
+            status,
+            overrideReason: reason,
+            scanInTime,
+            scanOutTime,
+          })
+        : apiParse(attendanceRowSchema, 'PUT', `/api/attendance/${row.id}`, {
+            status,
+            isManualOverride: true,
+            overrideReason: reason,
+            scanInTime,
+            scanOutTime,
+          }),
     onSuccess: (updated, { scheduleId }) => {
       queryClient.setQueriesData<AttendanceRow[]>({ queryKey: rosterKey(scheduleId) }, (rows) =>
         rows?.map((r) => (r.studentId === updated.studentId && r.sessionDate === updated.sessionDate ? updated : r)),
       );
       void queryClient.invalidateQueries({ queryKey: rosterKey(scheduleId) });
-      notifySuccess('Attendance Updated', `${updated.firstName} ${updated.lastName} is now marked ${updated.status ? ATTENDANCE_STATUS_LABELS[updated.status] : 'Absent'}.`);
+      notifySuccess(
+        'Attendance Updated',
+        `${updated.firstName} ${updated.lastName} is now marked ${updated.status ? ATTENDANCE_STATUS_LABELS[updated.status] : 'Absent'}.`,
+      );
     },
     onError: (error) => {
       // A date the class does not meet, a student not on the roster, a locked past meeting: worth saying exactly.
@@ -180,7 +205,10 @@ export function useUndoCheckOut() {
       );
       void queryClient.invalidateQueries({ queryKey: rosterKey(scheduleId) });
       const status = updated.status ? ATTENDANCE_STATUS_LABELS[updated.status] : 'Present';
-      notifySuccess('Check-out Undone', `${updated.firstName} ${updated.lastName} is checked in again (${status}); the check-out stays in the record's history.`);
+      notifySuccess(
+        'Check-out Undone',
+        `${updated.firstName} ${updated.lastName} is checked in again (${status}); the check-out stays in the record's history.`,
+      );
     },
     onError: (error) => notifyFailure(error, refusalOf(error) ?? 'Failed to undo the check-out. Please try again.', 'Update Failed'),
   });

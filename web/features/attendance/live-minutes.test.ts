@@ -19,7 +19,10 @@ describe('minutes so far / projected', () => {
   });
 
   it('stops at the check-out, and says nothing without a check-in', () => {
-    expect(liveMinutes({ scanInTime: '2026-03-02T14:00:00Z', scanOutTime: '2026-03-02T15:00:00Z' }, span, at('2026-03-02T16:00:00Z'))).toEqual({ soFar: 60, projected: 60 });
+    expect(liveMinutes({ scanInTime: '2026-03-02T14:00:00Z', scanOutTime: '2026-03-02T15:00:00Z' }, span, at('2026-03-02T16:00:00Z'))).toEqual({
+      soFar: 60,
+      projected: 60,
+    });
     expect(liveMinutes({ scanInTime: null, scanOutTime: null }, span, at('2026-03-02T16:00:00Z'))).toBeNull();
   });
 });

@@ -15,7 +15,9 @@ export function offDayNote(schedule: Pick<Schedule, 'courseName' | 'dayOfWeek' |
     return `${schedule.courseName} runs from ${formatDate(schedule.courseStartDate, 'medium')} to ${formatDate(schedule.courseEndDate, 'medium')}.`;
   }
   const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
-  return weekday === schedule.dayOfWeek ? null : `${schedule.courseName} meets on ${dayName(schedule.dayOfWeek)}s; ${formatDate(date, 'long')} is a ${dayName(weekday)}.`;
+  return weekday === schedule.dayOfWeek
+    ? null
+    : `${schedule.courseName} meets on ${dayName(schedule.dayOfWeek)}s; ${formatDate(date, 'long')} is a ${dayName(weekday)}.`;
 }
 
 /**
@@ -56,8 +58,8 @@ export function MeetingDateBar({
       </div>
       {past ? (
         <Alert variant="info">
-          Reviewing the meeting of {formatDate(date, 'long')}. Each correction needs a reason and is kept in the record’s history; records older than
-          your program allows can be changed only by a super admin.
+          Reviewing the meeting of {formatDate(date, 'long')}. Each correction needs a reason and is kept in the record’s history; records older than your
+          program allows can be changed only by a super admin.
         </Alert>
       ) : null}
       {note ? <Alert variant="info">{note} No attendance can be recorded for this date.</Alert> : null}

@@ -30,16 +30,22 @@ export function MeetingsToReview() {
           <ClipboardList aria-hidden="true" className="size-5 text-amber-700" /> Classes with no attendance taken
         </h2>
         <p className="mt-1 text-sm text-slate-600">
-          Nothing was recorded at these classes, so nobody is counted absent for them yet. Take attendance from your sheet, or cancel the class if it did not meet.
+          Nothing was recorded at these classes, so nobody is counted absent for them yet. Take attendance from your sheet, or cancel the class if it did not
+          meet.
         </p>
         <ul className="mt-4 divide-y divide-slate-100 border-t border-slate-200">
           {list.map((m) => (
             <li key={`${m.scheduleId}-${m.date}`} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
               <p className="text-sm text-slate-900">
-                <span className="font-semibold">{m.courseCode}</span> {m.courseName} · {formatDate(m.date, 'medium')}, {formatClockRange(m.startTime, m.endTime)}
+                <span className="font-semibold">{m.courseCode}</span> {m.courseName} · {formatDate(m.date, 'medium')},{' '}
+                {formatClockRange(m.startTime, m.endTime)}
               </p>
               <div className="flex gap-2">
-                <Link to={`/attendance?schedule=${m.scheduleId}&date=${m.date}`} className={buttonClasses('secondary', 'sm')} aria-label={`Take attendance for ${m.courseCode} on ${formatDate(m.date, 'medium')}`}>
+                <Link
+                  to={`/attendance?schedule=${m.scheduleId}&date=${m.date}`}
+                  className={buttonClasses('secondary', 'sm')}
+                  aria-label={`Take attendance for ${m.courseCode} on ${formatDate(m.date, 'medium')}`}
+                >
                   Take attendance
                 </Link>
                 <Button size="sm" variant="ghost" onClick={() => setCancelling(m)} aria-label={`Cancel ${m.courseCode} on ${formatDate(m.date, 'medium')}`}>
@@ -76,9 +82,24 @@ function CancelMeetingDialog({ meeting, onClose }: { meeting: MeetingToReview; o
     );
   };
   return (
-    <Modal open onOpenChange={(open) => (open ? undefined : onClose())} title={`Cancel ${meeting.courseCode} on ${formatDate(meeting.date, 'medium')}?`} description="The class will not count as scheduled for anyone, and nobody is absent. The reason is kept in the audit log." size="sm" focusFirstField>
+    <Modal
+      open
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      title={`Cancel ${meeting.courseCode} on ${formatDate(meeting.date, 'medium')}?`}
+      description="The class will not count as scheduled for anyone, and nobody is absent. The reason is kept in the audit log."
+      size="sm"
+      focusFirstField
+    >
       {error ? <Alert>{error}</Alert> : null}
-      <TextareaField label="Reason" name="reason" required value={reason} onChange={(e) => setReason(e.target.value)} className="mt-3" placeholder="e.g. Instructor sick, no substitute" />
+      <TextareaField
+        label="Reason"
+        name="reason"
+        required
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        className="mt-3"
+        placeholder="e.g. Instructor sick, no substitute"
+      />
       <ModalFooter>
         <ModalCancel>Keep the class</ModalCancel>
         <Button variant="destructive" onClick={confirm} disabled={cancel.isPending}>

@@ -22,7 +22,12 @@ const meetingRequestsKey = (scheduleId: number, date: string) => [...REQUESTS_KE
 function useMeetingRequests(scheduleId: number, date: string | null) {
   return useQuery({
     queryKey: meetingRequestsKey(scheduleId, date ?? ''),
-    queryFn: () => apiParse(missedPunchPageSchema, 'GET', `/api/missed-punch-requests?${new URLSearchParams({ status: 'pending', scheduleId: String(scheduleId), date: date ?? '', pageSize: '100' })}`),
+    queryFn: () =>
+      apiParse(
+        missedPunchPageSchema,
+        'GET',
+        `/api/missed-punch-requests?${new URLSearchParams({ status: 'pending', scheduleId: String(scheduleId), date: date ?? '', pageSize: '100' })}`,
+      ),
     enabled: date != null,
   });
 }
@@ -38,7 +43,9 @@ function useDecide(scheduleId: number) {
       void queryClient.invalidateQueries({ queryKey: rosterKey(scheduleId) });
       notifySuccess(
         decided.status === 'approved' ? 'Missed punch approved' : 'Missed punch declined',
-        decided.status === 'approved' ? `${decided.studentName}'s record is corrected; the correction is flagged as an exception.` : `${decided.studentName}'s record stays as it was.`,
+        decided.status === 'approved'
+          ? `${decided.studentName}'s record is corrected; the correction is flagged as an exception.`
+          : `${decided.studentName}'s record stays as it was.`,
       );
     },
     onError: (error) => notifyFailure(error, refusalOf(error) ?? 'The request could not be decided. Please try again.', 'Not saved'),
@@ -72,7 +79,9 @@ export function MissedPunchRequests({ scheduleId, date }: { scheduleId: number; 
         <MessageSquareWarning aria-hidden="true" className="size-4 text-amber-700" />
         Missed-punch requests ({items.length})
       </h3>
-      <p className="mt-1 text-sm text-slate-600">Students who forgot to check in or out at this class. An approved request corrects the record and stays flagged as an exception.</p>
+      <p className="mt-1 text-sm text-slate-600">
+        Students who forgot to check in or out at this class. An approved request corrects the record and stays flagged as an exception.
+      </p>
       <ul className="mt-3 divide-y divide-slate-100 border-t border-slate-200">
         {items.map((r) => (
           <li key={r.id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-start sm:justify-between">
@@ -90,14 +99,27 @@ export function MissedPunchRequests({ scheduleId, date }: { scheduleId: number; 
               <Button size="sm" onClick={() => setDeciding({ request: r, kind: 'approve' })} aria-label={`Approve the missed punch of ${r.studentName}`}>
                 Approve
               </Button>
-              <Button size="sm" variant="secondary" onClick={() => setDeciding({ request: r, kind: 'decline' })} aria-label={`Decline the missed punch of ${r.studentName}`}>
+              <Button
+                size="sm"
+                variant="secondary"
+                onClick={() => setDeciding({ request: r, kind: 'decline' })}
+                aria-label={`Decline the missed punch of ${r.studentName}`}
+              >
                 Decline
               </Button>
             </div>
           </li>
         ))}
       </ul>
-      {deciding ? <DecisionDialog key={`${deciding.kind}-${deciding.request.id}`} scheduleId={scheduleId} timeZone={timeZone} {...deciding} onClose={() => setDeciding(null)} /> : null}
+      {deciding ? (
+        <DecisionDialog
+          key={`${deciding.kind}-${deciding.request.id}`}
+          scheduleId={scheduleId}
+          timeZone={timeZone}
+          {...deciding}
+          onClose={() => setDeciding(null)}
+        />
+      ) : null}
     </section>
   );
 }
@@ -116,7 +138,10 @@ function DecisionDialog({
   onClose: () => void;
 }) {
   const decide = useDecide(scheduleId);
-  const asked = { in: request.checkInAt && timeZone ? schoolClock(request.checkInAt, timeZone) : '', out: request.checkOutAt && timeZone ? schoolClock(request.checkOutAt, timeZone) : '' };
+  const asked = {
+    in: request.checkInAt && timeZone ? schoolClock(request.checkInAt, timeZone) : '',
+    out: request.checkOutAt && timeZone ? schoolClock(request.checkOutAt, timeZone) : '',
+  };
   const [arrived, setArrived] = useState(asked.in);
   const [left, setLeft] = useState(asked.out);
   const [reason, setReason] = useState('');
@@ -157,9 +182,23 @@ function DecisionDialog({
             <fieldset className="grid grid-cols-2 gap-3">
               <legend className="mb-1 text-sm font-medium text-slate-700">Times to record (school time; change them if you know better)</legend>
               {request.checkInAt ? (
-                <TextField label="Arrived at" name="checkInAt" type="time" value={arrived} onChange={(e) => setArrived(e.target.value)} error={failure?.fieldErrors.checkInAt} />
+                <TextField
+                  label="Arrived at"
+                  name="checkInAt"
+                  type="time"
+                  value={arrived}
+                  onChange={(e) => setArrived(e.target.value)}
+                  error={failure?.fieldErrors.checkInAt}
+                />
               ) : null}
-              <TextField label="Left at" name="checkOutAt" type="time" value={left} onChange={(e) => setLeft(e.target.value)} error={failure?.fieldErrors.checkOutAt} />
+              <TextField
+                label="Left at"
+                name="checkOutAt"
+                type="time"
+                value={left}
+                onChange={(e) => setLeft(e.target.value)}
+                error={failure?.fieldErrors.checkOutAt}
+              />
             </fieldset>
           ) : null}
           <TextareaField

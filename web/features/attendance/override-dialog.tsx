@@ -60,7 +60,10 @@ function OverrideForm({ row, scheduleId, onDone }: { row: AttendanceRow; schedul
       requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
       return;
     }
-    const original = { in: row.scanInTime && timeZone ? schoolClock(row.scanInTime, timeZone) : '', out: row.scanOutTime && timeZone ? schoolClock(row.scanOutTime, timeZone) : '' };
+    const original = {
+      in: row.scanInTime && timeZone ? schoolClock(row.scanInTime, timeZone) : '',
+      out: row.scanOutTime && timeZone ? schoolClock(row.scanOutTime, timeZone) : '',
+    };
     const times =
       canCorrectTimes && timeZone && (arrived !== original.in || left !== original.out)
         ? {

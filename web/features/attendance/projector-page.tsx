@@ -47,7 +47,11 @@ export function ProjectorPage() {
         <ProjectedSession session={session} />
       ) : (
         <Ended
-          text={read.isError && !/^(403|404): /.test(read.error.message) ? 'The session could not be loaded. Reload the page to try again.' : 'This session does not exist.'}
+          text={
+            read.isError && !/^(403|404): /.test(read.error.message)
+              ? 'The session could not be loaded. Reload the page to try again.'
+              : 'This session does not exist.'
+          }
         />
       )}
     </div>
@@ -114,7 +118,11 @@ function ProjectedSession({ session }: { session: QrSessionAnswer }) {
         </div>
       ) : null}
       <div className="flex size-[min(100vh_-_4rem_-_2vmin,90vw)] shrink-0 items-center justify-center bg-white lg:size-[min(100vh_-_4rem_-_2vmin,52vw)]">
-        {data ? <ProjectorQr text={data.attendanceUrl} label={`QR code to check in to ${session.courseName}`} className="size-full" /> : <Spinner className="size-12 text-blue-700" />}
+        {data ? (
+          <ProjectorQr text={data.attendanceUrl} label={`QR code to check in to ${session.courseName}`} className="size-full" />
+        ) : (
+          <Spinner className="size-12 text-blue-700" />
+        )}
       </div>
       <div className="flex min-w-0 flex-col items-center text-center lg:max-w-[56rem] lg:flex-1 lg:items-start lg:text-left">
         <p className="text-[3vmin] font-semibold tracking-wide text-blue-700 uppercase">{EN.projectorScan}</p>
@@ -131,16 +139,24 @@ function ProjectedSession({ session }: { session: QrSessionAnswer }) {
             {EN.projectorCantScanBefore} <span className="font-bold text-slate-900">{codeEntryAddress(data?.attendanceUrl)}</span> {EN.projectorCantScanAfter}
           </p>
           <p lang="es" className="text-[2.4vmin] text-slate-600">
-            {ES.projectorCantScanBefore} <span className="font-semibold text-slate-800">{codeEntryAddress(data?.attendanceUrl)}</span> {ES.projectorCantScanAfter}
+            {ES.projectorCantScanBefore} <span className="font-semibold text-slate-800">{codeEntryAddress(data?.attendanceUrl)}</span>{' '}
+            {ES.projectorCantScanAfter}
           </p>
-          <p aria-labelledby="projector-code" className="mt-[1vmin] font-mono text-[min(12vmin,7vw)] leading-none font-bold tracking-[0.12em] whitespace-nowrap tabular-nums">
+          <p
+            aria-labelledby="projector-code"
+            className="mt-[1vmin] font-mono text-[min(12vmin,7vw)] leading-none font-bold tracking-[0.12em] whitespace-nowrap tabular-nums"
+          >
             {data ? spacedCode(data.shortCode) : '––– –––'}
           </p>
         </div>
         {/* In the last minutes the warning joins them: the spacing gives it room, all on one screen. */}
         <div className={cn('flex flex-wrap items-center justify-center gap-[2vmin] lg:justify-start', countdown.expiring ? 'mt-[2.5vmin]' : 'mt-[4vmin]')}>
           <StatusLabel expired={false} className="text-[2.4vmin]" />
-          <p role="timer" aria-label="Time left" className={cn('font-mono text-[5vmin] font-bold tabular-nums', countdown.expiring ? 'text-amber-700' : 'text-slate-900')}>
+          <p
+            role="timer"
+            aria-label="Time left"
+            className={cn('font-mono text-[5vmin] font-bold tabular-nums', countdown.expiring ? 'text-amber-700' : 'text-slate-900')}
+          >
             {countdown.text}
           </p>
           <CheckedInCount session={session} />

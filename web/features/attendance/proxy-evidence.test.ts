@@ -14,7 +14,9 @@ describe('proxyFlagExplanation', () => {
   });
 
   it('keeps the same-browser wording for a new phone beside phones known to their students', () => {
-    expect(proxyFlagExplanation({ reason: 'shared_browser', evidence: base })).toMatch(/^Checked in from the same network address, with the same browser signature, within 3 minutes of the students below, not each from a phone its student had used before/);
+    expect(proxyFlagExplanation({ reason: 'shared_browser', evidence: base })).toMatch(
+      /^Checked in from the same network address, with the same browser signature, within 3 minutes of the students below, not each from a phone its student had used before/,
+    );
   });
 
   it('explains a dropped device cookie', () => {

@@ -1,6 +1,13 @@
 import { ShieldAlert, ShieldCheck, ShieldX } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { FLAG_STATUS_AFTER, isProxyFlagReason, type AttendanceRow, type CheckInFlag, type CheckInFlagReason, type FlagDecision } from '../../../common/attendance.ts';
+import {
+  FLAG_STATUS_AFTER,
+  isProxyFlagReason,
+  type AttendanceRow,
+  type CheckInFlag,
+  type CheckInFlagReason,
+  type FlagDecision,
+} from '../../../common/attendance.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Modal, ModalFooter } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
@@ -81,8 +88,8 @@ function FlagList({ row, scheduleId }: { row: AttendanceRow; scheduleId: number 
   return (
     <div className="space-y-5">
       <p className="text-sm leading-6 text-slate-700">
-        A web page cannot prove which phone it runs on, so this check-in was accepted and flagged for you to judge. Confirm it if the student was not
-        in class (then override the status), or clear it if they were.
+        A web page cannot prove which phone it runs on, so this check-in was accepted and flagged for you to judge. Confirm it if the student was not in class
+        (then override the status), or clear it if they were.
       </p>
       {proxyFlags(row).map((flag) => (
         <FlagSection key={flag.id} flag={flag} row={row} scheduleId={scheduleId} />

@@ -31,13 +31,7 @@ export function codeEntryAddress(attendanceUrl: string | undefined): string {
 }
 
 /** SPEC §2 live QR session panel, or its empty state 'No Active QR Session'. */
-export function QrSessionPanel({
-  session,
-  hasSchedule,
-}: {
-  session: QrSession | null;
-  hasSchedule: boolean;
-}) {
+export function QrSessionPanel({ session, hasSchedule }: { session: QrSession | null; hasSchedule: boolean }) {
   if (!session) {
     return (
       <EmptyState icon={QrCode} title="No Active QR Session">
@@ -96,10 +90,7 @@ function LiveSession({ session }: { session: QrSession }) {
             <p
               role="timer"
               aria-labelledby={`left-${session.sessionId}`}
-              className={cn(
-                'font-mono text-2xl font-bold tabular-nums',
-                over ? 'text-slate-400' : countdown.expiring ? 'text-amber-700' : 'text-slate-900',
-              )}
+              className={cn('font-mono text-2xl font-bold tabular-nums', over ? 'text-slate-400' : countdown.expiring ? 'text-amber-700' : 'text-slate-900')}
             >
               {countdown.text}
             </p>
@@ -130,8 +121,7 @@ function LiveSession({ session }: { session: QrSession }) {
           {data?.loopback && !over ? <LoopbackWarning host={new URL(data.attendanceUrl).hostname} networkUrls={data.networkUrls} /> : null}
           {over ? (
             <p className="rounded-lg bg-slate-50 px-4 py-3 text-sm text-slate-700">
-              Students can no longer check in to this session. Start a new session to take attendance again; the roster below keeps today’s
-              records.
+              Students can no longer check in to this session. Start a new session to take attendance again; the roster below keeps today’s records.
             </p>
           ) : (
             <div>
@@ -159,7 +149,9 @@ function LiveSession({ session }: { session: QrSession }) {
                   onFocus={(e) => e.currentTarget.select()}
                   className="block h-10 min-w-0 flex-1 rounded-lg border border-slate-300 bg-slate-50 px-3 font-mono text-xs text-slate-700"
                 />
-                <Button variant="secondary" onClick={() => void copyUrl()} disabled={!data} className="disabled:opacity-50" icon={Copy}>Copy</Button>
+                <Button variant="secondary" onClick={() => void copyUrl()} disabled={!data} className="disabled:opacity-50" icon={Copy}>
+                  Copy
+                </Button>
               </div>
             </div>
           ) : null}
@@ -256,12 +248,21 @@ function ClassBreak({ session, over }: { session: QrSession; over: boolean }) {
             {end.isPending ? 'Ending break…' : 'End break'}
           </Button>
         ) : (
-          <Button variant="secondary" size="sm" icon={Coffee} onClick={() => setAsking(true)} disabled={start.isPending || read.isPending} className="disabled:opacity-60">
+          <Button
+            variant="secondary"
+            size="sm"
+            icon={Coffee}
+            onClick={() => setAsking(true)}
+            disabled={start.isPending || read.isPending}
+            className="disabled:opacity-60"
+          >
             Break for everyone
           </Button>
         )}
       </div>
-      {state === 'recheck' ? <p className="mt-1 text-xs text-slate-600">Students scan the code again to check back in; those who scan later count from when they scan.</p> : null}
+      {state === 'recheck' ? (
+        <p className="mt-1 text-xs text-slate-600">Students scan the code again to check back in; those who scan later count from when they scan.</p>
+      ) : null}
       <ConfirmDialog
         open={asking}
         onOpenChange={setAsking}
@@ -272,8 +273,8 @@ function ClassBreak({ session, over }: { session: QrSession; over: boolean }) {
         destructive={false}
         onConfirm={() => start.mutate(session, { onSettled: () => setAsking(false) })}
       >
-        Everyone checked in to {session.courseName} is checked out now, and the break is not counted as class time. When you end the break,
-        students scan the code again within {RECHECK_DEFAULT_MINUTES} minutes to be counted back from its end.
+        Everyone checked in to {session.courseName} is checked out now, and the break is not counted as class time. When you end the break, students scan the
+        code again within {RECHECK_DEFAULT_MINUTES} minutes to be counted back from its end.
       </ConfirmDialog>
     </div>
   );

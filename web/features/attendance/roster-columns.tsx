@@ -127,7 +127,17 @@ export function rosterColumns(o: RosterColumnOptions): ColumnDef<AttendanceRow, 
   return columns as ColumnDef<AttendanceRow, never>[];
 }
 
-function RosterActions({ row, scheduleId, onOverride, onHistory }: { row: AttendanceRow; scheduleId: number; onOverride: (r: AttendanceRow) => void; onHistory: (r: AttendanceRow) => void }) {
+function RosterActions({
+  row,
+  scheduleId,
+  onOverride,
+  onHistory,
+}: {
+  row: AttendanceRow;
+  scheduleId: number;
+  onOverride: (r: AttendanceRow) => void;
+  onHistory: (r: AttendanceRow) => void;
+}) {
   const undo = useUndoCheckOut();
   const name = studentName(row);
   return (
@@ -146,9 +156,7 @@ function RosterActions({ row, scheduleId, onOverride, onHistory }: { row: Attend
           Undo check-out
         </Button>
       ) : null}
-      {row.id != null ? (
-        <IconButton icon={History} label={`History of ${name}'s record`} onClick={() => onHistory(row)} />
-      ) : null}
+      {row.id != null ? <IconButton icon={History} label={`History of ${name}'s record`} onClick={() => onHistory(row)} /> : null}
       <Button size="sm" variant="ghost" onClick={() => onOverride(row)} aria-label={`Override attendance for ${name}`} icon={PencilLine}>
         Override
       </Button>

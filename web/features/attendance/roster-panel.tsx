@@ -79,7 +79,9 @@ export function RosterPanel({
         span,
         onOverride: (r) => setEditingId(r.studentId),
         onReview: (r) => setReviewingId(r.studentId),
-        onHistory: (r) => r.id != null && setHistory({ id: r.id, description: `${r.firstName} ${r.lastName} · ${schedule.courseCode} · ${formatDate(r.sessionDate, 'medium')}` }),
+        onHistory: (r) =>
+          r.id != null &&
+          setHistory({ id: r.id, description: `${r.firstName} ${r.lastName} · ${schedule.courseCode} · ${formatDate(r.sessionDate, 'medium')}` }),
       }),
     [schedule.id, schedule.courseCode, span],
   );

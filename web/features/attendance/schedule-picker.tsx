@@ -55,9 +55,7 @@ export function SchedulePicker({
           <Spinner className="size-6 text-blue-700" />
         </div>
       ) : schedules.length === 0 ? (
-        <p className="mt-3 text-sm text-slate-600">
-          No class schedules are assigned to you yet. An administrator assigns classes on the Schedules screen.
-        </p>
+        <p className="mt-3 text-sm text-slate-600">No class schedules are assigned to you yet. An administrator assigns classes on the Schedules screen.</p>
       ) : (
         <SelectField
           label="Class schedule"

@@ -39,7 +39,8 @@ export function useSession(sessionId: string | null) {
 }
 
 /** The server's message for a refused extension (400, 403, 409, 410), else null. */
-const refusalOf = (error: unknown): string | null => (error instanceof Error && /^(400|403|409|410): /.test(error.message) ? readErrorBody(error).message : null);
+const refusalOf = (error: unknown): string | null =>
+  error instanceof Error && /^(400|403|409|410): /.test(error.message) ? readErrorBody(error).message : null;
 
 /** POST /api/qr-sessions/{id}/extend: EXTEND_STEP_MINUTES more for an open session. */
 export function useExtendSession() {
@@ -64,7 +65,11 @@ export function useExtendSession() {
 type BreakTarget = Pick<QrSession, 'sessionId' | 'scheduleId' | 'courseName'>;
 
 /** After a break starts or ends: the session read shows it, the roster its students (out, or back). */
-function useBreakMutation(request: (session: BreakTarget) => Promise<MeetingBreakAnswer>, done: (answer: MeetingBreakAnswer, session: BreakTarget) => void, failure: string) {
+function useBreakMutation(
+  request: (session: BreakTarget) => Promise<MeetingBreakAnswer>,
+  done: (answer: MeetingBreakAnswer, session: BreakTarget) => void,
+  failure: string,
+) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: request,

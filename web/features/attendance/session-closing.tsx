@@ -16,7 +16,15 @@ export const closingTexts = (time: string) => ({
 });
 
 /** Extend: EXTEND_STEP_MINUTES more, for an open session. */
-export function ExtendButton({ session, size = 'md', className }: { session: Pick<QrSession, 'sessionId' | 'courseName'>; size?: ButtonSize; className?: string }) {
+export function ExtendButton({
+  session,
+  size = 'md',
+  className,
+}: {
+  session: Pick<QrSession, 'sessionId' | 'courseName'>;
+  size?: ButtonSize;
+  className?: string;
+}) {
   const extend = useExtendSession();
   return (
     <Button
@@ -36,7 +44,10 @@ export function ExtendButton({ session, size = 'md', className }: { session: Pic
 export function ProjectorClosingWarning({ session }: { session: Pick<QrSession, 'expiresAt'> }) {
   const texts = closingTexts(formatLocalTime(session.expiresAt) ?? '');
   return (
-    <div role="alert" className="mt-[1.5vmin] flex items-center gap-[1.5vmin] rounded-xl bg-amber-100 px-[2vmin] py-[0.8vmin] text-amber-950 ring-2 ring-amber-500">
+    <div
+      role="alert"
+      className="mt-[1.5vmin] flex items-center gap-[1.5vmin] rounded-xl bg-amber-100 px-[2vmin] py-[0.8vmin] text-amber-950 ring-2 ring-amber-500"
+    >
       <AlarmClock aria-hidden="true" className="size-[3.6vmin] shrink-0" />
       <div>
         <p className="text-[2.7vmin] leading-tight font-bold">{texts.en}</p>
@@ -51,7 +62,10 @@ export function ProjectorClosingWarning({ session }: { session: Pick<QrSession, 
 /** On the session panel of Take Attendance: when the session closes, and Extend. */
 export function PanelClosingWarning({ session }: { session: Pick<QrSession, 'sessionId' | 'courseName' | 'expiresAt'> }) {
   return (
-    <div role="alert" className="flex flex-wrap items-center justify-between gap-3 rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-950 ring-1 ring-amber-300 ring-inset">
+    <div
+      role="alert"
+      className="flex flex-wrap items-center justify-between gap-3 rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-950 ring-1 ring-amber-300 ring-inset"
+    >
       <p className="flex items-center gap-2 font-medium">
         <AlarmClock aria-hidden="true" className="size-4 shrink-0" />
         This session closes at {formatLocalTime(session.expiresAt)}: students can check in and out until then.

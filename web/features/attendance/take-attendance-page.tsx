@@ -126,8 +126,7 @@ export function TakeAttendancePage() {
       <MeetingsToReview />
       {schedules.isError || active.isError ? (
         <Alert className="mb-6">
-          {schedules.isError ? 'Your class schedules could not be loaded.' : 'The list of active sessions could not be loaded.'} Reload the page to try
-          again.
+          {schedules.isError ? 'Your class schedules could not be loaded.' : 'The list of active sessions could not be loaded.'} Reload the page to try again.
         </Alert>
       ) : null}
       <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
@@ -158,7 +157,10 @@ export function TakeAttendancePage() {
       {selected ? (
         <div className="mt-6">
           {/* The paper fallback (issue 17 item 7): features/print-sheets. */}
-          <Link to={`/attendance/sheet?scheduleId=${selected.id}${(reviewDate ?? current?.sessionDate) ? `&date=${reviewDate ?? current?.sessionDate}` : ''}`} className={buttonClasses('secondary', 'sm', 'mb-3')}>
+          <Link
+            to={`/attendance/sheet?scheduleId=${selected.id}${(reviewDate ?? current?.sessionDate) ? `&date=${reviewDate ?? current?.sessionDate}` : ''}`}
+            className={buttonClasses('secondary', 'sm', 'mb-3')}
+          >
             Print sign-in sheet
           </Link>
           <RosterPanel
@@ -183,7 +185,8 @@ export function TakeAttendancePage() {
       >
         {offSchedule ? (
           <>
-            {offSchedule.warning} Start a session for {offSchedule.schedule.courseName} anyway? Attendance is recorded for {formatDate(offSchedule.date, 'long')}.
+            {offSchedule.warning} Start a session for {offSchedule.schedule.courseName} anyway? Attendance is recorded for{' '}
+            {formatDate(offSchedule.date, 'long')}.
           </>
         ) : null}
       </ConfirmDialog>
@@ -196,7 +199,9 @@ export function TakeAttendancePage() {
         isPending={end.isPending}
         onConfirm={confirmEnd}
       >
-        {ending ? <>Students can no longer check in to {ending.courseName} with this code. Anyone not checked in stays without a record until you override it.</> : null}
+        {ending ? (
+          <>Students can no longer check in to {ending.courseName} with this code. Anyone not checked in stays without a record until you override it.</>
+        ) : null}
       </ConfirmDialog>
     </>
   );

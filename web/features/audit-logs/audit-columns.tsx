@@ -28,7 +28,9 @@ export function auditColumns(onDetails: (entry: AuditEntry) => void) {
       id: 'user',
       header: 'User',
       cell: ({ row }) => (
-        <span className={row.original.userId == null ? 'whitespace-nowrap text-slate-600 italic' : 'whitespace-nowrap font-medium text-slate-900'}>{userLabel(row.original)}</span>
+        <span className={row.original.userId == null ? 'whitespace-nowrap text-slate-600 italic' : 'whitespace-nowrap font-medium text-slate-900'}>
+          {userLabel(row.original)}
+        </span>
       ),
     }),
     col.accessor('action', {
@@ -57,14 +59,22 @@ export function auditColumns(onDetails: (entry: AuditEntry) => void) {
         );
       },
     }),
-    col.accessor('ipAddress', { header: 'IP Address', meta: { className: 'whitespace-nowrap' }, cell: (c) => c.getValue() ?? <span className="text-slate-500">—</span> }),
+    col.accessor('ipAddress', {
+      header: 'IP Address',
+      meta: { className: 'whitespace-nowrap' },
+      cell: (c) => c.getValue() ?? <span className="text-slate-500">—</span>,
+    }),
     col.display({
       id: 'details',
       header: () => <span className="sr-only sm:not-sr-only">Details</span>,
       meta: { className: 'text-right' },
       cell: ({ row }) =>
         hasDetails(row.original) ? (
-          <IconButton icon={Eye} label={`View details of ${row.original.action} ${tableLabel(row.original.tableName)} entry ${row.original.id}`} onClick={() => onDetails(row.original)} />
+          <IconButton
+            icon={Eye}
+            label={`View details of ${row.original.action} ${tableLabel(row.original.tableName)} entry ${row.original.id}`}
+            onClick={() => onDetails(row.original)}
+          />
         ) : null,
     }),
   ];

@@ -37,7 +37,13 @@ export function diffValues(oldValues: unknown, newValues: unknown): DiffRow[] {
     const hasAfter = after.has(field);
     const b = hasBefore ? displayValue(before.get(field)) : undefined;
     const a = hasAfter ? displayValue(after.get(field)) : undefined;
-    const change = !hasBefore ? 'added' : !hasAfter ? 'removed' : JSON.stringify(before.get(field)) === JSON.stringify(after.get(field)) ? 'unchanged' : 'changed';
+    const change = !hasBefore
+      ? 'added'
+      : !hasAfter
+        ? 'removed'
+        : JSON.stringify(before.get(field)) === JSON.stringify(after.get(field))
+          ? 'unchanged'
+          : 'changed';
     return { field, before: b, after: a, change };
   });
 }

@@ -19,7 +19,7 @@ describe('audit labels', () => {
     expect(fieldLabel('make_up_threshold_minutes')).toBe('Make up threshold minutes');
   });
 
-  it("names the record by its name when the server gave one, else by its id", () => {
+  it('names the record by its name when the server gave one, else by its id', () => {
     expect(recordLabel({ recordId: '214', recordName: 'Ana Lopez' })).toBe('Ana Lopez');
     expect(recordLabel({ recordId: '214', recordName: null })).toBe('#214');
     expect(recordLabel({ recordId: null, recordName: null })).toBeNull();

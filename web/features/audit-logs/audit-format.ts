@@ -105,7 +105,21 @@ const FIELD_LABELS: Record<string, string> = {
 };
 
 // Short words written in capitals wherever they appear in a name.
-const ACRONYMS: Record<string, string> = { qr: 'QR', sis: 'SIS', id: 'ID', ids: 'IDs', sap: 'SAP', ip: 'IP', url: 'URL', sms: 'SMS', mb: 'MB', sso: 'SSO', totp: 'TOTP', csv: 'CSV', pdf: 'PDF' };
+const ACRONYMS: Record<string, string> = {
+  qr: 'QR',
+  sis: 'SIS',
+  id: 'ID',
+  ids: 'IDs',
+  sap: 'SAP',
+  ip: 'IP',
+  url: 'URL',
+  sms: 'SMS',
+  mb: 'MB',
+  sso: 'SSO',
+  totp: 'TOTP',
+  csv: 'CSV',
+  pdf: 'PDF',
+};
 
 /** 'qrCodeExpirationMinutes' or 'make_up_threshold' → 'QR code expiration minutes', 'Make up threshold'. */
 function humanize(name: string): string {

@@ -26,7 +26,6 @@ const ACTIONS = ['Create', 'Update', 'Delete', 'Upload', 'Login'] as const;
 const TABLES = ['students', 'courses', 'attendance', 'users', 'schedules'] as const;
 const PAGE_SIZES = [25, 50, 100];
 
-
 /**
  * /audit-logs: filtered and paged on the server (PRODUCT.md); 'Showing X of Y audit logs' where X is
  * the rows on this page and Y the server's filtered total; Export Logs downloads the filtered CSV.
@@ -93,7 +92,13 @@ export function AuditLogsPage() {
       />
 
       <section aria-label="Summary" className="mb-6 grid gap-4 sm:grid-cols-3">
-        <SummaryCard testId="summary-recent" label="Recent Activity (24h)" icon={Activity} value={summary.data?.recentActivity24h} note="Entries in the last 24 hours" />
+        <SummaryCard
+          testId="summary-recent"
+          label="Recent Activity (24h)"
+          icon={Activity}
+          value={summary.data?.recentActivity24h}
+          note="Entries in the last 24 hours"
+        />
         <SummaryCard
           testId="summary-failed-logins"
           label="Failed Login Attempts"
@@ -137,7 +142,14 @@ export function AuditLogsPage() {
               </option>
             ))}
           </SelectField>
-          <TextField label="Start date" name="startDate" type="date" value={filters.startDate} max={filters.endDate || undefined} onChange={(e) => update({ startDate: e.target.value })} />
+          <TextField
+            label="Start date"
+            name="startDate"
+            type="date"
+            value={filters.startDate}
+            max={filters.endDate || undefined}
+            onChange={(e) => update({ startDate: e.target.value })}
+          />
           <TextField
             label="End date"
             name="endDate"
@@ -147,10 +159,13 @@ export function AuditLogsPage() {
             onChange={(e) => update({ endDate: e.target.value })}
             error={datesInvalid ? 'End date must not be before the start date' : undefined}
           />
-          <Button variant="ghost" onClick={() => update(NO_FILTERS)} disabled={!filtered} className="lg:mb-0" icon={FilterX}>Clear</Button>
+          <Button variant="ghost" onClick={() => update(NO_FILTERS)} disabled={!filtered} className="lg:mb-0" icon={FilterX}>
+            Clear
+          </Button>
         </div>
 
-        <DataTable cardsOnPhone
+        <DataTable
+          cardsOnPhone
           table={table}
           caption="Audit log entries, newest first"
           isLoading={logs.isLoading}
@@ -175,7 +190,13 @@ export function AuditLogsPage() {
               Page {formatCount(Math.min(page, pageCount))} of {formatCount(pageCount)}
             </span>
             <div className="flex gap-1">
-              <Button variant="secondary" size="sm" onClick={() => setPage((p) => Math.max(1, p - 1))} disabled={page <= 1 || logs.isFetching} icon={ChevronLeft}>
+              <Button
+                variant="secondary"
+                size="sm"
+                onClick={() => setPage((p) => Math.max(1, p - 1))}
+                disabled={page <= 1 || logs.isFetching}
+                icon={ChevronLeft}
+              >
                 Previous
               </Button>
               <Button variant="secondary" size="sm" onClick={() => setPage((p) => p + 1)} disabled={page >= pageCount || logs.isFetching}>

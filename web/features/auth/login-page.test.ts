@@ -9,7 +9,9 @@ import { SignInStepScreen } from './sign-in-steps.tsx';
 
 /** The sign-in page drawn for an address, as the prerender and the browser's first draw do. */
 const draw = (search: string) =>
-  renderToStaticMarkup(createElement(QueryClientProvider, { client: new QueryClient() }, createElement(StaticRouter, { location: `/login${search}` }, createElement(LoginPage))));
+  renderToStaticMarkup(
+    createElement(QueryClientProvider, { client: new QueryClient() }, createElement(StaticRouter, { location: `/login${search}` }, createElement(LoginPage))),
+  );
 
 const ALL_REFUSALS = [...Object.values(SSO_REFUSALS), ...Object.values(SIGN_IN_FORM_REFUSALS)];
 
@@ -43,7 +45,13 @@ describe('where the sign-in pages put the keyboard (issue 28)', () => {
 
   it("focuses the first field of a sign-in step: the current password, the authenticator's code", () => {
     const step = (s: 'password_change' | 'totp') =>
-      renderToStaticMarkup(createElement(QueryClientProvider, { client: new QueryClient() }, createElement(StaticRouter, { location: '/' }, createElement(SignInStepScreen, { step: s, email: 'a@b.example' }))));
+      renderToStaticMarkup(
+        createElement(
+          QueryClientProvider,
+          { client: new QueryClient() },
+          createElement(StaticRouter, { location: '/' }, createElement(SignInStepScreen, { step: s, email: 'a@b.example' })),
+        ),
+      );
     expect(inputOf(step('password_change'), 'currentPassword')).toContain('autofocus');
     expect(inputOf(step('password_change'), 'newPassword')).not.toContain('autofocus');
     expect(inputOf(step('totp'), 'code')).toContain('autofocus');

@@ -60,9 +60,7 @@ export function LoginPage() {
     login.mutate(data);
   };
 
-  const serverMessage = login.isError
-    ? (readErrorBody(login.error).message ?? 'Sign-in failed. Please try again.')
-    : null;
+  const serverMessage = login.isError ? (readErrorBody(login.error).message ?? 'Sign-in failed. Please try again.') : null;
 
   return (
     <AuthLayout title="Sign in to Muster" subtitle="Use the e-mail address and password of your staff account.">

@@ -15,7 +15,6 @@ import { signOut } from '../../lib/navigation.ts';
 import { useEndOtherSessions, useEndSession, useSessions } from './auth-api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 
-
 /**
  * /sessions: every signed-in user sees where they are signed in and ends what they do not
  * recognise. A table with row headers and buttons named after their session, so keyboard and
@@ -67,7 +66,9 @@ export function SessionsPage() {
         subtitle="Where you are signed in to Muster. End any session you do not recognise, then tell an administrator."
         actions={
           <>
-            <Button variant="secondary" onClick={() => void sessions.refetch()} disabled={sessions.isFetching} icon={RefreshCw}>Refresh</Button>
+            <Button variant="secondary" onClick={() => void sessions.refetch()} disabled={sessions.isFetching} icon={RefreshCw}>
+              Refresh
+            </Button>
             <Button variant="destructive" onClick={onEndOthers} disabled={others.length === 0 || endOthers.isPending}>
               {endOthers.isPending ? <Spinner className="size-4" /> : <LogOut aria-hidden="true" className="size-4" />}
               Sign out all other sessions
@@ -126,7 +127,13 @@ function sessionColumns(onEnd: (s: LoginSessionInfo) => void, ending: boolean): 
             Sign out
           </Button>
         ) : (
-          <Button size="sm" variant="secondary" onClick={() => onEnd(s)} disabled={ending} aria-label={`End session: ${s.browser}, signed in ${formatDateTime(s.createdAt)}`}>
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={() => onEnd(s)}
+            disabled={ending}
+            aria-label={`End session: ${s.browser}, signed in ${formatDateTime(s.createdAt)}`}
+          >
             End session
           </Button>
         ),

@@ -79,10 +79,7 @@ export function SetupPage() {
   const showGeneral = error && Object.keys(error.fieldErrors).length === 0;
 
   return (
-    <AuthLayout
-      title="Create the first Super Administrator"
-      subtitle="This account can set up the school, import data and add other staff."
-    >
+    <AuthLayout title="Create the first Super Administrator" subtitle="This account can set up the school, import data and add other staff.">
       {status.isError ? <Alert className="mb-6">Could not check whether setup is needed. You can still try below.</Alert> : null}
       {showGeneral ? <Alert className="mb-6">{error.message ?? 'Setup failed. Please try again.'}</Alert> : null}
       <form ref={formRef} noValidate onSubmit={onSubmit} className="space-y-5" aria-label="Create the first Super Administrator">

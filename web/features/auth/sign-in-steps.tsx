@@ -70,7 +70,10 @@ function useStepForm<T>(schema: SchemaLoader<T>, read: (form: FormData) => unkno
     if (!data) return focusFirstInvalid(formRef.current);
     mutation.mutate(data);
   };
-  const serverMessage = mutation.isError && Object.keys(readErrorBody(mutation.error).fieldErrors).length === 0 ? (readErrorBody(mutation.error).message ?? 'Something went wrong. Please try again.') : null;
+  const serverMessage =
+    mutation.isError && Object.keys(readErrorBody(mutation.error).fieldErrors).length === 0
+      ? (readErrorBody(mutation.error).message ?? 'Something went wrong. Please try again.')
+      : null;
   return { formRef, fieldErrors, mutation, serverMessage, onSubmit };
 }
 
@@ -86,11 +89,30 @@ function ChoosePassword() {
     () => void done(),
   );
   return (
-    <AuthLayout title="Choose a new password" subtitle="Your school asks for a new password before you continue: this one was set by an administrator or is too old.">
+    <AuthLayout
+      title="Choose a new password"
+      subtitle="Your school asks for a new password before you continue: this one was set by an administrator or is too old."
+    >
       {serverMessage ? <Alert className="mb-6">{serverMessage}</Alert> : null}
       <form ref={formRef} noValidate onSubmit={onSubmit} className="space-y-5" aria-label="Choose a new password">
-        <TextField label="Current password" name="currentPassword" type="password" autoComplete="current-password" required autoFocus error={fieldErrors.currentPassword} />
-        <TextField label="New password" name="newPassword" type="password" autoComplete="new-password" required hint={PASSWORD_HINT} error={fieldErrors.newPassword} />
+        <TextField
+          label="Current password"
+          name="currentPassword"
+          type="password"
+          autoComplete="current-password"
+          required
+          autoFocus
+          error={fieldErrors.currentPassword}
+        />
+        <TextField
+          label="New password"
+          name="newPassword"
+          type="password"
+          autoComplete="new-password"
+          required
+          hint={PASSWORD_HINT}
+          error={fieldErrors.newPassword}
+        />
         <Button type="submit" size="lg" className="w-full" disabled={mutation.isPending}>
           {mutation.isPending ? <Spinner className="size-4" /> : null}
           Save new password
@@ -123,7 +145,11 @@ function EnrolAuthenticator({ email }: { email: string }) {
   if (recoveryCodes) {
     return (
       <AuthLayout title="Save your recovery codes" subtitle="Each code signs you in once if you lose your phone. They are shown only now.">
-        <ol className="grid grid-cols-2 gap-2 rounded-lg bg-slate-50 p-4 font-mono text-base text-slate-900" aria-label="Recovery codes" data-testid="recovery-codes">
+        <ol
+          className="grid grid-cols-2 gap-2 rounded-lg bg-slate-50 p-4 font-mono text-base text-slate-900"
+          aria-label="Recovery codes"
+          data-testid="recovery-codes"
+        >
           {recoveryCodes.map((c) => (
             <li key={c}>{c}</li>
           ))}
@@ -132,7 +158,11 @@ function EnrolAuthenticator({ email }: { email: string }) {
           <Button type="button" variant="secondary" onClick={() => void navigator.clipboard?.writeText(recoveryCodes.join('\n'))}>
             Copy
           </Button>
-          <Button type="button" variant="secondary" onClick={() => downloadText('muster-recovery-codes.txt', `Muster recovery codes for ${email}\n\n${recoveryCodes.join('\n')}\n`)}>
+          <Button
+            type="button"
+            variant="secondary"
+            onClick={() => downloadText('muster-recovery-codes.txt', `Muster recovery codes for ${email}\n\n${recoveryCodes.join('\n')}\n`)}
+          >
             Download
           </Button>
         </div>
@@ -147,8 +177,13 @@ function EnrolAuthenticator({ email }: { email: string }) {
   }
 
   return (
-    <AuthLayout title="Set up two-factor authentication" subtitle="Your school asks for a code from an authenticator app (such as Google Authenticator or Microsoft Authenticator) at each sign-in.">
-      {start.isError ? <Alert className="mb-6">{readErrorBody(start.error).message ?? 'The set-up could not start. Reload the page to try again.'}</Alert> : null}
+    <AuthLayout
+      title="Set up two-factor authentication"
+      subtitle="Your school asks for a code from an authenticator app (such as Google Authenticator or Microsoft Authenticator) at each sign-in."
+    >
+      {start.isError ? (
+        <Alert className="mb-6">{readErrorBody(start.error).message ?? 'The set-up could not start. Reload the page to try again.'}</Alert>
+      ) : null}
       {serverMessage ? <Alert className="mb-6">{serverMessage}</Alert> : null}
       {start.data ? (
         <>
@@ -194,12 +229,20 @@ function EnterCode() {
   return (
     <AuthLayout
       title="Enter your code"
-      subtitle={useRecovery ? 'Type one of the recovery codes you saved; each works once.' : 'Open your authenticator app and type the six-digit code it shows for Muster.'}
+      subtitle={
+        useRecovery
+          ? 'Type one of the recovery codes you saved; each works once.'
+          : 'Open your authenticator app and type the six-digit code it shows for Muster.'
+      }
     >
       {serverMessage ? <Alert className="mb-6">{serverMessage}</Alert> : null}
       <form ref={formRef} noValidate onSubmit={onSubmit} className="space-y-5" aria-label="Two-factor code" key={String(useRecovery)}>
         {/* The code is all this step asks for: focus it (the form is keyed, so switching to a recovery code focuses that field). */}
-        {useRecovery ? <TextField label="Recovery code" name="code" autoComplete="off" required autoFocus error={fieldErrors.code} /> : <CodeField error={fieldErrors.code} autoFocus />}
+        {useRecovery ? (
+          <TextField label="Recovery code" name="code" autoComplete="off" required autoFocus error={fieldErrors.code} />
+        ) : (
+          <CodeField error={fieldErrors.code} autoFocus />
+        )}
         <Button type="submit" size="lg" className="w-full" disabled={mutation.isPending}>
           {mutation.isPending ? <Spinner className="size-4" /> : null}
           Verify

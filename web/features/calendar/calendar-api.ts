@@ -13,7 +13,8 @@ export function useClosures() {
   return useQuery({ queryKey: CLOSURES_KEY, queryFn: () => apiParse(z.array(closureSchema), 'GET', '/api/calendar/closures') });
 }
 
-export const useCreateClosure = () => useRefreshingMutation((input: ClosureInput) => apiParse(closureSchema, 'POST', '/api/calendar/closures', input), [CLOSURES_KEY]);
+export const useCreateClosure = () =>
+  useRefreshingMutation((input: ClosureInput) => apiParse(closureSchema, 'POST', '/api/calendar/closures', input), [CLOSURES_KEY]);
 
 export const useDeleteClosure = () =>
   useRefreshingMutation((id: number) => apiRequest('DELETE', `/api/calendar/closures/${id}`).then(() => undefined), [CLOSURES_KEY]);

@@ -28,4 +28,5 @@ export function monthWeeks(month: Month): (string | null)[][] {
 }
 
 /** "Nov 26, 2026" or "Nov 26, 2026 – Nov 27, 2026". */
-export const dateRange = (start: string, end: string) => (start === end ? formatDate(start, 'medium') : `${formatDate(start, 'medium')} – ${formatDate(end, 'medium')}`);
+export const dateRange = (start: string, end: string) =>
+  start === end ? formatDate(start, 'medium') : `${formatDate(start, 'medium')} – ${formatDate(end, 'medium')}`;

@@ -27,7 +27,15 @@ export function CalendarPage() {
 
   return (
     <>
-      <PageHeader title="School Calendar" subtitle="Closures: days the school or a program does not meet" actions={<Button onClick={() => setAdding(true)} icon={Plus}>Add Closure</Button>} />
+      <PageHeader
+        title="School Calendar"
+        subtitle="Closures: days the school or a program does not meet"
+        actions={
+          <Button onClick={() => setAdding(true)} icon={Plus}>
+            Add Closure
+          </Button>
+        }
+      />
       {closures.isError ? <Alert className="mb-6">The closures could not be loaded. Reload the page to try again.</Alert> : null}
       {/* Stacked: the month grid takes the full width, so its seven columns fit without scrolling. */}
       <div className="grid gap-6">
@@ -40,7 +48,17 @@ export function CalendarPage() {
   );
 }
 
-function ClosureList({ closures, isLoading, onDelete, onShow }: { closures: Closure[]; isLoading: boolean; onDelete: (c: Closure) => void; onShow: (c: Closure) => void }) {
+function ClosureList({
+  closures,
+  isLoading,
+  onDelete,
+  onShow,
+}: {
+  closures: Closure[];
+  isLoading: boolean;
+  onDelete: (c: Closure) => void;
+  onShow: (c: Closure) => void;
+}) {
   return (
     <Card className="p-4 sm:p-6">
       <h2 className="mb-4 text-lg font-semibold text-slate-900">All closures</h2>
@@ -108,7 +126,9 @@ function DeleteClosureDialog({ closure, onClose }: { closure: Closure | null; on
         })
       }
     >
-      {closure ? `${closure.name} (${dateRange(closure.startDate, closure.endDate)}) will no longer close ${closure.programName ?? 'the school'}: its days become class days again.` : ''}
+      {closure
+        ? `${closure.name} (${dateRange(closure.startDate, closure.endDate)}) will no longer close ${closure.programName ?? 'the school'}: its days become class days again.`
+        : ''}
     </ConfirmDialog>
   );
 }

@@ -40,9 +40,23 @@ function ClosureForm({ onDone, onCreated }: { onDone: () => void; onCreated: (c:
     }),
   );
   return (
-    <FormDialogBody formRef={formRef} onSubmit={onSubmit} label="Add closure" serverMessage={serverMessage} pending={create.isPending} submitLabel="Add closure">
+    <FormDialogBody
+      formRef={formRef}
+      onSubmit={onSubmit}
+      label="Add closure"
+      serverMessage={serverMessage}
+      pending={create.isPending}
+      submitLabel="Add closure"
+    >
       <TextField label="Start date" type="date" required {...bind('startDate')} error={errorOf('startDate')} />
-      <TextField label="End date" type="date" required {...bind('endDate')} error={errorOf('endDate')} hint="The last closed day; the same as the start for one day." />
+      <TextField
+        label="End date"
+        type="date"
+        required
+        {...bind('endDate')}
+        error={errorOf('endDate')}
+        hint="The last closed day; the same as the start for one day."
+      />
       <TextField label="Name" autoComplete="off" required {...bind('name')} error={errorOf('name')} placeholder="e.g. Thanksgiving" className="sm:col-span-2" />
       <SelectField
         label="Applies to"

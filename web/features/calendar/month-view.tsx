@@ -63,13 +63,22 @@ export function MonthView({ month, onMonthChange, closures }: { month: Month; on
                       aria-current={date === today ? 'date' : undefined}
                       className={cn('h-14 border border-slate-200 p-0.5 align-top sm:h-24 sm:p-1.5', closed.length ? 'bg-amber-50' : 'bg-white')}
                     >
-                      <time dateTime={date} className={cn('inline-flex size-6 items-center justify-center rounded-full text-xs font-semibold', date === today ? 'bg-blue-700 text-white' : 'text-slate-700')}>
+                      <time
+                        dateTime={date}
+                        className={cn(
+                          'inline-flex size-6 items-center justify-center rounded-full text-xs font-semibold',
+                          date === today ? 'bg-blue-700 text-white' : 'text-slate-700',
+                        )}
+                      >
                         {Number(date.slice(8))}
                       </time>
                       {closed.length ? (
                         <ul className="mt-1 space-y-0.5">
                           {closed.map((c) => (
-                            <li key={c.id} className="rounded bg-amber-100 px-1 py-0.5 text-xs leading-tight [overflow-wrap:anywhere] text-amber-950 max-sm:h-1.5 max-sm:bg-amber-500 max-sm:p-0">
+                            <li
+                              key={c.id}
+                              className="rounded bg-amber-100 px-1 py-0.5 text-xs leading-tight [overflow-wrap:anywhere] text-amber-950 max-sm:h-1.5 max-sm:bg-amber-500 max-sm:p-0"
+                            >
                               <span className="sr-only">Closed: </span>
                               <span className="max-sm:sr-only">
                                 {c.name}

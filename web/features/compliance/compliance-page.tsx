@@ -103,14 +103,21 @@ function WatchTab({ rows, canWithdraw, onWithdraw }: { rows: WatchRow[]; canWith
 
 function SapTab({ rows }: { rows: ComplianceOverview['sap'] }) {
   return (
-    <ListTable caption="SAP checkpoints not met, and those coming up in the next 30 days" headers={['Student', 'Program', 'Checkpoint', 'Status', 'Evaluated or projected', 'Attendance']} empty="No checkpoint not met and none coming up in 30 days." count={rows.length}>
+    <ListTable
+      caption="SAP checkpoints not met, and those coming up in the next 30 days"
+      headers={['Student', 'Program', 'Checkpoint', 'Status', 'Evaluated or projected', 'Attendance']}
+      empty="No checkpoint not met and none coming up in 30 days."
+      count={rows.length}
+    >
       {rows.map((r) => (
         <tr key={`${r.studentId}-${r.atHours}`}>
           <StudentLink r={r} />
           <td className={cell}>{r.programName ?? '—'}</td>
           <td className={`${cell} tabular-nums`}>{r.atHours} h</td>
           <td className={cell}>{r.status === 'not_met' ? <Badge tone="red">Not met</Badge> : <Badge tone="blue">Coming up</Badge>}</td>
-          <td className={`${cell} whitespace-nowrap`}>{r.evaluatedOn ? formatDate(r.evaluatedOn, 'medium') : r.projectedOn ? `about ${formatDate(r.projectedOn, 'medium')}` : '—'}</td>
+          <td className={`${cell} whitespace-nowrap`}>
+            {r.evaluatedOn ? formatDate(r.evaluatedOn, 'medium') : r.projectedOn ? `about ${formatDate(r.projectedOn, 'medium')}` : '—'}
+          </td>
           <td className={`${cell} tabular-nums`}>{r.attendancePercent == null ? '—' : `${r.attendancePercent}%`}</td>
         </tr>
       ))}
@@ -120,7 +127,12 @@ function SapTab({ rows }: { rows: ComplianceOverview['sap'] }) {
 
 function ExcusedCapTab({ rows }: { rows: ComplianceOverview['excusedCap'] }) {
   return (
-    <ListTable caption="Students who have used 80% or more of a payment period's excused cap" headers={['Student', 'Program', 'Payment period', 'Excused credited', 'Cap', 'Past the cap']} empty="No student is near the excused cap." count={rows.length}>
+    <ListTable
+      caption="Students who have used 80% or more of a payment period's excused cap"
+      headers={['Student', 'Program', 'Payment period', 'Excused credited', 'Cap', 'Past the cap']}
+      empty="No student is near the excused cap."
+      count={rows.length}
+    >
       {rows.map((r) => (
         <tr key={`${r.studentId}-${r.paymentPeriod}`}>
           <StudentLink r={r} />
@@ -137,7 +149,12 @@ function ExcusedCapTab({ rows }: { rows: ComplianceOverview['excusedCap'] }) {
 
 function MakeUpTab({ rows }: { rows: ComplianceOverview['makeUpOwed'] }) {
   return (
-    <ListTable caption="Missed time past the make-up deadline, less make-up done" headers={['Student', 'Program', 'Owed (h:mm)', 'Oldest missed day', 'Make up by']} empty="Nobody owes make-up time past the deadline." count={rows.length}>
+    <ListTable
+      caption="Missed time past the make-up deadline, less make-up done"
+      headers={['Student', 'Program', 'Owed (h:mm)', 'Oldest missed day', 'Make up by']}
+      empty="Nobody owes make-up time past the deadline."
+      count={rows.length}
+    >
       {rows.map((r) => (
         <tr key={r.studentId}>
           <StudentLink r={r} />
@@ -179,11 +196,19 @@ function MonthlyTab({ programId }: { programId: string }) {
   };
   return (
     <div className="space-y-4 p-5 sm:p-6">
-      <p className="text-sm text-slate-700">Each student enrolled during the month: the month's scheduled, attended, make-up and credited hours and the cumulative hours since enrolment, for the state board.</p>
+      <p className="text-sm text-slate-700">
+        Each student enrolled during the month: the month's scheduled, attended, make-up and credited hours and the cumulative hours since enrolment, for the
+        state board.
+      </p>
       <div className="flex flex-wrap items-end gap-3">
         <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
           Month
-          <input type="month" value={month} onChange={(e) => setMonth(e.target.value)} className="h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm" />
+          <input
+            type="month"
+            value={month}
+            onChange={(e) => setMonth(e.target.value)}
+            className="h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm"
+          />
         </label>
         <Button variant="secondary" onClick={() => void download('csv')} disabled={busy != null || !month}>
           {busy === 'csv' ? <Spinner className="size-4" /> : <FileDown aria-hidden="true" className="size-4" />}
@@ -242,14 +267,23 @@ export function CompliancePage() {
             <label htmlFor="compliance-as-of" className="text-slate-700">
               As of
             </label>
-            <input id="compliance-as-of" type="date" max={serverToday()} value={asOf} onChange={(e) => setAsOf(e.target.value)} className="h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm" />
+            <input
+              id="compliance-as-of"
+              type="date"
+              max={serverToday()}
+              value={asOf}
+              onChange={(e) => setAsOf(e.target.value)}
+              className="h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm"
+            />
           </div>
         </Toolbar>
       </Card>
       {watch.isError || overview.isError ? <Alert className="mb-6">The compliance lists could not be loaded. Reload the page to try again.</Alert> : null}
       <PageTabs label="Compliance lists" tabs={tabs} value={tab} onValueChange={setTab}>
         <PageTabPanel value="watch">
-          <Card className="overflow-hidden">{loading(watch) ?? <WatchTab rows={watch.data ?? []} canWithdraw={can(user.role, 'withdrawals:manage')} onWithdraw={setWithdrawing} />}</Card>
+          <Card className="overflow-hidden">
+            {loading(watch) ?? <WatchTab rows={watch.data ?? []} canWithdraw={can(user.role, 'withdrawals:manage')} onWithdraw={setWithdrawing} />}
+          </Card>
         </PageTabPanel>
         <PageTabPanel value="sap">
           <Card className="overflow-hidden">{loading(overview) ?? <SapTab rows={overview.data?.sap ?? []} />}</Card>

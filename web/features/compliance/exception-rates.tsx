@@ -27,7 +27,11 @@ const COLUMNS = [
   col.accessor('sisStudentId', { header: 'SIS ID', cell: ({ getValue }) => <span className="font-mono text-xs">{getValue() ?? '—'}</span> }),
   col.accessor('meetingsAttended', { header: 'Meetings', meta: { className: 'text-right tabular-nums' } }),
   col.accessor('exceptions', { header: 'Exceptions', meta: { className: 'text-right tabular-nums' } }),
-  col.accessor('exceptionRate', { header: 'Exception rate', meta: { className: 'text-right tabular-nums' }, cell: ({ getValue }) => formatPercent(getValue()) }),
+  col.accessor('exceptionRate', {
+    header: 'Exception rate',
+    meta: { className: 'text-right tabular-nums' },
+    cell: ({ getValue }) => formatPercent(getValue()),
+  }),
 ] as ColumnDef<ExceptionRate, never>[];
 
 const dateInput = 'h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm';
@@ -50,7 +54,14 @@ export function ExceptionRates({ programId }: { programId: string }) {
   });
   const rows = rates.data?.items ?? NO_ROWS;
   // eslint-disable-next-line react-hooks/incompatible-library
-  const table = useReactTable({ data: rows, columns: COLUMNS, enableSorting: false, autoResetPageIndex: false, getRowId: (r) => String(r.studentId), getCoreRowModel: getCoreRowModel() });
+  const table = useReactTable({
+    data: rows,
+    columns: COLUMNS,
+    enableSorting: false,
+    autoResetPageIndex: false,
+    getRowId: (r) => String(r.studentId),
+    getCoreRowModel: getCoreRowModel(),
+  });
   const refusal = rates.isError ? (readErrorBody(rates.error).message ?? 'The exception rates could not be loaded. Reload the page to try again.') : null;
 
   return (
@@ -61,7 +72,9 @@ export function ExceptionRates({ programId }: { programId: string }) {
             <h2 id="exception-rates-heading" className="text-base font-semibold text-slate-900">
               Punch exceptions
             </h2>
-            <p className="text-sm text-slate-600">Students whose meetings needed a missed-punch request, by rate: requests of any outcome, and the corrections that approved them.</p>
+            <p className="text-sm text-slate-600">
+              Students whose meetings needed a missed-punch request, by rate: requests of any outcome, and the corrections that approved them.
+            </p>
           </div>
           <div className="flex flex-wrap items-end gap-3">
             <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">

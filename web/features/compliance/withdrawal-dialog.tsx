@@ -38,19 +38,54 @@ function WithdrawalForm({ row, onDone }: { row: WatchRow; onDone: (w: Withdrawal
   const { bind, errorOf, formRef, serverMessage, submit, showRefusal } = useRecordForm({
     defaultValues: { withdrawalDate: row.lastDateOfAttendance ?? '', determinationDate: localDate(), reason: '' },
     schema: withdrawalInputSchema,
-    toCandidate: ({ withdrawalDate, determinationDate, reason }) => ({ withdrawalDate: withdrawalDate || undefined, determinationDate: determinationDate || undefined, reason }),
+    toCandidate: ({ withdrawalDate, determinationDate, reason }) => ({
+      withdrawalDate: withdrawalDate || undefined,
+      determinationDate: determinationDate || undefined,
+      reason,
+    }),
   });
   const record = useRecordWithdrawal();
-  const onSubmit = submit((input) => record.mutate({ studentId: row.studentId, ...input }, { onSuccess: onDone, onError: (e) => showRefusal(e, 'Failed to record the withdrawal. Please try again.') }));
+  const onSubmit = submit((input) =>
+    record.mutate(
+      { studentId: row.studentId, ...input },
+      { onSuccess: onDone, onError: (e) => showRefusal(e, 'Failed to record the withdrawal. Please try again.') },
+    ),
+  );
   return (
-    <FormDialogBody formRef={formRef} onSubmit={onSubmit} label="Record withdrawal" serverMessage={serverMessage} pending={record.isPending} submitLabel="Record withdrawal">
+    <FormDialogBody
+      formRef={formRef}
+      onSubmit={onSubmit}
+      label="Record withdrawal"
+      serverMessage={serverMessage}
+      pending={record.isPending}
+      submitLabel="Record withdrawal"
+    >
       <p className="text-sm text-slate-700 sm:col-span-2">
-        Last date of attendance: <strong>{row.lastDateOfAttendance ? formatDate(row.lastDateOfAttendance, 'medium') : 'never attended'}</strong>. Determination due by{' '}
-        <strong>{formatDate(row.determinationDueBy, 'medium')}</strong>.
+        Last date of attendance: <strong>{row.lastDateOfAttendance ? formatDate(row.lastDateOfAttendance, 'medium') : 'never attended'}</strong>. Determination
+        due by <strong>{formatDate(row.determinationDueBy, 'medium')}</strong>.
       </p>
-      <TextField label="Withdrawal date" type="date" hint="Defaults to the last date of attendance." {...bind('withdrawalDate')} error={errorOf('withdrawalDate')} />
-      <TextField label="Determination date" type="date" hint="The day the school determined the withdrawal." {...bind('determinationDate')} error={errorOf('determinationDate')} />
-      <TextareaField label="Reason" required {...bind('reason')} error={errorOf('reason')} className="sm:col-span-2" placeholder="e.g. No contact after three calls and a letter" />
+      <TextField
+        label="Withdrawal date"
+        type="date"
+        hint="Defaults to the last date of attendance."
+        {...bind('withdrawalDate')}
+        error={errorOf('withdrawalDate')}
+      />
+      <TextField
+        label="Determination date"
+        type="date"
+        hint="The day the school determined the withdrawal."
+        {...bind('determinationDate')}
+        error={errorOf('determinationDate')}
+      />
+      <TextareaField
+        label="Reason"
+        required
+        {...bind('reason')}
+        error={errorOf('reason')}
+        className="sm:col-span-2"
+        placeholder="e.g. No contact after three calls and a letter"
+      />
     </FormDialogBody>
   );
 }

@@ -87,7 +87,12 @@ function ImportForm({ onDone }: { onDone: () => void }) {
         </ul>
         <p className="mt-2 text-xs text-slate-600">
           Course ids are in the ID column of the course table.
-          {programs.data?.length ? ` Program ids: ${[...programs.data].sort((a, b) => a.id - b.id).map((p) => `${p.id} = ${p.programName}`).join(' · ')}.` : ''}
+          {programs.data?.length
+            ? ` Program ids: ${[...programs.data]
+                .sort((a, b) => a.id - b.id)
+                .map((p) => `${p.id} = ${p.programName}`)
+                .join(' · ')}.`
+            : ''}
         </p>
       </section>
 

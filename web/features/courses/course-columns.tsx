@@ -64,7 +64,11 @@ export function courseColumns(opts: {
         ),
     }),
     // Hidden (shown under the course name) but still searched by the table's search box.
-    col.accessor((c) => c.sisCourseId ?? '', { id: 'sisCourseId', header: 'SIS ID', cell: ({ getValue }) => (getValue() ? <span className="font-mono text-xs whitespace-nowrap">{getValue()}</span> : muted()) }),
+    col.accessor((c) => c.sisCourseId ?? '', {
+      id: 'sisCourseId',
+      header: 'SIS ID',
+      cell: ({ getValue }) => (getValue() ? <span className="font-mono text-xs whitespace-nowrap">{getValue()}</span> : muted()),
+    }),
     col.accessor((c) => (c.isActive ? 'Active' : 'Inactive'), {
       id: 'status',
       header: 'Status',

@@ -18,7 +18,13 @@ type Props = {
 
 export function CourseFormDialog({ target, courses, onClose }: Props) {
   return (
-    <FormDialog target={target} onClose={onClose} titles={{ add: 'Add Course', edit: 'Edit Course' }} description="Course code and name are required." size="lg">
+    <FormDialog
+      target={target}
+      onClose={onClose}
+      titles={{ add: 'Add Course', edit: 'Edit Course' }}
+      description="Course code and name are required."
+      size="lg"
+    >
       {(course) => <CourseForm course={course} courses={courses} onDone={onClose} />}
     </FormDialog>
   );
@@ -82,7 +88,12 @@ function CourseForm({ course, courses, onDone }: { course: Course | null; course
       <TextField label="SIS course ID" autoComplete="off" {...bind('sisCourseId')} error={errorOf('sisCourseId')} className="sm:col-span-2" />
       <TextareaField label="Description" {...bind('description')} error={errorOf('description')} className="sm:col-span-2" />
       <div className="sm:col-span-2">
-        <PrerequisitePicker courses={candidates} value={values.prerequisiteIds} onChange={(ids) => set('prerequisiteIds', ids)} error={errorOf('prerequisiteIds')} />
+        <PrerequisitePicker
+          courses={candidates}
+          value={values.prerequisiteIds}
+          onChange={(ids) => set('prerequisiteIds', ids)}
+          error={errorOf('prerequisiteIds')}
+        />
       </div>
     </FormDialogBody>
   );

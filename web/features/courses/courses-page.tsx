@@ -76,22 +76,33 @@ export function CoursesPage() {
               {exporter.isPending ? <Spinner className="size-4" /> : <Download aria-hidden="true" className="size-4" />}
               Export
             </Button>
-            <Button variant="secondary" onClick={() => setImporting(true)} icon={Upload}>Bulk Import</Button>
-            <Button onClick={() => setEditing('new')} icon={Plus}>Add Course</Button>
+            <Button variant="secondary" onClick={() => setImporting(true)} icon={Upload}>
+              Bulk Import
+            </Button>
+            <Button onClick={() => setEditing('new')} icon={Plus}>
+              Add Course
+            </Button>
           </>
         }
       />
       {courses.isError ? <Alert className="mb-6">The course list could not be loaded. Reload the page to try again.</Alert> : null}
       <Card className="overflow-hidden">
         <Toolbar>
-          <SearchInput label="Search courses" placeholder="Search by code, name, program or SIS ID" value={search} onChange={setSearch} className="sm:max-w-md sm:flex-1" />
+          <SearchInput
+            label="Search courses"
+            placeholder="Search by code, name, program or SIS ID"
+            value={search}
+            onChange={setSearch}
+            className="sm:max-w-md sm:flex-1"
+          />
           <ToolbarSelect id="course-status-filter" label="Status" value={statusFilter} onChange={(v) => setStatusFilter(v as StatusFilter)}>
             <option value="">All</option>
             <option value="active">Active</option>
             <option value="inactive">Inactive</option>
           </ToolbarSelect>
         </Toolbar>
-        <DataTable cardsOnPhone
+        <DataTable
+          cardsOnPhone
           table={table}
           caption="Course catalog"
           isLoading={courses.isLoading}

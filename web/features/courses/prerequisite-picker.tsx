@@ -21,12 +21,7 @@ export function PrerequisitePicker({ courses, value, onChange, error }: Props) {
   const codes = courses.filter((c) => selected.has(c.id)).map((c) => c.courseCode);
 
   return (
-    <fieldset
-      tabIndex={-1}
-      aria-invalid={error ? true : undefined}
-      aria-describedby={`${id}-summary${error ? ` ${id}-error` : ''}`}
-      className="outline-none"
-    >
+    <fieldset tabIndex={-1} aria-invalid={error ? true : undefined} aria-describedby={`${id}-summary${error ? ` ${id}-error` : ''}`} className="outline-none">
       <legend className="text-sm font-medium text-slate-800">Prerequisites</legend>
       <p id={`${id}-summary`} className="mt-0.5 text-xs text-slate-600">
         {codes.length === 0 ? 'None selected. Courses a student must complete first.' : `${codes.length} selected: ${codes.join(', ')}`}

@@ -32,7 +32,11 @@ export function AlertsPanel({ data, pending }: { data: RealTime | undefined; pen
   const counts = data?.alertCounts;
   return (
     <div ref={ref} id="alerts" className="scroll-mt-4">
-      <Panel title="Live Alerts" icon={BellRing} description={data?.alertsOn && counts ? <span data-testid="alert-figures">{alertFigures(counts)}</span> : undefined}>
+      <Panel
+        title="Live Alerts"
+        icon={BellRing}
+        description={data?.alertsOn && counts ? <span data-testid="alert-figures">{alertFigures(counts)}</span> : undefined}
+      >
         {!data ? (
           pending
         ) : !data.alertsOn ? (
@@ -154,7 +158,11 @@ function AcknowledgeDialog({ alert, onClose }: { alert: LiveAlert | null; onClos
     event.preventDefault();
     if (alert) acknowledge.mutate({ alert, note }, { onSuccess: close });
   };
-  const refusal = acknowledge.isError ? (readErrorBody(acknowledge.error).fieldErrors.note ?? readErrorBody(acknowledge.error).message ?? 'The alert could not be acknowledged. Please try again.') : null;
+  const refusal = acknowledge.isError
+    ? (readErrorBody(acknowledge.error).fieldErrors.note ??
+      readErrorBody(acknowledge.error).message ??
+      'The alert could not be acknowledged. Please try again.')
+    : null;
   return (
     <Modal
       open={alert !== null}
@@ -162,11 +170,20 @@ function AcknowledgeDialog({ alert, onClose }: { alert: LiveAlert | null; onClos
       focusFirstField
       size="md"
       title="Acknowledge alert"
-      description={alert ? `${alert.message}. It leaves the open alerts and their counts until it fires for a new reason (for a student, a new absence).` : undefined}
+      description={
+        alert ? `${alert.message}. It leaves the open alerts and their counts until it fires for a new reason (for a student, a new absence).` : undefined
+      }
     >
       <form onSubmit={submit} noValidate>
         {refusal ? <Alert className="mb-4">{refusal}</Alert> : null}
-        <TextareaField label="Note (optional)" name="note" maxLength={500} value={note} onChange={(e) => setNote(e.target.value)} placeholder="What was done, e.g. called the student" />
+        <TextareaField
+          label="Note (optional)"
+          name="note"
+          maxLength={500}
+          value={note}
+          onChange={(e) => setNote(e.target.value)}
+          placeholder="What was done, e.g. called the student"
+        />
         <ModalFooter>
           <ModalCancel />
           <Button type="submit" disabled={acknowledge.isPending}>

@@ -83,7 +83,10 @@ function Kpi({ metric: m }: { metric: Analytics['performanceMetrics'][number] })
         </div>
         <p className="mt-2 text-2xl font-bold tracking-tight text-slate-900 tabular-nums sm:text-3xl">{fmt(m.current)}</p>
         <div className="mt-2 flex flex-wrap items-center gap-2 text-sm text-slate-600">
-          <span>Target {lowerIsBetter ? '' : '≥ '}{fmt(m.target)}</span>
+          <span>
+            Target {lowerIsBetter ? '' : '≥ '}
+            {fmt(m.target)}
+          </span>
           <Badge tone={met ? 'green' : 'amber'}>{met ? 'On target' : lowerIsBetter ? 'Above target' : 'Below target'}</Badge>
         </div>
       </Card>
@@ -98,9 +101,21 @@ function TrendsPanel({ trends }: { trends: Analytics['attendanceTrends'] }) {
     <Panel title="Attendance Trends" icon={BarChart3} description="Daily attendance rate over the last 7 days">
       <div className="grid gap-5">
         <dl className="grid grid-cols-3 gap-3" data-testid="trend-summary">
-          <SummaryFigure label="Highest" value={highest ? formatPercent(highest.rate!) : '—'} detail={highest ? `${highest.weekday}, ${highest.dayLabel}` : 'No classes'} />
-          <SummaryFigure label="Lowest" value={lowest ? formatPercent(lowest.rate!) : '—'} detail={lowest ? `${lowest.weekday}, ${lowest.dayLabel}` : 'No classes'} />
-          <SummaryFigure label="Average" value={average !== null ? formatPercent(average) : '—'} detail={`${classDays} class ${classDays === 1 ? 'day' : 'days'}`} />
+          <SummaryFigure
+            label="Highest"
+            value={highest ? formatPercent(highest.rate!) : '—'}
+            detail={highest ? `${highest.weekday}, ${highest.dayLabel}` : 'No classes'}
+          />
+          <SummaryFigure
+            label="Lowest"
+            value={lowest ? formatPercent(lowest.rate!) : '—'}
+            detail={lowest ? `${lowest.weekday}, ${lowest.dayLabel}` : 'No classes'}
+          />
+          <SummaryFigure
+            label="Average"
+            value={average !== null ? formatPercent(average) : '—'}
+            detail={`${classDays} class ${classDays === 1 ? 'day' : 'days'}`}
+          />
         </dl>
         <Suspense
           fallback={
@@ -165,7 +180,12 @@ function UserActivity({ activity }: { activity: Analytics['userActivity'] }) {
         <ol className="mt-2 divide-y divide-slate-100" aria-label="Most active users, last 7 days">
           {activity.topActiveUsers.slice(0, 3).map((u, i) => (
             <li key={`${u.name}-${i}`} className="flex items-center gap-3 py-2.5">
-              <span className={cn('flex size-7 shrink-0 items-center justify-center rounded-full text-xs font-bold', i === 0 ? 'bg-amber-100 text-amber-900' : 'bg-slate-100 text-slate-700')}>
+              <span
+                className={cn(
+                  'flex size-7 shrink-0 items-center justify-center rounded-full text-xs font-bold',
+                  i === 0 ? 'bg-amber-100 text-amber-900' : 'bg-slate-100 text-slate-700',
+                )}
+              >
                 {i + 1}
               </span>
               <span className="min-w-0 flex-1 truncate text-sm font-medium text-slate-900">{u.name}</span>

@@ -28,14 +28,27 @@ export default function AttendanceTrendsChart({ days, average }: { days: TrendDa
         <BarChart data={days} margin={{ top: 24, right: 8, bottom: 0, left: -16 }} accessibilityLayer={false}>
           <CartesianGrid vertical={false} stroke="#e2e8f0" />
           <XAxis dataKey="weekday" tickLine={false} axisLine={{ stroke: '#cbd5e1' }} tick={{ fill: '#475569', fontSize: 12 }} interval={0} />
-          <YAxis domain={[0, 100]} ticks={[0, 25, 50, 75, 100]} tickFormatter={(v: number) => `${v}%`} tickLine={false} axisLine={false} tick={{ fill: '#475569', fontSize: 12 }} />
+          <YAxis
+            domain={[0, 100]}
+            ticks={[0, 25, 50, 75, 100]}
+            tickFormatter={(v: number) => `${v}%`}
+            tickLine={false}
+            axisLine={false}
+            tick={{ fill: '#475569', fontSize: 12 }}
+          />
           <Tooltip content={<DayTooltip />} cursor={{ fill: '#f1f5f9' }} />
           {average !== null ? <ReferenceLine y={average} stroke="#64748b" strokeDasharray="4 4" /> : null}
           <Bar dataKey="rate" radius={[4, 4, 0, 0]} maxBarSize={48} isAnimationActive={false}>
             {days.map((d) => (
               <Cell key={d.date} fill={d.rate === null ? '#cbd5e1' : rateColour(d.rate)} />
             ))}
-            <LabelList dataKey="rate" position="top" formatter={(v: unknown) => (typeof v === 'number' ? `${Math.round(v)}%` : '')} fill="#334155" fontSize={12} />
+            <LabelList
+              dataKey="rate"
+              position="top"
+              formatter={(v: unknown) => (typeof v === 'number' ? `${Math.round(v)}%` : '')}
+              fill="#334155"
+              fontSize={12}
+            />
           </Bar>
         </BarChart>
       </ResponsiveContainer>

@@ -34,7 +34,8 @@ export function CourseTable({ courses }: { courses: CourseAnalytics[] }) {
       col.accessor('avgAttendanceRate', {
         header: 'Avg Rate',
         meta: { className: 'text-right tabular-nums' },
-        cell: ({ row }) => (row.original.totalSessions === 0 ? <span className="text-slate-600">No sessions</span> : formatPercent(row.original.avgAttendanceRate)),
+        cell: ({ row }) =>
+          row.original.totalSessions === 0 ? <span className="text-slate-600">No sessions</span> : formatPercent(row.original.avgAttendanceRate),
       }),
       col.accessor('trend', { header: 'Trend', enableSorting: false, cell: (c) => <Trend trend={c.getValue()} /> }),
     ],

@@ -74,7 +74,12 @@ export function useAcknowledgeAlert() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ alert, note }: { alert: Pick<LiveAlert, 'id'>; note: string }) =>
-      apiParse(contract('alertAcknowledgementSchema'), 'POST', `/api/dashboard/alerts/${encodeURIComponent(alert.id)}/acknowledge`, note.trim() ? { note: note.trim() } : {}),
+      apiParse(
+        contract('alertAcknowledgementSchema'),
+        'POST',
+        `/api/dashboard/alerts/${encodeURIComponent(alert.id)}/acknowledge`,
+        note.trim() ? { note: note.trim() } : {},
+      ),
     onSuccess: () => {
       notifySuccess('Alert Acknowledged', 'It stays listed under Acknowledged and shows again if it fires for a new reason.');
       return Promise.all([SUMMARY_KEY, REAL_TIME_KEY, ANALYTICS_KEY].map((queryKey) => queryClient.invalidateQueries({ queryKey, exact: true })));

@@ -37,7 +37,19 @@ export function gettingStartedSteps(g: GettingStarted): GettingStartedStep[] {
         { to: '/users', label: 'User Management' },
       ],
     },
-    { key: 'schedule', title: 'First schedule', detail: 'Give a course its day, times, room and instructor.', done: g.schedules > 0, links: [{ to: '/schedules', label: 'Schedules' }] },
-    { key: 'check-in', title: 'Try a check-in', detail: 'Start a QR session and check in from a phone.', done: g.attendanceRecords > 0, links: [{ to: '/attendance', label: 'Take Attendance' }] },
+    {
+      key: 'schedule',
+      title: 'First schedule',
+      detail: 'Give a course its day, times, room and instructor.',
+      done: g.schedules > 0,
+      links: [{ to: '/schedules', label: 'Schedules' }],
+    },
+    {
+      key: 'check-in',
+      title: 'Try a check-in',
+      detail: 'Start a QR session and check in from a phone.',
+      done: g.attendanceRecords > 0,
+      links: [{ to: '/attendance', label: 'Take Attendance' }],
+    },
   ];
 }

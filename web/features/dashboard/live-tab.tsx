@@ -70,9 +70,7 @@ export function LiveTab({ realTime, autoRefresh, onAutoRefreshChange }: LiveTabP
           className="xl:col-span-2"
           title="Live QR Sessions"
           icon={QrCode}
-          description={
-            autoRefresh ? 'Updates every 5 seconds' : data ? `Manual refresh · updated ${formatTime(realTime.dataUpdatedAt)}` : 'Manual refresh'
-          }
+          description={autoRefresh ? 'Updates every 5 seconds' : data ? `Manual refresh · updated ${formatTime(realTime.dataUpdatedAt)}` : 'Manual refresh'}
           actions={controls}
         >
           {!data ? (
@@ -108,7 +106,14 @@ export function LiveTab({ realTime, autoRefresh, onAutoRefreshChange }: LiveTabP
           </Card>
         ) : (
           <div className="grid gap-4 sm:grid-cols-3">
-            <Stat testId="system-load" label="System Load" icon={Gauge} tone={data.systemLoad > 90 ? 'red' : data.systemLoad > 70 ? 'amber' : 'green'} value={formatPercent(data.systemLoad)} caption="CPU, last minute">
+            <Stat
+              testId="system-load"
+              label="System Load"
+              icon={Gauge}
+              tone={data.systemLoad > 90 ? 'red' : data.systemLoad > 70 ? 'amber' : 'green'}
+              value={formatPercent(data.systemLoad)}
+              caption="CPU, last minute"
+            >
               <Meter value={data.systemLoad} label="System load" tone={data.systemLoad > 90 ? 'red' : data.systemLoad > 70 ? 'amber' : 'green'} />
             </Stat>
             <Stat testId="active-students" label="Active Students" icon={Users} value={formatCount(data.totalActiveStudents)} caption="Currently online" />
@@ -117,7 +122,11 @@ export function LiveTab({ realTime, autoRefresh, onAutoRefreshChange }: LiveTabP
               label="Avg Response Time"
               icon={Timer}
               value={data.avgResponseTimeMs == null ? '—' : `${data.avgResponseTimeMs} ms`}
-              caption={data.avgResponseTimeMs == null ? 'No requests yet' : `Last 5 minutes · ${formatCount(data.responseSamples)} ${data.responseSamples === 1 ? 'request' : 'requests'}`}
+              caption={
+                data.avgResponseTimeMs == null
+                  ? 'No requests yet'
+                  : `Last 5 minutes · ${formatCount(data.responseSamples)} ${data.responseSamples === 1 ? 'request' : 'requests'}`
+              }
             />
           </div>
         )}
@@ -153,7 +162,12 @@ function SessionItem({ session: s }: { session: LiveSession }) {
           </p>
         </div>
         <div className="flex items-center gap-3">
-          <span className={cn('inline-flex items-center gap-1 text-sm font-semibold tabular-nums', expired ? 'text-slate-600' : status === 'expiring' ? 'text-amber-800' : 'text-slate-900')}>
+          <span
+            className={cn(
+              'inline-flex items-center gap-1 text-sm font-semibold tabular-nums',
+              expired ? 'text-slate-600' : status === 'expiring' ? 'text-amber-800' : 'text-slate-900',
+            )}
+          >
             <Clock aria-hidden="true" className="size-4" />
             <span className="sr-only">Time left: </span>
             <span data-testid="time-left">{formatTimeLeft(remaining)}</span>

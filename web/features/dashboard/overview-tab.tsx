@@ -1,5 +1,19 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { Activity, BellRing, ChevronRight, CloudUpload, Database, FileBarChart, QrCode, RefreshCcw, ScrollText, Server, Settings, ShieldCheck, Users } from 'lucide-react';
+import {
+  Activity,
+  BellRing,
+  ChevronRight,
+  CloudUpload,
+  Database,
+  FileBarChart,
+  QrCode,
+  RefreshCcw,
+  ScrollText,
+  Server,
+  Settings,
+  ShieldCheck,
+  Users,
+} from 'lucide-react';
 import { Link } from 'react-router';
 import { SCREEN_ACCESS, type ScreenKey } from '../../lib/screen-access.ts';
 import { Card } from '../../components/ui/card.tsx';
@@ -97,9 +111,26 @@ export function OverviewTab({ summary }: { summary: UseQueryResult<ExecutiveSumm
       <div className="grid gap-6 lg:grid-cols-2">
         <Panel title="System Health & Status" icon={ShieldCheck} description={`Last health check: ${formatAgo(health.lastHealthCheck, now)}`}>
           <ul className="divide-y divide-slate-100">
-            <HealthRow icon={Database} name="Database" detail={health.databaseLatencyMs == null ? 'No answer to the last check' : `Responded in ${health.databaseLatencyMs} ms`} status={health.database} />
-            <HealthRow icon={Server} name="Server" detail="Load and response times within limits" status={health.server} warningDetail="Under heavy load or answering slowly" />
-            <HealthRow icon={Activity} name="SIS sync" detail="Attendance exports by CSV, no failed records" status={health.sync} warningDetail="Some records failed to sync and need attention" />
+            <HealthRow
+              icon={Database}
+              name="Database"
+              detail={health.databaseLatencyMs == null ? 'No answer to the last check' : `Responded in ${health.databaseLatencyMs} ms`}
+              status={health.database}
+            />
+            <HealthRow
+              icon={Server}
+              name="Server"
+              detail="Load and response times within limits"
+              status={health.server}
+              warningDetail="Under heavy load or answering slowly"
+            />
+            <HealthRow
+              icon={Activity}
+              name="SIS sync"
+              detail="Attendance exports by CSV, no failed records"
+              status={health.sync}
+              warningDetail="Some records failed to sync and need attention"
+            />
           </ul>
         </Panel>
 
@@ -183,7 +214,9 @@ function ComplianceCard() {
               <li key={i.label}>
                 <Link to={i.to} className="flex items-center justify-between rounded-lg border border-slate-200 px-4 py-3 hover:bg-slate-50">
                   <span className="text-sm text-slate-700">{i.label}</span>
-                  <span className={`text-xl font-semibold tabular-nums ${i.tone}`}>{i.value == null ? <Spinner className="size-4 text-blue-700" /> : formatCount(i.value)}</span>
+                  <span className={`text-xl font-semibold tabular-nums ${i.tone}`}>
+                    {i.value == null ? <Spinner className="size-4 text-blue-700" /> : formatCount(i.value)}
+                  </span>
                 </Link>
               </li>
             ))}

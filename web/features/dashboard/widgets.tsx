@@ -84,7 +84,14 @@ export function Meter({ value, label, tone = 'blue' }: { value: number; label: s
   const colours = { blue: 'bg-blue-600', green: 'bg-emerald-600', amber: 'bg-amber-500', red: 'bg-red-600' };
   const clamped = Math.max(0, Math.min(100, value));
   return (
-    <div role="meter" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(clamped)} className="mt-3 h-2 overflow-hidden rounded-full bg-slate-100">
+    <div
+      role="meter"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={Math.round(clamped)}
+      className="mt-3 h-2 overflow-hidden rounded-full bg-slate-100"
+    >
       <div className={cn('h-full rounded-full', colours[tone])} style={{ width: `${clamped}%` }} />
     </div>
   );

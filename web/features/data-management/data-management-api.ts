@@ -72,4 +72,3 @@ export function uploadFile(type: UploadType, file: File, opts: { dryRun: boolean
     xhr.send(form);
   });
 }
-

@@ -22,7 +22,10 @@ export function DataManagementPage() {
 
   return (
     <>
-      <PageHeader title="Data Management & SIS Integration" subtitle="Import programs, courses, instructors, students and schedules from CSV, and export attendance for your SIS" />
+      <PageHeader
+        title="Data Management & SIS Integration"
+        subtitle="Import programs, courses, instructors, students and schedules from CSV, and export attendance for your SIS"
+      />
       <PageTabs label="Data management sections" tabs={TABS} value={tab} onValueChange={select}>
         {TABS.map(({ value }) => {
           const Panel = PANELS[value];

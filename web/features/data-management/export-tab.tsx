@@ -34,11 +34,14 @@ export function ExportTab() {
   const { exporting, run } = useExportDownload('Failed to export attendance data. Please try again.');
   const exportAttendance = async () => {
     const filter: AttendanceExportFilterInput = {};
-    for (const [key, value] of Object.entries({ startDate, endDate, programId, courseId, studentId })) if (value) filter[key as keyof AttendanceExportFilterInput] = value;
+    for (const [key, value] of Object.entries({ startDate, endDate, programId, courseId, studentId }))
+      if (value) filter[key as keyof AttendanceExportFilterInput] = value;
     const fallbackName = `attendance_export_${new Date().toISOString().slice(0, 10)}.csv`;
     const query = new URLSearchParams(filter).toString();
     const done = await run(() =>
-      markSynced ? downloadFile('/api/sis/attendance-export', { fallbackName, post: filter }) : downloadFile(`/api/export/attendance${query ? `?${query}` : ''}`, { fallbackName }),
+      markSynced
+        ? downloadFile('/api/sis/attendance-export', { fallbackName, post: filter })
+        : downloadFile(`/api/export/attendance${query ? `?${query}` : ''}`, { fallbackName }),
     );
     if (!done) return;
     toast({ title: 'Export Complete', description: 'Attendance data has been exported successfully.', variant: 'success' });
@@ -66,7 +69,14 @@ export function ExportTab() {
             error={reversed ? 'The end date must not be before the start date' : undefined}
           />
         </div>
-        <ExportFilters programId={programId} setProgramId={setProgramId} courseId={courseId} setCourseId={setCourseId} studentId={studentId} setStudentId={setStudentId} />
+        <ExportFilters
+          programId={programId}
+          setProgramId={setProgramId}
+          courseId={courseId}
+          setCourseId={setCourseId}
+          studentId={studentId}
+          setStudentId={setStudentId}
+        />
         <div className="mt-4 flex items-start gap-3 text-sm">
           <input
             id="mark-synced"
@@ -81,7 +91,8 @@ export function ExportTab() {
               Mark as sent to the SIS
             </label>
             <p id="mark-synced-hint" className="text-slate-600">
-              Records in the file that were waiting become Synced, and Pending Sync on the dashboard drops. Turn off for a copy you are not uploading to the SIS.
+              Records in the file that were waiting become Synced, and Pending Sync on the dashboard drops. Turn off for a copy you are not uploading to the
+              SIS.
             </p>
           </div>
         </div>
@@ -129,7 +140,13 @@ function ExportFilters({ programId, setProgramId, courseId, setCourseId, student
   const studentChoices = students.data?.items ?? [];
   return (
     <div className="mt-4 grid gap-4 sm:grid-cols-2">
-      <SelectField label="Program" name="programId" value={programId} onChange={(e) => setProgramId(e.target.value)} hint={programs.isError ? 'Programs could not be loaded.' : 'Optional'}>
+      <SelectField
+        label="Program"
+        name="programId"
+        value={programId}
+        onChange={(e) => setProgramId(e.target.value)}
+        hint={programs.isError ? 'Programs could not be loaded.' : 'Optional'}
+      >
         <option value="">All programs</option>
         {(programs.data ?? []).map((p) => (
           <option key={p.id} value={p.id}>
@@ -137,7 +154,13 @@ function ExportFilters({ programId, setProgramId, courseId, setCourseId, student
           </option>
         ))}
       </SelectField>
-      <SelectField label="Course" name="courseId" value={courseId} onChange={(e) => setCourseId(e.target.value)} hint={courses.isError ? 'Courses could not be loaded.' : 'Optional'}>
+      <SelectField
+        label="Course"
+        name="courseId"
+        value={courseId}
+        onChange={(e) => setCourseId(e.target.value)}
+        hint={courses.isError ? 'Courses could not be loaded.' : 'Optional'}
+      >
         <option value="">All courses</option>
         {courseChoices.map((c) => (
           <option key={c.id} value={c.id}>

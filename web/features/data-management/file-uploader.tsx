@@ -11,7 +11,16 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { isUnauthorizedError } from '../../lib/api.ts';
 import { toast } from '../../lib/toast.ts';
 import { handleUnauthorized } from '../../lib/unauthorized.ts';
-import { readUploadFailure, SIS_STATUS_KEY, UPLOADS_KEY, uploadFile, useUploadLimitMb, WIZARD_KEY, type UploadFailureBody, type UploadPhase } from './data-management-api.ts';
+import {
+  readUploadFailure,
+  SIS_STATUS_KEY,
+  UPLOADS_KEY,
+  uploadFile,
+  useUploadLimitMb,
+  WIZARD_KEY,
+  type UploadFailureBody,
+  type UploadPhase,
+} from './data-management-api.ts';
 import { ImportProblemsTable } from '../../components/import-problems-table.tsx';
 import { formatBytes } from '../../lib/format.ts';
 
@@ -140,8 +149,12 @@ export function FileUploader({ type, step, label }: { type: UploadType; step: nu
           </p>
         ) : null}
         <div className="mt-4 flex flex-wrap gap-2">
-          <Button onClick={() => void send(false)} disabled={!file || busy} icon={Upload}>Upload {label}</Button>
-          <Button variant="secondary" onClick={() => void send(true)} disabled={!file || busy} icon={Eye}>Preview (dry run)</Button>
+          <Button onClick={() => void send(false)} disabled={!file || busy} icon={Upload}>
+            Upload {label}
+          </Button>
+          <Button variant="secondary" onClick={() => void send(true)} disabled={!file || busy} icon={Eye}>
+            Preview (dry run)
+          </Button>
         </div>
       </div>
 
@@ -151,7 +164,8 @@ export function FileUploader({ type, step, label }: { type: UploadType; step: nu
         <Alert variant="info">
           <p className="font-semibold">Preview: every row is valid</p>
           <p>
-            {outcome.result.rows} row{outcome.result.rows === 1 ? '' : 's'} checked: {outcome.result.created} would be created and {outcome.result.updated} updated. Nothing was saved.
+            {outcome.result.rows} row{outcome.result.rows === 1 ? '' : 's'} checked: {outcome.result.created} would be created and {outcome.result.updated}{' '}
+            updated. Nothing was saved.
           </p>
           <ReadNotes notes={outcome.result.notes} />
         </Alert>
@@ -173,7 +187,9 @@ export function FileUploader({ type, step, label }: { type: UploadType; step: nu
             <p className="font-semibold">{UPLOAD_FAILED}</p>
             <p>{outcome.message}</p>
           </Alert>
-          {outcome.body?.errors && outcome.body.errors.length > 0 ? <ImportProblemsTable errors={outcome.body.errors} total={outcome.body.errorCount ?? outcome.body.errors.length} /> : null}
+          {outcome.body?.errors && outcome.body.errors.length > 0 ? (
+            <ImportProblemsTable errors={outcome.body.errors} total={outcome.body.errorCount ?? outcome.body.errors.length} />
+          ) : null}
         </div>
       ) : null}
     </div>
@@ -190,7 +206,14 @@ function UploadProgress({ phase }: { phase: UploadPhase }) {
             <span>Uploading…</span>
             <span>{phase.percent}%</span>
           </p>
-          <div role="progressbar" aria-labelledby={labelId} aria-valuemin={0} aria-valuemax={100} aria-valuenow={phase.percent} className="mt-2 h-2 overflow-hidden rounded-full bg-slate-200">
+          <div
+            role="progressbar"
+            aria-labelledby={labelId}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={phase.percent}
+            className="mt-2 h-2 overflow-hidden rounded-full bg-slate-200"
+          >
             <div className="h-full bg-blue-700 transition-[width]" style={{ width: `${phase.percent}%` }} />
           </div>
         </>

@@ -16,7 +16,11 @@ const DRY_RUN_PROBLEMS = { tone: 'amber', label: 'Preview: problems found' } as 
 
 const col = createColumnHelper<FileUpload>();
 const COLUMNS = [
-  col.accessor('createdAt', { header: 'When', cell: (c) => <time dateTime={c.getValue()}>{formatDateTime(c.getValue())}</time>, meta: { className: 'whitespace-nowrap' } }),
+  col.accessor('createdAt', {
+    header: 'When',
+    cell: (c) => <time dateTime={c.getValue()}>{formatDateTime(c.getValue())}</time>,
+    meta: { className: 'whitespace-nowrap' },
+  }),
   col.accessor('fileName', {
     header: 'File',
     cell: (c) => (
@@ -37,7 +41,8 @@ const COLUMNS = [
     header: 'Status',
     cell: (c) => {
       // A dry run that found problems did its job: not a failure (issue 28).
-      const s = c.row.original.dryRun && c.getValue() === 'failed' ? DRY_RUN_PROBLEMS : (STATUS[c.getValue()] ?? { tone: 'slate' as const, label: c.getValue() });
+      const s =
+        c.row.original.dryRun && c.getValue() === 'failed' ? DRY_RUN_PROBLEMS : (STATUS[c.getValue()] ?? { tone: 'slate' as const, label: c.getValue() });
       return <Badge tone={s.tone}>{s.label}</Badge>;
     },
   }),
@@ -48,7 +53,13 @@ const COLUMNS = [
 export function RecentUploads() {
   const uploads = useFileUploads();
   // eslint-disable-next-line react-hooks/incompatible-library
-  const table = useReactTable({ data: uploads.data ?? [], columns: COLUMNS, getRowId: (u) => String(u.id), getCoreRowModel: getCoreRowModel(), getSortedRowModel: getSortedRowModel() });
+  const table = useReactTable({
+    data: uploads.data ?? [],
+    columns: COLUMNS,
+    getRowId: (u) => String(u.id),
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+  });
   return (
     <Card className="overflow-hidden">
       <div className="px-5 pt-5 pb-3 sm:px-6">

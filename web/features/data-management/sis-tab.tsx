@@ -15,7 +15,12 @@ import { formatCount, formatDateTime } from '../../lib/format.ts';
 
 const SYNC_TYPES = [
   { status: 'pending', tone: 'amber', meaning: 'Awaiting sync: changed here and not yet taken by the SIS.' },
-  { status: 'synced', tone: 'green', meaning: 'Synced: the SIS has this version. An attendance record becomes synced when an export marked as sent to the SIS carries it, and pending again if it changes later.' },
+  {
+    status: 'synced',
+    tone: 'green',
+    meaning:
+      'Synced: the SIS has this version. An attendance record becomes synced when an export marked as sent to the SIS carries it, and pending again if it changes later.',
+  },
   { status: 'failed', tone: 'red', meaning: 'Failed: needs attention before the next exchange.' },
   { status: 'manual', tone: 'violet', meaning: 'Manual: processed by hand, no automatic sync.' },
 ] as const;
@@ -29,7 +34,6 @@ const TABLE_LABEL: Record<SisStatus['tables'][number]['table'], string> = {
   attendance: 'Attendance records',
 };
 
-
 /** SIS Integration (SPEC §2): purpose, systems, sync states with live counts, identifiers, the manual steps, export columns. */
 export function SisTab() {
   const status = useSisStatus();
@@ -39,10 +43,12 @@ export function SisTab() {
         <Card className="p-5 sm:p-6">
           <h2 className="text-lg font-semibold text-slate-900">Purpose</h2>
           <p className="mt-2 text-sm leading-6 text-slate-700">
-            Muster keeps attendance; your student information system (SIS) stays the record of programs, courses, students and grades. Records carry the
-            SIS identifiers, so rosters come in from the SIS and attendance with clock hours goes back to it without retyping.
+            Muster keeps attendance; your student information system (SIS) stays the record of programs, courses, students and grades. Records carry the SIS
+            identifiers, so rosters come in from the SIS and attendance with clock hours goes back to it without retyping.
           </p>
-          <p className="mt-2 text-sm leading-6 text-slate-700">Integration is manual today: export a CSV here and upload it in the SIS. Automated sync is planned for future updates.</p>
+          <p className="mt-2 text-sm leading-6 text-slate-700">
+            Integration is manual today: export a CSV here and upload it in the SIS. Automated sync is planned for future updates.
+          </p>
         </Card>
         <Card className="p-5 sm:p-6">
           <h2 className="text-lg font-semibold text-slate-900">Supported systems</h2>
@@ -97,7 +103,8 @@ export function SisTab() {
           <ul className="mt-3 grid gap-1.5 text-sm text-slate-700">
             {IMPORT_TYPES.map((t) => (
               <li key={t.type}>
-                <span className="font-medium">{t.label}:</span> <code className="text-xs">{snakeCase(t.key)}</code> <span className="text-slate-600">(CSV column {t.key})</span>
+                <span className="font-medium">{t.label}:</span> <code className="text-xs">{snakeCase(t.key)}</code>{' '}
+                <span className="text-slate-600">(CSV column {t.key})</span>
               </li>
             ))}
           </ul>
@@ -107,11 +114,18 @@ export function SisTab() {
           <ol className="mt-3 list-decimal space-y-1.5 pl-5 text-sm text-slate-700">
             <li>Export programs, courses, instructors, students and schedules from the SIS as CSV in the layout of the templates.</li>
             <li>
-              Upload them in order with the <Link className="font-medium text-blue-800 underline" to="/data-management?tab=wizard">Upload Wizard</Link>; preview first to see every problem.
+              Upload them in order with the{' '}
+              <Link className="font-medium text-blue-800 underline" to="/data-management?tab=wizard">
+                Upload Wizard
+              </Link>
+              ; preview first to see every problem.
             </li>
             <li>
-              Take attendance as usual; then <Link className="font-medium text-blue-800 underline" to="/data-management?tab=export">export attendance</Link> for the period, with
-              Mark as sent to the SIS left on, so the records it carries count as synced and Pending Sync drops.
+              Take attendance as usual; then{' '}
+              <Link className="font-medium text-blue-800 underline" to="/data-management?tab=export">
+                export attendance
+              </Link>{' '}
+              for the period, with Mark as sent to the SIS left on, so the records it carries count as synced and Pending Sync drops.
             </li>
             <li>Import attendance_export_{'{date}'}.csv in the SIS, matching students by sisStudentId and sections by sisScheduleId.</li>
             <li>Repeat the export each period; re-imports from the SIS update records instead of duplicating them.</li>
@@ -139,13 +153,21 @@ const sync = createColumnHelper<SyncRow>();
 const count = (header: string, key: 'pending' | 'synced' | 'failed' | 'manual' | 'total') =>
   sync.accessor(key, { header, cell: ({ getValue }) => formatCount(getValue()), meta: { className: 'text-right tabular-nums' } });
 const SYNC_COLUMNS = [
-  sync.accessor('label', { header: 'Records', cell: ({ getValue }) => <span className="font-semibold text-slate-900">{getValue()}</span>, meta: { rowHeader: true } }),
+  sync.accessor('label', {
+    header: 'Records',
+    cell: ({ getValue }) => <span className="font-semibold text-slate-900">{getValue()}</span>,
+    meta: { rowHeader: true },
+  }),
   count('Pending', 'pending'),
   count('Synced', 'synced'),
   count('Failed', 'failed'),
   count('Manual', 'manual'),
   count('Total', 'total'),
-  sync.accessor('lastSyncDate', { header: 'Last SIS sync', cell: ({ getValue, row }) => (row.original.isTotal ? '' : getValue() ? formatDateTime(getValue()!) : '—'), meta: { className: 'text-slate-600' } }),
+  sync.accessor('lastSyncDate', {
+    header: 'Last SIS sync',
+    cell: ({ getValue, row }) => (row.original.isTotal ? '' : getValue() ? formatDateTime(getValue()!) : '—'),
+    meta: { className: 'text-slate-600' },
+  }),
 ];
 
 function SyncTable({ data }: { data: SisStatus }) {

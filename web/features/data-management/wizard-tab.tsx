@@ -79,7 +79,9 @@ export function WizardTab() {
             Next Step
             <ChevronRight aria-hidden="true" className="size-4" />
           </Button>
-          <Button variant="ghost" className="sm:ml-auto" onClick={doReset} disabled={reset.isPending} icon={RotateCcw}>Reset Wizard</Button>
+          <Button variant="ghost" className="sm:ml-auto" onClick={doReset} disabled={reset.isPending} icon={RotateCcw}>
+            Reset Wizard
+          </Button>
         </div>
       </Card>
 
@@ -91,10 +93,17 @@ export function WizardTab() {
             </h2>
             <p className="mt-1 text-sm text-slate-600">
               {current.prerequisites.length > 0 ? `Requires ${current.prerequisites.map(nameOf).join(', ')}. ` : 'No prerequisites. '}
-              Required columns: {def.columns.filter((c) => c.required).map((c) => c.name).join(', ')}.
+              Required columns:{' '}
+              {def.columns
+                .filter((c) => c.required)
+                .map((c) => c.name)
+                .join(', ')}
+              .
             </p>
           </div>
-          <Button variant="secondary" size="sm" onClick={() => void downloadTemplate(def.type, def.templateFile)} icon={Download}>{def.templateFile}</Button>
+          <Button variant="secondary" size="sm" onClick={() => void downloadTemplate(def.type, def.templateFile)} icon={Download}>
+            {def.templateFile}
+          </Button>
         </div>
         <ul className="mt-3 list-disc space-y-1 pl-5 text-sm text-slate-700">
           {def.notes.map((n) => (
@@ -115,7 +124,17 @@ export function WizardTab() {
   );
 }
 
-function StepButton({ step, isCurrent, prerequisites, onSelect }: { step: WizardState['steps'][number]; isCurrent: boolean; prerequisites: string[]; onSelect: () => void }) {
+function StepButton({
+  step,
+  isCurrent,
+  prerequisites,
+  onSelect,
+}: {
+  step: WizardState['steps'][number];
+  isCurrent: boolean;
+  prerequisites: string[];
+  onSelect: () => void;
+}) {
   const locked = step.status === 'locked';
   return (
     <button

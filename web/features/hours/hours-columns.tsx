@@ -26,8 +26,17 @@ export const hoursColumns = [
       </Link>
     ),
   }),
-  col.accessor('sisStudentId', { id: 'sisStudentId', header: 'SIS ID', cell: ({ getValue }) => <span className="font-mono text-xs whitespace-nowrap">{getValue() ?? none}</span> }),
-  col.accessor('programName', { id: 'program', header: 'Program', enableSorting: false, cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue() ?? none}</span> }),
+  col.accessor('sisStudentId', {
+    id: 'sisStudentId',
+    header: 'SIS ID',
+    cell: ({ getValue }) => <span className="font-mono text-xs whitespace-nowrap">{getValue() ?? none}</span>,
+  }),
+  col.accessor('programName', {
+    id: 'program',
+    header: 'Program',
+    enableSorting: false,
+    cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue() ?? none}</span>,
+  }),
   col.accessor((r) => r.totals.scheduledMinutes, {
     id: 'scheduled',
     header: 'Scheduled h',

@@ -153,7 +153,8 @@ export function HoursPage() {
             ) : null}
           </div>
         </Toolbar>
-        <DataTable cardsOnPhone
+        <DataTable
+          cardsOnPhone
           table={table}
           caption={`Hours of ${programName ?? 'all programs'} as of ${asOf ? formatDate(asOf, 'medium') : 'today'}`}
           isLoading={rows.isLoading}
@@ -161,7 +162,10 @@ export function HoursPage() {
         />
         {timeClockLines.length > 0 ? (
           <div className="border-t border-slate-200 px-4 py-3 text-xs text-slate-600 sm:px-6">
-            <p>Under Credited, the time-clock lines since each student’s start where the program’s rules changed the minutes: attended = rounded − meal − over cap.</p>
+            <p>
+              Under Credited, the time-clock lines since each student’s start where the program’s rules changed the minutes: attended = rounded − meal − over
+              cap.
+            </p>
             <dl className="mt-1 space-y-1">
               {timeClockLines.map((l) => (
                 <div key={l.key}>

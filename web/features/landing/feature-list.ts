@@ -4,20 +4,17 @@ import { ChartColumn, Layers, Lock, QrCode, RefreshCw, ShieldCheck, type LucideI
 export const FEATURES: { title: string; description: string; icon: LucideIcon }[] = [
   {
     title: 'QR Code Attendance',
-    description:
-      'Students check in and out by scanning the class QR code with their own phone. The code rotates, so a photo sent to a friend stops working.',
+    description: 'Students check in and out by scanning the class QR code with their own phone. The code rotates, so a photo sent to a friend stops working.',
     icon: QrCode,
   },
   {
     title: 'Role-Based Security',
-    description:
-      'Super administrators, IT administrators, instructors and support staff each see only what their role allows, enforced on the server.',
+    description: 'Super administrators, IT administrators, instructors and support staff each see only what their role allows, enforced on the server.',
     icon: ShieldCheck,
   },
   {
     title: 'SIS Integration Ready',
-    description:
-      'Import programs, courses, instructors, students and schedules from CSV, and export attendance with your SIS identifiers.',
+    description: 'Import programs, courses, instructors, students and schedules from CSV, and export attendance with your SIS identifiers.',
     icon: RefreshCw,
   },
   {
@@ -27,8 +24,7 @@ export const FEATURES: { title: string; description: string; icon: LucideIcon }[
   },
   {
     title: 'FERPA Compliant',
-    description:
-      'Sensitive fields are encrypted at rest, every change lands in an append-only audit log, and retention follows your policy.',
+    description: 'Sensitive fields are encrypted at rest, every change lands in an append-only audit log, and retention follows your policy.',
     icon: Lock,
   },
   {

@@ -43,8 +43,8 @@ export function LandingPage() {
                 Attendance that counts every clock hour
               </h1>
               <p className="mt-6 max-w-xl text-lg leading-8 text-slate-300">
-                Muster replaces paper sign-in sheets for practical nursing and career schools. Students check in from their
-                phones, instructors see the roster fill up live, and administrators export exact hours to the SIS.
+                Muster replaces paper sign-in sheets for practical nursing and career schools. Students check in from their phones, instructors see the roster
+                fill up live, and administrators export exact hours to the SIS.
               </p>
               <div className="mt-10 flex flex-wrap items-center gap-4">
                 <a href={SIGN_IN_URL} className={buttonClasses('on-dark', 'lg')}>

@@ -120,7 +120,11 @@ function Sheet({ schedule, date, rows, variant, timeZone }: { schedule: Schedule
   ];
   const time = (iso: string | null) => (iso ? schoolClock(iso, timeZone) : '');
   return (
-    <article aria-labelledby={headingId} data-print-sheet className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 print:p-0 print:shadow-none print:ring-0">
+    <article
+      aria-labelledby={headingId}
+      data-print-sheet
+      className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 print:p-0 print:shadow-none print:ring-0"
+    >
       <h1 id={headingId} className="text-2xl font-bold text-slate-900">
         {TITLES[variant]}
       </h1>

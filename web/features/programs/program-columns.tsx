@@ -8,7 +8,11 @@ import { programStatusLabel, programStatusTone } from './program-status.ts';
 const col = createColumnHelper<Program>();
 const muted = (text = '—') => <span className="text-slate-500">{text}</span>;
 
-export function programColumns(opts: { onEdit: (p: Program) => void; onPolicy: (p: Program) => void; onTimeClock: (p: Program) => void }): ColumnDef<Program, never>[] {
+export function programColumns(opts: {
+  onEdit: (p: Program) => void;
+  onPolicy: (p: Program) => void;
+  onTimeClock: (p: Program) => void;
+}): ColumnDef<Program, never>[] {
   const columns = [
     col.accessor('programName', {
       header: 'Program',
@@ -32,7 +36,11 @@ export function programColumns(opts: { onEdit: (p: Program) => void; onPolicy: (
       meta: { className: 'text-right' },
       enableGlobalFilter: false,
       cell: ({ row }) =>
-        row.original.durationHours == null ? muted() : <span className="tabular-nums">{row.original.durationHours.toLocaleString('en-US', { maximumFractionDigits: 1 })}</span>,
+        row.original.durationHours == null ? (
+          muted()
+        ) : (
+          <span className="tabular-nums">{row.original.durationHours.toLocaleString('en-US', { maximumFractionDigits: 1 })}</span>
+        ),
     }),
     col.accessor((p) => programStatusLabel(p.status), {
       id: 'status',

@@ -50,8 +50,16 @@ type Values = Record<Key, string> & { alertCopyToStudent: boolean; recordsStartD
  * (programHours, programWeeks, the checkpoints; no make-up cap) how they are derived. The other
  * defaults are POLICY_DEFAULTS.
  */
-const FIELD_SPECS: Record<Exclude<keyof typeof POLICY_DEFAULTS, 'alertCopyToStudent'> | 'programHours' | 'programWeeks' | 'sapCheckpointHours', { label: string; step?: number; rule?: string; derived?: string }> = {
-  programHours: { label: 'Program hours', step: 0.5, derived: 'the active courses’ clock hours', rule: 'The program’s Duration hours: one figure, changed here or on the program.' },
+const FIELD_SPECS: Record<
+  Exclude<keyof typeof POLICY_DEFAULTS, 'alertCopyToStudent'> | 'programHours' | 'programWeeks' | 'sapCheckpointHours',
+  { label: string; step?: number; rule?: string; derived?: string }
+> = {
+  programHours: {
+    label: 'Program hours',
+    step: 0.5,
+    derived: 'the active courses’ clock hours',
+    rule: 'The program’s Duration hours: one figure, changed here or on the program.',
+  },
   programWeeks: { label: 'Program weeks', step: 0.5, derived: 'hours ÷ academic-year hours × academic-year weeks, rounded up' },
   academicYearHours: { label: 'Academic year hours', step: 0.5, rule: 'At least 900.' },
   academicYearWeeks: { label: 'Academic year weeks', step: 0.5, rule: 'At least 26.' },
@@ -63,7 +71,12 @@ const FIELD_SPECS: Record<Exclude<keyof typeof POLICY_DEFAULTS, 'alertCopyToStud
   makeUpThresholdMinutes: { label: 'Make-up owed from (minutes)', step: 1, rule: 'Students owing less are not listed as owing make-up.' },
   makeUpCapPercent: { label: 'Make-up cap (% of program hours)', step: 0.1, derived: 'no cap' },
   attendanceEditLockDays: { label: 'Lock attendance after (days)', step: 1, derived: 'never locked', rule: 'Older records: super admin only, with a reason.' },
-  consecutiveAbsenceAlert: { label: 'Alert after consecutive absences', step: 1, derived: 'no such alert', rule: '2 to 30 meetings in a row: e-mails the instructors and opted-in administrators.' },
+  consecutiveAbsenceAlert: {
+    label: 'Alert after consecutive absences',
+    step: 1,
+    derived: 'no such alert',
+    rule: '2 to 30 meetings in a row: e-mails the instructors and opted-in administrators.',
+  },
 };
 const KEYS = Object.keys(FIELD_SPECS) as Key[];
 
@@ -190,7 +203,10 @@ function StudentCopySwitch({ field }: { field: { name: string; value: unknown } 
       <input type="checkbox" className="mt-0.5 size-5" {...input} />
       <span>
         <span className="font-medium">Also tell the student</span>
-        <span className="block text-slate-600">With an alert, the student gets a plain-words e-mail (their address on file) with the dates missed and how to make up time, and a text message where the school turned SMS on.</span>
+        <span className="block text-slate-600">
+          With an alert, the student gets a plain-words e-mail (their address on file) with the dates missed and how to make up time, and a text message where
+          the school turned SMS on.
+        </span>
       </span>
     </label>
   );
@@ -206,7 +222,8 @@ function PaymentPeriods({ policy }: { policy: ProgramPolicy }) {
         Payment periods
       </h3>
       <p className="mt-1 text-sm text-slate-600" aria-live="polite">
-        {fmt(policy.programHours)} hours over {fmt(policy.programWeeks)} weeks; academic year {fmt(policy.academicYearHours)} hours and {fmt(policy.academicYearWeeks)} weeks.
+        {fmt(policy.programHours)} hours over {fmt(policy.programWeeks)} weeks; academic year {fmt(policy.academicYearHours)} hours and{' '}
+        {fmt(policy.academicYearWeeks)} weeks.
       </p>
       {policy.paymentPeriods.length === 0 ? (
         <p className="mt-3 text-sm text-slate-600">No payment periods yet: the program has no hours. Give its courses clock hours, or set the program hours.</p>
@@ -216,11 +233,21 @@ function PaymentPeriods({ policy }: { policy: ProgramPolicy }) {
             <caption className="sr-only">Payment periods of the saved policy</caption>
             <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
               <tr>
-                <th scope="col" className="px-3 py-2">Period</th>
-                <th scope="col" className="px-3 py-2">Credited hours</th>
-                <th scope="col" className="px-3 py-2 text-right">Hours</th>
-                <th scope="col" className="px-3 py-2 text-right">Weeks</th>
-                <th scope="col" className="px-3 py-2 text-right">Through week</th>
+                <th scope="col" className="px-3 py-2">
+                  Period
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Credited hours
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Hours
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Weeks
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Through week
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">

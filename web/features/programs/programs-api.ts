@@ -53,7 +53,11 @@ export function useTimeClock(programId: number) {
 
 /** GET /api/time-clock/presets: named starting points; the same for every program. */
 export function useTimeClockPresets() {
-  return useQuery({ queryKey: ['/api/time-clock/presets'], queryFn: () => apiParse(z.array(timeClockPresetSchema), 'GET', '/api/time-clock/presets'), staleTime: Infinity });
+  return useQuery({
+    queryKey: ['/api/time-clock/presets'],
+    queryFn: () => apiParse(z.array(timeClockPresetSchema), 'GET', '/api/time-clock/presets'),
+    staleTime: Infinity,
+  });
 }
 
 /** How many students' days a version from this date would recompute (asked only for a date before today). */

@@ -34,13 +34,33 @@ export function ProgramsPage() {
 
   return (
     <>
-      <PageHeader title="Programs" subtitle="Programs, credentials, clock-hour policies and time-clock rules" actions={<Button onClick={() => setEditing('new')} icon={Plus}>Add Program</Button>} />
+      <PageHeader
+        title="Programs"
+        subtitle="Programs, credentials, clock-hour policies and time-clock rules"
+        actions={
+          <Button onClick={() => setEditing('new')} icon={Plus}>
+            Add Program
+          </Button>
+        }
+      />
       {programs.isError ? <Alert className="mb-6">The program list could not be loaded. Reload the page to try again.</Alert> : null}
       <Card className="overflow-hidden">
         <Toolbar>
-          <SearchInput label="Search programs" placeholder="Search by name, code, credential or SIS ID" value={search} onChange={setSearch} className="sm:max-w-md sm:flex-1" />
+          <SearchInput
+            label="Search programs"
+            placeholder="Search by name, code, credential or SIS ID"
+            value={search}
+            onChange={setSearch}
+            className="sm:max-w-md sm:flex-1"
+          />
         </Toolbar>
-        <DataTable cardsOnPhone table={table} caption="Programs" isLoading={programs.isLoading} empty={search ? 'No programs match your search.' : 'No programs yet. Add one to get started.'} />
+        <DataTable
+          cardsOnPhone
+          table={table}
+          caption="Programs"
+          isLoading={programs.isLoading}
+          empty={search ? 'No programs match your search.' : 'No programs yet. Add one to get started.'}
+        />
         <TablePagination table={table} noun="programs" />
       </Card>
       <ProgramFormDialog target={editing} onClose={() => setEditing(null)} />

@@ -59,7 +59,12 @@ const MISSING_LABELS: Record<MissingCheckOutPolicy, string> = {
   credit_to_scheduled_end: 'Credit to the class end',
   auto_check_out_flagged: 'Check out at the class end, flagged',
 };
-const ROUNDING_LABELS: Record<RoundingMode, string> = { none: 'No rounding', nearest: 'To the nearest mark', down: 'Back to the previous mark', up: 'On to the next mark' };
+const ROUNDING_LABELS: Record<RoundingMode, string> = {
+  none: 'No rounding',
+  nearest: 'To the nearest mark',
+  down: 'Back to the previous mark',
+  up: 'On to the next mark',
+};
 
 type Values = {
   missingCheckOut: MissingCheckOutPolicy;
@@ -109,7 +114,10 @@ const formSchema = z
     effectiveFrom: isoDate('effectiveFrom'),
   })
   .transform(({ mealAfterMinutes, mealMinutes, ...rest }, ctx) => {
-    const parsed = timeClockInputSchema.safeParse({ ...rest, mealDeduction: mealAfterMinutes != null && mealMinutes != null ? { afterMinutes: mealAfterMinutes, minutes: mealMinutes } : null });
+    const parsed = timeClockInputSchema.safeParse({
+      ...rest,
+      mealDeduction: mealAfterMinutes != null && mealMinutes != null ? { afterMinutes: mealAfterMinutes, minutes: mealMinutes } : null,
+    });
     if (parsed.success) return parsed.data;
     for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
     return z.NEVER;
@@ -117,7 +125,9 @@ const formSchema = z
 
 /** " 600 minutes is 10 hours." for a figure typed in minutes; nothing for a blank or a word. */
 const hoursText = (minutes: number | null) =>
-  minutes != null && Number.isFinite(minutes) && minutes > 0 ? ` ${minutes.toLocaleString('en-US')} minutes is ${(minutes / 60).toLocaleString('en-US', { maximumFractionDigits: 2 })} hours.` : '';
+  minutes != null && Number.isFinite(minutes) && minutes > 0
+    ? ` ${minutes.toLocaleString('en-US')} minutes is ${(minutes / 60).toLocaleString('en-US', { maximumFractionDigits: 2 })} hours.`
+    : '';
 
 function TimeClockForm({ policy }: { policy: TimeClockPolicy }) {
   const { formRef, bind, set, values, errorOf, serverMessage, submit, showRefusal } = useRecordForm({
@@ -140,7 +150,12 @@ function TimeClockForm({ policy }: { policy: TimeClockPolicy }) {
   const onSubmit = submit((data) =>
     save.mutate(data, {
       onSuccess: (saved) =>
-        notifySuccess('Time-clock rules saved', saved.recomputedStudents > 0 ? `In force from ${data.effectiveFrom}; recomputed ${studentsDays(saved.recomputedStudents)}.` : `In force from ${data.effectiveFrom}.`),
+        notifySuccess(
+          'Time-clock rules saved',
+          saved.recomputedStudents > 0
+            ? `In force from ${data.effectiveFrom}; recomputed ${studentsDays(saved.recomputedStudents)}.`
+            : `In force from ${data.effectiveFrom}.`,
+        ),
       onError: (e) => showRefusal(e, 'Failed to save the time-clock rules'),
     }),
   );
@@ -161,7 +176,10 @@ function TimeClockForm({ policy }: { policy: TimeClockPolicy }) {
           {MISSING_CHECK_OUT_POLICIES.map((option) => {
             const { value: _value, ...radio } = bind('missingCheckOut');
             return (
-              <label key={option} className="flex items-start gap-3 rounded-lg border border-slate-200 p-3 text-sm has-[:checked]:border-blue-600 has-[:checked]:bg-blue-50">
+              <label
+                key={option}
+                className="flex items-start gap-3 rounded-lg border border-slate-200 p-3 text-sm has-[:checked]:border-blue-600 has-[:checked]:bg-blue-50"
+              >
                 <input type="radio" className="mt-0.5 size-4" {...radio} value={option} checked={values.missingCheckOut === option} />
                 <span>
                   <span className="block font-medium text-slate-900">{MISSING_LABELS[option]}</span>
@@ -181,8 +199,24 @@ function TimeClockForm({ policy }: { policy: TimeClockPolicy }) {
             </option>
           ))}
         </SelectField>
-        <TextField label="Rounding interval (minutes)" type="number" inputMode="numeric" step={1} {...bind('roundingMinutes')} error={errorOf('roundingMinutes')} hint="1 to 30 minutes, e.g. 15 for quarter hours." />
-        <TextField label="Grace after the start (minutes)" type="number" inputMode="numeric" step={1} {...bind('graceMinutes')} error={errorOf('graceMinutes')} hint={TIME_CLOCK_RULE_TEXTS.graceMinutes} />
+        <TextField
+          label="Rounding interval (minutes)"
+          type="number"
+          inputMode="numeric"
+          step={1}
+          {...bind('roundingMinutes')}
+          error={errorOf('roundingMinutes')}
+          hint="1 to 30 minutes, e.g. 15 for quarter hours."
+        />
+        <TextField
+          label="Grace after the start (minutes)"
+          type="number"
+          inputMode="numeric"
+          step={1}
+          {...bind('graceMinutes')}
+          error={errorOf('graceMinutes')}
+          hint={TIME_CLOCK_RULE_TEXTS.graceMinutes}
+        />
       </div>
 
       <div className="mt-6">
@@ -195,8 +229,24 @@ function TimeClockForm({ policy }: { policy: TimeClockPolicy }) {
         </label>
         {values.mealOn ? (
           <div className="mt-3 grid gap-5 sm:grid-cols-2">
-            <TextField label="After continuous attendance of (minutes)" type="number" inputMode="numeric" step={1} {...bind('mealAfterMinutes')} error={errorOf('mealAfterMinutes')} hint={`60 to 960 minutes.${hoursText(numberOrNull(values.mealAfterMinutes))}`} />
-            <TextField label="Meal minutes deducted" type="number" inputMode="numeric" step={1} {...bind('mealMinutes')} error={errorOf('mealMinutes')} hint="1 to 120 minutes." />
+            <TextField
+              label="After continuous attendance of (minutes)"
+              type="number"
+              inputMode="numeric"
+              step={1}
+              {...bind('mealAfterMinutes')}
+              error={errorOf('mealAfterMinutes')}
+              hint={`60 to 960 minutes.${hoursText(numberOrNull(values.mealAfterMinutes))}`}
+            />
+            <TextField
+              label="Meal minutes deducted"
+              type="number"
+              inputMode="numeric"
+              step={1}
+              {...bind('mealMinutes')}
+              error={errorOf('mealMinutes')}
+              hint="1 to 120 minutes."
+            />
           </div>
         ) : null}
       </div>
@@ -324,9 +374,15 @@ function Versions({ policy }: { policy: TimeClockPolicy }) {
             <caption className="sr-only">Versions of the time-clock rules, latest first</caption>
             <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
               <tr>
-                <th scope="col" className="px-3 py-2">From</th>
-                <th scope="col" className="px-3 py-2">Rules</th>
-                <th scope="col" className="px-3 py-2">Saved by</th>
+                <th scope="col" className="px-3 py-2">
+                  From
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Rules
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Saved by
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">

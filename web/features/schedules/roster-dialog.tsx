@@ -16,7 +16,9 @@ export function RosterDialog({ schedule, onClose }: { schedule: Schedule | null;
       open={schedule !== null}
       onOpenChange={(open) => !open && onClose()}
       title={schedule ? `Roster: ${scheduleLabel(schedule)}` : 'Roster'}
-      description={schedule ? `${schedule.courseName}, ${dayName(schedule.dayOfWeek)} ${formatClock(schedule.startTime)} – ${formatClock(schedule.endTime)}` : undefined}
+      description={
+        schedule ? `${schedule.courseName}, ${dayName(schedule.dayOfWeek)} ${formatClock(schedule.startTime)} – ${formatClock(schedule.endTime)}` : undefined
+      }
       size="xl"
     >
       {schedule ? <RosterBody scheduleId={schedule.id} /> : null}

@@ -19,7 +19,11 @@ function rosterColumns(onRemove: (r: RosterEntry) => void, removingId: number | 
       meta: { rowHeader: true },
       cell: ({ getValue }) => <span className="font-medium whitespace-nowrap text-slate-900">{getValue()}</span>,
     }),
-    col.accessor((r) => r.sisStudentId ?? '', { id: 'sisStudentId', header: 'SIS ID', cell: ({ getValue }) => <span className="font-mono text-xs">{getValue() || '—'}</span> }),
+    col.accessor((r) => r.sisStudentId ?? '', {
+      id: 'sisStudentId',
+      header: 'SIS ID',
+      cell: ({ getValue }) => <span className="font-mono text-xs">{getValue() || '—'}</span>,
+    }),
     col.accessor((r) => r.email ?? '', { id: 'email', header: 'E-mail', cell: ({ getValue }) => getValue() || '—' }),
     col.accessor('status', { header: 'Status', cell: ({ getValue }) => <Badge tone={studentStatusTone(getValue())}>{studentStatusLabel(getValue())}</Badge> }),
     col.display({
@@ -40,7 +44,17 @@ function rosterColumns(onRemove: (r: RosterEntry) => void, removingId: number | 
 }
 
 /** The students on a schedule's roster, with a remove action per row. */
-export function RosterTable({ entries, isLoading, onRemove, removingId }: { entries: RosterEntry[]; isLoading: boolean; onRemove: (r: RosterEntry) => void; removingId: number | null }) {
+export function RosterTable({
+  entries,
+  isLoading,
+  onRemove,
+  removingId,
+}: {
+  entries: RosterEntry[];
+  isLoading: boolean;
+  onRemove: (r: RosterEntry) => void;
+  removingId: number | null;
+}) {
   const columns = useMemo(() => rosterColumns(onRemove, removingId), [onRemove, removingId]);
   const table = useSortableTable({ data: entries, columns, getRowId: (r) => String(r.studentId), initialSorting: [{ id: 'name', desc: false }] });
   return (

@@ -65,8 +65,12 @@ export function ScheduleCard({ schedule: s, onEdit, onRoster }: { schedule: Sche
           {s.rosterCount} {s.rosterCount === 1 ? 'student' : 'students'}
         </span>
         <div className="flex gap-2">
-          <Button variant="secondary" size="sm" onClick={onRoster} icon={Users}>Roster<span className="sr-only"> of {label}</span></Button>
-          <Button variant="ghost" size="sm" onClick={onEdit} icon={Pencil}>Edit<span className="sr-only"> {label}</span></Button>
+          <Button variant="secondary" size="sm" onClick={onRoster} icon={Users}>
+            Roster<span className="sr-only"> of {label}</span>
+          </Button>
+          <Button variant="ghost" size="sm" onClick={onEdit} icon={Pencil}>
+            Edit<span className="sr-only"> {label}</span>
+          </Button>
         </div>
       </div>
     </Card>

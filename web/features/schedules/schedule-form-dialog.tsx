@@ -33,9 +33,7 @@ export function ScheduleFormDialog({ target, onClose }: Props) {
       target={target}
       onClose={onClose}
       titles={{ add: 'Create Schedule', edit: 'Edit Schedule' }}
-      description={(isNew) =>
-        isNew ? 'A weekly class meeting. Choose below who its roster starts with.' : 'Change when, where and by whom this class meets.'
-      }
+      description={(isNew) => (isNew ? 'A weekly class meeting. Choose below who its roster starts with.' : 'Change when, where and by whom this class meets.')}
       size="lg"
     >
       {(schedule) => <ScheduleForm schedule={schedule} onDone={onClose} />}
@@ -54,7 +52,18 @@ const cohortNumberOrNull = (v: string) => {
 function ScheduleForm({ schedule, onDone }: { schedule: Schedule | null; onDone: () => void }) {
   const { bind, set, values, errorOf, submitSave } = useRecordForm({
     defaultValues: {
-      ...textValues(schedule, ['courseId', 'instructorId', 'cohortNumber', 'cohortName', 'termNumber', 'dayOfWeek', 'roomNumber', 'courseStartDate', 'courseEndDate', 'sisScheduleId']),
+      ...textValues(schedule, [
+        'courseId',
+        'instructorId',
+        'cohortNumber',
+        'cohortName',
+        'termNumber',
+        'dayOfWeek',
+        'roomNumber',
+        'courseStartDate',
+        'courseEndDate',
+        'sisScheduleId',
+      ]),
       // 'HH:MM:SS' from the database; the time inputs hold 'HH:MM'.
       startTime: schedule?.startTime.slice(0, 5) ?? '',
       endTime: schedule?.endTime.slice(0, 5) ?? '',
@@ -159,7 +168,12 @@ function ScheduleForm({ schedule, onDone }: { schedule: Schedule | null; onDone:
       )}
       {schedule ? (
         <label className="flex items-center gap-2.5 text-sm font-medium text-slate-800 sm:col-span-2">
-          <input type="checkbox" checked={values.isActive} onChange={(e) => set('isActive', e.target.checked)} className="size-4 rounded border-slate-400 accent-blue-700" />
+          <input
+            type="checkbox"
+            checked={values.isActive}
+            onChange={(e) => set('isActive', e.target.checked)}
+            className="size-4 rounded border-slate-400 accent-blue-700"
+          />
           Active (offered for attendance sessions)
         </label>
       ) : null}
@@ -171,7 +185,15 @@ function ScheduleForm({ schedule, onDone }: { schedule: Schedule | null; onDone:
  * The class's scheduled breaks (decision 052): rows of start and end, added and removed here, each
  * inside the class times. They are not class time: nobody is scheduled, or credited, for them.
  */
-function BreaksField({ breaks, onChange, errorOf }: { breaks: ScheduleBreak[]; onChange: (next: ScheduleBreak[]) => void; errorOf: (name: string) => string | undefined }) {
+function BreaksField({
+  breaks,
+  onChange,
+  errorOf,
+}: {
+  breaks: ScheduleBreak[];
+  onChange: (next: ScheduleBreak[]) => void;
+  errorOf: (name: string) => string | undefined;
+}) {
   const change = (i: number, part: Partial<ScheduleBreak>) => onChange(breaks.map((b, j) => (j === i ? { ...b, ...part } : b)));
   const listError = errorOf('breaks');
   return (
@@ -184,8 +206,22 @@ function BreaksField({ breaks, onChange, errorOf }: { breaks: ScheduleBreak[]; o
       <ul className="mt-2 space-y-3">
         {breaks.map((b, i) => (
           <li key={i} className="grid grid-cols-[1fr_1fr_auto] items-start gap-3">
-            <TextField label={`Break ${i + 1} start`} name={`breaks.${i}.start`} type="time" value={b.start} onChange={(e) => change(i, { start: e.target.value })} error={errorOf(`breaks.${i}.start`)} />
-            <TextField label={`Break ${i + 1} end`} name={`breaks.${i}.end`} type="time" value={b.end} onChange={(e) => change(i, { end: e.target.value })} error={errorOf(`breaks.${i}.end`)} />
+            <TextField
+              label={`Break ${i + 1} start`}
+              name={`breaks.${i}.start`}
+              type="time"
+              value={b.start}
+              onChange={(e) => change(i, { start: e.target.value })}
+              error={errorOf(`breaks.${i}.start`)}
+            />
+            <TextField
+              label={`Break ${i + 1} end`}
+              name={`breaks.${i}.end`}
+              type="time"
+              value={b.end}
+              onChange={(e) => change(i, { end: e.target.value })}
+              error={errorOf(`breaks.${i}.end`)}
+            />
             <Button variant="ghost" size="sm" icon={Trash2} className="mt-7" onClick={() => onChange(breaks.filter((_, j) => j !== i))}>
               Remove<span className="sr-only"> break {i + 1}</span>
             </Button>

@@ -30,7 +30,11 @@ export function SchedulesPage() {
       <PageHeader
         title="Schedules"
         subtitle="Class meetings by cohort, term, day and room"
-        actions={<Button onClick={() => setEditing('new')} icon={Plus}>Create Schedule</Button>}
+        actions={
+          <Button onClick={() => setEditing('new')} icon={Plus}>
+            Create Schedule
+          </Button>
+        }
       />
       <Card className="mb-6 flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-center sm:justify-between">
         <SearchInput

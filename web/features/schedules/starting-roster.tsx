@@ -63,7 +63,10 @@ export function StartingRoster({ query, value, onChange }: { query: RosterPrevie
         <>
           <div className="mt-2 grid gap-2">
             {options.map((o) => (
-              <label key={o.value} className="flex cursor-pointer items-start gap-2.5 rounded-lg border border-slate-200 p-3 text-sm has-[:checked]:border-blue-600 has-[:checked]:bg-blue-50">
+              <label
+                key={o.value}
+                className="flex cursor-pointer items-start gap-2.5 rounded-lg border border-slate-200 p-3 text-sm has-[:checked]:border-blue-600 has-[:checked]:bg-blue-50"
+              >
                 <input
                   type="radio"
                   name="initialRoster"

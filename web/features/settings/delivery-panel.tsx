@@ -27,7 +27,13 @@ export function DeliveryPanel({ canSendTest }: { canSendTest: boolean }) {
       </div>
       {!d ? (
         <p role={delivery.isError ? 'alert' : 'status'} className="flex items-center justify-center gap-2 px-6 py-8 text-sm text-slate-600">
-          {delivery.isError ? 'The delivery status could not be loaded.' : <><Spinner className="size-4 text-blue-700" /> Loading…</>}
+          {delivery.isError ? (
+            'The delivery status could not be loaded.'
+          ) : (
+            <>
+              <Spinner className="size-4 text-blue-700" /> Loading…
+            </>
+          )}
         </p>
       ) : (
         <div className="grid gap-px bg-slate-100 sm:grid-cols-2">
@@ -47,19 +53,29 @@ export function DeliveryPanel({ canSendTest }: { canSendTest: boolean }) {
             {d.outbox.lastError ? (
               <p className="mt-3 text-sm text-slate-700">
                 <span className="font-medium text-slate-900">Last error</span>
-                {d.outbox.lastErrorAt ? ` (${dateTime.format(Date.parse(d.outbox.lastErrorAt))})` : ''}: <span className="break-words">{d.outbox.lastError}</span>
+                {d.outbox.lastErrorAt ? ` (${dateTime.format(Date.parse(d.outbox.lastErrorAt))})` : ''}:{' '}
+                <span className="break-words">{d.outbox.lastError}</span>
               </p>
             ) : null}
             {canSendTest && d.email.configured ? (
               <div className="mt-3">
-                <Button type="button" variant="secondary" disabled={test.isPending} onClick={() => test.mutate(undefined, { onError: (err) => notifyFailure(err, 'The test e-mail could not be queued.') })}>
+                <Button
+                  type="button"
+                  variant="secondary"
+                  disabled={test.isPending}
+                  onClick={() => test.mutate(undefined, { onError: (err) => notifyFailure(err, 'The test e-mail could not be queued.') })}
+                >
                   {test.isPending ? <Spinner className="size-4" /> : <Mail aria-hidden="true" className="size-4" />}
                   Send me a test e-mail
                 </Button>
               </div>
             ) : null}
           </Section>
-          <Section icon={MessageSquare} title="Text messages (SMS)" badge={d.sms.configured ? <Badge tone="green">Configured</Badge> : <Badge tone="amber">Not configured</Badge>}>
+          <Section
+            icon={MessageSquare}
+            title="Text messages (SMS)"
+            badge={d.sms.configured ? <Badge tone="green">Configured</Badge> : <Badge tone="amber">Not configured</Badge>}
+          >
             <p className="text-sm text-slate-700">
               {d.sms.configured
                 ? 'Student absence notices can be sent by text where the school switches them on.'
@@ -105,7 +121,11 @@ const JOB_COLUMNS = [
       return (
         <>
           <Badge tone={tone}>{last.state}</Badge>
-          {last.retryCount ? <span className="ml-2 text-xs text-slate-600">after {last.retryCount} {last.retryCount === 1 ? 'retry' : 'retries'}</span> : null}
+          {last.retryCount ? (
+            <span className="ml-2 text-xs text-slate-600">
+              after {last.retryCount} {last.retryCount === 1 ? 'retry' : 'retries'}
+            </span>
+          ) : null}
           {last.error ? <p className="mt-1 text-xs [overflow-wrap:anywhere] text-red-700">{last.error}</p> : null}
         </>
       );
@@ -116,8 +136,23 @@ const JOB_COLUMNS = [
 /** The jobs with their last run: a table on a screen, a card per job on a phone (issue 28: it made the tab wider than a phone). */
 function JobsTable({ jobs }: { jobs: BackgroundJob[] }) {
   // eslint-disable-next-line react-hooks/incompatible-library
-  const table = useReactTable({ data: jobs, columns: JOB_COLUMNS, enableSorting: false, autoResetPageIndex: false, getRowId: (j) => j.name, getCoreRowModel: getCoreRowModel() });
-  return <DataTable table={table} caption="Background jobs and their last run" empty="No job has run yet on this database." className="mt-2 -mx-5 sm:-mx-6" cardsOnPhone />;
+  const table = useReactTable({
+    data: jobs,
+    columns: JOB_COLUMNS,
+    enableSorting: false,
+    autoResetPageIndex: false,
+    getRowId: (j) => j.name,
+    getCoreRowModel: getCoreRowModel(),
+  });
+  return (
+    <DataTable
+      table={table}
+      caption="Background jobs and their last run"
+      empty="No job has run yet on this database."
+      className="mt-2 -mx-5 sm:-mx-6"
+      cardsOnPhone
+    />
+  );
 }
 
 function Count({ label, value }: { label: string; value: number }) {

@@ -53,7 +53,6 @@ function draftOf(spec: GroupSpec, values: Record<string, unknown>): Draft {
   return draft;
 }
 
-
 /**
  * The tab's checks as a React Hook Form resolver: integers against the shared schema's ranges and
  * messages (settings-fields.tsx), times of day; the answer is the group's values to send.
@@ -99,7 +98,12 @@ function groupResolver(spec: GroupSpec): Resolver<Draft, unknown, Record<string,
  */
 export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; saved: Settings[SettingsGroup]; canEdit: boolean; notice?: ReactNode }) {
   const initial = useMemo(() => draftOf(spec, saved as Record<string, unknown>), [spec, saved]);
-  const form = useForm<Draft, unknown, Record<string, unknown>>({ defaultValues: initial, resolver: groupResolver(spec), shouldFocusError: false, reValidateMode: 'onSubmit' });
+  const form = useForm<Draft, unknown, Record<string, unknown>>({
+    defaultValues: initial,
+    resolver: groupResolver(spec),
+    shouldFocusError: false,
+    reValidateMode: 'onSubmit',
+  });
   const draft = useWatch({ control: form.control }) as Draft;
   const errorOf = (key: string): string | undefined => form.formState.errors[key]?.message;
   const formRef = useRef<HTMLFormElement>(null);
@@ -269,10 +273,7 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
               {dirty ? (
                 <>
                   <p className="text-sm text-slate-600 sm:mr-auto">You have unsaved changes.</p>
-                  <Button
-                    variant="ghost"
-                    onClick={() => form.reset(initial)}
-                  >
+                  <Button variant="ghost" onClick={() => form.reset(initial)}>
                     Discard changes
                   </Button>
                 </>
@@ -300,4 +301,3 @@ export function GroupForm({ spec, saved, canEdit, notice }: { spec: GroupSpec; s
     </Card>
   );
 }
-

@@ -23,7 +23,8 @@ export function MaintenancePanel() {
   const queryClient = useQueryClient();
   const list = useQuery({ queryKey: LIST_KEY, queryFn: () => apiParse(z.array(maintenanceNoticeSchema), 'GET', LIST_KEY[0]) });
   const [errors, setErrors] = useState<FieldErrors>({});
-  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: LIST_KEY }), queryClient.invalidateQueries({ queryKey: ['/api/maintenance-notices/current'] })]);
+  const refresh = () =>
+    Promise.all([queryClient.invalidateQueries({ queryKey: LIST_KEY }), queryClient.invalidateQueries({ queryKey: ['/api/maintenance-notices/current'] })]);
   const post = useMutation({
     mutationFn: (body: z.infer<typeof maintenanceNoticeInputSchema>) => apiParse(maintenanceNoticeSchema, 'POST', LIST_KEY[0], body),
     onSuccess: async (n) => {
@@ -40,7 +41,11 @@ export function MaintenancePanel() {
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const { data, errors: found } = validateForm(maintenanceNoticeInputSchema, { message: form.get('message'), startsAt: toIso(form.get('startsAt')), endsAt: toIso(form.get('endsAt')) });
+    const { data, errors: found } = validateForm(maintenanceNoticeInputSchema, {
+      message: form.get('message'),
+      startsAt: toIso(form.get('startsAt')),
+      endsAt: toIso(form.get('endsAt')),
+    });
     setErrors(found);
     if (data) post.mutate(data, { onSuccess: () => (event.target as HTMLFormElement).reset() });
   };
@@ -49,7 +54,9 @@ export function MaintenancePanel() {
     <Card>
       <div className="border-b border-slate-100 px-5 py-4 sm:px-6">
         <h2 className="text-base font-semibold text-slate-900">Maintenance Notices</h2>
-        <p className="mt-0.5 text-sm text-slate-600">Shown as a banner to signed-in staff until the window ends; e-mailed to staff whose maintenance notices are on.</p>
+        <p className="mt-0.5 text-sm text-slate-600">
+          Shown as a banner to signed-in staff until the window ends; e-mailed to staff whose maintenance notices are on.
+        </p>
       </div>
       <form noValidate onSubmit={onSubmit} className="grid gap-4 px-5 py-4 sm:grid-cols-2 sm:px-6" aria-label="Post a maintenance notice">
         {serverMessage ? <Alert className="sm:col-span-2">{serverMessage}</Alert> : null}
@@ -57,7 +64,9 @@ export function MaintenancePanel() {
         <TextField label="Starts (your time)" name="startsAt" type="datetime-local" error={errors.startsAt} />
         <TextField label="Ends (your time)" name="endsAt" type="datetime-local" error={errors.endsAt} />
         <div className="sm:col-span-2">
-          <Button type="submit" disabled={post.isPending}>Post notice</Button>
+          <Button type="submit" disabled={post.isPending}>
+            Post notice
+          </Button>
         </div>
       </form>
       {list.data && list.data.length > 0 ? (
@@ -65,10 +74,17 @@ export function MaintenancePanel() {
           {list.data.map((n) => (
             <li key={n.id} className="flex items-start justify-between gap-3 px-5 py-3 text-sm sm:px-6">
               <span>
-                <span className="font-medium text-slate-900">{when.format(Date.parse(n.startsAt))} – {when.format(Date.parse(n.endsAt))}</span>
+                <span className="font-medium text-slate-900">
+                  {when.format(Date.parse(n.startsAt))} – {when.format(Date.parse(n.endsAt))}
+                </span>
                 <span className="block text-slate-700">{n.message}</span>
               </span>
-              <IconButton icon={Trash2} tone="danger" label={`Remove the notice of ${when.format(Date.parse(n.startsAt))}`} onClick={() => remove.mutate(n.id)} />
+              <IconButton
+                icon={Trash2}
+                tone="danger"
+                label={`Remove the notice of ${when.format(Date.parse(n.startsAt))}`}
+                onClick={() => remove.mutate(n.id)}
+              />
             </li>
           ))}
         </ul>

@@ -77,7 +77,13 @@ export const JOBS_KEY = ['/api/settings/jobs'] as const;
 
 /** E-mail and SMS: configured or not, and what the outbox holds (administrators). */
 export function useDeliveryStatus(enabled: boolean) {
-  return useQuery({ queryKey: DELIVERY_KEY, queryFn: () => apiParse(deliveryStatusSchema, 'GET', DELIVERY_KEY[0]), enabled, staleTime: 0, refetchInterval: 15_000 });
+  return useQuery({
+    queryKey: DELIVERY_KEY,
+    queryFn: () => apiParse(deliveryStatusSchema, 'GET', DELIVERY_KEY[0]),
+    enabled,
+    staleTime: 0,
+    refetchInterval: 15_000,
+  });
 }
 
 /** The background jobs with their recent runs (administrators). */

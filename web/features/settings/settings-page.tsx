@@ -54,7 +54,9 @@ export function SettingsPage() {
     const saved = settings.data![spec.group];
     const canEdit = can(user.role, SETTINGS_EDIT_ACTION[spec.group]);
     // Keyed by the saved values: after a save the form starts again from what the server kept.
-    return <GroupForm key={JSON.stringify(saved)} spec={spec} saved={saved} canEdit={canEdit} notice={canEdit ? undefined : <LimitedAccess role={user.role} />} />;
+    return (
+      <GroupForm key={JSON.stringify(saved)} spec={spec} saved={saved} canEdit={canEdit} notice={canEdit ? undefined : <LimitedAccess role={user.role} />} />
+    );
   };
 
   return (
@@ -111,7 +113,9 @@ function ChannelsNotice() {
   if (!channels.data || (channels.data.email && channels.data.sms)) return null;
   return (
     <Alert variant="info">
-      {!channels.data.email ? 'E-mail is not configured on this server (SMTP_URL is not set): e-mail switches are saved, but nothing is sent until an administrator configures it. ' : ''}
+      {!channels.data.email
+        ? 'E-mail is not configured on this server (SMTP_URL is not set): e-mail switches are saved, but nothing is sent until an administrator configures it. '
+        : ''}
       {!channels.data.sms ? 'No SMS provider is configured: text messages are not sent.' : ''}
     </Alert>
   );

@@ -41,7 +41,11 @@ export function SystemStatusPanel({ canBackUp }: { canBackUp: boolean }) {
         </p>
       ) : (
         <div className="grid gap-px bg-slate-100 sm:grid-cols-2">
-          <Fact icon={Database} title="Database" badge={data.database.connected ? <Badge tone="green">Connected</Badge> : <Badge tone="red">Not connected</Badge>}>
+          <Fact
+            icon={Database}
+            title="Database"
+            badge={data.database.connected ? <Badge tone="green">Connected</Badge> : <Badge tone="red">Not connected</Badge>}
+          >
             <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
               <dt className="text-slate-600">Engine</dt>
               <dd className="text-slate-900">{data.database.version ? `PostgreSQL ${data.database.version}` : 'Unknown'}</dd>
@@ -103,7 +107,9 @@ export function SystemStatusPanel({ canBackUp }: { canBackUp: boolean }) {
             ) : (
               <>
                 <p className="text-sm font-semibold text-slate-900">Not run yet</p>
-                <p className="mt-1 text-sm text-slate-600">The retention job removes records older than the retention period and records what it removed in the audit log.</p>
+                <p className="mt-1 text-sm text-slate-600">
+                  The retention job removes records older than the retention period and records what it removed in the audit log.
+                </p>
               </>
             )}
           </Fact>

@@ -20,7 +20,8 @@ function moveText(minutes: number): string {
 const count = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 /** "4 → 23", or "stays 4". */
-const change = ({ now, after }: { now: number; after: number }) => (now === after ? `stays ${formatCount(now)}` : `${formatCount(now)} → ${formatCount(after)}`);
+const change = ({ now, after }: { now: number; after: number }) =>
+  now === after ? `stays ${formatCount(now)}` : `${formatCount(now)} → ${formatCount(after)}`;
 
 /**
  * Before a new school time zone is saved (issue 28 item 10): what the change recounts, from the
@@ -76,9 +77,9 @@ function ImpactSummary({ impact }: { impact: TimeZoneImpact }) {
       </p>
       <ul className="list-disc space-y-1 pl-5">
         <li>
-          {count(impact.schedules, 'class schedule is', 'class schedules are')} read on the new clock, and{' '}
-          {count(impact.checkIns, 'check-in', 'check-ins')} ({count(impact.attendanceRecords, 'attendance record', 'attendance records')} in all) are measured
-          again against the moved class times: hours, lateness, SAP and make-up owed can all change.
+          {count(impact.schedules, 'class schedule is', 'class schedules are')} read on the new clock, and {count(impact.checkIns, 'check-in', 'check-ins')} (
+          {count(impact.attendanceRecords, 'attendance record', 'attendance records')} in all) are measured again against the moved class times: hours,
+          lateness, SAP and make-up owed can all change.
         </li>
         <li>
           Overdue withdrawals: <span className="font-semibold text-slate-900">{change(impact.overdueWithdrawals)}</span>; students on the withdrawal watch:{' '}

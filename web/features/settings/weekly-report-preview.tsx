@@ -13,7 +13,10 @@ export function WeeklyReportPreview() {
     <Card className="flex flex-wrap items-center justify-between gap-3 px-5 py-4 sm:px-6">
       <div>
         <h2 className="text-base font-semibold text-slate-900">Weekly Report</h2>
-        <p className="mt-0.5 text-sm text-slate-600">Sent to administrators on Mondays at 07:00 school time when weekly reports are on: attendance by course, students at risk, compliance, imports and exports.</p>
+        <p className="mt-0.5 text-sm text-slate-600">
+          Sent to administrators on Mondays at 07:00 school time when weekly reports are on: attendance by course, students at risk, compliance, imports and
+          exports.
+        </p>
       </div>
       <Button
         variant="secondary"

@@ -80,8 +80,8 @@ export function AttendanceCalendar({ student, asOf, enrollmentDate, month, onMon
         <p className="mt-1 text-sm text-slate-600">
           {hours.data && !hours.isPlaceholderData ? (
             <>
-              {label}: <strong className="tabular-nums">{formatHm(scheduled)}</strong> h scheduled, <strong className="tabular-nums">{formatHm(attended)}</strong> h attended
-              (make-up included).
+              {label}: <strong className="tabular-nums">{formatHm(scheduled)}</strong> h scheduled,{' '}
+              <strong className="tabular-nums">{formatHm(attended)}</strong> h attended (make-up included).
             </>
           ) : (
             'Scheduled and attended hours of each day.'
@@ -96,9 +96,7 @@ export function AttendanceCalendar({ student, asOf, enrollmentDate, month, onMon
             </span>
           ) : null}
           <table className="w-full table-fixed border-separate border-spacing-0.5 text-[10px] sm:border-spacing-1 sm:text-xs">
-            <caption className="sr-only">
-              Attendance in {label}: each day&apos;s scheduled and attended hours
-            </caption>
+            <caption className="sr-only">Attendance in {label}: each day&apos;s scheduled and attended hours</caption>
             <thead>
               <tr>
                 {WEEKDAYS.map(([short, long]) => (
@@ -163,7 +161,14 @@ function Legend() {
       <ul className="flex flex-wrap gap-x-4 gap-y-1.5">
         {kinds.map((k) => (
           <li key={k} className="inline-flex items-center gap-1.5">
-            <span aria-hidden="true" className={cn('inline-flex size-5 items-center justify-center rounded text-[10px] font-bold', KIND_CLASSES[k], k === 'no-class' && 'ring-1 ring-slate-300 ring-inset')}>
+            <span
+              aria-hidden="true"
+              className={cn(
+                'inline-flex size-5 items-center justify-center rounded text-[10px] font-bold',
+                KIND_CLASSES[k],
+                k === 'no-class' && 'ring-1 ring-slate-300 ring-inset',
+              )}
+            >
               {DAY_KINDS[k].code}
             </span>
             {DAY_KINDS[k].label}

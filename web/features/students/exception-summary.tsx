@@ -25,7 +25,8 @@ export function ExceptionSummary({ studentId }: { studentId: number }) {
           Punch exceptions
         </h2>
         <p className="text-slate-900">
-          <span className="font-semibold tabular-nums">{exceptions}</span> of <span className="tabular-nums">{meetingsAttended}</span> meeting{meetingsAttended === 1 ? '' : 's'}
+          <span className="font-semibold tabular-nums">{exceptions}</span> of <span className="tabular-nums">{meetingsAttended}</span> meeting
+          {meetingsAttended === 1 ? '' : 's'}
           <span className="text-slate-600"> · rate {formatPercent(exceptionRate)}</span>
         </p>
         {openRequests > 0 ? <Badge tone="amber">{openRequests === 1 ? '1 request waiting' : `${openRequests} requests waiting`}</Badge> : null}

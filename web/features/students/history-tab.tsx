@@ -27,7 +27,9 @@ export function HistoryTab({ student }: { student: Student }) {
   const formatPunch = usePunchFormat();
   const reversed = Boolean(from && to && to < from);
   const records = useStudentRecords(student.id, { from: from || undefined, to: to || undefined }, !reversed);
-  const rows = (records.data ?? []).filter((r) => !correctedOnly || r.corrected).sort((a, b) => b.sessionDate.localeCompare(a.sessionDate) || a.courseCode.localeCompare(b.courseCode));
+  const rows = (records.data ?? [])
+    .filter((r) => !correctedOnly || r.corrected)
+    .sort((a, b) => b.sessionDate.localeCompare(a.sessionDate) || a.courseCode.localeCompare(b.courseCode));
   const correctedCount = (records.data ?? []).filter((r) => r.corrected).length;
 
   return (
@@ -43,7 +45,15 @@ export function HistoryTab({ student }: { student: Student }) {
         </div>
         <Toolbar className="mt-4 border-t sm:items-end">
           <div className="flex flex-col gap-3 sm:flex-row">
-            <TextField label="From" name="recordsFrom" type="date" value={from} onChange={(e) => setFrom(e.target.value)} hint="Empty: the first record" className="sm:w-44" />
+            <TextField
+              label="From"
+              name="recordsFrom"
+              type="date"
+              value={from}
+              onChange={(e) => setFrom(e.target.value)}
+              hint="Empty: the first record"
+              className="sm:w-44"
+            />
             <TextField
               label="To"
               name="recordsTo"
@@ -66,7 +76,9 @@ export function HistoryTab({ student }: { student: Student }) {
         {records.isError ? <Alert className="mx-5 my-4 sm:mx-6">{recordsErrorText(records.error)}</Alert> : null}
         <div className="relative overflow-x-auto">
           <table className="min-w-full text-left text-sm" aria-busy={records.isFetching || undefined}>
-            <caption className="sr-only">Attendance records of {student.firstName} {student.lastName}</caption>
+            <caption className="sr-only">
+              Attendance records of {student.firstName} {student.lastName}
+            </caption>
             <thead className="border-b border-slate-200 bg-slate-50/80 text-xs font-semibold tracking-wide text-slate-600 uppercase">
               <tr>
                 <th scope="col" className="px-3 py-2 pl-5 sm:pl-6">
@@ -151,7 +163,10 @@ export function HistoryTab({ student }: { student: Student }) {
           </table>
         </div>
       </section>
-      <RecordHistoryDialog record={open ? { id: open.id, description: `${open.courseCode} ${open.courseName} · ${formatDate(open.sessionDate, 'medium')}` } : null} onClose={() => setOpen(null)} />
+      <RecordHistoryDialog
+        record={open ? { id: open.id, description: `${open.courseCode} ${open.courseName} · ${formatDate(open.sessionDate, 'medium')}` } : null}
+        onClose={() => setOpen(null)}
+      />
     </Card>
   );
 }

@@ -95,7 +95,9 @@ function LedgerView({ student, ledger }: { student: Student; ledger: StudentHour
             label="Credited"
             value={formatHm(t.creditedMinutes)}
             unit="h"
-            note={t.openingCreditedMinutes > 0 ? `Includes ${formatHm(t.openingCreditedMinutes)} h before Muster` : 'Attended, make-up and excused within the cap'}
+            note={
+              t.openingCreditedMinutes > 0 ? `Includes ${formatHm(t.openingCreditedMinutes)} h before Muster` : 'Attended, make-up and excused within the cap'
+            }
             emphasis
           />
           <Stat label="Scheduled" value={formatHm(t.scheduledMinutes)} unit="h" />

@@ -69,12 +69,20 @@ export function Leaves({ student }: { student: Student }) {
                 <div>
                   <p className="font-medium text-slate-900">
                     {formatDate(l.startDate, 'medium')} – {formatDate(l.endDate, 'medium')} <span className="font-normal text-slate-600">({l.days} days)</span>
-                    {l.startDate <= today && l.endDate >= today ? <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900">On leave now</span> : null}
+                    {l.startDate <= today && l.endDate >= today ? (
+                      <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900">On leave now</span>
+                    ) : null}
                   </p>
                   <p className="text-sm break-words text-slate-600">{l.reason}</p>
                 </div>
                 {canManage && l.endDate >= today ? (
-                  <Button size="sm" variant="secondary" icon={CalendarX} onClick={() => setChanging(l)} aria-label={`End or extend the leave of ${formatDate(l.startDate, 'medium')}`}>
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    icon={CalendarX}
+                    onClick={() => setChanging(l)}
+                    aria-label={`End or extend the leave of ${formatDate(l.startDate, 'medium')}`}
+                  >
                     End or extend
                   </Button>
                 ) : null}
@@ -91,7 +99,13 @@ export function Leaves({ student }: { student: Student }) {
 
 function RecordLeaveDialog({ student, leaves, open, onClose }: { student: Student; leaves: Leave[]; open: boolean; onClose: () => void }) {
   return (
-    <FormDialog target={open ? 'new' : null} onClose={onClose} titles={{ add: 'Record leave', edit: 'Record leave' }} description={`An approved leave of absence for ${student.firstName} ${student.lastName}.`} size="lg">
+    <FormDialog
+      target={open ? 'new' : null}
+      onClose={onClose}
+      titles={{ add: 'Record leave', edit: 'Record leave' }}
+      description={`An approved leave of absence for ${student.firstName} ${student.lastName}.`}
+      size="lg"
+    >
       {() => <RecordLeaveForm student={student} leaves={leaves} onDone={onClose} />}
     </FormDialog>
   );
@@ -117,21 +131,40 @@ function RecordLeaveForm({ student, leaves, onDone }: { student: Student; leaves
     }),
   );
   return (
-    <FormDialogBody formRef={formRef} onSubmit={onSubmit} label="Record leave" serverMessage={serverMessage} pending={record.isPending} submitLabel="Record leave">
+    <FormDialogBody
+      formRef={formRef}
+      onSubmit={onSubmit}
+      label="Record leave"
+      serverMessage={serverMessage}
+      pending={record.isPending}
+      submitLabel="Record leave"
+    >
       <p className="text-sm text-slate-700 sm:col-span-2" aria-live="polite">
         {daysUsedInYearTo(leaves, localDate())} days used in the last 12 months (at most {MAX_LEAVE_DAYS_IN_12_MONTHS} in any 12 months).
         {candidate && worst != null ? ` This leave: ${leaveLength(candidate)} days; with it, the most in any 12 months is ${worst}.` : ''}
       </p>
       <TextField label="First day" type="date" required {...bind('startDate')} error={errorOf('startDate')} />
       <TextField label="Last day" type="date" required {...bind('endDate')} error={errorOf('endDate')} />
-      <TextareaField label="Reason" required {...bind('reason')} error={errorOf('reason')} className="sm:col-span-2" placeholder="e.g. Medical leave approved by the director" />
+      <TextareaField
+        label="Reason"
+        required
+        {...bind('reason')}
+        error={errorOf('reason')}
+        className="sm:col-span-2"
+        placeholder="e.g. Medical leave approved by the director"
+      />
     </FormDialogBody>
   );
 }
 
 function ChangeLeaveDialog({ student, leave, onClose }: { student: Student; leave: Leave | null; onClose: () => void }) {
   return (
-    <FormDialog target={leave ? 'new' : null} onClose={onClose} titles={{ add: 'End or extend leave', edit: 'End or extend leave' }} description={leave ? `${formatDate(leave.startDate, 'medium')} – ${formatDate(leave.endDate, 'medium')}: give the new last day.` : ''}>
+    <FormDialog
+      target={leave ? 'new' : null}
+      onClose={onClose}
+      titles={{ add: 'End or extend leave', edit: 'End or extend leave' }}
+      description={leave ? `${formatDate(leave.startDate, 'medium')} – ${formatDate(leave.endDate, 'medium')}: give the new last day.` : ''}
+    >
       {() => (leave ? <ChangeLeaveForm student={student} leave={leave} onDone={onClose} /> : null)}
     </FormDialog>
   );
@@ -157,7 +190,14 @@ function ChangeLeaveForm({ student, leave, onDone }: { student: Student; leave: 
     ),
   );
   return (
-    <FormDialogBody formRef={formRef} onSubmit={onSubmit} label="End or extend leave" serverMessage={serverMessage} pending={update.isPending} submitLabel="Save">
+    <FormDialogBody
+      formRef={formRef}
+      onSubmit={onSubmit}
+      label="End or extend leave"
+      serverMessage={serverMessage}
+      pending={update.isPending}
+      submitLabel="Save"
+    >
       <TextField label="Last day" type="date" min={leave.startDate} required {...bind('endDate')} error={errorOf('endDate')} className="sm:col-span-2" />
     </FormDialogBody>
   );

@@ -3,7 +3,14 @@ import type { LedgerDay, PaymentPeriodProgress } from '../../../common/hours.ts'
 import { sumTimeClock, timeClockLinesShown } from '../../components/time-clock-lines.ts';
 import { dayKind, monthRange, monthWeeks, projectedCompletion, recentPace, shiftMonth, timeClockDays } from './ledger-view.ts';
 
-const day = (date: string, scheduledMinutes: number, attendedMinutes: number, excusedMinutes = 0, makeUpMinutes = 0, creditedMinutes = attendedMinutes + makeUpMinutes + excusedMinutes): LedgerDay => ({
+const day = (
+  date: string,
+  scheduledMinutes: number,
+  attendedMinutes: number,
+  excusedMinutes = 0,
+  makeUpMinutes = 0,
+  creditedMinutes = attendedMinutes + makeUpMinutes + excusedMinutes,
+): LedgerDay => ({
   date,
   scheduledMinutes,
   attendedMinutes,
@@ -90,10 +97,24 @@ describe('ledger view', () => {
     expect(timeClockDays([plain, rounded, capped, missing]).map((d) => d.date)).toEqual(['2026-04-07', '2026-04-08', '2026-04-09']);
     expect(timeClockLinesShown([plain])).toEqual([]);
     expect(timeClockLinesShown([plain, rounded]).map((l) => l.label)).toEqual(['Punched', 'Rounded']);
-    expect(timeClockLinesShown([rounded, capped, missing]).map((l) => l.label)).toEqual(['Punched', 'Rounded', 'Meal deduction', 'Over the cap', 'Pending an exception']);
+    expect(timeClockLinesShown([rounded, capped, missing]).map((l) => l.label)).toEqual([
+      'Punched',
+      'Rounded',
+      'Meal deduction',
+      'Over the cap',
+      'Pending an exception',
+    ]);
     // The sums keep attended = rounded − deducted − capped.
     const total = sumTimeClock([rounded, capped, missing]);
-    expect(total).toEqual({ rawMinutes: 892, roundedMinutes: 900, deductedMinutes: 30, cappedMinutes: 30, pendingExceptionMinutes: 230, autoCheckOutMinutes: 0, attendedMinutes: 840 });
+    expect(total).toEqual({
+      rawMinutes: 892,
+      roundedMinutes: 900,
+      deductedMinutes: 30,
+      cappedMinutes: 30,
+      pendingExceptionMinutes: 230,
+      autoCheckOutMinutes: 0,
+      attendedMinutes: 840,
+    });
     expect(total.attendedMinutes).toBe(total.roundedMinutes - total.deductedMinutes - total.cappedMinutes);
   });
 });

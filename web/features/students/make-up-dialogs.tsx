@@ -54,7 +54,14 @@ function MakeUpForm({ student, onDone }: { student: Student; onDone: () => void 
     }),
   );
   return (
-    <FormDialogBody formRef={formRef} onSubmit={onSubmit} label="Record make-up" serverMessage={serverMessage} pending={record.isPending} submitLabel="Record make-up">
+    <FormDialogBody
+      formRef={formRef}
+      onSubmit={onSubmit}
+      label="Record make-up"
+      serverMessage={serverMessage}
+      pending={record.isPending}
+      submitLabel="Record make-up"
+    >
       <TextField label="Date" type="date" max={today} required {...bind('date')} error={errorOf('date')} className="sm:col-span-2" />
       <TextField label="Start time" type="time" required {...bind('startTime')} error={errorOf('startTime')} />
       <TextField label="End time" type="time" required {...bind('endTime')} error={errorOf('endTime')} />
@@ -76,15 +83,24 @@ function SupervisorSelect(props: SelectProps) {
   const listsStaff = can(user.role, 'users:view');
   const users = useUsers({ enabled: listsStaff });
   const staff = listsStaff
-    ? (users.data ?? []).filter((u) => u.isActive && SUPERVISOR_ROLES.has(u.role)).sort((a, b) => a.lastName.localeCompare(b.lastName) || a.firstName.localeCompare(b.firstName))
+    ? (users.data ?? [])
+        .filter((u) => u.isActive && SUPERVISOR_ROLES.has(u.role))
+        .sort((a, b) => a.lastName.localeCompare(b.lastName) || a.firstName.localeCompare(b.firstName))
     : [];
   const options = staff.some((u) => u.id === user.id) || !listsStaff ? [{ id: user.id, name: `${user.firstName} ${user.lastName} (you)` }] : [];
-  for (const u of staff) if (u.id !== user.id) options.push({ id: u.id, name: `${u.firstName} ${u.lastName}${u.role === 'instructor' ? '' : ' (administrator)'}` });
+  for (const u of staff)
+    if (u.id !== user.id) options.push({ id: u.id, name: `${u.firstName} ${u.lastName}${u.role === 'instructor' ? '' : ' (administrator)'}` });
   return (
     <SelectField
       label="Supervisor"
       required
-      hint={listsStaff ? (users.isError ? 'Staff could not be loaded.' : 'An active instructor or administrator') : 'You record make-up time you supervised yourself'}
+      hint={
+        listsStaff
+          ? users.isError
+            ? 'Staff could not be loaded.'
+            : 'An active instructor or administrator'
+          : 'You record make-up time you supervised yourself'
+      }
       {...props}
     >
       {listsStaff && users.isLoading ? <option value={props.value}>Loading staff…</option> : null}

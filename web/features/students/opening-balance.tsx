@@ -64,19 +64,29 @@ export function OpeningBalanceCard({ student }: { student: Student }) {
               <div className="sm:col-span-3">
                 <dt className="text-slate-600">By payment period</dt>
                 <dd className="text-slate-900">
-                  {b.periods.map((p) => `Period ${p.number}: ${formatHours(p.creditedHours)} h${p.completedOn ? ` (completed ${formatDate(p.completedOn, 'medium')})` : ''}`).join(' · ')}
+                  {b.periods
+                    .map(
+                      (p) =>
+                        `Period ${p.number}: ${formatHours(p.creditedHours)} h${p.completedOn ? ` (completed ${formatDate(p.completedOn, 'medium')})` : ''}`,
+                    )
+                    .join(' · ')}
                 </dd>
               </div>
             ) : null}
             <div className="sm:col-span-3">
               <dt className="text-slate-600">Source</dt>
               <dd className="break-words text-slate-900">
-                {b.note} <span className="text-slate-600">— entered by {b.enteredByName ?? 'a former user'} on {formatDate(b.enteredAt.slice(0, 10), 'medium')}</span>
+                {b.note}{' '}
+                <span className="text-slate-600">
+                  — entered by {b.enteredByName ?? 'a former user'} on {formatDate(b.enteredAt.slice(0, 10), 'medium')}
+                </span>
               </dd>
             </div>
           </dl>
         ) : (
-          <p className="mt-3 text-sm text-slate-600">None entered: the ledger counts from the student's start, or from the date the school keeps attendance from.</p>
+          <p className="mt-3 text-sm text-slate-600">
+            None entered: the ledger counts from the student's start, or from the date the school keeps attendance from.
+          </p>
         )}
       </section>
       {canManage ? <OpeningBalanceDialog student={student} balance={b ?? null} open={editing} onClose={() => setEditing(false)} /> : null}
@@ -132,12 +142,32 @@ function OpeningBalanceForm({ student, balance, onDone }: { student: Student; ba
     }),
   );
   return (
-    <FormDialogBody formRef={formRef} onSubmit={onSubmit} label="Opening balance" serverMessage={serverMessage} pending={save.isPending} submitLabel="Save opening balance">
+    <FormDialogBody
+      formRef={formRef}
+      onSubmit={onSubmit}
+      label="Opening balance"
+      serverMessage={serverMessage}
+      pending={save.isPending}
+      submitLabel="Save opening balance"
+    >
       <TextField label="Before (first day kept in Muster)" type="date" {...bind('beforeDate')} error={errorOf('beforeDate')} hint="Blank: the school's date" />
-      <TextField label="Last attended before it" type="date" {...bind('lastDateOfAttendance')} error={errorOf('lastDateOfAttendance')} hint="Optional: the withdrawal watch counts from it" />
+      <TextField
+        label="Last attended before it"
+        type="date"
+        {...bind('lastDateOfAttendance')}
+        error={errorOf('lastDateOfAttendance')}
+        hint="Optional: the withdrawal watch counts from it"
+      />
       <TextField label="Scheduled hours" inputMode="decimal" required {...bind('scheduledHours')} error={errorOf('scheduledHours')} />
       <TextField label="Credited hours" inputMode="decimal" required {...bind('creditedHours')} error={errorOf('creditedHours')} />
-      <TextareaField label="Source" required {...bind('note')} error={errorOf('note')} className="sm:col-span-2" placeholder="e.g. Hours report of the previous system, signed off by the registrar" />
+      <TextareaField
+        label="Source"
+        required
+        {...bind('note')}
+        error={errorOf('note')}
+        className="sm:col-span-2"
+        placeholder="e.g. Hours report of the previous system, signed off by the registrar"
+      />
     </FormDialogBody>
   );
 }

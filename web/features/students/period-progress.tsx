@@ -26,7 +26,8 @@ export function PaymentPeriods({ ledger }: { ledger: StudentHours }) {
           Payment periods
         </h2>
         <p className="mt-1 text-sm text-slate-600">
-          A period is complete when its hours are credited and its weeks have passed. Recent pace: {formatHm(Math.round(pace * 7))} h a week (last {PACE_DAYS} days).
+          A period is complete when its hours are credited and its weeks have passed. Recent pace: {formatHm(Math.round(pace * 7))} h a week (last {PACE_DAYS}{' '}
+          days).
         </p>
         {ledger.paymentPeriods.length === 0 ? (
           <p className="mt-4 text-sm text-slate-600">No payment periods: the student&apos;s program has no hours set.</p>

@@ -36,10 +36,24 @@ export function studentColumns(opts: {
         </Link>
       ),
     }),
-    col.accessor('sisStudentId', { id: 'sisStudentId', header: 'SIS ID', cell: ({ getValue }) => <span className="font-mono text-xs whitespace-nowrap">{dash(getValue())}</span> }),
+    col.accessor('sisStudentId', {
+      id: 'sisStudentId',
+      header: 'SIS ID',
+      cell: ({ getValue }) => <span className="font-mono text-xs whitespace-nowrap">{dash(getValue())}</span>,
+    }),
     // Wide enough that an address wraps once (after the @), not at every dot, on a 1366 px screen.
-    col.accessor('email', { id: 'email', header: 'E-mail', meta: { className: 'min-w-56' }, cell: ({ getValue }) => (getValue() ? <EmailText address={getValue()!} /> : dash(null)) }),
-    col.accessor('phone', { id: 'phone', header: 'Phone', enableSorting: false, cell: ({ getValue }) => <span className="whitespace-nowrap">{dash(getValue())}</span> }),
+    col.accessor('email', {
+      id: 'email',
+      header: 'E-mail',
+      meta: { className: 'min-w-56' },
+      cell: ({ getValue }) => (getValue() ? <EmailText address={getValue()!} /> : dash(null)),
+    }),
+    col.accessor('phone', {
+      id: 'phone',
+      header: 'Phone',
+      enableSorting: false,
+      cell: ({ getValue }) => <span className="whitespace-nowrap">{dash(getValue())}</span>,
+    }),
     col.accessor('programName', { id: 'program', header: 'Program', cell: ({ getValue }) => <span className="whitespace-nowrap">{dash(getValue())}</span> }),
     col.accessor('status', {
       id: 'status',
@@ -56,7 +70,14 @@ export function studentColumns(opts: {
       },
     }),
     ...(opts.showSsn
-      ? [col.accessor((s) => s.ssnMasked ?? null, { id: 'ssn', header: 'SSN', enableSorting: false, cell: ({ getValue }) => <span className="font-mono text-xs whitespace-nowrap">{dash(getValue())}</span> })]
+      ? [
+          col.accessor((s) => s.ssnMasked ?? null, {
+            id: 'ssn',
+            header: 'SSN',
+            enableSorting: false,
+            cell: ({ getValue }) => <span className="font-mono text-xs whitespace-nowrap">{dash(getValue())}</span>,
+          }),
+        ]
       : []),
     ...(opts.canManage
       ? [

@@ -70,7 +70,12 @@ function StudentForm({ student, canEditSsn, onDone }: { student: Student | null;
       <TextField label="E-mail" type="email" autoComplete="off" {...bind('email')} error={errorOf('email')} />
       <TextField label="Phone" type="tel" autoComplete="off" {...bind('phone')} error={errorOf('phone')} />
       <ProgramSelect {...bind('programId')} error={errorOf('programId')} />
-      <SelectField label="Status" {...bind('status')} error={errorOf('status')} hint={ownedBy ? ownedBy.outOf : 'Withdrawals and leaves of absence are recorded on the student\'s Hours tab.'}>
+      <SelectField
+        label="Status"
+        {...bind('status')}
+        error={errorOf('status')}
+        hint={ownedBy ? ownedBy.outOf : "Withdrawals and leaves of absence are recorded on the student's Hours tab."}
+      >
         {choices.map((s) => (
           <option key={s} value={s}>
             {STUDENT_STATUS_LABELS[s]}

@@ -92,7 +92,9 @@ function Profile({ student }: { student: Student }) {
     ['Last date of attendance', student.lastDateOfAttendance ? formatDate(student.lastDateOfAttendance, 'medium') : null],
     ['E-mail', student.email ? <span className="break-all">{student.email}</span> : null],
     ['Phone', student.phone],
-    ...(student.ssnMasked !== undefined ? ([['SSN', student.ssnMasked ? <span className="font-mono text-xs">{student.ssnMasked}</span> : null]] as [string, ReactNode][]) : []),
+    ...(student.ssnMasked !== undefined
+      ? ([['SSN', student.ssnMasked ? <span className="font-mono text-xs">{student.ssnMasked}</span> : null]] as [string, ReactNode][])
+      : []),
   ];
   return (
     <Card className="p-5 sm:p-6">

@@ -113,7 +113,9 @@ export function useLeaves(id: number) {
 /** A leave changes the ledger (its days are not scheduled), the status and the Hours view. */
 export const useRecordLeave = (id: number) => useLedgerMutation(id, (input: LeaveInput) => apiParse(leaveSchema, 'POST', `/api/students/${id}/leaves`, input));
 export const useUpdateLeave = (id: number) =>
-  useLedgerMutation(id, ({ leaveId, endDate }: { leaveId: number; endDate: string }) => apiParse(leaveSchema, 'PUT', `/api/students/${id}/leaves/${leaveId}`, { endDate }));
+  useLedgerMutation(id, ({ leaveId, endDate }: { leaveId: number; endDate: string }) =>
+    apiParse(leaveSchema, 'PUT', `/api/students/${id}/leaves/${leaveId}`, { endDate }),
+  );
 
 /** GET /api/students/:id/records?from&to: the student's attendance records, with a `corrected` mark. */
 export function useStudentRecords(id: number, params: { from?: string; to?: string }, enabled = true) {

@@ -119,7 +119,9 @@ export function StudentsPage() {
               </Button>
             ) : null}
             {canManage ? (
-              <Button onClick={() => setEditing('new')} icon={UserPlus}>Add Student</Button>
+              <Button onClick={() => setEditing('new')} icon={UserPlus}>
+                Add Student
+              </Button>
             ) : null}
           </>
         }

@@ -54,8 +54,8 @@ export function TimeCard({ student, month, asOf }: { student: Student; month: st
           Time card
         </h2>
         <p className="mt-1 text-sm text-slate-600">
-          A printable PDF of each day with in and out times, status, make-up, corrections, the minutes as punched, rounded, deducted and capped by the time-clock rules, and totals. It starts as{' '}
-          {monthLabel(month)}.
+          A printable PDF of each day with in and out times, status, make-up, corrections, the minutes as punched, rounded, deducted and capped by the
+          time-clock rules, and totals. It starts as {monthLabel(month)}.
         </p>
         <div className="mt-4 flex flex-col gap-4 sm:flex-row sm:items-end">
           <TextField label="From" name="timeCardFrom" type="date" value={from} onChange={(e) => setFrom(e.target.value)} className="sm:w-48" />
@@ -95,7 +95,8 @@ function TimeClockDays({ days }: { days: LedgerDay[] }) {
         Time-clock lines
       </h3>
       <p className="mt-1 text-sm text-slate-600">
-        The days of these dates on which the program’s time-clock rules changed the minutes, in hours and minutes. Attended = rounded − meal deduction − over the cap.
+        The days of these dates on which the program’s time-clock rules changed the minutes, in hours and minutes. Attended = rounded − meal deduction − over
+        the cap.
       </p>
       <ScrollBox label="Time-clock lines" className="mt-3">
         <table className="min-w-full text-left text-sm" aria-labelledby="time-clock-days-heading">

@@ -71,7 +71,8 @@ export function SetPasswordPage() {
 
   const failure = setPassword.isError ? readErrorBody(setPassword.error) : null;
   const tokenProblem = errors.token ? 'This link is invalid or has expired. Ask an administrator for a new one.' : null;
-  const message = tokenProblem ?? (failure && Object.keys(failure.fieldErrors).length === 0 ? (failure.message ?? 'Could not set the password. Please try again.') : null);
+  const message =
+    tokenProblem ?? (failure && Object.keys(failure.fieldErrors).length === 0 ? (failure.message ?? 'Could not set the password. Please try again.') : null);
 
   return (
     <AuthLayout title="Set your password" subtitle="Choose the password you will use to sign in to Muster.">

@@ -43,7 +43,11 @@ export function userColumns(actor: CurrentUser, actions: UserActions): ColumnDef
       ),
     }),
     col.accessor('email', { header: 'E-mail', cell: ({ getValue }) => <EmailText address={getValue()} /> }),
-    col.accessor((u) => u.username ?? '', { id: 'username', header: 'Username', cell: ({ getValue }) => getValue() || <span className="text-slate-500">—</span> }),
+    col.accessor((u) => u.username ?? '', {
+      id: 'username',
+      header: 'Username',
+      cell: ({ getValue }) => getValue() || <span className="text-slate-500">—</span>,
+    }),
     col.accessor((u) => ROLE_LABELS[u.role], { id: 'role', header: 'Role', cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue()}</span> }),
     col.accessor((u) => (u.isActive ? 'Active' : 'Inactive'), {
       id: 'status',
@@ -69,7 +73,9 @@ export function userColumns(actor: CurrentUser, actions: UserActions): ColumnDef
           <div className="flex justify-end gap-0.5">
             <IconButton icon={Pencil} label={`Edit ${name}`} onClick={() => actions.onEdit(u)} />
             <IconButton icon={KeyRound} label={`New set-password link for ${name}`} onClick={() => actions.onIssueLink(u)} disabled={!u.isActive} />
-            {actions.onResetTwoFactor ? <IconButton icon={ShieldOff} label={`Reset two-factor authentication for ${name}`} onClick={() => actions.onResetTwoFactor!(u)} /> : null}
+            {actions.onResetTwoFactor ? (
+              <IconButton icon={ShieldOff} label={`Reset two-factor authentication for ${name}`} onClick={() => actions.onResetTwoFactor!(u)} />
+            ) : null}
             {u.id === actor.id ? null : u.isActive ? (
               <IconButton icon={UserX} tone="danger" label={`Deactivate ${name}`} onClick={() => actions.onDeactivate(u)} />
             ) : (

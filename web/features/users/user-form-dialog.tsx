@@ -22,7 +22,9 @@ export function UserFormDialog({ target, actor, onClose, onCreated }: Props) {
       target={target}
       onClose={onClose}
       titles={{ add: 'Add User', edit: 'Edit User' }}
-      description={(isNew) => (isNew ? 'The new user gets a one-time link to choose their password.' : 'Change the name, sign-in details or role of this account.')}
+      description={(isNew) =>
+        isNew ? 'The new user gets a one-time link to choose their password.' : 'Change the name, sign-in details or role of this account.'
+      }
     >
       {(user) => <UserForm user={user} actor={actor} onDone={onClose} onCreated={onCreated} />}
     </FormDialog>

@@ -77,12 +77,22 @@ export function UserManagementPage() {
       <PageHeader
         title="User Management"
         subtitle="Staff accounts, roles and access"
-        actions={<Button onClick={() => setEditing('new')} icon={UserPlus}>Add User</Button>}
+        actions={
+          <Button onClick={() => setEditing('new')} icon={UserPlus}>
+            Add User
+          </Button>
+        }
       />
       {users.isError ? <Alert className="mb-6">The user list could not be loaded. Reload the page to try again.</Alert> : null}
       <Card className="overflow-hidden">
         <Toolbar>
-          <SearchInput label="Search users" placeholder="Search by name, e-mail, username or role" value={search} onChange={setSearch} className="sm:max-w-sm sm:flex-1" />
+          <SearchInput
+            label="Search users"
+            placeholder="Search by name, e-mail, username or role"
+            value={search}
+            onChange={setSearch}
+            className="sm:max-w-sm sm:flex-1"
+          />
           <ToolbarSelect id="user-role-filter" label="Role" value={roleFilter} onChange={setRoleFilter}>
             <option value="">All roles</option>
             {ROLES.map((r) => (
@@ -92,7 +102,13 @@ export function UserManagementPage() {
             ))}
           </ToolbarSelect>
         </Toolbar>
-        <DataTable table={table} caption="Staff accounts" isLoading={users.isLoading} empty={search || roleFilter ? 'No users match your search.' : 'No users yet.'} cardsOnPhone />
+        <DataTable
+          table={table}
+          caption="Staff accounts"
+          isLoading={users.isLoading}
+          empty={search || roleFilter ? 'No users match your search.' : 'No users yet.'}
+          cardsOnPhone
+        />
         <TablePagination table={table} noun="users" />
       </Card>
 
@@ -147,7 +163,8 @@ export function UserManagementPage() {
           });
         }}
       >
-        Use this when they lost their phone and their recovery codes. Their authenticator and recovery codes stop working, they are signed out everywhere, and they set up two-factor again at their next sign-in. This is recorded in the audit log.
+        Use this when they lost their phone and their recovery codes. Their authenticator and recovery codes stop working, they are signed out everywhere, and
+        they set up two-factor again at their next sign-in. This is recorded in the audit log.
       </ConfirmDialog>
     </>
   );

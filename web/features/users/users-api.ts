@@ -18,8 +18,7 @@ function useUserMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) 
 /** POST /api/users: a local account with no password yet, plus its one-time set-password link. */
 export const useCreateUser = () => useUserMutation((input: UserInput) => apiParse(userCreatedSchema, 'POST', '/api/users', input));
 
-export const useUpdateUser = () =>
-  useUserMutation(({ id, input }: { id: number; input: UserInput }) => apiParse(userSchema, 'PUT', `/api/users/${id}`, input));
+export const useUpdateUser = () => useUserMutation(({ id, input }: { id: number; input: UserInput }) => apiParse(userSchema, 'PUT', `/api/users/${id}`, input));
 
 /** DELETE /api/users/{id} deactivates: the account's history stays attributed to it. */
 export const useDeactivateUser = () => useUserMutation((id: number) => apiParse(userSchema, 'DELETE', `/api/users/${id}`));
