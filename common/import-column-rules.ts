@@ -1,5 +1,5 @@
 // The import columns' model: a column, its validation rule and that rule in words, and how header spellings compare.
-import { DAY_OF_WEEK, type UploadType } from './constants.ts';
+import { DAY_OF_WEEK, SYNC_STATUSES, type UploadType } from './constants.ts';
 
 type RefTarget = 'programs' | 'courses' | 'instructors';
 
@@ -114,3 +114,8 @@ export function ruleText(rule: ColumnRule): string {
         : `SIS ID or numeric ID of an existing ${rule.target.slice(0, -1)}`;
   }
 }
+
+/** The sync columns every SIS-owned type has. */
+export const SYNC_STATUS: ColumnRule = { kind: 'enum', values: SYNC_STATUSES, default: 'pending' };
+export const syncDate = (samples: readonly string[]) =>
+  col('lastSyncDate', { kind: 'datetime' }, 'When the SIS last synchronised this record (school time unless an offset is given).', samples, { sis: true });
