@@ -211,7 +211,7 @@ export function timeClockHours(days: readonly LedgerDay[]): TimeClockHours {
   const out = {} as TimeClockHours;
   for (const column of TIME_CLOCK_HOURS_COLUMNS) {
     const key = TIME_CLOCK_HOURS_MINUTES[column];
-    out[column] = round2(days.reduce((n, d) => n + d[key], 0) / 60);
+    out[column] = hoursOfMinutes(days.reduce((n, d) => n + d[key], 0));
   }
   return out;
 }
@@ -300,3 +300,5 @@ export const attendanceHistorySchema = z.object({
 export type AttendanceHistory = z.infer<typeof attendanceHistorySchema>;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
+/** Minutes as clock hours to two decimals, as every CSV and report gives them. */
+export const hoursOfMinutes = (minutes: number) => round2(minutes / 60);

@@ -1,6 +1,7 @@
 import type { AttendanceStatus } from '../../../common/constants.ts';
 import type { ScheduleBreak } from '../../../common/schedules.ts';
 import { minutesOfDay, zonedInstant } from '../../lib/school-time.ts';
+import { coveredMs } from '../../lib/intervals.ts';
 
 /**
  * The attendance rules of PRODUCT.md as pure functions of instants, so tests hand them exact
@@ -50,19 +51,6 @@ export function scheduledBreakIntervals(
     if (to > from) out.push([zonedInstant(date, from, timeZone).getTime(), zonedInstant(date, to, timeZone).getTime()]);
   }
   return out.sort((a, b) => a[0] - b[0]);
-}
-
-/** Milliseconds of [from, to) covered by the intervals, each instant counted once. */
-function coveredMs(from: number, to: number, intervals: readonly Interval[]): number {
-  let covered = 0;
-  let reached = from;
-  for (const [a, b] of [...intervals].sort((x, y) => x[0] - y[0])) {
-    const lo = Math.max(a, reached);
-    const hi = Math.min(b, to);
-    if (hi > lo) covered += hi - lo;
-    reached = Math.max(reached, Math.min(b, to));
-  }
-  return covered;
 }
 
 /** Check-in at or before start + lateThreshold is present; later is late. */

@@ -6,6 +6,7 @@ import { localDate } from '../../lib/school-time.ts';
 import { ledgersFor } from '../hours/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { selectStudentsBatch } from './queries.ts';
+export { hoursOfMinutes as hours } from '../../../common/hours.ts';
 
 /** Students still expected in class: the watch and the compliance lists are about them. */
 const ENROLLED: StudentStatus[] = ['enrolled', 'active', 'loa'];
@@ -15,7 +16,6 @@ export async function schoolToday(db: DbOrTx, clock: Clock): Promise<{ today: st
   const { timeZone } = (await getSettings(db)).attendance;
   return { today: localDate(clock.now(), timeZone), timeZone };
 }
-export const hours = (minutes: number) => Math.round((minutes / 60) * 100) / 100;
 export const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : null);
 
 export async function* enrolledLedgers(db: DbOrTx, f: { programId?: number; asOf: string; timeZone: string; now: Date; statuses?: string[] }) {

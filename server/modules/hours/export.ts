@@ -9,11 +9,11 @@ import type { Ledger } from './ledger.ts';
 import { ledgersFor } from './ledgers.ts';
 import { selectHoursStudents } from './queries.ts';
 import { ledgerAsOf } from './reading.ts';
+import { hoursOfMinutes as hours } from '../../../common/hours.ts';
 
 type Ctx = { clock: Clock; ip: string | null };
 
 /** Minutes as hours to two decimals, as the export and the make-up cap's message give them. */
-export const hours = (minutes: number) => Math.round((minutes / 60) * 100) / 100;
 const EXPORT_BATCH = 200;
 
 async function* hoursExportRows(db: DbOrTx, q: { programId?: number; from?: string; to: string }, timeZone: string, now: Date) {

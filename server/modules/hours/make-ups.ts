@@ -7,7 +7,7 @@ import { badRequest, notFound } from '../../lib/errors.ts';
 import { assertMayDeleteMakeUp, assertMayReadStudent, mayNameMakeUpSupervisor, maySuperviseMakeUps } from '../access/service.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { programPolicy } from '../programs/service.ts';
-import { hours } from './export.ts';
+import { hoursOfMinutes as hours } from '../../../common/hours.ts';
 import {
   courseExists,
   deleteMakeUpRow,

@@ -17,6 +17,7 @@ import {
   type LedgerStudentRow,
   type OpeningBalanceRow,
 } from './queries.ts';
+import { hoursOfMinutes as toHours } from '../../../common/hours.ts';
 
 /**
  * Opening balances (issue 28, decision 041): a student's hours from before the school kept
@@ -60,7 +61,6 @@ export function recordsStartDate(school: string | null, policy: { recordsStartDa
 }
 
 const toMinutes = (h: number) => Math.round(h * 60);
-const toHours = (m: number) => Math.round((m / 60) * 100) / 100;
 
 function toOpeningBalance(r: OpeningBalanceRow): OpeningBalance {
   return {

@@ -1,4 +1,7 @@
 import { LEGACY_TIME_CLOCK, type TimeClockRules } from '../../../common/time-clock.ts';
+import { stretches, unionMs, without, type Interval } from '../../lib/intervals.ts';
+
+export { unionMs, without, type Interval } from '../../lib/intervals.ts';
 
 /**
  * The time-clock rules (issue 29; COMPLIANCE.md "Time-clock rules"; decision 050) as pure functions
@@ -6,9 +9,6 @@ import { LEGACY_TIME_CLOCK, type TimeClockRules } from '../../../common/time-clo
  * per day, then per week. A meeting takes a list of punch pairs, so several punches a day (lunch out
  * and in, breaks) need no new rule: the gaps between them are the breaks.
  */
-
-/** [from, to] in ms since the epoch. */
-export type Interval = [number, number];
 
 /** One check-in and its check-out (null: the student never checked out). */
 export type Punch = { in: number; out: number | null };
@@ -64,27 +64,6 @@ export type MeetingTime = {
 };
 
 /**
- * The intervals less the cuts (each a [from, to] that is not class time: a scheduled break, an
- * instructor-led break). Both lists may be in any order; the answer is in order.
- */
-export function without(intervals: readonly Interval[], cuts: readonly Interval[]): Interval[] {
-  if (cuts.length === 0) return intervals as Interval[];
-  const sortedCuts = [...cuts].sort((a, b) => a[0] - b[0]);
-  const out: Interval[] = [];
-  for (const [a, b] of intervals) {
-    let from = a;
-    for (const [c, d] of sortedCuts) {
-      if (d <= from || c >= b) continue;
-      if (c > from) out.push([from, c]);
-      from = Math.max(from, d);
-      if (from >= b) break;
-    }
-    if (from < b) out.push([from, b]);
-  }
-  return out.sort((x, y) => x[0] - y[0]);
-}
-
-/**
  * A meeting's punches under the rules, within the class [start, end], less its breaks (`cuts`: not
  * class time, so neither scheduled nor credited).
  */
@@ -123,32 +102,6 @@ export function meetingTime(punches: readonly Punch[], start: number, end: numbe
     pendingExceptionMinutes: 0,
     autoCheckOutMinutes: rules.missingCheckOut === 'auto_check_out_flagged' ? minutesOf(autoMs) : 0,
   };
-}
-
-/**
- * Walk the union of intervals in order: `stretch` is called with each continuous stretch's length
- * in ms (intervals that overlap or touch are one stretch). Answers the union's total length.
- */
-function stretches(intervals: Interval[], stretch?: (ms: number) => void): number {
-  if (intervals.length === 0) return 0;
-  const sorted = intervals.length === 1 ? intervals : [...intervals].sort((a, b) => a[0] - b[0]);
-  let total = 0;
-  let [from, to] = sorted[0]!;
-  for (let i = 1; i < sorted.length; i++) {
-    const [a, b] = sorted[i]!;
-    if (a > to) {
-      total += to - from;
-      stretch?.(to - from);
-      [from, to] = [a, b];
-    } else if (b > to) to = b;
-  }
-  stretch?.(to - from);
-  return total + (to - from);
-}
-
-/** Total length in ms of the union of intervals. */
-export function unionMs(intervals: Interval[]): number {
-  return stretches(intervals);
 }
 
 /**
