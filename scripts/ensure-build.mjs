@@ -20,11 +20,13 @@ const targets = {
     sources: ['web', 'common', 'vite.config.ts', 'scripts/precompress.ts', 'scripts/prerender-sign-in.ts', 'package-lock.json'],
     // Always a production bundle, even when called from a test runner that sets NODE_ENV=test.
     command: ['npx', ['vite', 'build']],
+    typicalSeconds: 10,
   },
   server: {
     output: path.join(root, 'dist', 'server', 'main.js'),
     sources: ['server', 'common', 'scripts/build-server.mjs', 'package-lock.json'],
     command: [process.execPath, [path.join(root, 'scripts', 'build-server.mjs')]],
+    typicalSeconds: 2,
   },
 };
 
@@ -61,11 +63,13 @@ for (const name of wanted) {
     console.log(`[ensure-build] ${name} is up to date`);
     continue;
   }
-  console.log(`[ensure-build] building the ${name} (${reason})`);
+  console.log(`[ensure-build] building the ${name} (${reason}); the first build takes about ${target.typicalSeconds} s`);
+  const startedAt = performance.now();
   const [cmd, args] = target.command;
   const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   if (result.error || result.status !== 0) {
     console.error(`[ensure-build] ${name} build failed (${result.error?.message ?? `exit ${result.status ?? result.signal}`})`);
     process.exit(result.status || 1);
   }
+  console.log(`[ensure-build] built the ${name} in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
 }
