@@ -3,6 +3,7 @@ import { COURSE_LIST, importType } from '../../../common/import-columns.ts';
 import type { ImportTypeDefinition } from '../../../common/import-column-rules.ts';
 import type { UploadResult } from '../../../common/uploads.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
+import { analyzeTables, tableWriteCounts, tablesNeedingStatistics } from '../../db/planner-statistics.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { pgError } from '../../lib/db-errors.ts';
 import type { RowProblem } from '../../lib/errors.ts';
@@ -101,10 +102,12 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
   let refusal: { status: 400 | 409; message: string } | null = null;
   let unreadable: { code: string; message: string } | undefined;
   let counts: { created: number; updated: number } | null = null;
+  let changedMuch: string[] = [];
   try {
     counts = await deps.db.transaction(async (tx) => {
       // One import of a type at a time, so the checks still hold when the rows are written.
       await lockImportType(tx, def.step);
+      const writesBefore = await tableWriteCounts(tx);
       const settings = await getSettings(tx);
       const timeZone = settings.attendance.timeZone;
       const ctx = { tx, problems, timeZone, today: localDate(deps.clock.now(), timeZone), cipher: deps.cipher };
@@ -117,6 +120,7 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
       const result = { created: plan.created, updated: plan.updated };
       if (req.dryRun) return result;
       await plan.write(tx);
+      changedMuch = await tablesNeedingStatistics(tx, writesBefore);
       // The courses screen's list is not a wizard step.
       const wizard = courseList ? null : await completeWizardStep(tx, def.step, req.actorId);
       await finishUpload(tx, uploadId, { status: 'completed', rows: base.rows, ...result, errorCount: 0, errors: [] });
@@ -150,6 +154,8 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
   }
 
   base.notes = dates.notes();
+  // Before answering: the next check-in must be planned with these rows known (decision 055).
+  await analyzeTables(deps.db, changedMuch).catch((err: Error) => process.emitWarning(`ANALYZE after an import failed: ${err.message}`));
   if (counts && !problems.any) {
     const result = { ...base, ...counts };
     if (req.dryRun) await record(deps.db, req, uploadId, 'validated', result, 0, []);
