@@ -310,6 +310,25 @@ describe('reports', () => {
     const o = (await get('/api/compliance/overview')).json();
     expect(o.counts).toMatchObject({ overdue: 2, watch: 2, due: 0 });
   });
+
+  it("reads each student's records once for the overview, the watch's counts included", async () => {
+    // Every statement the pool runs during the call, by its text.
+    const pool = t.db.$client;
+    const texts: string[] = [];
+    const query = pool.query.bind(pool);
+    pool.query = ((...args: Parameters<typeof pool.query>) => {
+      const q = args[0] as string | { text: string };
+      texts.push(typeof q === 'string' ? q : q.text);
+      return query(...args);
+    }) as typeof pool.query;
+    try {
+      expect((await get('/api/compliance/overview')).statusCode).toBe(200);
+    } finally {
+      pool.query = query;
+    }
+    const recordReads = texts.filter((q) => /from "attendance_records"/.test(q) && /"minutes_attended"/.test(q));
+    expect(recordReads).toHaveLength(1);
+  });
 });
 
 describe('the attendance edit lock', () => {

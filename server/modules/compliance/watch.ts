@@ -24,35 +24,33 @@ async function breakDates(db: DbOrTx, programId: number | null, asOf: string): P
 
 const URGENCY = { overdue: 0, due: 1, watch: 2 } as const;
 
+type WatchStudent = { id: number; sisStudentId: string | null; firstName: string; lastName: string; programName: string | null; programId: number | null };
+
 /**
- * GET /api/compliance/withdrawal-watch: enrolled students without attendance for at least half the
- * program's withdrawAfterDays, counted in calendar days since the LDA (or from the first scheduled
- * day for those who never came) without scheduled breaks of 5+ days and leave days. Students on a
- * leave today are not listed; a leave that ended without a return counts again from its end.
- * `timeZone`: the watch as it would be on another clock, today included (Settings' preview of a
- * time-zone change); absent, the school's.
+ * The watch's rule for one student, given their ledger: enrolled students without attendance for
+ * at least half the program's withdrawAfterDays, counted in calendar days since the LDA (or from
+ * the first scheduled day for those who never came) without scheduled breaks of 5+ days and leave
+ * days. Students on a leave today are not listed; a leave that ended without a return counts
+ * again from its end. The watch and the overview's counts both call it, once per ledger.
  */
-export async function withdrawalWatch(db: DbOrTx, q: { asOf?: string; programId?: number; timeZone?: string }, clock: Clock): Promise<WatchRow[]> {
-  const { asOf, timeZone } = q.timeZone ? { asOf: localDate(clock.now(), q.timeZone), timeZone: q.timeZone } : await ledgerAsOf(db, clock, q.asOf);
+function watchRules(db: DbOrTx, asOf: string) {
   const policyOf = cached((programId: number | null) => (programId == null ? Promise.resolve(undefined) : programPolicy(db, programId)));
   const breaksOf = cached((programId: number | null) => breakDates(db, programId, asOf));
-  const rows: WatchRow[] = [];
-  for await (const { student, ledger } of enrolledLedgers(db, { programId: q.programId, asOf, timeZone, now: clock.now() })) {
+  return async (student: WatchStudent, ledger: StudentLedger): Promise<WatchRow | null> => {
     const todayRow = ledger.days.at(-1);
-    if (todayRow?.date === asOf && todayRow.onLeave) continue;
+    if (todayRow?.date === asOf && todayRow.onLeave) return null;
     const firstScheduled = ledger.days.find((d) => d.scheduledMinutes > 0)?.date ?? null;
     const base = ledger.lastDateOfAttendance ?? firstScheduled;
-    if (!base || base > asOf) continue;
+    if (!base || base > asOf) return null;
     const breaks = await breaksOf(student.programId);
     const leaveDays = new Set(ledger.days.filter((d) => d.onLeave).map((d) => d.date));
     // Since the LDA: the days after it. Never attended: from the first scheduled day, which was missed too.
     let days = 0;
     for (let d = ledger.lastDateOfAttendance ? addDays(base, 1) : base; d <= asOf; d = addDays(d, 1)) if (!breaks.has(d) && !leaveDays.has(d)) days++;
     const withdrawAfterDays = (await policyOf(student.programId))?.withdrawAfterDays ?? 14;
-    if (days < withdrawAfterDays / 2) continue;
+    if (days < withdrawAfterDays / 2) return null;
     const determinationDueBy = addDays(base, DETERMINATION_DAYS);
-    const state = days < withdrawAfterDays ? 'watch' : asOf <= determinationDueBy ? 'due' : 'overdue';
-    rows.push({
+    return {
       studentId: student.id,
       sisStudentId: student.sisStudentId,
       firstName: student.firstName,
@@ -61,8 +59,23 @@ export async function withdrawalWatch(db: DbOrTx, q: { asOf?: string; programId?
       lastDateOfAttendance: ledger.lastDateOfAttendance,
       daysWithoutAttendance: days,
       determinationDueBy,
-      state,
-    });
+      state: days < withdrawAfterDays ? 'watch' : asOf <= determinationDueBy ? 'due' : 'overdue',
+    };
+  };
+}
+
+/**
+ * GET /api/compliance/withdrawal-watch: the students the watch's rule lists, most urgent first.
+ * `timeZone`: the watch as it would be on another clock, today included (Settings' preview of a
+ * time-zone change); absent, the school's.
+ */
+export async function withdrawalWatch(db: DbOrTx, q: { asOf?: string; programId?: number; timeZone?: string }, clock: Clock): Promise<WatchRow[]> {
+  const { asOf, timeZone } = q.timeZone ? { asOf: localDate(clock.now(), q.timeZone), timeZone: q.timeZone } : await ledgerAsOf(db, clock, q.asOf);
+  const watchRowOf = watchRules(db, asOf);
+  const rows: WatchRow[] = [];
+  for await (const { student, ledger } of enrolledLedgers(db, { programId: q.programId, asOf, timeZone, now: clock.now() })) {
+    const row = await watchRowOf(student, ledger);
+    if (row) rows.push(row);
   }
   return rows.sort((a, b) => URGENCY[a.state] - URGENCY[b.state] || b.daysWithoutAttendance - a.daysWithoutAttendance || a.lastName.localeCompare(b.lastName));
 }
@@ -86,7 +99,11 @@ export async function complianceOverview(db: DbOrTx, q: { asOf?: string; program
     excusedCap: [],
     makeUpOwed: [],
   };
+  const watchRowOf = watchRules(db, asOf);
   for await (const { student, ledger } of enrolledLedgers(db, { programId: q.programId, asOf, timeZone, now: clock.now() })) {
+    // The watch's counts from the same ledger: each ledger is computed once per overview.
+    const watched = await watchRowOf(student, ledger);
+    if (watched) out.counts[watched.state]++;
     const ref = {
       studentId: student.id,
       sisStudentId: student.sisStudentId,
@@ -141,8 +158,6 @@ export async function complianceOverview(db: DbOrTx, q: { asOf?: string; program
         dueBy: oldest ? addDays(oldest, deadlineDays) : null,
       });
   }
-  const watch = await withdrawalWatch(db, { asOf, programId: q.programId }, clock);
-  for (const w of watch) out.counts[w.state]++;
   out.counts.sapNotMet = out.sap.filter((s) => s.status === 'not_met').length;
   out.counts.sapUpcoming = out.sap.length - out.counts.sapNotMet;
   out.counts.excusedCap = out.excusedCap.length;

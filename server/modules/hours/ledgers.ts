@@ -21,6 +21,7 @@ import {
   selectSchedulesById,
   type LedgerStudentRow,
 } from './queries.ts';
+import { sliceYielder } from '../../lib/event-loop-turns.ts';
 
 /** The policy that applies to a student: their program's, or the defaults (no payment periods) without a program. */
 const NO_PROGRAM_POLICY = {
@@ -132,7 +133,9 @@ export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: str
   const closures = new Map<string, Promise<Set<string>>>();
   if (classWindows.size > CLASS_WINDOWS_MAX) classWindows.clear();
   const result = new Map<number, StudentLedger>();
+  const pause = sliceYielder();
   for (const s of list) {
+    await pause();
     // Retention removed this student's records: their hours are the ones frozen at their exit.
     const transcript = transcripts.get(s.id);
     if (transcript) {
