@@ -1,9 +1,9 @@
 import { desc, eq, sql, type SQL } from 'drizzle-orm';
-import { ATTENDED_STATUSES } from '../../../common/constants.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { attendanceRecords, courses, programs, schedules, students, users } from '../../db/schema/index.ts';
 
 import { classMinutes, meetingCountBetween, scheduleMeetsOn } from '../../db/meeting-rule.ts';
+import { ATTENDED, ENROLLED, inScope, scopedRecords, scopedTotals } from '../../db/scoped-sql.ts';
 import type { ViewerScope } from '../access/service.ts';
 export * from './risk-queries.ts';
 
@@ -14,37 +14,6 @@ export * from './risk-queries.ts';
 type RecordColumns = typeof attendanceRecords.$inferSelect;
 type CourseColumns = typeof courses.$inferSelect;
 type StudentColumns = typeof students.$inferSelect;
-
-/** `('present', 'late', 'incomplete')` from the one list of attended statuses (our own constants, not input). */
-const ATTENDED = sql.raw(`(${ATTENDED_STATUSES.map((s) => `'${s}'`).join(', ')})`);
-// Students who are expected in class.
-const ENROLLED = sql.raw(`('enrolled', 'active')`);
-
-/** A condition on a `schedules` alias limiting rows to the scope. */
-function inScope(scope: ViewerScope, alias = 's'): SQL {
-  return scope.instructorId == null ? sql`true` : sql`${sql.identifier(alias)}.instructor_id = ${scope.instructorId}`;
-}
-
-/**
- * The records of the scope's schedules, as alias `a`. Every record has a schedule (a foreign key),
- * so the school-wide scope needs no join at all: at 120,000 records a join only to say `true`
- * was a third of the alert rules' time (issue 15).
- */
-function scopedRecords(scope: ViewerScope): SQL {
-  return scope.instructorId == null
-    ? sql`attendance_records a`
-    : sql`attendance_records a join schedules s on s.id = a.schedule_id and s.instructor_id = ${scope.instructorId}`;
-}
-
-/**
- * Records per meeting and status (meeting_status_totals, kept by triggers as records are written),
- * as alias `t`, in the scope: a window of weeks is a few rows per class and day, not every record.
- */
-function scopedTotals(scope: ViewerScope): SQL {
-  return scope.instructorId == null
-    ? sql`meeting_status_totals t`
-    : sql`meeting_status_totals t join schedules s on s.id = t.schedule_id and s.instructor_id = ${scope.instructorId}`;
-}
 
 /** Schedules that meet on a date: weekly pattern within course dates minus holidays, make-up dates, or a session that ran. */
 function meetingOn(date: string, scope: ViewerScope): SQL {
