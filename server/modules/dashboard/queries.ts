@@ -2,18 +2,17 @@ import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { attendanceRecords, courses, programs, schedules, students, users } from '../../db/schema/index.ts';
 
-import { classMinutes, meetingCountBetween, scheduleMeetsOn } from '../../db/meeting-rule.ts';
+import { scheduleMeetsOn } from '../../db/meeting-rule.ts';
 import { ATTENDED, ENROLLED, inScope, scopedRecords, scopedTotals } from '../../db/scoped-sql.ts';
 import type { ViewerScope } from '../access/service.ts';
-export * from './risk-queries.ts';
 
 // Queries of the dashboard: analytic aggregates over a school's attendance, so raw SQL (filters,
 // series, window functions); each row type is built from the schema's column types. Every read is
-// narrowed by a scope (the whole school, or one instructor's schedules).
+// narrowed by a scope (the whole school, or one instructor's schedules). The alert rules' reads
+// are the attendance-alerts module's.
 
 type RecordColumns = typeof attendanceRecords.$inferSelect;
 type CourseColumns = typeof courses.$inferSelect;
-type StudentColumns = typeof students.$inferSelect;
 
 /** Schedules that meet on a date: weekly pattern within course dates minus holidays, make-up dates, or a session that ran. */
 function meetingOn(date: string, scope: ViewerScope): SQL {
@@ -251,72 +250,4 @@ export async function latestRecords(db: DbOrTx, scope: ViewerScope) {
     .where(scope.instructorId == null ? undefined : eq(schedules.instructorId, scope.instructorId))
     .orderBy(desc(attendanceRecords.updatedAt), desc(attendanceRecords.id))
     .limit(20);
-}
-
-// ---- Alerts ----
-
-export type CourseRate = { courseId: CourseColumns['id'] } & Pick<CourseColumns, 'courseName' | 'courseCode'> & { attended: number; total: number };
-
-/** Per course, meetings in (since, today]: attended and all records, for courses with at least `minRecords`. */
-export async function courseRates(db: DbOrTx, scope: ViewerScope, d: { since: string; today: string; minRecords: number }): Promise<CourseRate[]> {
-  const { rows } = await db.execute<CourseRate>(sql`
-    select c.id as "courseId", c.course_name as "courseName", c.course_code as "courseCode",
-           coalesce(sum(t.records) filter (where t.status in ${ATTENDED}), 0)::int as attended, sum(t.records)::int as total
-      from meeting_status_totals t join schedules s on s.id = t.schedule_id join courses c on c.id = s.course_id
-     where t.session_date > ${d.since} and t.session_date <= ${d.today} and ${inScope(scope)}
-     group by c.id, c.course_name, c.course_code
-    having sum(t.records) >= ${d.minRecords}`);
-  return rows;
-}
-
-export type StudentStanding = Pick<RecordColumns, 'studentId' | 'scheduleId'> &
-  Pick<CourseColumns, 'courseName' | 'courseCode'> & {
-    courseId: CourseColumns['id'];
-    name: StudentColumns['firstName'];
-    /** Statuses of the last meetings, newest first. */
-    recent: RecordColumns['status'][] | null;
-    /** The newest meeting in the window the student was absent from ('YYYY-MM-DD'), if any. */
-    lastAbsence: string | null;
-    attendedMinutes: number;
-    scheduledMinutes: number;
-    /** Minutes of the meetings still to come until the course ends. */
-    remainingMinutes: number;
-  };
-
-/**
- * Per enrolled student and class with meetings in (since, today]: the last `lastN` statuses (newest
- * first), minutes attended and scheduled, and the minutes of the meetings still to come.
- */
-export async function studentStandings(db: DbOrTx, scope: ViewerScope, d: { since: string; today: string; lastN: number }): Promise<StudentStanding[]> {
-  const { rows } = await db.execute<StudentStanding>(sql`
-    with per as (
-      select a.student_id, a.schedule_id,
-             coalesce(sum(a.minutes_attended), 0)::int as attended_minutes,
-             coalesce(sum(a.scheduled_minutes), 0)::int as scheduled_minutes
-        from ${scopedRecords(scope)}
-       where a.session_date > ${d.since} and a.session_date <= ${d.today}
-       group by a.student_id, a.schedule_id
-    ), remaining as (
-      select s.id as schedule_id,
-             ${meetingCountBetween('s', sql`${d.today}::date + 1`, sql`'infinity'::date`)} * ${classMinutes('s')} as remaining_minutes
-        from schedules s where ${inScope(scope)}
-    )
-    select per.student_id as "studentId", per.schedule_id as "scheduleId", st.first_name || ' ' || st.last_name as name,
-           c.id as "courseId", c.course_name as "courseName", c.course_code as "courseCode",
-           -- The last lastN statuses, newest first: a few rows of an index per student and class,
-           -- not a sort of the whole window (issue 15).
-           array(select r.status from attendance_records r
-                  where r.student_id = per.student_id and r.schedule_id = per.schedule_id
-                    and r.session_date > ${d.since} and r.session_date <= ${d.today}
-                  order by r.session_date desc limit ${d.lastN}) as recent,
-           (select max(r.session_date)::text from attendance_records r
-             where r.student_id = per.student_id and r.schedule_id = per.schedule_id and r.status = 'absent'
-               and r.session_date > ${d.since} and r.session_date <= ${d.today}) as "lastAbsence",
-           per.attended_minutes as "attendedMinutes", per.scheduled_minutes as "scheduledMinutes",
-           coalesce(remaining.remaining_minutes, 0) as "remainingMinutes"
-      from per join students st on st.id = per.student_id
-      join schedules s on s.id = per.schedule_id join courses c on c.id = s.course_id
-      left join remaining on remaining.schedule_id = per.schedule_id
-     where st.status in ${ENROLLED}`);
-  return rows;
 }
