@@ -5,7 +5,7 @@ import type { Role } from '../../../common/roles.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { viewerScope } from '../access/service.ts';
-import type { Ledger } from './ledger.ts';
+import type { Ledger } from './ledger-types.ts';
 import { ledgersFor } from './ledgers.ts';
 import { countHoursStudents, selectHoursStudents, type LedgerStudentRow } from './queries.ts';
 import { ledgerAsOf, readableStudent } from './reading.ts';
