@@ -1,5 +1,6 @@
 // Ledgers loaded from the database for many students at once (ledger.ts computes one, purely).
-import { POLICY_DEFAULTS, addDays, daysBetween } from '../../../common/hours.ts';
+import { POLICY_DEFAULTS } from '../../../common/program-policy.ts';
+import { addDays, daysBetween } from '../../../common/dates.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { heldMeetings, type ClassWindow } from '../attendance/service.ts';
 import { closedDates as closedDatesOf } from '../calendar/service.ts';
