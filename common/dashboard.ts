@@ -5,7 +5,7 @@ const severity = z.enum(['high', 'medium', 'low']);
 const trend = z.enum(['up', 'down', 'flat']);
 
 /**
- * The dashboard's alert figures, counted once (server/modules/dashboard/alerts.ts) and shown alike
+ * The dashboard's alert figures, counted once (server/modules/attendance-alerts/rules.ts) and shown alike
  * on Overview, Live and Analytics (issue 28): open alerts (acknowledged ones left out), the
  * high-severity ones among them ("Critical Alerts"), and the students they name ("Students at Risk").
  */

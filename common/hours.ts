@@ -4,18 +4,12 @@ import { ATTENDANCE_SOURCES, ATTENDANCE_STATUSES } from './constants.ts';
 import { daysBetween } from './dates.ts';
 
 import { dbId, queryDate, queryInt } from './validation.ts';
-export * from './make-ups.ts';
-export * from './opening-balances.ts';
 
 // The clock-hour ledger's contracts (issue 12; terms from COMPLIANCE.md). Minutes are exact
 // integers everywhere; hours appear only where the contract names them (policy, periods, CSV).
-// The program policy is in program-policy.ts, closures in calendar.ts, dates in dates.ts and the
-// meeting rule in meeting-rule.ts.
-
-// Re-exported while hours/service.ts, missed-punches/service.ts and schedules/service.ts still import them from here.
-export { addDays, daysBetween } from './dates.ts';
-export { notAMeeting, type NotAMeeting } from './meeting-rule.ts';
-export { POLICY_DEFAULTS } from './program-policy.ts';
+// The program policy is in program-policy.ts, closures in calendar.ts, dates in dates.ts, the
+// meeting rule in meeting-rule.ts, make-up sessions in make-ups.ts and opening balances in
+// opening-balances.ts.
 
 // ---- The ledger ----
 

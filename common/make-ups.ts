@@ -1,4 +1,4 @@
-// Make-up sessions' contracts; re-exported by common/hours.ts.
+// Make-up sessions' contracts.
 import { z } from 'zod';
 
 import { clockTime, dbId, isoDate, optionalDbId } from './validation.ts';

@@ -1,4 +1,4 @@
-// A student's opening balance: the hours before Muster kept attendance (COMPLIANCE.md); re-exported by common/hours.ts.
+// A student's opening balance: the hours before Muster kept attendance (COMPLIANCE.md).
 import { z } from 'zod';
 
 import { numIn } from './program-policy.ts';

@@ -1,8 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 
-// The meeting rule in SQL, once. common/hours.ts notAMeeting says it in TypeScript (the ledger,
-// manual records, the start check); the reads that filter or count meetings where the rows are say
-// it here, and server/modules/schedules/meetings-agree.test.ts checks the two agree on random calendars.
+// The meeting rule in SQL, once. common/meeting-rule.ts notAMeeting says it in TypeScript (the
+// ledger, manual records, the start check); the reads that filter or count meetings where the rows
+// are say it here, and server/modules/schedules/meetings-agree.test.ts checks the two agree on
+// random calendars.
 
 const col = (alias: string, name: string) => sql.raw(`${alias}.${name}`);
 

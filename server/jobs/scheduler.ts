@@ -8,7 +8,7 @@ import type { FieldCipher } from '../lib/field-cipher.ts';
 import { purgeExpiredCounters } from '../lib/shared-counters.ts';
 import { runScheduledBackup } from '../modules/backups/service.ts';
 import { syncLeaveStatuses } from '../modules/compliance/service.ts';
-import { recordYesterdaysStudentsAtRisk } from '../modules/dashboard/service.ts';
+import { recordYesterdaysStudentsAtRisk } from '../modules/attendance-alerts/service.ts';
 import { sweepInterruptedUploads } from '../modules/imports/service.ts';
 import { sendLowAttendanceAlerts } from '../modules/notifications/service.ts';
 import { runWeeklyReport } from '../modules/digests/service.ts';

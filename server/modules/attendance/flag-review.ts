@@ -8,7 +8,8 @@ import { recordAudit } from '../audit-logs/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { flagView, judgeFlag, recordFlagReview, storedScanEvidence } from './proxy-flags.ts';
 import { assertMayOverride, recordValues } from './punch-corrections.ts';
-import { flagById, insertCorrection, lockFlag, lockRecordForOverride, setAcceptedScan } from './queries.ts';
+import { flagById, lockFlag } from './proxy-flag-queries.ts';
+import { insertCorrection, lockRecordForOverride, setAcceptedScan } from './queries.ts';
 import { checkInStatus, classWindow, minutesAttended, scheduledMinutes } from './rules.ts';
 
 type User = { id: number; role: Role };

@@ -11,7 +11,7 @@ import { closedDates } from '../calendar/service.ts';
 import { closeExpiredSessions, listActiveSessionsIn, listRecentSessionMeetings } from '../qr-sessions/service.ts';
 import { cancelMeetingOn, getMeetingCalendar, listVisibleSchedules, restoreMeetingOn } from '../schedules/service.ts';
 import { getSettings } from '../settings/service.ts';
-import { countKeptMeetingRecords, deleteAutoAbsences, insertAbsences, selectHeldMeetings, tryAutoAbsentLock } from './queries.ts';
+import { countKeptMeetingRecords, deleteAutoAbsences, insertAbsences, selectHeldMeetings, tryAutoAbsentLock } from './absence-queries.ts';
 import { classWindow, scheduledMinutes, whyNotAMeeting } from './rules.ts';
 
 type User = { id: number; role: Role };

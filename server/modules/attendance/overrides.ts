@@ -11,18 +11,10 @@ import { recordAudit } from '../audit-logs/service.ts';
 import { endedMeetingBreaksOf } from '../qr-sessions/service.ts';
 import { closureOn, getMeetingCalendar } from '../schedules/service.ts';
 import { getSettings } from '../settings/service.ts';
+import { setRecordMinutes } from './check-in-queries.ts';
 import { assertMayOverride, assertNotLocked, assertWithdrawalAllows, recordValues } from './punch-corrections.ts';
 import { minutesWithBreaks } from './punches.ts';
-import {
-  clearCheckOut,
-  insertCorrection,
-  insertManualRecord,
-  lockRecordForOverride,
-  recordBreaks,
-  rosterEnrolment,
-  setOverride,
-  setRecordMinutes,
-} from './queries.ts';
+import { clearCheckOut, insertCorrection, insertManualRecord, lockRecordForOverride, recordBreaks, rosterEnrolment, setOverride } from './queries.ts';
 import { meetingRow } from './roster.ts';
 import { checkInStatus, classWindow, minutesAttended, scheduledMinutes, whyNotAMeeting, type ClassWindow } from './rules.ts';
 

@@ -12,11 +12,11 @@ import { programPolicy } from '../programs/service.ts';
 import { endedMeetingBreaksOf } from '../qr-sessions/service.ts';
 import { usableSchedule } from '../schedules/service.ts';
 import { getSettings } from '../settings/service.ts';
+import { lockMeetingRecord } from './check-in-queries.ts';
 import { minutesWithBreaks } from './punches.ts';
 import {
   insertCorrection,
   insertManualRecord,
-  lockMeetingRecord,
   lockRecordForOverride,
   recordBreaks,
   selectStudentProgramId,

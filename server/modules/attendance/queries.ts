@@ -10,11 +10,6 @@ import { attendanceBreaks, attendanceRecords, courses, qrSessions, schedules, st
 import { asStoredBreak, breaksJson, RECORD_ID, type RawBreak, type RecordColumns, type StoredBreak, type StudentColumns } from './check-in-queries.ts';
 export * from './history-queries.ts';
 
-// Re-exported while attendance/service.ts and punch-corrections.ts still import them from here.
-export { lockMeetingRecord, setRecordMinutes } from './check-in-queries.ts';
-export { flagById, lockFlag } from './proxy-flag-queries.ts';
-export { countKeptMeetingRecords, deleteAutoAbsences, insertAbsences, selectHeldMeetings, tryAutoAbsentLock } from './absence-queries.ts';
-
 // ---- Roster of one meeting ----
 
 export type RosterRow = Pick<StudentColumns, 'firstName' | 'lastName' | 'sisStudentId'> & { studentId: StudentColumns['id'] } & {

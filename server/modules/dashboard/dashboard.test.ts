@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../lib/clock.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
-import { recordYesterdaysStudentsAtRisk } from './service.ts';
+import { recordYesterdaysStudentsAtRisk } from '../attendance-alerts/service.ts';
 
 // A small school whose every figure is worked out by hand below.
 // Today is Monday 2026-03-09 (school time zone UTC). NUR-101 meets Mondays 08–12 (instructor 1),

@@ -1,50 +1,18 @@
 import { desc, eq, sql, type SQL } from 'drizzle-orm';
-import { ATTENDED_STATUSES } from '../../../common/constants.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { attendanceRecords, courses, programs, schedules, students, users } from '../../db/schema/index.ts';
 
-import { classMinutes, meetingCountBetween, scheduleMeetsOn } from '../../db/meeting-rule.ts';
+import { scheduleMeetsOn } from '../../db/meeting-rule.ts';
+import { ATTENDED, ENROLLED, inScope, scopedRecords, scopedTotals } from '../../db/scoped-sql.ts';
 import type { ViewerScope } from '../access/service.ts';
-export * from './risk-queries.ts';
 
 // Queries of the dashboard: analytic aggregates over a school's attendance, so raw SQL (filters,
 // series, window functions); each row type is built from the schema's column types. Every read is
-// narrowed by a scope (the whole school, or one instructor's schedules).
+// narrowed by a scope (the whole school, or one instructor's schedules). The alert rules' reads
+// are the attendance-alerts module's.
 
 type RecordColumns = typeof attendanceRecords.$inferSelect;
 type CourseColumns = typeof courses.$inferSelect;
-type StudentColumns = typeof students.$inferSelect;
-
-/** `('present', 'late', 'incomplete')` from the one list of attended statuses (our own constants, not input). */
-const ATTENDED = sql.raw(`(${ATTENDED_STATUSES.map((s) => `'${s}'`).join(', ')})`);
-// Students who are expected in class.
-const ENROLLED = sql.raw(`('enrolled', 'active')`);
-
-/** A condition on a `schedules` alias limiting rows to the scope. */
-function inScope(scope: ViewerScope, alias = 's'): SQL {
-  return scope.instructorId == null ? sql`true` : sql`${sql.identifier(alias)}.instructor_id = ${scope.instructorId}`;
-}
-
-/**
- * The records of the scope's schedules, as alias `a`. Every record has a schedule (a foreign key),
- * so the school-wide scope needs no join at all: at 120,000 records a join only to say `true`
- * was a third of the alert rules' time (issue 15).
- */
-function scopedRecords(scope: ViewerScope): SQL {
-  return scope.instructorId == null
-    ? sql`attendance_records a`
-    : sql`attendance_records a join schedules s on s.id = a.schedule_id and s.instructor_id = ${scope.instructorId}`;
-}
-
-/**
- * Records per meeting and status (meeting_status_totals, kept by triggers as records are written),
- * as alias `t`, in the scope: a window of weeks is a few rows per class and day, not every record.
- */
-function scopedTotals(scope: ViewerScope): SQL {
-  return scope.instructorId == null
-    ? sql`meeting_status_totals t`
-    : sql`meeting_status_totals t join schedules s on s.id = t.schedule_id and s.instructor_id = ${scope.instructorId}`;
-}
 
 /** Schedules that meet on a date: weekly pattern within course dates minus holidays, make-up dates, or a session that ran. */
 function meetingOn(date: string, scope: ViewerScope): SQL {
@@ -282,72 +250,4 @@ export async function latestRecords(db: DbOrTx, scope: ViewerScope) {
     .where(scope.instructorId == null ? undefined : eq(schedules.instructorId, scope.instructorId))
     .orderBy(desc(attendanceRecords.updatedAt), desc(attendanceRecords.id))
     .limit(20);
-}
-
-// ---- Alerts ----
-
-export type CourseRate = { courseId: CourseColumns['id'] } & Pick<CourseColumns, 'courseName' | 'courseCode'> & { attended: number; total: number };
-
-/** Per course, meetings in (since, today]: attended and all records, for courses with at least `minRecords`. */
-export async function courseRates(db: DbOrTx, scope: ViewerScope, d: { since: string; today: string; minRecords: number }): Promise<CourseRate[]> {
-  const { rows } = await db.execute<CourseRate>(sql`
-    select c.id as "courseId", c.course_name as "courseName", c.course_code as "courseCode",
-           coalesce(sum(t.records) filter (where t.status in ${ATTENDED}), 0)::int as attended, sum(t.records)::int as total
-      from meeting_status_totals t join schedules s on s.id = t.schedule_id join courses c on c.id = s.course_id
-     where t.session_date > ${d.since} and t.session_date <= ${d.today} and ${inScope(scope)}
-     group by c.id, c.course_name, c.course_code
-    having sum(t.records) >= ${d.minRecords}`);
-  return rows;
-}
-
-export type StudentStanding = Pick<RecordColumns, 'studentId' | 'scheduleId'> &
-  Pick<CourseColumns, 'courseName' | 'courseCode'> & {
-    courseId: CourseColumns['id'];
-    name: StudentColumns['firstName'];
-    /** Statuses of the last meetings, newest first. */
-    recent: RecordColumns['status'][] | null;
-    /** The newest meeting in the window the student was absent from ('YYYY-MM-DD'), if any. */
-    lastAbsence: string | null;
-    attendedMinutes: number;
-    scheduledMinutes: number;
-    /** Minutes of the meetings still to come until the course ends. */
-    remainingMinutes: number;
-  };
-
-/**
- * Per enrolled student and class with meetings in (since, today]: the last `lastN` statuses (newest
- * first), minutes attended and scheduled, and the minutes of the meetings still to come.
- */
-export async function studentStandings(db: DbOrTx, scope: ViewerScope, d: { since: string; today: string; lastN: number }): Promise<StudentStanding[]> {
-  const { rows } = await db.execute<StudentStanding>(sql`
-    with per as (
-      select a.student_id, a.schedule_id,
-             coalesce(sum(a.minutes_attended), 0)::int as attended_minutes,
-             coalesce(sum(a.scheduled_minutes), 0)::int as scheduled_minutes
-        from ${scopedRecords(scope)}
-       where a.session_date > ${d.since} and a.session_date <= ${d.today}
-       group by a.student_id, a.schedule_id
-    ), remaining as (
-      select s.id as schedule_id,
-             ${meetingCountBetween('s', sql`${d.today}::date + 1`, sql`'infinity'::date`)} * ${classMinutes('s')} as remaining_minutes
-        from schedules s where ${inScope(scope)}
-    )
-    select per.student_id as "studentId", per.schedule_id as "scheduleId", st.first_name || ' ' || st.last_name as name,
-           c.id as "courseId", c.course_name as "courseName", c.course_code as "courseCode",
-           -- The last lastN statuses, newest first: a few rows of an index per student and class,
-           -- not a sort of the whole window (issue 15).
-           array(select r.status from attendance_records r
-                  where r.student_id = per.student_id and r.schedule_id = per.schedule_id
-                    and r.session_date > ${d.since} and r.session_date <= ${d.today}
-                  order by r.session_date desc limit ${d.lastN}) as recent,
-           (select max(r.session_date)::text from attendance_records r
-             where r.student_id = per.student_id and r.schedule_id = per.schedule_id and r.status = 'absent'
-               and r.session_date > ${d.since} and r.session_date <= ${d.today}) as "lastAbsence",
-           per.attended_minutes as "attendedMinutes", per.scheduled_minutes as "scheduledMinutes",
-           coalesce(remaining.remaining_minutes, 0) as "remainingMinutes"
-      from per join students st on st.id = per.student_id
-      join schedules s on s.id = per.schedule_id join courses c on c.id = s.course_id
-      left join remaining on remaining.schedule_id = per.schedule_id
-     where st.status in ${ENROLLED}`);
-  return rows;
 }

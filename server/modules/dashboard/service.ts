@@ -15,22 +15,16 @@ import { addDays, localDate, localTimeOfDay } from '../../lib/school-time.ts';
 import { viewerScope, type Viewer, type ViewerScope } from '../access/service.ts';
 import { listActiveSessionsIn } from '../qr-sessions/service.ts';
 import { effectiveNotifications, getSettings, schoolTimeZoneChoice } from '../settings/service.ts';
-import { notFound } from '../../lib/errors.ts';
-import { recordAudit } from '../audit-logs/service.ts';
-import { alertsNow, evaluateAlertRules, type AlertsNow } from './alerts.ts';
+import { acknowledgeOpenAlert, alertsNow, countStudentsAtRisk, studentsAtRiskOn, type AlertsNow } from '../attendance-alerts/service.ts';
 import {
   courseTotals,
   dailyTotals,
-  dashboardScopes,
-  insertAcknowledgement,
   latestRecords,
   mostActiveUsers,
   openSessionCounts,
   pingDatabase,
   rateBetween,
   ratesBetween,
-  recordStudentsAtRisk,
-  recordedStudentsAtRisk,
   schoolCounts,
   setupCounts,
   signInActivity,
@@ -164,34 +158,6 @@ export async function realTime({ db, scope, now, viewerId }: Ctx, responseTimes:
   };
 }
 
-async function countStudentsAtRisk(db: DbOrTx, scope: ViewerScope, asOf: string, now: Date): Promise<number> {
-  return (await alertsNow(db, scope, asOf, now)).counts.students;
-}
-
-/**
- * Students the rules named on a past day: as recorded after that day (by the daily job, or by the
- * first dashboard that needed it), so a later correction of older records does not rewrite history.
- */
-async function studentsAtRiskOn(db: DbOrTx, scope: ViewerScope, asOf: string, now: Date): Promise<number> {
-  const recorded = await recordedStudentsAtRisk(db, scope, asOf);
-  if (recorded != null) return recorded;
-  const students = await countStudentsAtRisk(db, scope, asOf, now);
-  await recordStudentsAtRisk(db, scope, asOf, students, now);
-  return students;
-}
-
-/** The daily job: record yesterday's figure for the school and each instructor, once (a rerun keeps the first). */
-export async function recordYesterdaysStudentsAtRisk(db: DbOrTx, now: Date): Promise<number> {
-  const yesterday = addDays((await schoolDate(db, now)).today, -1);
-  let recorded = 0;
-  for (const scope of await dashboardScopes(db)) {
-    if ((await recordedStudentsAtRisk(db, scope, yesterday)) != null) continue;
-    await recordStudentsAtRisk(db, scope, yesterday, await countStudentsAtRisk(db, scope, yesterday, now), now);
-    recorded++;
-  }
-  return recorded;
-}
-
 export async function analytics({ db, scope, now, viewerId }: Ctx): Promise<z.infer<typeof analyticsSchema>> {
   const { today, alertsOn } = await schoolToday(db, now, viewerId);
   const weekAgo = addDays(today, -7);
@@ -273,15 +239,9 @@ export async function gettingStarted(db: DbOrTx): Promise<GettingStarted> {
 }
 
 /**
- * The school's low-attendance alerts now (every class), for the alert e-mails (notifications module):
- * evaluated afresh, never the dashboard's 30-second cache, so a record corrected a moment ago counts.
+ * Attendance rate per active course over two consecutive date ranges (the weekly report's table): the
+ * course totals of Analytics' Course Performance, not an alert rule's input.
  */
-export async function schoolAlerts(db: DbOrTx, now: Date) {
-  const { today } = await schoolDate(db, now);
-  return evaluateAlertRules(db, { instructorId: null }, today, now);
-}
-
-/** Attendance rate per active course over two consecutive date ranges (the weekly report's table). */
 export async function courseRatesByWeek(db: DbOrTx, d: { lastWeekFrom: string; thisWeekFrom: string; thisWeekTo: string }) {
   const rows = await courseTotals(db, { instructorId: null }, { since: addDays(d.lastWeekFrom, -1), split: addDays(d.thisWeekFrom, -1), today: d.thisWeekTo });
   return rows.map((c) => ({
@@ -293,42 +253,7 @@ export async function courseRatesByWeek(db: DbOrTx, d: { lastWeekFrom: string; t
   }));
 }
 
-/** The school's students at risk by the dashboard's alert rules as of a school date. */
-export async function schoolStudentsAtRisk(db: DbOrTx, asOf: string, now: Date): Promise<{ count: number; reasons: string[] }> {
-  const alerts = (await evaluateAlertRules(db, { instructorId: null }, asOf, now)).filter((a) => a.studentId != null);
-  return { count: new Set(alerts.map((a) => a.studentId)).size, reasons: alerts.map((a) => a.message) };
-}
-
-/**
- * Acknowledges an open alert of the viewer's scope (docs/decisions/048): it leaves the counts and
- * the list until it fires for a new reason, stays listed as acknowledged, and the acknowledgement
- * is audited with what the alert said. An alert the viewer does not see now (another instructor's
- * class, already acknowledged, no longer firing) is not found.
- */
-export async function acknowledgeAlert(ctx: Ctx & { ip: string | null }, alertId: string, note: string | undefined) {
-  const { db, scope, now, viewerId } = ctx;
-  const { today } = await schoolDate(db, now);
-  const alert = (await alertsNow(db, scope, today, now)).open.find((a) => a.id === alertId);
-  if (!alert) throw notFound('Open alert');
-  return db.transaction(async (tx) => {
-    const row = await insertAcknowledgement(tx, { alertId, reason: alert.reason, note: note || null, acknowledgedBy: viewerId, acknowledgedAt: now });
-    await recordAudit(tx, {
-      userId: viewerId,
-      action: 'Create',
-      tableName: 'alert_acknowledgements',
-      recordId: row.id,
-      ipAddress: ctx.ip,
-      newValues: {
-        alertId,
-        rule: alert.rule,
-        message: alert.message,
-        studentId: alert.studentId,
-        scheduleId: alert.scheduleId,
-        reason: alert.reason,
-        note: note || null,
-      },
-      at: now,
-    });
-    return { alertId, reason: alert.reason, acknowledgedAt: row.acknowledgedAt.toISOString(), note: note || null };
-  });
+/** Acknowledges an open alert of the viewer's scope (the attendance-alerts module; docs/decisions/048). */
+export function acknowledgeAlert({ db, scope, now, viewerId, ip }: Ctx & { ip: string | null }, alertId: string, note: string | undefined) {
+  return acknowledgeOpenAlert(db, { scope, userId: viewerId, ip, now }, alertId, note);
 }

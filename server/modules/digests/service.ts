@@ -8,8 +8,9 @@ import { escapeHtml } from '../../lib/html.ts';
 import { publicBaseUrl } from '../../lib/public-url.ts';
 import { addDays, localDate, mondayOnOrBefore, zonedInstant } from '../../lib/school-time.ts';
 import { receivesWeeklyReport } from '../access/service.ts';
+import { schoolStudentsAtRisk } from '../attendance-alerts/service.ts';
 import { complianceOverview } from '../compliance/service.ts';
-import { courseRatesByWeek, schoolStudentsAtRisk } from '../dashboard/service.ts';
+import { courseRatesByWeek } from '../dashboard/service.ts';
 import { emailConfigured, queueEmails, unsubscribeUrl, type EmailMessage } from '../outbox/service.ts';
 import { getSettings, usersWantingEmail } from '../settings/service.ts';
 import { claimFact, selectExportCounts, selectImportCounts } from './queries.ts';
@@ -144,7 +145,7 @@ export function composeWeeklyReport(f: WeeklyFigures, links: { dashboard: string
 
 // ---- With the database ----
 
-/** Every figure of the report for a period, read from the dashboard, compliance, imports and the audit log. */
+/** Every figure of the report for a period, read from the dashboard, the attendance alerts, compliance, imports and the audit log. */
 export async function weeklyFigures(db: DbOrTx, period: ReportPeriod, clock: Clock): Promise<WeeklyFigures> {
   const asOf = period.thisWeek.to;
   const [courses, atRisk, overview, imports, exports] = await Promise.all([

@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { csvDownloadHeaders, csvFromRows } from '../../lib/csv.ts';
 import { WHOLE_SCHOOL } from '../access/service.ts';
 import { recordAudit } from '../audit-logs/service.ts';
-import type { Ledger } from './ledger.ts';
+import type { Ledger } from './ledger-types.ts';
 import { ledgersFor } from './ledgers.ts';
 import { selectHoursStudents } from './queries.ts';
 import { ledgerAsOf } from './reading.ts';

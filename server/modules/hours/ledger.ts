@@ -14,9 +14,6 @@ import { capped, dayTime, rulesOn, unionMs, without, type Interval } from './tim
  * answers is in ledger-types.ts, the walk's helpers in ledger-walk.ts.
  */
 
-// Re-exported while hours/service.ts imports them from here.
-export type { Ledger, LedgerSchedule } from './ledger-types.ts';
-
 const minutesOf = (ms: number) => Math.floor(ms / 60_000);
 
 const round1 = (n: number) => Math.round(n * 10) / 10;

@@ -1,11 +1,13 @@
 // Ledgers loaded from the database for many students at once (ledger.ts computes one, purely).
-import { POLICY_DEFAULTS, addDays, daysBetween } from '../../../common/hours.ts';
+import { POLICY_DEFAULTS } from '../../../common/program-policy.ts';
+import { addDays, daysBetween } from '../../../common/dates.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { heldMeetings, type ClassWindow } from '../attendance/service.ts';
 import { closedDates as closedDatesOf } from '../calendar/service.ts';
 import { programPolicy, timeClockVersions } from '../programs/service.ts';
 import { getSettings } from '../settings/service.ts';
-import { computeLedger, type Ledger, type LedgerSchedule } from './ledger.ts';
+import { computeLedger } from './ledger.ts';
+import type { Ledger, LedgerSchedule } from './ledger-types.ts';
 import { recordsStartDate, toLedgerOpening } from './opening-balances.ts';
 import type { Interval } from './time-clock.ts';
 import { freezeExitedStudents, ledgerOfTranscript, transcriptsOf } from './transcripts.ts';

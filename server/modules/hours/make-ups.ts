@@ -1,5 +1,5 @@
 // Make-up sessions: listed, recorded within the program's cap, deleted with a reason.
-import type { MakeUpInput, MakeUpSession } from '../../../common/hours.ts';
+import type { MakeUpInput, MakeUpSession } from '../../../common/make-ups.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';

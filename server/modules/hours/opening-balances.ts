@@ -1,4 +1,4 @@
-import { openingBalanceInputSchema, type OpeningBalance, type OpeningBalanceInput } from '../../../common/hours.ts';
+import { openingBalanceInputSchema, type OpeningBalance, type OpeningBalanceInput } from '../../../common/opening-balances.ts';
 import type { ProgramPolicy } from '../../../common/program-policy.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { studentOpeningBalances } from '../../db/schema/index.ts';

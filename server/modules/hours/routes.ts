@@ -5,18 +5,14 @@ import {
   hoursExportQuerySchema,
   hoursListQuerySchema,
   hoursSummaryRowSchema,
-  makeUpDeleteSchema,
-  makeUpInputSchema,
-  makeUpParamsSchema,
-  makeUpSessionSchema,
-  openingBalanceInputSchema,
-  openingBalanceSchema,
   studentHoursQuerySchema,
   studentHoursSchema,
   studentRecordSchema,
   studentRecordsQuerySchema,
   timeCardQuerySchema,
 } from '../../../common/hours.ts';
+import { makeUpDeleteSchema, makeUpInputSchema, makeUpParamsSchema, makeUpSessionSchema } from '../../../common/make-ups.ts';
+import { openingBalanceInputSchema, openingBalanceSchema } from '../../../common/opening-balances.ts';
 import { TOTAL_COUNT_HEADER, idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { badRequest } from '../../lib/errors.ts';

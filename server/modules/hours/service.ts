@@ -1,4 +1,5 @@
-import { daysBetween, type OpeningBalance, type OpeningBalanceInput } from '../../../common/hours.ts';
+import { daysBetween } from '../../../common/dates.ts';
+import type { OpeningBalance, OpeningBalanceInput } from '../../../common/opening-balances.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';

@@ -1,11 +1,12 @@
 // A student's hours (GET /api/students/{id}/hours) and the hours page's summary of many (GET /api/hours).
 import type { z } from 'zod';
-import { addDays, type HoursSummaryRow, type StudentHours, type hoursListQuerySchema } from '../../../common/hours.ts';
+import type { HoursSummaryRow, StudentHours, hoursListQuerySchema } from '../../../common/hours.ts';
+import { addDays } from '../../../common/dates.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { viewerScope } from '../access/service.ts';
-import type { Ledger } from './ledger.ts';
+import type { Ledger } from './ledger-types.ts';
 import { ledgersFor } from './ledgers.ts';
 import { countHoursStudents, selectHoursStudents, type LedgerStudentRow } from './queries.ts';
 import { ledgerAsOf, readableStudent } from './reading.ts';

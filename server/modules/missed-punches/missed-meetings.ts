@@ -1,6 +1,6 @@
 // What a student may ask about: their meetings of the last days with a punch missing, and the requests on them.
 import { isAttendedStatus } from '../../../common/constants.ts';
-import { addDays } from '../../../common/hours.ts';
+import { addDays } from '../../../common/dates.ts';
 import { MISSED_PUNCH_DAYS, type MissedPunchStatus } from '../../../common/missed-punches.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';

@@ -94,7 +94,7 @@ export async function selectStudentFacts(
   return row;
 }
 
-/** The schedules on the student's roster, with what decides their meetings (common/hours.ts notAMeeting). */
+/** The schedules on the student's roster, with what decides their meetings (common/meeting-rule.ts notAMeeting). */
 export async function selectRosteredCalendars(db: DbOrTx, studentId: number) {
   const rows = await db
     .select({

@@ -7,7 +7,7 @@ import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { publicBaseUrl } from '../../lib/public-url.ts';
 import { addDays, localDate } from '../../lib/school-time.ts';
 import { hearsOfLowAttendanceIn } from '../access/service.ts';
-import { schoolAlerts } from '../dashboard/service.ts';
+import { CONSECUTIVE_ABSENCES, schoolAlerts } from '../attendance-alerts/service.ts';
 import {
   emailConfigured,
   queueEmails,
@@ -33,8 +33,8 @@ import {
   type MeetingRow,
 } from './queries.ts';
 
-/** The dashboard's consecutive-absence rule, where a program has not set its own number. */
-export const DEFAULT_CONSECUTIVE_ABSENCES = 3;
+/** The alert rules' consecutive-absence number, where a program has not set its own. */
+export const DEFAULT_CONSECUTIVE_ABSENCES = CONSECUTIVE_ABSENCES;
 const RESEND_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
 
 type Ctx = { db: Db; config: Config; cipher: FieldCipher; clock: Clock };
@@ -60,11 +60,12 @@ function byStudentClass(rows: MeetingRow[]): Map<string, MeetingRow[]> {
 
 /**
  * Low-attendance alert e-mails (issue 14). A rule that newly fires for a student and class (the
- * dashboard's explainable rules, with "N consecutive absences" using the program's own N) e-mails
- * the class's instructor and the administrators who want these alerts, with the rule in words and
- * the dates missed; at most once per rule and class a week; never when a meeting it names no longer
- * says absent. Optionally a plain-words copy to the student, and an SMS for consecutive absences.
- * Nothing happens while e-mail is not configured. Safe on several instances (per-student locks).
+ * attendance-alerts module's explainable rules, the dashboard's too, with "N consecutive absences"
+ * using the program's own N) e-mails the class's instructor and the administrators who want these
+ * alerts, with the rule in words and the dates missed; at most once per rule and class a week;
+ * never when a meeting it names no longer says absent. Optionally a plain-words copy to the student,
+ * and an SMS for consecutive absences. Nothing happens while e-mail is not configured. Safe on
+ * several instances (per-student locks).
  */
 export async function sendLowAttendanceAlerts({
   db,
@@ -77,12 +78,12 @@ export async function sendLowAttendanceAlerts({
   const settings = await getSettings(db);
   const today = localDate(now, settings.attendance.timeZone);
   const meetings = byStudentClass(await selectRecentMeetings(db, addDays(today, -60), today));
-  // The dashboard's per-student rules, by student and class (consecutive absences are counted here, per program).
-  const dashboard = new Map<string, Alert[]>();
+  // The alert rules' per-student alerts, by student and class (consecutive absences are counted here, per program).
+  const ruled = new Map<string, Alert[]>();
   for (const a of await schoolAlerts(db, now)) {
     if (a.studentId == null || a.scheduleId == null || a.rule === 'consecutive_absences') continue;
     const key = `${a.studentId}:${a.scheduleId}`;
-    dashboard.set(key, [...(dashboard.get(key) ?? []), a]);
+    ruled.set(key, [...(ruled.get(key) ?? []), a]);
   }
   const contexts = await selectAlertContext(
     db,
@@ -104,7 +105,7 @@ export async function sendLowAttendanceAlerts({
         absences: recent.slice(0, run),
       });
     }
-    for (const a of dashboard.get(`${c.studentId}:${c.scheduleId}`) ?? []) {
+    for (const a of ruled.get(`${c.studentId}:${c.scheduleId}`) ?? []) {
       const absences = recent.slice(0, 10).filter((m) => m.status === 'absent');
       if (absences.length === 0) continue;
       candidates.push({

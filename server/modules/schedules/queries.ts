@@ -201,7 +201,7 @@ export async function insertIntoProgramRosters(db: DbOrTx, studentId: number, pr
     on conflict do nothing`);
 }
 
-/** What decides whether a schedule meets on a date (common/hours.ts notAMeeting), with its course's name and program. */
+/** What decides whether a schedule meets on a date (common/meeting-rule.ts notAMeeting), with its course's name and program. */
 export async function selectMeetingCalendar(db: DbOrTx, id: number) {
   const [row] = await db
     .select({

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { notAMeeting, type NotAMeeting } from '../../../common/hours.ts';
+import { notAMeeting, type NotAMeeting } from '../../../common/meeting-rule.ts';
 import { COHORT } from '../../../common/constants.ts';
 import type { Course } from '../../../common/courses.ts';
 import {
@@ -301,7 +301,7 @@ export async function listTodaysClasses(db: DbOrTx, user: { id: number; role: Ro
   };
 }
 
-/** What decides the days a schedule meets (common/hours.ts notAMeeting), with its course's name and program; null when there is no such schedule. */
+/** What decides the days a schedule meets (common/meeting-rule.ts notAMeeting), with its course's name and program; null when there is no such schedule. */
 export async function getMeetingCalendar(db: DbOrTx, scheduleId: number) {
   return (await selectMeetingCalendar(db, scheduleId)) ?? null;
 }
@@ -339,7 +339,7 @@ export async function closureOn(db: DbOrTx, programId: number | null, date: stri
 
 /**
  * The meeting of `date` does not take place (an instructor is sick): the date joins the schedule's
- * holiday exceptions, the one rule every reader of meetings follows (common/hours.ts notAMeeting),
+ * holiday exceptions, the one rule every reader of meetings follows (common/meeting-rule.ts notAMeeting),
  * so it is never scheduled nor an absence. The caller checks who may and audits why. False when the
  * date was a holiday of the schedule already.
  */

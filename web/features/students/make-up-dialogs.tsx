@@ -1,5 +1,5 @@
 import type { ComponentPropsWithRef } from 'react';
-import { makeUpDeleteSchema, makeUpInputSchema, type MakeUpSession } from '../../../common/hours.ts';
+import { makeUpDeleteSchema, makeUpInputSchema, type MakeUpSession } from '../../../common/make-ups.ts';
 import { can } from '../../../common/permissions.ts';
 import type { Student } from '../../../common/students.ts';
 import { Alert } from '../../components/ui/alert.tsx';

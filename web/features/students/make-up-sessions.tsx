@@ -1,6 +1,6 @@
 import { CalendarPlus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import type { MakeUpSession } from '../../../common/hours.ts';
+import type { MakeUpSession } from '../../../common/make-ups.ts';
 import { can } from '../../../common/permissions.ts';
 import { ROLE_LABELS, ROLES } from '../../../common/roles.ts';
 import type { Student } from '../../../common/students.ts';

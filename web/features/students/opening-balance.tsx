@@ -1,6 +1,6 @@
 import { History } from 'lucide-react';
 import { useState } from 'react';
-import { openingBalanceInputSchema, type OpeningBalance } from '../../../common/hours.ts';
+import { openingBalanceInputSchema, type OpeningBalance } from '../../../common/opening-balances.ts';
 import { can } from '../../../common/permissions.ts';
 import type { Student } from '../../../common/students.ts';
 import { Alert } from '../../components/ui/alert.tsx';

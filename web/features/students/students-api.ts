@@ -1,14 +1,9 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { leaveSchema, type LeaveInput } from '../../../common/compliance.ts';
-import {
-  makeUpSessionSchema,
-  openingBalanceSchema,
-  studentHoursSchema,
-  studentRecordSchema,
-  type MakeUpInput,
-  type OpeningBalanceInput,
-} from '../../../common/hours.ts';
+import { studentHoursSchema, studentRecordSchema } from '../../../common/hours.ts';
+import { makeUpSessionSchema, type MakeUpInput } from '../../../common/make-ups.ts';
+import { openingBalanceSchema, type OpeningBalanceInput } from '../../../common/opening-balances.ts';
 import { studentSchema, type StudentInput } from '../../../common/students.ts';
 import { HOURS_KEY, SCHEDULES_KEY, STUDENTS_KEY, type StudentListParams } from '../../lib/shared-queries.ts';
 import { downloadFile, localDate } from '../../lib/download.ts';

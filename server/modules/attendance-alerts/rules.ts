@@ -6,7 +6,8 @@ import type { ViewerScope } from '../access/service.ts';
 import { courseRates, selectAcknowledgements, studentStandings } from './queries.ts';
 
 const LAST_N = 5;
-const CONSECUTIVE = 3;
+/** Absences in a row that raise an alert (notifications use it where a program has not set its own number). */
+export const CONSECUTIVE_ABSENCES = 3;
 const COURSE_WINDOW_DAYS = 14;
 // Too few records say nothing about a course; stay quiet rather than alarm anyone.
 const MIN_COURSE_RECORDS = 5;
@@ -89,7 +90,7 @@ export async function evaluateAlertRules(db: DbOrTx, scope: ViewerScope, today: 
     const recent = r.recent ?? [];
     let run = 0;
     while (run < recent.length && recent[run] === 'absent') run++;
-    if (run >= CONSECUTIVE) {
+    if (run >= CONSECUTIVE_ABSENCES) {
       alerts.push({
         ...base,
         id: `consecutive_absences:${r.studentId}:${r.scheduleId}`,
@@ -112,7 +113,7 @@ export async function evaluateAlertRules(db: DbOrTx, scope: ViewerScope, today: 
     }
     // Excused meetings count neither for nor against the student's recent rate.
     const counted = recent.filter((s) => s !== 'excused');
-    if (counted.length >= 3 && run < CONSECUTIVE) {
+    if (counted.length >= 3 && run < CONSECUTIVE_ABSENCES) {
       const attended = counted.filter(isAttendedStatus).length;
       const rate = (attended / counted.length) * 100;
       if (rate < REQUIRED) {
