@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertUser } from './modules/auth/service.ts';
 import { PROJECT_ROOT } from './lib/project-root.ts';
 import { INTERRUPTED_IMPORT } from './modules/imports/upload-log.ts';
+import { buildCourse, buildProgram, buildStudent, buildUpload } from './test/factories.ts';
 import { createTestDatabase } from './test/helpers.ts';
 
 /**
@@ -72,18 +73,17 @@ beforeAll(async () => {
   await q(`update school_settings set time_zone = 'UTC'`);
   await insertUser(database.db, { email: 'admin@two.test', password: 'Two instances, one school', role: 'super_admin', firstName: 'Ada', lastName: 'Admin' });
   await insertUser(database.db, { email: 'teach@two.test', password: 'Two instances, one school', role: 'instructor', firstName: 'Ivy', lastName: 'Teach' });
-  const [program] = await q<{ id: number }>(`insert into programs (program_name, sis_program_id) values ('Practical Nursing', 'PN') returning id`);
-  await q(`insert into courses (course_code, course_name, program_id) values ('PN-101', 'Fundamentals', $1)`, [program!.id]);
-  await q(
-    `insert into students (first_name, last_name, email, sis_student_id, program_id)
-     select 'S' || g, 'Burst', 's' || g || '@two.test', 'SIS-' || g, $1 from generate_series(1, $2) g`,
-    [program!.id, STUDENTS],
-  );
+  const program = await buildProgram(database.db, { programName: 'Practical Nursing', sisProgramId: 'PN' });
+  await buildCourse(database.db, { courseCode: 'PN-101', courseName: 'Fundamentals', programId: program.id });
+  for (let g = 1; g <= STUDENTS; g++) {
+    await buildStudent(database.db, { firstName: `S${g}`, lastName: 'Burst', email: `s${g}@two.test`, sisStudentId: `SIS-${g}`, programId: program.id });
+  }
   // Finished uploads older than any retention setting: the retention job must purge them once.
-  await q(
-    `insert into file_uploads (upload_type, file_name, file_size, status, created_at) select 'students', 'old.csv', 1, 'completed', now() - interval '60 years' from generate_series(1, $1)`,
-    [OLD_UPLOADS],
-  );
+  const sixtyYearsAgo = new Date();
+  sixtyYearsAgo.setUTCFullYear(sixtyYearsAgo.getUTCFullYear() - 60);
+  for (let i = 0; i < OLD_UPLOADS; i++) {
+    await buildUpload(database.db, { uploadType: 'students', fileName: 'old.csv', fileSize: 1, status: 'completed', createdAt: sixtyYearsAgo });
+  }
 
   instances.push(await startInstance('a'), await startInstance('b'));
   const signIn = async (inst: Instance, email: string) => {

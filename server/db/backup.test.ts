@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from './client.ts';
 import { backupFileName, readBackupHeader, restoreBackup, writeBackup } from './backup.ts';
 import { seedDemoSchool } from '../seed/demo-school.ts';
+import { buildProgram } from '../test/factories.ts';
 import { createTestDatabase } from '../test/helpers.ts';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -51,7 +52,7 @@ describe('backup and restore', () => {
     // Change data after the backup: new rows, changed rows, deleted rows.
     await db.$client.query(`update students set first_name = 'Changed' where id in (select id from students order by id limit 5)`);
     await db.$client.query(`delete from attendance_records where id in (select id from attendance_records order by id limit 50)`);
-    await db.$client.query(`insert into programs (program_name) values ('Added after the backup')`);
+    await buildProgram(db, { programName: 'Added after the backup' });
     expect(await fingerprints()).not.toEqual(before);
 
     const restored = await restoreBackup(db.$client, file);
@@ -59,9 +60,9 @@ describe('backup and restore', () => {
     expect(await fingerprints()).toEqual(before);
 
     // Ids continue after the restored ones.
-    const { rows } = await db.$client.query<{ id: number }>(`insert into programs (program_name) values ('After restore') returning id`);
+    const added = await buildProgram(db, { programName: 'After restore' });
     const { rows: max } = await db.$client.query<{ m: number }>(`select max(id)::int as m from programs where program_name <> 'After restore'`);
-    expect(rows[0]!.id).toBeGreaterThan(max[0]!.m);
+    expect(added.id).toBeGreaterThan(max[0]!.m);
   }, 120_000);
 
   it('refuses a file that is not a backup and changes nothing', async () => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/client.ts';
+import { buildStudent } from '../test/factories.ts';
 import { createTestDatabase } from '../test/helpers.ts';
 import { CIPHER_PURPOSES, createFieldCipher, type SealingCipher, EncryptionKeyMismatch, keyFilePath, keyFingerprint, openFieldCipher } from './field-cipher.ts';
 
@@ -85,25 +86,27 @@ describe('one encryption key per database', () => {
 
   it('on a database whose SSNs were sealed before per-purpose keys, the same key starts and reads them', async () => {
     const old = randomBytes(32);
-    const { rows } = await db.execute<{ id: number }>(
-      sql`insert into students (first_name, last_name, ssn_encrypted, ssn_last4) values ('Old', 'Seal', ${sealV1(old, '123456789')}, '6789') returning id`,
-    );
+    const student = await buildStudent(db, { firstName: 'Old', lastName: 'Seal', ssnEncrypted: sealV1(old, '123456789'), ssnLast4: '6789', programId: null });
     await expect(openFieldCipher(db, randomBytes(32).toString('hex'), dataDir())).rejects.toThrow(/holds SSNs that the ENCRYPTION_KEY setting cannot decrypt/);
     const cipher = await openFieldCipher(db, old.toString('hex'), dataDir());
-    const stored = (await db.execute<{ s: string }>(sql`select ssn_encrypted as s from students where id = ${rows[0]!.id}`)).rows[0]!.s;
+    const stored = (await db.execute<{ s: string }>(sql`select ssn_encrypted as s from students where id = ${student.id}`)).rows[0]!.s;
     expect(cipher.decrypt(stored)).toBe('123456789');
-    await db.execute(sql`delete from students where id = ${rows[0]!.id}`);
+    await db.execute(sql`delete from students where id = ${student.id}`);
   });
 
   it('on a database that already holds SSNs, the first fingerprint is only stored for a key that decrypts them', async () => {
     const old = randomBytes(32);
-    const { rows } = await db.execute<{ id: number }>(
-      sql`insert into students (first_name, last_name, ssn_encrypted, ssn_last4) values ('Old', 'Record', ${createFieldCipher(old).encrypt('123456789')}, '6789') returning id`,
-    );
+    const student = await buildStudent(db, {
+      firstName: 'Old',
+      lastName: 'Record',
+      ssnEncrypted: createFieldCipher(old).encrypt('123456789'),
+      ssnLast4: '6789',
+      programId: null,
+    });
     await expect(openFieldCipher(db, randomBytes(32).toString('hex'), dataDir())).rejects.toThrow(/holds SSNs that the ENCRYPTION_KEY setting cannot decrypt/);
     expect(await facts()).toEqual([]);
     await expect(openFieldCipher(db, old.toString('hex'), dataDir())).resolves.toBeDefined();
-    await db.execute(sql`delete from students where id = ${rows[0]!.id}`);
+    await db.execute(sql`delete from students where id = ${student.id}`);
   });
 });
 

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES } from '../../common/roles.ts';
 import { verifyPassword } from '../lib/passwords.ts';
+import { buildUser } from '../test/factories.ts';
 import { createTestDatabase } from '../test/helpers.ts';
 import type { Db } from '../db/client.ts';
 import { seedDemoSchool, type SeedResult } from './demo-school.ts';
@@ -214,7 +215,7 @@ describe('seedDemoSchool on another database', () => {
   afterAll(() => other.drop());
 
   it('refuses a database with only a user in it', async () => {
-    await other.db.execute(sql`insert into users (email, role) values ('first@admin.test', 'super_admin')`);
+    await buildUser(other.db, { email: 'first@admin.test', role: 'super_admin', password: null, firstName: '', lastName: '' });
     await expect(seedDemoSchool(other.db, { today: TODAY })).rejects.toThrow(/already has data \(users\)/);
     const c = await tableCounts(other.db);
     expect(c).toMatchObject({ users: 1, students: 0, programs: 0, audit: 0 });

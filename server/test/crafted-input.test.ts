@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isFreshQrToken } from '../modules/qr-sessions/tokens.ts';
+import { buildCourse, buildRosterEntry, buildStudent } from './factories.ts';
 import { createTestApp, multipart, type TestApp } from './helpers.ts';
 
 // One small test per class of crafted input from the outside review (issue 9, item 5): each once
@@ -16,8 +17,7 @@ beforeAll(async () => {
   t = await createTestApp();
   admin = (await t.signedIn('super_admin')).cookie;
   instr = await t.signedIn('instructor');
-  const courseId = (await t.db.execute<{ id: number }>(sql`insert into courses (course_code, course_name) values ('NUR-101', 'Fundamentals') returning id`))
-    .rows[0]!.id;
+  const courseId = (await buildCourse(t.db, { courseCode: 'NUR-101', courseName: 'Fundamentals', programId: null })).id;
   const day = new Date().getUTCDay();
   const schedule = await t.app.inject({
     method: 'POST',
@@ -81,7 +81,7 @@ describe('crafted input is a 400 naming the field, never a 500', () => {
 
   it('dates that pass a YYYY-MM-DD regex but do not exist (2026-02-30), in bodies and queries', async () => {
     const before = await count('attendance_records');
-    const student = (await t.db.execute<{ id: number }>(sql`insert into students (first_name, last_name) values ('Ana', 'Diaz') returning id`)).rows[0]!.id;
+    const student = (await buildStudent(t.db, { firstName: 'Ana', lastName: 'Diaz', programId: null })).id;
     expect400(
       await t.app.inject({
         method: 'POST',
@@ -191,10 +191,8 @@ describe('crafted input is a 400 naming the field, never a 500', () => {
   });
 
   it('a phone clock outside what PostgreSQL can store is a 400 naming scanInTime', async () => {
-    const studentId = (
-      await t.db.execute<{ id: number }>(sql`insert into students (first_name, last_name, sis_student_id) values ('Cy', 'Ng', 'S-77') returning id`)
-    ).rows[0]!.id;
-    await t.db.execute(sql`insert into schedule_rosters (schedule_id, student_id) values (${scheduleId}, ${studentId})`);
+    const studentId = (await buildStudent(t.db, { firstName: 'Cy', lastName: 'Ng', sisStudentId: 'S-77', programId: null })).id;
+    await buildRosterEntry(t.db, { scheduleId, studentId });
     const image = await t.app.inject({ url: `/api/qr-sessions/${sessionId}/qr-image`, headers: { cookie: instr.cookie } });
     const token = new URL(image.json().attendanceUrl).searchParams.get('t')!;
     const before = await count('attendance_records');

@@ -13,6 +13,7 @@ import { createDb, type Db } from '../db/client.ts';
 import { fixedClock, systemClock, type Clock } from '../lib/clock.ts';
 import { insertUser } from '../modules/auth/service.ts';
 import { createFieldCipher, type FieldCipher } from '../lib/field-cipher.ts';
+import { buildQrSession, meetingDates } from './factories.ts';
 
 /** A database of its own for one test file, cloned from the migrated template. */
 export async function createTestDatabase(): Promise<{ db: Db; url: string; drop: () => Promise<void> }> {
@@ -133,10 +134,15 @@ export async function auditEntries(db: Db, tableName: string) {
  * so a rostered student without a record is absent, not an unrecorded meeting for review (issue 28).
  */
 export async function sessionsRanFor(db: Db, scheduleIds: number[], from: string, to: string): Promise<void> {
-  await db.execute(sql`
-    insert into qr_sessions (schedule_id, token_secret, session_date, created_at, expires_at, is_active)
-    select s.id, '\\x00'::bytea, d::date, d, d + interval '1 day', false
-      from schedules s cross join generate_series(${from}::date, ${to}::date, interval '1 day') d
-     where s.id = any(${`{${scheduleIds.join(',')}}`}::int[]) and extract(dow from d) = s.day_of_week
-       and d::date between s.course_start_date and s.course_end_date`);
+  for (const { scheduleId, sessionDate } of await meetingDates(db, scheduleIds, from, to, { withinCourse: true })) {
+    const createdAt = new Date(`${sessionDate}T00:00:00Z`);
+    await buildQrSession(db, {
+      scheduleId,
+      tokenSecret: Buffer.from([0]),
+      sessionDate,
+      createdAt,
+      expiresAt: new Date(createdAt.getTime() + 24 * 60 * 60 * 1000),
+      isActive: false,
+    });
+  }
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_TYPES } from '../../common/constants.ts';
 import { ROLES, type Role } from '../../common/roles.ts';
 import { createLoginSession } from '../plugins/login-sessions.ts';
+import { buildProgram } from './factories.ts';
 import { createTestApp, multipart, type TestApp } from './helpers.ts';
 import { IDENTITIES, LIVE, renderMultipart, requestArb, routeSpecs, type FuzzRequest, type Pools, type RouteSpec } from './request-fuzzer.ts';
 
@@ -220,7 +221,7 @@ const describeRequest = (r: FuzzRequest) => {
 describe('route fuzz: requests generated from every route schema', () => {
   it('sees every kind of write in its table fingerprint (insert, update, delete), and not a rolled-back one', async () => {
     const base = await fingerprint();
-    const id = (await t.db.execute<{ id: number }>(sql`insert into programs (program_name) values ('Fingerprint check') returning id`)).rows[0]!.id;
+    const { id } = await buildProgram(t.db, { programName: 'Fingerprint check' });
     const inserted = await fingerprint();
     expect(changedTables(base, inserted, ALWAYS_EXCLUDED)).toEqual(['programs']);
     await t.db.execute(sql`update programs set description = 'changed' where id = ${id}`);

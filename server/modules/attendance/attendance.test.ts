@@ -13,6 +13,7 @@ import {
 import { SCAN_SESSION_ENDED_TEXT } from '../../../common/qr-sessions.ts';
 import { markAbsentees } from '../../jobs/auto-absent.ts';
 import { fixedClock } from '../../lib/clock.ts';
+import { buildCourse, buildProgram, buildStudent } from '../../test/factories.ts';
 import { auditEntries, createTestApp, type TestApp } from '../../test/helpers.ts';
 
 // Monday 2 March 2026 in Chicago (UTC-6): class 08:00–12:00 local = 14:00–18:00Z.
@@ -37,21 +38,13 @@ beforeAll(async () => {
     headers: { cookie: sa },
     payload: { attendance: { timeZone: 'America/Chicago' }, security: { sessionTimeoutMinutes: 1440 } },
   });
-  const programId = (await t.db.execute<{ id: number }>(sql`insert into programs (program_name) values ('PN') returning id`)).rows[0]!.id;
-  const courseId = (
-    await t.db.execute<{ id: number }>(
-      sql`insert into courses (course_code, course_name, program_id) values ('NUR-101', 'Fundamentals of Nursing', ${programId}) returning id`,
-    )
-  ).rows[0]!.id;
+  const programId = (await buildProgram(t.db, { programName: 'PN' })).id;
+  const courseId = (await buildCourse(t.db, { courseCode: 'NUR-101', courseName: 'Fundamentals of Nursing', programId })).id;
   const names = [['José', 'Peña'], ['Amy', 'Lee'], ['Bea', 'Kim'], ...Array.from({ length: 60 }, (_, i) => [`S${i}`, `Bulk${i}`])];
   for (const [i, [first, last]] of names.entries()) {
     const sis = `STU-${1000 + i}`;
     const email = `${first!.toLowerCase()}.${i}@student.edu`;
-    const id = (
-      await t.db.execute<{ id: number }>(
-        sql`insert into students (first_name, last_name, email, sis_student_id, program_id) values (${first}, ${last}, ${email}, ${sis}, ${programId}) returning id`,
-      )
-    ).rows[0]!.id;
+    const { id } = await buildStudent(t.db, { firstName: first!, lastName: last!, email, sisStudentId: sis, programId });
     students.push({ id, sis, first: first!, last: last!, email });
   }
   const res = await t.app.inject({

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AttendanceRow, CheckInFlag } from '../../../common/attendance.ts';
+import { buildAttendanceRecord } from '../../test/factories.ts';
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { IPHONE, PIXEL, deviceCookieOf, seedClass, type Phone, type TestClass, type TestStudent } from './test-support.ts';
 
@@ -95,9 +96,18 @@ describe('shared_browser', () => {
       [x, 'own-phone-x-00000000'],
       [y, 'own-phone-y-00000000'],
     ] as const) {
-      await t.db.execute(sql`
-        insert into attendance_records (student_id, schedule_id, session_date, status, source, device_id, scan_in_time, created_at, updated_at)
-        values (${s.id}, ${cls.scheduleId}, '2026-02-23', 'present', 'qr', ${device}, '2026-02-23T14:00:00Z', '2026-02-23T14:00:00Z', '2026-02-23T14:00:00Z')`);
+      const at = new Date('2026-02-23T14:00:00Z');
+      await buildAttendanceRecord(t.db, {
+        studentId: s.id,
+        scheduleId: cls.scheduleId,
+        sessionDate: '2026-02-23',
+        status: 'present',
+        source: 'qr',
+        deviceId: device,
+        scanInTime: at,
+        createdAt: at,
+        updatedAt: at,
+      });
     }
     await scanAndSubmit(x, { ip: '10.40.0.1', userAgent: IPHONE, device: 'own-phone-x-00000000' });
     await scanAndSubmit(y, { ip: '10.40.0.1', userAgent: IPHONE, device: 'own-phone-y-00000000' });

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeExpiredData } from '../../jobs/retention.ts';
 import { fixedClock } from '../../lib/clock.ts';
+import { buildAuditEntry } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 
 const clock = fixedClock('2026-05-10T12:00:00Z');
@@ -16,13 +17,18 @@ beforeAll(async () => {
   // Known history: two failed sign-ins today, one a week ago; 30 student changes over three days.
   await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'nobody@x.edu', password: 'x' } });
   await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'nobody@x.edu', password: 'y' } });
-  await t.db.execute(
-    sql`insert into audit_logs (timestamp, action, table_name, new_values) values ('2026-05-03T12:00:00Z', 'Login', 'users', '{"outcome":"failed"}')`,
-  );
+  await buildAuditEntry(t.db, { timestamp: new Date('2026-05-03T12:00:00Z'), action: 'Login', tableName: 'users', newValues: { outcome: 'failed' } });
   for (let i = 0; i < 30; i++) {
-    const day = `2026-05-0${7 + (i % 3)}T10:00:00Z`;
-    await t.db.execute(sql`insert into audit_logs (timestamp, user_id, action, table_name, record_id, ip_address, old_values, new_values)
-      values (${day}, ${sa.userId}, ${i % 2 ? 'Update' : 'Create'}, 'students', ${String(i)}, '10.0.0.1', ${i % 2 ? '{"status":"enrolled"}' : null}::jsonb, '{"status":"withdrawn"}'::jsonb)`);
+    await buildAuditEntry(t.db, {
+      timestamp: new Date(`2026-05-0${7 + (i % 3)}T10:00:00Z`),
+      userId: sa.userId,
+      action: i % 2 ? 'Update' : 'Create',
+      tableName: 'students',
+      recordId: String(i),
+      ipAddress: '10.0.0.1',
+      oldValues: i % 2 ? { status: 'enrolled' } : null,
+      newValues: { status: 'withdrawn' },
+    });
   }
 });
 afterAll(() => t.close());
@@ -73,9 +79,8 @@ describe('audit logs', () => {
 
 describe('retention', () => {
   it('removes data older than dataRetentionYears and records what it removed', async () => {
-    await t.db.execute(
-      sql`insert into audit_logs (timestamp, action, table_name) values ('2018-01-01T00:00:00Z', 'Create', 'students'), ('2020-01-01T00:00:00Z', 'Create', 'students')`,
-    );
+    for (const at of ['2018-01-01T00:00:00Z', '2020-01-01T00:00:00Z'])
+      await buildAuditEntry(t.db, { timestamp: new Date(at), action: 'Create', tableName: 'students' });
     const put = await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: sa.cookie }, payload: { system: { dataRetentionYears: 7 } } });
     expect(put.statusCode).toBe(200);
     const first = await purgeExpiredData(t.db, clock);

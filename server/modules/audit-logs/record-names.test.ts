@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fixedClock } from '../../lib/clock.ts';
+import { buildAttendanceRecord, buildAuditEntry, buildCourse, buildProgram, buildSchedule, buildStudent } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 
 /**
@@ -16,19 +16,25 @@ const id: Record<string, number> = {};
 beforeAll(async () => {
   t = await createTestApp({ clock });
   admin = (await t.signedIn('super_admin', { firstName: 'Sue', lastName: 'Perry' })).cookie;
-  const q = async (text: ReturnType<typeof sql>) => (await t.db.execute<{ id: number }>(text)).rows[0]!.id;
-  id.program = await q(sql`insert into programs (program_name) values ('Practical Nursing') returning id`);
-  id.course = await q(sql`insert into courses (course_code, course_name, program_id) values ('NUR-101', 'Fundamentals', ${id.program}) returning id`);
-  id.schedule =
-    await q(sql`insert into schedules (course_id, cohort_number, term_number, day_of_week, start_time, end_time, room_number, course_start_date, course_end_date)
-                            values (${id.course}, 3, 1, 1, '08:00', '12:00', 'R1', '2026-02-02', '2026-06-30') returning id`);
-  id.ana = await q(sql`insert into students (first_name, last_name, program_id) values ('Ana', 'Lopez', ${id.program}) returning id`);
-  id.record = await q(sql`insert into attendance_records (student_id, schedule_id, session_date, status, minutes_attended, scheduled_minutes, source)
-                          values (${id.ana}, ${id.schedule}, '2026-05-04', 'present', 240, 240, 'qr') returning id`);
-  const entry = (table: string, recordId: number | string | null) =>
-    t.db.execute(
-      sql`insert into audit_logs (action, table_name, record_id, new_values) values ('Update', ${table}, ${recordId == null ? null : String(recordId)}, '{"x":1}')`,
-    );
+  id.program = (await buildProgram(t.db, { programName: 'Practical Nursing' })).id;
+  id.course = (await buildCourse(t.db, { courseCode: 'NUR-101', courseName: 'Fundamentals', programId: id.program })).id;
+  id.schedule = (
+    await buildSchedule(t.db, { courseId: id.course, cohortNumber: 3, roomNumber: 'R1', courseStartDate: '2026-02-02', courseEndDate: '2026-06-30' })
+  ).id;
+  id.ana = (await buildStudent(t.db, { firstName: 'Ana', lastName: 'Lopez', programId: id.program })).id;
+  id.record = (
+    await buildAttendanceRecord(t.db, {
+      studentId: id.ana,
+      scheduleId: id.schedule,
+      sessionDate: '2026-05-04',
+      status: 'present',
+      minutesAttended: 240,
+      scheduledMinutes: 240,
+      source: 'qr',
+    })
+  ).id;
+  const entry = (tableName: string, recordId: number | string | null) =>
+    buildAuditEntry(t.db, { action: 'Update', tableName, recordId: recordId == null ? null : String(recordId), newValues: { x: 1 } });
   await entry('students', id.ana);
   await entry('student_withdrawals', id.ana); // keyed by the student
   await entry('courses', id.course);
@@ -39,8 +45,8 @@ beforeAll(async () => {
   await entry('settings', null);
   // 40 more students, each with an entry: a full page of one kind.
   for (let i = 0; i < 40; i++) {
-    const s = await q(sql`insert into students (first_name, last_name) values (${`First${i}`}, 'Many') returning id`);
-    await entry('students', s);
+    const s = await buildStudent(t.db, { firstName: `First${i}`, lastName: 'Many', programId: null });
+    await entry('students', s.id);
   }
 });
 afterAll(() => t.close());

@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProgram } from '../../test/factories.ts';
 import { auditEntries, createTestApp, type TestApp } from '../../test/helpers.ts';
 import { closedDates } from './service.ts';
 
@@ -11,10 +11,8 @@ beforeAll(async () => {
   admin = (await t.signedIn('super_admin')).cookie;
   support = (await t.signedIn('support_staff')).cookie;
   instructor = (await t.signedIn('instructor')).cookie;
-  const program = async (name: string) =>
-    (await t.db.execute<{ id: number }>(sql`insert into programs (program_name) values (${name}) returning id`)).rows[0]!.id;
-  nursing = await program('Practical Nursing');
-  barbering = await program('Barbering');
+  nursing = (await buildProgram(t.db, { programName: 'Practical Nursing' })).id;
+  barbering = (await buildProgram(t.db, { programName: 'Barbering' })).id;
 });
 afterAll(() => t.close());
 

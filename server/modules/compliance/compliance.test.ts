@@ -1,6 +1,18 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calendarClosures, courses, programPolicies, programs, qrSessions, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
+import { qrSessions, students } from '../../db/schema/index.ts';
+import {
+  buildAttendanceRecords,
+  buildClosure,
+  buildCourse,
+  buildProgram,
+  buildProgramPolicy,
+  buildRosterEntry,
+  buildSchedule,
+  buildStudent,
+  meetingDates,
+  paperSheet,
+} from '../../test/factories.ts';
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { tokenAt } from '../qr-sessions/tokens.ts';
 
@@ -25,24 +37,21 @@ const ids: Record<string, number> = {};
 let programP: number;
 let fridaySchedule: number;
 
+const scheduleIds: number[] = [];
+
 async function addStudent(key: string, programId: number, enrollmentDate = '2026-03-02') {
-  const [{ id }] = (await t.db
-    .insert(students)
-    .values({ firstName: key, lastName: `Student${key}`, sisStudentId: `SIS-${key}`, programId, enrollmentDate })
-    .returning({ id: students.id })) as [{ id: number }];
+  const { id } = await buildStudent(t.db, { firstName: key, lastName: `Student${key}`, sisStudentId: `SIS-${key}`, programId, enrollmentDate });
   ids[key] = id;
   return id;
 }
 
-/** Present records (manual, whole class) on every class day of the student's rosters from..to, but the skipped days. */
+/** Present records (manual, whole class) on every class day of the student's rosters (the five schedules) from..to, but the skipped days. */
 async function attend(studentId: number, from: string, to: string, skip: string[] = []) {
-  await t.db.execute(sql`
-    insert into attendance_records (student_id, schedule_id, session_date, status, source, is_manual_override, override_reason, minutes_attended, scheduled_minutes)
-    select r.student_id, s.id, d::date, 'present', 'manual', true, 'Paper sheet', 360, 360
-      from schedule_rosters r join schedules s on s.id = r.schedule_id
-      cross join generate_series(${from}::date, ${to}::date, interval '1 day') d
-     where r.student_id = ${studentId} and extract(dow from d) = s.day_of_week
-       and not (d::date = any(${`{${skip.join(',')}}`}::date[]))`);
+  const meetings = (await meetingDates(t.db, scheduleIds, from, to)).filter((m) => !skip.includes(m.sessionDate));
+  await buildAttendanceRecords(
+    t.db,
+    meetings.map((m) => ({ ...m, studentId, status: 'present', ...paperSheet, minutesAttended: 360, scheduledMinutes: 360 })),
+  );
 }
 
 beforeAll(async () => {
@@ -52,31 +61,22 @@ beforeAll(async () => {
   admin = (await t.signedIn('it_admin')).cookie;
   instructor = await t.signedIn('instructor');
   support = (await t.signedIn('support_staff')).cookie;
-  [{ id: programP }] = (await t.db.insert(programs).values({ programName: 'Practical Nursing' }).returning({ id: programs.id })) as [{ id: number }];
-  const [{ id: programQ }] = (await t.db.insert(programs).values({ programName: 'Barbering' }).returning({ id: programs.id })) as [{ id: number }];
-  for (const programId of [programP, programQ]) await t.db.insert(programPolicies).values({ programId, programHours: '600', programWeeks: '30' });
-  await t.db.insert(calendarClosures).values({ startDate: '2026-05-11', endDate: '2026-05-17', name: 'Barbering expo week', programId: programQ });
-  const [{ id: courseId }] = (await t.db
-    .insert(courses)
-    .values({ courseCode: 'PN-100', courseName: 'Nursing I', programId: programP, clockHours: '150' })
-    .returning({ id: courses.id })) as [{ id: number }];
-  const scheduleIds: number[] = [];
+  programP = (await buildProgram(t.db, { programName: 'Practical Nursing' })).id;
+  const programQ = (await buildProgram(t.db, { programName: 'Barbering' })).id;
+  for (const programId of [programP, programQ]) await buildProgramPolicy(t.db, { programId, programHours: '600', programWeeks: '30' });
+  await buildClosure(t.db, { startDate: '2026-05-11', endDate: '2026-05-17', name: 'Barbering expo week', programId: programQ });
+  const courseId = (await buildCourse(t.db, { courseCode: 'PN-100', courseName: 'Nursing I', programId: programP, clockHours: '150' })).id;
   for (const dayOfWeek of [1, 2, 3, 4, 5]) {
-    const [{ id }] = (await t.db
-      .insert(schedules)
-      .values({
-        courseId,
-        instructorId: instructor.userId,
-        cohortNumber: 1,
-        termNumber: 1,
-        dayOfWeek,
-        startTime: '08:00',
-        endTime: '14:00',
-        courseStartDate: '2026-03-02',
-        courseEndDate: '2026-08-28',
-      })
-      .returning({ id: schedules.id })) as [{ id: number }];
-    scheduleIds.push(id);
+    const schedule = await buildSchedule(t.db, {
+      courseId,
+      instructorId: instructor.userId,
+      dayOfWeek,
+      startTime: '08:00',
+      endTime: '14:00',
+      courseStartDate: '2026-03-02',
+      courseEndDate: '2026-08-28',
+    });
+    scheduleIds.push(schedule.id);
   }
   fridaySchedule = scheduleIds[4]!;
   for (const [key, program, enrolled] of [
@@ -88,8 +88,8 @@ beforeAll(async () => {
     ['S6', programP],
     ['S7', programP],
   ] as const) {
-    const id = await addStudent(key, program, enrolled);
-    await t.db.insert(scheduleRosters).values(scheduleIds.map((scheduleId) => ({ scheduleId, studentId: id })));
+    const studentId = await addStudent(key, program, enrolled);
+    for (const scheduleId of scheduleIds) await buildRosterEntry(t.db, { scheduleId, studentId });
   }
   await attend(ids.S1!, '2026-03-02', '2026-05-07', ['2026-03-16', '2026-03-17', '2026-03-18', '2026-03-19', '2026-03-20']);
   await attend(ids.S2!, '2026-03-02', '2026-05-05');

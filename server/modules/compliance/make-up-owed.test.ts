@@ -1,6 +1,15 @@
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { courses, programPolicies, programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
+import {
+  buildAttendanceRecords,
+  buildCourse,
+  buildProgram,
+  buildProgramPolicy,
+  buildRosterEntry,
+  buildSchedule,
+  buildStudent,
+  meetingDates,
+  paperSheet,
+} from '../../test/factories.ts';
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 
 /*
@@ -22,51 +31,52 @@ beforeAll(async () => {
   admin = (await t.signedIn('super_admin')).cookie;
   await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: admin }, payload: { attendance: { timeZone: 'America/Chicago' } } });
   const instructor = await t.signedIn('instructor');
-  [{ id: programId }] = (await t.db.insert(programs).values({ programName: 'Esthetics', durationHours: '600' }).returning({ id: programs.id })) as [
-    { id: number },
-  ];
-  await t.db.insert(programPolicies).values({ programId, programWeeks: '30' });
-  const [{ id: courseId }] = (await t.db
-    .insert(courses)
-    .values({ courseCode: 'EST-1', courseName: 'Esthetics I', programId, clockHours: '600' })
-    .returning({ id: courses.id })) as [{ id: number }];
+  programId = (await buildProgram(t.db, { programName: 'Esthetics', durationHours: '600' })).id;
+  await buildProgramPolicy(t.db, { programId, programWeeks: '30' });
+  const courseId = (await buildCourse(t.db, { courseCode: 'EST-1', courseName: 'Esthetics I', programId, clockHours: '600' })).id;
   const scheduleIds: number[] = [];
   for (const dayOfWeek of [1, 2, 3, 4, 5]) {
-    const [{ id }] = (await t.db
-      .insert(schedules)
-      .values({
-        courseId,
-        instructorId: instructor.userId,
-        cohortNumber: 1,
-        termNumber: 1,
-        dayOfWeek,
-        startTime: '08:00',
-        endTime: '14:00',
-        courseStartDate: '2026-05-04',
-        courseEndDate: '2026-12-18',
-      })
-      .returning({ id: schedules.id })) as [{ id: number }];
-    scheduleIds.push(id);
+    const schedule = await buildSchedule(t.db, {
+      courseId,
+      instructorId: instructor.userId,
+      dayOfWeek,
+      startTime: '08:00',
+      endTime: '14:00',
+      courseStartDate: '2026-05-04',
+      courseEndDate: '2026-12-18',
+    });
+    scheduleIds.push(schedule.id);
   }
   for (const key of ['lia', 'max'] as const) {
-    const [{ id }] = (await t.db
-      .insert(students)
-      .values({ firstName: key, lastName: 'Owed', sisStudentId: `MU-${key}`, programId, enrollmentDate: '2026-05-04' })
-      .returning({ id: students.id })) as [{ id: number }];
+    const { id } = await buildStudent(t.db, { firstName: key, lastName: 'Owed', sisStudentId: `MU-${key}`, programId, enrollmentDate: '2026-05-04' });
     ids[key] = id;
-    await t.db.insert(scheduleRosters).values(scheduleIds.map((scheduleId) => ({ scheduleId, studentId: id })));
+    for (const scheduleId of scheduleIds) await buildRosterEntry(t.db, { scheduleId, studentId: id });
   }
   // Lia: in at 08:05 (13:05Z, CDT), out at 14:00 every class day; Max: present every day but Monday 4 May.
-  await t.db.execute(sql`
-    insert into attendance_records (student_id, schedule_id, session_date, status, source, scan_in_time, scan_out_time, minutes_attended, scheduled_minutes)
-    select ${ids.lia}, s.id, d::date, 'present', 'qr', d::date + time '13:05', d::date + time '19:00', 355, 360
-      from schedules s cross join generate_series('2026-05-04'::date, '2026-05-22'::date, interval '1 day') d
-     where s.id = any(${`{${scheduleIds.join(',')}}`}::int[]) and extract(dow from d) = s.day_of_week`);
-  await t.db.execute(sql`
-    insert into attendance_records (student_id, schedule_id, session_date, status, source, is_manual_override, override_reason, minutes_attended, scheduled_minutes)
-    select ${ids.max}, s.id, d::date, 'present', 'manual', true, 'Paper sheet', 360, 360
-      from schedules s cross join generate_series('2026-05-05'::date, '2026-05-22'::date, interval '1 day') d
-     where s.id = any(${`{${scheduleIds.join(',')}}`}::int[]) and extract(dow from d) = s.day_of_week`);
+  await buildAttendanceRecords(
+    t.db,
+    (await meetingDates(t.db, scheduleIds, '2026-05-04', '2026-05-22')).map((m) => ({
+      ...m,
+      studentId: ids.lia,
+      status: 'present',
+      source: 'qr',
+      scanInTime: new Date(`${m.sessionDate}T13:05:00Z`),
+      scanOutTime: new Date(`${m.sessionDate}T19:00:00Z`),
+      minutesAttended: 355,
+      scheduledMinutes: 360,
+    })),
+  );
+  await buildAttendanceRecords(
+    t.db,
+    (await meetingDates(t.db, scheduleIds, '2026-05-05', '2026-05-22')).map((m) => ({
+      ...m,
+      studentId: ids.max,
+      status: 'present',
+      ...paperSheet,
+      minutesAttended: 360,
+      scheduledMinutes: 360,
+    })),
+  );
 });
 afterAll(() => t?.close());
 

@@ -2,6 +2,7 @@ import * as XLSX from '@e965/xlsx';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COURSE_SELF_PREREQUISITE } from '../../../common/courses.ts';
+import { buildCourse } from '../../test/factories.ts';
 import { auditEntries, createTestApp, multipart, type TestApp } from '../../test/helpers.ts';
 
 let t: TestApp;
@@ -164,7 +165,7 @@ describe('courses', () => {
         .statusCode,
     ).toBe(200);
     // A value stored before the steps rule (an import could once give tenths).
-    await t.db.execute(sql`insert into courses (course_code, course_name, program_id, clock_hours) values ('HRS-7', 'Hand Hygiene', ${programId}, 7.3)`);
+    await buildCourse(t.db, { courseCode: 'HRS-7', courseName: 'Hand Hygiene', programId, clockHours: '7.3' });
     const all = (await t.app.inject({ url: '/api/courses', headers: { cookie: admin } })).json() as { id: number; courseCode: string; clockHours: number }[];
     for (const [code, hours] of [
       ['HRS-45', 45],

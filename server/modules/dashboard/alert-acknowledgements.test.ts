@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../lib/clock.ts';
+import { buildAttendanceRecord, buildCourse, buildProgram, buildRosterEntry, buildSchedule, buildStudent } from '../../test/factories.ts';
 import { auditEntries, createTestApp, type TestApp } from '../../test/helpers.ts';
 
 /**
@@ -34,23 +35,30 @@ beforeAll(async () => {
   support = await t.signedIn('support_staff', { firstName: 'Sam', lastName: 'Support' });
   i1 = await t.signedIn('instructor', { firstName: 'Ian', lastName: 'One' });
   i2 = await t.signedIn('instructor', { firstName: 'Ivy', lastName: 'Two' });
-  const q = async (text: ReturnType<typeof sql>) => (await t.db.execute<{ id: number }>(text)).rows[0]!.id;
-  const p = await q(sql`insert into programs (program_name) values ('PN') returning id`);
-  const c1 = await q(sql`insert into courses (course_code, course_name, program_id) values ('NUR-101', 'Nursing Fundamentals', ${p}) returning id`);
-  const c2 = await q(sql`insert into courses (course_code, course_name, program_id) values ('MA-101', 'Medical Terminology', ${p}) returning id`);
-  const schedule = (course: number, instructor: number, start: string, end: string) =>
-    q(sql`insert into schedules (course_id, instructor_id, cohort_number, term_number, day_of_week, start_time, end_time, room_number, course_start_date, course_end_date)
-          values (${course}, ${instructor}, 1, 1, 1, ${start}, ${end}, 'R1', '2026-02-02', '2026-03-30') returning id`);
+  const p = (await buildProgram(t.db, { programName: 'PN' })).id;
+  const c1 = (await buildCourse(t.db, { courseCode: 'NUR-101', courseName: 'Nursing Fundamentals', programId: p })).id;
+  const c2 = (await buildCourse(t.db, { courseCode: 'MA-101', courseName: 'Medical Terminology', programId: p })).id;
+  const schedule = async (courseId: number, instructorId: number, startTime: string, endTime: string) =>
+    (
+      await buildSchedule(t.db, {
+        courseId,
+        instructorId,
+        startTime,
+        endTime,
+        roomNumber: 'R1',
+        courseStartDate: '2026-02-02',
+        courseEndDate: '2026-03-30',
+      })
+    ).id;
   s1 = await schedule(c1, i1.userId, '08:00', '12:00');
   const s2 = await schedule(c2, i2.userId, '13:00', '17:00');
   for (const n of ['A', 'B', 'C', 'D', 'E', 'F']) {
-    id[n] = await q(sql`insert into students (first_name, last_name, program_id) values (${n}, ${'Student'}, ${p}) returning id`);
-    await t.db.execute(sql`insert into schedule_rosters (schedule_id, student_id) values (${'ABCD'.includes(n) ? s1 : s2}, ${id[n]})`);
+    id[n] = (await buildStudent(t.db, { firstName: n, lastName: 'Student', programId: p })).id;
+    await buildRosterEntry(t.db, { scheduleId: 'ABCD'.includes(n) ? s1 : s2, studentId: id[n] });
   }
   const MIN = { present: 240, late: 230, incomplete: 120, absent: 0, excused: 0 } as const;
-  const rec = (student: string, schedule: number, date: string, status: keyof typeof MIN) =>
-    t.db.execute(sql`insert into attendance_records (student_id, schedule_id, session_date, status, minutes_attended, scheduled_minutes, source)
-                     values (${id[student]}, ${schedule}, ${date}, ${status}, ${MIN[status]}, 240, 'qr')`);
+  const rec = (student: string, scheduleId: number, sessionDate: string, status: keyof typeof MIN) =>
+    buildAttendanceRecord(t.db, { studentId: id[student], scheduleId, sessionDate, status, minutesAttended: MIN[status], scheduledMinutes: 240, source: 'qr' });
   const past = ['2026-02-16', '2026-02-23', '2026-03-02'];
   const s1Past = {
     A: ['present', 'present', 'present'],
@@ -157,8 +165,15 @@ describe('acknowledging an alert', () => {
   });
 
   it('shows a student alert again when it fires for a new reason: a new absence', async () => {
-    await t.db.execute(sql`insert into attendance_records (student_id, schedule_id, session_date, status, minutes_attended, scheduled_minutes, source)
-                           values (${id.C}, ${s1}, '2026-03-09', 'absent', 0, 240, 'manual')`);
+    await buildAttendanceRecord(t.db, {
+      studentId: id.C,
+      scheduleId: s1,
+      sessionDate: '2026-03-09',
+      status: 'absent',
+      minutesAttended: 0,
+      scheduledMinutes: 240,
+      source: 'manual',
+    });
     afterCache();
     const { live } = await figures();
     expect(live.alerts.find((a) => a.id === `consecutive_absences:${id.C}:${s1}`)?.message).toBe('C Student: 4 consecutive absences in NUR-101');

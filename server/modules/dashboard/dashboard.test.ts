@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../lib/clock.ts';
+import { buildAttendanceRecord, buildCourse, buildLoginSession, buildProgram, buildRosterEntry, buildSchedule, buildStudent } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { recordYesterdaysStudentsAtRisk } from '../attendance-alerts/service.ts';
 
@@ -24,22 +25,38 @@ beforeAll(async () => {
   admin = await t.signedIn('super_admin', { firstName: 'Ada', lastName: 'Admin' });
   i1 = await t.signedIn('instructor', { firstName: 'Ian', lastName: 'One' });
   i2 = await t.signedIn('instructor', { firstName: 'Ivy', lastName: 'Two' });
-  const q = async (text: ReturnType<typeof sql>) => (await t.db.execute<{ id: number }>(text)).rows[0]!.id;
-  const p = await q(sql`insert into programs (program_name) values ('PN') returning id`);
-  const c1 = await q(sql`insert into courses (course_code, course_name, program_id) values ('NUR-101', 'Nursing Fundamentals', ${p}) returning id`);
-  const c2 = await q(sql`insert into courses (course_code, course_name, program_id) values ('MA-101', 'Medical Terminology', ${p}) returning id`);
-  const schedule = (course: number, instructor: number, start: string, end: string) =>
-    q(sql`insert into schedules (course_id, instructor_id, cohort_number, term_number, day_of_week, start_time, end_time, room_number, course_start_date, course_end_date)
-          values (${course}, ${instructor}, 1, 1, 1, ${start}, ${end}, 'R1', '2026-02-02', '2026-03-30') returning id`);
+  const p = (await buildProgram(t.db, { programName: 'PN' })).id;
+  const c1 = (await buildCourse(t.db, { courseCode: 'NUR-101', courseName: 'Nursing Fundamentals', programId: p })).id;
+  const c2 = (await buildCourse(t.db, { courseCode: 'MA-101', courseName: 'Medical Terminology', programId: p })).id;
+  const schedule = async (courseId: number, instructorId: number, startTime: string, endTime: string) =>
+    (
+      await buildSchedule(t.db, {
+        courseId,
+        instructorId,
+        startTime,
+        endTime,
+        roomNumber: 'R1',
+        courseStartDate: '2026-02-02',
+        courseEndDate: '2026-03-30',
+      })
+    ).id;
   s1 = await schedule(c1, i1.userId, '08:00', '12:00');
   s2 = await schedule(c2, i2.userId, '13:00', '17:00');
   for (const n of ['A', 'B', 'C', 'D', 'E', 'F']) {
-    id[n] = await q(sql`insert into students (first_name, last_name, program_id) values (${n}, ${'Student'}, ${p}) returning id`);
-    await t.db.execute(sql`insert into schedule_rosters (schedule_id, student_id) values (${'ABCD'.includes(n) ? s1 : s2}, ${id[n]})`);
+    id[n] = (await buildStudent(t.db, { firstName: n, lastName: 'Student', programId: p })).id;
+    await buildRosterEntry(t.db, { scheduleId: 'ABCD'.includes(n) ? s1 : s2, studentId: id[n] });
   }
-  const rec = (student: string, schedule: number, date: string, status: St, scanIn: string | null = null) =>
-    t.db.execute(sql`insert into attendance_records (student_id, schedule_id, session_date, status, scan_in_time, minutes_attended, scheduled_minutes, source)
-                     values (${id[student]}, ${schedule}, ${date}, ${status}, ${scanIn}, ${MIN[status]}, 240, 'qr')`);
+  const rec = (student: string, scheduleId: number, sessionDate: string, status: St, scanIn: string | null = null) =>
+    buildAttendanceRecord(t.db, {
+      studentId: id[student],
+      scheduleId,
+      sessionDate,
+      status,
+      scanInTime: scanIn === null ? null : new Date(scanIn),
+      minutesAttended: MIN[status],
+      scheduledMinutes: 240,
+      source: 'qr',
+    });
   const past = ['2026-02-16', '2026-02-23', '2026-03-02'];
   const s1Past: Record<string, St[]> = {
     A: ['present', 'present', 'present'],
@@ -53,9 +70,20 @@ beforeAll(async () => {
   await rec('A', s1, '2026-03-09', 'present', '2026-03-09T07:58:00Z');
   await rec('D', s1, '2026-03-09', 'late', '2026-03-09T08:20:00Z');
   // Two earlier sign-ins of the admin: 30 and 90 minutes long.
-  await t.db.execute(sql`insert into login_sessions (id, user_id, created_at, last_seen_at, ended_at) values
-    ('x1', ${admin.userId}, '2026-03-09T13:00:00Z', '2026-03-09T13:30:00Z', '2026-03-09T13:30:00Z'),
-    ('x2', ${admin.userId}, '2026-03-09T12:00:00Z', '2026-03-09T13:30:00Z', null)`);
+  await buildLoginSession(t.db, {
+    id: 'x1',
+    userId: admin.userId,
+    createdAt: new Date('2026-03-09T13:00:00Z'),
+    lastSeenAt: new Date('2026-03-09T13:30:00Z'),
+    endedAt: new Date('2026-03-09T13:30:00Z'),
+  });
+  await buildLoginSession(t.db, {
+    id: 'x2',
+    userId: admin.userId,
+    createdAt: new Date('2026-03-09T12:00:00Z'),
+    lastSeenAt: new Date('2026-03-09T13:30:00Z'),
+    endedAt: null,
+  });
 });
 afterAll(() => t.close());
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCourse, buildProgram, buildSchedule, buildStudent } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 
 // meeting_status_totals must always equal a fresh count of attendance_records: the dashboards read
@@ -19,17 +20,11 @@ const expectInStep = async () => expect((await t.db.execute(kept)).rows).toEqual
 
 beforeAll(async () => {
   t = await createTestApp();
-  const one = async (q: ReturnType<typeof sql>) => (await t.db.execute<{ id: number }>(q)).rows[0]!.id;
-  const program = await one(sql`insert into programs (program_name) values ('PN') returning id`);
-  const course = await one(sql`insert into courses (course_code, course_name, program_id) values ('T-1', 'Totals', ${program}) returning id`);
-  const instructor = (await t.signedIn('instructor')).userId;
-  for (let i = 0; i < 2; i++) {
-    schedules.push(
-      await one(sql`insert into schedules (course_id, instructor_id, cohort_number, term_number, day_of_week, start_time, end_time, course_start_date, course_end_date)
-                    values (${course}, ${instructor}, ${i + 1}, 1, 1, '08:00', '12:00', '2026-01-05', '2026-06-01') returning id`),
-    );
-  }
-  for (let i = 0; i < 6; i++) students.push(await one(sql`insert into students (first_name, last_name) values ('S', ${`No${i}`}) returning id`));
+  const program = (await buildProgram(t.db, { programName: 'PN' })).id;
+  const courseId = (await buildCourse(t.db, { courseCode: 'T-1', courseName: 'Totals', programId: program })).id;
+  const instructorId = (await t.signedIn('instructor')).userId;
+  for (let i = 0; i < 2; i++) schedules.push((await buildSchedule(t.db, { courseId, instructorId, cohortNumber: i + 1 })).id);
+  for (let i = 0; i < 6; i++) students.push((await buildStudent(t.db, { firstName: 'S', lastName: `No${i}`, programId: null })).id);
 });
 afterAll(() => t.close());
 

@@ -5,6 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.ts';
 import { fixedClock } from '../../lib/clock.ts';
 import { createFieldCipher } from '../../lib/field-cipher.ts';
+import {
+  buildAttendanceRecord,
+  buildAuditEntry,
+  buildCourse,
+  buildProgram,
+  buildRosterEntry,
+  buildSchedule,
+  buildStudent,
+  buildUpload,
+} from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { composeWeeklyReport, isoWeekName, reportPeriod, runWeeklyReport, type WeeklyFigures } from './service.ts';
 
@@ -38,22 +48,37 @@ beforeAll(async () => {
   inactive = (await t.signedIn('it_admin')).userId;
   await t.db.execute(sql`update users set is_active = false where id = ${inactive}`);
 
-  const q = async (text: ReturnType<typeof sql>) => (await t.db.execute<{ id: number }>(text)).rows[0]!.id;
-  const p = await q(sql`insert into programs (program_name) values ('PN') returning id`);
-  const c1 = await q(sql`insert into courses (course_code, course_name, program_id) values ('NUR-101', 'Nursing Fundamentals', ${p}) returning id`);
-  const c2 = await q(sql`insert into courses (course_code, course_name, program_id) values ('MA-101', 'Medical <Terminology>', ${p}) returning id`);
-  const schedule = (course: number, start: string, end: string) =>
-    q(sql`insert into schedules (course_id, instructor_id, cohort_number, term_number, day_of_week, start_time, end_time, room_number, course_start_date, course_end_date)
-          values (${course}, ${instructor.userId}, 1, 1, 1, ${start}, ${end}, 'R1', '2026-02-16', '2026-03-30') returning id`);
+  const p = (await buildProgram(t.db, { programName: 'PN' })).id;
+  const c1 = (await buildCourse(t.db, { courseCode: 'NUR-101', courseName: 'Nursing Fundamentals', programId: p })).id;
+  const c2 = (await buildCourse(t.db, { courseCode: 'MA-101', courseName: 'Medical <Terminology>', programId: p })).id;
+  const schedule = async (courseId: number, startTime: string, endTime: string) =>
+    (
+      await buildSchedule(t.db, {
+        courseId,
+        instructorId: instructor.userId,
+        startTime,
+        endTime,
+        roomNumber: 'R1',
+        courseStartDate: '2026-02-16',
+        courseEndDate: '2026-03-30',
+      })
+    ).id;
   const s1 = await schedule(c1, '08:00', '12:00');
   const s2 = await schedule(c2, '13:00', '17:00');
   for (const n of ['A', 'B', 'C', 'D', 'E', 'F']) {
-    id[n] = await q(sql`insert into students (first_name, last_name, program_id) values (${n}, ${'Student'}, ${p}) returning id`);
-    await t.db.execute(sql`insert into schedule_rosters (schedule_id, student_id) values (${'ABCD'.includes(n) ? s1 : s2}, ${id[n]})`);
+    id[n] = (await buildStudent(t.db, { firstName: n, lastName: 'Student', programId: p })).id;
+    await buildRosterEntry(t.db, { scheduleId: 'ABCD'.includes(n) ? s1 : s2, studentId: id[n] });
   }
-  const rec = (student: string, sched: number, date: string, status: 'present' | 'absent') =>
-    t.db.execute(sql`insert into attendance_records (student_id, schedule_id, session_date, status, minutes_attended, scheduled_minutes, source)
-                     values (${id[student]}, ${sched}, ${date}, ${status}, ${status === 'present' ? 240 : 0}, 240, 'qr')`);
+  const rec = (student: string, scheduleId: number, sessionDate: string, status: 'present' | 'absent') =>
+    buildAttendanceRecord(t.db, {
+      studentId: id[student],
+      scheduleId,
+      sessionDate,
+      status,
+      minutesAttended: status === 'present' ? 240 : 0,
+      scheduledMinutes: 240,
+      source: 'qr',
+    });
   // 02-16: everyone but C. Last week (02-23): NUR 2 of 4, MA 2 of 2. This week (03-02): NUR 3 of 4, MA 1 of 2.
   for (const [n, s] of [
     ['A', s1],
@@ -84,15 +109,14 @@ beforeAll(async () => {
 
   // Imports: two of this week count (Mon 03-02 00:00 CST = 06:00 UTC … Mon 03-09 00:00 CDT = 05:00 UTC);
   // a dry run, one of the week before and one of the sending Monday do not.
-  const upload = (status: string, created: number, updated: number, at: string, dryRun = false) =>
-    t.db.execute(sql`insert into file_uploads (upload_type, file_name, file_size, status, created_count, updated_count, dry_run, created_at)
-                     values ('students', 'students.csv', 10, ${status}, ${created}, ${updated}, ${dryRun}, ${at})`);
+  const upload = (status: string, createdCount: number, updatedCount: number, at: string, dryRun = false) =>
+    buildUpload(t.db, { uploadType: 'students', fileName: 'students.csv', fileSize: 10, status, createdCount, updatedCount, dryRun, createdAt: new Date(at) });
   await upload('completed', 5, 2, '2026-03-02T06:00:00Z');
   await upload('failed', 0, 0, '2026-03-09T04:59:00Z');
   await upload('completed', 40, 0, '2026-03-04T10:00:00Z', true);
   await upload('completed', 7, 0, '2026-03-02T05:59:00Z');
   await upload('completed', 9, 0, '2026-03-09T05:00:00Z');
-  const exported = (what: string, at: string) => t.db.execute(sql`insert into audit_logs (action, table_name, timestamp) values ('Export', ${what}, ${at})`);
+  const exported = (what: string, at: string) => buildAuditEntry(t.db, { action: 'Export', tableName: what, timestamp: new Date(at) });
   await exported('attendance', '2026-03-03T15:00:00Z');
   await exported('attendance', '2026-03-06T15:00:00Z');
   await exported('sap_report', '2026-03-08T15:00:00Z');

@@ -6,6 +6,7 @@ import { csvText } from '../../lib/csv.ts';
 import { readTabular } from '../../lib/tabular-file.ts';
 import { readImportFile } from '../imports/read-file.ts';
 import { upload } from '../../test/import-support.ts';
+import { buildAttendanceRecord, buildCourse, buildProgram, buildSchedule, buildStudent } from '../../test/factories.ts';
 import { createTestApp, fixedClock, multipart, type TestApp } from '../../test/helpers.ts';
 
 /**
@@ -28,30 +29,40 @@ beforeAll(async () => {
   t = await createTestApp({ clock: fixedClock('2027-01-20T18:00:00Z') });
   // The audit log names the acting user: this one's name is a formula too.
   admin = (await t.signedIn('super_admin', { firstName: '=1+2', lastName: '@SUM(1)' })).cookie;
-  const {
-    rows: [program],
-  } = await t.db.execute<{ id: number }>(sql`insert into programs (program_name, sis_program_id) values ('-2+3', '=1+2') returning id`);
-  const {
-    rows: [course],
-  } = await t.db.execute<{ id: number }>(sql`
-    insert into courses (course_code, course_name, description, sis_course_id, program_id, clock_hours)
-    values ('=1+2', '=HYPERLINK("http://x","y")', '-2+3', '@SUM(1)', ${program!.id}, 60) returning id`);
-  const {
-    rows: [schedule],
-  } = await t.db.execute<{ id: number }>(sql`
-    insert into schedules (course_id, cohort_number, term_number, day_of_week, start_time, end_time, course_start_date, course_end_date, sis_schedule_id)
-    values (${course!.id}, 1, 1, 1, '09:00', '12:00', '2027-01-01', '2027-06-30', '\t=1') returning id`);
-  scheduleId = schedule!.id;
+  const program = await buildProgram(t.db, { programName: '-2+3', sisProgramId: '=1+2' });
+  const course = await buildCourse(t.db, {
+    courseCode: '=1+2',
+    courseName: '=HYPERLINK("http://x","y")',
+    description: '-2+3',
+    sisCourseId: '@SUM(1)',
+    programId: program.id,
+    clockHours: '60',
+  });
+  scheduleId = (
+    await buildSchedule(t.db, {
+      courseId: course.id,
+      startTime: '09:00',
+      endTime: '12:00',
+      courseStartDate: '2027-01-01',
+      courseEndDate: '2027-06-30',
+      sisScheduleId: '\t=1',
+    })
+  ).id;
   // Students as an SIS or a form may deliver them: the SIS id, names and phone start like formulas.
   for (const [i, v] of FORMULAS.entries()) {
-    const {
-      rows: [s],
-    } = await t.db.execute<{ id: number }>(sql`
-      insert into students (sis_student_id, first_name, last_name, email, phone) values (${v}, ${v}, ${FORMULAS[(i + 1) % 5]}, ${`s${i}@x.edu`}, ${v}) returning id`);
-    studentIds.push(s!.id);
-    await t.db.execute(sql`
-      insert into attendance_records (student_id, schedule_id, session_date, status, minutes_attended, scheduled_minutes, is_manual_override, override_reason, source)
-      values (${s!.id}, ${scheduleId}, '2027-01-11', 'present', 180, 180, true, ${v}, 'manual')`);
+    const s = await buildStudent(t.db, { sisStudentId: v, firstName: v, lastName: FORMULAS[(i + 1) % 5]!, email: `s${i}@x.edu`, phone: v, programId: null });
+    studentIds.push(s.id);
+    await buildAttendanceRecord(t.db, {
+      studentId: s.id,
+      scheduleId,
+      sessionDate: '2027-01-11',
+      status: 'present',
+      minutesAttended: 180,
+      scheduledMinutes: 180,
+      isManualOverride: true,
+      overrideReason: v,
+      source: 'manual',
+    });
   }
 });
 afterAll(() => t.close());

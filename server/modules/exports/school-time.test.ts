@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../lib/clock.ts';
+import { buildAttendanceRecord, buildCourse, buildProgram, buildSchedule, buildStudent } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 
 /**
@@ -17,18 +18,43 @@ beforeAll(async () => {
   t = await createTestApp({ clock });
   admin = (await t.signedIn('super_admin')).cookie;
   await t.db.execute(sql`update school_settings set time_zone = 'America/Chicago'`);
-  const q = async (text: ReturnType<typeof sql>) => (await t.db.execute<{ id: number }>(text)).rows[0]!.id;
-  const program = await q(sql`insert into programs (program_name) values ('Practical Nursing') returning id`);
-  const course = await q(sql`insert into courses (course_code, course_name, program_id) values ('NUR-101', 'Fundamentals', ${program}) returning id`);
-  const schedule =
-    await q(sql`insert into schedules (course_id, cohort_number, term_number, day_of_week, start_time, end_time, room_number, course_start_date, course_end_date)
-                               values (${course}, 1, 1, 4, '08:00', '11:00', 'R1', '2026-08-24', '2026-12-18') returning id`);
-  const student = await q(sql`insert into students (first_name, last_name, program_id) values ('Ana', 'Lopez', ${program}) returning id`);
+  const programId = (await buildProgram(t.db, { programName: 'Practical Nursing' })).id;
+  const courseId = (await buildCourse(t.db, { courseCode: 'NUR-101', courseName: 'Fundamentals', programId })).id;
+  const scheduleId = (
+    await buildSchedule(t.db, {
+      courseId,
+      dayOfWeek: 4,
+      startTime: '08:00',
+      endTime: '11:00',
+      roomNumber: 'R1',
+      courseStartDate: '2026-08-24',
+      courseEndDate: '2026-12-18',
+    })
+  ).id;
+  const studentId = (await buildStudent(t.db, { firstName: 'Ana', lastName: 'Lopez', programId })).id;
   // 8:02 to 10:58 on Thursday 26 November (CST, UTC-6); and one in July (CDT, UTC-5).
-  await t.db
-    .execute(sql`insert into attendance_records (student_id, schedule_id, session_date, status, scan_in_time, scan_out_time, minutes_attended, scheduled_minutes, source)
-                         values (${student}, ${schedule}, '2026-11-26', 'present', '2026-11-26T14:02:00Z', '2026-11-26T16:58:00Z', 176, 180, 'qr'),
-                                (${student}, ${schedule}, '2026-07-02', 'present', '2026-07-02T13:02:00Z', null, 176, 180, 'qr')`);
+  await buildAttendanceRecord(t.db, {
+    studentId,
+    scheduleId,
+    sessionDate: '2026-11-26',
+    status: 'present',
+    scanInTime: new Date('2026-11-26T14:02:00Z'),
+    scanOutTime: new Date('2026-11-26T16:58:00Z'),
+    minutesAttended: 176,
+    scheduledMinutes: 180,
+    source: 'qr',
+  });
+  await buildAttendanceRecord(t.db, {
+    studentId,
+    scheduleId,
+    sessionDate: '2026-07-02',
+    status: 'present',
+    scanInTime: new Date('2026-07-02T13:02:00Z'),
+    scanOutTime: null,
+    minutesAttended: 176,
+    scheduledMinutes: 180,
+    source: 'qr',
+  });
 });
 afterAll(() => t.close());
 

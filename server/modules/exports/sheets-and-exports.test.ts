@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../lib/clock.ts';
+import { buildAttendanceRecord, buildCourse, buildProgram, buildRosterEntry, buildSchedule, buildStudent } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 
 /**
@@ -27,20 +28,16 @@ beforeAll(async () => {
   admin = (await t.signedIn('super_admin')).cookie;
   i1 = await t.signedIn('instructor', { firstName: '=HYPERLINK("http://x","y")', lastName: 'One' });
   i2 = await t.signedIn('instructor', { firstName: 'Ivy', lastName: 'Two' });
-  const q = async (text: ReturnType<typeof sql>) => (await t.db.execute<{ id: number }>(text)).rows[0]!.id;
-  id.pn = await q(sql`insert into programs (program_name) values ('Practical Nursing') returning id`);
-  id.ma = await q(sql`insert into programs (program_name) values ('Medical Assisting') returning id`);
-  id.nur = await q(sql`insert into courses (course_code, course_name, program_id) values ('NUR-101', '=1+2 Fundamentals', ${id.pn}) returning id`);
-  id.med = await q(sql`insert into courses (course_code, course_name, program_id) values ('MA-101', 'Medical Terminology', ${id.ma}) returning id`);
-  const schedule = (course: number, instructor: number) =>
-    q(sql`insert into schedules (course_id, instructor_id, cohort_number, term_number, day_of_week, start_time, end_time, room_number, course_start_date, course_end_date)
-          values (${course}, ${instructor}, 1, 1, 1, '08:00', '12:00', 'R1', '2027-02-01', '2027-05-31') returning id`);
+  id.pn = (await buildProgram(t.db, { programName: 'Practical Nursing' })).id;
+  id.ma = (await buildProgram(t.db, { programName: 'Medical Assisting' })).id;
+  id.nur = (await buildCourse(t.db, { courseCode: 'NUR-101', courseName: '=1+2 Fundamentals', programId: id.pn })).id;
+  id.med = (await buildCourse(t.db, { courseCode: 'MA-101', courseName: 'Medical Terminology', programId: id.ma })).id;
+  const schedule = async (courseId: number, instructorId: number) =>
+    (await buildSchedule(t.db, { courseId, instructorId, roomNumber: 'R1', courseStartDate: '2027-02-01', courseEndDate: '2027-05-31' })).id;
   id.s1 = await schedule(id.nur, i1.userId);
   id.s2 = await schedule(id.med, i2.userId);
   for (const n of ['ana', 'ben', 'cy']) {
-    id[n] = await q(
-      sql`insert into students (first_name, last_name, sis_student_id, program_id) values (${n}, 'Student', ${`SIS-${n}`}, ${id.pn}) returning id`,
-    );
+    id[n] = (await buildStudent(t.db, { firstName: n, lastName: 'Student', sisStudentId: `SIS-${n}`, programId: id.pn })).id;
   }
   // ana and ben in NUR-101, cy in MA-101 (a course of another program); two Mondays each.
   for (const [student, sched] of [
@@ -48,10 +45,17 @@ beforeAll(async () => {
     ['ben', id.s1],
     ['cy', id.s2],
   ] as const) {
-    await t.db.execute(sql`insert into schedule_rosters (schedule_id, student_id) values (${sched}, ${id[student]})`);
-    for (const date of ['2027-03-01', '2027-03-08']) {
-      await t.db.execute(sql`insert into attendance_records (student_id, schedule_id, session_date, status, minutes_attended, scheduled_minutes, source)
-                             values (${id[student]}, ${sched}, ${date}, 'present', 240, 240, 'qr')`);
+    await buildRosterEntry(t.db, { scheduleId: sched, studentId: id[student] });
+    for (const sessionDate of ['2027-03-01', '2027-03-08']) {
+      await buildAttendanceRecord(t.db, {
+        studentId: id[student],
+        scheduleId: sched,
+        sessionDate,
+        status: 'present',
+        minutesAttended: 240,
+        scheduledMinutes: 240,
+        source: 'qr',
+      });
     }
   }
 });

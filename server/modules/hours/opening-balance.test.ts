@@ -1,6 +1,14 @@
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { courses, programPolicies, programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
+import {
+  buildAttendanceRecord,
+  buildCourse,
+  buildProgram,
+  buildProgramPolicy,
+  buildRosterEntry,
+  buildSchedule,
+  buildStudent,
+  paperSheet,
+} from '../../test/factories.ts';
 import { auditEntries, createTestApp, fixedClock, multipart, type TestApp } from '../../test/helpers.ts';
 
 /*
@@ -31,44 +39,36 @@ beforeAll(async () => {
   });
   expect(settings.statusCode, settings.body).toBe(200);
   const instructor = await t.signedIn('instructor');
-  const [{ id: programId }] = (await t.db
-    .insert(programs)
-    .values({ programName: 'Practical Nursing', durationHours: '900' })
-    .returning({ id: programs.id })) as [{ id: number }];
-  await t.db.insert(programPolicies).values({ programId, programHours: '900', programWeeks: '36' });
-  const [{ id: courseId }] = (await t.db
-    .insert(courses)
-    .values({ courseCode: 'PN-1', courseName: 'Nursing I', programId, clockHours: '900' })
-    .returning({ id: courses.id })) as [{ id: number }];
+  const programId = (await buildProgram(t.db, { programName: 'Practical Nursing', durationHours: '900' })).id;
+  await buildProgramPolicy(t.db, { programId, programHours: '900', programWeeks: '36' });
+  const courseId = (await buildCourse(t.db, { courseCode: 'PN-1', courseName: 'Nursing I', programId, clockHours: '900' })).id;
   const scheduleIds: number[] = [];
   for (const dayOfWeek of [1, 2, 3, 4, 5]) {
-    const [{ id }] = (await t.db
-      .insert(schedules)
-      .values({
-        courseId,
-        instructorId: instructor.userId,
-        cohortNumber: 1,
-        termNumber: 1,
-        dayOfWeek,
-        startTime: '08:00',
-        endTime: '14:00',
-        courseStartDate: '2026-08-24',
-        courseEndDate: '2027-06-30',
-      })
-      .returning({ id: schedules.id })) as [{ id: number }];
-    scheduleIds.push(id);
+    const schedule = await buildSchedule(t.db, {
+      courseId,
+      instructorId: instructor.userId,
+      dayOfWeek,
+      startTime: '08:00',
+      endTime: '14:00',
+      courseStartDate: '2026-08-24',
+      courseEndDate: '2027-06-30',
+    });
+    scheduleIds.push(schedule.id);
   }
   for (const key of ['ana', 'ben', 'cy'] as const) {
-    const [{ id }] = (await t.db
-      .insert(students)
-      .values({ firstName: key, lastName: 'Midyear', sisStudentId: `MY-${key}`, programId, enrollmentDate: '2026-08-24' })
-      .returning({ id: students.id })) as [{ id: number }];
+    const { id } = await buildStudent(t.db, { firstName: key, lastName: 'Midyear', sisStudentId: `MY-${key}`, programId, enrollmentDate: '2026-08-24' });
     ids[key] = id;
-    await t.db.insert(scheduleRosters).values(scheduleIds.map((scheduleId) => ({ scheduleId, studentId: id })));
+    for (const scheduleId of scheduleIds) await buildRosterEntry(t.db, { scheduleId, studentId: id });
   }
-  await t.db.execute(sql`
-    insert into attendance_records (student_id, schedule_id, session_date, status, source, is_manual_override, override_reason, minutes_attended, scheduled_minutes)
-    values (${ids.ana}, ${scheduleIds[3]}, '2026-11-26', 'present', 'manual', true, 'Paper sheet', 360, 360)`);
+  await buildAttendanceRecord(t.db, {
+    studentId: ids.ana,
+    scheduleId: scheduleIds[3],
+    sessionDate: '2026-11-26',
+    status: 'present',
+    ...paperSheet,
+    minutesAttended: 360,
+    scheduledMinutes: 360,
+  });
 });
 afterAll(() => t?.close());
 

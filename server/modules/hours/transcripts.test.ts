@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeExpiredData } from '../../jobs/retention.ts';
+import { buildWithdrawal } from '../../test/factories.ts';
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { seedClass, type TestClass } from '../attendance/test-support.ts';
 
@@ -64,8 +65,14 @@ beforeAll(async () => {
   // Student 0 graduates at the end of the course; student 1 withdrew on 9 March (LDA 2 March); student 2 is still enrolled.
   await t.db.execute(sql`update students set status = 'graduated', graduation_date = '2026-06-01' where id = ${cls.students[0]!.id}`);
   await t.db.execute(sql`update students set status = 'withdrawn' where id = ${cls.students[1]!.id}`);
-  await t.db.execute(sql`insert into student_withdrawals (student_id, withdrawal_date, determination_date, last_date_of_attendance, reason, status_before)
-    values (${cls.students[1]!.id}, '2026-03-09', '2026-03-16', '2026-03-02', 'Moved away', 'enrolled')`);
+  await buildWithdrawal(t.db, {
+    studentId: cls.students[1]!.id,
+    withdrawalDate: '2026-03-09',
+    determinationDate: '2026-03-16',
+    lastDateOfAttendance: '2026-03-02',
+    reason: 'Moved away',
+    statusBefore: 'enrolled',
+  });
   const put = await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: sa }, payload: { system: { dataRetentionYears: 7 } } });
   expect(put.statusCode).toBe(200);
 });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { joinInstances } from '../../lib/instance-presence.ts';
+import { buildUpload } from '../../test/factories.ts';
 import { createTestDatabase } from '../../test/helpers.ts';
 import { INTERRUPTED_IMPORT, MAX_IMPORT_MINUTES, recoverInterruptedUploads, startUpload, sweepInterruptedUploads } from './upload-log.ts';
 
@@ -13,13 +14,13 @@ beforeEach(() => database.db.execute(sql`delete from file_uploads`));
 
 /** Uploads as an instance leaves them: one stopped mid-import two hours ago, one a minute ago, one finished. */
 async function seed(): Promise<Record<string, number>> {
-  const { rows } = await database.db.execute<{ id: number; file_name: string }>(sql`
-    insert into file_uploads (upload_type, file_name, file_size, status, created_at)
-    values ('students', 'old.csv', 10, 'processing', now() - interval '2 hours'),
-           ('students', 'recent.csv', 10, 'processing', now() - interval '1 minute'),
-           ('courses', 'done.csv', 10, 'completed', now() - interval '3 hours')
-    returning id, file_name`);
-  return Object.fromEntries(rows.map((r) => [r.file_name, r.id]));
+  const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+  const rows = [
+    await buildUpload(database.db, { uploadType: 'students', fileName: 'old.csv', fileSize: 10, status: 'processing', createdAt: ago(120) }),
+    await buildUpload(database.db, { uploadType: 'students', fileName: 'recent.csv', fileSize: 10, status: 'processing', createdAt: ago(1) }),
+    await buildUpload(database.db, { uploadType: 'courses', fileName: 'done.csv', fileSize: 10, status: 'completed', createdAt: ago(180) }),
+  ];
+  return Object.fromEntries(rows.map((r) => [r.fileName, r.id]));
 }
 const statuses = async () =>
   Object.fromEntries(

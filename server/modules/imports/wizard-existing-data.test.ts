@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCourse, buildProgram, buildStudent } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 
 // Issue 17 item 6: the upload wizard recognises records that are already there.
@@ -16,11 +16,9 @@ const wizard = async () => (await t.app.inject({ url: '/api/upload-wizard', head
 
 describe('upload wizard with data already in the school', () => {
   it('completes, in step order, the steps whose type has rows, while nobody has moved the wizard', async () => {
-    const programId = (await t.db.execute<{ id: number }>(sql`insert into programs (program_name) values ('PN') returning id`)).rows[0]!.id;
-    await t.db.execute(sql`insert into courses (course_code, course_name, program_id) values ('NUR-1', 'Fundamentals', ${programId})`);
-    await t.db.execute(
-      sql`insert into students (first_name, last_name, email, sis_student_id, program_id) values ('Ana', 'Diaz', 'ana@student.edu', 'S-1', ${programId})`,
-    );
+    const programId = (await buildProgram(t.db, { programName: 'PN' })).id;
+    await buildCourse(t.db, { courseCode: 'NUR-1', courseName: 'Fundamentals', programId });
+    await buildStudent(t.db, { firstName: 'Ana', lastName: 'Diaz', email: 'ana@student.edu', sisStudentId: 'S-1', programId });
     const w = await wizard();
     // No instructor yet: step 3 is next; schedules (needing instructors) stay locked.
     expect(w).toMatchObject({ currentStep: 3, completedSteps: [1, 2, 4] });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.ts';
+import { buildMaintenanceNotice } from '../../test/factories.ts';
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 
 const clock = fixedClock('2026-11-24T15:00:00Z');
@@ -79,9 +80,10 @@ describe('maintenance notices', () => {
   });
 
   it('answers a new notice whose window starts before fifty later ones', async () => {
-    await t.db.execute(sql`insert into maintenance_notices (message, starts_at, ends_at, created_by)
-                           select 'Later window ' || g, timestamptz '2027-01-01' + g * interval '1 day', timestamptz '2027-01-01' + g * interval '1 day' + interval '1 hour', null
-                             from generate_series(1, 50) g`);
+    for (let g = 1; g <= 50; g++) {
+      const startsAt = new Date(Date.UTC(2027, 0, 1 + g));
+      await buildMaintenanceNotice(t.db, { message: `Later window ${g}`, startsAt, endsAt: new Date(startsAt.getTime() + 60 * 60_000), createdBy: null });
+    }
     const res = await post(superAdmin.cookie, { message: 'Sooner window', ...window });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ message: 'Sooner window', startsAt: '2026-11-28T04:00:00.000Z' });

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../config.ts';
-import { courses, programPolicies, programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
+import { attendanceRecords } from '../../db/schema/index.ts';
 import { createFieldCipher } from '../../lib/field-cipher.ts';
+import { buildCourse, buildProgram, buildProgramPolicy, buildRosterEntry, buildSchedule, buildStudent, paperSheet } from '../../test/factories.ts';
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { unsubscribeUrl } from '../outbox/service.ts';
 import { STUDENT_TEXTS } from '../../../common/student-texts.ts';
@@ -27,10 +28,12 @@ let ben: number;
 let scheduleId: number;
 let programId: number;
 
-const record = (studentId: number, date: string, status: string) =>
-  t.db.execute(sql`insert into attendance_records (student_id, schedule_id, session_date, status, source, is_manual_override, override_reason)
-                   values (${studentId}, ${scheduleId}, ${date}, ${status}, 'manual', true, 'Paper sheet')
-                   on conflict (schedule_id, student_id, session_date) do update set status = excluded.status`);
+/** The meeting's record from the paper sheet, or its status changed when it has one. */
+const record = (studentId: number, sessionDate: string, status: string) =>
+  t.db
+    .insert(attendanceRecords)
+    .values({ studentId, scheduleId, sessionDate, status, ...paperSheet })
+    .onConflictDoUpdate({ target: [attendanceRecords.scheduleId, attendanceRecords.studentId, attendanceRecords.sessionDate], set: { status } });
 const outbox = async () =>
   (
     await t.db.execute<{
@@ -67,35 +70,25 @@ beforeAll(async () => {
   const inactive = await t.signedIn('it_admin');
   await t.db.execute(sql`update users set is_active = false where id = ${inactive.userId}`);
   await t.signedIn('support_staff');
-  [{ id: programId }] = (await t.db.insert(programs).values({ programName: 'Practical Nursing' }).returning({ id: programs.id })) as [{ id: number }];
-  await t.db.insert(programPolicies).values({ programId, consecutiveAbsenceAlert: 2, alertCopyToStudent: true });
-  const [{ id: courseId }] = (await t.db
-    .insert(courses)
-    .values({ courseCode: 'PN-101', courseName: 'Foundations of Nursing', programId, clockHours: '60' })
-    .returning({ id: courses.id })) as [{ id: number }];
-  [{ id: scheduleId }] = (await t.db
-    .insert(schedules)
-    .values({
+  programId = (await buildProgram(t.db, { programName: 'Practical Nursing' })).id;
+  await buildProgramPolicy(t.db, { programId, consecutiveAbsenceAlert: 2, alertCopyToStudent: true });
+  const courseId = (await buildCourse(t.db, { courseCode: 'PN-101', courseName: 'Foundations of Nursing', programId, clockHours: '60' })).id;
+  scheduleId = (
+    await buildSchedule(t.db, {
       courseId,
       instructorId: instructor.userId,
-      cohortNumber: 1,
-      termNumber: 1,
       dayOfWeek: 1,
       startTime: '08:00',
       endTime: '14:00',
       courseStartDate: '2026-09-07',
       courseEndDate: '2026-12-21',
     })
-    .returning({ id: schedules.id })) as [{ id: number }];
-  [{ id: ana }] = (await t.db
-    .insert(students)
-    .values({ firstName: 'Ana', lastName: 'Diaz', sisStudentId: 'S-1', programId, email: 'ana.diaz@student.test', phone: '(312) 555-0142' })
-    .returning({ id: students.id })) as [{ id: number }];
-  [{ id: ben }] = (await t.db
-    .insert(students)
-    .values({ firstName: 'Ben', lastName: 'Ode', sisStudentId: 'S-2', programId, email: 'ben@student.test' })
-    .returning({ id: students.id })) as [{ id: number }];
-  await t.db.insert(scheduleRosters).values([ana, ben].map((studentId) => ({ scheduleId, studentId })));
+  ).id;
+  ana = (
+    await buildStudent(t.db, { firstName: 'Ana', lastName: 'Diaz', sisStudentId: 'S-1', programId, email: 'ana.diaz@student.test', phone: '(312) 555-0142' })
+  ).id;
+  ben = (await buildStudent(t.db, { firstName: 'Ben', lastName: 'Ode', sisStudentId: 'S-2', programId, email: 'ben@student.test' })).id;
+  for (const studentId of [ana, ben]) await buildRosterEntry(t.db, { scheduleId, studentId });
   for (const d of ['2026-10-26', '2026-11-02', '2026-11-09']) {
     await record(ana, d, 'present');
     await record(ben, d, 'present');

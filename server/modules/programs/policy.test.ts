@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCourse } from '../../test/factories.ts';
 import { auditEntries, createTestApp, type TestApp } from '../../test/helpers.ts';
 
 let t: TestApp;
@@ -15,9 +15,9 @@ beforeAll(async () => {
     await t.app.inject({ method: 'POST', url: '/api/programs', headers: { cookie: admin }, payload: { programName: 'Cosmetology', programCode: 'COS' } })
   ).json().id;
   // Ten active courses of 150 hours (1,500) and an inactive one that must not count.
-  const courses = Array.from({ length: 10 }, (_, i) => sql`(${`COS-${i}`}, ${`Cosmetology ${i}`}, ${programId}, 150, true)`);
-  courses.push(sql`('COS-OLD', 'Retired', ${programId}, 100, false)`);
-  await t.db.execute(sql`insert into courses (course_code, course_name, program_id, clock_hours, is_active) values ${sql.join(courses, sql`, `)}`);
+  for (let i = 0; i < 10; i++)
+    await buildCourse(t.db, { courseCode: `COS-${i}`, courseName: `Cosmetology ${i}`, programId, clockHours: '150', isActive: true });
+  await buildCourse(t.db, { courseCode: 'COS-OLD', courseName: 'Retired', programId, clockHours: '100', isActive: false });
 });
 afterAll(() => t.close());
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCourse, buildProgramPolicy } from '../../test/factories.ts';
 import { auditEntries, createTestApp, multipart, type TestApp } from '../../test/helpers.ts';
 import { csv, upload } from '../../test/import-support.ts';
 
@@ -106,9 +107,8 @@ describe('program hours', () => {
     expect(await listed(id)).toMatchObject({ durationHours: 1000 });
 
     // null clears the one figure: the policy falls back to the active courses' hours, the list shows none.
-    await t.db.execute(
-      sql`insert into courses (course_code, course_name, program_id, clock_hours) values ('COS-1', 'Cosmetology Theory', ${id}, 160), ('COS-2', 'Salon Practice', ${id}, 140)`,
-    );
+    await buildCourse(t.db, { courseCode: 'COS-1', courseName: 'Cosmetology Theory', programId: id, clockHours: '160' });
+    await buildCourse(t.db, { courseCode: 'COS-2', courseName: 'Salon Practice', programId: id, clockHours: '140' });
     const cleared = await send('PUT', `/api/programs/${id}/policy`, { programHours: null });
     expect(cleared.json()).toMatchObject({ programHours: 300, isSet: { programHours: false } });
     expect(await listed(id)).toMatchObject({ durationHours: null });
@@ -141,7 +141,7 @@ describe('program hours', () => {
 
   it('mirrors the policy row’s stored program_hours both ways, so a writer that still sets it sets the program’s hours', async () => {
     const id = (await send('POST', '/api/programs', program('Direct'))).json().id as number;
-    await t.db.execute(sql`insert into program_policies (program_id, program_hours, program_weeks) values (${id}, 600, 30)`);
+    await buildProgramPolicy(t.db, { programId: id, programHours: '600', programWeeks: '30' });
     expect(await listed(id)).toMatchObject({ durationHours: 600 });
     expect(await policy(id)).toMatchObject({ programHours: 600, programWeeks: 30, isSet: { programHours: true } });
     await send('PUT', `/api/programs/${id}`, program('Direct', { durationHours: 750 }));
@@ -173,7 +173,8 @@ describe('program hours', () => {
     ] as const) {
       ids[name] = (await send('POST', '/api/programs', program(`M ${name}`, { durationHours: hours }))).json().id as number;
     }
-    // The state before the migration: the two figures stored apart, no mirror.
+    // The state before the migration: the two figures stored apart, no mirror (the triggers off, so
+    // written as that migration found them, in SQL, not through today's schema).
     await t.db.execute(sql.raw('alter table program_policies disable trigger user'));
     try {
       await t.db.execute(

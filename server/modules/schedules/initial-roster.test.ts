@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COHORT_NUMBER_REQUIRED } from '../../../common/schedules.ts';
+import { buildCourse, buildProgram, buildRosterEntry, buildSchedule, buildStudent } from '../../test/factories.ts';
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 
 // Issue 28 item 10: a new schedule silently received the students of the program's other cohorts.
@@ -11,16 +11,14 @@ let admin: string;
 let courseId: number, otherCourseId: number, noProgramCourseId: number;
 const ids: Record<string, number> = {};
 
-const insertId = async (q: ReturnType<typeof sql>) => (await t.db.execute<{ id: number }>(q)).rows[0]!.id;
-
 beforeAll(async () => {
   t = await createTestApp({ clock: fixedClock('2026-02-02T15:00:00Z') });
   admin = (await t.signedIn('it_admin')).cookie;
-  const pn = await insertId(sql`insert into programs (program_name) values ('Practical Nursing') returning id`);
-  const ma = await insertId(sql`insert into programs (program_name) values ('Medical Assisting') returning id`);
-  courseId = await insertId(sql`insert into courses (course_code, course_name, program_id) values ('PN-120', 'Pharmacology', ${pn}) returning id`);
-  otherCourseId = await insertId(sql`insert into courses (course_code, course_name, program_id) values ('PN-101', 'Fundamentals', ${pn}) returning id`);
-  noProgramCourseId = await insertId(sql`insert into courses (course_code, course_name) values ('GEN-1', 'Orientation') returning id`);
+  const pn = (await buildProgram(t.db, { programName: 'Practical Nursing' })).id;
+  const ma = (await buildProgram(t.db, { programName: 'Medical Assisting' })).id;
+  courseId = (await buildCourse(t.db, { courseCode: 'PN-120', courseName: 'Pharmacology', programId: pn })).id;
+  otherCourseId = (await buildCourse(t.db, { courseCode: 'PN-101', courseName: 'Fundamentals', programId: pn })).id;
+  noProgramCourseId = (await buildCourse(t.db, { courseCode: 'GEN-1', courseName: 'Orientation', programId: null })).id;
   const students: [string, string, number][] = [
     ['Ann', 'enrolled', pn],
     ['Bea', 'enrolled', pn], // cohort 7
@@ -32,17 +30,15 @@ beforeAll(async () => {
     ['Hal', 'enrolled', ma],
   ];
   for (const [first, status, prog] of students) {
-    ids[first] = await insertId(sql`insert into students (first_name, last_name, status, program_id) values (${first}, 'X', ${status}, ${prog}) returning id`);
+    ids[first] = (await buildStudent(t.db, { firstName: first, lastName: 'X', status, programId: prog })).id;
   }
   // The cohorts' existing classes, with their students on the rosters.
   for (const [cohort, members] of [
     [7, ['Ann', 'Bea']],
     [6, ['Cal', 'Dot', 'Eve']],
   ] as const) {
-    const sc =
-      await insertId(sql`insert into schedules (course_id, cohort_number, term_number, day_of_week, start_time, end_time, course_start_date, course_end_date)
-      values (${otherCourseId}, ${cohort}, 1, 1, '08:00', '12:00', '2026-01-05', '2026-05-29') returning id`);
-    for (const m of members) await t.db.execute(sql`insert into schedule_rosters (schedule_id, student_id) values (${sc}, ${ids[m]!})`);
+    const sc = (await buildSchedule(t.db, { courseId: otherCourseId, cohortNumber: cohort, courseEndDate: '2026-05-29' })).id;
+    for (const m of members) await buildRosterEntry(t.db, { scheduleId: sc, studentId: ids[m]! });
   }
 });
 afterAll(() => t.close());

@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSTRUCTOR_REQUIRED } from '../../../common/schedules.ts';
+import { buildCourse, buildProgram, buildStudent } from '../../test/factories.ts';
 import { auditEntries, createTestApp, type TestApp } from '../../test/helpers.ts';
 
 let t: TestApp;
@@ -15,25 +15,15 @@ beforeAll(async () => {
   admin = (await t.signedIn('it_admin')).cookie;
   instr = await t.signedIn('instructor', { firstName: 'Grace', lastName: 'Hopper' });
   other = await t.signedIn('instructor');
-  programId = (await t.db.execute<{ id: number }>(sql`insert into programs (program_name) values ('PN') returning id`)).rows[0]!.id;
-  courseId = (
-    await t.db.execute<{ id: number }>(
-      sql`insert into courses (course_code, course_name, program_id) values ('NUR-101', 'Fundamentals', ${programId}) returning id`,
-    )
-  ).rows[0]!.id;
+  programId = (await buildProgram(t.db, { programName: 'PN' })).id;
+  courseId = (await buildCourse(t.db, { courseCode: 'NUR-101', courseName: 'Fundamentals', programId })).id;
   for (const [first, status, prog] of [
     ['Ann', 'enrolled', programId],
     ['Ben', 'enrolled', programId],
     ['Cal', 'withdrawn', programId],
     ['Dot', 'enrolled', null],
   ] as const) {
-    studentIds.push(
-      (
-        await t.db.execute<{ id: number }>(
-          sql`insert into students (first_name, last_name, status, program_id) values (${first}, 'X', ${status}, ${prog}) returning id`,
-        )
-      ).rows[0]!.id,
-    );
+    studentIds.push((await buildStudent(t.db, { firstName: first, lastName: 'X', status, programId: prog })).id);
   }
 });
 afterAll(() => t.close());

@@ -3,9 +3,18 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HOURS_LINK_REQUESTED } from '../../../common/my-hours.ts';
 import { loadConfig, type Config } from '../../config.ts';
-import { courses, programPolicies, programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
 import { createFieldCipher } from '../../lib/field-cipher.ts';
 import { pickStudentLanguage } from '../../lib/student-i18n.ts';
+import {
+  buildAttendanceRecord,
+  buildCourse,
+  buildProgram,
+  buildProgramPolicy,
+  buildRosterEntry,
+  buildSchedule,
+  buildStudent,
+  paperSheet,
+} from '../../test/factories.ts';
 import { createTestApp, fixedClock, sessionsRanFor, type TestApp } from '../../test/helpers.ts';
 import { hoursLinkRequestsSettled, purgeExpiredHoursLinks } from './service.ts';
 
@@ -52,43 +61,42 @@ beforeAll(async () => {
     payload: { attendance: { timeZone: 'America/Chicago' }, system: { schoolName: 'Lakeside Career College' } },
   });
   const instructor = await t.signedIn('instructor');
-  const [{ id: programId }] = (await t.db.insert(programs).values({ programName: 'Cosmetology' }).returning({ id: programs.id })) as [{ id: number }];
-  await t.db.insert(programPolicies).values({ programId, programHours: '600', programWeeks: '30' });
-  const [{ id: courseId }] = (await t.db
-    .insert(courses)
-    .values({ courseCode: 'COS-101', courseName: 'Hair Design', programId, clockHours: '60' })
-    .returning({ id: courses.id })) as [{ id: number }];
-  const [{ id: scheduleId }] = (await t.db
-    .insert(schedules)
-    .values({
+  const programId = (await buildProgram(t.db, { programName: 'Cosmetology' })).id;
+  await buildProgramPolicy(t.db, { programId, programHours: '600', programWeeks: '30' });
+  const courseId = (await buildCourse(t.db, { courseCode: 'COS-101', courseName: 'Hair Design', programId, clockHours: '60' })).id;
+  const scheduleId = (
+    await buildSchedule(t.db, {
       courseId,
       instructorId: instructor.userId,
-      cohortNumber: 1,
-      termNumber: 1,
       dayOfWeek: 1,
       startTime: '08:00',
       endTime: '14:00',
       courseStartDate: '2026-10-05',
       courseEndDate: '2026-12-21',
     })
-    .returning({ id: schedules.id })) as [{ id: number }];
-  [{ id: ana }] = (await t.db
-    .insert(students)
-    .values({ firstName: 'Ana', lastName: 'Diaz', sisStudentId: 'S-100', programId, email: 'Ana.Diaz@student.test', enrollmentDate: '2026-10-05' })
-    .returning({ id: students.id })) as [{ id: number }];
-  await t.db.insert(students).values({ firstName: 'Ben', lastName: 'Ode', sisStudentId: 'S-200', programId });
-  await t.db.insert(scheduleRosters).values({ scheduleId, studentId: ana });
+  ).id;
+  ana = (
+    await buildStudent(t.db, {
+      firstName: 'Ana',
+      lastName: 'Diaz',
+      sisStudentId: 'S-100',
+      programId,
+      email: 'Ana.Diaz@student.test',
+      enrollmentDate: '2026-10-05',
+    })
+  ).id;
+  await buildStudent(t.db, { firstName: 'Ben', lastName: 'Ode', sisStudentId: 'S-200', programId });
+  await buildRosterEntry(t.db, { scheduleId, studentId: ana });
   await sessionsRanFor(t.db, [scheduleId], '2026-10-05', '2026-11-30');
-  for (const [date, status] of [
+  for (const [sessionDate, status] of [
     ['2026-10-05', 'present'],
     ['2026-10-12', 'present'],
     ['2026-10-19', 'excused'],
     ['2026-10-26', 'present'],
     ['2026-11-02', 'present'],
     ['2026-11-09', 'present'],
-  ]) {
-    await t.db.execute(sql`insert into attendance_records (student_id, schedule_id, session_date, status, source, is_manual_override, override_reason)
-                           values (${ana}, ${scheduleId}, ${date}, ${status}, 'manual', true, 'Paper sheet')`);
+  ] as const) {
+    await buildAttendanceRecord(t.db, { studentId: ana, scheduleId, sessionDate, status, ...paperSheet });
   }
 });
 afterAll(() => t.close());

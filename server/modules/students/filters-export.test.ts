@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STUDENT_EXPORT_COLUMNS } from '../../../common/students.ts';
+import { buildProgram, buildStudent } from '../../test/factories.ts';
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 
 // Issue 17 item 5: the Students screen's Program and Status filters, and its CSV export of the
@@ -24,10 +25,8 @@ beforeAll(async () => {
   admin = (await t.signedIn('it_admin')).cookie;
   support = (await t.signedIn('support_staff')).cookie;
   instructor = (await t.signedIn('instructor')).cookie;
-  const program = async (name: string) =>
-    (await t.db.execute<{ id: number }>(sql`insert into programs (program_name) values (${name}) returning id`)).rows[0]!.id;
-  nursing = await program('Practical Nursing');
-  welding = await program('Welding');
+  nursing = (await buildProgram(t.db, { programName: 'Practical Nursing' })).id;
+  welding = (await buildProgram(t.db, { programName: 'Welding' })).id;
   // [last name, program, status, SIS id]; the SIS id of one starts like a spreadsheet formula.
   const rows: [string, number | null, string, string][] = [
     ['Alpha', nursing, 'enrolled', 'N-1'],
@@ -37,9 +36,16 @@ beforeAll(async () => {
     ['Echo', null, 'enrolled', '-2+3'],
   ];
   for (const [last, programId, status, sis] of rows) {
-    await t.db.execute(sql`
-      insert into students (first_name, last_name, email, program_id, status, sis_student_id, ssn_encrypted, ssn_last4)
-      values ('Filter', ${last}, ${`${last.toLowerCase()}@filter.edu`}, ${programId}, ${status}, ${sis}, 'v1.secret', '6789')`);
+    await buildStudent(t.db, {
+      firstName: 'Filter',
+      lastName: last,
+      email: `${last.toLowerCase()}@filter.edu`,
+      programId,
+      status,
+      sisStudentId: sis,
+      ssnEncrypted: 'v1.secret',
+      ssnLast4: '6789',
+    });
   }
 });
 afterAll(() => t.close());
@@ -107,7 +113,8 @@ describe('GET /api/students/export', () => {
   });
 
   it('writes a list longer than one read (2,000 rows) whole, in order, each student once', async () => {
-    const big = (await t.db.execute<{ id: number }>(sql`insert into programs (program_name) values ('Cosmetology') returning id`)).rows[0]!.id;
+    const big = (await buildProgram(t.db, { programName: 'Cosmetology' })).id;
+    // 4,500 students in one statement: the volume is what this test is about.
     await t.db.execute(sql`
       insert into students (first_name, last_name, program_id, status, sis_student_id)
       select 'Many', 'Student ' || lpad(g::text, 5, '0'), ${big}, 'enrolled', 'MANY-' || g from generate_series(1, 4500) g`);

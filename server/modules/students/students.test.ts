@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STUDENT_HAS_ATTENDANCE } from '../../../common/students.ts';
+import { buildAttendanceRecord, buildCourse, buildProgram, buildRosterEntry, buildSchedule, buildStudent } from '../../test/factories.ts';
 import { auditEntries, createTestApp, type TestApp } from '../../test/helpers.ts';
 
 let t: TestApp;
@@ -11,8 +12,7 @@ beforeAll(async () => {
   admin = (await t.signedIn('it_admin')).cookie;
   support = (await t.signedIn('support_staff')).cookie;
   instructor = (await t.signedIn('instructor')).cookie;
-  const { rows } = await t.db.execute<{ id: number }>(sql`insert into programs (program_name, duration_hours) values ('Practical Nursing', 320) returning id`);
-  programId = rows[0]!.id;
+  programId = (await buildProgram(t.db, { programName: 'Practical Nursing', durationHours: '320' })).id;
 });
 afterAll(() => t.close());
 
@@ -85,19 +85,24 @@ describe('students', () => {
     expect((await t.app.inject({ method: 'DELETE', url: `/api/students/${free.id}`, headers: { cookie: support } })).statusCode).toBe(204);
     expect((await t.app.inject({ method: 'DELETE', url: `/api/students/${free.id}`, headers: { cookie: support } })).statusCode).toBe(404);
     const kept = (await post(admin, { firstName: 'Ida', lastName: 'Kept' })).json();
-    await t.db.execute(sql`
-      with c as (insert into courses (course_code, course_name) values ('NUR-1', 'Fundamentals') returning id),
-           s as (insert into schedules (course_id, cohort_number, term_number, day_of_week, start_time, end_time, course_start_date, course_end_date)
-                 select id, 1, 1, 1, '08:00', '12:00', '2026-01-05', '2026-06-01' from c returning id)
-      insert into attendance_records (student_id, schedule_id, session_date, status, source) select ${kept.id}, id, '2026-01-05', 'present', 'qr' from s`);
+    const course = await buildCourse(t.db, { courseCode: 'NUR-1', courseName: 'Fundamentals', programId: null });
+    const schedule = await buildSchedule(t.db, { courseId: course.id });
+    await buildAttendanceRecord(t.db, { studentId: kept.id, scheduleId: schedule.id, sessionDate: '2026-01-05', status: 'present', source: 'qr' });
     const res = await t.app.inject({ method: 'DELETE', url: `/api/students/${kept.id}`, headers: { cookie: admin } });
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe(STUDENT_HAS_ATTENDANCE);
   });
 
   it('searches across name, e-mail, student and SIS ids, sorts and pages on the server', async () => {
-    const values = Array.from({ length: 60 }, (_, i) => sql`(${`First${i}`}, ${`Zed${String(i).padStart(2, '0')}`}, ${`z${i}@bulk.edu`}, ${`BULK-${i}`})`);
-    await t.db.execute(sql`insert into students (first_name, last_name, email, sis_student_id) values ${sql.join(values, sql`, `)}`);
+    for (let i = 0; i < 60; i++) {
+      await buildStudent(t.db, {
+        firstName: `First${i}`,
+        lastName: `Zed${String(i).padStart(2, '0')}`,
+        email: `z${i}@bulk.edu`,
+        sisStudentId: `BULK-${i}`,
+        programId: null,
+      });
+    }
     const page2 = await t.app.inject({ url: '/api/students?search=zed&sort=lastName&order=desc&page=2&pageSize=25', headers: { cookie: support } });
     expect(page2.statusCode).toBe(200);
     expect(page2.headers['x-total-count']).toBe('60');
@@ -136,18 +141,25 @@ describe('need-to-know: instructors read only the students on their own rosters'
     own = await t.signedIn('instructor');
     other = await t.signedIn('instructor');
     const student = async (key: string) => {
-      const { rows } = await t.db.execute<{ id: number }>(sql`
-        insert into students (first_name, last_name, email, phone, sis_student_id)
-        values (${key}, 'Roster', ${`${key.toLowerCase()}@roster.edu`}, '555-0100', ${`ROSTER-${key}`}) returning id`);
-      ids[key] = rows[0]!.id;
+      const s = await buildStudent(t.db, {
+        firstName: key,
+        lastName: 'Roster',
+        email: `${key.toLowerCase()}@roster.edu`,
+        phone: '555-0100',
+        sisStudentId: `ROSTER-${key}`,
+        programId: null,
+      });
+      ids[key] = s.id;
     };
     for (const key of ['Mine1', 'Mine2', 'Theirs', 'Nobody']) await student(key);
     const schedule = async (instructorId: number, roster: string[]) => {
-      const { rows } = await t.db.execute<{ id: number }>(sql`
-        with c as (insert into courses (course_code, course_name) values (${`C-${Object.keys(ids).length}-${instructorId}-${roster.length}`}, 'Course') returning id)
-        insert into schedules (course_id, instructor_id, cohort_number, term_number, day_of_week, start_time, end_time, course_start_date, course_end_date)
-        select id, ${instructorId}, 1, 1, 2, '08:00', '12:00', '2026-01-05', '2026-06-01' from c returning id`);
-      for (const key of roster) await t.db.execute(sql`insert into schedule_rosters (schedule_id, student_id) values (${rows[0]!.id}, ${ids[key]!})`);
+      const course = await buildCourse(t.db, {
+        courseCode: `C-${Object.keys(ids).length}-${instructorId}-${roster.length}`,
+        courseName: 'Course',
+        programId: null,
+      });
+      const { id: scheduleId } = await buildSchedule(t.db, { courseId: course.id, instructorId, dayOfWeek: 2 });
+      for (const key of roster) await buildRosterEntry(t.db, { scheduleId, studentId: ids[key]! });
     };
     // Mine2 is on two of the instructor's schedules: still listed once.
     await schedule(own.userId, ['Mine1', 'Mine2']);

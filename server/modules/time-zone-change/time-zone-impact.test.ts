@@ -1,6 +1,5 @@
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { courses, programs, scheduleRosters, schedules, students } from '../../db/schema/index.ts';
+import { buildAttendanceRecords, buildCourse, buildProgram, buildRosterEntry, buildSchedule, buildStudent, meetingDates } from '../../test/factories.ts';
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 
 /*
@@ -21,43 +20,36 @@ beforeAll(async () => {
   admin = (await t.signedIn('super_admin')).cookie;
   itAdmin = (await t.signedIn('it_admin')).cookie;
   const instructor = await t.signedIn('instructor');
-  const [{ id: programId }] = (await t.db.insert(programs).values({ programName: 'Practical Nursing' }).returning({ id: programs.id })) as [{ id: number }];
-  const [{ id: courseId }] = (await t.db
-    .insert(courses)
-    .values({ courseCode: 'PN-100', courseName: 'Nursing I', programId, clockHours: '150' })
-    .returning({ id: courses.id })) as [{ id: number }];
+  const programId = (await buildProgram(t.db, { programName: 'Practical Nursing' })).id;
+  const courseId = (await buildCourse(t.db, { courseCode: 'PN-100', courseName: 'Nursing I', programId, clockHours: '150' })).id;
   const scheduleIds: number[] = [];
   for (const dayOfWeek of [1, 2, 3, 4, 5]) {
-    const [{ id }] = (await t.db
-      .insert(schedules)
-      .values({
-        courseId,
-        instructorId: instructor.userId,
-        cohortNumber: 1,
-        termNumber: 1,
-        dayOfWeek,
-        startTime: '08:00',
-        endTime: '14:00',
-        courseStartDate: '2026-03-02',
-        courseEndDate: '2026-08-28',
-      })
-      .returning({ id: schedules.id })) as [{ id: number }];
-    scheduleIds.push(id);
+    const schedule = await buildSchedule(t.db, {
+      courseId,
+      instructorId: instructor.userId,
+      dayOfWeek,
+      startTime: '08:00',
+      endTime: '14:00',
+      courseStartDate: '2026-03-02',
+      courseEndDate: '2026-08-28',
+    });
+    scheduleIds.push(schedule.id);
   }
-  const [ana, ben] = (await t.db
-    .insert(students)
-    .values([
-      { firstName: 'Ana', lastName: 'Diaz', sisStudentId: 'TZ-1', programId, enrollmentDate: '2026-03-02' },
-      { firstName: 'Ben', lastName: 'Okafor', sisStudentId: 'TZ-2', programId, enrollmentDate: '2026-03-02' },
-    ])
-    .returning({ id: students.id })) as [{ id: number }, { id: number }];
-  for (const s of [ana, ben]) await t.db.insert(scheduleRosters).values(scheduleIds.map((scheduleId) => ({ scheduleId, studentId: s.id })));
+  const ana = await buildStudent(t.db, { firstName: 'Ana', lastName: 'Diaz', sisStudentId: 'TZ-1', programId, enrollmentDate: '2026-03-02' });
+  const ben = await buildStudent(t.db, { firstName: 'Ben', lastName: 'Okafor', sisStudentId: 'TZ-2', programId, enrollmentDate: '2026-03-02' });
+  for (const s of [ana, ben]) for (const scheduleId of scheduleIds) await buildRosterEntry(t.db, { scheduleId, studentId: s.id });
   // Ana's QR check-ins: 07:58 to 14:01 UTC on every class day through Thursday 21 May.
-  await t.db.execute(sql`
-    insert into attendance_records (student_id, schedule_id, session_date, status, source, scan_in_time, scan_out_time)
-    select ${ana.id}, s.id, d::date, 'present', 'qr', d + time '07:58', d + time '14:01'
-      from schedules s cross join generate_series('2026-03-02'::timestamp, '2026-05-21'::timestamp, interval '1 day') d
-     where s.id = any(${`{${scheduleIds.join(',')}}`}::int[]) and extract(dow from d) = s.day_of_week`);
+  await buildAttendanceRecords(
+    t.db,
+    (await meetingDates(t.db, scheduleIds, '2026-03-02', '2026-05-21')).map((m) => ({
+      ...m,
+      studentId: ana.id,
+      status: 'present',
+      source: 'qr',
+      scanInTime: new Date(`${m.sessionDate}T07:58:00Z`),
+      scanOutTime: new Date(`${m.sessionDate}T14:01:00Z`),
+    })),
+  );
 });
 afterAll(() => t?.close());
 
