@@ -28,7 +28,7 @@ function inScope(scope: ViewerScope, alias = 's'): SQL {
 /**
  * The records of the scope's schedules, as alias `a`. Every record has a schedule (a foreign key),
  * so the school-wide scope needs no join at all: at 120,000 records a join only to say `true`
- * was a third of the alert rules' time (issue 15).
+ * was a third of the alert rules' time (decision 026).
  */
 function scopedRecords(scope: ViewerScope): SQL {
   return scope.instructorId == null
@@ -58,7 +58,7 @@ function meetingOn(date: string, scope: ViewerScope): SQL {
 /** Students expected today so far (on the rosters of the classes that have begun) and those checked in to them. */
 export async function todayCounts(db: DbOrTx, scope: ViewerScope, today: string, timeNow: string): Promise<{ expected: number; checkedIn: number }> {
   // Only the classes that have begun (or whose session was started early): the afternoon's
-  // classes are not yet missed by anyone at noon (issue 28).
+  // classes are not yet missed by anyone at noon.
   const { rows } = await db.execute<{ expected: number; checkedIn: number }>(sql`
     with meeting as (
       select m.id from (${meetingOn(today, scope)}) m join schedules s on s.id = m.id
@@ -335,7 +335,7 @@ export async function studentStandings(db: DbOrTx, scope: ViewerScope, d: { sinc
     select per.student_id as "studentId", per.schedule_id as "scheduleId", st.first_name || ' ' || st.last_name as name,
            c.id as "courseId", c.course_name as "courseName", c.course_code as "courseCode",
            -- The last lastN statuses, newest first: a few rows of an index per student and class,
-           -- not a sort of the whole window (issue 15).
+           -- not a sort of the whole window (decision 026).
            array(select r.status from attendance_records r
                   where r.student_id = per.student_id and r.schedule_id = per.schedule_id
                     and r.session_date > ${d.since} and r.session_date <= ${d.today}

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STUDENT_EXPORT_COLUMNS } from '../../../common/students.ts';
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 
-// Issue 17 item 5: the Students screen's Program and Status filters, and its CSV export of the
+// Decision 033: the Students screen's Program and Status filters, and its CSV export of the
 // filtered list (no SSN, formula-safe, audited, need-to-know).
 
 let t: TestApp;
