@@ -21,7 +21,7 @@ import {
   type TestUser,
 } from './support.ts';
 
-// Issue 13 in the browser: the dashboard's compliance card leads to the withdrawal watch, where an
+// Decision 016 in the browser: the dashboard's compliance card leads to the withdrawal watch, where an
 // administrator records the withdrawal of a student whose last attendance was 15 days ago.
 let browser: Browser;
 let server: E2eServer;

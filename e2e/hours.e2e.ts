@@ -25,7 +25,7 @@ import {
   type TestUser,
 } from './support.ts';
 
-// The clock-hour ledger in the browser (issue 12): an administrator opens a student from the
+// The clock-hour ledger in the browser (decision 014): an administrator opens a student from the
 // Students list, reads the Hours tab, records make-up time and sees the payment period's bar move,
 // downloads the time card, reads a corrected record's history; the Hours view lists the student.
 let browser: Browser;

@@ -20,9 +20,9 @@ import {
 } from './support.ts';
 
 /**
- * Issue 12, the Programs and School Calendar screens: an administrator creates a program, sets its
+ * The Programs and School Calendar screens (decision 014): an administrator creates a program, sets its
  * clock-hour policy and watches the payment periods follow; adds a closure, finds it in the month
- * view and deletes it. Each screen and dialog is checked with axe. Issue 28 item 4 (decision 040): a
+ * view and deletes it. Each screen and dialog is checked with axe. Decision 040: a
  * 1,500-hour program is entered in the form and listed, and its hours and the policy's are one figure.
  */
 
@@ -117,7 +117,7 @@ describe('programs', () => {
       await form.getByLabel('Program code').fill('COS');
       await form.getByLabel('SIS program ID').fill('SIS-P-7');
       await form.getByLabel('Credential').selectOption('Diploma');
-      // Real programs have real hours (issue 28 item 4): past 10,000 is refused, 1,500 is saved with a note.
+      // Real programs have real hours (decision 040): past 10,000 is refused, 1,500 is saved with a note.
       const hours = form.getByLabel('Duration hours');
       await hours.fill('10001');
       await form.getByRole('button', { name: 'Create program' }).click();

@@ -26,7 +26,7 @@ import {
 } from './support.ts';
 
 /**
- * Records administration journeys (issue 3): courses with prerequisites, export and bulk import;
+ * Records administration journeys (SPEC §2): courses with prerequisites, export and bulk import;
  * schedules and rosters; students; users with set-password links; what support staff may do.
  * Each screen and each of its dialogs is checked with axe.
  */
@@ -79,7 +79,7 @@ beforeAll(async () => {
   seed.ada = await student('Ada', 'Lovelace', { sisStudentId: 'SIS-001', socialSecurityNumber: '123-45-6789', phone: '555-0101' });
   seed.grace = await student('Grace', 'Hopper', { sisStudentId: 'SIS-002' });
   await student('Mary', 'Seacole', { sisStudentId: 'SIS-003' });
-  // A withdrawal is recorded, never typed into the status (issue 27).
+  // A withdrawal is recorded, never typed into the status (decision 037).
   seed.withdrawn = await student('Wendy', 'Withdrawn', { sisStudentId: 'SIS-004' });
   await apiSend(api, 'POST', `/api/students/${seed.withdrawn.id}/withdrawal`, { withdrawalDate: '2025-01-10', reason: 'Moved away' });
   seed.alan = await student('Alan', 'Turing', { sisStudentId: 'SIS-005', programId: other.id });
@@ -292,7 +292,7 @@ describe('courses', () => {
       expect(await table.evaluate((t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth)).toBe(0);
       await screenshot(page, 'records-courses-imported');
 
-      // The imported 45-hour course edits from the form (issue 17 item 3, decisions 012 and 040): its hours are valid on every path.
+      // The imported 45-hour course edits from the form (decisions 012 and 040): its hours are valid on every path.
       await page.getByRole('button', { name: 'Edit NUR130' }).click();
       const editImported = dialog(page, 'Edit Course');
       await visible(editImported);

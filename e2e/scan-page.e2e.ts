@@ -17,7 +17,7 @@ import {
 } from './support.ts';
 
 /**
- * Issue 16: the scan page a QR code opens, rendered on the server. A phone with JavaScript off
+ * Decision 028: the scan page a QR code opens, rendered on the server. A phone with JavaScript off
  * checks in with the plain form (and through the typed-code page); with JavaScript on, the small
  * script sends the same form to the JSON API without a reload; a phone in Spanish gets every page
  * and answer in Spanish, with a switch back to English.

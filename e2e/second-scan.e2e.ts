@@ -20,7 +20,7 @@ import {
 } from './support.ts';
 
 /**
- * Issue 28 item 1 (docs/decisions/039): a checked-in student who opens the class's QR again is told
+ * docs/decisions/039: a checked-in student who opens the class's QR again is told
  * "You are checked in since …" and offered an explicit Check out, with what leaving now records;
  * leaving early is confirmed first. The instructor undoes the check-out on the live roster in one
  * action, and the record's history keeps the check-out.

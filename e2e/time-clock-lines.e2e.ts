@@ -23,7 +23,7 @@ import {
 } from './support.ts';
 
 /**
- * Issue 29, the time-clock lines on the screens: a program that rounds to 15 minutes with 7 minutes'
+ * Decision 050, the time-clock lines on the screens: a program that rounds to 15 minutes with 7 minutes'
  * grace, deducts 30 minutes after 300 and counts at most 600 a day. Last week the student punched
  * 08:05–19:00 in an 08:00–19:00 class: 655 punched, 660 rounded, 30 deducted, 30 over the cap, 600
  * attended. The student page's Hours tab and its time card, and the Hours view, show those lines

@@ -22,7 +22,7 @@ import {
 } from './support.ts';
 
 /**
- * Issue 29, the Programs screen's time-clock rules: an administrator opens a new program's rules
+ * Decision 050, the Programs screen's time-clock rules: an administrator opens a new program's rules
  * (the new-program defaults), fills the form from the Tennessee preset, is told a back-dated date
  * recomputes one student's days, fixes a weekly cap below the daily one, and saves. Axe on each step.
  */
