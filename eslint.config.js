@@ -122,7 +122,7 @@ export default tseslint.config(
     },
   },
   {
-    // A file past 400 lines is split by what its parts do (issue 30; README
+    // A file past 400 lines is split by what its parts do (README
     // "Files over 400 lines" names the exceptions: data and test support, not logic).
     files: ['server/**/*.ts', 'common/**/*.ts', 'web/**/*.{ts,tsx}', 'scripts/**/*.{ts,mjs}', 'bench/**/*.ts'],
     ignores: [

@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The slow suites (issue 30 item 5): the 10,000-request fuzz, the route-spelling walk, the processes
+ * The slow suites: the 10,000-request fuzz, the route-spelling walk, the processes
  * killed mid-import or mid-start, several app instances, the scheduler's timing. `npm test` and CI
  * run them; `npm run test:fast` (MUSTER_TEST_TIER=fast) leaves them out, for before each commit.
  */

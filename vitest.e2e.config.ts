@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Browser journeys in real Chromium against the real server and database (ARCHITECTURE.md).
+// Browser journeys in real Chromium against the real server and database (docs/ARCHITECTURE.md).
 export default defineConfig({
   test: {
     include: ['e2e/**/*.e2e.ts'],

@@ -139,7 +139,7 @@ function printTable(results: Measured[], baseline: Measured): void {
   const rows = results.map((r) => {
     const p50 = pctl(r.times, 50);
     const p95 = pctl(r.times, 95);
-    // Issue 15: every dashboard read p95 ≤ 100 ms at 1M records (and ≤ 1.5× that at 10M: --grow-to).
+    // Target (bench/README.md): every dashboard read p95 ≤ 100 ms at 1M records (≤ 1.5× that at 10M: --grow-to).
     const target = r === baseline ? '' : p95 <= TARGET_P95_MS ? `≤ ${TARGET_P95_MS} PASS` : `≤ ${TARGET_P95_MS} FAIL`;
     return [r.name, ms(p50), ms(p95), ms(r.times.at(-1)!), `${(p50 / b50).toFixed(1)}×`, `${(p95 / b95).toFixed(1)}×`, target];
   });

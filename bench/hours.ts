@@ -2,7 +2,7 @@
 // Mon–Fri, 4 h each, ~50 weeks: ≈ 490,000 records), through the real HTTP routes: one student's
 // ledger, the program summary page and the hours export, each beside a plain
 // `select student_id, sum(minutes_attended) … group by student_id` over the same records in the same run.
-// Punches (issue 29): a quarter of the present meetings have a break, and the program has time-clock rules.
+// Punches (decision 051): a quarter of the present meetings have a break, and the program has time-clock rules.
 // Run: npm run bench -- hours   (prints tables and the targets; nothing is asserted)
 // Env: BENCH_RUNS (default 20), BENCH_STUDENTS (2000), BENCH_WEEKS (50), BENCH_EXPLAIN=1 to print
 //      EXPLAIN ANALYZE of the slowest statement of each measured call.
@@ -89,7 +89,7 @@ export async function seed(db: Db): Promise<Seeded> {
                else (case when rnd.p < 0.03 then 'absent' when rnd.p < 0.05 then 'excused' when rnd.p < 0.11 then 'late' when rnd.p < 0.13 then 'incomplete' else 'present' end)
              end as status) x
      where extract(dow from d)::int = s.day_of_week and d not between ${breakStart}::date and ${breakEnd}::date`);
-  // Issue 29, the ledger with punches: one present meeting in four has a break punched (out 10:00,
+  // The ledger with punches (decisions 050, 051): one present meeting in four has a break punched (out 10:00,
   // back 10:10), and the program rounds, gives grace, deducts a meal and caps the day and the week.
   await db.execute(sql`
     insert into attendance_breaks (record_id, kind, started_at, ended_at)

@@ -175,7 +175,7 @@ export async function run(): Promise<void> {
 }
 
 // Lighthouse and chrome-launcher are bench/package.json's (npm install --prefix bench), kept out of
-// the app's install (issue 30 item 7): typed here by what this file reads of them.
+// the app's install (bench/README.md): typed here by what this file reads of them.
 type LighthouseAudit = { id: string; title: string; score: number | null; displayValue?: string; errorMessage?: string };
 type LighthouseResult = {
   lhr: {

@@ -57,8 +57,8 @@ const qrToken = (label: string) => tokenText(label, { max: 100, min: 0, extra: '
 export const publicSessionQuerySchema = z.object({ t: qrToken('t').optional() });
 
 /**
- * A submit's intent; none means check in (SPEC's clients send none). The break punches (issue 29,
- * docs/decisions/051): `break-start` / `lunch-out` start a break, `break-end` / `lunch-in` end the
+ * A submit's intent; none means check in (SPEC's clients send none). The break punches
+ * (docs/decisions/051): `break-start` / `lunch-out` start a break, `break-end` / `lunch-in` end the
  * open one (either ends it, whatever its kind).
  */
 export const SCAN_INTENTS = ['check-in', 'check-out', 'break-start', 'break-end', 'lunch-out', 'lunch-in'] as const;
@@ -310,7 +310,7 @@ export const startedSessionSchema = qrSessionSchema.extend({ warning: z.string()
 /** A session may be started this long before the class's start time without a warning. */
 export const START_EARLY_MINUTES = 30;
 
-// ---- Meetings that did not take place, and meetings nobody took attendance at (issue 28) ----
+// ---- Meetings that did not take place, and meetings nobody took attendance at (decision 043) ----
 
 /** POST /api/schedules/{id}/meetings/{date}/cancel: why the class did not meet. */
 export const cancelMeetingSchema = z

@@ -11,7 +11,7 @@ export const currentUserSchema = z.object({
   lastName: z.string(),
   email: z.string(),
   role: z.enum(ROLES),
-  /** A sign-in that still owes a step (issue 14): the web app shows that step before anything else. */
+  /** A sign-in that still owes a step (decision 018): the web app shows that step before anything else. */
   pendingStep: z.enum(['password_change', 'totp_enrol', 'totp']).nullable().optional(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
@@ -89,7 +89,7 @@ export const sessionRefParam = z.object({
 
 export const endedSessionsSchema = z.object({ ended: z.number().int() });
 
-/** What a sign-in still owes before it reaches anything else (issue 14). */
+/** What a sign-in still owes before it reaches anything else (decision 018). */
 export const LOGIN_PENDING_STEPS = ['password_change', 'totp_enrol', 'totp'] as const;
 export type LoginPendingStep = (typeof LOGIN_PENDING_STEPS)[number];
 

@@ -3,7 +3,7 @@ import { daysBetween } from './dates.ts';
 import { SAP_STATUSES, TIME_CLOCK_HOURS_COLUMNS } from './hours.ts';
 import { DATE_YEARS, dbId, isoDate, queryDate } from './validation.ts';
 
-// Leaves of absence, the withdrawal watch and the regulators' reports (issue 13; COMPLIANCE.md).
+// Leaves of absence, the withdrawal watch and the regulators' reports (decision 016; COMPLIANCE.md).
 
 /** All leaves of a student together may not exceed this many days in any 12 months. */
 export const MAX_LEAVE_DAYS_IN_12_MONTHS = 180;
@@ -201,9 +201,9 @@ export const MONTHLY_HOURS_COLUMNS = [
   'attendancePercent',
   'status',
   'lastDateOfAttendance',
-  // Added after the others (issue 28) so that files read by position keep their columns.
+  // Added after the others (decision 045) so that files read by position keep their columns.
   'excusedCreditedHours',
-  // The month's time-clock steps (issue 29), last for the same reason.
+  // The month's time-clock steps (decision 050), last for the same reason.
   ...TIME_CLOCK_HOURS_COLUMNS,
 ] as const;
 

@@ -32,7 +32,7 @@ export const EMPLOYMENT_TYPES = ['Full-time', 'Part-time', 'Adjunct'] as const;
 export const STUDENT_STATUSES = [
   'enrolled',
   'active',
-  'loa', // on an approved leave of absence (issue 13)
+  'loa', // on an approved leave of absence (decision 016)
   'suspended',
   'withdrawn',
   'graduated',

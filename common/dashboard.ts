@@ -6,7 +6,7 @@ const trend = z.enum(['up', 'down', 'flat']);
 
 /**
  * The dashboard's alert figures, counted once (server/modules/attendance-alerts/rules.ts) and shown alike
- * on Overview, Live and Analytics (issue 28): open alerts (acknowledged ones left out), the
+ * on Overview, Live and Analytics (decision 048): open alerts (acknowledged ones left out), the
  * high-severity ones among them ("Critical Alerts"), and the students they name ("Students at Risk").
  */
 export const alertCountsSchema = z.object({
@@ -140,12 +140,12 @@ export const statsSchema = z.object({
   attendanceRate30d: z.number(),
 });
 
-/** First-run checklist (issue 17 item 6): what the school already has, from real rows. */
+/** First-run checklist: what the school already has, from real rows. */
 export const gettingStartedSchema = z.object({
   /** A person chose the school's time zone (at setup or in Settings), not the server's default. */
   timeZoneChosen: z.boolean(),
   timeZone: z.string(),
-  /** Settings › System has the school's name (printed on time cards, reports and e-mails; issue 28). */
+  /** Settings › System has the school's name (printed on time cards, reports and e-mails; decision 045). */
   schoolNamed: z.boolean(),
   programs: z.number().int(),
   courses: z.number().int(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { optionalDbId, queryDate } from './validation.ts';
 
 /**
- * Which attendance records an export carries (issue 17 item 7): SPEC's optional date range, and
+ * Which attendance records an export carries (decision 032): SPEC's optional date range, and
  * optionally one program (its courses' classes), one course or one student. The same fields arrive
  * as a query string (GET /api/export/attendance) or a JSON body (POST /api/sis/attendance-export).
  */

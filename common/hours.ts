@@ -5,7 +5,7 @@ import { daysBetween } from './dates.ts';
 
 import { dbId, queryDate, queryInt } from './validation.ts';
 
-// The clock-hour ledger's contracts (issue 12; terms from COMPLIANCE.md). Minutes are exact
+// The clock-hour ledger's contracts (decision 014; terms from COMPLIANCE.md). Minutes are exact
 // integers everywhere; hours appear only where the contract names them (policy, periods, CSV).
 // The program policy is in program-policy.ts, closures in calendar.ts, dates in dates.ts, the
 // meeting rule in meeting-rule.ts, make-up sessions in make-ups.ts and opening balances in
@@ -32,16 +32,16 @@ export const ledgerDaySchema = z.object({
   onLeave: z.boolean(),
   /**
    * Minutes of that day's meetings that have not ended yet (today's later or running classes):
-   * not scheduled, attended or absent until they end (issue 28).
+   * not scheduled, attended or absent until they end.
    */
   pendingMinutes: z.number().int(),
   /**
    * Minutes of that day's meetings that ended with nothing recorded for anyone and no QR session:
-   * not scheduled nor absent until attendance is taken or the meeting cancelled (issue 28; the list
+   * not scheduled nor absent until attendance is taken or the meeting cancelled (decision 043; the list
    * to review is GET /api/attendance/meetings-to-review).
    */
   unrecordedMinutes: z.number().int(),
-  // The time-clock rules' steps (issue 29; common/time-clock.ts): attendedMinutes = rounded − deducted − capped.
+  // The time-clock rules' steps (decision 050; common/time-clock.ts): attendedMinutes = rounded − deducted − capped.
   /** The punches as recorded, inside the classes; a check-in without a check-out adds nothing here. */
   rawMinutes: z.number().int(),
   /** After grace, rounding and the missed-punch rule. */
@@ -227,7 +227,7 @@ export const HOURS_EXPORT_COLUMNS = [
   'paymentPeriod',
   'hoursToNextPaymentPeriod',
   'lastDateOfAttendance',
-  // The time-clock rules' steps (issue 29), appended so that files read by position keep their
+  // The time-clock rules' steps (decision 050), appended so that files read by position keep their
   // columns: attendedHours = roundedHours − deductedHours − cappedHours.
   ...TIME_CLOCK_HOURS_COLUMNS,
 ] as const;
@@ -253,7 +253,7 @@ export const studentRecordSchema = z.object({
   isManualOverride: z.boolean(),
   /** Staff changed it after it was captured: GET /api/attendance/{id}/history has the original. */
   corrected: z.boolean(),
-  /** The breaks punched between the check-in and the check-out, in order (issue 29). */
+  /** The breaks punched between the check-in and the check-out, in order (decision 051). */
   breaks: z.array(breakPunchSchema),
 });
 export type StudentRecord = z.infer<typeof studentRecordSchema>;

@@ -2,7 +2,7 @@ import { MISSED_PUNCH_ALREADY_ASKED, MISSED_PUNCH_DAYS } from './missed-punches.
 import type { StudentLanguage } from './student-texts.ts';
 
 /**
- * What students read on the missed-punch pages (issue 29), in English and Spanish: the hours link's
+ * What students read on the missed-punch pages (decision 053), in English and Spanish: the hours link's
  * "Forgot to check in or out?" page and the scan page's. Placeholders are {{name}}; values are plain
  * text, and whoever renders HTML escapes them.
  */

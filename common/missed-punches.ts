@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { daysBetween } from './dates.ts';
 import { CLOCK_TIME, dbId, isoDate, isoDateTime, queryDate, queryInt } from './validation.ts';
 
-// Missed-punch requests (issue 29, docs/decisions/053): a student who forgot to check in or out asks
+// Missed-punch requests (docs/decisions/053): a student who forgot to check in or out asks
 // for a correction; the class instructor or an administrator approves (a correction flagged as an
 // exception) or declines.
 

@@ -12,7 +12,7 @@ export const ACTIONS = [
   'students:view',
   'students:manage',
   'students:view-ssn',
-  'students:export', // the Students screen's CSV of the filtered list (issue 17)
+  'students:export', // the Students screen's CSV of the filtered list (decision 033)
   'programs:view',
   'programs:manage',
   'courses:view',
@@ -36,7 +36,7 @@ export const ACTIONS = [
   'make-up:record', // make-up sessions (instructors: their rosters' students, supervised by themselves)
   'compliance:view', // the withdrawal watch, SAP, excused cap, make-up owed, the regulators' reports
   'leaves:manage', // record, end or extend a leave of absence
-  'opening-balances:manage', // a student's hours from before the school kept attendance in Muster (issue 28)
+  'opening-balances:manage', // a student's hours from before the school kept attendance in Muster (decision 041)
   'withdrawals:manage', // record or reverse a withdrawal
   'users:reset-two-factor', // forget a user's authenticator so they enrol again
   'maintenance:manage', // post and remove maintenance notices

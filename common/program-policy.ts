@@ -1,4 +1,4 @@
-// A program's clock-hour policy (issue 12; terms from COMPLIANCE.md): its contracts, defaults and payment periods.
+// A program's clock-hour policy (decision 014; terms from COMPLIANCE.md): its contracts, defaults and payment periods.
 import { z } from 'zod';
 import { PROGRAM_HOURS } from './constants.ts';
 import { optionalIsoDate } from './validation.ts';

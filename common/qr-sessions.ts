@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { publicSessionSchema, qrSessionSchema } from './attendance.ts';
 import { EXTEND_MAX_MINUTES, SESSION_MAX_HOURS } from './qr-sessions-limits.ts';
 
-// How long a QR session stays open, and how it closes (issue 28 item 5; docs/decisions/042).
+// How long a QR session stays open, and how it closes (docs/decisions/042).
 // The session and public-read shapes stay common/attendance.ts's (SPEC's contract); this adds to them.
 
 export { CHECK_OUT_GRACE_MINUTES, CLOSING_WARNING_MINUTES, EXTEND_MAX_MINUTES, EXTEND_STEP_MINUTES, SESSION_MAX_HOURS } from './qr-sessions-limits.ts';
@@ -47,7 +47,7 @@ export const SCAN_SESSION_ENDED = 'Session Ended';
 export const SCAN_SESSION_ENDED_TEXT =
   'Your instructor has ended this attendance session. Please check with your instructor if you need to mark your attendance.';
 
-// ---- Instructor-led breaks (issue 29; docs/decisions/052) ----
+// ---- Instructor-led breaks (docs/decisions/052) ----
 
 /** How long after "End break" students may scan again and be back from the break's end. */
 export const RECHECK_DEFAULT_MINUTES = 5;

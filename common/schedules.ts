@@ -50,7 +50,7 @@ export function cohortLabel(s: { cohortNumber: number; cohortName?: string | nul
   return s.cohortName ?? String(s.cohortNumber);
 }
 
-/** Most scheduled breaks a class may have (issue 29): a morning break, lunch, an afternoon break, one more. */
+/** Most scheduled breaks a class may have (decision 052): a morning break, lunch, an afternoon break, one more. */
 export const SCHEDULE_BREAKS_MAX = 4;
 /** A scheduled break, 'HH:MM' in school time, inside the class: not scheduled minutes (decision 052). */
 export type ScheduleBreak = { start: string; end: string };

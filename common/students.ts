@@ -27,7 +27,7 @@ export const studentInputSchema = z.object({
   email: optionalEmail,
   phone: optionalText(40),
   programId: optionalDbId('programId', { invalid: 'Program must be a program id or null' }),
-  // 'on_leave' was the leave status before issue 13 named it `loa`; older clients still send it.
+  // 'on_leave' was the leave status before decision 016 named it `loa`; older clients still send it.
   // Absent on an edit: the status stays as it is; on a new student: enrolled.
   status: z.preprocess(
     (v) => (v === 'on_leave' ? 'loa' : v),
@@ -58,7 +58,7 @@ export type StudentSortKey = (typeof STUDENT_SORT_KEYS)[number];
 const blankAsAbsent = (v: unknown) => (v === '' ? undefined : v);
 
 /**
- * The Students screen's filters (issue 17): one program, one status. Shared by the list and its
+ * The Students screen's filters (decision 033): one program, one status. Shared by the list and its
  * CSV export, so the export holds exactly the filtered list.
  */
 export const studentFilterSchema = z.object({
@@ -94,7 +94,7 @@ export const STUDENT_EXPORT_COLUMNS = [
 
 export const STUDENT_HAS_ATTENDANCE = 'This student has attendance history and cannot be deleted. Change their status (for example to withdrawn) instead.';
 
-// ---- Status changes (issue 27; docs/decisions/037-student-status-changes.md) ----
+// ---- Status changes (docs/decisions/037-student-status-changes.md) ----
 
 /**
  * Statuses that a record sets and ends, never a plain edit or an import: a withdrawal keeps the

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isoDate } from './validation.ts';
 
-// Time-clock rules per program (issue 29; COMPLIANCE.md "Time-clock rules"; decision 050): how the
+// Time-clock rules per program (COMPLIANCE.md "Time-clock rules"; decision 050): how the
 // ledger turns a meeting's punches into clock minutes. Minutes are whole numbers throughout.
 
 export const MISSING_CHECK_OUT_POLICIES = ['no_credit', 'credit_to_scheduled_end', 'auto_check_out_flagged'] as const;

@@ -20,9 +20,9 @@ import {
   type TestUser,
 } from './support.ts';
 
-// Take Attendance end to end (issue 4): an instructor starts a session, a phone checks in from the
-// URL the page shows, the roster fills in, a "possible proxy" flag is reviewed (issue 9), an
-// override, the end of the session. Then (issue 17) a student marked absent scans anyway: the phone
+// Take Attendance end to end (decision 004): an instructor starts a session, a phone checks in from the
+// URL the page shows, the roster fills in, a "possible proxy" flag is reviewed (decision 006), an
+// override, the end of the session. Then (decision 004) a student marked absent scans anyway: the phone
 // says to see the instructor, and the roster offers the correction in one click.
 
 let browser: Browser;

@@ -1,4 +1,4 @@
-import type { APIRequestContext, Browser, BrowserContext } from 'playwright-core';
+import type { APIRequestContext, Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Course } from '../common/courses.ts';
 import { addDays } from '../common/dates.ts';
@@ -8,37 +8,34 @@ import type { Settings } from '../common/settings.ts';
 import type { Student } from '../common/students.ts';
 import {
   apiSend,
+  closeAll,
   hidden,
-  launchBrowser,
+  openSignedIn,
+  schoolToday,
   screenshot,
   seriousViolations,
-  signIn,
-  signedInApi,
-  startServer,
+  signInOnce,
+  startAdminJourney,
   visible,
-  watchedPage,
   type E2eServer,
+  type SignedInState,
   type TestUser,
 } from './support.ts';
 
-// Issue 13 in the browser: the dashboard's compliance card leads to the withdrawal watch, where an
+// Decision 016 in the browser: the dashboard's compliance card leads to the withdrawal watch, where an
 // administrator records the withdrawal of a student whose last attendance was 15 days ago.
 let browser: Browser;
 let server: E2eServer;
 let admin: TestUser;
 let api: APIRequestContext;
-let adminState: Awaited<ReturnType<BrowserContext['storageState']>>;
+let adminState: SignedInState;
 let student: Student;
 let lda: string;
 
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launchBrowser(), startServer()]);
-  admin = await server.createUser('it_admin', { firstName: 'Morgan', lastName: 'Admin' });
-  api = await signedInApi(server.baseUrl, admin);
+  ({ browser, server, admin, api } = await startAdminJourney());
   const settings = (await (await api.get('/api/settings')).json()) as Settings;
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: settings.attendance.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    new Date(),
-  );
+  const today = schoolToday(settings.attendance.timeZone);
   lda = addDays(today, -15);
   const program = await apiSend<Program>(api, 'POST', '/api/programs', { programName: 'Barbering', programCode: 'BAR' });
   const course = await apiSend<Course>(api, 'POST', '/api/courses', {
@@ -73,25 +70,14 @@ beforeAll(async () => {
     status: 'present',
     overrideReason: 'Paper sign-in sheet',
   });
-
-  const context = await browser.newContext({ baseURL: server.baseUrl });
-  const page = await context.newPage();
-  await signIn(page, admin);
-  adminState = await context.storageState();
-  await context.close();
+  adminState = await signInOnce(browser, server.baseUrl, admin);
 });
 
-afterAll(async () => {
-  await api?.dispose();
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => closeAll(api, browser, server));
 
 describe('compliance', () => {
   it('goes from the dashboard card to the watch and records a withdrawal with its refund inputs', async () => {
-    const { context, page, errors } = await watchedPage(
-      await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1280, height: 900 }, storageState: adminState }),
-    );
+    const { context, page, errors } = await openSignedIn(browser, server.baseUrl, adminState);
     try {
       await page.goto('/');
       const card = page.getByRole('region', { name: 'Compliance' });
@@ -135,9 +121,7 @@ describe('compliance', () => {
   });
 
   it('fits a phone without sideways scrolling', async () => {
-    const { context, page, errors } = await watchedPage(
-      await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 390, height: 844 }, storageState: adminState }),
-    );
+    const { context, page, errors } = await openSignedIn(browser, server.baseUrl, adminState, { viewport: { width: 390, height: 844 } });
     try {
       await page.goto('/compliance');
       await visible(page.getByRole('heading', { level: 1, name: 'Compliance' }));

@@ -4,7 +4,7 @@ import type { SeededClass, TestUser } from './support.ts';
 import { newPage, screenshot, seedClassNow, seriousViolations, signIn, useBrowserAndServer, usingPage, visible } from './support.ts';
 
 /**
- * Issue 28 item 12, the smaller things, in real Chromium: the sign-in page's focus and its line for
+ * The smaller things, in real Chromium: the sign-in page's focus and its line for
  * a forgotten password; the projector's "1 of 2 checked in" and its localhost warning; support
  * staff told why they cannot record make-up; the dashboard's alert figures agreeing, Resolve Alerts
  * opening the alerts, each linked to its student and acknowledged; the audit log in words.
@@ -35,7 +35,7 @@ beforeAll(async () => {
   }
 });
 
-describe('issue 28: the smaller things', () => {
+describe('the smaller things', () => {
   it('sign-in puts the cursor in the e-mail field and says what to do about a forgotten password', async () => {
     await usingPage(newPage(env.browser, env.server.baseUrl), async ({ page, errors }) => {
       await page.goto('/login');

@@ -7,7 +7,7 @@ import { seedDemoSchool, type SeedAccount } from '../server/seed/demo-school.ts'
 import { launchBrowser, newPage, screenshot, seriousViolations, signIn, startServer, visible, withNewPage, type E2eServer } from './support.ts';
 
 /**
- * Dashboard, Audit Logs and Settings in real Chromium against the demo school (issue 6):
+ * Dashboard, Audit Logs and Settings in real Chromium against the demo school (SPEC §2):
  * every figure on screen is checked against the API that produced it, never against a constant.
  */
 
@@ -522,7 +522,7 @@ describe('settings', () => {
     }
   });
 
-  it("keeps an instructor's notification switches their own: the Live tab says alerts are off for them, the admin's stay on (issue 17)", async () => {
+  it("keeps an instructor's notification switches their own: the Live tab says alerts are off for them, the admin's stay on", async () => {
     const mine = await newPage(browser, server.baseUrl);
     const admin = await newPage(browser, server.baseUrl);
     try {

@@ -208,7 +208,7 @@ describe('data management', () => {
     });
   });
 
-  // Issue 28 item 12 (decision 047): Excel's US dates are read and the result says how; a dry run
+  // Decision 047: Excel's US dates are read and the result says how; a dry run
   // that finds problems did its job, so it is not a red 'Upload Failed'.
   it("previews a file of US dates saying how they were read, and a dry run's problems as a warning, not a failure", async () => {
     for (const [width, height] of [

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
+import type { APIRequestContext, Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AttendanceRow } from '../common/attendance.ts';
 import type { Course } from '../common/courses.ts';
@@ -11,21 +11,25 @@ import type { Student } from '../common/students.ts';
 import { schoolInstantIso } from '../web/lib/zoned-time.ts';
 import {
   apiSend,
+  closeAll,
   expectTitle,
   hidden,
-  launchBrowser,
+  openSignedIn,
+  schoolToday,
   screenshot,
   seriousViolations,
   signIn,
-  signedInApi,
-  startServer,
+  signInOnce,
+  startAdminJourney,
+  toasts,
   visible,
   watchedPage,
   type E2eServer,
+  type SignedInState,
   type TestUser,
 } from './support.ts';
 
-// The clock-hour ledger in the browser (issue 12): an administrator opens a student from the
+// The clock-hour ledger in the browser (decision 014): an administrator opens a student from the
 // Students list, reads the Hours tab, records make-up time and sees the payment period's bar move,
 // downloads the time card, reads a corrected record's history; the Hours view lists the student.
 let browser: Browser;
@@ -33,20 +37,13 @@ let server: E2eServer;
 let admin: TestUser;
 let instructor: TestUser;
 let api: APIRequestContext;
-let adminState: Awaited<ReturnType<BrowserContext['storageState']>>;
+let adminState: SignedInState;
 
 const seed = {} as { program: Program; course: Course; schedule: Schedule; student: Student; outsider: Student; today: string };
 
-/** Today as YYYY-MM-DD on the school's clock. */
-function schoolToday(timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-}
-
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launchBrowser(), startServer()]);
-  admin = await server.createUser('it_admin', { firstName: 'Morgan', lastName: 'Admin' });
+  ({ browser, server, admin, api } = await startAdminJourney());
   instructor = await server.createUser('instructor', { firstName: 'Irene', lastName: 'Iverson' });
-  api = await signedInApi(server.baseUrl, admin);
   const staff = (await (await api.get('/api/users')).json()) as { id: number; email: string }[];
   const instructorId = staff.find((u) => u.email === instructor.email)!.id;
   const settings = (await (await api.get('/api/settings')).json()) as Settings;
@@ -108,27 +105,12 @@ beforeAll(async () => {
     scanInTime: schoolInstantIso(lastWeek, '09:30', settings.attendance.timeZone),
     scanOutTime: schoolInstantIso(lastWeek, '13:00', settings.attendance.timeZone),
   });
-
-  const context = await browser.newContext({ baseURL: server.baseUrl });
-  const page = await context.newPage();
-  await signIn(page, admin);
-  adminState = await context.storageState();
-  await context.close();
+  adminState = await signInOnce(browser, server.baseUrl, admin);
 });
 
-afterAll(async () => {
-  await api?.dispose();
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => closeAll(api, browser, server));
 
-async function adminContext(viewport = { width: 1280, height: 900 }) {
-  const context = await browser.newContext({ baseURL: server.baseUrl, viewport, storageState: adminState, acceptDownloads: true });
-  return watchedPage(context);
-}
-
-/** The toast viewport (Radix keeps a hidden copy for screen readers; a modal hides the page behind it). */
-const toasts = (page: Page) => page.getByRole('region', { name: /Notification/, includeHidden: true });
+const adminContext = (viewport = { width: 1280, height: 900 }) => openSignedIn(browser, server.baseUrl, adminState, { viewport, acceptDownloads: true });
 
 const periodBar = (page: Page, n: number) => page.getByRole('progressbar', { name: `Payment period ${n}` });
 

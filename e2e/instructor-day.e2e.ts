@@ -18,7 +18,7 @@ import {
   type TestUser,
 } from './support.ts';
 
-// An instructor's day (issue 17, item 4): Today's classes where the instructor lands, a session
+// An instructor's day (decision 031): Today's classes where the instructor lands, a session
 // started in one click, minutes so far / projected while class runs, End Session confirmed, a
 // start on a day the class does not meet warned about, and a past meeting reviewed and corrected
 // within the program's edit lock. E2E_SCREENSHOTS=docs/screenshots keeps the screenshots.

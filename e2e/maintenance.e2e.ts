@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hidden, launchBrowser, seriousViolations, signIn, startServer, visible, withNewPage, type E2eServer, type TestUser } from './support.ts';
 
-/** Issue 14: super_admin announces maintenance in Settings › System; an instructor sees the banner and dismisses it. */
+/** A super_admin announces maintenance in Settings › System; an instructor sees the banner and dismisses it. */
 
 let browser: Browser;
 let server: E2eServer;

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { hidden, newPage, screenshot, seedClassNow, seriousViolations, signIn, useBrowserAndServer, usingPage, visible } from './support.ts';
 
-// Breaks (issue 29, docs/decisions/052): an administrator gives a schedule a break on its form (a
+// Breaks (docs/decisions/052): an administrator gives a schedule a break on its form (a
 // break outside the class is refused beside its field), the card shows it; an instructor sends the
 // class on a break from Take Attendance, sees it after a reload, ends it and sees the re-check-in window.
 

@@ -17,7 +17,7 @@ import {
 } from './support.ts';
 
 /**
- * Missed-punch requests (issue 29, docs/decisions/053): Rosa checked in at yesterday's class from
+ * Missed-punch requests (docs/decisions/053): Rosa checked in at yesterday's class from
  * her phone and forgot to check out. On the phone she asks for the correction (the scan page's
  * link); her instructor approves it on the roster of that meeting; the student page and the
  * Compliance screen show the exception. Each screen and the dialog pass axe.

@@ -21,7 +21,7 @@ import {
 } from './support.ts';
 
 /**
- * Issue 14, "Students see their own hours": a student checks in on their phone, asks from the
+ * Decision 022, "Students see their own hours": a student checks in on their phone, asks from the
  * success screen for their hours, receives the e-mail (a real SMTP server on loopback), and opens
  * the read-only page in English, then in Spanish, with and without JavaScript. /my-hours asks the
  * same way in Spanish, for a browser that prefers it.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, screenshot, seriousViolations, startServer, usingPage, visible, type E2eServer, type TestUser } from './support.ts';
 
 /**
- * Issue 28 item 10 (docs/decisions/047): a new schedule silently received 56 students of other
+ * docs/decisions/047: a new schedule silently received 56 students of other
  * cohorts. The create form now shows who its roster will start with (the cohort, the whole
  * program, or nobody), with the count of each choice and the names, before anything is saved;
  * and a cohort can be named ('PN-26A'). At 1366 px and on a 390 px phone, axe clean.

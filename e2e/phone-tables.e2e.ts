@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoSchool, type SeedAccount } from '../server/seed/demo-school.ts';
 import { newPhonePage, screenshot, seriousViolations, signIn, useBrowserAndServer, visible } from './support.ts';
 
-// Issue 16 / issue 17 item 5: Data Management and the wide tables on a 390 × 844 phone. Nothing
+// Data Management and the wide tables on a 390 × 844 phone. Nothing
 // may scroll sideways: not the page, not a tab strip, not a table inside its card, and nothing
 // may be cut off by a card's edge. The tabs stay ARIA tabs (arrow keys, Home, End); the tables
 // become cards but stay tables for screen readers; axe finds nothing serious.

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newPage, seriousViolations, useBrowserAndServer, usingPage, visible, type TestUser } from './support.ts';
 
-// Issue 28 item 9: printing a list printed the pager's one page (25 of 120 students) with no sign
+// Decision 046: printing a list printed the pager's one page (25 of 120 students) with no sign
 // that rows were missing, and cut the last column. Now Print list (and Ctrl+P) prints every row of
 // the list as filtered and sorted, fetched page by page from the paged API; a list the browser
 // holds prints all its rows whichever way printing starts; every column fits the paper.

@@ -15,7 +15,7 @@ import {
   type TestUser,
 } from './support.ts';
 
-// Issue 17 item 7 in Chromium: an instructor prints the sign-in sheet / roster of a meeting (the
+// Decision 032 in Chromium: an instructor prints the sign-in sheet / roster of a meeting (the
 // paper fallback when the network is down), axe finds nothing on it, it prints as a PDF; any list
 // screen prints without the app's frame, under a title line, its header row repeating on each page.
 

@@ -1,28 +1,30 @@
-import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { APIRequestContext, Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Closure } from '../common/calendar.ts';
 import type { ProgramPolicy } from '../common/program-policy.ts';
 import type { Program } from '../common/programs.ts';
 import {
   apiSend,
+  closeAll,
+  describedBy,
   hidden,
-  launchBrowser,
+  openSignedInAt,
   screenshot,
   seriousViolations,
-  signIn,
-  signedInApi,
-  startServer,
+  signInOnce,
+  startAdminJourney,
+  toasts,
   usingPage,
   visible,
-  watchedPage,
   type E2eServer,
+  type SignedInState,
   type TestUser,
 } from './support.ts';
 
 /**
- * Issue 12, the Programs and School Calendar screens: an administrator creates a program, sets its
+ * The Programs and School Calendar screens (decision 014): an administrator creates a program, sets its
  * clock-hour policy and watches the payment periods follow; adds a closure, finds it in the month
- * view and deletes it. Each screen and dialog is checked with axe. Issue 28 item 4 (decision 040): a
+ * view and deletes it. Each screen and dialog is checked with axe. Decision 040: a
  * 1,500-hour program is entered in the form and listed, and its hours and the policy's are one figure.
  */
 
@@ -30,43 +32,22 @@ let browser: Browser;
 let server: E2eServer;
 let admin: TestUser;
 let api: APIRequestContext;
-let adminState: Awaited<ReturnType<BrowserContext['storageState']>>;
+let adminState: SignedInState;
 let barbering: Program;
 
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launchBrowser(), startServer()]);
-  admin = await server.createUser('it_admin', { firstName: 'Morgan', lastName: 'Admin' });
-  api = await signedInApi(server.baseUrl, admin);
+  ({ browser, server, admin, api } = await startAdminJourney());
   barbering = await apiSend<Program>(api, 'POST', '/api/programs', { programName: 'Barbering', programCode: 'BAR', credentialType: 'Certificate' });
-  const context = await browser.newContext({ baseURL: server.baseUrl });
-  const page = await context.newPage();
-  await signIn(page, admin);
-  adminState = await context.storageState();
-  await context.close();
+  adminState = await signInOnce(browser, server.baseUrl, admin);
 });
 
-afterAll(async () => {
-  await api?.dispose();
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => closeAll(api, browser, server));
 
-async function adminPage(path: string, heading: string, viewport: { width: number; height: number; isMobile?: boolean } = { width: 1280, height: 900 }) {
+function adminPage(path: string, heading: string, viewport: { width: number; height: number; isMobile?: boolean } = { width: 1280, height: 900 }) {
   const { isMobile, ...size } = viewport;
-  const context = await browser.newContext({
-    baseURL: server.baseUrl,
-    viewport: size,
-    isMobile: isMobile ?? false,
-    hasTouch: isMobile ?? false,
-    storageState: adminState,
-  });
-  const opened = await watchedPage(context);
-  await opened.page.goto(path);
-  await visible(opened.page.getByRole('heading', { level: 1, name: heading }));
-  return opened;
+  return openSignedInAt(browser, server.baseUrl, adminState, path, heading, { viewport: size, isMobile: isMobile ?? false, hasTouch: isMobile ?? false });
 }
 
-const toasts = (page: Page) => page.getByRole('region', { name: /Notification/, includeHidden: true });
 const expectToast = (page: Page, text: string) => visible(toasts(page).getByText(text, { exact: true }));
 const dialog = (page: Page, name: string | RegExp) => page.getByRole('dialog', { name });
 async function expectNoSeriousViolations(page: Page, where: string): Promise<void> {
@@ -77,16 +58,6 @@ async function expectNoSeriousViolations(page: Page, where: string): Promise<voi
 async function fieldError(field: Locator): Promise<string> {
   await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
   return describedBy(field);
-}
-async function describedBy(field: Locator): Promise<string> {
-  const ids = (await field.getAttribute('aria-describedby')) ?? '';
-  const texts = await Promise.all(
-    ids
-      .split(' ')
-      .filter(Boolean)
-      .map((id) => field.page().locator(`[id="${id}"]`).textContent()),
-  );
-  return texts.join(' ');
 }
 
 /** The payment periods table's rows as [period, credited hours, hours, weeks, through week]. */
@@ -117,7 +88,7 @@ describe('programs', () => {
       await form.getByLabel('Program code').fill('COS');
       await form.getByLabel('SIS program ID').fill('SIS-P-7');
       await form.getByLabel('Credential').selectOption('Diploma');
-      // Real programs have real hours (issue 28 item 4): past 10,000 is refused, 1,500 is saved with a note.
+      // Real programs have real hours (decision 040): past 10,000 is refused, 1,500 is saved with a note.
       const hours = form.getByLabel('Duration hours');
       await hours.fill('10001');
       await form.getByRole('button', { name: 'Create program' }).click();

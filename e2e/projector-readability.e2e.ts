@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { STUDENT_TEXTS } from '../common/student-texts.ts';
 import { newPage, screenshot, seedClassNow, seriousViolations, signIn, useBrowserAndServer, visible } from './support.ts';
 
-// The projector view read from the back of a room (issue 16; docs/projector-readability.md):
+// The projector view read from the back of a room (docs/projector-readability.md):
 // on the smallest usual projected image (2 m wide) at 10 m, the code's digits must be 5 cm tall
 // (1/200 of the distance) and the QR's modules 2 cm (1 cm resolves at about 5 m; twice the
 // distance, twice the size). Both are measured as rendered, at 1080p and 720p.

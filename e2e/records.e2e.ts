@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import * as XLSX from '@e965/xlsx';
 import { sql } from 'drizzle-orm';
-import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { APIRequestContext, Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Course } from '../common/courses.ts';
 import type { Program } from '../common/programs.ts';
@@ -11,22 +11,26 @@ import type { User } from '../common/users.ts';
 import { STUDENT_HAS_ATTENDANCE } from '../common/students.ts';
 import {
   apiSend,
+  closeAll,
+  describedBy,
   hidden,
-  launchBrowser,
+  openSignedIn,
+  openSignedInAt,
   usingPage,
-  watchedPage,
   screenshot,
   seriousViolations,
   signIn,
-  signedInApi,
-  startServer,
+  signInOnce,
+  startAdminJourney,
+  toasts,
   visible,
   type E2eServer,
+  type SignedInState,
   type TestUser,
 } from './support.ts';
 
 /**
- * Records administration journeys (issue 3): courses with prerequisites, export and bulk import;
+ * Records administration journeys (SPEC §2): courses with prerequisites, export and bulk import;
  * schedules and rosters; students; users with set-password links; what support staff may do.
  * Each screen and each of its dialogs is checked with axe.
  */
@@ -37,7 +41,7 @@ let admin: TestUser;
 let support: TestUser;
 let api: APIRequestContext;
 /** The it_admin's signed-in cookies, reused so the journeys do not each sign in (sign-in is rate-limited). */
-let adminState: Awaited<ReturnType<BrowserContext['storageState']>>;
+let adminState: SignedInState;
 
 const seed = {} as {
   program: Program;
@@ -52,13 +56,11 @@ const seed = {} as {
 };
 
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launchBrowser(), startServer()]);
-  admin = await server.createUser('it_admin', { firstName: 'Morgan', lastName: 'Admin' });
+  ({ browser, server, admin, api } = await startAdminJourney());
   support = await server.createUser('support_staff', { firstName: 'Sam', lastName: 'Support' });
   seed.superAdmin = await server.createUser('super_admin', { firstName: 'Skye', lastName: 'Owner' });
   await server.createUser('instructor', { firstName: 'Irene', lastName: 'Iverson' });
 
-  api = await signedInApi(server.baseUrl, admin);
   seed.program = await apiSend<Program>(api, 'POST', '/api/programs', { programName: 'Practical Nursing', programCode: 'PN' });
   const other = await apiSend<Program>(api, 'POST', '/api/programs', { programName: 'Medical Assisting', programCode: 'MA' });
   seed.foundations = await apiSend<Course>(api, 'POST', '/api/courses', {
@@ -79,7 +81,7 @@ beforeAll(async () => {
   seed.ada = await student('Ada', 'Lovelace', { sisStudentId: 'SIS-001', socialSecurityNumber: '123-45-6789', phone: '555-0101' });
   seed.grace = await student('Grace', 'Hopper', { sisStudentId: 'SIS-002' });
   await student('Mary', 'Seacole', { sisStudentId: 'SIS-003' });
-  // A withdrawal is recorded, never typed into the status (issue 27).
+  // A withdrawal is recorded, never typed into the status (decision 037).
   seed.withdrawn = await student('Wendy', 'Withdrawn', { sisStudentId: 'SIS-004' });
   await apiSend(api, 'POST', `/api/students/${seed.withdrawn.id}/withdrawal`, { withdrawalDate: '2025-01-10', reason: 'Moved away' });
   seed.alan = await student('Alan', 'Turing', { sisStudentId: 'SIS-005', programId: other.id });
@@ -101,37 +103,16 @@ beforeAll(async () => {
   await server.db.execute(sql`
     insert into attendance_records (student_id, schedule_id, session_date, status, source)
     values (${seed.alan.id}, ${seed.seedSchedule.id}, '2025-01-07', 'present', 'manual')`);
-
-  const { context, page } = await newContext();
-  await signIn(page, admin);
-  adminState = await context.storageState();
-  await context.close();
+  adminState = await signInOnce(browser, server.baseUrl, admin);
 });
 
-afterAll(async () => {
-  await api?.dispose();
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => closeAll(api, browser, server));
 
-async function newContext(storageState?: typeof adminState): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1280, height: 900 }, storageState });
-  return watchedPage(context);
-}
+/** A signed-out page of its own (1280×900). */
+const signedOutPage = () => openSignedIn(browser, server.baseUrl, undefined);
 
 /** A signed-in it_admin page, already on `path`. */
-async function adminPage(path: string, heading: string) {
-  const opened = await newContext(adminState);
-  await opened.page.goto(path);
-  await visible(opened.page.getByRole('heading', { level: 1, name: heading }));
-  return opened;
-}
-
-/**
- * The toast viewport (Radix renders a second, visually hidden copy for screen readers elsewhere).
- * While a modal dialog is open the page behind it, toasts included, is aria-hidden: include hidden.
- */
-const toasts = (page: Page) => page.getByRole('region', { name: /Notification/, includeHidden: true });
+const adminPage = (path: string, heading: string) => openSignedInAt(browser, server.baseUrl, adminState, path, heading);
 
 async function expectToast(page: Page, text: string): Promise<void> {
   await visible(toasts(page).getByText(text, { exact: true }));
@@ -145,15 +126,7 @@ const dialog = (page: Page, name: string | RegExp) => page.getByRole('dialog', {
 
 async function fieldError(field: Locator): Promise<string> {
   expect(await field.getAttribute('aria-invalid')).toBe('true');
-  const ids = (await field.getAttribute('aria-describedby')) ?? '';
-  const page = field.page();
-  const texts = await Promise.all(
-    ids
-      .split(' ')
-      .filter(Boolean)
-      .map((id) => page.locator(`[id="${id}"]`).textContent()),
-  );
-  return texts.join(' ');
+  return describedBy(field);
 }
 
 async function courses(): Promise<Course[]> {
@@ -292,7 +265,7 @@ describe('courses', () => {
       expect(await table.evaluate((t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth)).toBe(0);
       await screenshot(page, 'records-courses-imported');
 
-      // The imported 45-hour course edits from the form (issue 17 item 3, decisions 012 and 040): its hours are valid on every path.
+      // The imported 45-hour course edits from the form (decisions 012 and 040): its hours are valid on every path.
       await page.getByRole('button', { name: 'Edit NUR130' }).click();
       const editImported = dialog(page, 'Edit Course');
       await visible(editImported);
@@ -612,7 +585,7 @@ describe('users', () => {
       expect(await newRow.textContent()).toContain('Never');
 
       // The new user opens the link in their own browser, sets a password and signs in.
-      const fresh = await newContext();
+      const fresh = await signedOutPage();
       try {
         await fresh.page.goto(link);
         await visible(fresh.page.getByRole('heading', { level: 1, name: 'Set your password' }));
@@ -689,7 +662,7 @@ describe('users', () => {
 
 describe('support staff', () => {
   it('sees Students but not Courses, manages students without SSNs, and the API refuses course changes', async () => {
-    await usingPage(newContext(), async ({ page, errors }) => {
+    await usingPage(signedOutPage(), async ({ page, errors }) => {
       await signIn(page, support);
       const nav = page.getByRole('navigation', { name: 'Main' });
       await visible(nav.getByRole('link', { name: 'Students' }));

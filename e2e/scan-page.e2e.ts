@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCAN_NO_MATCH } from '../common/attendance.ts';
 import { STUDENT_TEXTS } from '../common/student-texts.ts';
 import {
+  closeAll,
   launchBrowser,
   newPhonePage,
+  scanUrlNow,
   screenshot,
-  seedClassNow,
+  seedClassInSession,
   seriousViolations,
-  signedInApi,
   startServer,
   visible,
   watchedPage,
@@ -17,7 +18,7 @@ import {
 } from './support.ts';
 
 /**
- * Issue 16: the scan page a QR code opens, rendered on the server. A phone with JavaScript off
+ * Decision 028: the scan page a QR code opens, rendered on the server. A phone with JavaScript off
  * checks in with the plain form (and through the typed-code page); with JavaScript on, the small
  * script sends the same form to the JSON API without a reload; a phone in Spanish gets every page
  * and answer in Spanish, with a switch back to English.
@@ -31,25 +32,17 @@ let sessionId: string;
 
 beforeAll(async () => {
   [browser, server] = await Promise.all([launchBrowser(), startServer()]);
-  const instructor = await server.createUser('instructor');
-  cls = await seedClassNow(server.db, instructor.email, [
+  ({ cls, staff, sessionId } = await seedClassInSession(server, await server.createUser('instructor'), [
     { sisStudentId: 'STU-3001', firstName: 'Ana', lastName: 'Díaz', email: 'ana.diaz@student.example' },
     { sisStudentId: 'STU-3002', firstName: 'Ben', lastName: 'Okoro', email: 'ben.okoro@student.example' },
     { sisStudentId: 'STU-3003', firstName: 'Carla', lastName: 'Ruiz', email: 'carla.ruiz@student.example' },
     { sisStudentId: 'STU-3004', firstName: 'Dev', lastName: 'Shah', email: 'dev.shah@student.example' },
     { sisStudentId: 'STU-3005', firstName: 'Eli', lastName: 'Moreau', email: 'eli.moreau@student.example' },
-  ]);
-  staff = await signedInApi(server.baseUrl, instructor);
-  sessionId = ((await (await staff.post('/api/qr-sessions', { data: { scheduleId: cls.scheduleId } })).json()) as { sessionId: string }).sessionId;
+  ]));
 });
-afterAll(async () => {
-  await staff?.dispose();
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => closeAll(staff, browser, server));
 
-/** The scan URL the classroom screen shows now (its token is fresh for 15 to 30 seconds). */
-const scanUrl = async () => ((await (await staff.get(`/api/qr-sessions/${sessionId}/qr-image`)).json()) as { attendanceUrl: string }).attendanceUrl;
+const scanUrl = () => scanUrlNow(staff, sessionId);
 const screenCode = async () => ((await (await staff.get(`/api/qr-sessions/${sessionId}/qr-image`)).json()) as { shortCode: string }).shortCode;
 const statusOf = async (sis: string) => {
   const rows = (await (await staff.get(`/api/attendance/schedule/${cls.scheduleId}`)).json()) as {

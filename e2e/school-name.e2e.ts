@@ -4,7 +4,7 @@ import { createSetupCodeIfNeeded } from '../server/modules/auth/service.ts';
 import { launchBrowser, newPage, screenshot, seriousViolations, startServer, visible, type E2eServer } from './support.ts';
 
 /**
- * Issue 28 item 8: the school's name is printed on time cards, the monthly report and e-mails to
+ * Decision 045: the school's name is printed on time cards, the monthly report and e-mails to
  * students. Setup asks for it; Getting started asks again when a school was set up without it.
  */
 

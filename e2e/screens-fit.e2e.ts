@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoSchool, type SeedAccount } from '../server/seed/demo-school.ts';
 import { hidden, seedClassNow, seriousViolations, signedInApi, useBrowserAndServer, visible, watchedPage, type SeededClass, type TestUser } from './support.ts';
 
-// Issue 28 item 11, screens that did not fit: the live roster (Override cut at 1366 px; status and
+// Decision 046, screens that did not fit: the live roster (Override cut at 1366 px; status and
 // every action hidden on a phone), the School Calendar (722 px wide on a 390 px phone), Settings ›
 // System and Your sessions (wider than a phone), and two axe findings (scrollable-region-focusable
 // on the student page at 390 px, link-in-text-block on Make-up owed). Each screen: nothing wider

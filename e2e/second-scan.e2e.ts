@@ -4,14 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCAN_CHECKED_OUT_EARLY } from '../common/attendance.ts';
 import { STUDENT_TEXTS } from '../common/student-texts.ts';
 import {
+  closeAll,
   launchBrowser,
   newPage,
   newPhonePage,
+  scanUrlNow,
   screenshot,
-  seedClassNow,
+  seedClassInSession,
   seriousViolations,
   signIn,
-  signedInApi,
   startServer,
   visible,
   type E2eServer,
@@ -20,7 +21,7 @@ import {
 } from './support.ts';
 
 /**
- * Issue 28 item 1 (docs/decisions/039): a checked-in student who opens the class's QR again is told
+ * docs/decisions/039: a checked-in student who opens the class's QR again is told
  * "You are checked in since …" and offered an explicit Check out, with what leaving now records;
  * leaving early is confirmed first. The instructor undoes the check-out on the live roster in one
  * action, and the record's history keeps the check-out.
@@ -38,18 +39,13 @@ beforeAll(async () => {
   [browser, server] = await Promise.all([launchBrowser(), startServer()]);
   instructor = await server.createUser('instructor', { firstName: 'Dana', lastName: 'Okafor' });
   // A two-hour class that started five minutes ago.
-  cls = await seedClassNow(server.db, instructor.email, [{ sisStudentId: 'STU-5001', firstName: 'Ana', lastName: 'Díaz', email: 'ana.diaz@student.example' }]);
-  staff = await signedInApi(server.baseUrl, instructor);
-  sessionId = ((await (await staff.post('/api/qr-sessions', { data: { scheduleId: cls.scheduleId } })).json()) as { sessionId: string }).sessionId;
+  ({ cls, staff, sessionId } = await seedClassInSession(server, instructor, [
+    { sisStudentId: 'STU-5001', firstName: 'Ana', lastName: 'Díaz', email: 'ana.diaz@student.example' },
+  ]));
 });
-afterAll(async () => {
-  await staff?.dispose();
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => closeAll(staff, browser, server));
 
-/** The scan URL the classroom screen shows now (a fresh token). */
-const scanUrl = async () => ((await (await staff.get(`/api/qr-sessions/${sessionId}/qr-image`)).json()) as { attendanceUrl: string }).attendanceUrl;
+const scanUrl = () => scanUrlNow(staff, sessionId);
 type Row = { id: number | null; studentId: number; status: string | null; scanOutTime: string | null };
 const rowOfAna = async () =>
   ((await (await staff.get(`/api/attendance/schedule/${cls.scheduleId}`)).json()) as Row[]).find((r) => r.studentId === cls.students[0]!.id)!;

@@ -2,8 +2,8 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { newPage, screenshot, seedClassNow, seriousViolations, signedInApi, signIn, useBrowserAndServer, visible, hidden, apiSend } from './support.ts';
 
-// A session lasts its class, and the projector warns before it closes and offers Extend (issue 28
-// item 5; docs/decisions/042). The e2e server runs on the real clock, so the closing session is a
+// A session lasts its class, and the projector warns before it closes and offers Extend
+// (docs/decisions/042). The e2e server runs on the real clock, so the closing session is a
 // short one: an off-schedule session (the class's other weekday) with qrCodeExpirationMinutes = 3,
 // inside the five-minute warning from the start.
 

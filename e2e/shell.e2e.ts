@@ -40,7 +40,7 @@ const SCREENS: { path: string; title: string; denied: (role: Role) => string }[]
   { path: '/settings', title: 'Settings', denied: () => '' },
 ];
 
-/** Who may open each screen, written out from SPEC §6 and the brief rather than read from the code under test. */
+/** Who may open each screen, written out from SPEC §6 and decision 003 rather than read from the code under test. */
 const ALLOWED: Record<string, readonly Role[]> = {
   '/': ROLES,
   '/attendance': ['super_admin', 'it_admin', 'instructor'],

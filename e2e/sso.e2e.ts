@@ -5,7 +5,7 @@ import { freeLoopbackPort, startTestOidcProvider } from '../server/test/oidc-pro
 import { launchBrowser, seriousViolations, startServer, visible, withNewPage, type E2eServer, type TestUser } from './support.ts';
 
 /**
- * Issue 14: a staff member signs in with the school's account. Chromium clicks "Sign in with …",
+ * Decision 019: a staff member signs in with the school's account. Chromium clicks "Sign in with …",
  * goes through a real OpenID provider on loopback and lands on the dashboard; an identity with no
  * account comes back to the sign-in page with the reason in words.
  */

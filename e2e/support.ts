@@ -4,7 +4,17 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, request, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { eq } from 'drizzle-orm';
+import {
+  chromium,
+  request,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Role } from '../common/roles.ts';
 import { requireBrowser } from '../scripts/browser.mjs';
@@ -13,6 +23,7 @@ import type { Config } from '../server/config.ts';
 import type { Clock } from '../server/lib/clock.ts';
 import { loadConfig } from '../server/config.ts';
 import type { Db } from '../server/db/client.ts';
+import { courses, scheduleRosters, schedules, students, users } from '../server/db/schema/index.ts';
 import { insertUser } from '../server/modules/auth/service.ts';
 import { createTestDatabase } from '../server/test/helpers.ts';
 
@@ -293,4 +304,163 @@ export async function apiSend<T>(api: APIRequestContext, method: 'POST' | 'PUT' 
   const res = await api.fetch(url, { method, data });
   if (!res.ok()) throw new Error(`${method} ${url} → ${res.status()}: ${await res.text()}`);
   return (await res.json()) as T;
+}
+
+/** Ends what a test file started, in order, passing over what never started: API clients, Chromium, servers. */
+export async function closeAll(...started: ({ dispose: () => Promise<void> } | { close: () => Promise<void> } | undefined)[]): Promise<void> {
+  for (const one of started) {
+    if (!one) continue;
+    await ('dispose' in one ? one.dispose() : one.close());
+  }
+}
+
+/** A browser sign-in's cookies (Playwright's storage state): a context made with them starts signed in. */
+export type SignedInState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+/**
+ * Signs `user` in once through the real sign-in page and keeps the cookies, so the file's pages open
+ * signed in instead of each signing in (sign-in is rate-limited).
+ */
+export async function signInOnce(browser: Browser, baseUrl: string, user: Pick<TestUser, 'email' | 'password'>): Promise<SignedInState> {
+  const context = await browser.newContext({ baseURL: baseUrl });
+  const page = await context.newPage();
+  await signIn(page, user);
+  const state = await context.storageState();
+  await context.close();
+  return state;
+}
+
+/**
+ * How most administrator journeys start: Chromium and a server, an it_admin (Morgan Admin), and an
+ * API client signed in as them, to seed through the real API. Seed, then signInOnce for the pages.
+ */
+export async function startAdminJourney(): Promise<{ browser: Browser; server: E2eServer; admin: TestUser; api: APIRequestContext }> {
+  const [browser, server] = await Promise.all([launchBrowser(), startServer()]);
+  try {
+    const admin = await server.createUser('it_admin', { firstName: 'Morgan', lastName: 'Admin' });
+    const api = await signedInApi(server.baseUrl, admin);
+    return { browser, server, admin, api };
+  } catch (err) {
+    await closeAll(browser, server);
+    throw err;
+  }
+}
+
+/** A watched page (see watchedPage) in a new context, 1280×900 unless `options` say otherwise, signed in with `state` when given. */
+export async function openSignedIn(
+  browser: Browser,
+  baseUrl: string,
+  state: SignedInState | undefined,
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  return watchedPage(await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 900 }, storageState: state, ...options }));
+}
+
+/** openSignedIn, then `path`, once its h1 `heading` shows. */
+export async function openSignedInAt(
+  browser: Browser,
+  baseUrl: string,
+  state: SignedInState,
+  path: string,
+  heading: string,
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const opened = await openSignedIn(browser, baseUrl, state, options);
+  await opened.page.goto(path);
+  await visible(opened.page.getByRole('heading', { level: 1, name: heading }));
+  return opened;
+}
+
+/**
+ * The toast viewport. Radix renders a second, visually hidden copy for screen readers elsewhere, and
+ * while a modal dialog is open the page behind it, toasts included, is aria-hidden: include hidden.
+ */
+export const toasts = (page: Page): Locator => page.getByRole('region', { name: /Notification/, includeHidden: true });
+
+/** Today as YYYY-MM-DD on the school's clock. */
+export function schoolToday(timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+}
+
+/** Starts a QR session of the class as `staff` (its instructor's API client) and answers the session's id. */
+export async function startQrSession(staff: APIRequestContext, scheduleId: number): Promise<string> {
+  return (await apiSend<{ sessionId: string }>(staff, 'POST', '/api/qr-sessions', { scheduleId })).sessionId;
+}
+
+/** The scan URL the classroom screen shows now: its token is fresh for 15 to 30 seconds. */
+export async function scanUrlNow(staff: APIRequestContext, sessionId: string): Promise<string> {
+  return ((await (await staff.get(`/api/qr-sessions/${sessionId}/qr-image`)).json()) as { attendanceUrl: string }).attendanceUrl;
+}
+
+/**
+ * A class of `instructor` happening now (seedClassNow), its QR session started, and the
+ * instructor's API client (`staff`), which reads the classroom screen and the roster. Dispose `staff`.
+ */
+export async function seedClassInSession(
+  server: E2eServer,
+  instructor: TestUser,
+  roster: Omit<SeededStudent, 'id'>[],
+): Promise<{ cls: SeededClass; staff: APIRequestContext; sessionId: string }> {
+  const cls = await seedClassNow(server.db, instructor.email, roster);
+  const staff = await signedInApi(server.baseUrl, instructor);
+  return { cls, staff, sessionId: await startQrSession(staff, cls.scheduleId) };
+}
+
+/**
+ * Straight into the database: a new instructor's weekly class of a program (a course, and a schedule
+ * on the weekday of `meets` between `courseStartDate` and `courseEndDate`) and one student of the
+ * program, on the class's roster when `rostered`. Attendance is the caller's to add.
+ */
+export async function seedWeeklyClass(
+  server: E2eServer,
+  c: {
+    programId: number;
+    course: { courseCode: string; courseName: string; clockHours: string };
+    meets: string;
+    startTime: string;
+    endTime: string;
+    courseStartDate: string;
+    courseEndDate: string;
+    student: Omit<typeof students.$inferInsert, 'programId'>;
+    rostered?: boolean;
+  },
+): Promise<{ scheduleId: number; studentId: number }> {
+  const instructor = await server.createUser('instructor');
+  const [{ id: instructorId }] = (await server.db.select({ id: users.id }).from(users).where(eq(users.email, instructor.email))) as [{ id: number }];
+  const [{ id: courseId }] = (await server.db
+    .insert(courses)
+    .values({ ...c.course, programId: c.programId })
+    .returning({ id: courses.id })) as [{ id: number }];
+  const [{ id: scheduleId }] = (await server.db
+    .insert(schedules)
+    .values({
+      courseId,
+      instructorId,
+      cohortNumber: 1,
+      termNumber: 1,
+      dayOfWeek: new Date(`${c.meets}T00:00:00Z`).getUTCDay(),
+      startTime: c.startTime,
+      endTime: c.endTime,
+      courseStartDate: c.courseStartDate,
+      courseEndDate: c.courseEndDate,
+    })
+    .returning({ id: schedules.id })) as [{ id: number }];
+  const [{ id: studentId }] = (await server.db
+    .insert(students)
+    .values({ ...c.student, programId: c.programId })
+    .returning({ id: students.id })) as [{ id: number }];
+  if (c.rostered) await server.db.insert(scheduleRosters).values({ scheduleId, studentId });
+  return { scheduleId, studentId };
+}
+
+/** The texts of the elements a field's aria-describedby names, joined: its hint and its messages. */
+export async function describedBy(field: Locator): Promise<string> {
+  const ids = (await field.getAttribute('aria-describedby')) ?? '';
+  const texts = await Promise.all(
+    ids
+      .split(' ')
+      .filter(Boolean)
+      .map((id) => field.page().locator(`[id="${id}"]`).textContent()),
+  );
+  return texts.join(' ');
 }

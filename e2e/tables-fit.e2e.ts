@@ -7,7 +7,7 @@ import { STUDENT_EXPORT_COLUMNS } from '../common/students.ts';
 import { seedDemoSchool, type SeedAccount } from '../server/seed/demo-school.ts';
 import { hidden, newPage, screenshot, seriousViolations, signIn, useBrowserAndServer, visible } from './support.ts';
 
-// Issue 17 item 5 on a 1366 × 900 desktop: every main table's row actions stay on the screen and
+// Decision 033 on a 1366 × 900 desktop: every main table's row actions stay on the screen and
 // work by keyboard (the actions column is pinned to the table's right edge), the Students screen
 // filters by program and status and exports what it shows, and a dialog hands focus back to the
 // button that opened it, whether closed with Escape or Cancel.

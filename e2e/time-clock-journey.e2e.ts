@@ -25,7 +25,7 @@ import {
 } from './support.ts';
 
 /**
- * Issue 29's journey: an eight-hour class under Mississippi-style rules (a missed check-out earns
+ * Decisions 050–053 end to end: an eight-hour class under Mississippi-style rules (a missed check-out earns
  * nothing until an exception is approved; 30 minutes of lunch deducted after 5 hours without a break
  * punch). Ana (JavaScript on) and Ben (JavaScript off) check in on their phones, punch Lunch out
  * and Lunch in, and both forget to check out. Ana asks for the correction from her phone; the

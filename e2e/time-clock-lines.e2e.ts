@@ -1,29 +1,29 @@
-import { eq } from 'drizzle-orm';
-import type { APIRequestContext, Browser, BrowserContext } from 'playwright-core';
+import type { APIRequestContext, Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../common/dates.ts';
 import type { Program } from '../common/programs.ts';
 import type { TimeClockPolicy } from '../common/time-clock.ts';
-import { attendanceRecords, courses, scheduleRosters, schedules, students, users } from '../server/db/schema/index.ts';
+import { attendanceRecords } from '../server/db/schema/index.ts';
 import { schoolInstantIso } from '../web/lib/zoned-time.ts';
 import type { Settings } from '../common/settings.ts';
 import {
   apiSend,
-  launchBrowser,
+  closeAll,
+  openSignedIn,
   screenshot,
+  seedWeeklyClass,
   seriousViolations,
-  signIn,
-  signedInApi,
-  startServer,
+  signInOnce,
+  startAdminJourney,
   usingPage,
   visible,
-  watchedPage,
   type E2eServer,
+  type SignedInState,
   type TestUser,
 } from './support.ts';
 
 /**
- * Issue 29, the time-clock lines on the screens: a program that rounds to 15 minutes with 7 minutes'
+ * Decision 050, the time-clock lines on the screens: a program that rounds to 15 minutes with 7 minutes'
  * grace, deducts 30 minutes after 300 and counts at most 600 a day. Last week the student punched
  * 08:05–19:00 in an 08:00–19:00 class: 655 punched, 660 rounded, 30 deducted, 30 over the cap, 600
  * attended. The student page's Hours tab and its time card, and the Hours view, show those lines
@@ -34,14 +34,12 @@ let browser: Browser;
 let server: E2eServer;
 let admin: TestUser;
 let api: APIRequestContext;
-let adminState: Awaited<ReturnType<BrowserContext['storageState']>>;
+let adminState: SignedInState;
 let studentId: number;
 let lastWeek: string;
 
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launchBrowser(), startServer()]);
-  admin = await server.createUser('it_admin', { firstName: 'Morgan', lastName: 'Admin' });
-  api = await signedInApi(server.baseUrl, admin);
+  ({ browser, server, admin, api } = await startAdminJourney());
   const { timeZone } = ((await (await api.get('/api/settings')).json()) as Settings).attendance;
   const program = await apiSend<Program>(api, 'POST', '/api/programs', { programName: 'Barbering', programCode: 'BAR' });
   const today = ((await (await api.get(`/api/programs/${program.id}/time-clock`)).json()) as TimeClockPolicy).today;
@@ -55,56 +53,33 @@ beforeAll(async () => {
     effectiveFrom: addDays(today, -40),
   });
   lastWeek = addDays(today, -7);
-  const instructor = await server.createUser('instructor');
-  const [{ id: instructorId }] = (await server.db.select({ id: users.id }).from(users).where(eq(users.email, instructor.email))) as [{ id: number }];
-  const [{ id: courseId }] = (await server.db
-    .insert(courses)
-    .values({ courseCode: 'BAR-1', courseName: 'Barbering I', programId: program.id, clockHours: '1500' })
-    .returning({ id: courses.id })) as [{ id: number }];
-  const [{ id: scheduleId }] = (await server.db
-    .insert(schedules)
-    .values({
-      courseId,
-      instructorId,
-      cohortNumber: 1,
-      termNumber: 1,
-      dayOfWeek: new Date(`${lastWeek}T00:00:00Z`).getUTCDay(),
-      startTime: '08:00',
-      endTime: '19:00',
-      courseStartDate: lastWeek,
-      courseEndDate: lastWeek,
-    })
-    .returning({ id: schedules.id })) as [{ id: number }];
-  [{ id: studentId }] = (await server.db
-    .insert(students)
-    .values({ firstName: 'Marisol', lastName: 'Reyes', sisStudentId: 'BAR-42', programId: program.id, enrollmentDate: addDays(today, -30) })
-    .returning({ id: students.id })) as [{ id: number }];
-  await server.db.insert(scheduleRosters).values({ scheduleId, studentId });
+  const seeded = await seedWeeklyClass(server, {
+    programId: program.id,
+    course: { courseCode: 'BAR-1', courseName: 'Barbering I', clockHours: '1500' },
+    meets: lastWeek,
+    startTime: '08:00',
+    endTime: '19:00',
+    courseStartDate: lastWeek,
+    courseEndDate: lastWeek,
+    student: { firstName: 'Marisol', lastName: 'Reyes', sisStudentId: 'BAR-42', enrollmentDate: addDays(today, -30) },
+    rostered: true,
+  });
+  studentId = seeded.studentId;
   await server.db.insert(attendanceRecords).values({
     studentId,
-    scheduleId,
+    scheduleId: seeded.scheduleId,
     sessionDate: lastWeek,
     status: 'present',
     source: 'qr',
     scanInTime: new Date(schoolInstantIso(lastWeek, '08:05', timeZone)),
     scanOutTime: new Date(schoolInstantIso(lastWeek, '19:00', timeZone)),
   });
-
-  const context = await browser.newContext({ baseURL: server.baseUrl });
-  const page = await context.newPage();
-  await signIn(page, admin);
-  adminState = await context.storageState();
-  await context.close();
+  adminState = await signInOnce(browser, server.baseUrl, admin);
 });
 
-afterAll(async () => {
-  await api?.dispose();
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => closeAll(api, browser, server));
 
-const adminPage = async () =>
-  watchedPage(await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1280, height: 900 }, storageState: adminState }));
+const adminPage = () => openSignedIn(browser, server.baseUrl, adminState);
 
 describe('the time-clock lines on the screens', () => {
   it('shows the student’s lines on the Hours tab and under the time card, only those not zero', async () => {

@@ -1,28 +1,30 @@
-import { eq } from 'drizzle-orm';
-import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { APIRequestContext, Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../common/dates.ts';
 import type { Program } from '../common/programs.ts';
 import type { TimeClockPolicy } from '../common/time-clock.ts';
-import { attendanceRecords, courses, schedules, students, users } from '../server/db/schema/index.ts';
+import { attendanceRecords } from '../server/db/schema/index.ts';
 import {
   apiSend,
+  closeAll,
+  describedBy,
   hidden,
-  launchBrowser,
+  openSignedInAt,
   screenshot,
+  seedWeeklyClass,
   seriousViolations,
-  signIn,
-  signedInApi,
-  startServer,
+  signInOnce,
+  startAdminJourney,
+  toasts,
   usingPage,
   visible,
-  watchedPage,
   type E2eServer,
+  type SignedInState,
   type TestUser,
 } from './support.ts';
 
 /**
- * Issue 29, the Programs screen's time-clock rules: an administrator opens a new program's rules
+ * Decision 050, the Programs screen's time-clock rules: an administrator opens a new program's rules
  * (the new-program defaults), fills the form from the Tennessee preset, is told a back-dated date
  * recomputes one student's days, fixes a weekly cap below the daily one, and saves. Axe on each step.
  */
@@ -31,42 +33,26 @@ let browser: Browser;
 let server: E2eServer;
 let admin: TestUser;
 let api: APIRequestContext;
-let adminState: Awaited<ReturnType<BrowserContext['storageState']>>;
+let adminState: SignedInState;
 let program: Program;
 let today: string;
 
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launchBrowser(), startServer()]);
-  admin = await server.createUser('it_admin', { firstName: 'Morgan', lastName: 'Admin' });
-  api = await signedInApi(server.baseUrl, admin);
+  ({ browser, server, admin, api } = await startAdminJourney());
   program = await apiSend<Program>(api, 'POST', '/api/programs', { programName: 'Cosmetology', programCode: 'COS' });
   today = ((await (await api.get(`/api/programs/${program.id}/time-clock`)).json()) as TimeClockPolicy).today;
   // One student with a record a week ago: rules back-dated before it recompute their days.
-  const instructor = await server.createUser('instructor');
-  const [{ id: instructorId }] = (await server.db.select({ id: users.id }).from(users).where(eq(users.email, instructor.email))) as [{ id: number }];
   const lastWeek = addDays(today, -7);
-  const [{ id: courseId }] = (await server.db
-    .insert(courses)
-    .values({ courseCode: 'COS-1', courseName: 'Cosmetology I', programId: program.id, clockHours: '100' })
-    .returning({ id: courses.id })) as [{ id: number }];
-  const [{ id: scheduleId }] = (await server.db
-    .insert(schedules)
-    .values({
-      courseId,
-      instructorId,
-      cohortNumber: 1,
-      termNumber: 1,
-      dayOfWeek: new Date(`${lastWeek}T00:00:00Z`).getUTCDay(),
-      startTime: '08:00',
-      endTime: '12:00',
-      courseStartDate: addDays(today, -30),
-      courseEndDate: addDays(today, 30),
-    })
-    .returning({ id: schedules.id })) as [{ id: number }];
-  const [{ id: studentId }] = (await server.db
-    .insert(students)
-    .values({ firstName: 'Rosa', lastName: 'Diaz', programId: program.id })
-    .returning({ id: students.id })) as [{ id: number }];
+  const { scheduleId, studentId } = await seedWeeklyClass(server, {
+    programId: program.id,
+    course: { courseCode: 'COS-1', courseName: 'Cosmetology I', clockHours: '100' },
+    meets: lastWeek,
+    startTime: '08:00',
+    endTime: '12:00',
+    courseStartDate: addDays(today, -30),
+    courseEndDate: addDays(today, 30),
+    student: { firstName: 'Rosa', lastName: 'Diaz' },
+  });
   await server.db.insert(attendanceRecords).values({
     studentId,
     scheduleId,
@@ -76,39 +62,12 @@ beforeAll(async () => {
     isManualOverride: true,
     overrideReason: 'Paper sign-in sheet',
   });
-
-  const context = await browser.newContext({ baseURL: server.baseUrl });
-  const page = await context.newPage();
-  await signIn(page, admin);
-  adminState = await context.storageState();
-  await context.close();
+  adminState = await signInOnce(browser, server.baseUrl, admin);
 });
 
-afterAll(async () => {
-  await api?.dispose();
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => closeAll(api, browser, server));
 
-async function adminPage(path: string, heading: string) {
-  const context = await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1280, height: 900 }, storageState: adminState });
-  const opened = await watchedPage(context);
-  await opened.page.goto(path);
-  await visible(opened.page.getByRole('heading', { level: 1, name: heading }));
-  return opened;
-}
-
-const toasts = (page: Page) => page.getByRole('region', { name: /Notification/, includeHidden: true });
-async function describedBy(field: Locator): Promise<string> {
-  const ids = (await field.getAttribute('aria-describedby')) ?? '';
-  const texts = await Promise.all(
-    ids
-      .split(' ')
-      .filter(Boolean)
-      .map((id) => field.page().locator(`[id="${id}"]`).textContent()),
-  );
-  return texts.join(' ');
-}
+const adminPage = (path: string, heading: string) => openSignedInAt(browser, server.baseUrl, adminState, path, heading);
 
 describe('time-clock rules on the Programs screen', () => {
   it('fills the form from a preset, warns about a back-dated change, and saves a new version', async () => {

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hidden, newPage, seriousViolations, useBrowserAndServer, usingPage, visible, type TestUser } from './support.ts';
 
-// Issue 28 item 10: changing the school's time zone recounted all history (overdue withdrawals
+// Decision 046: changing the school's time zone recounted all history (overdue withdrawals
 // 4 → 23) and said only "Settings saved". Now Save first shows what the new zone recounts, from the
 // server's preview, and saves only on an explicit confirmation.
 //

@@ -15,7 +15,7 @@ import {
 } from './support.ts';
 
 /**
- * Issue 14: with two-factor authentication switched on, a staff member signs in, sets up an
+ * Decision 018: with two-factor authentication switched on, a staff member signs in, sets up an
  * authenticator from the screen (the secret typed, as without a camera), keeps the recovery codes,
  * reaches the dashboard; then signs in again with a code, and once with a recovery code.
  */

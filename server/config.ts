@@ -29,7 +29,7 @@ const envSchema = z.object({
     }),
   // 32-byte key (hex or base64) for encrypting SSNs; generated into DATA_DIR when absent.
   ENCRYPTION_KEY: z.string().optional(),
-  // Outgoing e-mail (issue 14): smtp://user:pass@host:587 or smtps://…; without it nothing is sent.
+  // Outgoing e-mail (decision 017): smtp://user:pass@host:587 or smtps://…; without it nothing is sent.
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')

@@ -60,7 +60,7 @@ describe('production start', () => {
     expect(ready.status).toBe(200);
   });
 
-  it('prints the setup code last, and again with the address after the first request, so build output does not scroll it away (issue 28)', async () => {
+  it('prints the setup code last, and again with the address after the first request, so build output does not scroll it away', async () => {
     // The request log's JSON lines are written asynchronously (pino) and may land after the code on a
     // busy machine; what a person reads is the plain lines, and the code must be the last of those.
     const lines = (text: string) =>

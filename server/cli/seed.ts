@@ -24,7 +24,7 @@ await runCli(async (db) => {
   console.log('\nThese passwords are shown only once; store them now.\n');
   const keyWidth = Math.max(...Object.keys(counts).map((k) => k.length));
   for (const [k, v] of Object.entries(counts)) console.log(`  ${k.padEnd(keyWidth)}  ${v}`);
-  // The address npm start will serve: PUBLIC_URL when set, else this machine on PORT (issue 28).
+  // The address npm start will serve: PUBLIC_URL when set, else this machine on PORT.
   const { publicUrl, port } = loadConfig();
   console.log(`\nRun \`npm start\` and sign in at ${publicUrl ?? `http://localhost:${port}`}/api/login`);
 });

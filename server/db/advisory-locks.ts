@@ -1,5 +1,5 @@
 /**
- * Every PostgreSQL advisory lock the app takes, named (issue 30 item 4): a key used for two purposes
+ * Every PostgreSQL advisory lock the app takes, named: a key used for two purposes
  * would serialise unrelated work, or let two writers in that each thought it held the lock. Add a
  * new lock here, never as a bare number where it is taken; advisory-locks.test.ts checks the keys
  * are distinct.

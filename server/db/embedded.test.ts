@@ -59,7 +59,7 @@ describe('embedded PostgreSQL', () => {
   }, 60_000);
 });
 
-describe('crash-safe start (issue 10)', () => {
+describe('crash-safe start', () => {
   const restartDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-restart-'));
   fs.chmodSync(restartDir, 0o755);
   afterAll(() => fs.rmSync(restartDir, { recursive: true, force: true }));
@@ -208,7 +208,7 @@ describe('crash-safe start (issue 10)', () => {
         fs.rmSync(dir, { recursive: true });
         fs.renameSync(renamed, dir);
 
-        // Deleted (issue 27): the next start at the same path removes the old database and starts empty.
+        // Deleted (decision 036): the next start at the same path removes the old database and starts empty.
         fs.rmSync(dir, { recursive: true });
         const logs: string[] = [];
         const fresh = await start(logs);

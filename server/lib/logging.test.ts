@@ -10,7 +10,7 @@ import { createTestDatabase } from '../test/helpers.ts';
 import { createFieldCipher } from './field-cipher.ts';
 import { loggerOptions, safeError } from './logging.ts';
 
-/** Issue 9: a failed SQL was logged with its parameters. Nothing personal may reach the log. */
+/** A failed SQL was once logged with its parameters. Nothing personal may reach the log. */
 const lines: string[] = [];
 const capture = new Writable({
   write(chunk: Buffer, _enc, done) {

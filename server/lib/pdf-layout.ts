@@ -1,6 +1,6 @@
 import { PDF_BOLD, PDF_FONT, printable } from './pdf-text.ts';
 
-// The layout the PDF documents share (issue 28 item 8): a heading that wraps instead of being cut,
+// The layout the PDF documents share (decision 045): a heading that wraps instead of being cut,
 // and tables whose columns are as wide as their widest cell where the page allows, never wider
 // than the page all together.
 

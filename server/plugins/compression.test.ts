@@ -18,7 +18,7 @@ import { COMPRESS_THRESHOLD_BYTES, registerCompression } from './compression.ts'
 import { registerErrorHandler } from './error-handler.ts';
 
 /**
- * Issue 16: everything the server sends is compressed. A web root laid out as the build lays it
+ * Decision 027: everything the server sends is compressed. A web root laid out as the build lays it
  * (hashed assets, the HTML shell), precompressed by the build's own step, served by the real
  * app: files as the build compressed them, API answers on the fly.
  */

@@ -9,7 +9,7 @@ const code = (p: Promise<unknown>) =>
     (e: unknown) => (e instanceof AppError ? e.statusCode : 'error'),
   );
 
-describe('the heavy-read gate (issue 27)', () => {
+describe('the heavy-read gate', () => {
   it("runs a user's reads two at a time, queues a few, refuses the rest; the process runs a bounded number", async () => {
     const gate = createHeavyReadGate({ perUser: 2, perUserWaiting: 1, perInstance: 3, queue: 1 });
     const a1 = await gate.enter('a');

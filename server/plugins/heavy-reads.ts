@@ -5,7 +5,7 @@ import { AppError } from '../lib/errors.ts';
 /**
  * Reads that compute clock-hour ledgers (hours, compliance, reports, time cards) cost memory and
  * CPU in this process in proportion to the students they cover. However each one is bounded, many
- * at once could still exhaust the heap (issue 27: sixteen far-future reads ran the process out of
+ * at once could still exhaust the heap (decision 038: sixteen far-future reads ran the process out of
  * memory). A route declares `config: { heavy: true }`; then each signed-in user runs at most
  * `perUser` such reads at a time, with at most `perUserWaiting` more waiting their turn (a screen
  * asks for two or three at once; more is a script: 429), and the process runs at most

@@ -10,7 +10,7 @@ import { createTestDatabase } from '../test/helpers.ts';
 import { REQUEST_TIMEOUTS } from './request-timeouts.ts';
 
 /**
- * Issue 9: request bodies that trickle stayed open forever. A real socket on 127.0.0.1 sends a
+ * Request bodies that trickled once stayed open forever. A real socket on 127.0.0.1 sends a
  * request a little at a time; the server must cut it off. The app runs with the production
  * mechanism and shorter figures, so the test takes seconds, not minutes.
  */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { matchedAccess } from './authorization.ts';
 
-// Static headers set once per response; measured far cheaper than @fastify/helmet (ARCHITECTURE.md).
+// Static headers set once per response; measured far cheaper than @fastify/helmet (docs/ARCHITECTURE.md).
 const HEADERS: Record<string, string> = {
   'content-security-policy':
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",

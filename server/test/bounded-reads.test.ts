@@ -5,7 +5,7 @@ import { courses, programPolicies, programs, scheduleRosters, schedules, student
 import { createTestApp, fixedClock, type TestApp } from './helpers.ts';
 
 /*
- * Issue 27: no read a role may make may cost the server more than a bounded amount. A school of
+ * Decision 038: no read a role may make may cost the server more than a bounded amount. A school of
  * 150 students on one program whose enrolment dates were set to 1900 (support staff can edit them),
  * with a term of classes and records. Every read whose cost a parameter sets is called as every
  * role with the farthest dates and the largest pages the schemas allow; far-future ledger dates
@@ -104,7 +104,7 @@ const WIDEST: (() => string)[] = [
   () => `/api/calendar/closures?from=${FAR_PAST}&to=${FAR}`,
 ];
 
-describe('reads whose cost a caller sets are bounded (issue 27)', () => {
+describe('reads whose cost a caller sets are bounded', () => {
   it.each(LEDGER_DATES)('refuses a ledger date after today: $url', async ({ url, field }) => {
     for (const role of ROLES) {
       const res = await t.app.inject({ url: url(), headers: { cookie: cookies[role] } });

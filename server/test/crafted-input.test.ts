@@ -5,7 +5,7 @@ import { isFreshQrToken } from '../modules/qr-sessions/tokens.ts';
 import { buildCourse, buildRosterEntry, buildStudent } from './factories.ts';
 import { createTestApp, multipart, type TestApp } from './helpers.ts';
 
-// One small test per class of crafted input from the outside review (issue 9, item 5): each once
+// One small test per class of crafted input from the outside review (SECURITY.md): each once
 // answered 500. Every one must be a 400 that names the field, and write nothing.
 let t: TestApp;
 let admin: string;

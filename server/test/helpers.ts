@@ -131,7 +131,7 @@ export async function auditEntries(db: Db, tableName: string) {
 
 /**
  * A QR session ran (and ended) at every meeting of these schedules from–to: the classes took place,
- * so a rostered student without a record is absent, not an unrecorded meeting for review (issue 28).
+ * so a rostered student without a record is absent, not an unrecorded meeting for review (decision 043).
  */
 export async function sessionsRanFor(db: Db, scheduleIds: number[], from: string, to: string): Promise<void> {
   for (const { scheduleId, sessionDate } of await meetingDates(db, scheduleIds, from, to, { withinCourse: true })) {

@@ -10,7 +10,7 @@ import { createTestApp, multipart, type TestApp } from './helpers.ts';
 import { IDENTITIES, LIVE, renderMultipart, requestArb, routeSpecs, type FuzzRequest, type Pools, type RouteSpec } from './request-fuzzer.ts';
 
 /**
- * Issue 9, item 5: requests generated from every registered route's schema (request-fuzzer.ts),
+ * Requests generated from every registered route's schema (request-fuzzer.ts),
  * sent anonymously and as each role, from many addresses. Two properties hold for every one:
  *  - no 5xx, ever;
  *  - no write on refusal: a 4xx leaves every table as it was (row count and the newest row

@@ -8,7 +8,7 @@ import { ScreenGuard } from './screen-guard.tsx';
 import { SignedInArea } from './signed-in-area.tsx';
 
 /**
- * Each screen is its own chunk, loaded when first visited (issue 15: the first load carries the
+ * Each screen is its own chunk, loaded when first visited (decision 023: the first load carries the
  * shell and the sign-in screen only). Pages are named exports; lazy() wants a default one.
  */
 function screen<K extends string>(load: () => Promise<Record<K, () => ReactNode>>, name: K): ReactElement {

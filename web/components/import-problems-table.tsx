@@ -22,7 +22,7 @@ const COLUMNS = [
 export function ImportProblemsTable({ errors, total = errors.length, dryRun = false }: { errors: RowProblemOut[]; total?: number; dryRun?: boolean }) {
   // eslint-disable-next-line react-hooks/incompatible-library
   const table = useReactTable({ data: errors, columns: COLUMNS, getCoreRowModel: getCoreRowModel(), getSortedRowModel: getSortedRowModel() });
-  // A dry run that finds problems did its job: amber, not the red of a refused upload (issue 28).
+  // A dry run that finds problems did its job: amber, not the red of a refused upload (decision 047).
   return (
     <div className={cn('overflow-hidden rounded-xl border bg-white', dryRun ? 'border-amber-300' : 'border-red-200')}>
       <p

@@ -2,7 +2,7 @@ import type { LedgerDay } from '../../common/hours.ts';
 import { TIME_CLOCK_RULE_TEXTS } from '../../common/time-clock.ts';
 
 /**
- * The ledger's time-clock lines (issue 29; decision 050) as the screens show them: each step's
+ * The ledger's time-clock lines (decision 050) as the screens show them: each step's
  * name and the sentence that explains it, and which lines a set of days or totals makes worth
  * showing. Shared by the student page and the Hours view; the papers (time card, export, monthly
  * report) always print every line.

@@ -1,6 +1,6 @@
 import { useCallback, useSyncExternalStore } from 'react';
 
-/** Below Tailwind's `md` breakpoint (48rem) on a screen: where the sidebar becomes a menu and wide tables become cards (never on paper, issue 17). */
+/** Below Tailwind's `md` breakpoint (48rem) on a screen: where the sidebar becomes a menu and wide tables become cards (never on paper, decision 032). */
 export const NARROW_SCREEN = 'screen and (width < 48rem)';
 
 /** Whether a media query matches now; re-renders when it starts or stops matching (a rotation, a zoom). */

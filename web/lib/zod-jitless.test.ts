@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Issue 9: zod's JIT probe (`new Function("")`) is a Content-Security-Policy violation on every
+ * Zod's JIT probe (`new Function("")`) is a Content-Security-Policy violation on every
  * admin page. With the entry's first import, no schema ever asks for `new Function`.
  */
 describe('zod in the browser bundles', () => {

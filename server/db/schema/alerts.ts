@@ -2,7 +2,7 @@ import { index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg
 import { users } from './users.ts';
 
 /**
- * Low-attendance alerts someone acknowledged (issue 28; docs/decisions/048). Alerts themselves are
+ * Low-attendance alerts someone acknowledged (docs/decisions/048). Alerts themselves are
  * computed from attendance, never stored; an acknowledgement names the alert (`alert_id`, e.g.
  * `consecutive_absences:12:34`) and the reason it fired for then (`reason`, as the rule states it:
  * a student's last absence, a course's severity). While the reason is the same the alert stays out

@@ -97,7 +97,7 @@ export const attendanceRecords = pgTable(
 
 /**
  * Records per meeting (schedule and date) and status, with their minutes: what the dashboards read
- * instead of every record of the window (issue 15). Kept by statement-level triggers on
+ * instead of every record of the window (decision 026). Kept by statement-level triggers on
  * attendance_records, in the transaction that writes the records (migration 0016), so it is never
  * behind; the dashboard tests compare it with a fresh count.
  */

@@ -29,7 +29,7 @@ export const programPolicies = pgTable(
     withdrawAfterDays: integer('withdraw_after_days').notNull().default(14),
     makeUpDeadlineDays: integer('make_up_deadline_days').notNull().default(14),
     makeUpCapPercent: numeric('make_up_cap_percent', { precision: 4, scale: 1 }),
-    // Make-up owed is listed from this many minutes on: a few minutes late is not a make-up case (issue 28).
+    // Make-up owed is listed from this many minutes on: a few minutes late is not a make-up case.
     makeUpThresholdMinutes: integer('make_up_threshold_minutes').notNull().default(30),
     // Records older than this many days are closed to all but super_admin (null: never).
     attendanceEditLockDays: integer('attendance_edit_lock_days'),
@@ -38,7 +38,7 @@ export const programPolicies = pgTable(
     // Also send the student (their e-mail on file, and SMS where switched on) a plain-words notice.
     alertCopyToStudent: boolean('alert_copy_to_student').notNull().default(false),
     // The date from which Muster keeps this program's attendance (null: the school's, Settings ›
-    // Attendance); before it, students' hours are their opening balances (issue 28).
+    // Attendance); before it, students' hours are their opening balances (decision 041).
     recordsStartDate: date('records_start_date'),
     updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -115,13 +115,13 @@ export const attendanceCorrections = pgTable(
     reason: text('reason').notNull(),
     before: jsonb('before').notNull(),
     after: jsonb('after').notNull(),
-    // Set: the correction approved a student's missed-punch request, an exception (issue 29).
+    // Set: the correction approved a student's missed-punch request, an exception (decision 053).
     missedPunchRequestId: integer('missed_punch_request_id').references(() => missedPunchRequests.id, { onDelete: 'set null' }),
   },
   (t) => [index('attendance_corrections_record_idx').on(t.attendanceRecordId, t.changedAt)],
 );
 
-/** Approved leaves of absence (issue 13): neither scheduled nor absent, and they push the expected end out. */
+/** Approved leaves of absence (decision 016): neither scheduled nor absent, and they push the expected end out. */
 export const studentLeaves = pgTable(
   'student_leaves',
   {
@@ -145,7 +145,7 @@ export const studentLeaves = pgTable(
   ],
 );
 
-/** A recorded withdrawal (issue 13): the LDA frozen with it; reversed by deleting the row (audited). */
+/** A recorded withdrawal (decision 016): the LDA frozen with it; reversed by deleting the row (audited). */
 export const studentWithdrawals = pgTable('student_withdrawals', {
   studentId: integer('student_id')
     .primaryKey()

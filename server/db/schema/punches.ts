@@ -9,7 +9,7 @@ import { BREAK_KINDS } from '../../../common/attendance.ts';
 import { MISSED_PUNCH_SOURCES, MISSED_PUNCH_STATUSES } from '../../../common/missed-punches.ts';
 
 /**
- * Several punches per meeting (issue 29, decision 051). A record keeps the day's first check-in and
+ * Several punches per meeting (decision 051). A record keeps the day's first check-in and
  * last check-out; each break between them is a row here, so the punch pairs are [in, b1.start],
  * [b1.end, b2.start] … [bn.end, out]. Raw punches are never rewritten: the time-clock rules read them.
  */
@@ -69,7 +69,7 @@ export const meetingBreaks = pgTable(
 );
 
 /**
- * A student's request to correct a punch they missed (issue 29): the time they say and why. The class
+ * A student's request to correct a punch they missed (decision 053): the time they say and why. The class
  * instructor or an administrator approves (a correction through attendance_corrections, flagged as an
  * exception) or declines, with a reason.
  */

@@ -38,7 +38,7 @@ export const schedules = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::date[]`),
-    // Scheduled breaks in school time ([{start, end}] 'HH:MM', inside the class): not scheduled minutes (issue 29).
+    // Scheduled breaks in school time ([{start, end}] 'HH:MM', inside the class): not scheduled minutes (decision 052).
     breaks: jsonb('breaks')
       .$type<{ start: string; end: string }[]>()
       .notNull()

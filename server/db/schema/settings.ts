@@ -15,7 +15,7 @@ export const schoolSettings = pgTable(
     enableBluetoothVerification: boolean('enable_bluetooth_verification').notNull().default(D.attendance.enableBluetoothVerification),
     allowInstructorOverride: boolean('allow_instructor_override').notNull().default(D.attendance.allowInstructorOverride),
     timeZone: text('time_zone').notNull().default(D.attendance.timeZone),
-    // The date from which Muster keeps attendance (null: since each student's start); issue 28.
+    // The date from which Muster keeps attendance (null: since each student's start); decision 041.
     recordsStartDate: date('records_start_date'),
     emailNotifications: boolean('email_notifications').notNull().default(D.notifications.emailNotifications),
     smsNotifications: boolean('sms_notifications').notNull().default(D.notifications.smsNotifications),
@@ -56,7 +56,7 @@ export const schoolSettings = pgTable(
 );
 
 /**
- * Each user's own notification switches (issue 17): null means "not chosen", so the school
+ * Each user's own notification switches (decision 013): null means "not chosen", so the school
  * default in school_settings applies. One user's choice never changes anyone else's.
  */
 export const userNotificationPreferences = pgTable('user_notification_preferences', {

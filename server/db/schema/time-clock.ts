@@ -6,7 +6,7 @@ import { inList } from './sql-helpers.ts';
 import { users } from './users.ts';
 
 /**
- * Versions of a program's time-clock rules (issue 29; decision 050). A version applies from its
+ * Versions of a program's time-clock rules (decision 050). A version applies from its
  * effective date until the next one; a null date is "from the beginning" (the version migration
  * 0026 gave every program that existed, with Muster's behaviour until then). A program with no
  * version counts by the new-program defaults (common/time-clock.ts). Versions are never edited in

@@ -67,7 +67,7 @@ export async function studentStandings(db: DbOrTx, scope: ViewerScope, d: { sinc
     select per.student_id as "studentId", per.schedule_id as "scheduleId", st.first_name || ' ' || st.last_name as name,
            c.id as "courseId", c.course_name as "courseName", c.course_code as "courseCode",
            -- The last lastN statuses, newest first: a few rows of an index per student and class,
-           -- not a sort of the whole window (issue 15).
+           -- not a sort of the whole window (decision 026).
            array(select r.status from attendance_records r
                   where r.student_id = per.student_id and r.schedule_id = per.schedule_id
                     and r.session_date > ${d.since} and r.session_date <= ${d.today}

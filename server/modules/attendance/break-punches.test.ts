@@ -20,7 +20,7 @@ import { attendanceBreaks, meetingBreaks } from '../../db/schema/index.ts';
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { seedClass, type Phone, type TestClass, type TestStudent } from './test-support.ts';
 
-// Issue 29, "Several punches per meeting" (docs/decisions/051): a checked-in student punches breaks
+// "Several punches per meeting" (docs/decisions/051): a checked-in student punches breaks
 // and lunch through POST /api/attendance/submit with the check-in's own pass, code, device and roster
 // rules; each break is a row of attendance_breaks and the record's minutes leave it out.
 

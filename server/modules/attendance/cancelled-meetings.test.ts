@@ -4,7 +4,7 @@ import { attendanceRecords, courses, programs, scheduleRosters, schedules, stude
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 
 /*
- * Issue 28 item 7: a class that did not meet, and a class nobody took attendance at. Chicago;
+ * Decision 043: a class that did not meet, and a class nobody took attendance at. Chicago;
  * today is Thursday 26 Nov 2026, 18:00. One course, a schedule for each of Mon–Thu, 08:00–12:00,
  * since Mon 16 Nov; Ana and Ben on every roster.
  *   Mon 16: a QR session ran, Ana checked in, Ben was marked absent by the job (source auto).
@@ -109,7 +109,7 @@ const dayOf = async (studentId: number, date: string) => {
   return h.days.find((d: { date: string }) => d.date === date);
 };
 
-describe('meetings that did not take place (issue 28 item 7)', () => {
+describe('meetings that did not take place', () => {
   it('lists the meetings nobody took attendance at for review, and does not count them as absences', async () => {
     expect((await review()).map((m) => m.date)).toEqual(['2026-11-24', '2026-11-25', '2026-11-26']);
     expect(await dayOf(ben, '2026-11-24')).toMatchObject({ scheduledMinutes: 0, attendedMinutes: 0, unrecordedMinutes: 240 });

@@ -4,7 +4,7 @@ import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { seedClass, type TestClass } from './test-support.ts';
 import { whyNotAMeeting } from './rules.ts';
 
-// Manual records (issue 9, item 6): an instructor may add a record only for a meeting of that class,
+// Manual records: an instructor may add a record only for a meeting of that class,
 // not for any past date. The class meets on Mondays, 2026-01-05 to 2026-06-01 (test-support.ts).
 
 // Monday 16 March 2026, 10:00 in Chicago.
@@ -74,7 +74,7 @@ describe('POST /api/attendance (a manual record)', () => {
     expect(today.json().sessionDate).toBe('2026-03-16');
   });
 
-  it('refuses a day the whole school is closed, even a make-up date, as it refuses holidays (issue 29)', async () => {
+  it('refuses a day the whole school is closed, even a make-up date, as it refuses holidays', async () => {
     const admin = (await t.signedIn('super_admin')).cookie;
     const closure = await t.app.inject({
       method: 'POST',

@@ -47,7 +47,7 @@ export async function markAbsentees(db: Db, clock: Clock): Promise<number> {
   });
 }
 
-// ---- Meetings that did not take place (issue 28) ----
+// ---- Meetings that did not take place (decision 043) ----
 
 /**
  * POST /api/schedules/{id}/meetings/{date}/cancel: the class did not meet that day (an instructor

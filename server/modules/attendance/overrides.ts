@@ -126,7 +126,7 @@ export async function minutesAfterBreakStarted(tx: DbOrTx, recordIds: readonly n
 }
 
 /**
- * Undo a check-out in one action (issue 28): the record is the check-in again (no scan-out, the status
+ * Undo a check-out in one action (decision 039): the record is the check-in again (no scan-out, the status
  * the check-in gave by the late threshold, minutes to the end of class, as a check-in counts them). An
  * override by another name: the same per-record rules (instructors on their own schedules, while
  * instructor overrides are allowed; withdrawals; the program's edit lock). The record's history keeps

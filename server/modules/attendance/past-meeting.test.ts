@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { seedClass, type TestClass } from './test-support.ts';
 
-// An instructor reviews and corrects a past meeting from Take Attendance's date picker (issue 17):
+// An instructor reviews and corrects a past meeting from Take Attendance's date picker (decision 031):
 // the server's edit policy stands (a meeting of the class, the program's edit lock), and a refusal
 // says why, for the screen to show.
 

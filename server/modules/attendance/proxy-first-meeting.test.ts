@@ -3,7 +3,7 @@ import { isProxyFlagReason, type AttendanceRow } from '../../../common/attendanc
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { IPHONE, deviceCookieOf, seedClass, type TestClass, type TestStudent } from './test-support.ts';
 
-// Issue 28, item 6: at a first meeting 4 of 4 check-ins were flagged "Possible proxy" (one school
+// Decision 044: at a first meeting 4 of 4 check-ins were flagged "Possible proxy" (one school
 // Wi-Fi, identical phones, each a new device cookie). A class of identical phones is played here the
 // way students check in: groups arriving over the minutes around class start, each phone opening the
 // QR (a new device cookie and a pass) and sending the form some seconds later. The false flags are
@@ -124,7 +124,7 @@ describe('a first meeting of identical phones on one school Wi-Fi address', () =
     expect(falseFlags).toBeLessThanOrEqual(2);
   });
 
-  it('does not flag four classmates who arrive together (the 4 of 4 of issue 28)', async () => {
+  it('does not flag four classmates who arrive together (4 of 4 were flagged before)', async () => {
     const { cls, session } = await firstMeeting('G', 4);
     const u = random(28);
     const visits = cls.students.map((student) => {

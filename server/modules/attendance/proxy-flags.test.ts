@@ -6,7 +6,7 @@ import { buildAttendanceRecord } from '../../test/factories.ts';
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { IPHONE, PIXEL, deviceCookieOf, seedClass, type Phone, type TestClass, type TestStudent } from './test-support.ts';
 
-// "Possible proxy" check-ins (issue 9, item 2): one phone cannot be proven, so each public check-in's
+// "Possible proxy" check-ins (decision 006): one phone cannot be proven, so each public check-in's
 // origin is recorded and check-ins that look made for someone else are flagged, with the evidence, on
 // the roster and in the audit log, for the instructor to confirm or clear.
 

@@ -3,7 +3,7 @@ import type { StoredBreak } from './check-in-queries.ts';
 import { minutesAttended, type ClassWindow } from './rules.ts';
 
 /**
- * Several punches per meeting (issue 29, docs/decisions/051) as pure functions: what a record's
+ * Several punches per meeting (docs/decisions/051) as pure functions: what a record's
  * breaks take from its minutes, and when a student coming back from a break is credited from.
  */
 

@@ -54,13 +54,13 @@ export function attendanceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       { config: { action: 'attendance:take' }, schema: { params: idParam, body: overrideSchema, response: { 200: attendanceRowSchema } } },
       async (req) => overrideAttendance(deps.db, req.user!, req.params.id, req.body, { clock: deps.clock, ip: req.ip }),
     );
-    // One action for a check-out made by mistake (issue 28): the check-in again; the history keeps the check-out.
+    // One action for a check-out made by mistake (decision 039): the check-in again; the history keeps the check-out.
     app.post(
       '/api/attendance/:id/undo-check-out',
       { config: { action: 'attendance:take' }, schema: { params: idParam, response: { 200: attendanceRowSchema } } },
       async (req) => undoCheckOut(deps.db, req.user!, req.params.id, { clock: deps.clock, ip: req.ip }),
     );
-    // A class that did not meet (issue 28): never scheduled, never an absence; audited with the reason.
+    // A class that did not meet (decision 043): never scheduled, never an absence; audited with the reason.
     app.post(
       '/api/schedules/:id/meetings/:date/cancel',
       { config: { action: 'attendance:take' }, schema: { params: meetingParamsSchema, body: cancelMeetingSchema } },

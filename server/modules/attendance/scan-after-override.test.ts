@@ -5,9 +5,9 @@ import { markAbsentees } from '../../jobs/auto-absent.ts';
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { PIXEL, seedClass, type Phone, type TestClass, type TestStudent } from './test-support.ts';
 
-// Issue 17, item 1: a student marked absent who then arrives and scans is told the truth ("see your
-// instructor"), the record stands, and the scan is flagged on the roster for a one-click correction.
-// The auto-absent job leaves a meeting alone while one of its QR sessions is open.
+// A scan after an absence (decision 004): a student marked absent who then arrives and scans is told
+// the truth ("see your instructor"), the record stands, and the scan is flagged on the roster for a
+// one-click correction. The auto-absent job leaves a meeting alone while one of its QR sessions is open.
 
 // Monday 2 March 2026, 07:55 in Chicago: class 08:00–12:00 (14:00–18:00Z).
 const clock = fixedClock('2026-03-02T13:55:00Z');

@@ -10,7 +10,7 @@ import {
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { seedClass, type Phone, type TestClass, type TestStudent } from './test-support.ts';
 
-// Issue 28 item 1 (docs/decisions/039): a checked-in student who opens the class's QR again and
+// docs/decisions/039: a checked-in student who opens the class's QR again and
 // submits was checked out 11 minutes into class. A check-in again now changes nothing and says so;
 // only intent=check-out checks out, and before the end of class only when confirmed; an instructor
 // undoes a check-out in one action, the check-out kept in the record's history.

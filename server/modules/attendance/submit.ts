@@ -205,7 +205,7 @@ export async function submitAttendance(db: Db, input: AttendanceSubmit, ctx: Che
       if (!checkingOut) {
         // A check-in on a break is the student back from it (how everyone returns from an instructor's break).
         if (open) return { answer: await endOpenBreak(punch, open) };
-        // A check-in again never checks out (issue 28: a student opening the QR "to make sure" was
+        // A check-in again never checks out (decision 039: a student opening the QR "to make sure" was
         // checked out 11 minutes into class). Within the retry window it is the same tap retried:
         // the check-in's own answer.
         const retried = now.getTime() - scanIn.getTime() < RETRY_WINDOW_MS;

@@ -199,7 +199,7 @@ export async function deleteAuditEntriesBefore(tx: DbOrTx, cutoff: Date): Promis
 
 /**
  * What an entry's record id points at, by the table it names: the person, course, program, class
- * or closure whose name the Audit Logs page shows beside the id (issue 28). Tables not listed
+ * or closure whose name the Audit Logs page shows beside the id, not a bare number. Tables not listed
  * (settings, sign-ins, reports) have no one record to name.
  */
 const NAMED_BY: Record<string, (ids: ReturnType<typeof sql.param>) => SQL> = {

@@ -4,7 +4,7 @@ import { buildAttendanceRecord, buildAuditEntry, buildCourse, buildProgram, buil
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 
 /**
- * Issue 28: the Audit Logs page showed record ids ("students 214") with nothing to say who or what
+ * The Audit Logs page used to show record ids ("students 214") with nothing to say who or what
  * they were. Each entry carries the record's name (`recordName`), resolved for the page as a whole:
  * one statement per kind of record on the page, never one per entry.
  */

@@ -109,7 +109,7 @@ export async function exportAuditLog(
         for (const e of batch.map(toEntry)) {
           const ok = csv.write({
             ...e,
-            // The school's time with its offset, as every export writes times (issue 28).
+            // The school's time with its offset, as every export writes times.
             timestamp: zonedIso(new Date(e.timestamp), timeZone),
             user: e.userName ?? (e.userId == null ? 'System' : ''),
             oldValues: e.oldValues == null ? '' : JSON.stringify(e.oldValues),

@@ -154,7 +154,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       ...(req.pendingStep ? { pendingStep: req.pendingStep } : {}),
     }));
 
-    // Sign-in steps (issue 14): a new password, then two-factor enrolment or a code.
+    // Sign-in steps (decision 018): a new password, then two-factor enrolment or a code.
     const signedIn = (req: FastifyRequest) => ({ userId: req.user!.id, sessionId: req.loginSessionId!, pendingStep: req.pendingStep });
     const stepLimit = { max: 30, timeWindow: '1 minute' };
     app.post(

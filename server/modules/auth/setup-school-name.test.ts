@@ -4,7 +4,7 @@ import { fixedClock } from '../../lib/clock.ts';
 import { createTestApp, sessionCookie, type TestApp } from '../../test/helpers.ts';
 import { createSetupCodeIfNeeded } from './service.ts';
 
-// Issue 28 item 8: the school's name is asked for at first-run setup, so no document goes out unnamed.
+// Decision 045: the school's name is asked for at first-run setup, so no document goes out unnamed.
 
 let t: TestApp;
 beforeAll(async () => {

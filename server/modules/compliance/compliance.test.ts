@@ -17,7 +17,7 @@ import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { tokenAt } from '../qr-sessions/tokens.ts';
 
 /*
- * A hand-computed school for the withdrawal watch (issue 13). Chicago; classes Mon–Fri 08:00–14:00
+ * A hand-computed school for the withdrawal watch (decision 016). Chicago; classes Mon–Fri 08:00–14:00
  * (360 min) from Monday 2 March 2026; today is Friday 22 May 2026. Program P (600 h, 30 weeks: two
  * payment periods of 300 h / 15 weeks); program Q has its own closure Mon 11 – Sun 17 May (7 days).
  *   S1 (P) attended every class day through Thu 7 May except 16–20 March → LDA 7 May, 15 days ago: overdue.

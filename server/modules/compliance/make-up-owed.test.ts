@@ -13,7 +13,7 @@ import {
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 
 /*
- * Issue 28 item 10: "Make-up owed" listed every student for minutes of lateness, with "14 days"
+ * "Make-up owed" used to list every student for minutes of lateness, with "14 days"
  * where a date belongs. Chicago; classes Mon–Fri 08:00–14:00 from Mon 4 May 2026; today is Friday
  * 22 May; the make-up deadline is 14 days, so missed time up to Fri 8 May is owed by now.
  *   Lia came 5 minutes late every day of the first week: 25 minutes, under the 30-minute threshold.
@@ -88,7 +88,7 @@ const owed = async () =>
     dueBy: string;
   }[];
 
-describe('make-up owed (issue 28 item 10)', () => {
+describe('make-up owed', () => {
   it('lists only students owing at least the threshold, with the date the oldest missed time was due', async () => {
     expect(await owed()).toEqual([
       expect.objectContaining({ studentId: ids.max, owedMinutes: 360, oldestMissedOn: '2026-05-04', makeUpDeadlineDays: 14, dueBy: '2026-05-18' }),

@@ -5,7 +5,7 @@ import { readPdf, type PdfPage } from '../../test/pdf-reader.ts';
 import { renderMonthlyReport, MONTHLY_REPORT_TITLE, TIME_CLOCK_TABLE_TITLE, type MonthlyReport } from './monthly-report-pdf.ts';
 import type { MonthlyHoursRow } from './monthly-hours.ts';
 
-// Issue 28 item 8: the monthly board report fits its page, adds up (an Excused column) and prints
+// Decision 045: the monthly board report fits its page, adds up (an Excused column) and prints
 // names as written; without a school name it is titled neutrally.
 
 const MARGIN = 36;

@@ -4,11 +4,11 @@ import { PDF_BOLD, PDF_FONT, printable, useDocumentFonts } from '../../lib/pdf-t
 import type { MonthlyHoursRow } from './monthly-hours.ts';
 
 /**
- * The monthly hours report as state boards ask for it (issue 13): the school, the month, one line
+ * The monthly hours report as state boards ask for it (decision 016): the school, the month, one line
  * per student with the month's and the cumulative hours, totals, and a certification line for the
  * school official. Landscape letter, the header repeated on each page; the columns are laid out to
- * the page's width (issue 28), and Attended + Excused + Make-up = Credited on every line. A second
- * table gives each student's time-clock lines (issue 29): how Attended was counted from the punches.
+ * the page's width (decision 045), and Attended + Excused + Make-up = Credited on every line. A second
+ * table gives each student's time-clock lines (decision 050): how Attended was counted from the punches.
  */
 export type MonthlyReport = {
   /** Null until Settings › System names the school: the report is then titled without it. */

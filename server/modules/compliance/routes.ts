@@ -30,7 +30,7 @@ import {
   withdrawalWatch,
 } from './service.ts';
 
-/** Leaves, withdrawal, the withdrawal watch and the regulators' reports (issue 13). */
+/** Leaves, withdrawal, the withdrawal watch and the regulators' reports (decision 016). */
 export function complianceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const ctx = (req: { ip: string }) => ({ clock: deps.clock, ip: req.ip });
   return async (app) => {

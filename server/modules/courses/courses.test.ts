@@ -152,7 +152,7 @@ describe('courses', () => {
     expect((await auditEntries(t.db, 'courses')).at(-1)).toMatchObject({ action: 'Upload', new_values: { updated: 2, created: 0 } });
   });
 
-  it('keeps the hours a course has: a 45-hour course from either importer edits and saves; a new value meets the one rule (issue 17 item 3, decision 040)', async () => {
+  it('keeps the hours a course has: a 45-hour course from either importer edits and saves; a new value meets the one rule (decisions 012 and 040)', async () => {
     const viaScreen = multipart('list.csv', `courseCode,courseName,clockHours,programId\nHRS-45,Phlebotomy Basics,45,${programId}\n`);
     expect(
       (

@@ -5,7 +5,7 @@ import { buildAttendanceRecord, buildCourse, buildProgram, buildRosterEntry, bui
 import { auditEntries, createTestApp, type TestApp } from '../../test/helpers.ts';
 
 /**
- * Issue 28: the dashboard's alert figures disagreed (Critical Alerts 12, Live Alerts 29, Students at
+ * Decision 048: the dashboard's alert figures disagreed (Critical Alerts 12, Live Alerts 29, Students at
  * Risk 13) and no alert could be dealt with. The figures now come from one count, and an alert can
  * be acknowledged: it leaves the counts and the list, stays listed as acknowledged, is audited, and
  * shows again when it fires for a new reason (docs/decisions/048).

@@ -237,7 +237,7 @@ describe('dashboard figures', () => {
     await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: admin.cookie }, payload: { notifications: { lowAttendanceAlerts: true } } });
   });
 
-  it("takes the viewer's own lowAttendanceAlerts: an instructor turning them off leaves the admin's alerts on (issue 17)", async () => {
+  it("takes the viewer's own lowAttendanceAlerts: an instructor turning them off leaves the admin's alerts on", async () => {
     const put = await t.app.inject({
       method: 'PUT',
       url: '/api/settings',

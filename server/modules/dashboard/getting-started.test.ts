@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { seedClass } from '../attendance/test-support.ts';
 
-// Issue 17 item 6: the first-run checklist is ticked from real rows, not guessed on the web.
+// The first-run checklist is ticked from real rows, not guessed on the web.
 
 // Monday 2 March 2026, 08:00:05 in Chicago: the seeded class meets 08:00–12:00.
 const clock = fixedClock('2026-03-02T14:00:05Z');
@@ -32,7 +32,7 @@ describe('GET /api/dashboard/getting-started', () => {
     expect(body.instructors).toBeGreaterThanOrEqual(1);
   });
 
-  it('ticks "Name your school" once Settings › System has a name (issue 28)', async () => {
+  it('ticks "Name your school" once Settings › System has a name', async () => {
     const sa = (await t.signedIn('super_admin')).cookie;
     const put = (schoolName: string) => t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: sa }, payload: { system: { schoolName } } });
     expect((await put('   ')).statusCode).toBe(200);

@@ -4,7 +4,7 @@ import { buildCourse, buildProgram, buildSchedule, buildStudent } from '../../te
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 
 // meeting_status_totals must always equal a fresh count of attendance_records: the dashboards read
-// it instead of the records (issue 15), so any drift would be a wrong figure on screen.
+// it instead of the records (decision 026), so any drift would be a wrong figure on screen.
 let t: TestApp;
 const schedules: number[] = [];
 const students: number[] = [];

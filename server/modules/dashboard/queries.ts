@@ -26,7 +26,7 @@ function meetingOn(date: string, scope: ViewerScope): SQL {
 /** Students expected today so far (on the rosters of the classes that have begun) and those checked in to them. */
 export async function todayCounts(db: DbOrTx, scope: ViewerScope, today: string, timeNow: string): Promise<{ expected: number; checkedIn: number }> {
   // Only the classes that have begun (or whose session was started early): the afternoon's
-  // classes are not yet missed by anyone at noon (issue 28).
+  // classes are not yet missed by anyone at noon.
   const { rows } = await db.execute<{ expected: number; checkedIn: number }>(sql`
     with meeting as (
       select m.id from (${meetingOn(today, scope)}) m join schedules s on s.id = m.id

@@ -54,7 +54,7 @@ const trendOf = (current: number, previous: number, epsilon = 1): 'up' | 'down' 
 const LIST_MAX = 50;
 const NO_ALERTS: AlertsNow = { open: [], acknowledged: [], counts: { open: 0, high: 0, students: 0, acknowledged: 0 } satisfies AlertCounts };
 
-/** The viewer's alerts now, or none when they turned low-attendance alerts off (issue 17). */
+/** The viewer's alerts now, or none when they turned low-attendance alerts off (decision 013). */
 function alertsOf(db: DbOrTx, scope: ViewerScope, today: string, now: Date, alertsOn: boolean): Promise<AlertsNow> {
   return alertsOn ? alertsNow(db, scope, today, now) : Promise.resolve(NO_ALERTS);
 }
@@ -66,7 +66,7 @@ async function schoolDate(db: DbOrTx, now: Date) {
 
 async function schoolToday(db: DbOrTx, now: Date, viewerId: number) {
   const [date, notifications] = await Promise.all([schoolDate(db, now), effectiveNotifications(db, viewerId)]);
-  // Low-attendance alerts are each viewer's own choice (issue 17), not a school-wide switch.
+  // Low-attendance alerts are each viewer's own choice (decision 013), not a school-wide switch.
   return { ...date, alertsOn: notifications.lowAttendanceAlerts };
 }
 
@@ -162,7 +162,7 @@ export async function analytics({ db, scope, now, viewerId }: Ctx): Promise<z.in
   const { today, alertsOn } = await schoolToday(db, now, viewerId);
   const weekAgo = addDays(today, -7);
   const studentsAtRisk = async (asOf: string) => (alertsOn ? countStudentsAtRisk(db, scope, asOf, now) : 0);
-  // Every read at once: the answer takes as long as the slowest, not their sum (issue 15).
+  // Every read at once: the answer takes as long as the slowest, not their sum (decision 026).
   const [days, [last30, prev30, last7, prev7], atRisk, atRiskWeekAgo, courses, activity, top] = await Promise.all([
     dailyTotals(db, scope, addDays(today, -6), today),
     ratesBetween(db, scope, [
@@ -232,7 +232,7 @@ export async function recentAttendance({ db, scope }: Ctx): Promise<z.infer<type
   return rows.map((r) => ({ ...r, scanInTime: r.scanInTime?.toISOString() ?? null, scanOutTime: r.scanOutTime?.toISOString() ?? null }));
 }
 
-/** The first-run checklist's facts (issue 17 item 6): counts over the whole school, the time-zone choice and whether the school is named. */
+/** The first-run checklist's facts: counts over the whole school, the time-zone choice and whether the school is named. */
 export async function gettingStarted(db: DbOrTx): Promise<GettingStarted> {
   const [counts, zone, settings] = await Promise.all([setupCounts(db), schoolTimeZoneChoice(db), getSettings(db)]);
   return { ...counts, timeZone: zone.timeZone, timeZoneChosen: zone.chosen, schoolNamed: settings.system.schoolName.trim() !== '' };

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.ts';
 import { queuePreview } from './service.ts';
 
-/** The weekly report (issue 14): the job sends it on Mondays; administrators can ask for a preview. */
+/** The weekly report (decision 021): the job sends it on Mondays; administrators can ask for a preview. */
 export function digestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(

@@ -10,7 +10,7 @@ import { buildAttendanceRecord, buildCourse, buildProgram, buildSchedule, buildS
 import { createTestApp, fixedClock, multipart, type TestApp } from '../../test/helpers.ts';
 
 /**
- * Issue 9, item 4: text a student, an instructor or an SIS put in a record must never reach a
+ * Decision 007: text a student, an instructor or an SIS put in a record must never reach a
  * staff member's spreadsheet as a formula, in any CSV Muster writes.
  */
 const FORMULAS = ['=1+2', '=HYPERLINK("http://x","y")', '@SUM(1)', '-2+3', '\t=1'];

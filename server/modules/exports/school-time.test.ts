@@ -6,7 +6,7 @@ import { buildAttendanceRecord, buildCourse, buildProgram, buildSchedule, buildS
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 
 /**
- * Issue 28: exports wrote UTC times ("2026-11-26T14:02:00.000Z" for a check-in at 8:02 in Chicago).
+ * Exports used to write UTC times ("2026-11-26T14:02:00.000Z" for a check-in at 8:02 in Chicago).
  * They write the school's time with its offset: the value reads as the school's clock and still
  * names one instant, and SPEC's column names stay as they are.
  */

@@ -32,8 +32,8 @@ type Handover = { ids: number[]; versions: string[]; finish: () => Promise<void>
  * short query of its own: no long transaction, no cursor held between batches.
  */
 export async function* attendanceRows(db: DbOrTx, filter: ExportFilter, batch = EXPORT_BATCH, handover?: Handover): AsyncGenerator<ExportRow> {
-  // Times as the school's clock read them, with the offset that makes each one instant (issue 28):
-  // SPEC's column names stay, the value says its zone.
+  // Times as the school's clock read them (UTC was misread), with the offset that makes each one
+  // instant: SPEC's column names stay, the value says its zone.
   const { timeZone } = (await getSettings(db)).attendance;
   const schoolTime = (v: Date | string | null) => (v == null ? null : zonedIso(asDate(v), timeZone));
   let last = 0;
@@ -129,7 +129,7 @@ type AnalyticsCtx = { db: DbOrTx; user: { id: number; role: Role }; now: Date; i
 type AnalyticsRow = Partial<Record<(typeof ANALYTICS_EXPORT_COLUMNS)[number], string | number | null>>;
 
 /**
- * The dashboard's Analytics tab as a CSV (issue 17 item 7): the figures the viewer sees (an
+ * The dashboard's Analytics tab as a CSV (decision 032): the figures the viewer sees (an
  * instructor their own classes), one row per figure, written by the one CSV writer (formula-safe).
  */
 export async function exportAnalytics(ctx: AnalyticsCtx): Promise<{ fileName: string; headers: Record<string, string>; body: string }> {

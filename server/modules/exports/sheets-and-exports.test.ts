@@ -6,7 +6,7 @@ import { buildAttendanceRecord, buildCourse, buildProgram, buildRosterEntry, bui
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 
 /**
- * Issue 17 item 7: the attendance export's program, course and student filters; the sign-in
+ * Decision 032: the attendance export's program, course and student filters; the sign-in
  * sheet's reads scoped to the instructor's own classes; Pending Sync dropping after an SIS export
  * (and rising again when an exported record changes); the analytics export, formula-safe.
  */

@@ -57,7 +57,7 @@ export type LedgerInput = {
   schedules: LedgerSchedule[];
   /** School-local dates the school (or the student's program) is closed. */
   closedDates: ReadonlySet<string>;
-  /** Days of the student's approved leaves of absence: neither scheduled nor absent (issue 13). */
+  /** Days of the student's approved leaves of absence: neither scheduled nor absent (decision 016). */
   leaveDates?: ReadonlySet<string>;
   /** A recorded withdrawal: nothing is scheduled after it. */
   withdrawalDate?: string | null;

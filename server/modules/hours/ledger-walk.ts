@@ -74,7 +74,7 @@ export function firstMeeting(schedules: LedgerSchedule[], closed: ReadonlySet<st
 /**
  * The first day from `startDate` on that anything can be on: a rostered schedule's first date, a
  * record or a make-up; null when there is none. Days before it are empty, so the walk starts
- * there: an enrolment date decades before any class must not cost a day per day (issue 27).
+ * there: an enrolment date decades before any class must not cost a day per day (decision 038).
  */
 export function firstActiveDay(startDate: string, input: LedgerInput): string | null {
   const dates: string[] = [];

@@ -14,7 +14,7 @@ import {
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 
 /*
- * A hand-computed school (issue 12). Chicago; a 100-hour, 8-week program: two payment periods of
+ * A hand-computed school (decision 014). Chicago; a 100-hour, 8-week program: two payment periods of
  * 50 h / 4 weeks, excused cap 10 % = 300 min each, SAP at 50 and 100 h. Classes of 4 h (240 min)
  * Mon, Tue, Wed, Thu 08:00–12:00 from Monday 2026-03-02, and one night class Sat 7 Mar 23:00–03:00
  * across the spring-forward change (real length 180 min). Monday 16 March is a holiday of the Monday

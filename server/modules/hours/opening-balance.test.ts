@@ -12,7 +12,7 @@ import {
 import { auditEntries, createTestApp, fixedClock, multipart, type TestApp } from '../../test/helpers.ts';
 
 /*
- * Issue 28 item 2: a school that adopts Muster in the middle of its students' programs. Chicago;
+ * Decision 041: a school that adopts Muster in the middle of its students' programs. Chicago;
  * today is Thursday 26 Nov 2026, 18:00, the first day Muster keeps attendance (Settings ›
  * Attendance › Keep attendance from). Classes Mon–Fri 08:00–14:00 (360 min) since Mon 24 Aug.
  * A 900-hour, 36-week program: two payment periods of 450 h / 18 weeks.
@@ -77,7 +77,7 @@ const put = (id: number, payload: unknown, cookie = admin) =>
 const hoursOf = async (id: number) =>
   (await t.app.inject({ url: `/api/students/${id}/hours?from=2026-11-01&to=2026-11-26`, headers: { cookie: admin } })).json();
 
-describe('a school that starts mid-year (issue 28 item 2)', () => {
+describe('a school that starts mid-year', () => {
   it('takes an opening balance from administrators, defaulting its date to the records start, audited', async () => {
     expect((await put(ids.ana, { scheduledHours: 390, creditedHours: 370, note: 'From the old SIS' }, support)).statusCode).toBe(403);
     const res = await put(ids.ana, { scheduledHours: 390, creditedHours: 370, note: 'From the old SIS, signed off by the registrar' });

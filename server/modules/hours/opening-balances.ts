@@ -20,7 +20,7 @@ import {
 import { hoursOfMinutes as toHours } from '../../../common/hours.ts';
 
 /**
- * Opening balances (issue 28, decision 041): a student's hours from before the school kept
+ * Opening balances (decision 041): a student's hours from before the school kept
  * attendance in Muster. The hours service is the door: it decides who may read the student first.
  */
 

@@ -309,7 +309,7 @@ export async function selectStudentRecords(db: DbOrTx, studentId: number, from: 
     .orderBy(desc(attendanceRecords.sessionDate), asc(schedules.startTime));
 }
 
-// ---- Leaves and withdrawals (issue 13), as the ledger needs them ----
+// ---- Leaves and withdrawals (decision 016), as the ledger needs them ----
 
 export async function selectLedgerLeaves(db: DbOrTx, studentIds: number[]): Promise<{ studentId: number; startDate: string; endDate: string }[]> {
   if (studentIds.length === 0) return [];

@@ -24,7 +24,7 @@ export async function schoolToday(db: DbOrTx, clock: Clock): Promise<{ today: st
  * The day a ledger read stands at: the date asked for (`field` names it in the error), default
  * today in the school's time zone, never after today. Hours are counted only for days that have
  * happened, and a ledger's cost grows with its days: a date in 2200 would walk and keep every day
- * to it for every student (issue 27). Every read that takes such a date comes through here.
+ * to it for every student (decision 038). Every read that takes such a date comes through here.
  */
 export async function ledgerAsOf(
   db: DbOrTx,

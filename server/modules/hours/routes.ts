@@ -35,7 +35,7 @@ import {
   uploadLimitMB,
 } from './service.ts';
 
-/** The clock-hour ledger (issue 12): per student, per program, the CSV, make-up sessions. */
+/** The clock-hour ledger (decision 014): per student, per program, the CSV, make-up sessions. */
 export function hoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
@@ -60,7 +60,7 @@ export function hoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       stream.on('error', (err) => req.log.error({ err }, 'hours export failed mid-stream'));
       return reply.headers(headers).send(stream);
     });
-    // A student's hours from before the school kept attendance in Muster (issue 28).
+    // A student's hours from before the school kept attendance in Muster (decision 041).
     app.get(
       '/api/students/:id/opening-balance',
       { config: { action: 'hours:view' }, schema: { params: idParam, response: { 200: openingBalanceSchema } } },

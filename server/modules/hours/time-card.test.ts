@@ -314,7 +314,7 @@ describe('the time card PDF', () => {
   });
 });
 
-describe('names and the school on the time card (issue 28 item 8)', () => {
+describe('names and the school on the time card', () => {
   it('prints names as they are written in an embedded Unicode font', async () => {
     const [{ id }] = (await t.db
       .insert(students)
@@ -374,7 +374,7 @@ describe('printable', () => {
   });
 });
 
-describe('several punches on the card (issue 29)', () => {
+describe('several punches on the card', () => {
   it('prints every punch pair of a record: the breaks between them, and a pair with no check-out', () => {
     const day = {
       date: '2026-04-07',

@@ -7,7 +7,7 @@ export * from './time-card-days.ts';
 import { CORRECTED_MARK, CORRECTED_NOTE, hoursMinutes, type TimeCard, type TimeCardTotals } from './time-card-days.ts';
 
 /**
- * The printable time card of one student (issue 12; docs/decisions/015-time-card-pdf.md): each day
+ * The printable time card of one student (docs/decisions/015-time-card-pdf.md): each day
  * of a date range with its records' in/out times, the ledger's minutes, status and make-up, the
  * range's totals, the payment period and signature lines. Pure: the service loads the ledger, the
  * records and the make-up sessions and hands them here.

@@ -4,7 +4,7 @@ import { createTestApp, fixedClock, sessionsRanFor, type TestApp } from '../../t
 import { readPdf, type PdfPage, type PdfRun } from '../../test/pdf-reader.ts';
 
 /*
- * Issue 29: the time card, the hours export and the monthly report show the same time-clock lines,
+ * Decision 050: the time card, the hours export and the monthly report show the same time-clock lines,
  * and their totals agree to the minute, for a program whose rules round, deduct and cap.
  *
  * Chicago (April 2026 is CDT, UTC−5); read on Monday 15 June 2026. Classes Mon–Fri 08:00–19:00
@@ -175,7 +175,7 @@ function cardRows(page: PdfPage): Map<string, Record<string, number>> {
   return out;
 }
 
-describe('the time-clock lines on every paper (issue 29)', () => {
+describe('the time-clock lines on every paper', () => {
   it('counts each day as hand-computed, attended = rounded − deducted − capped', async () => {
     const res = await get(`/api/students/${studentId}/hours?asOf=${TO}&from=${FROM}&to=${TO}`);
     expect(res.statusCode, res.body).toBe(200);

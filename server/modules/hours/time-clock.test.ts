@@ -6,7 +6,7 @@ import { MIGRATIONS_FOLDER } from '../../db/migrate.ts';
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 
 /*
- * Issue 29: the time-clock rules as the ledger applies them, each scenario a school of its own with
+ * Decision 050: the time-clock rules as the ledger applies them, each scenario a school of its own with
  * hand-computed figures. Chicago; every date below is in April–June 2026 (CDT, UTC−5), so a school
  * time "08:00" is 13:00Z. Read on Monday 15 June 2026.
  */

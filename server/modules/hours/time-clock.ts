@@ -4,7 +4,7 @@ import { stretches, unionMs, without, type Interval } from '../../lib/intervals.
 export { unionMs, without, type Interval } from '../../lib/intervals.ts';
 
 /**
- * The time-clock rules (issue 29; COMPLIANCE.md "Time-clock rules"; decision 050) as pure functions
+ * The time-clock rules (COMPLIANCE.md "Time-clock rules"; decision 050) as pure functions
  * of punches and a class window: the one place they live. The ledger calls them per meeting, then
  * per day, then per week. A meeting takes a list of punch pairs, so several punches a day (lunch out
  * and in, breaks) need no new rule: the gaps between them are the breaks.

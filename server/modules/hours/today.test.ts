@@ -12,7 +12,7 @@ import {
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 
 /*
- * Issue 28 item 3: today is not finished until its classes are. Chicago; Thursday 26 Nov 2026 (a
+ * Today is not finished until its classes are. Chicago; Thursday 26 Nov 2026 (a
  * school day here). Two classes on Thursdays: 08:00–12:00 (240 min) and 13:00–16:00 (180 min).
  * Ana checked in at 05:26 for the morning class (no check-out); Ben was marked present for the
  * afternoon class ahead of time. Read at 06:43, 11:34, 12:39 and 16:30.
@@ -38,7 +38,7 @@ beforeAll(async () => {
   const instructor = await t.signedIn('instructor');
   const [{ id: programId }] = (await t.db.insert(programs).values({ programName: 'Cosmetology' }).returning({ id: programs.id })) as [{ id: number }];
   await t.db.insert(programPolicies).values({ programId, programHours: '600', programWeeks: '30' });
-  // Ana never checks out: a program from before time-clock rules credits her to the class end (issue 29).
+  // Ana never checks out: a program from before time-clock rules credits her to the class end (decision 050).
   await t.db
     .insert(programTimeClockVersions)
     .values({ programId, effectiveFrom: null, missingCheckOut: 'credit_to_scheduled_end', rounding: 'none', roundingMinutes: 15, graceMinutes: 0 });
@@ -105,7 +105,7 @@ const today = async (studentId: number) => {
   return { day: h.days.find((d: { date: string }) => d.date === '2026-11-26'), totals: h.totals, percent: h.attendancePercent };
 };
 
-describe('today counts only what has happened (issue 28 item 3)', () => {
+describe('today counts only what has happened', () => {
   it('credits nothing before a class has ended, however early the check-in', async () => {
     await at('06:43');
     const a = await today(ana);

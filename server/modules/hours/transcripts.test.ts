@@ -5,7 +5,7 @@ import { buildWithdrawal } from '../../test/factories.ts';
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { seedClass, type TestClass } from '../attendance/test-support.ts';
 
-// Retention must never erase a student's hours (issue 29; COMPLIANCE.md, "Retention"): attendance
+// Retention must never erase a student's hours (decision 049; COMPLIANCE.md, "Retention"): attendance
 // detail goes only for students who left longer ago than the retention period, counted from their
 // exit, and only after their hours are frozen for good. Before, dataRetentionYears deleted every
 // record older than the period by its own date: a graduate's hours, time card and reports vanished.

@@ -8,7 +8,7 @@ import { csv, dataCounts, upload } from '../../test/import-support.ts';
 import { DateReading } from './dates.ts';
 import { RawTable } from './read-file.ts';
 
-// Issue 28 item 12: Excel's US dates ('8/24/2026') were refused; schools name cohorts 'PN-26A'.
+// Decision 047: Excel's US dates ('8/24/2026') were refused; schools name cohorts 'PN-26A'.
 
 let t: TestApp;
 let admin: string;

@@ -13,7 +13,7 @@ import { createTestApp, createTestDatabase, multipart, type TestApp } from '../.
 import { upload } from '../../test/import-support.ts';
 
 /**
- * Issue 9: a 0.8 MB .xlsx inflated to 1.7 GB of memory. Every accepted upload (10 MB at most)
+ * A 0.8 MB .xlsx once inflated to 1.7 GB of memory. Every accepted upload (10 MB at most)
  * must stay under 300 MB: a file is measured before it is parsed and refused with a 400 naming
  * the limit. The whole test file runs in one process, whose peak memory is checked at the end.
  */

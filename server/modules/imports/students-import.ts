@@ -51,7 +51,7 @@ export const studentsInParts: ImportPartsHandler = {
     let staging: StagingTable | null = null;
     let columns: DbColumn[] = [];
 
-    /** Withdrawals and leaves own their statuses: a file neither sets nor lifts them (issue 27). */
+    /** Withdrawals and leaves own their statuses: a file neither sets nor lifts them (decision 037). */
     const checkStatuses = async (sheet: Sheet, keys: (string | null)[]) => {
       const named = keys.filter((k): k is string => k != null);
       const current = named.length > 0 ? await selectStudentStatusesBySis(tx, named) : new Map<string, string>();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCourse, buildProgram, buildStudent } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 
-// Issue 17 item 6: the upload wizard recognises records that are already there.
+// The upload wizard recognises records that are already there.
 
 let t: TestApp;
 let admin: string;

@@ -47,7 +47,7 @@ async function readProgress(db: DbOrTx, lock = false): Promise<WizardProgressRow
 }
 
 /**
- * Issue 17 item 6: a school that added records by hand (or before the wizard) opens a wizard that
+ * A school that added records by hand (or before the wizard) opens a wizard that
  * already counts them. Only an untouched wizard adopts, in step order with prerequisites, so a
  * Reset Wizard or any move stays as the person left it.
  */

@@ -48,7 +48,7 @@ describe('maintenance notices', () => {
     expect(mails.map((m) => m.recipient).sort()).toEqual([superAdmin.email, itAdmin.email].sort());
     expect(mails[0]!.subject).toBe('Scheduled maintenance: Sat, Nov 28, 4:00 AM – Sat, Nov 28, 8:00 AM (UTC)');
     expect(mails[0]!.text_body).toContain('Stop maintenance notices: ');
-    // The school has no name yet: the e-mail says so by naming none, not "Muster at Muster" (issue 28).
+    // The school has no name yet: the e-mail says so by naming none, not "Muster at Muster" (decision 045).
     expect(mails[0]!.text_body).toContain('\n\nMuster has scheduled maintenance: Sat, Nov 28');
     expect((await auditEntries(t.db, 'maintenance_notices')).at(-1)).toMatchObject({ action: 'Create' });
   });

@@ -5,7 +5,7 @@ import { attendanceBreaks, attendanceRecords, meetingBreaks } from '../../db/sch
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { seedClass, type TestClass } from '../attendance/test-support.ts';
 
-// "Break for everyone" and "End break" on Take Attendance (issue 29, decision 052). Monday 2 March
+// "Break for everyone" and "End break" on Take Attendance (decision 052). Monday 2 March
 // 2026 in Chicago (UTC−6); the class meets 08:00–12:00 (240 scheduled minutes).
 
 const clock = fixedClock('2026-03-02T14:00:00Z');

@@ -17,7 +17,7 @@ import {
   studentsStillOnBreak,
 } from './queries.ts';
 
-// Instructor-led breaks (issue 29, docs/decisions/052): "Break for everyone" and "End break" on Take
+// Instructor-led breaks (docs/decisions/052): "Break for everyone" and "End break" on Take
 // Attendance. A break belongs to the meeting (schedule and date), whichever of its sessions runs it.
 
 type User = { id: number; role: Role };

@@ -6,7 +6,7 @@ import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../tes
 import { seedClass, type TestClass } from '../attendance/test-support.ts';
 
 /*
- * Missed-punch requests (issue 29, docs/decisions/053). One Monday class 08:00–12:00 in Chicago
+ * Missed-punch requests (docs/decisions/053). One Monday class 08:00–12:00 in Chicago
  * (seedClass); March 2026 after the DST change is CDT (UTC−5), so school time "08:05" is 13:05Z.
  * Read on Tuesday 17 March 2026, 10:00 school time: the last 14 days are 3–17 March, whose
  * meetings are Monday 9 and Monday 16 March.

@@ -14,7 +14,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import { approveMissedPunch, declineMissedPunch, exceptionRates, listMissedPunchRequests, studentExceptions } from './service.ts';
 
 /**
- * Staff's side of missed-punch requests (issue 29, docs/decisions/053): the requests, approve and
+ * Staff's side of missed-punch requests (docs/decisions/053): the requests, approve and
  * decline (the class's instructor for their own schedules, administrators for all), and exception
  * rates. Students ask on server-rendered pages (the student-hours module).
  */

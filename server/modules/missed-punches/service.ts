@@ -1,5 +1,5 @@
 /**
- * Missed-punch requests (issue 29, docs/decisions/053). A student without an account asks, from the
+ * Missed-punch requests (docs/decisions/053). A student without an account asks, from the
  * e-mailed hours link (which names the student) or from the phone that checked in (its device
  * cookie), for the check-in or check-out they forgot: the time and why. The class instructor or an
  * administrator approves (the attendance module writes the punch, a correction flagged as an

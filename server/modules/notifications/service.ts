@@ -59,7 +59,7 @@ function byStudentClass(rows: MeetingRow[]): Map<string, MeetingRow[]> {
 }
 
 /**
- * Low-attendance alert e-mails (issue 14). A rule that newly fires for a student and class (the
+ * Low-attendance alert e-mails (decision 020). A rule that newly fires for a student and class (the
  * attendance-alerts module's explainable rules, the dashboard's too, with "N consecutive absences"
  * using the program's own N) e-mails the class's instructor and the administrators who want these
  * alerts, with the rule in words and the dates missed; at most once per rule and class a week;

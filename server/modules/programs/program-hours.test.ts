@@ -6,7 +6,7 @@ import { buildCourse, buildProgramPolicy } from '../../test/factories.ts';
 import { auditEntries, createTestApp, multipart, type TestApp } from '../../test/helpers.ts';
 import { csv, upload } from '../../test/import-support.ts';
 
-// Issue 28 item 4, decision 040: real programs (a 1,500-hour practical nursing diploma) and real
+// Decision 040: real programs (a 1,500-hour practical nursing diploma) and real
 // courses (a 160-hour clinical rotation) are accepted on every path; SPEC's ranges are a warning;
 // the program's hours and its clock-hour policy's programHours are one figure.
 

@@ -87,7 +87,7 @@ export async function selectProgramHoursBySisId(db: DbOrTx, sisIds: readonly str
     .where(inArray(programs.sisProgramId, [...sisIds]));
 }
 
-// ---- Time-clock rules (issue 29): versions by date ----
+// ---- Time-clock rules (decision 050): versions by date ----
 
 export type TimeClockVersionRow = typeof programTimeClockVersions.$inferSelect & { createdByName: string | null };
 type TimeClockValues = Omit<typeof programTimeClockVersions.$inferInsert, 'id' | 'programId' | 'effectiveFrom' | 'createdAt'>;

@@ -54,7 +54,7 @@ export function programsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (req) => setProgramPolicy(deps.db, req.params.id, req.body, { actorId: req.user!.id, ip: req.ip }),
     );
 
-    // Time-clock rules (issue 29): read like the clock-hour policy, set by administrators, kept as versions by date.
+    // Time-clock rules (decision 050): read like the clock-hour policy, set by administrators, kept as versions by date.
     app.get(
       '/api/programs/:id/time-clock',
       { config: { action: 'programs:view' }, schema: { params: idParam, response: { 200: timeClockPolicySchema } } },

@@ -3,7 +3,7 @@ import { attendanceRecords, courses, schedules, students } from '../../db/schema
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 
 /*
- * Issue 29: GET/PUT /api/programs/{id}/time-clock and GET /api/time-clock/presets. Read by every
+ * Decision 050: GET/PUT /api/programs/{id}/time-clock and GET /api/time-clock/presets. Read by every
  * role that sees programs, set by super_admin and it_admin, audited with the old and new values and
  * the number of students whose days a back-dated change recomputed. The ledger's side is
  * server/modules/hours/time-clock.test.ts. Today is Monday 15 June 2026 (UTC, the default zone).

@@ -1,4 +1,4 @@
-// A program's time-clock rules (issue 29; decision 050): versions by date, the rules in force, and a new version saved.
+// A program's time-clock rules (decision 050): versions by date, the rules in force, and a new version saved.
 import {
   NEW_PROGRAM_TIME_CLOCK,
   TIME_CLOCK_PRESETS,

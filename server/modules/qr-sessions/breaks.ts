@@ -1,4 +1,4 @@
-// Instructor-led breaks (issue 29; docs/decisions/052) as a session's meeting has them.
+// Instructor-led breaks (docs/decisions/052) as a session's meeting has them.
 import type { MeetingBreak } from '../../../common/qr-sessions.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { endedMeetingBreaks, latestMeetingBreak, type MeetingBreakRow } from './queries.ts';

@@ -9,7 +9,7 @@ import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { phoneRequest, seedClass, wrongCode, type Phone, type TestClass, type TestStudent } from '../attendance/test-support.ts';
 import { WRONG_CODES_PER_ADDRESS, WRONG_CODES_PER_ADDRESS_AND_SESSION, networkOf } from './code-attempts.ts';
 
-// The public check-in routes against guessing and enumeration (issue 9, items 3 and 9): sessions
+// The public check-in routes against guessing and enumeration (decision 006): sessions
 // are read by UUID only, a typed code's answer says nothing about whether it was right, wrong codes
 // are counted per address and per (address, session) across app instances, and a device that has
 // checked someone in is refused before its details are matched.

@@ -3,7 +3,7 @@ import { isLoopbackHost, networkBaseUrls } from '../../lib/network-addresses.ts'
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { seedClass, type TestClass } from '../attendance/test-support.ts';
 
-// Issue 17 item 6: a QR code pointing at localhost opens nothing on a phone; the QR answer says so.
+// A QR code pointing at localhost opens nothing on a phone; the QR answer says so.
 
 describe('isLoopbackHost', () => {
   it('knows localhost, 127.0.0.0/8 and ::1', () => {

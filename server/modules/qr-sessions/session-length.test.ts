@@ -5,7 +5,7 @@ import { schedules } from '../../db/schema/index.ts';
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { seedClass, type TestClass } from '../attendance/test-support.ts';
 
-// A session lasts its class (issue 28 item 5; docs/decisions/042): with the default 30-minute
+// A session lasts its class (docs/decisions/042): with the default 30-minute
 // qrCodeExpirationMinutes, a 3-hour class's session closed 20 minutes in and latecomers could not
 // check in. Now it stays open to the end of class plus 15 minutes; one started off schedule keeps
 // the setting's length; the instructor can extend it, within bounds, audited.

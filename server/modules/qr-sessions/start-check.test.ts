@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { seedClass, type TestClass } from '../attendance/test-support.ts';
 
-// Starting a session when the class does not meet (issue 17): the start check says why, the start
+// Starting a session when the class does not meet (decision 031): the start check says why, the start
 // itself still works for existing clients and carries the same warning in an added field.
 
 // Monday 07:00 in Chicago; the class meets Mondays 08:00–12:00. The clock only moves forward (sign-ins stay valid).

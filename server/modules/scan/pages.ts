@@ -125,7 +125,7 @@ function filler(o: Outcome | null) {
 }
 
 const WHEN_KEYS = { checked_in: 'checkedInAt', checked_out: 'checkedOutAt', already_recorded: 'alreadyRecordedAt', break_ended: 'backAt' } as const;
-/** A check-out is not "Attendance Marked!": it says what it did (issue 28). */
+/** A check-out is not "Attendance Marked!": it says what it did (decision 039). */
 const HEADING_KEYS = {
   checked_in: 'attendanceMarked',
   checked_out: 'checkedOutTitle',

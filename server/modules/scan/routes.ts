@@ -27,7 +27,7 @@ function send(reply: FastifyReply, answer: ScanAnswer) {
 }
 
 /**
- * The student's phone (issue 16, docs/decisions/028): the scan page a QR code opens and the
+ * The student's phone (docs/decisions/028): the scan page a QR code opens and the
  * typed-code page, rendered on the server and answered with pages, so they work with JavaScript
  * off; a small script (web/scan/enhance.ts, its built name in `opts.script`) enhances them.
  */

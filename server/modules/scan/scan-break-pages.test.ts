@@ -12,7 +12,7 @@ import { MISSED_PUNCH_PATH } from './page-shell.ts';
 import { scriptExtras, successView } from './pages.ts';
 import { scanBrowser } from './test-support.ts';
 
-// Issue 29, "Several punches per meeting" (docs/decisions/051): the scan page offers a checked-in
+// "Several punches per meeting" (docs/decisions/051): the scan page offers a checked-in
 // student Start a break / Back from break (and Lunch out / Lunch in when the meeting is long enough
 // for the program's meal rule), each a plain form that works without script, in English and Spanish;
 // it shows the punches so far, and links to the missed-punch request page.

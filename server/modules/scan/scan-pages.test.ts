@@ -21,7 +21,7 @@ import { seedClass, wrongCode, type TestClass, type TestStudent } from '../atten
 import { WRONG_CODE_WINDOW_MS, networkOf } from '../qr-sessions/code-attempts.ts';
 import { SAME_ORIGIN, scanBrowser } from './test-support.ts';
 
-// Issue 16: the scan page and the typed-code page rendered on the server, their forms answered with
+// Decision 028: the scan page and the typed-code page rendered on the server, their forms answered with
 // pages (JavaScript off), in English and Spanish, with the JSON routes' own checks and messages.
 
 // Monday 2 March 2026, 07:55 in Chicago: class 08:00–12:00, so a check-in now is on time.
@@ -385,7 +385,7 @@ describe('the answers a page translates', () => {
   });
 });
 
-describe('a second scan (issue 28, docs/decisions/039)', () => {
+describe('a second scan (docs/decisions/039)', () => {
   const en = STUDENT_TEXTS.en;
   const es = STUDENT_TEXTS.es;
   const url = () => `/attendance/scan/${session.sessionId}`;

@@ -22,7 +22,7 @@ import { address, formText, page, retryAfter, secure, sessionPath, timeOfDay, ty
 export { PUBLIC_RATE_LIMIT, TYPED_CODE_RATE_LIMIT } from '../qr-sessions/service.ts';
 
 /**
- * The public scan pages (issue 16, docs/decisions/028): /attendance/scan/{sessionId} and the
+ * The public scan pages (docs/decisions/028): /attendance/scan/{sessionId} and the
  * typed-code page /attendance/scan, rendered on the server, their forms answered with whole pages.
  * Every rule is the JSON routes' own: the session read and the typed code are qr-sessions', the
  * check-in is attendance's (the same function POST /api/attendance/submit calls).

@@ -3,7 +3,7 @@ import { COHORT_NUMBER_REQUIRED } from '../../../common/schedules.ts';
 import { buildCourse, buildProgram, buildRosterEntry, buildSchedule, buildStudent } from '../../test/factories.ts';
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 
-// Issue 28 item 10: a new schedule silently received the students of the program's other cohorts.
+// Decision 047: a new schedule silently received the students of the program's other cohorts.
 // The roster now starts with the cohort (or what the admin chose), and the form can preview it.
 
 let t: TestApp;

@@ -4,7 +4,7 @@ import { attendanceRecords } from '../../db/schema/index.ts';
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { seedClass, type TestClass } from '../attendance/test-support.ts';
 
-// Scheduled breaks (issue 29, decision 052): a schedule's `breaks` ([{start, end}] in school time,
+// Scheduled breaks (decision 052): a schedule's `breaks` ([{start, end}] in school time,
 // inside the class, none overlapping, at most 4) are kept and answered by the schedule API, refused
 // field by field, and are not scheduled minutes: a check-in's record leaves them out.
 

@@ -4,7 +4,7 @@ import type { TodayClasses } from '../../../common/schedules.ts';
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { seedClass, type TestClass } from '../attendance/test-support.ts';
 
-// GET /api/schedules/today (issue 17, an instructor's day): the meetings of today on the school's
+// GET /api/schedules/today (decision 031, an instructor's day): the meetings of today on the school's
 // clock, scoped like the schedules themselves (an instructor's own; the whole school for admins).
 
 const clock = fixedClock('2026-03-02T14:30:00Z'); // Monday 08:30 in Chicago

@@ -8,7 +8,7 @@ export function settingsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.get('/api/settings', { config: { action: 'settings:view' }, schema: { response: { 200: settingsSchema } } }, async (req) =>
       getSettingsFor(deps.db, req.user!.id),
     );
-    // Every role may edit notifications (their own, issue 17), so the route admits all; the service checks each group.
+    // Every role may edit notifications (their own, decision 013), so the route admits all; the service checks each group.
     app.put(
       '/api/settings',
       { config: { action: 'settings:edit-notifications' }, schema: { body: settingsUpdateSchema, response: { 200: settingsSchema } } },

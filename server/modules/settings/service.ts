@@ -82,7 +82,7 @@ function overlayNotifications(defaults: NotificationSettings, prefs: Notificatio
   return out;
 }
 
-/** What this user is alerted about and sent (issue 17): their choice over the school default. */
+/** What this user is alerted about and sent (decision 013): their choice over the school default. */
 export async function effectiveNotifications(db: DbOrTx, userId: number): Promise<NotificationSettings> {
   const [school, prefs] = await Promise.all([getSettings(db), selectNotificationPreferences(db, userId)]);
   return overlayNotifications(school.notifications, prefs);
@@ -113,7 +113,7 @@ function changedFields(groups: readonly SettingsGroup[], before: Settings, after
 /**
  * Apply a partial update. Each group needs its own edit right (SPEC §6): a caller who sends a group
  * they may not edit is refused as a whole, nothing is written. `notifications` are the caller's own
- * preferences (issue 17), never the school's; the other groups are school-wide. Audited.
+ * preferences (decision 013), never the school's; the other groups are school-wide. Audited.
  */
 export async function updateSettings(
   db: Db,
@@ -213,7 +213,7 @@ export async function setSchoolTimeZone(db: DbOrTx, timeZone: string, by: number
 
 /**
  * The school's name from Settings › System, or null until it is set: documents and e-mails then
- * go without it (a neutral title), never with a hint meant for staff (issue 28).
+ * go without it (a neutral title), never with a hint meant for staff (decision 045).
  */
 export async function schoolName(db: DbOrTx): Promise<string | null> {
   return (await getSettings(db)).system.schoolName.trim() || null;

@@ -94,7 +94,7 @@ describe('settings', () => {
   });
 });
 
-describe("notification switches are each user's own (issue 17)", () => {
+describe("notification switches are each user's own", () => {
   // Fresh sign-ins: the block above shortened the session timeout and moved the clock on.
   let superAdmin: string, itAdmin: string, instructor: string, support: string;
   beforeAll(async () => {

@@ -117,7 +117,7 @@ export function hoursBody(v: StudentHoursView, t: StudentT, language: StudentLan
   ].join('');
 }
 
-// ---- "Forgot to check in or out?" (issue 29): the meetings with a punch missing, a form each ----
+// ---- "Forgot to check in or out?" (decision 053): the meetings with a punch missing, a form each ----
 
 const wallClock = (hhmm: string, language: StudentLanguage) => {
   const [h = 0, m = 0] = hhmm.split(':').map(Number);

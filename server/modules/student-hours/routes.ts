@@ -42,7 +42,7 @@ function afterAnswer(req: FastifyRequest, reply: FastifyReply) {
 }
 
 /**
- * A student's own hours (issue 14): "E-mail me my hours" at /my-hours (and from the scan page's
+ * A student's own hours (decision 022): "E-mail me my hours" at /my-hours (and from the scan page's
  * success screen through the API), and the read-only page the e-mailed link opens. Students have
  * no account: the link is the credential; the request answers the same whether or not it matched.
  */
@@ -101,7 +101,7 @@ export function studentHoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     };
     await app.register(studentPages);
 
-    // "Forgot to check in or out?" (issue 29): from the hours link, and from the phone that checked in.
+    // "Forgot to check in or out?" (decision 053): from the hours link, and from the phone that checked in.
     const missedPunchPages: FastifyPluginAsyncZod = async (pages) => {
       acceptFormPosts(pages);
       const language = (req: FastifyRequest, chosen?: unknown) =>

@@ -192,7 +192,7 @@ export async function hoursPage(deps: StudentHoursDeps, token: string, language:
 export const tooManyRequestsPage = (language: StudentLanguage): StudentPage =>
   page(language, 429, 'requestTitle', notice(language, 'tooManyRequests', 'alert'), '/my-hours');
 
-// ---- "Forgot to check in or out?" (issue 29): the missed-punch pages ----
+// ---- "Forgot to check in or out?" (decision 053): the missed-punch pages ----
 // From the hours link (/my-hours/{token}/missed-punch: the link names the student) and from the scan
 // page (/attendance/scan/missed-punch: the phone's device cookie, which the browser sends only under
 // the scan pages' path, names the check-ins). The missed-punches module decides; these pages show it.

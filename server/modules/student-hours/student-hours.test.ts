@@ -335,7 +335,7 @@ describe('the language of a student page', () => {
   });
 });
 
-describe('the hours e-mail of a school with no name yet (issue 28)', () => {
+describe('the hours e-mail of a school with no name yet', () => {
   it('names no school rather than printing a hint meant for staff', async () => {
     const setName = (schoolName: string) =>
       t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: admin.cookie }, payload: { system: { schoolName } } });

@@ -5,7 +5,7 @@ import { STUDENT_EXPORT_COLUMNS } from '../../../common/students.ts';
 import { buildProgram, buildStudent } from '../../test/factories.ts';
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 
-// Issue 17 item 5: the Students screen's Program and Status filters, and its CSV export of the
+// Decision 033: the Students screen's Program and Status filters, and its CSV export of the
 // filtered list (no SSN, formula-safe, audited, need-to-know).
 
 let t: TestApp;

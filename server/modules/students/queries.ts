@@ -30,7 +30,7 @@ const rowColumns = {
   sisStudentId: students.sisStudentId,
   enrollmentDate: students.enrollmentDate,
   ssnLast4: students.ssnLast4,
-  // The last date of attendance (issue 13): the one frozen with a withdrawal, else the latest day
+  // The last date of attendance (decision 016): the one frozen with a withdrawal, else the latest day
   // with an attended record or a make-up session (the hours ledger's rule, read from the indexes).
   lastDateOfAttendance: sql<string | null>`case when exists (select 1 from student_withdrawals w where w.student_id = ${students.id})
     then (select w.last_date_of_attendance::text from student_withdrawals w where w.student_id = ${students.id})

@@ -4,7 +4,7 @@ import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { csv, upload } from '../../test/import-support.ts';
 
 /*
- * Issue 27 item 3: `withdrawn` and `loa` are set and lifted only by a withdrawal or a leave (with
+ * Decision 037: `withdrawn` and `loa` are set and lifted only by a withdrawal or a leave (with
  * their permissions), never by an edit or an import; suspension and graduation are set and lifted
  * by administrators; support staff move students between enrolled, active and inactive.
  */

@@ -13,7 +13,7 @@ const overdue = (rows: { state: string }[]) => rows.filter((r) => r.state === 'o
 
 /**
  * What changing the school's time zone to `timeZone` would recount, before anyone saves it
- * (issue 28 item 10). Class times are school-local clock times and check-ins are instants, so
+ * (decision 046). Class times are school-local clock times and check-ins are instants, so
  * every meeting of history is placed again on the new clock and every check-in measured again
  * against it. Counted here: how far class times move, how much history that is, and the
  * withdrawal watch now and on the new clock. The watch is the Compliance screen's own read, run

@@ -3,7 +3,7 @@ import { buildAttendanceRecords, buildCourse, buildProgram, buildRosterEntry, bu
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 
 /*
- * Issue 28 item 10: changing the school's zone recounted all history, and only "Settings saved" was
+ * Decision 046: changing the school's zone recounted all history, and only "Settings saved" was
  * said. A school on UTC; classes Mon–Fri 08:00–14:00 since Monday 2 March 2026 (59 of them through Thursday 21 May); today is Friday
  * 22 May 2026, 17:00 UTC. Ana scanned in and out of every class through yesterday; Ben never came.
  * On UTC Ben alone is overdue. On Los Angeles' clock (UTC−7 in May) the classes are 15:00–21:00 UTC,

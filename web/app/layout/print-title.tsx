@@ -5,7 +5,7 @@ const screenName = () => document.title.split(' · ')[0] ?? document.title;
 const printedAt = () => new Date().toLocaleString(undefined, { dateStyle: 'long', timeStyle: 'short' });
 
 /**
- * The title line of a printed page (issue 17 item 7): which screen, and when it was printed. Shown
+ * The title line of a printed page (decision 032): which screen, and when it was printed. Shown
  * only in print; kept current as screens rename the tab and again just before printing.
  */
 export function PrintTitle() {

@@ -83,7 +83,7 @@ export function SidebarContent({ user }: { user: CurrentUser }) {
           <MonitorSmartphone aria-hidden="true" className="size-4" />
           Your sessions
         </NavLink>
-        {/* Each user's own e-mail choices (issue 14) are the switches of Settings › Notifications. */}
+        {/* Each user's own e-mail choices (decision 013) are the switches of Settings › Notifications. */}
         <Link
           to="/settings?tab=notifications"
           className="mt-2 flex w-full items-center justify-center gap-2 rounded-lg px-3 py-2 text-sm font-medium text-slate-200 transition-colors hover:bg-slate-800 hover:text-white focus-visible:outline-2 focus-visible:outline-blue-400"

@@ -49,7 +49,7 @@ function ariaSort(sorted: false | 'asc' | 'desc'): 'ascending' | 'descending' | 
  * Renders a TanStack Table instance (client-side or manual server-side mode alike). Sortable
  * headers are buttons inside <th aria-sort>, so the sort order is announced and reachable by
  * keyboard. The table scrolls sideways inside its card on narrow screens, unless `cardsOnPhone`.
- * A row-actions column stays pinned to the right edge while the rest scrolls (issue 17: the Edit
+ * A row-actions column stays pinned to the right edge while the rest scrolls (decision 033: the Edit
  * and Delete buttons of a wide table were off-screen at 1366 px).
  */
 export function DataTable<T>(props: DataTableProps<T>) {

@@ -2,7 +2,7 @@ import type { Table } from '@tanstack/react-table';
 import { useCallback, useSyncExternalStore } from 'react';
 
 /**
- * The rows a list prints in place of its page (issue 28 item 9: a printed list was the pager's one
+ * The rows a list prints in place of its page (decision 046: a printed list was the pager's one
  * page). The pager's Print list (table-pagination.tsx) puts every row of the list here while the
  * browser prints; the table (data-table.tsx) prints them instead of the page on screen. Kept by
  * table instance, so two lists on one screen never print each other's rows.

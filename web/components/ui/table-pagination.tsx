@@ -19,7 +19,7 @@ const isPrintKey = (e: KeyboardEvent) => (e.ctrlKey || e.metaKey) && !e.altKey &
  * "Showing 26–50 of 1,234 students", rows per page, and Previous/Next. Works for client-side
  * tables and for manual (server-side) pagination, where the table knows the row count.
  *
- * Printing prints the whole list, not the page on screen (issue 28 item 9). A list kept in the
+ * Printing prints the whole list, not the page on screen (decision 046). A list kept in the
  * browser prints all its rows however printing starts (Print list, Ctrl+P, the browser's menu). A
  * server-paged list passes `printAll` (its page's `everyRow`, lib/api-page.ts): Print list and
  * Ctrl+P fetch every row first, page by page and at most PRINT_MAX_ROWS; printed from the browser's

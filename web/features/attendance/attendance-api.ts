@@ -192,7 +192,7 @@ export function useOverride() {
 }
 
 /**
- * Undo a check-out made by mistake (issue 28), in one action: the record is the check-in again; the
+ * Undo a check-out made by mistake (decision 039), in one action: the record is the check-in again; the
  * check-out stays in the record's history.
  */
 export function useUndoCheckOut() {
@@ -245,7 +245,7 @@ export function useReviewFlag() {
   });
 }
 
-// ---- Classes nobody took attendance at (issue 28) ----
+// ---- Classes nobody took attendance at (decision 043) ----
 
 export const MEETINGS_TO_REVIEW_KEY = ['/api/attendance/meetings-to-review'] as const;
 

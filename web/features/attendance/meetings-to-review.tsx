@@ -16,7 +16,7 @@ import { useCancelMeeting, useMeetingsToReview } from './attendance-api.ts';
 /**
  * Classes that ended with nothing recorded for anyone (no session ran, no sheet was entered): they
  * count as nobody's absence until the instructor takes attendance for them or cancels the meeting
- * (issue 28). Shown only when there are some.
+ * (decision 043). Shown only when there are some.
  */
 export function MeetingsToReview() {
   const meetings = useMeetingsToReview();

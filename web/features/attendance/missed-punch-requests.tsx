@@ -62,7 +62,7 @@ function whatTheyAsk(r: MissedPunchRequest, timeZone: string | undefined): strin
 }
 
 /**
- * The open missed-punch requests of the meeting on the roster (issue 29): a student who forgot to
+ * The open missed-punch requests of the meeting on the roster (decision 053): a student who forgot to
  * check in or out asked, from the scan page or their hours link. Approve (with a reason, the times
  * editable) writes the correction, flagged as an exception; Decline (with a reason) leaves the
  * record. Shown only when there are some.

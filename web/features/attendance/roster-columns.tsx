@@ -39,7 +39,7 @@ export type RosterColumnOptions = {
 const col = createColumnHelper<AttendanceRow>();
 
 /**
- * The live roster's columns, drawn by the shared DataTable (issue 28 item 11): a table that fits a
+ * The live roster's columns, drawn by the shared DataTable (decision 046): a table that fits a
  * 1366 px screen (names, reasons, minutes and actions wrap rather than widen it; the actions stay
  * pinned if it still cannot fit), and one card per student on a phone, status and actions included.
  */
@@ -119,7 +119,7 @@ export function rosterColumns(o: RosterColumnOptions): ColumnDef<AttendanceRow, 
     col.display({
       id: 'actions',
       header: () => <span className="sr-only">Actions</span>,
-      // As narrow as its buttons on one line: the other columns wrap instead (issue 28: Override was cut at 1366 px).
+      // As narrow as its buttons on one line: the other columns wrap instead (Override was cut at 1366 px).
       meta: { className: 'w-px text-right' },
       cell: ({ row }) => <RosterActions row={row.original} scheduleId={o.scheduleId} onOverride={o.onOverride} onHistory={o.onHistory} />,
     }),

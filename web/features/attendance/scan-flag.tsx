@@ -6,7 +6,7 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { formatClock, formatLocalTime } from '../../lib/format.ts';
 import { useReviewFlag } from './attendance-api.ts';
 
-// A student marked absent (or excused) who came and scanned anyway (issue 17): the record stood and
+// A student marked absent (or excused) who came and scanned anyway (decision 004): the record stood and
 // the student was told to see the instructor; the roster row says when they scanned, with one click
 // to record the scan as it would have been, or to dismiss it.
 

@@ -156,7 +156,7 @@ export function TakeAttendancePage() {
       </div>
       {selected ? (
         <div className="mt-6">
-          {/* The paper fallback (issue 17 item 7): features/print-sheets. */}
+          {/* The paper fallback (decision 032): features/print-sheets. */}
           <Link
             to={`/attendance/sheet?scheduleId=${selected.id}${(reviewDate ?? current?.sessionDate) ? `&date=${reviewDate ?? current?.sessionDate}` : ''}`}
             className={buttonClasses('secondary', 'sm', 'mb-3')}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fieldLabel, recordLabel, tableLabel } from './audit-format.ts';
 
-// Issue 28: the Audit Logs page showed table names and field names as stored ("students", "scanInTime").
+// The Audit Logs page used to show table names and field names as stored ("students", "scanInTime").
 describe('audit labels', () => {
   it('says what a table holds', () => {
     expect(tableLabel('students')).toBe('Student');

@@ -33,7 +33,7 @@ describe('the sign-in page and the refusal in its address', () => {
   });
 });
 
-describe('where the sign-in pages put the keyboard (issue 28)', () => {
+describe('where the sign-in pages put the keyboard', () => {
   const inputOf = (html: string, name: string) => new RegExp(`<input[^>]*name="${name}"[^>]*>`).exec(html)?.[0] ?? '';
 
   it('focuses the e-mail field, also in the page drawn at build time, and says what to do about a forgotten password', () => {

@@ -48,7 +48,7 @@ export function SessionsPage() {
       onError: (error) => notifyFailure(error, 'Failed to end the other sessions. Please try again.'),
     });
 
-  // A table on a screen, one card per session on a phone (issue 28 item 11: it overflowed at 390 px).
+  // A table on a screen, one card per session on a phone (it overflowed at 390 px).
   // eslint-disable-next-line react-hooks/incompatible-library
   const table = useReactTable({
     data: sessions.data ?? NO_SESSIONS,

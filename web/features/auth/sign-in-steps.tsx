@@ -15,7 +15,7 @@ import { AUTH_USER_KEY } from '../../lib/use-auth.ts';
 import { authContract, signOutHere } from './auth-api.ts';
 
 /**
- * What a sign-in still owes before the app opens (issue 14): a new password, setting up two-factor
+ * What a sign-in still owes before the app opens (decision 018): a new password, setting up two-factor
  * authentication, or a code. The server refuses everything else until the step is done.
  */
 export function SignInStepScreen({ step, email }: { step: LoginPendingStep; email: string }) {

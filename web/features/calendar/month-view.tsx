@@ -11,7 +11,7 @@ const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frida
 /**
  * One month as a real table (a caption, a column header per weekday), closed days marked with the
  * closures' names; the buttons move a month back or forward and the new month is announced. The
- * seven columns share the card's width, whatever it is (issue 28: the grid was 722 px wide on a
+ * seven columns share the card's width, whatever it is (the grid was once 722 px wide on a
  * 390 px phone): on a phone a closed day shows a mark (its name stays for screen readers) and the
  * month's closures are listed under the grid.
  */

@@ -37,7 +37,7 @@ const COLUMNS = [
 const dateInput = 'h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm';
 
 /**
- * Students by punch-exception rate for a period (issue 29): of the meetings each student attended
+ * Students by punch-exception rate for a period (decision 053): of the meetings each student attended
  * or asked about, the share with a missed-punch request or a correction that approved one. Only
  * students with an exception are listed, highest rate first; the program filter is the page's.
  */

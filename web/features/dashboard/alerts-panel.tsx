@@ -40,7 +40,7 @@ export function AlertsPanel({ data, pending }: { data: RealTime | undefined; pen
         {!data ? (
           pending
         ) : !data.alertsOn ? (
-          // Alerts are each viewer's own choice (issue 17): an empty list then is not calm.
+          // Alerts are each viewer's own choice (decision 013): an empty list then is not calm.
           <div className="flex flex-col items-center py-10 text-center" data-testid="alerts-off">
             <BellOff aria-hidden="true" className="size-10 text-slate-400" />
             <p className="mt-3 text-sm font-semibold text-slate-900">Low-attendance alerts are off for you.</p>

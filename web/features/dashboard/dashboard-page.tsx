@@ -64,7 +64,7 @@ export function DashboardPage() {
           </div>
         }
       />
-      {/* Where an instructor lands: their classes of today first (issue 17); the admin dashboard is unchanged. */}
+      {/* Where an instructor lands: their classes of today first (decision 031); the admin dashboard is unchanged. */}
       {user.role === 'instructor' ? <TodaysClassesCard /> : null}
       <GettingStartedCard />
       <PageTabs label="Dashboard views" tabs={TABS} value={tab} onValueChange={setTab}>

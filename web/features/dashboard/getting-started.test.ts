@@ -26,7 +26,7 @@ describe('gettingStartedSteps', () => {
     ]);
     expect(steps.every((s) => !s.done)).toBe(true);
     expect(steps[1]!.detail).toContain('America/Chicago'.replace('_', ' '));
-    // Issue 28: the name is printed on official papers; the step leads to where it is set.
+    // The name is printed on official papers (decision 045); the step leads to where it is set.
     expect(steps[0]!.links).toEqual([{ to: '/settings?tab=system', label: 'Settings › System' }]);
   });
 

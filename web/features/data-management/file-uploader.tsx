@@ -29,7 +29,7 @@ const UPLOAD_FAILED_TEXT = 'Failed to upload file. Please try again.';
 
 type Outcome =
   | { kind: 'preview'; result: UploadResult }
-  // A dry run did its job: it found what to fix. Not a failure (issue 28).
+  // A dry run did its job: it found what to fix. Not a failure (decision 047).
   | { kind: 'problems'; body: UploadFailureBody & { errors: NonNullable<UploadFailureBody['errors']> } }
   | { kind: 'failed'; message: string; body: UploadFailureBody | null }
   | null;

@@ -40,7 +40,7 @@ const COLUMNS = [
   col.accessor('status', {
     header: 'Status',
     cell: (c) => {
-      // A dry run that found problems did its job: not a failure (issue 28).
+      // A dry run that found problems did its job: not a failure (decision 047).
       const s =
         c.row.original.dryRun && c.getValue() === 'failed' ? DRY_RUN_PROBLEMS : (STATUS[c.getValue()] ?? { tone: 'slate' as const, label: c.getValue() });
       return <Badge tone={s.tone}>{s.label}</Badge>;

@@ -30,7 +30,7 @@ function schoolToday(timeZone: string): string {
 }
 
 /**
- * The paper fallback for a class meeting (issue 17 item 7), at /attendance/sheet?scheduleId=&date=:
+ * The paper fallback for a class meeting (decision 032), at /attendance/sheet?scheduleId=&date=:
  * course, instructor, date, time and room, then every rostered student with columns to sign in and
  * out; or, once the meeting has records, the roster with each recorded status. The controls do not
  * print; the sheet fills the page.

@@ -42,7 +42,7 @@ export function useSaveProgramPolicy(programId: number) {
   });
 }
 
-// ---- Time-clock rules (issue 29) ----
+// ---- Time-clock rules (decision 050) ----
 
 const timeClockKey = (programId: number) => [...PROGRAMS_KEY, programId, 'time-clock'] as const;
 

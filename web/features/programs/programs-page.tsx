@@ -16,7 +16,7 @@ import { ProgramFormDialog } from './program-form-dialog.tsx';
 import { ProgramPolicyDialog } from './program-policy-dialog.tsx';
 import { TimeClockDialog } from './time-clock-dialog.tsx';
 
-/** /programs: the school's programs, add/edit, each program's clock-hour policy (issue 12) and time-clock rules (issue 29). */
+/** /programs: the school's programs, add/edit, each program's clock-hour policy (decision 014) and time-clock rules (decision 050). */
 export function ProgramsPage() {
   const programs = usePrograms();
   const [editing, setEditing] = useState<Program | 'new' | null>(null);

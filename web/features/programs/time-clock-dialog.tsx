@@ -25,7 +25,7 @@ import { numberOrNull, numberOrUndefined, useRecordForm } from '../../components
 import { useSaveTimeClock, useTimeClock } from './programs-api.ts';
 import { BackDatingWarning, MISSING_LABELS, PresetPicker, ROUNDING_LABELS, Versions, studentsDays } from './time-clock-parts.tsx';
 
-/** The time-clock rules of a program (issue 29): how punches become clock minutes, by date. */
+/** The time-clock rules of a program (decision 050): how punches become clock minutes, by date. */
 export function TimeClockDialog({ program, onClose }: { program: Program | null; onClose: () => void }) {
   return (
     <Modal

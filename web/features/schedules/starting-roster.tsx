@@ -14,7 +14,7 @@ function chosen(p: RosterPreview, choice: InitialRoster) {
 type Option = { value: InitialRoster; label: string; detail: string | null };
 
 /**
- * The create form's "Starting roster" (issue 28): who the new schedule's roster will hold, with
+ * The create form's "Starting roster" (decision 047): who the new schedule's roster will hold, with
  * the count of each choice and the names, so nobody of another cohort joins unseen.
  */
 export function StartingRoster({ query, value, onChange }: { query: RosterPreviewQuery | null; value: InitialRoster; onChange: (v: InitialRoster) => void }) {

@@ -133,7 +133,7 @@ const JOB_COLUMNS = [
   }),
 ] as ColumnDef<BackgroundJob, never>[];
 
-/** The jobs with their last run: a table on a screen, a card per job on a phone (issue 28: it made the tab wider than a phone). */
+/** The jobs with their last run: a table on a screen, a card per job on a phone (a table made the tab wider than a phone). */
 function JobsTable({ jobs }: { jobs: BackgroundJob[] }) {
   // eslint-disable-next-line react-hooks/incompatible-library
   const table = useReactTable({

@@ -40,7 +40,7 @@ function LimitedAccess({ role }: { role: Role }) {
 }
 
 /**
- * /settings: the four groups of SPEC §3, loaded from and saved to the server, where they take effect
+ * /settings: the four tabs of SPEC §2, loaded from and saved to the server, where they take effect
  * (PRODUCT.md). Each tab saves only its own group, under its own edit right (SPEC §6).
  */
 export function SettingsPage() {
@@ -107,7 +107,7 @@ export function SettingsPage() {
   );
 }
 
-/** Says plainly when a switch cannot act on this server, and why (issue 14). */
+/** Says plainly when a switch cannot act on this server, and why. */
 function ChannelsNotice() {
   const channels = useDeliveryChannels();
   if (!channels.data || (channels.data.email && channels.data.sms)) return null;

@@ -24,7 +24,7 @@ const change = ({ now, after }: { now: number; after: number }) =>
   now === after ? `stays ${formatCount(now)}` : `${formatCount(now)} → ${formatCount(after)}`;
 
 /**
- * Before a new school time zone is saved (issue 28 item 10): what the change recounts, from the
+ * Before a new school time zone is saved (decision 046): what the change recounts, from the
  * server's preview, and an explicit confirmation. The save happens only on "Change time zone".
  */
 export function TimeZoneChangeDialog({

@@ -6,7 +6,7 @@ import { apiParse } from '../../lib/api.ts';
 import { formatPercent } from '../../lib/format.ts';
 
 /**
- * The student's punch exceptions (issue 29): meetings with a missed-punch request or a correction
+ * The student's punch exceptions (decision 053): meetings with a missed-punch request or a correction
  * that approved one, of the meetings they attended or asked about, and the requests still waiting.
  * Nothing is shown until it loads, or to a reader the server refuses.
  */

@@ -28,7 +28,7 @@ function daysUsedInYearTo(leaves: Leave[], date: string): number {
 }
 
 /**
- * Leaves of absence (issue 13): their days are neither scheduled nor absent and push the expected
+ * Leaves of absence (decision 016): their days are neither scheduled nor absent and push the expected
  * end out. Administrators record one, or end it early on return / extend it.
  */
 export function Leaves({ student }: { student: Student }) {

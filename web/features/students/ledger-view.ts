@@ -67,7 +67,7 @@ export function dayKind(day: LedgerDay | undefined): DayKind {
   const { scheduledMinutes: sched, attendedMinutes: att, excusedMinutes: exc, makeUpMinutes: mk } = day;
   if (day.closed && sched <= 0 && att <= 0 && mk <= 0) return 'closed';
   if (day.onLeave && sched <= 0 && att <= 0 && mk <= 0) return 'leave';
-  // Today, while a class is still to come or running: nothing is counted for it yet (issue 28).
+  // Today, while a class is still to come or running: nothing is counted for it yet.
   if (day.pendingMinutes > 0) return 'in-progress';
   // A class nobody took attendance at: for the instructor to review, not an absence.
   if (sched <= 0 && att <= 0 && mk <= 0 && day.unrecordedMinutes > 0) return 'unrecorded';

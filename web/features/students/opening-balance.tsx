@@ -16,7 +16,7 @@ import { useSignedInUser } from '../../lib/use-auth.ts';
 import { useOpeningBalance, useSaveOpeningBalance } from './students-api.ts';
 
 /**
- * A student's hours from before the school kept attendance in Muster (issue 28): scheduled and
+ * A student's hours from before the school kept attendance in Muster (decision 041): scheduled and
  * credited before a date, with where they come from and who entered them. The ledger, SAP, the
  * withdrawal watch and the reports start from it. Administrators enter or correct it.
  */

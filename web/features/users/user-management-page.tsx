@@ -22,7 +22,7 @@ import { useUsers } from '../../lib/shared-queries.ts';
 import { useDeactivateUser, useIssuePasswordLink, useReactivateUser, useResetTwoFactor, type UserCreated } from './users-api.ts';
 import { can } from '../../../common/permissions.ts';
 
-/** /users (SPEC §2, issue 3): staff accounts, created with a set-password link, edited, deactivated. */
+/** /users (SPEC §2): staff accounts, created with a set-password link, edited, deactivated. */
 export function UserManagementPage() {
   const actor = useSignedInUser();
   const users = useUsers();
