@@ -11,7 +11,7 @@ export const studentSchema = z.object({
   phone: z.string().nullable(),
   programId: z.number().int().nullable(),
   programName: z.string().nullable(),
-  status: z.string(),
+  status: z.enum(STUDENT_STATUSES),
   sisStudentId: z.string().nullable(),
   enrollmentDate: z.string().nullable(),
   /** The last date of attendance (frozen with a withdrawal); null before the first. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { AttendanceStatus } from '../../common/constants.ts';
+import type { AttendanceStatus, StudentStatus } from '../../common/constants.ts';
 import { ROLES, type Role } from '../../common/roles.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { recordAudit } from '../modules/audit-logs/service.ts';
@@ -133,7 +133,7 @@ export async function seedDemoSchool(db: Db, opts: SeedOptions): Promise<SeedRes
           durationHours: String(p.durationHours),
           credentialType: p.credentialType,
           description: p.description,
-          status: 'active',
+          status: 'active' as const,
           startDate: p.startDate,
           accreditationBody: p.accreditationBody,
           programDirector: p.programDirector,
@@ -228,15 +228,15 @@ export async function seedDemoSchool(db: Db, opts: SeedOptions): Promise<SeedRes
     // Students, cohort by cohort. A few withdrew or are on leave; they are on no roster.
     const usedEmails = new Set<string>();
     const usedNames = new Set<string>();
-    type StudentPlan = { cohort: CohortSeed; sisStudentId: string; status: string; profile: Profile };
+    type StudentPlan = { cohort: CohortSeed; sisStudentId: string; status: StudentStatus; profile: Profile };
     const plans: StudentPlan[] = [];
     const studentValues: (typeof students.$inferInsert)[] = [];
     let seq = 0;
     for (const cohort of COHORTS) {
       const statuses = rng.shuffle([
-        ...Array<string>(cohort.withdrawn).fill('withdrawn'),
-        ...Array<string>(cohort.onLeave).fill('loa'),
-        ...Array<string>(cohort.size - cohort.withdrawn - cohort.onLeave).fill('enrolled'),
+        ...Array<StudentStatus>(cohort.withdrawn).fill('withdrawn'),
+        ...Array<StudentStatus>(cohort.onLeave).fill('loa'),
+        ...Array<StudentStatus>(cohort.size - cohort.withdrawn - cohort.onLeave).fill('enrolled'),
       ]);
       // Term-2 cohorts enrolled a term earlier.
       const cohortStart = cohort.termNumber === 1 ? termStart : addDays(termStart, -7 * TERM_WEEKS);

@@ -56,7 +56,7 @@ beforeAll(async () => {
     sisStudentId: `SIS-${i}`,
     programId,
     enrollmentDate: '1900-01-01',
-    status: 'active',
+    status: 'active' as const,
   }));
   const inserted = await t.db.insert(students).values(rows).returning({ id: students.id });
   studentId = inserted[0]!.id;

@@ -183,7 +183,7 @@ type RecordOf = Partial<NewAttendanceRecord> & Pick<NewAttendanceRecord, 'studen
 export async function buildAttendanceRecords(db: DbOrTx, records: readonly RecordOf[]) {
   const rows: (typeof attendanceRecords.$inferSelect)[] = [];
   for (let i = 0; i < records.length; i += 1000) {
-    const chunk = records.slice(i, i + 1000).map((r) => ({ status: 'present', source: 'qr', ...r }));
+    const chunk = records.slice(i, i + 1000).map((r) => ({ status: 'present' as const, source: 'qr', ...r }));
     if (chunk.length) rows.push(...(await db.insert(attendanceRecords).values(chunk).returning()));
   }
   return rows;

@@ -14,7 +14,7 @@ export const programs = pgTable(
     durationHours: numeric('duration_hours', { precision: 7, scale: 1 }),
     credentialType: text('credential_type'),
     description: text('description'),
-    status: text('status').notNull().default('active'),
+    status: text('status').$type<(typeof PROGRAM_STATUSES)[number]>().notNull().default('active'),
     startDate: date('start_date'),
     endDate: date('end_date'),
     accreditationBody: text('accreditation_body'),

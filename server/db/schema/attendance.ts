@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, customType, date, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { ATTENDANCE_SOURCES, ATTENDANCE_STATUSES, SYNC_STATUSES } from '../../../common/constants.ts';
+import { ATTENDANCE_SOURCES, ATTENDANCE_STATUSES, SYNC_STATUSES, type AttendanceStatus } from '../../../common/constants.ts';
 import { schedules } from './schedules.ts';
 import { students } from './students.ts';
 import { users } from './users.ts';
@@ -51,7 +51,7 @@ export const attendanceRecords = pgTable(
     qrSessionId: integer('qr_session_id').references(() => qrSessions.id, { onDelete: 'set null' }),
     // School-local date of the class meeting.
     sessionDate: date('session_date').notNull(),
-    status: text('status').notNull(),
+    status: text('status').$type<AttendanceStatus>().notNull(),
     scanInTime: timestamp('scan_in_time', { withTimezone: true }),
     scanOutTime: timestamp('scan_out_time', { withTimezone: true }),
     // What the phone said the time was; recorded as a hint only.
@@ -106,7 +106,7 @@ export const meetingStatusTotals = pgTable(
   {
     scheduleId: integer('schedule_id').notNull(),
     sessionDate: date('session_date').notNull(),
-    status: text('status').notNull(),
+    status: text('status').$type<AttendanceStatus>().notNull(),
     records: integer('records').notNull(),
     minutesAttended: bigint('minutes_attended', { mode: 'number' }).notNull(),
     scheduledMinutes: bigint('scheduled_minutes', { mode: 'number' }).notNull(),

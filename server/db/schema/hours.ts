@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, index, integer, jsonb, numeric, pgTable, serial, text, time, timestamp } from 'drizzle-orm/pg-core';
+import type { StudentStatus } from '../../../common/constants.ts';
 import { courses, programs } from './academics.ts';
 import { attendanceRecords } from './attendance.ts';
 import { missedPunchRequests } from './punches.ts';
@@ -133,7 +134,7 @@ export const studentLeaves = pgTable(
     endDate: date('end_date').notNull(),
     reason: text('reason').notNull(),
     // The status to give back when the leave ends (the student is `loa` during it).
-    statusBefore: text('status_before'),
+    statusBefore: text('status_before').$type<StudentStatus>(),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -154,7 +155,7 @@ export const studentWithdrawals = pgTable('student_withdrawals', {
   determinationDate: date('determination_date').notNull(),
   lastDateOfAttendance: date('last_date_of_attendance'),
   reason: text('reason').notNull(),
-  statusBefore: text('status_before').notNull(),
+  statusBefore: text('status_before').$type<StudentStatus>().notNull(),
   recordedBy: integer('recorded_by').references(() => users.id, { onDelete: 'set null' }),
   recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
 });

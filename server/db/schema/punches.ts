@@ -6,7 +6,7 @@ import { students } from './students.ts';
 import { users } from './users.ts';
 import { inList } from './sql-helpers.ts';
 import { BREAK_KINDS } from '../../../common/attendance.ts';
-import { MISSED_PUNCH_SOURCES, MISSED_PUNCH_STATUSES } from '../../../common/missed-punches.ts';
+import { MISSED_PUNCH_SOURCES, MISSED_PUNCH_STATUSES, type MissedPunchStatus } from '../../../common/missed-punches.ts';
 
 /**
  * Several punches per meeting (decision 051). A record keeps the day's first check-in and
@@ -91,7 +91,7 @@ export const missedPunchRequests = pgTable(
     checkOutAt: timestamp('check_out_at', { withTimezone: true }),
     reason: text('reason').notNull(),
     source: text('source').notNull(),
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<MissedPunchStatus>().notNull().default('pending'),
     decidedBy: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     decisionReason: text('decision_reason'),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { CHECK_IN_FLAG_REASONS, CHECK_IN_FLAG_STATUSES } from '../../../common/attendance.ts';
+import { CHECK_IN_FLAG_REASONS, CHECK_IN_FLAG_STATUSES, type CheckInFlagStatus } from '../../../common/attendance.ts';
 import { attendanceRecords } from './attendance.ts';
 import { users } from './users.ts';
 import { inList } from './sql-helpers.ts';
@@ -67,7 +67,7 @@ export const checkInFlags = pgTable(
       .references(() => attendanceRecords.id, { onDelete: 'cascade' }),
     reason: text('reason').notNull(),
     evidence: jsonb('evidence').notNull(),
-    status: text('status').notNull().default('flagged'),
+    status: text('status').$type<CheckInFlagStatus>().notNull().default('flagged'),
     reviewedBy: integer('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

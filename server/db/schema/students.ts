@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { STUDENT_STATUSES, SYNC_STATUSES } from '../../../common/constants.ts';
+import { STUDENT_STATUSES, SYNC_STATUSES, type StudentStatus } from '../../../common/constants.ts';
 import { programs } from './academics.ts';
 import { inList } from './sql-helpers.ts';
 
@@ -15,7 +15,7 @@ export const students = pgTable(
     phone: text('phone'),
     programId: integer('program_id').references(() => programs.id, { onDelete: 'restrict' }),
     enrollmentDate: date('enrollment_date'),
-    status: text('status').notNull().default('enrolled'),
+    status: text('status').$type<StudentStatus>().notNull().default('enrolled'),
     dateOfBirth: date('date_of_birth'),
     address: text('address'),
     emergencyContact: text('emergency_contact'),

@@ -1,6 +1,5 @@
 // A record's corrections and history, and clock-hour totals; re-exported by queries.ts.
 import { eq, sql } from 'drizzle-orm';
-import type { AttendanceStatus } from '../../../common/constants.ts';
 
 import type { DbOrTx } from '../../db/client.ts';
 import type { courses } from '../../db/schema/index.ts';
@@ -38,7 +37,7 @@ export async function selectHistoryRecord(db: DbOrTx, recordId: number): Promise
     .from(attendanceRecords)
     .leftJoin(users, eq(users.id, attendanceRecords.createdBy))
     .where(eq(attendanceRecords.id, recordId));
-  return row ? { ...row, status: row.status as AttendanceStatus } : undefined;
+  return row ? { ...row, status: row.status } : undefined;
 }
 
 export async function selectCorrections(db: DbOrTx, recordId: number) {

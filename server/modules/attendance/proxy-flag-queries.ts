@@ -105,7 +105,7 @@ export type FlagRow = {
   id: number;
   attendanceRecordId: number;
   reason: string;
-  status: string;
+  status: CheckInFlagStatus;
   evidence: unknown;
   createdAt: Date;
   reviewedAt: Date | null;

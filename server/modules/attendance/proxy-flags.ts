@@ -303,7 +303,7 @@ async function toFlags(db: DbOrTx, rows: FlagRow[]): Promise<CheckInFlag[]> {
     id: r.id,
     attendanceRecordId: r.attendanceRecordId,
     reason: r.reason as CheckInFlagReason,
-    status: r.status as CheckInFlagStatus,
+    status: r.status,
     evidence: evidence[i]!,
     otherStudents: others[i]!.flatMap((id) => byRecord.get(id) ?? []),
     raisedAt: r.createdAt.toISOString(),

@@ -56,7 +56,7 @@ export async function rosterWithRecords(db: DbOrTx, scheduleId: number, sessionD
       ),
     )
     .orderBy(sql`lower(${students.lastName})`, sql`lower(${students.firstName})`);
-  return rows.map((r) => ({ ...r, status: r.status as AttendanceStatus | null }));
+  return rows.map((r) => ({ ...r, status: r.status }));
 }
 
 /** A record's breaks, in order. */
@@ -130,7 +130,7 @@ export async function deviceMeetingRecord(db: DbOrTx, sessionUuid: string, devic
     .innerJoin(students, eq(students.id, attendanceRecords.studentId))
     .where(eq(qrSessions.sessionId, sessionUuid))
     .limit(1);
-  return row ? { ...row, status: row.status as AttendanceStatus, breaks: row.breaks.map(asStoredBreak) } : null;
+  return row ? { ...row, status: row.status, breaks: row.breaks.map(asStoredBreak) } : null;
 }
 
 /** A check-out undone: no scan-out, the status and minutes the check-in gave. */
@@ -230,7 +230,7 @@ export async function lockRecordForOverride(tx: DbOrTx, recordId: number): Promi
   return {
     ...rest,
     minutesAttended,
-    status: rest.status as AttendanceStatus,
+    status: rest.status,
     scanned: rest.scanInTime != null ? minutesAttended : null,
     hasScan: rest.scanInTime != null,
   };

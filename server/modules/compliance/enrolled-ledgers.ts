@@ -19,7 +19,7 @@ export async function schoolToday(db: DbOrTx, clock: Clock): Promise<{ today: st
 }
 export const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : null);
 
-export async function* enrolledLedgers(db: DbOrTx, f: { programId?: number; asOf: string; timeZone: string; now: Date; statuses?: string[] }) {
+export async function* enrolledLedgers(db: DbOrTx, f: { programId?: number; asOf: string; timeZone: string; now: Date; statuses?: readonly StudentStatus[] }) {
   let afterId = 0;
   for (;;) {
     const batch = await selectStudentsBatch(db, { statuses: f.statuses ?? ENROLLED, programId: f.programId, afterId, limit: BATCH });

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, lte, gte } from 'drizzle-orm';
+import type { StudentStatus } from '../../../common/constants.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { programs, studentLeaves, studentWithdrawals, students } from '../../db/schema/index.ts';
 
@@ -32,12 +33,12 @@ export async function selectLeavesCovering(
     .where(and(lte(studentLeaves.startDate, date), gte(studentLeaves.endDate, date)));
 }
 
-export async function selectStudentsWithStatus(db: DbOrTx, status: string): Promise<{ id: number }[]> {
+export async function selectStudentsWithStatus(db: DbOrTx, status: StudentStatus): Promise<{ id: number }[]> {
   return db.select({ id: students.id }).from(students).where(eq(students.status, status));
 }
 
 /** The status to give back after a student's latest leave that started on or before a date. */
-export async function selectStatusBeforeLatestLeave(db: DbOrTx, studentId: number, date: string): Promise<string | null> {
+export async function selectStatusBeforeLatestLeave(db: DbOrTx, studentId: number, date: string): Promise<StudentStatus | null> {
   const rows = await db
     .select({ statusBefore: studentLeaves.statusBefore, startDate: studentLeaves.startDate })
     .from(studentLeaves)
@@ -66,7 +67,10 @@ export type CandidateRow = Pick<typeof students.$inferSelect, 'id' | 'programId'
 };
 
 /** Students in one of these statuses (and program), in id order, one batch after `afterId`. */
-export async function selectStudentsBatch(db: DbOrTx, f: { statuses?: string[]; programId?: number; afterId: number; limit: number }): Promise<CandidateRow[]> {
+export async function selectStudentsBatch(
+  db: DbOrTx,
+  f: { statuses?: readonly StudentStatus[]; programId?: number; afterId: number; limit: number },
+): Promise<CandidateRow[]> {
   return db
     .select({
       id: students.id,

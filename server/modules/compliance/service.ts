@@ -76,7 +76,7 @@ function checkLeaves(others: LeaveRow[], candidate: { startDate: string; endDate
  * The student's status follows the leave that covers today: `loa` during it (the status before
  * is kept with the leave), given back when no leave covers today any more.
  */
-async function syncLeaveStatus(tx: DbOrTx, studentId: number, current: string, today: string, leaves: LeaveRow[]): Promise<string> {
+async function syncLeaveStatus(tx: DbOrTx, studentId: number, current: StudentStatus, today: string, leaves: LeaveRow[]): Promise<StudentStatus> {
   const covering = leaves.find((l) => l.startDate <= today && l.endDate >= today);
   if (covering && current !== 'loa' && current !== 'withdrawn') {
     await updateLeaveRow(tx, covering.id, { statusBefore: current });
@@ -249,7 +249,7 @@ export async function reverseWithdrawal(db: Db, user: User, studentId: number, r
     const row = await selectWithdrawal(tx, studentId);
     if (!row) throw notFound('Withdrawal');
     await deleteWithdrawalRow(tx, studentId);
-    await setStudentStatus(tx, studentId, row.statusBefore as StudentStatus);
+    await setStudentStatus(tx, studentId, row.statusBefore);
     await recordAudit(tx, {
       userId: user.id,
       action: 'Delete',

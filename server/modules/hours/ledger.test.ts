@@ -12,6 +12,7 @@ import {
   students,
 } from '../../db/schema/index.ts';
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
+import type { AttendanceStatus } from '../../../common/constants.ts';
 
 /*
  * A hand-computed school (decision 014). Chicago; a 100-hour, 8-week program: two payment periods of
@@ -95,7 +96,7 @@ beforeAll(async () => {
   await t.db.insert(calendarClosures).values({ startDate: '2026-03-30', endDate: '2026-03-30', name: 'Barbering expo', programId: otherProgram });
 
   const weekday = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
-  const record = (date: string, status: string, times?: [string, string | null], scheduleId?: number) => ({
+  const record = (date: string, status: AttendanceStatus, times?: [string, string | null], scheduleId?: number) => ({
     studentId,
     scheduleId: scheduleId ?? scheduleOf.get(weekday(date) === 6 ? 1 : weekday(date))!,
     sessionDate: date,

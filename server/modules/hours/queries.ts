@@ -116,7 +116,7 @@ export async function selectLedgerRecords(db: DbOrTx, studentIds: number[], asOf
     studentId: r.studentId,
     scheduleId: r.scheduleId,
     sessionDate: r.sessionDate,
-    status: r.status as AttendanceStatus,
+    status: r.status,
     scanInTime: r.scanInMs == null ? null : new Date(r.scanInMs),
     scanOutTime: r.scanOutMs == null ? null : new Date(r.scanOutMs),
     minutesAttended: r.minutesAttended,

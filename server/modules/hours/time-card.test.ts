@@ -5,6 +5,7 @@ import { auditEntries, createTestApp, fixedClock, sessionsRanFor, type TestApp }
 import { printable } from '../../lib/pdf-text.ts';
 import { pdfPages, readPdf } from '../../test/pdf-reader.ts';
 import { timeCardDays } from './time-card.ts';
+import type { AttendanceStatus } from '../../../common/constants.ts';
 
 /*
  * A small hand-computed school for the time card. Chicago; a 100-hour, 8-week program (two payment
@@ -74,7 +75,7 @@ beforeAll(async () => {
   await sessionsRanFor(t.db, [...scheduleOf.values()], '2026-03-02', '2026-04-10');
 
   const weekday = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
-  const record = (date: string, status: string, times?: [string, string]) => ({
+  const record = (date: string, status: AttendanceStatus, times?: [string, string]) => ({
     studentId,
     scheduleId: scheduleOf.get(weekday(date))!,
     sessionDate: date,

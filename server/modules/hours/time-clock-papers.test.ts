@@ -108,7 +108,7 @@ beforeAll(async () => {
     studentId,
     scheduleId: scheduleOf.get(new Date(`${date}T00:00:00Z`).getUTCDay())!,
     sessionDate: date,
-    status: 'present',
+    status: 'present' as const,
     source: 'qr',
     scanInTime: at(date, checkIn),
     scanOutTime: checkOut ? at(date, checkOut) : null,

@@ -1,12 +1,5 @@
 // Staff and the requests: the list, approving (the attendance module writes the punch), declining.
-import type {
-  MissedPunchApproval,
-  MissedPunchListQuery,
-  MissedPunchPage,
-  MissedPunchRequest,
-  MissedPunchSource,
-  MissedPunchStatus,
-} from '../../../common/missed-punches.ts';
+import type { MissedPunchApproval, MissedPunchListQuery, MissedPunchPage, MissedPunchRequest, MissedPunchSource } from '../../../common/missed-punches.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -31,7 +24,7 @@ const toRequest = (r: RequestListRow): MissedPunchRequest => ({
   checkOutAt: r.checkOutAt?.toISOString() ?? null,
   reason: r.reason,
   source: r.source as MissedPunchSource,
-  status: r.status as MissedPunchStatus,
+  status: r.status,
   createdAt: r.createdAt.toISOString(),
   decidedAt: r.decidedAt?.toISOString() ?? null,
   decidedBy: r.decidedBy,

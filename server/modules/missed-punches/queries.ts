@@ -66,7 +66,7 @@ async function selectMeetingRecords(db: DbOrTx, who: SQL, from: string, to: stri
     .orderBy(attendanceRecords.sessionDate, schedules.startTime);
   return rows.map((r) => ({
     ...r,
-    status: r.status as AttendanceStatus,
+    status: r.status,
     lastBreakEnd: r.lastBreakEnd == null ? null : new Date(r.lastBreakEnd),
     startTime: r.startTime.slice(0, 5),
     endTime: r.endTime.slice(0, 5),
@@ -140,7 +140,7 @@ export async function selectRequestsOfStudents(db: DbOrTx, studentIds: number[],
     .from(missedPunchRequests)
     .where(and(inArray(missedPunchRequests.studentId, studentIds), gte(missedPunchRequests.sessionDate, from), lte(missedPunchRequests.sessionDate, to)))
     .orderBy(missedPunchRequests.createdAt, missedPunchRequests.id);
-  return rows.map((r) => ({ ...r, status: r.status as MissedPunchStatus }));
+  return rows.map((r) => ({ ...r, status: r.status }));
 }
 
 export type NewRequest = {

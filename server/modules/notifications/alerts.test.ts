@@ -9,6 +9,7 @@ import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { unsubscribeUrl } from '../outbox/service.ts';
 import { STUDENT_TEXTS } from '../../../common/student-texts.ts';
 import { sendLowAttendanceAlerts, toE164 } from './service.ts';
+import type { AttendanceStatus } from '../../../common/constants.ts';
 
 /*
  * A Monday class (weekly, 08:00–14:00, Chicago). Today is Tue 24 Nov 2026. The program alerts at 2
@@ -29,7 +30,7 @@ let scheduleId: number;
 let programId: number;
 
 /** The meeting's record from the paper sheet, or its status changed when it has one. */
-const record = (studentId: number, sessionDate: string, status: string) =>
+const record = (studentId: number, sessionDate: string, status: AttendanceStatus) =>
   t.db
     .insert(attendanceRecords)
     .values({ studentId, scheduleId, sessionDate, status, ...paperSheet })

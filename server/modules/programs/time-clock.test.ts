@@ -55,7 +55,7 @@ beforeAll(async () => {
       studentId,
       scheduleId,
       sessionDate: '2026-06-01',
-      status: 'present',
+      status: 'present' as const,
       source: 'manual',
       isManualOverride: true,
       overrideReason: 'Sheet',

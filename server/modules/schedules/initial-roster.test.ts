@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COHORT_NUMBER_REQUIRED } from '../../../common/schedules.ts';
 import { buildCourse, buildProgram, buildRosterEntry, buildSchedule, buildStudent } from '../../test/factories.ts';
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
+import type { StudentStatus } from '../../../common/constants.ts';
 
 // Decision 047: a new schedule silently received the students of the program's other cohorts.
 // The roster now starts with the cohort (or what the admin chose), and the form can preview it.
@@ -19,7 +20,7 @@ beforeAll(async () => {
   courseId = (await buildCourse(t.db, { courseCode: 'PN-120', courseName: 'Pharmacology', programId: pn })).id;
   otherCourseId = (await buildCourse(t.db, { courseCode: 'PN-101', courseName: 'Fundamentals', programId: pn })).id;
   noProgramCourseId = (await buildCourse(t.db, { courseCode: 'GEN-1', courseName: 'Orientation', programId: null })).id;
-  const students: [string, string, number][] = [
+  const students: [string, StudentStatus, number][] = [
     ['Ann', 'enrolled', pn],
     ['Bea', 'enrolled', pn], // cohort 7
     ['Cal', 'enrolled', pn],

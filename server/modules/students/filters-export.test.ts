@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STUDENT_EXPORT_COLUMNS } from '../../../common/students.ts';
 import { buildProgram, buildStudent } from '../../test/factories.ts';
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
+import type { StudentStatus } from '../../../common/constants.ts';
 
 // Decision 033: the Students screen's Program and Status filters, and its CSV export of the
 // filtered list (no SSN, formula-safe, audited, need-to-know).
@@ -28,7 +29,7 @@ beforeAll(async () => {
   nursing = (await buildProgram(t.db, { programName: 'Practical Nursing' })).id;
   welding = (await buildProgram(t.db, { programName: 'Welding' })).id;
   // [last name, program, status, SIS id]; the SIS id of one starts like a spreadsheet formula.
-  const rows: [string, number | null, string, string][] = [
+  const rows: [string, number | null, StudentStatus, string][] = [
     ['Alpha', nursing, 'enrolled', 'N-1'],
     ['Bravo', nursing, 'loa', '=HYPERLINK("http://x","y")'],
     ['Charlie', welding, 'enrolled', 'W-1'],

@@ -1,4 +1,5 @@
 import { and, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import type { StudentStatus } from '../../../common/constants.ts';
 import type { StudentListQuery, StudentSortKey } from '../../../common/students.ts';
 import { MAX_INT32, type ListQuery } from '../../../common/validation.ts';
 import type { DbOrTx } from '../../db/client.ts';
@@ -152,12 +153,12 @@ export async function deleteStudentRow(db: DbOrTx, id: number): Promise<void> {
 }
 
 /** The student's status, the row locked for the rest of the transaction (leaves and withdrawals change it). */
-export async function lockStudentStatusRow(db: DbOrTx, id: number): Promise<{ status: string } | undefined> {
+export async function lockStudentStatusRow(db: DbOrTx, id: number): Promise<{ status: StudentStatus } | undefined> {
   const [row] = await db.select({ status: students.status }).from(students).where(eq(students.id, id)).for('update');
   return row;
 }
 
-export async function updateStudentStatusRow(db: DbOrTx, id: number, status: string): Promise<void> {
+export async function updateStudentStatusRow(db: DbOrTx, id: number, status: StudentStatus): Promise<void> {
   await db
     .update(students)
     .set({ status, updatedAt: sql`now()` })

@@ -168,7 +168,7 @@ export async function updateStudent(db: Db, id: number, input: Input, ctx: Ctx):
   return db.transaction(async (tx) => {
     if (!(await lockStudent(tx, id))) throw notFound('Student');
     const before = await getStudent(tx, id, { ...UNCHECKED, showSsn: false });
-    assertStatusChange(ctx.role, before.status as StudentStatus, input.status);
+    assertStatusChange(ctx.role, before.status, input.status);
     await assertProgramExists(tx, input.programId);
     await withUniqueFields(() => updateStudentRow(tx, id, columns(input, ctx)), UNIQUE);
     const { socialSecurityNumber: _ssn, ...comparable } = input;
@@ -194,7 +194,7 @@ export async function deleteStudent(db: Db, id: number, ctx: Omit<Ctx, 'cipher' 
 }
 
 /** The student's status with the row locked (for leaves and withdrawals, which change it); undefined when there is no such student. */
-export async function lockStudentStatus(tx: DbOrTx, id: number): Promise<string | undefined> {
+export async function lockStudentStatus(tx: DbOrTx, id: number): Promise<StudentStatus | undefined> {
   return (await lockStudentStatusRow(tx, id))?.status;
 }
 
