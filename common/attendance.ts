@@ -50,7 +50,6 @@ export const publicSessionSchema = z.object({
   pass: z.string().nullable(),
   passExpiresAt: z.string().nullable(),
 });
-export type PublicSession = z.infer<typeof publicSessionSchema>;
 
 /** The `t` of a scan URL or the typed six digits (with an optional space): base64url and spaces only. */
 const qrToken = (label: string) => tokenText(label, { max: 100, min: 0, extra: ' ' });
@@ -65,7 +64,7 @@ export const SCAN_INTENTS = ['check-in', 'check-out', 'break-start', 'break-end'
 export type ScanIntent = (typeof SCAN_INTENTS)[number];
 /** The intents that punch a break, and the kind of break each starts (null: it ends the open one). */
 export const BREAK_INTENTS = { 'break-start': 'break', 'lunch-out': 'lunch', 'break-end': null, 'lunch-in': null } as const;
-export type BreakIntent = keyof typeof BREAK_INTENTS;
+type BreakIntent = keyof typeof BREAK_INTENTS;
 export const isBreakIntent = (intent: string | undefined): intent is BreakIntent => intent != null && Object.hasOwn(BREAK_INTENTS, intent);
 
 /**
@@ -283,7 +282,6 @@ export const NO_CHECK_OUT_TO_UNDO = 'This record has no check-out to undo.';
 export const scanFormSchema = attendanceSubmitSchema
   .pick({ studentId: true, firstName: true, lastName: true, email: true, intent: true })
   .extend({ code: qrToken('code').optional(), confirm: z.literal('yes').optional() });
-export type ScanForm = z.infer<typeof scanFormSchema>;
 /**
  * The Check out and break buttons of a phone the server recognises (its device checked the student
  * in at this meeting): no details, the student is the device's; the code when the phone holds no pass.
@@ -293,7 +291,6 @@ export const scanDevicePunchFormSchema = z.object({
   code: qrToken('code').optional(),
   confirm: z.literal('yes').optional(),
 });
-export type DevicePunchIntent = z.infer<typeof scanDevicePunchFormSchema>['intent'];
 
 export const SESSION_ALREADY_OPEN = 'A session is already open for this class. End it before starting a new one.';
 

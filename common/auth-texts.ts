@@ -28,7 +28,7 @@ export const SIGN_IN_FORM_REFUSALS = {
   RATE_LIMITED: 'Too many sign-in attempts. Please wait a minute and try again.',
   LOCAL_SIGN_IN_OFF: 'This school signs staff in through its own accounts: use the button above.',
 } as const;
-export type SignInFormRefusal = keyof typeof SIGN_IN_FORM_REFUSALS;
+type SignInFormRefusal = keyof typeof SIGN_IN_FORM_REFUSALS;
 
 /**
  * The words for a refusal code read from the address (?sso_error=, ?signin_error=), or null for any

@@ -21,10 +21,10 @@ export const loginSchema = z.object({
   password: z.string().min(1, 'Password is required').max(1024),
 });
 
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 1024;
+const PASSWORD_MIN_LENGTH = 8;
+const PASSWORD_MAX_LENGTH = 1024;
 export const PASSWORD_RULE = 'Password must be at least 8 characters';
-export const PASSWORD_TOO_LONG = 'Password is too long';
+const PASSWORD_TOO_LONG = 'Password is too long';
 export const PASSWORD_BLANK = 'Password cannot be only spaces';
 export const PASSWORD_PERSONAL = 'Password must not contain your name or e-mail address';
 export const PASSWORD_COMMON = 'This password is too common. Choose one that is harder to guess.';
@@ -39,7 +39,7 @@ export const passwordSchema = z
   .max(PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG)
   .refine((p) => p.trim() !== '', PASSWORD_BLANK);
 
-export const SETUP_CODE_REQUIRED = 'Setup code is required';
+const SETUP_CODE_REQUIRED = 'Setup code is required';
 export const SETUP_CODE_WRONG =
   'That setup code is not right. Use the code printed in the server’s console when it first started (a line reading “Setup code: …”).';
 export const SETUP_CODE_HELP = 'Printed in the server’s console when it first started, on a line reading “Setup code: …”.';
@@ -56,7 +56,7 @@ export const setupSchema = z.object({
   schoolName: systemSettingsSchema.shape.schoolName.optional(),
 });
 
-export const SCHOOL_NAME_REQUIRED = 'School name is required';
+const SCHOOL_NAME_REQUIRED = 'School name is required';
 /** The setup page's form: the school's name is asked for there, so that no document goes out unnamed. */
 export const setupFormSchema = setupSchema.extend({ schoolName: systemSettingsSchema.shape.schoolName.min(1, SCHOOL_NAME_REQUIRED) });
 

@@ -5,7 +5,7 @@ import { dbId } from './validation.ts';
 
 // Flags on public check-ins for the instructor: "possible proxy" (docs/decisions/006-proxy-check-ins.md),
 // and a scan by a student whose record of the meeting already said they were not there (004).
-export const PROXY_FLAG_REASONS = ['shared_browser', 'dropped_cookie'] as const;
+const PROXY_FLAG_REASONS = ['shared_browser', 'dropped_cookie'] as const;
 export const CHECK_IN_FLAG_REASONS = [...PROXY_FLAG_REASONS, 'scanned_after_override'] as const;
 /** `accepted`: the scan was accepted and the record set to what it would have given. */
 export const CHECK_IN_FLAG_STATUSES = ['flagged', 'confirmed', 'cleared', 'accepted'] as const;
@@ -71,7 +71,7 @@ export type CheckInFlag = z.infer<typeof checkInFlagSchema>;
 /** POST /api/attendance/flags/:flagId/review */
 export const flagReviewParamsSchema = z.object({ flagId: dbId('flagId') });
 /** confirmed / cleared: a proxy flag's verdict (cleared also dismisses a scan flag); accept_scan: a scan flag's correction. */
-export const FLAG_DECISIONS = ['confirmed', 'cleared', 'accept_scan'] as const;
+const FLAG_DECISIONS = ['confirmed', 'cleared', 'accept_scan'] as const;
 export const flagReviewSchema = z.object({
   decision: z.enum(FLAG_DECISIONS, { error: 'decision must be confirmed, cleared or accept_scan' }),
 });

@@ -62,7 +62,7 @@ const acknowledgedAlertSchema = alertSchema.extend({
 export type AcknowledgedAlert = z.infer<typeof acknowledgedAlertSchema>;
 
 /** An alert's id as the rules build it: `<rule>:<id>[:<id>]`. */
-export const alertIdSchema = z
+const alertIdSchema = z
   .string()
   .max(100)
   .regex(

@@ -188,7 +188,7 @@ export const hoursExportQuerySchema = z
  */
 export const TIME_CLOCK_HOURS_COLUMNS = ['rawHours', 'roundedHours', 'deductedHours', 'cappedHours', 'pendingExceptionHours', 'autoCheckOutHours'] as const;
 
-export type TimeClockHours = Record<(typeof TIME_CLOCK_HOURS_COLUMNS)[number], number>;
+type TimeClockHours = Record<(typeof TIME_CLOCK_HOURS_COLUMNS)[number], number>;
 
 /** Each of those columns and the ledger day's minutes it adds up. */
 const TIME_CLOCK_HOURS_MINUTES = {

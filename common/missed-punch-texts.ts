@@ -83,7 +83,7 @@ const es: Record<MissedPunchTextKey, string> = {
   askNewLink: 'Pedir un enlace nuevo',
 };
 
-export const MISSED_PUNCH_TEXTS: Record<StudentLanguage, Record<MissedPunchTextKey, string>> = { en, es };
+const MISSED_PUNCH_TEXTS: Record<StudentLanguage, Record<MissedPunchTextKey, string>> = { en, es };
 
 export type MissedPunchT = (key: MissedPunchTextKey, values?: Record<string, string | number>) => string;
 

@@ -16,9 +16,9 @@ export type MissedPunchSource = (typeof MISSED_PUNCH_SOURCES)[number];
 export const MISSED_PUNCH_DAYS = 14;
 export const MISSED_PUNCH_REASON_MAX = 500;
 /** The staff list's largest page. */
-export const MISSED_PUNCH_PAGE_SIZE_MAX = 100;
+const MISSED_PUNCH_PAGE_SIZE_MAX = 100;
 /** The exception report's longest period. */
-export const EXCEPTION_RATE_MAX_DAYS = 366;
+const EXCEPTION_RATE_MAX_DAYS = 366;
 
 /** The answer to a second request for a meeting that already has one waiting (English; the pages translate). */
 export const MISSED_PUNCH_ALREADY_ASKED = 'You already asked; your instructor will decide.';
@@ -55,7 +55,6 @@ export const missedPunchFormSchema = z.object({
   checkOut: formTime('checkOut'),
   reason: reason(),
 });
-export type MissedPunchForm = z.output<typeof missedPunchFormSchema>;
 
 /** GET /api/missed-punch-requests */
 export const missedPunchListQuerySchema = z.object({

@@ -2,8 +2,6 @@ import { z } from 'zod';
 
 export const OUTBOX_CHANNELS = ['email', 'sms'] as const;
 export const OUTBOX_STATUSES = ['queued', 'sent', 'failed'] as const;
-export type OutboxChannel = (typeof OUTBOX_CHANNELS)[number];
-export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 
 /** Settings › System: whether each channel can act, and what the outbox holds. */
 export const deliveryStatusSchema = z.object({
@@ -20,7 +18,7 @@ export const deliveryStatusSchema = z.object({
 export type DeliveryStatus = z.infer<typeof deliveryStatusSchema>;
 
 /** One background job as Settings › System lists it, with its recent runs (newest first). */
-export const jobRunSchema = z.object({
+const jobRunSchema = z.object({
   state: z.string(),
   createdAt: z.string(),
   startedAt: z.string().nullable(),

@@ -5,7 +5,7 @@ import { EXTEND_MAX_MINUTES, SESSION_MAX_HOURS } from './qr-sessions-limits.ts';
 // How long a QR session stays open, and how it closes (docs/decisions/042).
 // The session and public-read shapes stay common/attendance.ts's (SPEC's contract); this adds to them.
 
-export { CHECK_OUT_GRACE_MINUTES, CLOSING_WARNING_MINUTES, EXTEND_MAX_MINUTES, EXTEND_STEP_MINUTES, SESSION_MAX_HOURS } from './qr-sessions-limits.ts';
+export { CHECK_OUT_GRACE_MINUTES, CLOSING_WARNING_MINUTES, EXTEND_STEP_MINUTES, SESSION_MAX_HOURS } from './qr-sessions-limits.ts';
 
 /**
  * How a session closed: `ended` when the instructor ended it (End Session) before its time,
@@ -33,7 +33,6 @@ export const extendSessionSchema = z.object({
     .min(1, 'minutes must be at least 1')
     .max(EXTEND_MAX_MINUTES, `minutes must be at most ${EXTEND_MAX_MINUTES}`),
 });
-export type ExtendSession = z.infer<typeof extendSessionSchema>;
 /** 409 EXTEND_LIMIT: the extension would keep the session open past SESSION_MAX_HOURS after its start. */
 export const EXTEND_LIMIT = `A session stays open at most ${SESSION_MAX_HOURS} hours after it started. Start a new session instead.`;
 /** 410 of extend (and of the QR image) on a session the instructor ended. */
@@ -51,7 +50,7 @@ export const SCAN_SESSION_ENDED_TEXT =
 
 /** How long after "End break" students may scan again and be back from the break's end. */
 export const RECHECK_DEFAULT_MINUTES = 5;
-export const RECHECK_MAX_MINUTES = 30;
+const RECHECK_MAX_MINUTES = 30;
 
 /** A break for everyone of one meeting: open while endedAt is null; re-check-in open until recheckUntil. */
 export const meetingBreakSchema = z.object({

@@ -154,7 +154,6 @@ export const backupSummarySchema = z.object({
   path: z.string().nullable(),
   error: z.string().nullable(),
 });
-export type BackupSummary = z.infer<typeof backupSummarySchema>;
 
 /** GET /api/settings/system-status: real facts for Settings › System (PRODUCT.md: no fixed figures). */
 export const systemStatusSchema = z.object({
@@ -171,7 +170,6 @@ export const systemStatusSchema = z.object({
   backupNote: z.string(),
   lastRetentionRun: z.object({ at: z.string(), removed: z.record(z.string(), z.number()) }).nullable(),
 });
-export type SystemStatus = z.infer<typeof systemStatusSchema>;
 
 export const LOCAL_SIGN_IN_NEEDS_SSO =
   'Local sign-in can be turned off only once single sign-on is configured (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET).';

@@ -61,7 +61,7 @@ const blankAsAbsent = (v: unknown) => (v === '' ? undefined : v);
  * The Students screen's filters (decision 033): one program, one status. Shared by the list and its
  * CSV export, so the export holds exactly the filtered list.
  */
-export const studentFilterSchema = z.object({
+const studentFilterSchema = z.object({
   programId: z.preprocess(blankAsAbsent, dbId('programId', { invalid: 'programId must be a program id' }).optional()),
   // 'on_leave' is the old name of `loa` (as in studentInputSchema).
   status: z.preprocess(
@@ -69,7 +69,6 @@ export const studentFilterSchema = z.object({
     z.enum(STUDENT_STATUSES, { error: `status must be one of ${STUDENT_STATUSES.join(', ')}` }).optional(),
   ),
 });
-export type StudentFilter = z.output<typeof studentFilterSchema>;
 
 export const studentListQuerySchema = listQueryFor(STUDENT_SORT_KEYS).extend(studentFilterSchema.shape);
 export type StudentListQuery = z.output<typeof studentListQuerySchema>;

@@ -123,7 +123,7 @@ export const timeClockImpactSchema = z.object({ effectiveFrom: z.string(), recom
 
 // ---- Presets ----
 
-export const PRESET_NOTE = 'A starting point from public descriptions of the rule: the school confirms its own board’s current rules before saving.';
+const PRESET_NOTE = 'A starting point from public descriptions of the rule: the school confirms its own board’s current rules before saving.';
 
 export const timeClockPresetSchema = z.object({
   id: z.string(),

@@ -383,7 +383,7 @@ export function schoolToday(timeZone: string): string {
 }
 
 /** Starts a QR session of the class as `staff` (its instructor's API client) and answers the session's id. */
-export async function startQrSession(staff: APIRequestContext, scheduleId: number): Promise<string> {
+async function startQrSession(staff: APIRequestContext, scheduleId: number): Promise<string> {
   return (await apiSend<{ sessionId: string }>(staff, 'POST', '/api/qr-sessions', { scheduleId })).sessionId;
 }
 

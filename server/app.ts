@@ -56,7 +56,7 @@ import { scanRoutes } from './modules/scan/routes.ts';
 import { jobHistoryRoutes } from './modules/job-history/routes.ts';
 import { calendarRoutes } from './modules/calendar/routes.ts';
 
-export const DEFAULT_WEB_ROOT = path.join(PROJECT_ROOT, 'dist', 'web');
+const DEFAULT_WEB_ROOT = path.join(PROJECT_ROOT, 'dist', 'web');
 
 /** Build the whole app without listening: main.ts listens, tests call app.inject(). */
 export async function buildApp(

@@ -28,8 +28,8 @@ const MAGIC = 'MUSTER-BACKUP 1';
 // are derived: the triggers on attendance_records rebuild them as its rows are restored.
 const SKIPPED_TABLES = new Set(['login_sessions', 'rate_limit_counters', 'setup_codes', 'meeting_status_totals']);
 
-export type BackupHeader = { createdAt: string; migrations: number[]; tables: { name: string; rows: number }[] };
-export type BackupSummary = { file: string; bytes: number; createdAt: Date; tables: number; rows: number; ms: number };
+type BackupHeader = { createdAt: string; migrations: number[]; tables: { name: string; rows: number }[] };
+type BackupSummary = { file: string; bytes: number; createdAt: Date; tables: number; rows: number; ms: number };
 
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 

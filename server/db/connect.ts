@@ -3,7 +3,7 @@ import { APP_CONNECTION_NAME, createDb, type Db } from './client.ts';
 import { startEmbeddedDatabase } from './embedded.ts';
 import { migrateDatabase } from './migrate.ts';
 
-export type Database = { db: Db; url: string; close: () => Promise<void> };
+type Database = { db: Db; url: string; close: () => Promise<void> };
 
 /**
  * The database `npm start` uses: DATABASE_URL when set, else the embedded server under DATA_DIR.

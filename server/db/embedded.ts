@@ -28,7 +28,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * a zombie or someone else's is stale and removed, never signalled. Where the cluster lives is
  * cluster-home.ts's to say; deleting it (npm run db:destroy), embedded-destroy.ts's.
  */
-export type EmbeddedDatabase = { url: string; stop: () => Promise<void>; ownedByUs: boolean };
+type EmbeddedDatabase = { url: string; stop: () => Promise<void>; ownedByUs: boolean };
 
 const USER = 'muster';
 

@@ -5,11 +5,11 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from './client.ts';
 
 /** A table is analysed once a write changed this share of its rows (or any rows of a table never analysed). */
-export const ANALYZE_SHARE = 0.05;
+const ANALYZE_SHARE = 0.05;
 /** Fewer changed rows than this never call for an ANALYZE: a small table is planned well enough. */
-export const ANALYZE_MIN_ROWS = 100;
+const ANALYZE_MIN_ROWS = 100;
 
-export type WriteCounts = Map<string, number>;
+type WriteCounts = Map<string, number>;
 
 /**
  * The rows written so far per table, by this connection's not yet reported counters

@@ -10,7 +10,7 @@ import { getSettings } from '../modules/settings/service.ts';
 import { deleteLoginSessionsCreatedBefore } from '../plugins/login-sessions.ts';
 import { SINGLE_LOCKS } from '../db/advisory-locks.ts';
 
-export type RetentionResult = { cutoff: string; removed: Record<string, number>; hoursTranscriptsFrozen: number };
+type RetentionResult = { cutoff: string; removed: Record<string, number>; hoursTranscriptsFrozen: number };
 
 /**
  * Remove records older than the dataRetentionYears setting and say what was removed in the audit

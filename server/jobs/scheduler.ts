@@ -29,7 +29,7 @@ export type Job = {
 };
 
 /** pg-boss keeps its tables in their own schema, next to Muster's. */
-export const JOB_QUEUE_SCHEMA = 'pgboss';
+const JOB_QUEUE_SCHEMA = 'pgboss';
 
 // Each job is idempotent; pg-boss starts each scheduled run once across every instance (its
 // timekeeper holds a lock), the `stately` policy keeps one run queued and one active at most, and

@@ -6,7 +6,7 @@
  * request. `run` answers one result per item, in order; if it throws, every item of the batch gets
  * that error.
  */
-export type KeyedBatcher<I, O> = { add: (key: string, item: I) => Promise<O> };
+type KeyedBatcher<I, O> = { add: (key: string, item: I) => Promise<O> };
 
 type Waiting<I, O> = { item: I; resolve: (o: O) => void; reject: (e: unknown) => void };
 

@@ -4,7 +4,7 @@ import { conflict } from './errors.ts';
  * Turn a unique violation on a known constraint into a 409 that names the field; rethrow anything
  * else. Services wrap their inserts and updates with this.
  */
-export type PgError = { code?: string; constraint?: string; detail?: string };
+type PgError = { code?: string; constraint?: string; detail?: string };
 
 /** The PostgreSQL error behind an error, whether or not Drizzle wrapped it (DrizzleQueryError.cause). */
 export function pgError(err: unknown): PgError {

@@ -3,7 +3,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** How long one slice of work may hold the event loop before it lets waiting I/O through. */
-export const SLICE_MS = 10;
+const SLICE_MS = 10;
 
 /**
  * A function to call between units of work: it returns at once while the current slice is under

@@ -49,7 +49,7 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /** The key of one purpose: HKDF-SHA256 of the installation key, with the purpose as its label. */
-export function purposeKey(key: Buffer, purpose: CipherPurpose): Buffer {
+function purposeKey(key: Buffer, purpose: CipherPurpose): Buffer {
   return Buffer.from(hkdfSync('sha256', key, 'muster field cipher', `muster:${purpose}`, 32));
 }
 

@@ -2,7 +2,7 @@ import { PASSWORD_COMMON, PASSWORD_PERSONAL, passwordSchema } from '../../common
 import { badRequest } from './errors.ts';
 
 /** Whose password it is: a password may not be, or contain, their e-mail or name. */
-export type PasswordOwner = { email: string; firstName?: string | null; lastName?: string | null };
+type PasswordOwner = { email: string; firstName?: string | null; lastName?: string | null };
 
 // Shorter parts (a two-letter local part such as "jo@…") would refuse many good passphrases.
 const MIN_PERSONAL_PART = 3;

@@ -30,8 +30,8 @@ export type TableColumn<K extends string> = {
   /** Text that may give up width (names, programs), cut with an ellipsis; others keep their widest cell. */
   flex?: boolean;
 };
-export type FittedColumn<K extends string> = TableColumn<K> & { x: number; width: number };
-export type FittedTable<K extends string> = { size: number; columns: FittedColumn<K>[]; width: number };
+type FittedColumn<K extends string> = TableColumn<K> & { x: number; width: number };
+type FittedTable<K extends string> = { size: number; columns: FittedColumn<K>[]; width: number };
 
 /** Space left and right of the text inside a cell. */
 export const CELL_PAD = 3;

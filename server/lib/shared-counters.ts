@@ -8,7 +8,7 @@ import { rateLimitCounters } from '../db/schema/index.ts';
  * per process doubles with two instances). Counting and reading are one atomic statement: twenty
  * concurrent attempts against a limit of five get exactly five through.
  */
-export type WindowCount = { hits: number; windowStart: Date; resetAt: Date };
+type WindowCount = { hits: number; windowStart: Date; resetAt: Date };
 
 function windowOf(windowMs: number, now: Date): { windowStart: Date; resetAt: Date } {
   const start = Math.floor(now.getTime() / windowMs) * windowMs;

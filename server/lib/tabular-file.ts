@@ -8,8 +8,8 @@ export const INVALID_FILE_TYPE = 'Invalid File Type: Please upload a CSV or Exce
 export const INVALID_CSV_TYPE = 'Invalid File Type: Please upload a CSV file (.csv).';
 export const fileTooLarge = (mb: number) => `File Too Large: Please upload a file smaller than ${mb}MB.`;
 
-export type TabularRow = { line: number; values: Record<string, string> };
-export type Tabular = { headers: string[]; rows: TabularRow[] };
+type TabularRow = { line: number; values: Record<string, string> };
+type Tabular = { headers: string[]; rows: TabularRow[] };
 
 export function fileKind(fileName: string): 'csv' | 'xlsx' | 'xls' | null {
   const ext = fileName.toLowerCase().match(/\.([a-z]+)$/)?.[1];

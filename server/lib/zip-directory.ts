@@ -8,7 +8,7 @@ import zlib from 'node:zlib';
  * encryption, a method other than stored/deflate, offsets outside the file) is refused, which no
  * spreadsheet program's output needs.
  */
-export type ZipEntryInfo = {
+type ZipEntryInfo = {
   name: string;
   method: number;
   flags: number;

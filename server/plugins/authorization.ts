@@ -16,10 +16,10 @@ export const API_DOCS_PREFIX = '/api/docs';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** What a route declared: who may call it. `static` is a file of the built web app. */
-export type Access = 'public' | 'signedIn' | 'static' | Action;
+type Access = 'public' | 'signedIn' | 'static' | Action;
 
 /** Every route with the access it declared; the authorization tests walk this list. */
-export type RouteAccess = { method: string; url: string; access: Access };
+type RouteAccess = { method: string; url: string; access: Access };
 
 declare module 'fastify' {
   interface FastifyInstance {

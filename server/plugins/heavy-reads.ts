@@ -13,7 +13,7 @@ import { AppError } from '../lib/errors.ts';
  * what they protect is this process's heap; several instances each protect their own.
  */
 export type HeavyReadLimits = { perUser: number; perUserWaiting: number; perInstance: number; queue: number };
-export const HEAVY_READ_LIMITS: HeavyReadLimits = { perUser: 2, perUserWaiting: 4, perInstance: 4, queue: 32 };
+const HEAVY_READ_LIMITS: HeavyReadLimits = { perUser: 2, perUserWaiting: 4, perInstance: 4, queue: 32 };
 const RETRY_AFTER_SECONDS = 5;
 
 declare module 'fastify' {
@@ -23,7 +23,7 @@ declare module 'fastify' {
   }
 }
 
-export type HeavyReadGate = {
+type HeavyReadGate = {
   /** Wait for a turn; the answer releases it (exactly once, however often it is called). */
   enter: (who: string) => Promise<() => void>;
   /** Reads running and waiting now (for tests and the system status). */

@@ -27,7 +27,7 @@ function sessionRef(sessionId: string): string {
  * At most this many sessions per user are open: a new sign-in ends the least recently used beyond
  * it, so repeated sign-ins (a script, a shared device) cannot pile up sessions without end.
  */
-export const MAX_SESSIONS_PER_USER = 10;
+const MAX_SESSIONS_PER_USER = 10;
 
 /**
  * A new session for the user; its cookie token is returned (only its hash is stored). In the same

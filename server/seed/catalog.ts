@@ -2,7 +2,7 @@
 // Everything random (students, attendance) is generated from these in demo-school.ts.
 import type { Role } from '../../common/roles.ts';
 
-export const DEMO_DOMAIN = 'demo.muster.school';
+const DEMO_DOMAIN = 'demo.muster.school';
 export const STUDENT_DOMAIN = 'student.example.edu';
 
 export type ProgramSeed = {
@@ -58,7 +58,7 @@ export const PROGRAMS: ProgramSeed[] = [
   },
 ];
 
-export type CourseSeed = {
+type CourseSeed = {
   program: ProgramSeed['key'];
   courseCode: string;
   courseName: string;
@@ -193,7 +193,7 @@ export const COURSES: CourseSeed[] = [
   },
 ];
 
-export type StaffSeed = {
+type StaffSeed = {
   key: string;
   role: Role;
   email: string;
@@ -329,7 +329,7 @@ export const COHORTS: CohortSeed[] = [
   { key: 'MA4', program: 'MA', cohortNumber: 4, termNumber: 1, size: 30, withdrawn: 2, onLeave: 1 },
 ];
 
-export type ScheduleSeed = {
+type ScheduleSeed = {
   course: string;
   cohort: string;
   instructor: string;

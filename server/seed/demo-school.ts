@@ -42,9 +42,9 @@ import { makeRng, mulberry32, type Rng } from './random.ts';
 
 export type SeedAccount = { role: Role; email: string; password: string };
 export type SeedResult = { accounts: SeedAccount[]; counts: Record<string, number> };
-export type SeedOptions = { today: Date; random?: () => number };
+type SeedOptions = { today: Date; random?: () => number };
 
-export const DEMO_SEED = 20250901;
+const DEMO_SEED = 20250901;
 const CHUNK = 1000;
 // The term began on the Monday four weeks back and runs 15 weeks; every meeting before today has
 // records, because a missing record reads as an absence (PRODUCT.md).

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
-export type ReceivedMail = { from: string; to: string[]; raw: string; header: (name: string) => string | undefined };
+type ReceivedMail = { from: string; to: string[]; raw: string; header: (name: string) => string | undefined };
 
 /**
  * A real SMTP server on loopback for tests. `answer` may refuse a recipient with an SMTP code

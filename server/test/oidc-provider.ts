@@ -2,7 +2,7 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 
-export type TestIdentity = { sub: string; email: string; email_verified: boolean };
+type TestIdentity = { sub: string; email: string; email_verified: boolean };
 
 /**
  * A real OpenID provider (oidc-provider) on loopback for tests. Its interactions sign in as

@@ -9,7 +9,7 @@ import zlib from 'node:zlib';
 
 export type PdfRun = { x: number; y: number; width: number; size: number; font: string; text: string };
 export type PdfPage = { width: number; height: number; runs: PdfRun[]; lines: string[] };
-export type PdfFile = { pages: PdfPage[]; fontNames: string[] };
+type PdfFile = { pages: PdfPage[]; fontNames: string[] };
 
 type PdfObject = { dict: string; stream: Buffer | null };
 

@@ -46,8 +46,8 @@ export type FuzzBody =
   | { kind: 'raw'; contentType: string | null; payload: string }
   | { kind: 'multipart'; parts: MultipartPart[]; boundary: string; breakage: MultipartBreakage };
 
-export type MultipartPart = { name: string; fileName?: string; content: string | Huge };
-export type MultipartBreakage = 'none' | 'truncated' | 'no-boundary' | 'wrong-boundary' | 'no-final-boundary' | 'bad-part-header' | 'empty';
+type MultipartPart = { name: string; fileName?: string; content: string | Huge };
+type MultipartBreakage = 'none' | 'truncated' | 'no-boundary' | 'wrong-boundary' | 'no-final-boundary' | 'bad-part-header' | 'empty';
 
 export type FuzzRequest = {
   identity: Identity;
@@ -60,7 +60,7 @@ export type FuzzRequest = {
 };
 
 /** A long string made only when the request is sent, so ten thousand samples stay small. */
-export class Huge {
+class Huge {
   constructor(readonly length: number) {}
   toJSON(): string {
     return 'x'.repeat(this.length);
@@ -92,8 +92,8 @@ export type Pools = {
 
 // ---- Hostile values ----
 
-export const PROTOTYPE_KEYS = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', 'isPrototypeOf'];
-export const IMPOSSIBLE_DATES = [
+const PROTOTYPE_KEYS = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', 'isPrototypeOf'];
+const IMPOSSIBLE_DATES = [
   '2026-02-30',
   '2025-02-29',
   '2026-04-31',
@@ -217,7 +217,7 @@ const hostileString = fc.oneof(
 );
 
 /** A value of the wrong shape or at a boundary, whatever the schema says. */
-export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 5, arbitrary: hostileString },
   { weight: 3, arbitrary: fc.constantFrom(...BOUNDARY_NUMBERS) },
   {
@@ -289,7 +289,7 @@ function validInteger(s: JsonSchema, pools: Pools): fc.Arbitrary<number> {
 }
 
 /** A valid-looking value for a schema, or now and then a hostile one in its place. */
-export function valueArb(s: JsonSchema, name: string, pools: Pools, depth = 0): fc.Arbitrary<unknown> {
+function valueArb(s: JsonSchema, name: string, pools: Pools, depth = 0): fc.Arbitrary<unknown> {
   return fc.oneof({ weight: 7, arbitrary: validValue(s, name, pools, depth) }, { weight: 2, arbitrary: hostileValue });
 }
 
@@ -322,7 +322,7 @@ function validValue(s: JsonSchema, name: string, pools: Pools, depth: number): f
  * validators); else one field swapped for a hostile value, a required field missing, or extra
  * fields (prototype keys among them). Optional fields come and go.
  */
-export function objectArb(s: JsonSchema, pools: Pools, depth = 0): fc.Arbitrary<Record<string, unknown>> {
+function objectArb(s: JsonSchema, pools: Pools, depth = 0): fc.Arbitrary<Record<string, unknown>> {
   const props = s.properties ?? {};
   const names = Object.keys(props);
   const required = new Set(s.required ?? []);
@@ -351,7 +351,7 @@ export function objectArb(s: JsonSchema, pools: Pools, depth = 0): fc.Arbitrary<
 // ---- Encoding ----
 
 /** encodeURIComponent, but lone surrogates are sent as the (invalid) UTF-8 bytes a client could send. */
-export function encodeAny(s: string): string {
+function encodeAny(s: string): string {
   let out = '';
   for (const part of s.split(/([\ud800-\udfff])/)) {
     if (/^[\ud800-\udfff]$/.test(part)) {

@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
  * file's size, or whose directory lies about sizes) and raw BIFF record streams. Parts are given
  * as chunk generators and deflated as a stream, so a 150 MB part never sits in the test's memory.
  */
-export type ZipPart = { name: string; data: Buffer | (() => Iterable<Buffer>); declaredSize?: number };
+type ZipPart = { name: string; data: Buffer | (() => Iterable<Buffer>); declaredSize?: number };
 
 async function deflate(chunks: Iterable<Buffer>): Promise<{ compressed: Buffer; size: number; crc: number }> {
   const d = zlib.createDeflateRaw({ level: 9 });
@@ -25,7 +25,7 @@ async function deflate(chunks: Iterable<Buffer>): Promise<{ compressed: Buffer; 
 }
 
 /** A zip (deflate) of the parts; `declaredSize` overrides the size written in the headers. */
-export async function zipArchive(parts: ZipPart[]): Promise<Buffer> {
+async function zipArchive(parts: ZipPart[]): Promise<Buffer> {
   const locals: Buffer[] = [];
   const central: Buffer[] = [];
   let offset = 0;

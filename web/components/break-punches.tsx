@@ -2,7 +2,7 @@ import type { BreakKind, BreakPunch } from '../../common/attendance.ts';
 import { formatLocalTime } from '../lib/format.ts';
 
 /** What a break is called on the roster and the student's history (decision 051). */
-export const BREAK_LABELS: Record<BreakKind, string> = { break: 'Break', lunch: 'Lunch', instructor: 'Class break' };
+const BREAK_LABELS: Record<BreakKind, string> = { break: 'Break', lunch: 'Lunch', instructor: 'Class break' };
 
 /** Every break of a record, compactly: "Break 10:02–10:15", "Lunch 12:00–" (not back yet). */
 export function BreakPunchList({ breaks, label }: { breaks: readonly BreakPunch[]; label: string }) {

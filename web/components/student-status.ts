@@ -1,7 +1,7 @@
 import type { STUDENT_STATUSES } from '../../common/constants.ts';
 import type { BadgeTone } from './ui/badge.tsx';
 
-export type StudentStatus = (typeof STUDENT_STATUSES)[number];
+type StudentStatus = (typeof STUDENT_STATUSES)[number];
 
 export const STUDENT_STATUS_LABELS: Record<StudentStatus, string> = {
   enrolled: 'Enrolled',

@@ -8,13 +8,13 @@ import { TIME_CLOCK_RULE_TEXTS } from '../../common/time-clock.ts';
  * report) always print every line.
  */
 
-export type TimeClockKey = 'rawMinutes' | 'roundedMinutes' | 'deductedMinutes' | 'cappedMinutes' | 'pendingExceptionMinutes' | 'autoCheckOutMinutes';
+type TimeClockKey = 'rawMinutes' | 'roundedMinutes' | 'deductedMinutes' | 'cappedMinutes' | 'pendingExceptionMinutes' | 'autoCheckOutMinutes';
 /** `short`: the word a narrow table cell uses, named in the explanation beside it. */
-export type TimeClockLine = { key: TimeClockKey; label: string; short: string; description: string };
+type TimeClockLine = { key: TimeClockKey; label: string; short: string; description: string };
 /** A day's or a total's figures: attended = rounded − deducted − capped. */
-export type TimeClockFigures = Pick<LedgerDay, TimeClockKey | 'attendedMinutes'>;
+type TimeClockFigures = Pick<LedgerDay, TimeClockKey | 'attendedMinutes'>;
 
-export const TIME_CLOCK_LINES: readonly TimeClockLine[] = [
+const TIME_CLOCK_LINES: readonly TimeClockLine[] = [
   { key: 'rawMinutes', label: 'Punched', short: 'punched', description: 'The punches as recorded, inside the class times.' },
   { key: 'roundedMinutes', label: 'Rounded', short: 'rounded', description: 'After the grace minutes, rounding and the missed-punch rule of the program.' },
   { key: 'deductedMinutes', label: 'Meal deduction', short: 'meal', description: TIME_CLOCK_RULE_TEXTS.mealDeduction },

@@ -9,7 +9,7 @@ const PRINT_PAGE_SIZE = 100;
 /** Every row of a list's current search, filters and order, up to `PRINT_MAX_ROWS`, and how many there are in all. */
 export type EveryRow<T> = () => Promise<{ items: T[]; total: number }>;
 
-export type ApiPage<T> = {
+type ApiPage<T> = {
   items: T[];
   total: number;
   /** The same list (same search, filters and order), every page of it: what a printed list shows. */
@@ -31,7 +31,7 @@ export async function apiParsePage<T>(contract: Contract<T[]>, url: string): Pro
  * The list at `url` page by page (its page and pageSize replaced), one request at a time, until its
  * total or `PRINT_MAX_ROWS` rows: the paged API and its limits, never an unbounded read.
  */
-export async function apiParseEveryPage<T>(contract: Contract<T[]>, url: string): Promise<{ items: T[]; total: number }> {
+async function apiParseEveryPage<T>(contract: Contract<T[]>, url: string): Promise<{ items: T[]; total: number }> {
   const [path, search = ''] = url.split('?');
   const items: T[] = [];
   let total = Number.POSITIVE_INFINITY;

@@ -44,7 +44,7 @@ export type Contract<T> = { parse: (data: unknown) => T };
  * A contract, or a function that loads one: what the app shell and the sign-in page use, so that zod
  * and the schemas arrive alongside their first answer instead of before the first draw (decision 025).
  */
-export type ContractSource<T> = Contract<T> | (() => Promise<Contract<T>>);
+type ContractSource<T> = Contract<T> | (() => Promise<Contract<T>>);
 
 /**
  * A feature's schemas module, loaded on first use: `const contract = lazyContracts(() => import('./x-contracts.ts'))`,

@@ -18,7 +18,7 @@ export type Viewer = { id: number; role: Role };
 // ---- Roles ----
 
 /** Super Administrator or IT Administrator. */
-export const isAdministrator = (user: { role: Role }): boolean => user.role === 'super_admin' || user.role === 'it_admin';
+const isAdministrator = (user: { role: Role }): boolean => user.role === 'super_admin' || user.role === 'it_admin';
 export const isSuperAdmin = (user: { role: Role }): boolean => user.role === 'super_admin';
 export const isInstructor = (user: { role: Role }): boolean => user.role === 'instructor';
 

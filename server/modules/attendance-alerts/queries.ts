@@ -18,7 +18,7 @@ type StudentColumns = typeof students.$inferSelect;
 
 // ---- The rules' reads ----
 
-export type CourseRate = { courseId: CourseColumns['id'] } & Pick<CourseColumns, 'courseName' | 'courseCode'> & { attended: number; total: number };
+type CourseRate = { courseId: CourseColumns['id'] } & Pick<CourseColumns, 'courseName' | 'courseCode'> & { attended: number; total: number };
 
 /** Per course, meetings in (since, today]: attended and all records, for courses with at least `minRecords`. */
 export async function courseRates(db: DbOrTx, scope: ViewerScope, d: { since: string; today: string; minRecords: number }): Promise<CourseRate[]> {
@@ -32,7 +32,7 @@ export async function courseRates(db: DbOrTx, scope: ViewerScope, d: { since: st
   return rows;
 }
 
-export type StudentStanding = Pick<RecordColumns, 'studentId' | 'scheduleId'> &
+type StudentStanding = Pick<RecordColumns, 'studentId' | 'scheduleId'> &
   Pick<CourseColumns, 'courseName' | 'courseCode'> & {
     courseId: CourseColumns['id'];
     name: StudentColumns['firstName'];
@@ -87,7 +87,7 @@ export async function studentStandings(db: DbOrTx, scope: ViewerScope, d: { sinc
 // ---- Students at risk, as recorded after each day ----
 
 /** The scope as the daily record names it. */
-export const atRiskScopeKey = (scope: ViewerScope) => (scope.instructorId == null ? 'school' : `instructor:${scope.instructorId}`);
+const atRiskScopeKey = (scope: ViewerScope) => (scope.instructorId == null ? 'school' : `instructor:${scope.instructorId}`);
 
 export async function recordedStudentsAtRisk(db: DbOrTx, scope: ViewerScope, asOf: string): Promise<number | null> {
   const [row] = await db
@@ -111,7 +111,7 @@ export async function dashboardScopes(db: DbOrTx): Promise<ViewerScope[]> {
   return [{ instructorId: null }, ...rows.filter((r) => r.instructorId != null).map((r) => ({ instructorId: r.instructorId }))];
 }
 
-export type AlertAcknowledgement = Pick<typeof alertAcknowledgements.$inferSelect, 'alertId' | 'reason' | 'note' | 'acknowledgedAt'> & {
+type AlertAcknowledgement = Pick<typeof alertAcknowledgements.$inferSelect, 'alertId' | 'reason' | 'note' | 'acknowledgedAt'> & {
   acknowledgedBy: string | null;
 };
 

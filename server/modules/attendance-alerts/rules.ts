@@ -34,7 +34,7 @@ const cache = new WeakMap<object, Map<string, { at: number; alerts: Promise<Rule
  */
 export type RuledAlert = Alert & { reason: string };
 
-export function computeAlerts(db: DbOrTx, scope: ViewerScope, today: string, now: Date): Promise<RuledAlert[]> {
+function computeAlerts(db: DbOrTx, scope: ViewerScope, today: string, now: Date): Promise<RuledAlert[]> {
   let perDb = cache.get(db);
   if (!perDb) cache.set(db, (perDb = new Map()));
   const key = `${scope.instructorId ?? 'school'}:${today}`;

@@ -13,7 +13,7 @@ export async function insertCorrection(tx: DbOrTx, c: typeof attendanceCorrectio
   await tx.insert(attendanceCorrections).values(c);
 }
 
-export type HistoryRecord = Pick<
+type HistoryRecord = Pick<
   RecordColumns,
   'id' | 'studentId' | 'scheduleId' | 'sessionDate' | 'status' | 'scanInTime' | 'scanOutTime' | 'minutesAttended' | 'source' | 'overrideReason' | 'createdAt'
 > & { createdByName: string | null };
@@ -60,7 +60,7 @@ export async function selectCorrections(db: DbOrTx, recordId: number) {
 
 export type ClockHoursFilter = { scheduleId?: number; studentId?: number; instructorId?: number; from?: string; to?: string };
 
-export type ClockHoursRow = Pick<RecordColumns, 'studentId' | 'scheduleId'> &
+type ClockHoursRow = Pick<RecordColumns, 'studentId' | 'scheduleId'> &
   Pick<StudentColumns, 'firstName' | 'lastName'> &
   Pick<typeof courses.$inferSelect, 'courseCode'> & { meetings: number; scheduled: number; attended: number; excused: number };
 

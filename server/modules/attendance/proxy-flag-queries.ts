@@ -74,7 +74,7 @@ export async function flagPartners(tx: DbOrTx, recordId: number, among: readonly
   return rows.map((r) => Number(r.id));
 }
 
-export type CheckInStanding = Pick<OriginMatch, 'knownDevice' | 'firstUse' | 'flagged'>;
+type CheckInStanding = Pick<OriginMatch, 'knownDevice' | 'firstUse' | 'flagged'>;
 
 /** What the proxy check needs about the new check-in itself: a known phone of its student, its student's first time, already flagged. */
 export async function checkInStanding(tx: DbOrTx, d: { studentId: number; deviceId: string; recordId: number; before: Date }): Promise<CheckInStanding> {

@@ -71,7 +71,7 @@ export const droppedCookie = (origin: CheckInOrigin): 'missing' | 'replaced' | n
 // Evidence names at most this many other check-ins (and counts the rest).
 const MAX_OTHERS = 20;
 
-export type CheckInOrigin = {
+type CheckInOrigin = {
   ip: string | null;
   browserSignature: string;
   deviceId: string;
@@ -228,7 +228,7 @@ export async function flagPossibleProxy(
 // What a scanned_after_override flag keeps beyond what the roster shows: the device cookie itself
 // and the QR session, so that accepting the scan records it as the check-in it would have been.
 const scanEvidenceSchema = checkInFlagEvidenceSchema.extend({ deviceId: z.string(), qrSessionId: z.number().int() });
-export type ScanEvidence = z.infer<typeof scanEvidenceSchema>;
+type ScanEvidence = z.infer<typeof scanEvidenceSchema>;
 
 /** The stored evidence of a scanned_after_override flag, or null when it is not one. */
 export function storedScanEvidence(v: unknown): ScanEvidence | null {
@@ -236,7 +236,7 @@ export function storedScanEvidence(v: unknown): ScanEvidence | null {
   return parsed.success ? parsed.data : null;
 }
 
-export type ScanAfterOverride = {
+type ScanAfterOverride = {
   recordId: number;
   qrSessionId: number;
   standingStatus: AttendanceStatus;

@@ -84,7 +84,7 @@ export function recordValues(r: {
   };
 }
 
-export type MissedPunchCorrection = {
+type MissedPunchCorrection = {
   studentId: number;
   scheduleId: number;
   sessionDate: string;
@@ -95,7 +95,7 @@ export type MissedPunchCorrection = {
   missedPunchRequestId: number;
 };
 
-export type CorrectedPunch = {
+type CorrectedPunch = {
   recordId: number;
   status: AttendanceStatus;
   scanInTime: Date;

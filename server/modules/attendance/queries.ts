@@ -12,7 +12,7 @@ export * from './history-queries.ts';
 
 // ---- Roster of one meeting ----
 
-export type RosterRow = Pick<StudentColumns, 'firstName' | 'lastName' | 'sisStudentId'> & { studentId: StudentColumns['id'] } & {
+type RosterRow = Pick<StudentColumns, 'firstName' | 'lastName' | 'sisStudentId'> & { studentId: StudentColumns['id'] } & {
   [K in 'id' | 'status' | 'scanInTime' | 'scanOutTime' | 'minutesAttended' | 'scheduledMinutes' | 'isManualOverride' | 'overrideReason' | 'source']:
     RecordColumns[K] | null;
 };
@@ -153,7 +153,7 @@ export async function rosterEnrolment(db: DbOrTx, scheduleId: number, studentId:
   return row ?? null;
 }
 
-export type NewManualRecord = {
+type NewManualRecord = {
   studentId: number;
   scheduleId: number;
   sessionDate: string;
@@ -196,7 +196,7 @@ export async function insertManualRecord(tx: DbOrTx, r: NewManualRecord): Promis
 
 // ---- Overrides ----
 
-export type OverrideTarget = Pick<
+type OverrideTarget = Pick<
   RecordColumns,
   'scheduleId' | 'studentId' | 'sessionDate' | 'status' | 'isManualOverride' | 'overrideReason' | 'scheduledMinutes' | 'scanInTime' | 'scanOutTime' | 'source'
 > & {
@@ -263,7 +263,7 @@ export async function setOverride(
     .where(eq(attendanceRecords.id, recordId));
 }
 
-export type AcceptedScan = {
+type AcceptedScan = {
   status: AttendanceStatus;
   scanInTime: Date;
   minutes: number;

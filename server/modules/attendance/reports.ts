@@ -9,7 +9,7 @@ import { clockHoursTotals, selectCorrections, selectHistoryRecord, type ClockHou
 
 type User = { id: number; role: Role };
 
-export type ClockHours = {
+type ClockHours = {
   studentId: number;
   scheduleId: number;
   firstName: string;

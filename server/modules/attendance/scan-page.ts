@@ -54,7 +54,7 @@ export async function lunchPunchesOffered(db: DbOrTx, sessionUuid: string, timeZ
   return offersLunchPunches(scheduledMinutes(classWindow(meeting.sessionDate, meeting.startTime, meeting.endTime, timeZone)), mealDeduction);
 }
 
-export type CheckOutPreview = {
+type CheckOutPreview = {
   /** The end of class, an instant. */
   classEndsAt: Date;
   /** What a check-out now records: the same minutes rule the check-out uses. */

@@ -41,10 +41,10 @@ import { breakPunch, minutesWithBreaks } from './punches.ts';
 import { checkInStatus, leftEarly, minutesAttended, scheduledMinutes, statusAfterCheckOut } from './rules.ts';
 
 // A check-in again this soon after the first is the same tap retried: answered as the check-in itself.
-export const RETRY_WINDOW_MS = 2 * 60_000;
+const RETRY_WINDOW_MS = 2 * 60_000;
 
 /** Case-, accent- and spacing-insensitive comparison of names and e-mails. */
-export function normalizeName(s: string | null | undefined): string {
+function normalizeName(s: string | null | undefined): string {
   return (s ?? '')
     .normalize('NFD')
     .replace(/\p{Diacritic}/gu, '')
@@ -56,7 +56,7 @@ export function normalizeName(s: string | null | undefined): string {
 // A refusal of a punch that the code and the student passed: the typed code was no guess.
 const PUNCH_REFUSALS = new Set(['CONFIRM_CHECK_OUT', 'NOT_CHECKED_IN', 'ALREADY_CHECKED_OUT', 'ON_BREAK', 'NOT_ON_BREAK']);
 
-export type CheckInContext = {
+type CheckInContext = {
   deviceId: string;
   /** The browser sent its device cookie (false: this request was given a new one). */
   devicePresented: boolean;

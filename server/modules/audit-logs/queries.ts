@@ -14,7 +14,7 @@ const LOGIN: AuditAction = 'Login';
  * One audit row as it is written (the id and, by default, the timestamp come from the database).
  * Values left undefined are stored as SQL null; anything else (null included) as JSON.
  */
-export type AuditInsert = Pick<typeof auditLogs.$inferInsert, 'userId' | 'tableName' | 'recordId' | 'ipAddress' | 'oldValues' | 'newValues'> & {
+type AuditInsert = Pick<typeof auditLogs.$inferInsert, 'userId' | 'tableName' | 'recordId' | 'ipAddress' | 'oldValues' | 'newValues'> & {
   action: AuditAction;
   at: Date | null;
   always: boolean;

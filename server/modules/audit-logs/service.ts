@@ -17,9 +17,9 @@ import {
 } from './queries.ts';
 
 /** The action names an audit entry may carry: the list in common/audit-logs.ts. */
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export type AuditEntry = {
+type AuditEntry = {
   userId: number | null;
   action: AuditAction;
   tableName: string;

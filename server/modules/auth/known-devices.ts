@@ -18,7 +18,7 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** The well-formed tokens of a device cookie, newest first. */
-export function deviceTokens(cookie: string | undefined): string[] {
+function deviceTokens(cookie: string | undefined): string[] {
   if (!cookie) return [];
   return cookie
     .split('.')

@@ -43,7 +43,7 @@ import {
 const okSchema = z.object({ ok: z.literal(true) });
 
 /** Where a cross-site GET /api/logout lands: a page that asks before signing out. */
-export const SIGN_OUT_CONFIRM_PATH = '/sign-out';
+const SIGN_OUT_CONFIRM_PATH = '/sign-out';
 
 /**
  * Whether a GET came from this site's own pages or from the user (a typed address, a bookmark):

@@ -158,7 +158,7 @@ export async function userCount(db: DbOrTx): Promise<number> {
   return countUsers(db);
 }
 
-export type NewUser = {
+type NewUser = {
   email: string;
   password: string | null;
   firstName: string;

@@ -16,7 +16,7 @@ import { claimScheduledRun, finishRun, insertRun, lastCompletedRun, recentRuns, 
  * host is part of "where". The nightly run happens once a school day across all instances.
  */
 export type BackupDeps = { db: Db; config: Config; clock: Clock };
-export type BackupSummary = {
+type BackupSummary = {
   id: number;
   status: 'completed' | 'failed';
   at: string;
@@ -27,7 +27,7 @@ export type BackupSummary = {
 };
 
 const FILE_PATTERN = /^muster-\d{4}-\d{2}-\d{2}T[\d-]+Z\.backup\.gz$/;
-export const backupDirectory = (config: Config) => path.join(config.dataDir, 'backups');
+const backupDirectory = (config: Config) => path.join(config.dataDir, 'backups');
 
 function toSummary(r: BackupRun): BackupSummary {
   return {

@@ -7,7 +7,7 @@ import { findProgramName } from '../programs/service.ts';
 import { deleteClosureRow, insertClosure, selectClosure, selectClosureRanges, selectClosures, type ClosureRow } from './queries.ts';
 
 type Ctx = { actorId: number; ip: string | null };
-export type ClosureInput = { startDate: string; endDate: string; name: string; programId: number | null };
+type ClosureInput = { startDate: string; endDate: string; name: string; programId: number | null };
 
 const toClosure = (r: ClosureRow): Closure => ({ ...r, createdAt: r.createdAt.toISOString() });
 

@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { enrolledLedgers, hours, percent, schoolToday } from './enrolled-ledgers.ts';
 
 /** The month's first and last days. */
-export function monthRange(month: string): { from: string; to: string } {
+function monthRange(month: string): { from: string; to: string } {
   const [y, m] = month.split('-').map(Number) as [number, number];
   const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
   return { from: `${month}-01`, to: `${month}-${String(last).padStart(2, '0')}` };

@@ -47,7 +47,7 @@ export async function selectStatusBeforeLatestLeave(db: DbOrTx, studentId: numbe
   return rows.at(-1)?.statusBefore ?? null;
 }
 
-export type WithdrawalRow = typeof studentWithdrawals.$inferSelect;
+type WithdrawalRow = typeof studentWithdrawals.$inferSelect;
 
 export async function selectWithdrawal(db: DbOrTx, studentId: number): Promise<WithdrawalRow | undefined> {
   const [row] = await db.select().from(studentWithdrawals).where(eq(studentWithdrawals.studentId, studentId));

@@ -2,7 +2,7 @@ import { asc, eq, inArray, not, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { coursePrerequisites, courses } from '../../db/schema/index.ts';
 
-export type CourseRow = typeof courses.$inferSelect;
+type CourseRow = typeof courses.$inferSelect;
 export type CourseValues = Pick<typeof courses.$inferInsert, 'courseCode' | 'courseName' | 'clockHours' | 'description' | 'programId' | 'sisCourseId'>;
 
 /** A course with its prerequisite ids (ascending), as the API shows it. */

@@ -53,7 +53,7 @@ export async function syncCounts(db: DbOrTx, scope: ViewerScope): Promise<{ pend
   return rows[0]!;
 }
 
-export type OpenSessionCounts = Pick<RecordColumns, 'scheduleId' | 'sessionDate'> & { expected: number; checkedIn: number };
+type OpenSessionCounts = Pick<RecordColumns, 'scheduleId' | 'sessionDate'> & { expected: number; checkedIn: number };
 
 /** Per open QR session's meeting: students expected and checked in. */
 export async function openSessionCounts(db: DbOrTx, scope: ViewerScope, now: Date): Promise<OpenSessionCounts[]> {
@@ -76,7 +76,7 @@ export async function studentsInClass(db: DbOrTx, scope: ViewerScope, now: Date)
   return rows[0]!.n;
 }
 
-export type RateTotals = { attended: number; onTime: number; total: number; minutes: number; scheduled: number };
+type RateTotals = { attended: number; onTime: number; total: number; minutes: number; scheduled: number };
 
 /** Records of meetings in (from, to]: attended, on time, all; minutes attended and scheduled. */
 export async function rateBetween(db: DbOrTx, scope: ViewerScope, from: string, to: string): Promise<RateTotals> {
@@ -133,7 +133,7 @@ export async function dailyTotals(
   return rows;
 }
 
-export type CourseTotals = { courseId: CourseColumns['id'] } & Pick<CourseColumns, 'courseName' | 'courseCode'> & {
+type CourseTotals = { courseId: CourseColumns['id'] } & Pick<CourseColumns, 'courseName' | 'courseCode'> & {
     sessions: number;
     attended: number;
     total: number;
@@ -192,7 +192,7 @@ export async function mostActiveUsers(db: DbOrTx, scope: ViewerScope, now: Date)
 
 const ownSignIns = (scope: ViewerScope): SQL => (scope.instructorId == null ? sql`true` : sql`ls.user_id = ${scope.instructorId}`);
 
-export type SchoolCounts = {
+type SchoolCounts = {
   totalStudents: number;
   enrolledStudents: number;
   totalCourses: number;
@@ -214,7 +214,7 @@ export async function schoolCounts(db: DbOrTx, scope: ViewerScope, today: string
   return rows[0]!;
 }
 
-export type SetupCounts = { programs: number; courses: number; students: number; instructors: number; schedules: number; attendanceRecords: number };
+type SetupCounts = { programs: number; courses: number; students: number; instructors: number; schedules: number; attendanceRecords: number };
 
 /** How much the school has set up, counted over every row (the checklist is school-wide). */
 export async function setupCounts(db: DbOrTx): Promise<SetupCounts> {

@@ -82,7 +82,7 @@ async function databaseHealth(db: DbOrTx): Promise<{ status: 'healthy' | 'warnin
 }
 
 /** CPU load over the last minute as a share of the machine's cores. */
-export function systemLoadPercent(): number {
+function systemLoadPercent(): number {
   return Math.min(100, Math.round((os.loadavg()[0]! / Math.max(1, os.cpus().length)) * 1000) / 10);
 }
 

@@ -18,10 +18,10 @@ import { claimFact, selectExportCounts, selectImportCounts } from './queries.ts'
 /** Who an e-mail of the report goes to. */
 type Recipient = { id: number; email: string };
 
-export type DigestDeps = { db: Db; config: Config; cipher: FieldCipher; clock: Clock };
+type DigestDeps = { db: Db; config: Config; cipher: FieldCipher; clock: Clock };
 
 /** The report goes out on Monday at this school-local time. */
-export const SEND_AT_MINUTES = 7 * 60;
+const SEND_AT_MINUTES = 7 * 60;
 
 // ---- Pure parts ----
 
@@ -146,7 +146,7 @@ export function composeWeeklyReport(f: WeeklyFigures, links: { dashboard: string
 // ---- With the database ----
 
 /** Every figure of the report for a period, read from the dashboard, the attendance alerts, compliance, imports and the audit log. */
-export async function weeklyFigures(db: DbOrTx, period: ReportPeriod, clock: Clock): Promise<WeeklyFigures> {
+async function weeklyFigures(db: DbOrTx, period: ReportPeriod, clock: Clock): Promise<WeeklyFigures> {
   const asOf = period.thisWeek.to;
   const [courses, atRisk, overview, imports, exports] = await Promise.all([
     courseRatesByWeek(db, { lastWeekFrom: period.lastWeek.from, thisWeekFrom: period.thisWeek.from, thisWeekTo: period.thisWeek.to }),

@@ -34,7 +34,7 @@ const NO_PROGRAM_POLICY = {
 };
 
 /** Every date of the leaves. */
-export function leaveDays(leaves: { startDate: string; endDate: string }[]): Set<string> {
+function leaveDays(leaves: { startDate: string; endDate: string }[]): Set<string> {
   const dates = new Set<string>();
   for (const l of leaves) for (let d = l.startDate; d <= l.endDate; d = addDays(d, 1)) dates.add(d);
   return dates;

@@ -154,7 +154,7 @@ async function writeOpeningBalance(tx: DbOrTx, values: typeof studentOpeningBala
 }
 
 /** The columns of an opening-balance file (POST /api/students/opening-balances/import). */
-export const OPENING_BALANCE_COLUMNS = ['sisStudentId', 'beforeDate', 'scheduledHours', 'creditedHours', 'lastDateOfAttendance', 'note'] as const;
+const OPENING_BALANCE_COLUMNS = ['sisStudentId', 'beforeDate', 'scheduledHours', 'creditedHours', 'lastDateOfAttendance', 'note'] as const;
 const OPENING_BALANCE_ROWS_MAX = 20_000;
 
 /**

@@ -48,7 +48,7 @@ export async function selectLedgerStudent(db: DbOrTx, studentId: number): Promis
   return row;
 }
 
-export type LedgerScheduleRow = Pick<
+type LedgerScheduleRow = Pick<
   typeof schedules.$inferSelect,
   'id' | 'dayOfWeek' | 'startTime' | 'endTime' | 'courseStartDate' | 'courseEndDate' | 'holidayExceptions' | 'makeupDates' | 'breaks'
 > & { studentId: number; onRoster: boolean };
@@ -82,7 +82,7 @@ export async function selectSchedulesById(db: DbOrTx, scheduleIds: number[]): Pr
   return db.select(ledgerScheduleColumns).from(schedules).where(inArray(schedules.id, scheduleIds));
 }
 
-export type LedgerRecordRow = Pick<
+type LedgerRecordRow = Pick<
   typeof attendanceRecords.$inferSelect,
   'id' | 'studentId' | 'scheduleId' | 'sessionDate' | 'scanInTime' | 'scanOutTime' | 'minutesAttended'
 > & {
@@ -179,7 +179,7 @@ export async function selectLedgerMakeUps(db: DbOrTx, studentIds: number[], asOf
 // ---- The program summary: one page of students, in SQL order ----
 
 /** `scope`: whose students (the access module's viewer scope; WHOLE_SCHOOL for the school's export). */
-export type HoursStudentFilter = { programId?: number; search?: string; scope: ViewerScope };
+type HoursStudentFilter = { programId?: number; search?: string; scope: ViewerScope };
 const SORT_COLUMNS = { lastName: sql`lower(${students.lastName})`, firstName: sql`lower(${students.firstName})`, sisStudentId: students.sisStudentId };
 
 function summaryWhere(f: HoursStudentFilter): SQL | undefined {
@@ -263,7 +263,7 @@ export async function lockStudentMakeUpMinutes(tx: DbOrTx, studentId: number): P
   return Number(row?.minutes ?? 0);
 }
 
-export type SupervisorRow = Pick<typeof users.$inferSelect, 'id' | 'role' | 'isActive'>;
+type SupervisorRow = Pick<typeof users.$inferSelect, 'id' | 'role' | 'isActive'>;
 export async function selectSupervisor(db: DbOrTx, userId: number): Promise<SupervisorRow | undefined> {
   const [row] = await db.select({ id: users.id, role: users.role, isActive: users.isActive }).from(users).where(eq(users.id, userId));
   return row;

@@ -20,7 +20,6 @@ import { renderTimeCard, timeCardDays, timeCardTotals } from './time-card.ts';
 // (ledgers.ts), a student's hours and the summary (summary.ts), the CSV (export.ts), make-up
 // sessions (make-ups.ts), records and their history (records.ts). Below: the opening balances'
 // doors, and the time card.
-export { computeLedger } from './ledger.ts';
 export { exportHours } from './export.ts';
 export { freezeHoursOfExitedStudents, ledgersFor, type StudentLedger } from './ledgers.ts';
 export { deleteMakeUp, listMakeUps, recordMakeUp } from './make-ups.ts';

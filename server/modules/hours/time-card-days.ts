@@ -5,7 +5,7 @@ import type { LedgerDay, PaymentPeriodProgress } from '../../../common/hours.ts'
 
 import { localTimeOfDay } from '../../lib/school-time.ts';
 
-export type TimeCardRecord = {
+type TimeCardRecord = {
   sessionDate: string;
   courseCode: string;
   status: string;
@@ -17,10 +17,10 @@ export type TimeCardRecord = {
   breaks?: readonly { startedAt: string; endedAt: string | null }[];
 };
 
-export type TimeCardMakeUp = { date: string; startTime: string; endTime: string; courseCode: string | null };
+type TimeCardMakeUp = { date: string; startTime: string; endTime: string; courseCode: string | null };
 
 /** One sub-line of a day: a record or a make-up session. */
-export type TimeCardLine = { course: string; inOut: string; status: string };
+type TimeCardLine = { course: string; inOut: string; status: string };
 
 export type TimeCardDay = LedgerDay & { lines: TimeCardLine[] };
 

@@ -15,7 +15,7 @@ import { CORRECTED_MARK, CORRECTED_NOTE, hoursMinutes, type TimeCard, type TimeC
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
-export const TIME_CARD_TITLE = 'Student time card';
+const TIME_CARD_TITLE = 'Student time card';
 
 // Letter paper (US schools) in landscape, half-inch margins: a table of one row per day, laid out to
 // the width. Its fifteen columns (the time-clock steps beside the ledger's minutes) need the long side.

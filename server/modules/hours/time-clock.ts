@@ -11,7 +11,7 @@ export { unionMs, without, type Interval } from '../../lib/intervals.ts';
  */
 
 /** One check-in and its check-out (null: the student never checked out). */
-export type Punch = { in: number; out: number | null };
+type Punch = { in: number; out: number | null };
 
 /** A version of a program's rules: from its date (null: from the beginning) until the next one's. */
 export type TimeClockVersionRules = TimeClockRules & { effectiveFrom: string | null };
@@ -52,7 +52,7 @@ function checkInAt(t: number, classStart: number, rules: TimeClockRules): number
   return t <= classStart + rules.graceMinutes * MINUTE ? classStart : rounded(t, classStart, rules);
 }
 
-export type MeetingTime = {
+type MeetingTime = {
   /** The punches as recorded, inside the class; a punch without a check-out has no raw stretch. */
   raw: Interval[];
   /** What the rules credit: rounded, inside the class, under the missed-punch policy. */

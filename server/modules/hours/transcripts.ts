@@ -10,9 +10,9 @@ import { insertTranscript, selectExitedWithoutTranscript, selectLedgerStudent, s
 type StudentLedgerLike = Ledger & { withdrawalDate: string | null; expectedEndDate: string | null; transcript?: { exitDate: string; frozenAt: string } };
 
 /** How many students one retention run freezes at most: the job runs daily and catches up. */
-export const TRANSCRIPTS_PER_RUN = 500;
+const TRANSCRIPTS_PER_RUN = 500;
 
-export function frozenFrom(l: StudentLedgerLike): FrozenHours {
+function frozenFrom(l: StudentLedgerLike): FrozenHours {
   return {
     startDate: l.startDate,
     lastDateOfAttendance: l.lastDateOfAttendance,
@@ -25,7 +25,7 @@ export function frozenFrom(l: StudentLedgerLike): FrozenHours {
   };
 }
 
-export type Transcript = { exitDate: string; frozenAt: string; hours: FrozenHours };
+type Transcript = { exitDate: string; frozenAt: string; hours: FrozenHours };
 
 /** The transcripts of these students, by id (none for most). */
 export async function transcriptsOf(db: DbOrTx, studentIds: number[]): Promise<Map<number, Transcript>> {

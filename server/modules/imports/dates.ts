@@ -11,7 +11,7 @@ import type { RawTable } from './read-file.ts';
 type Order = 'mdy' | 'dmy';
 type Format = 'iso' | Order | 'serial';
 type Seen = { value: string; iso: string; row: number; column: string };
-export type DateResult = { ok: true; value: string } | { ok: false; message: string };
+type DateResult = { ok: true; value: string } | { ok: false; message: string };
 
 /** 8/24/2026, 24.08.2026 or 24-08-2026 (one separator), then whatever follows (a time). */
 const NUMERIC_DATE = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{2,4})(?=$|[ T])(.*)$/;

@@ -37,7 +37,7 @@ const HANDLERS: Record<UploadType, ImportHandler | ImportPartsHandler> = {
 const PART_ROWS = 5000;
 
 export type ImportDeps = { db: Db; cipher: FieldCipher; clock: Clock; instanceId?: () => string | null };
-export type ImportRequest = {
+type ImportRequest = {
   type: UploadType;
   fileName: string;
   buffer: Buffer;
@@ -49,7 +49,7 @@ export type ImportRequest = {
   format?: 'template' | 'course-list';
 };
 /** A refused import: every problem (up to the answer's cap), the total, and the HTTP status to answer. */
-export type ImportOutcome =
+type ImportOutcome =
   | { ok: true; result: UploadResult }
   | { ok: false; status: 400 | 409; code: string; message: string; errorCount: number; result: UploadResult; unreadable?: { code: string; message: string } };
 

@@ -58,7 +58,7 @@ const BOOLEAN_WORDS: Record<string, boolean> = { true: true, false: false, yes: 
 const DAY_LOOKUP = new Map<string, number>(DAY_NAMES.flatMap((d, i) => [[d.toLowerCase(), i] as const, [d.slice(0, 3).toLowerCase(), i] as const]));
 
 /** Where a cell is, and how its file reads dates (8/24/2026, Excel serials: dates.ts). */
-export type CellContext = { row: number; dates: DateReading };
+type CellContext = { row: number; dates: DateReading };
 
 /**
  * Parse one trimmed, non-empty cell by its column's rule. Blank cells are handled by the caller

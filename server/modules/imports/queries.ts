@@ -137,7 +137,7 @@ export async function adoptWizardProgress(db: DbOrTx, p: WizardProgressRow): Pro
   return rows.length > 0;
 }
 
-export type TypeRowCounts = { programs: number; courses: number; instructors: number; students: number; schedules: number };
+type TypeRowCounts = { programs: number; courses: number; instructors: number; students: number; schedules: number };
 
 /** Rows of each import type already in the school (added by hand or before the wizard existed). */
 export async function typeRowCounts(db: DbOrTx): Promise<TypeRowCounts> {

@@ -9,7 +9,7 @@ import { recordRefusedUpload, runImport, type ImportDeps } from './engine.ts';
 import { lockImportType } from './queries.ts';
 
 // The imports module's one door: its routes, other modules and the jobs come through here.
-export { runImport, type ImportDeps, type ImportOutcome, type ImportRequest } from './engine.ts';
+export { runImport, type ImportDeps } from './engine.ts';
 export { templateCsv } from './templates.ts';
 export { getUpload, listUploads, recoverInterruptedUploads, sweepInterruptedUploads } from './upload-log.ts';
 export { getWizard, resetWizard, setWizardStep } from './wizard.ts';

@@ -10,7 +10,7 @@ export async function jobQueueInstalled(db: DbOrTx): Promise<boolean> {
   return rows[0]?.present ?? false;
 }
 
-export type JobRunRow = {
+type JobRunRow = {
   name: string;
   cron: string | null;
   state: string | null;

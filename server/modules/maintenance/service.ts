@@ -30,7 +30,7 @@ export async function listNotices(db: DbOrTx): Promise<MaintenanceNotice[]> {
 }
 
 /** The window in the school's time, as the e-mail says it: "Sat, Nov 28, 10:00 PM – Sun, Nov 29, 2:00 AM (America/Chicago)". */
-export function windowInWords(startsAt: Date, endsAt: Date, timeZone: string): string {
+function windowInWords(startsAt: Date, endsAt: Date, timeZone: string): string {
   const f = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone });
   return `${f.format(startsAt)} – ${f.format(endsAt)} (${timeZone})`;
 }

@@ -17,7 +17,7 @@ export type FilingProblem =
   | { field: 'checkIn' | 'checkOut'; code: 'outside_class'; start: string; end: string }
   | { field: 'checkOut'; code: 'before_check_in'; after: Date };
 
-export type FilingOutcome =
+type FilingOutcome =
   | { kind: 'filed'; requestId: number; meeting: MissedMeeting }
   | { kind: 'already_asked' }
   /** Not a meeting this student or phone may ask about (now): the same answer whoever asks. */

@@ -116,7 +116,7 @@ export async function selectRosteredCalendars(db: DbOrTx, studentId: number) {
   return rows.map((r) => ({ ...r, startTime: r.startTime.slice(0, 5), endTime: r.endTime.slice(0, 5) }));
 }
 
-export type RequestOfMeeting = {
+type RequestOfMeeting = {
   studentId: number;
   scheduleId: number;
   sessionDate: string;
@@ -143,7 +143,7 @@ export async function selectRequestsOfStudents(db: DbOrTx, studentIds: number[],
   return rows.map((r) => ({ ...r, status: r.status }));
 }
 
-export type NewRequest = {
+type NewRequest = {
   studentId: number;
   scheduleId: number;
   sessionDate: string;
@@ -178,7 +178,7 @@ export async function setDecision(
   await tx.update(missedPunchRequests).set(d).where(eq(missedPunchRequests.id, id));
 }
 
-export type RequestFilter = { id?: number; status?: MissedPunchStatus; scheduleId?: number; date?: string; studentId?: number; instructorId?: number | null };
+type RequestFilter = { id?: number; status?: MissedPunchStatus; scheduleId?: number; date?: string; studentId?: number; instructorId?: number | null };
 
 const requestColumns = {
   id: missedPunchRequests.id,
@@ -268,8 +268,8 @@ export async function countOpenRequests(db: DbOrTx, studentId: number): Promise<
 
 // ---- Exception rates ----
 
-export type ExceptionScope = { from?: string; to?: string; programId?: number; instructorId?: number | null; studentId?: number };
-export type ExceptionCountRow = { studentId: number; firstName: string; lastName: string; sisStudentId: string | null; meetings: number; exceptions: number };
+type ExceptionScope = { from?: string; to?: string; programId?: number; instructorId?: number | null; studentId?: number };
+type ExceptionCountRow = { studentId: number; firstName: string; lastName: string; sisStudentId: string | null; meetings: number; exceptions: number };
 
 /**
  * Per student: the meetings counted (an attended record, or a missed-punch request) and the

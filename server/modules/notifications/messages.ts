@@ -18,7 +18,7 @@ export type AlertFacts = {
 };
 
 /** "Mon, Nov 23, 2026": dates as people read them (the date is the school's, no time zone shift). */
-export function readableDate(date: string, locale = 'en-US'): string {
+function readableDate(date: string, locale = 'en-US'): string {
   return new Date(`${date}T12:00:00Z`).toLocaleDateString(locale, { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 }
 

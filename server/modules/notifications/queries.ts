@@ -16,7 +16,7 @@ export async function selectRecentMeetings(db: DbOrTx, since: string, today: str
   return rows.map((r) => ({ id: r.id, studentId: r.student_id, scheduleId: r.schedule_id, sessionDate: r.session_date, status: r.status }));
 }
 
-export type AlertContextRow = {
+type AlertContextRow = {
   studentId: number;
   scheduleId: number;
   firstName: string;

@@ -34,7 +34,7 @@ import {
 } from './queries.ts';
 
 /** The alert rules' consecutive-absence number, where a program has not set its own. */
-export const DEFAULT_CONSECUTIVE_ABSENCES = CONSECUTIVE_ABSENCES;
+const DEFAULT_CONSECUTIVE_ABSENCES = CONSECUTIVE_ABSENCES;
 const RESEND_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
 
 type Ctx = { db: Db; config: Config; cipher: FieldCipher; clock: Clock };

@@ -2,7 +2,7 @@ import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { outboxMessages } from '../../db/schema/index.ts';
 
-export type OutboxInsert = typeof outboxMessages.$inferInsert;
+type OutboxInsert = typeof outboxMessages.$inferInsert;
 export type OutboxRow = typeof outboxMessages.$inferSelect;
 
 /** The channel the outbox worker listens on; PostgreSQL delivers the notice only if the transaction commits. */

@@ -113,7 +113,7 @@ export function readUnsubscribeToken(cipher: FieldCipher, token: string): Unsubs
 }
 
 /** After this many attempts a message is failed for good and shown as such in Settings › System. */
-export const MAX_ATTEMPTS = 8;
+const MAX_ATTEMPTS = 8;
 /** How long a worker holds a claimed message; a worker that died lets go when it passes. */
 const CLAIM_MS = 5 * 60 * 1000;
 

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 // The cookies the public check-in routes share (qr-sessions opens the link, attendance takes the
 // submit, scan serves the pages); they reach the other modules through this module's service.
 
-export const DEVICE_COOKIE = 'muster_device';
+const DEVICE_COOKIE = 'muster_device';
 // A campus behind one school Wi-Fi address: a class of 60, even a morning rush of 1,000, must get
 // through. Guessing six-digit codes is stopped by counting every typed code per address and per
 // (address, session) (code-attempts.ts), not by this limit.
@@ -50,8 +50,8 @@ export function checkInDevice(req: FastifyRequest, reply: FastifyReply, secure: 
  * posts the six fields without `pass` or `token` still checks in from the phone that opened the
  * link, and so does the scan page's form, which has no script to hold the pass.
  */
-export const passCookieName = (sessionUuid: string) => `muster_pass_${sessionUuid.replace(/-/g, '').toLowerCase()}`;
-export const PASS_COOKIE_PATH = '/api/attendance/submit';
+const passCookieName = (sessionUuid: string) => `muster_pass_${sessionUuid.replace(/-/g, '').toLowerCase()}`;
+const PASS_COOKIE_PATH = '/api/attendance/submit';
 
 export function setPassCookie(reply: FastifyReply, secure: boolean, sessionUuid: string, pass: string | null, expiresAt: string | null): void {
   if (!pass || !expiresAt) return;

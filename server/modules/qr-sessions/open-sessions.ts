@@ -118,7 +118,7 @@ export async function currentQrImage(db: DbOrTx, user: User, ref: string, baseUr
 }
 
 /** Whether phones can reach the scan URL; when it is loopback, the addresses they could use instead. */
-export function reachabilityOf(attendanceUrl: string): { loopback: boolean; networkUrls: string[] } {
+function reachabilityOf(attendanceUrl: string): { loopback: boolean; networkUrls: string[] } {
   const url = new URL(attendanceUrl);
   const loopback = isLoopbackHost(url.hostname);
   return { loopback, networkUrls: loopback ? networkBaseUrls(url.protocol, url.port) : [] };

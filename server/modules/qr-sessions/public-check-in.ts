@@ -73,7 +73,7 @@ export async function sessionForTypedCode(
   return { sessionId: match.sessionId, courseName: match.courseName, pass: pass.pass, passExpiresAt: pass.expiresAt.toISOString() };
 }
 
-export type CheckInAdmission = {
+type CheckInAdmission = {
   /** The pass the browser sent, when this server issued it for this session (to any device). */
   pass: PassFacts | null;
   /** A valid pass of this device: the code is not in question. */

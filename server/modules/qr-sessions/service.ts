@@ -13,7 +13,7 @@ export {
   type CheckInDevice,
 } from './device-cookies.ts';
 export type { PassFacts } from './tokens.ts';
-export type { MeetingBreakRow, RecentMeeting, SessionRow } from './queries.ts';
+export type { SessionRow } from './queries.ts';
 export { closeExpiredSessions, findPublicSession, findSession, isSessionUuid, listRecentSessionMeetings, runnableSession, sessionClosing } from './sessions.ts';
 export { startCheck, startSession } from './start.ts';
 export { currentQrImage, endSession, extendSession, getSession, listActiveSessions, listActiveSessionsIn } from './open-sessions.ts';

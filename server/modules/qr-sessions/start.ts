@@ -52,7 +52,7 @@ export async function startCheck(db: DbOrTx, user: User, scheduleId: number, now
  * the last minutes of class, for check-out). Off schedule (a make-up the calendar does not know, a
  * session started after class): `qrCodeExpirationMinutes` from now.
  */
-export function sessionClosesAt(
+function sessionClosesAt(
   now: Date,
   meeting: { meetsNow: boolean; sessionDate: string; startTime: string; endTime: string },
   settings: { qrCodeExpirationMinutes: number; timeZone: string },

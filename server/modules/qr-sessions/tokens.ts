@@ -11,7 +11,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * typed, and every wrong one is counted (code-attempts.ts).
  */
 export const ROTATE_MS = 15_000;
-export const PASS_MS = 5 * 60_000;
+const PASS_MS = 5 * 60_000;
 
 const mac = (secret: Buffer, message: string, bytes: number) => createHmac('sha256', secret).update(message).digest().subarray(0, bytes).toString('base64url');
 

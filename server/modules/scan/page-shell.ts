@@ -71,7 +71,7 @@ export function tHtml(t: StudentT, key: StudentTextKey, parts: Record<string, st
 
 // ---- Fields ----
 
-export type FieldSpec = {
+type FieldSpec = {
   name: string;
   /** The element's id when it is not the name (a second code field on the page). */
   id?: string;
@@ -117,7 +117,7 @@ export const missedPunchLink = (t: StudentT, language: StudentLanguage) =>
   `<p class="small"><a href="${e(language === 'en' ? MISSED_PUNCH_PATH : `${MISSED_PUNCH_PATH}?lang=${language}`)}">${e(t('missedPunchLink'))}</a></p>`;
 export const MISSED_PUNCH_PATH = '/attendance/missed-punch';
 
-export type PageShell = { language: StudentLanguage; t: StudentT; switchHref: (language: StudentLanguage) => string; script: string | null; extras?: string };
+type PageShell = { language: StudentLanguage; t: StudentT; switchHref: (language: StudentLanguage) => string; script: string | null; extras?: string };
 
 /** The whole document: inline CSS, the language switch (a link: it works without script), the card, and the script last. */
 export function scanDocument(view: ScanView, shell: PageShell): string {

@@ -27,7 +27,7 @@ import { breakForm } from './second-scan-views.ts';
 
 // ---- The views ----
 
-export type SessionFacts = {
+type SessionFacts = {
   sessionId: string;
   courseName: string;
   courseCode: string;
@@ -50,7 +50,7 @@ export type FormState = {
 };
 
 /** Where the form posts and what the script needs to send it itself. */
-export type FormTarget = { action: string; locale: string; timeZone: string };
+type FormTarget = { action: string; locale: string; timeZone: string };
 
 export function formView(t: StudentT, s: SessionFacts, form: FormState, target: FormTarget, timeLeft: string): ScanView {
   const facts = [s.roomNumber ? [t('room'), s.roomNumber] : null, [t('sessionDate'), s.date], [t('starts'), s.starts]].filter((f): f is string[] => f !== null);
@@ -199,7 +199,7 @@ export function successView(
   return { title: t(o ? HEADING_KEYS[o.action] : 'attendanceMarked'), body };
 }
 /** Statuses a scan cannot change: the record says the student was not there (absent, excused). */
-export const NOT_THERE = ATTENDANCE_STATUSES.filter((s) => !isAttendedStatus(s));
+const NOT_THERE = ATTENDANCE_STATUSES.filter((s) => !isAttendedStatus(s));
 
 /** Not "Attendance Marked!": what the record says, and who can change it. Amber: nothing was marked. */
 export function seeInstructorView(t: StudentT, o: Outcome | null): ScanView {

@@ -6,7 +6,7 @@ import type { StudentT } from '../../lib/student-i18n.ts';
 import { DETAIL_FIELDS, hidden, icon, missedPunchLink, screenCodeField, type DetailName, type ScanView } from './page-shell.ts';
 
 /** The Check out form: the typed details when this phone is not the one that checked in, the code when it holds no pass. */
-export type CheckOutForm = {
+type CheckOutForm = {
   action: string;
   /** What the student just typed; null: the student is this device's (the server recognised it). */
   details: Partial<Record<DetailName, string>> | null;
@@ -20,7 +20,7 @@ export type CheckOutForm = {
 
 /** A student's breaks at the meeting, formatted in the page's language. */
 export type BreakLine = { kind: BreakKind; from: string; to: string | null };
-export type BreakState = {
+type BreakState = {
   /** Every break so far, in order; one without `to` is open (the student is on it now). */
   breaks: BreakLine[];
   /** Lunch out / Lunch in are offered (the meeting is long enough for the meal rule). */

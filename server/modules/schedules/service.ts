@@ -221,7 +221,7 @@ export async function updateSchedule(db: Db, id: number, input: Input, ctx: Ctx)
   });
 }
 
-export type RosterEntry = Awaited<ReturnType<typeof selectRoster>>[number];
+type RosterEntry = Awaited<ReturnType<typeof selectRoster>>[number];
 
 async function listRoster(db: DbOrTx, scheduleId: number): Promise<RosterEntry[]> {
   return selectRoster(db, scheduleId);

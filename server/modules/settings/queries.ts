@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { schoolSettings, userNotificationPreferences, users } from '../../db/schema/index.ts';
 
 export type SettingsRow = typeof schoolSettings.$inferSelect;
-export type SettingsWrite = Partial<typeof schoolSettings.$inferInsert>;
+type SettingsWrite = Partial<typeof schoolSettings.$inferInsert>;
 
 // school_settings has one row (id = true), created by migration 0001.
 
@@ -32,7 +32,7 @@ export async function updateTimeZoneIfUnconfigured(db: DbOrTx, timeZone: string)
 }
 
 export type NotificationPreferencesRow = typeof userNotificationPreferences.$inferSelect;
-export type NotificationPreferencesWrite = Omit<typeof userNotificationPreferences.$inferInsert, 'userId'>;
+type NotificationPreferencesWrite = Omit<typeof userNotificationPreferences.$inferInsert, 'userId'>;
 
 export async function selectNotificationPreferences(db: DbOrTx, userId: number): Promise<NotificationPreferencesRow | undefined> {
   const [row] = await db.select().from(userNotificationPreferences).where(eq(userNotificationPreferences.userId, userId));

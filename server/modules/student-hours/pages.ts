@@ -39,7 +39,7 @@ export function studentPage({ language, t, title, body, switchHref }: PageOption
   return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${e(title)} · Muster</title><style>${CSS}</style></head><body><main><nav aria-label="${e(t('language'))}">${others}</nav><p class="brand">Muster</p><h1>${e(title)}</h1>${body}</main></body></html>`;
 }
 
-export type FormValues = { studentId?: string; email?: string };
+type FormValues = { studentId?: string; email?: string };
 export type FormErrors = Partial<Record<'studentId' | 'email', string>>;
 
 /** The "E-mail me my hours" form, posting to /my-hours. */
@@ -137,7 +137,7 @@ export type MissedPunchRefusal = {
   values: { checkIn: string; checkOut: string; reason: string };
 };
 
-export type MissedPunchPageOptions = {
+type MissedPunchPageOptions = {
   language: StudentLanguage;
   timeZone: string;
   /** Where the forms post. */

@@ -20,7 +20,7 @@ import { SCAN_PAGES_PATH, checkInDevice, type CheckInDevice } from '../qr-sessio
 import { getSettings, schoolName } from '../settings/service.ts';
 import { countLinksSince, deleteExpiredLinks, insertLink, lockStudentLinks, openLink, selectStudentByIdAndEmail } from './queries.ts';
 
-export type StudentHoursDeps = { db: Db; config: Config; clock: Clock };
+type StudentHoursDeps = { db: Db; config: Config; clock: Clock };
 
 const DAY_MS = 86_400_000;
 /** Tokens are 256 random bits; only their hash is stored, so the table cannot be replayed. */

@@ -41,7 +41,7 @@ function toStudent(r: StudentRow, showSsn: boolean): Student {
 }
 
 /** Who reads, as the reads need it: which students they may see, and whether the masked SSN shows. */
-export type StudentReader = { scope: ViewerScope; showSsn: boolean };
+type StudentReader = { scope: ViewerScope; showSsn: boolean };
 
 /**
  * The reader a signed-in user is. Need-to-know (the access module's viewer scope): instructors see

@@ -15,7 +15,7 @@ const publicColumns = {
   lastLogin: users.lastLogin,
 };
 export type PublicUserRow = Pick<typeof users.$inferSelect, keyof typeof publicColumns>;
-export type UserWrite = Partial<typeof users.$inferInsert>;
+type UserWrite = Partial<typeof users.$inferInsert>;
 
 export async function selectUsers(db: DbOrTx): Promise<PublicUserRow[]> {
   return db.select(publicColumns).from(users).orderBy(asc(users.lastName), asc(users.firstName));

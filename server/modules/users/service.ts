@@ -34,7 +34,7 @@ const UNIQUE = {
 const SET_PASSWORD_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** A user as the API shows them: the stored row, with the last sign-in as an ISO string. */
-export type PublicUser = Omit<PublicUserRow, 'lastLogin'> & { lastLogin: string | null };
+type PublicUser = Omit<PublicUserRow, 'lastLogin'> & { lastLogin: string | null };
 const toPublic = (u: PublicUserRow): PublicUser => ({ ...u, lastLogin: u.lastLogin?.toISOString() ?? null });
 
 /** Whether the user exists, is an instructor and is active (a schedule may be given to them). */

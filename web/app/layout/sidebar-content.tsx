@@ -9,7 +9,7 @@ import { signOut } from '../../lib/navigation.ts';
 import { NAV_ICONS } from './nav-icons.ts';
 
 /** SPEC §2: full name, else the e-mail, else 'User'. */
-export function displayName(user: Pick<CurrentUser, 'firstName' | 'lastName' | 'email'>): string {
+function displayName(user: Pick<CurrentUser, 'firstName' | 'lastName' | 'email'>): string {
   const full = `${user.firstName} ${user.lastName}`.trim();
   return full || user.email.trim() || 'User';
 }

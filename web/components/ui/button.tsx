@@ -2,7 +2,7 @@ import type { LucideIcon } from 'lucide-react';
 import type { ButtonHTMLAttributes } from 'react';
 import { cn } from '../../lib/cn.ts';
 
-export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'destructive' | 'on-dark';
+type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'destructive' | 'on-dark';
 export type ButtonSize = 'sm' | 'md' | 'lg';
 
 const VARIANTS: Record<ButtonVariant, string> = {

@@ -2,7 +2,7 @@ import { useId, type ReactNode } from 'react';
 import { cn } from '../../lib/cn.ts';
 
 /** What a FieldShell hands its control: the id its label points at, and the error/hint wiring. */
-export type FieldControlProps = { id: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined };
+type FieldControlProps = { id: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined };
 
 type FieldShellProps = {
   label: string;

@@ -26,10 +26,10 @@ import { TODAYS_CLASSES_KEY } from '../../lib/todays-classes.ts';
  * from is lib/shared-queries.ts.
  */
 
-export type QrImage = z.infer<typeof qrImageSchema>;
+type QrImage = z.infer<typeof qrImageSchema>;
 
 export const ACTIVE_SESSIONS_KEY = ['/api/qr-sessions/active'] as const;
-export const qrImageKey = (sessionId: string) => ['/api/qr-sessions', sessionId, 'qr-image'] as const;
+const qrImageKey = (sessionId: string) => ['/api/qr-sessions', sessionId, 'qr-image'] as const;
 /** Prefix of every roster query of a schedule (any date), for invalidation. */
 export const rosterKey = (scheduleId: number) => ['/api/attendance/schedule', scheduleId] as const;
 
@@ -49,7 +49,7 @@ export const isOpen = (s: Pick<QrSession, 'expiresAt'>, now = serverNow()): bool
 // longer than the rotation step, whatever the clocks say.
 const ROTATE_FALLBACK_MS = 15_000;
 
-export function msUntilRotation(image: QrImage | undefined): number {
+function msUntilRotation(image: QrImage | undefined): number {
   if (!image) return ROTATE_FALLBACK_MS;
   const wait = Date.parse(image.rotatesAt) - serverNow() + 250;
   return Math.min(ROTATE_FALLBACK_MS, Math.max(1000, Number.isNaN(wait) ? ROTATE_FALLBACK_MS : wait));
@@ -218,7 +218,7 @@ export function useUndoCheckOut() {
 export const refusalOf = (error: unknown): string | null =>
   error instanceof Error && /^(400|403|409): /.test(error.message) ? readErrorBody(error).message : null;
 
-export type FlagReviewInput = { flag: CheckInFlag; scheduleId: number; decision: FlagDecision; studentName: string };
+type FlagReviewInput = { flag: CheckInFlag; scheduleId: number; decision: FlagDecision; studentName: string };
 
 /** The toast after a decision: a proxy verdict, or a scan made while marked absent accepted or dismissed. */
 function reviewNotice({ flag, decision, studentName }: FlagReviewInput): [string, string] {
@@ -247,7 +247,7 @@ export function useReviewFlag() {
 
 // ---- Classes nobody took attendance at (decision 043) ----
 
-export const MEETINGS_TO_REVIEW_KEY = ['/api/attendance/meetings-to-review'] as const;
+const MEETINGS_TO_REVIEW_KEY = ['/api/attendance/meetings-to-review'] as const;
 
 /** GET /api/attendance/meetings-to-review: the viewer's past meetings with nothing recorded. */
 export function useMeetingsToReview() {

@@ -10,7 +10,7 @@ import { dayName } from '../../lib/schedule-format.ts';
  * Why the class has no meeting on a date, from what the screen knows (its weekday and course
  * dates); holidays and closures are the server's to say when a change is refused.
  */
-export function offDayNote(schedule: Pick<Schedule, 'courseName' | 'dayOfWeek' | 'courseStartDate' | 'courseEndDate'>, date: string): string | null {
+function offDayNote(schedule: Pick<Schedule, 'courseName' | 'dayOfWeek' | 'courseStartDate' | 'courseEndDate'>, date: string): string | null {
   if (date < schedule.courseStartDate || date > schedule.courseEndDate) {
     return `${schedule.courseName} runs from ${formatDate(schedule.courseStartDate, 'medium')} to ${formatDate(schedule.courseEndDate, 'medium')}.`;
   }

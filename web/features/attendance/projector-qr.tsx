@@ -2,7 +2,7 @@ import QRCode from 'qrcode';
 import { useMemo } from 'react';
 
 /** ISO/IEC 18004's quiet zone: four modules of white around the symbol, drawn inside the image. */
-export const QUIET_ZONE_MODULES = 4;
+const QUIET_ZONE_MODULES = 4;
 
 /**
  * The scan URL as a QR code drawn in the browser, for the projector (docs/projector-readability.md):

@@ -196,7 +196,7 @@ function LiveSession({ session }: { session: QrSession }) {
 }
 
 /** Where a class's break stands at `now`: none (or over), on break, or back with the re-check-in window open. */
-export function breakState(b: MeetingBreak | null | undefined, now: number): 'none' | 'on_break' | 'recheck' {
+function breakState(b: MeetingBreak | null | undefined, now: number): 'none' | 'on_break' | 'recheck' {
   if (!b) return 'none';
   if (b.endedAt == null) return 'on_break';
   return b.recheckUntil != null && Date.parse(b.recheckUntil) > now ? 'recheck' : 'none';

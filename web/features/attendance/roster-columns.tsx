@@ -27,7 +27,7 @@ const ON_BREAK_LABELS: Record<BreakKind, string> = { break: 'On break', lunch: '
 /** The break the student is out on now, if any (a break never ended: they left at its start unless they come back). */
 const openBreak = (r: AttendanceRow) => r.breaks.find((b) => b.endedAt == null) ?? null;
 
-export type RosterColumnOptions = {
+type RosterColumnOptions = {
   scheduleId: number;
   /** The class under way (live minutes so far / projected), or null. */
   span: ClassSpan | null;

@@ -10,7 +10,7 @@ import { useExtendSession } from './session-api.ts';
 // Spanish as its other texts; the instructor gets Extend there and on the session panel.
 
 /** What the room reads in the session's last minutes. */
-export const closingTexts = (time: string) => ({
+const closingTexts = (time: string) => ({
   en: `Check-in and check-out close at ${time}.`,
   es: `El registro de entrada y salida cierra a las ${time}.`,
 });

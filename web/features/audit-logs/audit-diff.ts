@@ -20,7 +20,7 @@ function flatten(value: unknown, prefix = '', out = new Map<string, unknown>()):
   return out;
 }
 
-export function displayValue(v: unknown): string {
+function displayValue(v: unknown): string {
   if (v === null) return 'null';
   if (typeof v === 'string') return v === '' ? '""' : v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);

@@ -5,14 +5,13 @@ import { apiParse } from '../../lib/api.ts';
 import { apiParsePage } from '../../lib/api-page.ts';
 import { downloadFile } from '../../lib/download.ts';
 
-export const AUDIT_LOGS_KEY = '/api/audit-logs';
-export type AuditSummary = z.infer<typeof auditSummarySchema>;
+const AUDIT_LOGS_KEY = '/api/audit-logs';
 
 /** The filters SPEC §2 offers, sent to the server as they are ('all' = no filter). */
 export type AuditFilters = { search: string; action: string; table: string; startDate: string; endDate: string };
 export const NO_FILTERS: AuditFilters = { search: '', action: 'all', table: 'all', startDate: '', endDate: '' };
 
-export function filterQuery(filters: AuditFilters, paging?: { page: number; pageSize: number }): string {
+function filterQuery(filters: AuditFilters, paging?: { page: number; pageSize: number }): string {
   const q = new URLSearchParams();
   if (filters.search.trim()) q.set('search', filters.search.trim());
   if (filters.action !== 'all') q.set('action', filters.action);
@@ -27,7 +26,7 @@ export function filterQuery(filters: AuditFilters, paging?: { page: number; page
   return s ? `?${s}` : '';
 }
 
-export type AuditPage = { items: AuditEntry[]; total: number };
+type AuditPage = { items: AuditEntry[]; total: number };
 
 /** One page of entries, newest first; X-Total-Count is the filtered total. */
 export function useAuditLogs(filters: AuditFilters, page: number, pageSize: number, enabled: boolean) {

@@ -7,9 +7,9 @@ import { apiParse, lazyContracts } from '../../lib/api.ts';
 export const authContract = lazyContracts(() => import('./auth-contracts.ts'));
 
 export const SETUP_STATUS_KEY = ['/api/setup/status'] as const;
-export const SESSIONS_KEY = ['/api/auth/sessions'] as const;
+const SESSIONS_KEY = ['/api/auth/sessions'] as const;
 
-export type SetupInput = { setupCode: string; firstName: string; lastName: string; email: string; password: string; timeZone?: string; schoolName?: string };
+type SetupInput = { setupCode: string; firstName: string; lastName: string; email: string; password: string; timeZone?: string; schoolName?: string };
 
 /** POST /api/auth/login: sets the session cookie; the user is then read from /api/auth/user. */
 export const signIn = (body: { email: string; password: string }) => apiParse(authContract('okSchema'), 'POST', '/api/auth/login', body);

@@ -4,7 +4,7 @@ import { closureSchema } from '../../../common/calendar.ts';
 import { apiParse, apiRequest } from '../../lib/api.ts';
 import { useRefreshingMutation } from '../../lib/use-refreshing-mutation.ts';
 
-export type ClosureInput = { startDate: string; endDate: string; name: string; programId: number | null };
+type ClosureInput = { startDate: string; endDate: string; name: string; programId: number | null };
 
 const CLOSURES_KEY = ['/api/calendar/closures'] as const;
 

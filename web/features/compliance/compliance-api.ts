@@ -34,7 +34,7 @@ export function useComplianceOverview(f: ComplianceFilter) {
   });
 }
 
-export type WithdrawalInput = { studentId: number; withdrawalDate?: string; determinationDate?: string; reason: string };
+type WithdrawalInput = { studentId: number; withdrawalDate?: string; determinationDate?: string; reason: string };
 
 /** POST /api/students/:id/withdrawal: the answer carries the refund inputs. */
 export const useRecordWithdrawal = () =>

@@ -14,9 +14,9 @@ import { usePrograms } from '../../lib/shared-queries.ts';
 import { cn } from '../../lib/cn.ts';
 import { importProblems, useBulkUploadCourses } from './courses-api.ts';
 
-export const INVALID_FILE_TYPE = 'Invalid File Type: Please upload a CSV or Excel file (.csv, .xls, .xlsx).';
-export const FILE_TOO_LARGE = 'File Too Large: Please upload a file smaller than 10MB.';
-export const UPLOAD_FAILED = 'Failed to upload courses. Please check the file format.';
+const INVALID_FILE_TYPE = 'Invalid File Type: Please upload a CSV or Excel file (.csv, .xls, .xlsx).';
+const FILE_TOO_LARGE = 'File Too Large: Please upload a file smaller than 10MB.';
+const UPLOAD_FAILED = 'Failed to upload courses. Please check the file format.';
 
 /** The simpler course layout of SPEC §3, described by the same contract the importer checks. */
 const COLUMNS = COURSE_LIST_COLUMNS.map((name) => {
@@ -25,7 +25,7 @@ const COLUMNS = COURSE_LIST_COLUMNS.map((name) => {
 });
 
 /** SPEC §5: .csv, .xls or .xlsx, at most 10 MB; checked here before anything is sent. */
-export function checkFile(file: File): string | null {
+function checkFile(file: File): string | null {
   if (!/\.(csv|xlsx?)$/i.test(file.name)) return INVALID_FILE_TYPE;
   if (file.size > MAX_UPLOAD_BYTES) return FILE_TOO_LARGE;
   return null;

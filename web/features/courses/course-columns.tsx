@@ -7,7 +7,7 @@ import { IconButton } from '../../components/ui/icon-button.tsx';
 const col = createColumnHelper<Course>();
 const muted = (text = '—') => <span className="text-slate-500">{text}</span>;
 
-export function formatHours(hours: number | null): string {
+function formatHours(hours: number | null): string {
   return hours == null ? '' : hours.toLocaleString('en-US', { maximumFractionDigits: 1 });
 }
 

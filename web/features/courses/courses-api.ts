@@ -7,7 +7,7 @@ import { downloadFile, localDate } from '../../lib/download.ts';
 import { useRefreshingMutation } from '../../lib/use-refreshing-mutation.ts';
 
 /** The Courses screen's changes; the catalog is lib/shared-queries.ts (the schedule form reads it too). */
-export function useCourseMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) {
+function useCourseMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) {
   // Schedule cards show course names and codes too.
   return useRefreshingMutation(fn, [COURSES_KEY, SCHEDULES_KEY]);
 }
@@ -30,7 +30,7 @@ export function useExportCourses() {
 }
 
 /** One problem of a rejected import: the row a person sees in a spreadsheet (header = 1) and the column. */
-export type ImportProblem = z.infer<typeof bulkUploadResultSchema>['errors'][number];
+type ImportProblem = z.infer<typeof bulkUploadResultSchema>['errors'][number];
 
 /** POST /api/courses/bulk-upload (multipart field `file`): all rows or none. */
 export const useBulkUploadCourses = () =>

@@ -16,10 +16,10 @@ export type CourseAnalytics = Analytics['courseAnalytics'][number];
 export type LiveAlert = RealTime['alerts'][number];
 export type AcknowledgedLiveAlert = RealTime['acknowledgedAlerts'][number];
 
-export const SUMMARY_KEY = ['/api/dashboard/executive-summary'] as const;
-export const REAL_TIME_KEY = ['/api/dashboard/real-time'] as const;
-export const ANALYTICS_KEY = ['/api/dashboard/analytics'] as const;
-export const GETTING_STARTED_KEY = ['/api/dashboard/getting-started'] as const;
+const SUMMARY_KEY = ['/api/dashboard/executive-summary'] as const;
+const REAL_TIME_KEY = ['/api/dashboard/real-time'] as const;
+const ANALYTICS_KEY = ['/api/dashboard/analytics'] as const;
+const GETTING_STARTED_KEY = ['/api/dashboard/getting-started'] as const;
 
 /** Overview figures (SPEC §7 defaults: fetched once, refreshed on demand). */
 export function useExecutiveSummary() {

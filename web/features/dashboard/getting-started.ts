@@ -1,6 +1,6 @@
 import type { GettingStarted } from '../../../common/dashboard.ts';
 
-export type GettingStartedStep = { key: string; title: string; detail: string; done: boolean; links: { to: string; label: string }[] };
+type GettingStartedStep = { key: string; title: string; detail: string; done: boolean; links: { to: string; label: string }[] };
 
 /** The checklist's steps, each ticked from the school's real rows. */
 export function gettingStartedSteps(g: GettingStarted): GettingStartedStep[] {

@@ -9,7 +9,7 @@ import { useSettings } from '../../lib/shared-queries.ts';
 
 export const WIZARD_KEY = ['/api/upload-wizard'] as const;
 export const UPLOADS_KEY = ['/api/file-uploads'] as const;
-export const COLUMNS_KEY = ['/api/import-columns'] as const;
+const COLUMNS_KEY = ['/api/import-columns'] as const;
 export const SIS_STATUS_KEY = ['/api/sis/status'] as const;
 
 export const useWizard = () => useQuery({ queryKey: WIZARD_KEY, queryFn: () => apiParse(wizardSchema, 'GET', '/api/upload-wizard') });

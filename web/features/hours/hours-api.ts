@@ -6,7 +6,7 @@ import { HOURS_KEY } from '../../lib/shared-queries.ts';
 
 export type HoursSortKey = (typeof HOURS_SORT_KEYS)[number];
 
-export type HoursListParams = {
+type HoursListParams = {
   programId?: number | undefined;
   asOf?: string | undefined;
   search?: string | undefined;

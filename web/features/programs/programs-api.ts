@@ -9,7 +9,7 @@ import { useRefreshingMutation } from '../../lib/use-refreshing-mutation.ts';
 
 /** The Programs screen's calls; the program list itself is lib/shared-queries.ts (forms pick programs too). */
 
-export type ProgramInput = z.output<typeof programInputSchema>;
+type ProgramInput = z.output<typeof programInputSchema>;
 
 // Course rows show their program's name.
 const useProgramMutation = <TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) => useRefreshingMutation(fn, [PROGRAMS_KEY, COURSES_KEY]);

@@ -13,7 +13,7 @@ import { useRefreshingMutation } from '../../lib/use-refreshing-mutation.ts';
 
 export type RosterEntry = z.infer<typeof rosterEntrySchema>;
 
-export const rosterKey = (scheduleId: number) => [...SCHEDULES_KEY, scheduleId, 'roster'] as const;
+const rosterKey = (scheduleId: number) => [...SCHEDULES_KEY, scheduleId, 'roster'] as const;
 
 const useScheduleMutation = <TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) => useRefreshingMutation(fn, [SCHEDULES_KEY]);
 

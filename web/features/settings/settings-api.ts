@@ -14,9 +14,7 @@ import { notifySuccess } from '../../components/ui/notify.ts';
 import { apiParse } from '../../lib/api.ts';
 import { SETTINGS_KEY } from '../../lib/shared-queries.ts';
 
-export const SYSTEM_STATUS_KEY = ['/api/settings/system-status'] as const;
-
-export type { SystemStatus } from '../../../common/settings.ts';
+const SYSTEM_STATUS_KEY = ['/api/settings/system-status'] as const;
 
 /** Real facts for the System tab; read again on every visit (sizes and runs change). */
 export function useSystemStatus() {
@@ -39,7 +37,7 @@ export function useSaveSettings() {
   });
 }
 
-export const NOTIFICATION_DEFAULTS_KEY = ['/api/settings/notification-defaults'] as const;
+const NOTIFICATION_DEFAULTS_KEY = ['/api/settings/notification-defaults'] as const;
 
 /** The school's notification defaults (what applies to people who have not chosen). */
 export function useNotificationDefaults(enabled: boolean) {
@@ -72,8 +70,8 @@ export function useBackUpNow() {
   });
 }
 
-export const DELIVERY_KEY = ['/api/settings/delivery'] as const;
-export const JOBS_KEY = ['/api/settings/jobs'] as const;
+const DELIVERY_KEY = ['/api/settings/delivery'] as const;
+const JOBS_KEY = ['/api/settings/jobs'] as const;
 
 /** E-mail and SMS: configured or not, and what the outbox holds (administrators). */
 export function useDeliveryStatus(enabled: boolean) {

@@ -16,7 +16,7 @@ export function checkInteger(spec: IntegerSpec, raw: string): { value: number } 
   return parsed.success ? { value: parsed.data } : { error: parsed.error.issues[0]?.message ?? `${spec.subject} is not valid` };
 }
 
-export function rangeText(spec: IntegerSpec): string {
+function rangeText(spec: IntegerSpec): string {
   return `${spec.schema.minValue ?? 0}–${spec.schema.maxValue ?? '∞'} ${spec.unit}`;
 }
 

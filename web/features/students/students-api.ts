@@ -53,7 +53,7 @@ export function useStudent(id: number) {
   return useQuery({ queryKey: [...studentKey(id), 'profile'], queryFn: () => apiParse(studentSchema, 'GET', `/api/students/${id}`) });
 }
 
-export type HoursParams = { asOf?: string; from?: string; to?: string };
+type HoursParams = { asOf?: string; from?: string; to?: string };
 
 /** GET /api/students/:id/hours: the ledger as of a date, with the days from–to. */
 export function useStudentHours(id: number, params: HoursParams, enabled = true) {

@@ -8,7 +8,7 @@ import { IconButton } from '../../components/ui/icon-button.tsx';
 import { EmailText } from '../../components/ui/email-text.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 
-export type UserActions = {
+type UserActions = {
   onEdit: (user: User) => void;
   onDeactivate: (user: User) => void;
   onReactivate: (user: User) => void;
@@ -20,11 +20,11 @@ export type UserActions = {
 export const fullName = (u: Pick<User, 'firstName' | 'lastName'>) => `${u.firstName} ${u.lastName}`.trim();
 
 /** The server's guard rail, mirrored to hide what would be refused: an IT Administrator cannot touch a Super Administrator. */
-export function canManageUser(actor: CurrentUser, target: Pick<User, 'role'>): boolean {
+function canManageUser(actor: CurrentUser, target: Pick<User, 'role'>): boolean {
   return actor.role === 'super_admin' || target.role !== 'super_admin';
 }
 
-export const formatLastLogin = (iso: string | null): string => (iso ? formatDateTime(iso) : 'Never');
+const formatLastLogin = (iso: string | null): string => (iso ? formatDateTime(iso) : 'Never');
 
 const col = createColumnHelper<User>();
 
