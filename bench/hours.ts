@@ -29,18 +29,22 @@ const TIME_ZONE = 'America/Chicago';
 const TARGET_LEDGER_MS = 50;
 const TARGET_SUMMARY_RATIO = 2;
 
-const pctl = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
+export const pctl = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+export const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-type Seeded = { programId: number; studentIds: number[]; from: string; today: string };
+export type Seeded = { programId: number; studentIds: number[]; from: string; today: string; timeZone: string };
+/** The school's size: students, weeks of history up to yesterday, and classes a week (one a day from Monday, 4 h each). */
+export type SeedSize = { students?: number; weeks?: number; classesPerWeek?: number };
+const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'];
 
-export async function seed(db: Db): Promise<Seeded> {
+export async function seed(db: Db, size: SeedSize = {}): Promise<Seeded> {
+  const { students, weeks, classesPerWeek } = { students: STUDENTS, weeks: WEEKS, classesPerWeek: 5, ...size };
   const t0 = performance.now();
   const today = localDate(new Date(), TIME_ZONE);
-  const from = mondayOnOrBefore(addDays(today, -7 * WEEKS));
-  const breakStart = addDays(from, 7 * Math.floor(WEEKS / 2)); // a week's winter break mid-year
+  const from = mondayOnOrBefore(addDays(today, -7 * weeks));
+  const breakStart = addDays(from, 7 * Math.floor(weeks / 2)); // a week's winter break mid-year
   const breakEnd = addDays(breakStart, 4);
   await db.execute(sql`select setseed(0.42)`);
   await db.execute(sql`update school_settings set time_zone = ${TIME_ZONE}`);
@@ -52,11 +56,11 @@ export async function seed(db: Db): Promise<Seeded> {
   await db.execute(sql`insert into program_policies (program_id, program_hours, program_weeks) values (${programId}, 1000, 50)`);
   await db.execute(sql`
     insert into users (email, role, first_name, last_name)
-    select 'instructor' || g || '@bench.edu', 'instructor', 'Instructor', 'No' || g from generate_series(1, 5) g`);
+    select 'instructor' || g || '@bench.edu', 'instructor', 'Instructor', 'No' || g from generate_series(1, ${classesPerWeek}::int) g`);
   await db.execute(sql`
     insert into courses (course_code, course_name, program_id, clock_hours)
-    select 'PN-10' || g, 'Nursing ' || g, ${programId}::int, 150 from generate_series(1, 5) g`);
-  // Five classes, one per weekday, 08:00–12:00 school time; every student is on all five rosters.
+    select 'PN-10' || g, 'Nursing ' || g, ${programId}::int, 150 from generate_series(1, ${classesPerWeek}::int) g`);
+  // Five classes (or classesPerWeek), one per weekday from Monday, 08:00–12:00 school time; every student is on every roster.
   await db.execute(sql`
     insert into schedules (course_id, instructor_id, cohort_number, term_number, day_of_week, start_time, end_time, room_number, course_start_date, course_end_date)
     select c.id, (select id from users where role = 'instructor' order by id limit 1 offset c.rn - 1), 1, 1, c.rn, '08:00', '12:00', 'R' || (100 + c.rn),
@@ -67,7 +71,7 @@ export async function seed(db: Db): Promise<Seeded> {
     select (array['Ana','Ben','Chloe','Dev','Eli','Fatima','Gus','Hana','Ivan','Jada'])[1 + g % 10] || g,
            (array['Garcia','Smith','Nguyen','Patel','Kim','Lopez','Brown','Ali','Jones','Chen'])[1 + (g / 10) % 10],
            'student' || g || '@bench.edu', 'PN-' || lpad(g::text, 5, '0'), ${programId}::int, 'enrolled', ${from}::date
-      from generate_series(1, ${STUDENTS}::int) g`);
+      from generate_series(1, ${students}::int) g`);
   await db.execute(sql`insert into schedule_rosters (schedule_id, student_id) select s.id, st.id from schedules s cross join students st`);
   await db.execute(sql`insert into calendar_closures (start_date, end_date, name) values (${breakStart}::date, ${breakEnd}::date, 'Winter break')`);
   // Every meeting up to yesterday has a record. Most attend; one student in 20 struggles.
@@ -109,10 +113,10 @@ export async function seed(db: Db): Promise<Seeded> {
   );
   const { rows: ids } = await db.execute<{ id: number }>(sql`select id from students order by id`);
   console.log(
-    `Seeded ${rows[0]!.records.toLocaleString('en-US')} attendance records (${STUDENTS} students × 5 classes Mon–Fri, ${from} to ${addDays(today, -1)}, a week closed), ` +
+    `Seeded ${rows[0]!.records.toLocaleString('en-US')} attendance records (${students} students × ${classesPerWeek} classes ${DAYS[0]}–${DAYS[classesPerWeek - 1]}, ${from} to ${addDays(today, -1)}, a week closed), ` +
       `database ${rows[0]!.size}, in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
-  return { programId, studentIds: ids.map((r) => Number(r.id)), from, today };
+  return { programId, studentIds: ids.map((r) => Number(r.id)), from, today, timeZone: TIME_ZONE };
 }
 
 type Case = { name: string; calls: (() => Promise<unknown>)[] };

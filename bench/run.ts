@@ -7,6 +7,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   checkin: () => import('./checkin.ts'),
   'students-list': () => import('./students-list.ts'),
   hours: () => import('./hours.ts'),
+  compliance: () => import('./compliance.ts'),
   'web-first-load': () => import('./web-first-load.ts'),
   'scan-phone': () => import('./scan-phone.ts'),
 };
