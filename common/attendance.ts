@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { ATTENDANCE_STATUSES, ATTENDANCE_STATUS_LABELS, OVERRIDE_STATUSES, type AttendanceStatus } from './constants.ts';
 import { dbId, isoDate, isoDateTime, queryDate, tokenText } from './validation.ts';
-export * from './check-in-flags.ts';
 import { checkInFlagSchema } from './check-in-flags.ts';
 
 export const qrSessionSchema = z.object({

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { CHECK_IN_FLAG_REASONS, CHECK_IN_FLAG_STATUSES, type CheckInFlagStatus } from '../../../common/attendance.ts';
+import { CHECK_IN_FLAG_REASONS, CHECK_IN_FLAG_STATUSES, type CheckInFlagStatus } from '../../../common/check-in-flags.ts';
 import { attendanceRecords } from './attendance.ts';
 import { users } from './users.ts';
 import { inList } from './sql-helpers.ts';

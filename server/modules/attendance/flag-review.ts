@@ -1,5 +1,5 @@
 // The instructor's decision on a check-in's flag: a proxy flag judged, or a scan made while marked absent accepted.
-import type { CheckInFlag, FlagDecision } from '../../../common/attendance.ts';
+import type { CheckInFlag, FlagDecision } from '../../../common/check-in-flags.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -9,7 +9,8 @@ import { getSettings } from '../settings/service.ts';
 import { flagView, judgeFlag, recordFlagReview, storedScanEvidence } from './proxy-flags.ts';
 import { assertMayOverride, recordValues } from './punch-corrections.ts';
 import { flagById, lockFlag } from './proxy-flag-queries.ts';
-import { insertCorrection, lockRecordForOverride, setAcceptedScan } from './queries.ts';
+import { lockRecordForOverride, setAcceptedScan } from './queries.ts';
+import { insertCorrection } from './history-queries.ts';
 import { checkInStatus, classWindow, minutesAttended, scheduledMinutes } from './rules.ts';
 
 type User = { id: number; role: Role };

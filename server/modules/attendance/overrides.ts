@@ -14,7 +14,8 @@ import { getSettings } from '../settings/service.ts';
 import { setRecordMinutes } from './check-in-queries.ts';
 import { assertMayOverride, assertNotLocked, assertWithdrawalAllows, recordValues } from './punch-corrections.ts';
 import { minutesWithBreaks } from './punches.ts';
-import { clearCheckOut, insertCorrection, insertManualRecord, lockRecordForOverride, recordBreaks, rosterEnrolment, setOverride } from './queries.ts';
+import { clearCheckOut, insertManualRecord, lockRecordForOverride, recordBreaks, rosterEnrolment, setOverride } from './queries.ts';
+import { insertCorrection } from './history-queries.ts';
 import { meetingRow } from './roster.ts';
 import { checkInStatus, classWindow, minutesAttended, scheduledMinutes, whyNotAMeeting, type ClassWindow } from './rules.ts';
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isProxyFlagReason, type AttendanceRow } from '../../../common/attendance.ts';
+import { type AttendanceRow } from '../../../common/attendance.ts';
+import { isProxyFlagReason } from '../../../common/check-in-flags.ts';
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { IPHONE, deviceCookieOf, seedClass, type TestClass, type TestStudent } from './test-support.ts';
 

@@ -1,6 +1,6 @@
 // The proxy check's evidence (check_in_origins) and its flags (check_in_flags), as proxy-flags.ts reads and writes them.
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { CheckInFlagEvidence, CheckInFlagReason, CheckInFlagStatus } from '../../../common/attendance.ts';
+import type { CheckInFlagEvidence, CheckInFlagReason, CheckInFlagStatus } from '../../../common/check-in-flags.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { attendanceRecords, checkInFlags, students, users } from '../../db/schema/index.ts';
 import { asDate } from '../../lib/sql-values.ts';

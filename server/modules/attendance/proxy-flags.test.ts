@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AttendanceRow, CheckInFlag } from '../../../common/attendance.ts';
+import type { AttendanceRow } from '../../../common/attendance.ts';
+import type { CheckInFlag } from '../../../common/check-in-flags.ts';
 import { buildAttendanceRecord } from '../../test/factories.ts';
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { IPHONE, PIXEL, deviceCookieOf, seedClass, type Phone, type TestClass, type TestStudent } from './test-support.ts';

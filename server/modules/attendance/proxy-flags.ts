@@ -9,7 +9,7 @@ import {
   type CheckInFlagEvidence,
   type CheckInFlagReason,
   type CheckInFlagStatus,
-} from '../../../common/attendance.ts';
+} from '../../../common/check-in-flags.ts';
 import type { AttendanceStatus } from '../../../common/constants.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';

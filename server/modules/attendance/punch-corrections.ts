@@ -14,15 +14,8 @@ import { usableSchedule } from '../schedules/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { lockMeetingRecord } from './check-in-queries.ts';
 import { minutesWithBreaks } from './punches.ts';
-import {
-  insertCorrection,
-  insertManualRecord,
-  lockRecordForOverride,
-  recordBreaks,
-  selectStudentProgramId,
-  selectWithdrawalDate,
-  setOverride,
-} from './queries.ts';
+import { insertManualRecord, lockRecordForOverride, recordBreaks, selectStudentProgramId, selectWithdrawalDate, setOverride } from './queries.ts';
+import { insertCorrection } from './history-queries.ts';
 import { checkInStatus, classWindow, scheduledMinutes, statusAfterCheckOut } from './rules.ts';
 
 // What every staff change of a record obeys (overrides, undoing a check-out, an accepted scan, a

@@ -8,7 +8,6 @@ import type { DbOrTx } from '../../db/client.ts';
 import { attendanceBreaks, attendanceRecords, courses, qrSessions, schedules, studentWithdrawals, scheduleRosters, students } from '../../db/schema/index.ts';
 
 import { asStoredBreak, breaksJson, RECORD_ID, type RawBreak, type RecordColumns, type StoredBreak, type StudentColumns } from './check-in-queries.ts';
-export * from './history-queries.ts';
 
 // ---- Roster of one meeting ----
 

@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { notFound } from '../../lib/errors.ts';
 import { viewerScope } from '../access/service.ts';
 import { recordValues } from './punch-corrections.ts';
-import { clockHoursTotals, selectCorrections, selectHistoryRecord, type ClockHoursFilter } from './queries.ts';
+import { clockHoursTotals, selectCorrections, selectHistoryRecord, type ClockHoursFilter } from './history-queries.ts';
 
 type User = { id: number; role: Role };
 

@@ -8,15 +8,13 @@ import {
   attendanceSubmitResultSchema,
   attendanceSubmitSchema,
   clockHoursQuerySchema,
-  checkInFlagSchema,
   clockHoursSchema,
-  flagReviewParamsSchema,
-  flagReviewSchema,
   manualRecordSchema,
   overrideSchema,
   scheduleAttendanceParamsSchema,
   scheduleAttendanceQuerySchema,
 } from '../../../common/attendance.ts';
+import { checkInFlagSchema, flagReviewParamsSchema, flagReviewSchema } from '../../../common/check-in-flags.ts';
 import { idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCAN_DEVICE_USED, standingRecordMessage, type AttendanceRow, type CheckInFlag } from '../../../common/attendance.ts';
+import { SCAN_DEVICE_USED, standingRecordMessage, type AttendanceRow } from '../../../common/attendance.ts';
+import { type CheckInFlag } from '../../../common/check-in-flags.ts';
 import { markAbsentees } from '../../jobs/auto-absent.ts';
 import { auditEntries, createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
 import { PIXEL, seedClass, type Phone, type TestClass, type TestStudent } from './test-support.ts';

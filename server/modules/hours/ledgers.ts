@@ -15,7 +15,6 @@ import {
   selectLedgerBreaks,
   selectLedgerLeaves,
   selectLedgerMakeUps,
-  selectLedgerOpenings,
   selectLedgerRecords,
   selectLedgerSchedules,
   selectLedgerWithdrawals,
@@ -23,6 +22,7 @@ import {
   selectSchedulesById,
   type LedgerStudentRow,
 } from './queries.ts';
+import { selectLedgerOpenings } from './balance-queries.ts';
 import { sliceYielder } from '../../lib/event-loop-turns.ts';
 
 /** The policy that applies to a student: their program's, or the defaults (no payment periods) without a program. */

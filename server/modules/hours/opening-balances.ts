@@ -8,15 +8,8 @@ import { recordAudit } from '../audit-logs/service.ts';
 import { programPolicy } from '../programs/service.ts';
 import { getSettings } from '../settings/service.ts';
 import type { LedgerOpening } from './ledger-types.ts';
-import {
-  deleteOpeningBalanceRow,
-  selectLedgerOpenings,
-  selectLedgerStudentsBySis,
-  selectOpeningBalance,
-  upsertOpeningBalance,
-  type LedgerStudentRow,
-  type OpeningBalanceRow,
-} from './queries.ts';
+import { selectLedgerStudentsBySis, type LedgerStudentRow } from './queries.ts';
+import { deleteOpeningBalanceRow, selectLedgerOpenings, selectOpeningBalance, upsertOpeningBalance, type OpeningBalanceRow } from './balance-queries.ts';
 import { hoursOfMinutes as toHours } from '../../../common/hours.ts';
 
 /**

@@ -20,7 +20,6 @@ import { studentsInScope } from '../../db/roster-membership.ts';
 import { userFullName } from '../../db/user-name.ts';
 import { likePattern } from '../../lib/paging.ts';
 import type { ViewerScope } from '../access/service.ts';
-export * from './balance-queries.ts';
 
 // Reads and writes of the hours ledger. The ledger is a read model over other modules' tables
 // (rosters, schedules, records): decision 010 allows reads across tables, writes stay with their module.

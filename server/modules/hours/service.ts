@@ -13,7 +13,8 @@ import { importOpeningBalanceFile, openingBalanceOf, removeOpeningBalance, saveO
 import { selectMakeUps } from './queries.ts';
 import { readableStudent, schoolToday } from './reading.ts';
 import { recordsOf } from './records.ts';
-import { renderTimeCard, timeCardDays, timeCardTotals } from './time-card.ts';
+import { renderTimeCard } from './time-card.ts';
+import { timeCardDays, timeCardTotals } from './time-card-days.ts';
 
 // The module's door: the routes, the other modules and the jobs import only this file. Each concern
 // lives in its own file: where a read starts (reading.ts), the ledgers of many students

@@ -4,7 +4,7 @@ import { attendanceRecords, courses, programPolicies, programs, scheduleRosters,
 import { auditEntries, createTestApp, fixedClock, sessionsRanFor, type TestApp } from '../../test/helpers.ts';
 import { printable } from '../../lib/pdf-text.ts';
 import { pdfPages, readPdf } from '../../test/pdf-reader.ts';
-import { timeCardDays } from './time-card.ts';
+import { timeCardDays } from './time-card-days.ts';
 import type { AttendanceStatus } from '../../../common/constants.ts';
 
 /*

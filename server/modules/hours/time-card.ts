@@ -3,7 +3,6 @@ import PDFDocument from 'pdfkit';
 import { CELL_PAD, clipText, drawHeading, fitTable, type TableColumn } from '../../lib/pdf-layout.ts';
 import { PDF_BOLD, PDF_FONT, printable, useDocumentFonts } from '../../lib/pdf-text.ts';
 import { dayOfWeek } from '../../lib/school-time.ts';
-export * from './time-card-days.ts';
 import { CORRECTED_MARK, CORRECTED_NOTE, hoursMinutes, type TimeCard, type TimeCardTotals } from './time-card-days.ts';
 
 /**

@@ -1,7 +1,8 @@
 import { frozenHoursSchema, type FrozenHours } from '../../../common/hours.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Ledger } from './ledger-types.ts';
-import { insertTranscript, selectExitedWithoutTranscript, selectLedgerStudent, selectTranscripts, type LedgerStudentRow } from './queries.ts';
+import { selectLedgerStudent, type LedgerStudentRow } from './queries.ts';
+import { insertTranscript, selectExitedWithoutTranscript, selectTranscripts } from './balance-queries.ts';
 
 // Transcripts of hours (COMPLIANCE.md, "Retention"): retention may remove a student's attendance
 // detail once they left long enough ago, never their hours. Before it does, the ledger of their

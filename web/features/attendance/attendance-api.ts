@@ -2,18 +2,16 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
   attendanceRowSchema,
-  checkInFlagSchema,
   meetingToReviewSchema,
   qrImageSchema,
   qrSessionSchema,
   startCheckSchema,
   startedSessionSchema,
   type AttendanceRow,
-  type CheckInFlag,
-  type FlagDecision,
   type QrSession,
   type StartCheck,
 } from '../../../common/attendance.ts';
+import { checkInFlagSchema, type CheckInFlag, type FlagDecision } from '../../../common/check-in-flags.ts';
 import { ATTENDANCE_STATUS_LABELS, REALTIME_REFRESH_MS, type AttendanceStatus } from '../../../common/constants.ts';
 import { notifyFailure, notifySuccess } from '../../components/ui/notify.ts';
 import { apiParse, apiRequest, readErrorBody } from '../../lib/api.ts';

@@ -1,4 +1,4 @@
-import { SHARED_BROWSER_WINDOW_MINUTES, type CheckInFlag } from '../../../common/attendance.ts';
+import { SHARED_BROWSER_WINDOW_MINUTES, type CheckInFlag } from '../../../common/check-in-flags.ts';
 
 const seconds = (n: number) => `${n} second${n === 1 ? '' : 's'}`;
 

@@ -1,13 +1,7 @@
 import { ShieldAlert, ShieldCheck, ShieldX } from 'lucide-react';
 import type { ReactNode } from 'react';
-import {
-  FLAG_STATUS_AFTER,
-  isProxyFlagReason,
-  type AttendanceRow,
-  type CheckInFlag,
-  type CheckInFlagReason,
-  type FlagDecision,
-} from '../../../common/attendance.ts';
+import { type AttendanceRow } from '../../../common/attendance.ts';
+import { FLAG_STATUS_AFTER, isProxyFlagReason, type CheckInFlag, type CheckInFlagReason, type FlagDecision } from '../../../common/check-in-flags.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Modal, ModalFooter } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';

@@ -1,5 +1,6 @@
 import { TriangleAlert } from 'lucide-react';
-import type { AttendanceRow, CheckInFlag } from '../../../common/attendance.ts';
+import type { AttendanceRow } from '../../../common/attendance.ts';
+import type { CheckInFlag } from '../../../common/check-in-flags.ts';
 import { ATTENDANCE_STATUS_LABELS } from '../../../common/constants.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
