@@ -73,7 +73,7 @@ const webZones = [
 const ROLE_NAME = '/^(super_admin|it_admin|instructor|support_staff)$/';
 const IS_ROLE = (side) => `:matches([${side}.property.name='role'], [${side}.name='role'])`;
 const ROLE_MESSAGE =
-  'Role comparisons live in server/modules/access (docs/decisions/054-access-module.md): ask its rule (isAdministrator, viewerScope, assertMayReadStudent…) or add one there.';
+  'Role comparisons live in server/modules/access, and the plain role questions the screens share in common/roles.ts (docs/decisions/054-access-module.md): ask a rule (isAdministrator, viewerScope, assertMayReadStudent…) or add one there.';
 const roleComparisons = [
   `BinaryExpression[operator=/^[!=]==?$/][right.value=${ROLE_NAME}]${IS_ROLE('left')}`,
   `BinaryExpression[operator=/^[!=]==?$/][left.value=${ROLE_NAME}]${IS_ROLE('right')}`,
@@ -107,8 +107,9 @@ export default tseslint.config(
     },
   },
   {
-    files: ['server/**/*.ts'],
-    ignores: ['server/modules/access/**', 'server/**/*.test.ts', 'server/**/test-support.ts', 'server/test/**'],
+    // The screens ask common/roles.ts the same questions the server's access rules do.
+    files: ['server/**/*.ts', 'web/**/*.{ts,tsx}', 'common/**/*.ts'],
+    ignores: ['server/modules/access/**', 'common/roles.ts', 'common/permissions.ts', '**/*.test.ts', 'server/**/test-support.ts', 'server/test/**'],
     rules: { 'no-restricted-syntax': ['error', ...roleComparisons] },
   },
   {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { STUDENT_STATUSES, type StudentStatus } from './constants.ts';
-import type { Role } from './roles.ts';
+import { isAdministrator, type Role } from './roles.ts';
 import { dbId, listQueryFor, optionalDbId, optionalEmail, optionalIsoDate, optionalText, requiredText } from './validation.ts';
 
 export const studentSchema = z.object({
@@ -131,7 +131,7 @@ export function studentStatusChangeProblem(role: Role, from: StudentStatus | nul
   if (from === to) return null;
   const owned = recordOwnedStatusProblem(from, to);
   if (owned) return owned;
-  const admin = role === 'super_admin' || role === 'it_admin';
+  const admin = isAdministrator({ role });
   if (!admin && (ADMIN_ONLY_STATUSES.includes(to) || (from != null && ADMIN_ONLY_STATUSES.includes(from)))) {
     return `Only an administrator may ${from != null && ADMIN_ONLY_STATUSES.includes(from) ? `change the status of a student who is ${from}` : `set a student's status to ${to}`}`;
   }

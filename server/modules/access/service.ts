@@ -1,4 +1,4 @@
-import type { Role } from '../../../common/roles.ts';
+import { isAdministrator, isInstructor, isSuperAdmin, mayManageRole, maySuperviseMakeUps, type Role } from '../../../common/roles.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
 import { isOnInstructorRoster, selectRecordStudentId, selectScheduleTeacher, studentExists } from './queries.ts';
@@ -17,10 +17,8 @@ export type Viewer = { id: number; role: Role };
 
 // ---- Roles ----
 
-/** Super Administrator or IT Administrator. */
-const isAdministrator = (user: { role: Role }): boolean => user.role === 'super_admin' || user.role === 'it_admin';
-export const isSuperAdmin = (user: { role: Role }): boolean => user.role === 'super_admin';
-export const isInstructor = (user: { role: Role }): boolean => user.role === 'instructor';
+// The plain role questions live in common/roles.ts, where the screens ask them too.
+export { isInstructor, isSuperAdmin, mayManageRole, maySuperviseMakeUps };
 
 // ---- What a viewer sees ----
 
@@ -131,9 +129,6 @@ export const mayChangeLockedRecords = (user: Viewer): boolean => isSuperAdmin(us
 
 // ---- Make-up sessions ----
 
-/** Who may supervise a make-up session: instructors and administrators. */
-export const maySuperviseMakeUps = (staff: { role: Role }): boolean => isInstructor(staff) || isAdministrator(staff);
-
 /** Instructors record make-up sessions they supervise themselves; administrators name any supervisor. */
 export const mayNameMakeUpSupervisor = (user: Viewer, supervisorId: number): boolean => !isInstructor(user) || supervisorId === user.id;
 
@@ -143,9 +138,6 @@ export function assertMayDeleteMakeUp(user: Viewer, makeUp: { supervisorId: numb
 }
 
 // ---- Users and sign-in ----
-
-/** Whether the actor may give, take or act on an account of this role: only a Super Administrator touches a Super Administrator. */
-export const mayManageRole = (actor: Viewer, role: Role): boolean => isSuperAdmin(actor) || role !== 'super_admin';
 
 /** Nobody changes their own role. */
 export const mayChangeRoleOf = (actor: Viewer, userId: number, from: Role, to: Role): boolean => userId !== actor.id || from === to;

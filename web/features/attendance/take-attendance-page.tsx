@@ -21,6 +21,7 @@ import { PICKER_NAME, SchedulePicker } from './schedule-picker.tsx';
 import { useNowAfter } from '../../lib/server-clock.ts';
 import { formatDate } from '../../lib/format.ts';
 import { useTodaysClasses } from '../../lib/todays-classes.ts';
+import { isInstructor } from '../../../common/roles.ts';
 
 /**
  * Take Attendance (SPEC §2 '{product}'): choose a class, start a QR session, show the rotating
@@ -31,7 +32,7 @@ import { useTodaysClasses } from '../../lib/todays-classes.ts';
  */
 export function TakeAttendancePage() {
   const user = useSignedInUser();
-  const isAdmin = user.role !== 'instructor';
+  const isAdmin = !isInstructor(user);
   const [params, setParams] = useSearchParams();
   const schedules = useSchedules();
   const todays = useTodaysClasses();

@@ -12,6 +12,7 @@ import { formatTime } from './format.ts';
 import { GettingStartedCard } from './getting-started-card.tsx';
 import { OverviewTab } from './overview-tab.tsx';
 import { useAnalytics, useExecutiveSummary, useRealTime, useRefreshDashboard } from './dashboard-api.ts';
+import { isInstructor } from '../../../common/roles.ts';
 
 // The Overview draws first; the Live and Analytics tabs (tables, charts) load when first opened.
 const LiveTab = lazy(() => import('./live-tab.tsx').then((m) => ({ default: m.LiveTab })));
@@ -65,7 +66,7 @@ export function DashboardPage() {
         }
       />
       {/* Where an instructor lands: their classes of today first (decision 031); the admin dashboard is unchanged. */}
-      {user.role === 'instructor' ? <TodaysClassesCard /> : null}
+      {isInstructor(user) ? <TodaysClassesCard /> : null}
       <GettingStartedCard />
       <PageTabs label="Dashboard views" tabs={TABS} value={tab} onValueChange={setTab}>
         <PageTabPanel value="overview">

@@ -25,16 +25,16 @@ const TABS = [
   { value: 'system', label: 'System', icon: Server },
 ] as const satisfies readonly { value: SettingsGroup; label: string; icon: unknown }[];
 
+const LIMITED_ACCESS: Partial<Record<Role, string>> = {
+  it_admin: 'As an IT Administrator you can modify attendance settings. Security and system settings can only be changed by a Super Administrator.',
+};
+
 /** SPEC §6: what a role that may not save this tab reads instead of a save button. */
 function LimitedAccess({ role }: { role: Role }) {
   return (
     <Alert variant="info" className="mb-6">
       <p className="font-semibold">Limited Access</p>
-      <p className="mt-0.5">
-        {role === 'it_admin'
-          ? 'As an IT Administrator you can modify attendance settings. Security and system settings can only be changed by a Super Administrator.'
-          : 'You can view these settings. To change them, contact a Super Administrator or IT Administrator.'}
-      </p>
+      <p className="mt-0.5">{LIMITED_ACCESS[role] ?? 'You can view these settings. To change them, contact a Super Administrator or IT Administrator.'}</p>
     </Alert>
   );
 }

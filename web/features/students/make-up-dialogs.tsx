@@ -17,9 +17,9 @@ import { formatClockRange, formatDate, formatHm } from '../../lib/format.ts';
 import { useCourses, useUsers } from '../../lib/shared-queries.ts';
 import { useSignedInUser } from '../../lib/use-auth.ts';
 import { useDeleteMakeUp, useRecordMakeUp } from './students-api.ts';
+import { isInstructor, maySuperviseMakeUps } from '../../../common/roles.ts';
 
 /** Roles that may supervise make-up time (the server checks the account is active too). */
-const SUPERVISOR_ROLES = new Set(['instructor', 'super_admin', 'it_admin']);
 
 export function RecordMakeUpDialog({ student, open, onClose }: { student: Student; open: boolean; onClose: () => void }) {
   return (
@@ -84,12 +84,11 @@ function SupervisorSelect(props: SelectProps) {
   const users = useUsers({ enabled: listsStaff });
   const staff = listsStaff
     ? (users.data ?? [])
-        .filter((u) => u.isActive && SUPERVISOR_ROLES.has(u.role))
+        .filter((u) => u.isActive && maySuperviseMakeUps(u))
         .sort((a, b) => a.lastName.localeCompare(b.lastName) || a.firstName.localeCompare(b.firstName))
     : [];
   const options = staff.some((u) => u.id === user.id) || !listsStaff ? [{ id: user.id, name: `${user.firstName} ${user.lastName} (you)` }] : [];
-  for (const u of staff)
-    if (u.id !== user.id) options.push({ id: u.id, name: `${u.firstName} ${u.lastName}${u.role === 'instructor' ? '' : ' (administrator)'}` });
+  for (const u of staff) if (u.id !== user.id) options.push({ id: u.id, name: `${u.firstName} ${u.lastName}${isInstructor(u) ? '' : ' (administrator)'}` });
   return (
     <SelectField
       label="Supervisor"

@@ -1,7 +1,7 @@
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
 import { KeyRound, Pencil, ShieldOff, UserCheck, UserX } from 'lucide-react';
 import type { CurrentUser } from '../../../common/auth.ts';
-import { ROLE_LABELS } from '../../../common/roles.ts';
+import { ROLE_LABELS, mayManageRole } from '../../../common/roles.ts';
 import type { User } from '../../../common/users.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { IconButton } from '../../components/ui/icon-button.tsx';
@@ -21,7 +21,7 @@ export const fullName = (u: Pick<User, 'firstName' | 'lastName'>) => `${u.firstN
 
 /** The server's guard rail, mirrored to hide what would be refused: an IT Administrator cannot touch a Super Administrator. */
 function canManageUser(actor: CurrentUser, target: Pick<User, 'role'>): boolean {
-  return actor.role === 'super_admin' || target.role !== 'super_admin';
+  return mayManageRole(actor, target.role);
 }
 
 const formatLastLogin = (iso: string | null): string => (iso ? formatDateTime(iso) : 'Never');

@@ -1,5 +1,5 @@
 import type { CurrentUser } from '../../../common/auth.ts';
-import { ROLES, ROLE_LABELS } from '../../../common/roles.ts';
+import { ROLES, ROLE_LABELS, mayManageRole } from '../../../common/roles.ts';
 import { OWN_ROLE, userInputSchema, type User } from '../../../common/users.ts';
 import { FormDialog, FormDialogBody } from '../../components/ui/form-dialog.tsx';
 import { notifySuccess } from '../../components/ui/notify.ts';
@@ -42,7 +42,7 @@ function UserForm({ user, actor, onDone, onCreated }: { user: User | null; actor
   const pending = create.isPending || update.isPending;
   const isSelf = user?.id === actor.id;
   // An IT Administrator may not create or promote a Super Administrator (the server refuses it too).
-  const roles = ROLES.filter((r) => actor.role === 'super_admin' || r !== 'super_admin' || user?.role === r);
+  const roles = ROLES.filter((r) => mayManageRole(actor, r) || user?.role === r);
 
   const onSubmit = submit((data) => {
     if (user) {
