@@ -13,8 +13,9 @@ import { hoursOfMinutes as hours } from '../../../common/hours.ts';
 
 type Ctx = { clock: Clock; ip: string | null };
 
-/** Minutes as hours to two decimals, as the export and the make-up cap's message give them. */
-const EXPORT_BATCH = 200;
+// Students per batch: small enough that a batch's rows and ledgers hold the event loop for
+// milliseconds, as the compliance reads' batches (compliance/enrolled-ledgers.ts).
+const EXPORT_BATCH = 50;
 
 async function* hoursExportRows(db: DbOrTx, q: { programId?: number; from?: string; to: string }, timeZone: string, now: Date) {
   let afterId = 0;
