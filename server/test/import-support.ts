@@ -2,6 +2,7 @@
 // Here, beside the other test helpers, not in the module: its SQL reads the tables directly.
 import { sql } from 'drizzle-orm';
 import type { UploadType } from '../../common/constants.ts';
+import { importType, templateRows } from '../../common/import-columns.ts';
 import type { Db } from '../db/client.ts';
 import { multipart, type TestApp } from './helpers.ts';
 
@@ -59,4 +60,18 @@ export async function writeStamp(db: Db): Promise<string> {
     sql.raw(`select concat_ws('|', ${tables.map((t) => `(select count(*) || ':' || coalesce(max(xmin::text::bigint), 0) from ${t})`).join(', ')}) as s`),
   );
   return rows[0]!.s;
+}
+
+/** A type's template file (its sample rows) as a CSV. */
+export function templateCsv(type: UploadType): string {
+  const { header, rows } = templateRows(importType(type));
+  return csv(header, rows);
+}
+
+/** Upload the template file of each type in turn (later types refer to earlier ones); throws on a refusal. */
+export async function uploadTemplates(t: TestApp, cookie: string, types: readonly UploadType[]): Promise<void> {
+  for (const type of types) {
+    const res = await upload(t, cookie, type, `${type}.csv`, templateCsv(type));
+    if (res.statusCode !== 200) throw new Error(res.body);
+  }
 }

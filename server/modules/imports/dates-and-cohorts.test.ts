@@ -1,29 +1,25 @@
 import * as XLSX from '@e965/xlsx';
 import { sql } from 'drizzle-orm';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UploadType } from '../../../common/constants.ts';
-import { importType, templateRows } from '../../../common/import-columns.ts';
+
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
-import { csv, dataCounts, upload } from '../../test/import-support.ts';
+
+import { csv, dataCounts, upload, uploadTemplates } from '../../test/import-support.ts';
+
 import { DateReading } from './dates.ts';
+
 import { RawTable } from './read-file.ts';
 
 // Decision 047: Excel's US dates ('8/24/2026') were refused; schools name cohorts 'PN-26A'.
 
 let t: TestApp;
 let admin: string;
-const template = (type: UploadType) => {
-  const { header, rows } = templateRows(importType(type));
-  return csv(header, rows);
-};
 
 beforeAll(async () => {
   t = await createTestApp({ clock: fixedClock('2027-01-04T15:00:00Z') });
   admin = (await t.signedIn('it_admin')).cookie;
-  for (const type of ['programs', 'courses', 'instructors'] as const) {
-    const res = await upload(t, admin, type, `${type}.csv`, template(type));
-    if (res.statusCode !== 200) throw new Error(res.body);
-  }
+  await uploadTemplates(t, admin, ['programs', 'courses', 'instructors']);
 });
 afterAll(() => t.close());
 

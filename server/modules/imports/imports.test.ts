@@ -1,19 +1,20 @@
 import * as XLSX from '@e965/xlsx';
 import { sql } from 'drizzle-orm';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UploadType } from '../../../common/constants.ts';
+
 import { importType, templateRows } from '../../../common/import-columns.ts';
+
 import { insertUser } from '../auth/service.ts';
+
 import { auditEntries, createTestApp, fixedClock, multipart, type TestApp } from '../../test/helpers.ts';
-import { csv, dataCounts, dataFingerprint, upload } from '../../test/import-support.ts';
+
+import { csv, dataCounts, dataFingerprint, templateCsv, upload, uploadTemplates } from '../../test/import-support.ts';
 
 let t: TestApp;
 let admin: string;
 let adminId: number;
-const template = (type: UploadType) => {
-  const { header, rows } = templateRows(importType(type));
-  return csv(header, rows);
-};
+const template = templateCsv;
 
 beforeAll(async () => {
   // A fixed "today" inside the template schedules' terms, so roster rules are deterministic.
@@ -21,10 +22,7 @@ beforeAll(async () => {
   const who = await t.signedIn('super_admin', { firstName: 'Rita', lastName: 'Registrar' });
   admin = who.cookie;
   adminId = who.userId;
-  for (const type of ['programs', 'courses', 'instructors'] as const) {
-    const res = await upload(t, admin, type, `${type}.csv`, template(type));
-    if (res.statusCode !== 200) throw new Error(res.body);
-  }
+  await uploadTemplates(t, admin, ['programs', 'courses', 'instructors']);
 });
 afterAll(() => t.close());
 

@@ -1,26 +1,20 @@
 import { sql } from 'drizzle-orm';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UploadType } from '../../../common/constants.ts';
-import { importType, templateRows } from '../../../common/import-columns.ts';
+
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
-import { csv, upload } from '../../test/import-support.ts';
+
+import { csv, upload, uploadTemplates } from '../../test/import-support.ts';
 
 // An import leaves the planner statistics of what it changed (decision 055): the morning's first
 // check-in after a large import must not scan every student for want of them.
 let t: TestApp;
 let admin: string;
-const template = (type: UploadType) => {
-  const { header, rows } = templateRows(importType(type));
-  return csv(header, rows);
-};
 
 beforeAll(async () => {
   t = await createTestApp({ clock: fixedClock('2027-01-04T15:00:00Z') });
   admin = (await t.signedIn('super_admin')).cookie;
-  for (const type of ['programs', 'courses', 'instructors', 'schedules'] as const) {
-    const res = await upload(t, admin, type, `${type}.csv`, template(type));
-    if (res.statusCode !== 200) throw new Error(res.body);
-  }
+  await uploadTemplates(t, admin, ['programs', 'courses', 'instructors', 'schedules']);
 });
 afterAll(() => t.close());
 

@@ -1,28 +1,23 @@
 import * as XLSX from '@e965/xlsx';
 import { sql } from 'drizzle-orm';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UploadType } from '../../../common/constants.ts';
-import { importType, templateRows } from '../../../common/import-columns.ts';
+
 import { createTestApp, fixedClock, type TestApp } from '../../test/helpers.ts';
-import { csv, dataFingerprint, upload } from '../../test/import-support.ts';
+
+import { csv, dataFingerprint, upload, uploadTemplates } from '../../test/import-support.ts';
+
 import { readImportFile, readImportFileInParts } from './read-file.ts';
 
 // A students file is read and staged 5,000 rows at a time (engine.ts, decision 028): the rules
 // that look across rows must hold across parts exactly as within one.
 let t: TestApp;
 let admin: string;
-const template = (type: UploadType) => {
-  const { header, rows } = templateRows(importType(type));
-  return csv(header, rows);
-};
 
 beforeAll(async () => {
   t = await createTestApp({ clock: fixedClock('2027-01-04T15:00:00Z') });
   admin = (await t.signedIn('super_admin')).cookie;
-  for (const type of ['programs', 'courses', 'instructors', 'schedules'] as const) {
-    const res = await upload(t, admin, type, `${type}.csv`, template(type));
-    if (res.statusCode !== 200) throw new Error(res.body);
-  }
+  await uploadTemplates(t, admin, ['programs', 'courses', 'instructors', 'schedules']);
 });
 afterAll(() => t.close());
 
