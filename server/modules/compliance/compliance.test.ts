@@ -326,7 +326,8 @@ describe('reports', () => {
     } finally {
       pool.query = query;
     }
-    const recordReads = texts.filter((q) => /from "attendance_records"/.test(q) && /"minutes_attended"/.test(q));
+    // The ledger's read of the students' records (hours/queries.ts selectLedgerRecords).
+    const recordReads = texts.filter((q) => /from "attendance_records"/.test(q) && /as "scanInMs"/.test(q));
     expect(recordReads).toHaveLength(1);
   });
 });
