@@ -11,7 +11,7 @@ export { hoursOfMinutes as hours } from '../../../common/hours.ts';
 /** Students still expected in class: the watch and the compliance lists are about them. */
 const ENROLLED: StudentStatus[] = ['enrolled', 'active', 'loa'];
 // Small enough that one batch's rows and ledgers hold the event loop for milliseconds, not a tenth of a second.
-const BATCH = 50;
+const BATCH = 25;
 
 export async function schoolToday(db: DbOrTx, clock: Clock): Promise<{ today: string; timeZone: string }> {
   const { timeZone } = (await getSettings(db)).attendance;

@@ -15,7 +15,7 @@ type Ctx = { clock: Clock; ip: string | null };
 
 // Students per batch: small enough that a batch's rows and ledgers hold the event loop for
 // milliseconds, as the compliance reads' batches (compliance/enrolled-ledgers.ts).
-const EXPORT_BATCH = 50;
+const EXPORT_BATCH = 25;
 
 async function* hoursExportRows(db: DbOrTx, q: { programId?: number; from?: string; to: string }, timeZone: string, now: Date) {
   let afterId = 0;
