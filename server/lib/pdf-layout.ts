@@ -1,4 +1,5 @@
 import { PDF_BOLD, PDF_FONT, printable } from './pdf-text.ts';
+import { sliceYielder } from './event-loop-turns.ts';
 
 // The layout the PDF documents share (decision 045): a heading that wraps instead of being cut,
 // and tables whose columns are as wide as their widest cell where the page allows, never wider
@@ -42,14 +43,16 @@ export const CELL_PAD = 3;
  * what is left. When no size fits everything, the smallest one, with the flexible columns giving
  * up width, the widest first, down to their titles' width (their cells are then cut with an
  * ellipsis). Widths scale with the font size, so each text is measured once. Throws when even the
- * smallest size cannot fit the titles: a programming error.
+ * smallest size cannot fit the titles: a programming error. Measuring a few thousand rows' cells
+ * takes a few hundred milliseconds: it lets waiting I/O through between slices.
  */
-export function fitTable<K extends string>(
+export async function fitTable<K extends string>(
   doc: PDFKit.PDFDocument,
   columns: TableColumn<K>[],
   cells: Record<K, string[]>,
   opts: { left: number; width: number; sizes: number[]; boldCells?: Record<K, string[]> },
-): FittedTable<K> {
+): Promise<FittedTable<K>> {
+  const pause = sliceYielder();
   const cache = new Map<string, number>();
   const measure = (s: string, bold: boolean) => {
     const key = `${bold ? 'b' : 'r'}${s}`;
@@ -65,9 +68,15 @@ export function fitTable<K extends string>(
   };
   // Widths at font size 1.
   const title = columns.map((c) => measure(c.title, true));
-  const natural = columns.map((c, i) =>
-    Math.max(title[i]!, ...cells[c.key].map((s) => measure(s, false)), ...(opts.boldCells?.[c.key] ?? []).map((s) => measure(s, true))),
-  );
+  const natural: number[] = [];
+  for (const [i, c] of columns.entries()) {
+    let widest = Math.max(title[i]!, ...(opts.boldCells?.[c.key] ?? []).map((s) => measure(s, true)));
+    for (const s of cells[c.key]) {
+      widest = Math.max(widest, measure(s, false));
+      await pause();
+    }
+    natural.push(widest);
+  }
   const flex = columns.map((c, i) => i).filter((i) => columns[i]!.flex);
   const pad = 2 * CELL_PAD;
   const wants = (size: number) => columns.reduce((n, _, i) => n + natural[i]! * size + pad, 0);

@@ -114,7 +114,7 @@ export async function renderMonthlyReport(report: MonthlyReport): Promise<Buffer
     for (const c of columns) if (c.right && !NOT_SUMMED.has(c.key)) totals[c.key] = String(sum(report.rows, c.key));
     const cells = Object.fromEntries(columns.map((c) => [c.key, report.rows.map((r) => cell(r[c.key]))])) as Record<Key, string[]>;
     const boldCells = Object.fromEntries(columns.map((c) => [c.key, [totals[c.key]]])) as Record<Key, string[]>;
-    const table = fitTable(doc, columns, cells, { left, width: CONTENT_WIDTH, sizes: SIZES, boldCells });
+    const table = await fitTable(doc, columns, cells, { left, width: CONTENT_WIDTH, sizes: SIZES, boldCells });
     const lineHeight = table.size + 4;
     // A name or program wider than its column wraps within it (a name on a state report is never cut);
     // the figures' columns are as wide as their widest figure.

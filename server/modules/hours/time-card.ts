@@ -116,7 +116,7 @@ export async function renderTimeCard(card: TimeCard, opts: { compress?: boolean 
   // The table's last row: each column's sum over the days shown (the same days as the totals below).
   const totalCells: Record<Key, string[]> = { date: ['Totals'], course: [''], inOut: [''], status: [''], ...figureCells(card.totals) };
   const columnCells = Object.fromEntries(COLUMNS.map((c) => [c.key, dayCells.flatMap((d) => d[c.key])])) as Record<Key, string[]>;
-  const table = fitTable(doc, COLUMNS, columnCells, { left, width: TABLE_WIDTH, sizes: [8, 7.5, 7], boldCells: totalCells });
+  const table = await fitTable(doc, COLUMNS, columnCells, { left, width: TABLE_WIDTH, sizes: [8, 7.5, 7], boldCells: totalCells });
 
   let y = PAGE.margin;
   const header = (withTable: boolean) => {
