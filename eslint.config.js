@@ -128,8 +128,6 @@ export default tseslint.config(
     files: ['server/**/*.ts', 'common/**/*.ts', 'web/**/*.{ts,tsx}', 'scripts/**/*.{ts,mjs}', 'bench/**/*.ts'],
     ignores: [
       '**/*.test.ts',
-      'common/student-texts.ts',
-      'common/import-columns.ts',
       'server/seed/demo-school.ts',
       'server/seed/catalog.ts',
       'server/test/request-fuzzer.ts',
