@@ -3,15 +3,13 @@ import type { StudentStatus } from '../../../common/constants.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { localDate } from '../../lib/school-time.ts';
-import { ledgersFor } from '../hours/service.ts';
+import { LEDGER_BATCH_STUDENTS as BATCH, ledgersFor } from '../hours/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { selectStudentsBatch } from './queries.ts';
 export { hoursOfMinutes as hours } from '../../../common/hours.ts';
 
 /** Students still expected in class: the watch and the compliance lists are about them. */
 const ENROLLED: StudentStatus[] = ['enrolled', 'active', 'loa'];
-// Small enough that one batch's rows and ledgers hold the event loop for milliseconds, not a tenth of a second.
-const BATCH = 25;
 
 export async function schoolToday(db: DbOrTx, clock: Clock): Promise<{ today: string; timeZone: string }> {
   const { timeZone } = (await getSettings(db)).attendance;

@@ -9,6 +9,7 @@ import { listClosures } from '../calendar/service.ts';
 import { ledgerAsOf, type StudentLedger } from '../hours/service.ts';
 import { programPolicy } from '../programs/service.ts';
 import { cached, enrolledLedgers } from './enrolled-ledgers.ts';
+import type { CandidateRow } from './queries.ts';
 
 /** Days of closures of 5 days or more (scheduled breaks) for a program, through asOf. */
 async function breakDates(db: DbOrTx, programId: number | null, asOf: string): Promise<Set<string>> {
@@ -24,8 +25,6 @@ async function breakDates(db: DbOrTx, programId: number | null, asOf: string): P
 
 const URGENCY = { overdue: 0, due: 1, watch: 2 } as const;
 
-type WatchStudent = { id: number; sisStudentId: string | null; firstName: string; lastName: string; programName: string | null; programId: number | null };
-
 /**
  * The watch's rule for one student, given their ledger: enrolled students without attendance for
  * at least half the program's withdrawAfterDays, counted in calendar days since the LDA (or from
@@ -36,7 +35,7 @@ type WatchStudent = { id: number; sisStudentId: string | null; firstName: string
 function watchRules(db: DbOrTx, asOf: string) {
   const policyOf = cached((programId: number | null) => (programId == null ? Promise.resolve(undefined) : programPolicy(db, programId)));
   const breaksOf = cached((programId: number | null) => breakDates(db, programId, asOf));
-  return async (student: WatchStudent, ledger: StudentLedger): Promise<WatchRow | null> => {
+  return async (student: CandidateRow, ledger: StudentLedger): Promise<WatchRow | null> => {
     const todayRow = ledger.days.at(-1);
     if (todayRow?.date === asOf && todayRow.onLeave) return null;
     const firstScheduled = ledger.days.find((d) => d.scheduledMinutes > 0)?.date ?? null;

@@ -6,16 +6,12 @@ import { csvDownloadHeaders, csvFromRows } from '../../lib/csv.ts';
 import { WHOLE_SCHOOL } from '../access/service.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import type { Ledger } from './ledger-types.ts';
-import { ledgersFor } from './ledgers.ts';
+import { LEDGER_BATCH_STUDENTS as EXPORT_BATCH, ledgersFor } from './ledgers.ts';
 import { selectHoursStudents } from './queries.ts';
 import { ledgerAsOf } from './reading.ts';
 import { hoursOfMinutes as hours } from '../../../common/hours.ts';
 
 type Ctx = { clock: Clock; ip: string | null };
-
-// Students per batch: small enough that a batch's rows and ledgers hold the event loop for
-// milliseconds, as the compliance reads' batches (compliance/enrolled-ledgers.ts).
-const EXPORT_BATCH = 25;
 
 async function* hoursExportRows(db: DbOrTx, q: { programId?: number; from?: string; to: string }, timeZone: string, now: Date) {
   let afterId = 0;

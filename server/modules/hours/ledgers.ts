@@ -71,6 +71,12 @@ export type StudentLedger = Ledger & {
   transcript?: { exitDate: string; frozenAt: string };
 };
 
+/**
+ * Students per ledgersFor call when a read walks many (the compliance reads, the hours export):
+ * small enough that one batch's rows and ledgers hold the event loop for milliseconds.
+ */
+export const LEDGER_BATCH_STUDENTS = 25;
+
 export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: string, timeZone: string, now: Date): Promise<Map<number, StudentLedger>> {
   const ids = list.map((s) => s.id);
   const programIds = [...new Set(list.map((s) => s.programId))];

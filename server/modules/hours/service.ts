@@ -22,7 +22,7 @@ import { timeCardDays, timeCardTotals } from './time-card-days.ts';
 // sessions (make-ups.ts), records and their history (records.ts). Below: the opening balances'
 // doors, and the time card.
 export { exportHours } from './export.ts';
-export { freezeHoursOfExitedStudents, ledgersFor, type StudentLedger } from './ledgers.ts';
+export { freezeHoursOfExitedStudents, LEDGER_BATCH_STUDENTS, ledgersFor, type StudentLedger } from './ledgers.ts';
 export { deleteMakeUp, listMakeUps, recordMakeUp } from './make-ups.ts';
 export { ledgerAsOf, ledgerStudentUnchecked } from './reading.ts';
 export { attendanceHistory, studentRecords } from './records.ts';
