@@ -201,7 +201,7 @@ const TIME_CLOCK_HOURS_MINUTES = {
 } as const satisfies Record<(typeof TIME_CLOCK_HOURS_COLUMNS)[number], keyof LedgerDay>;
 
 /** The time-clock columns of some ledger days: each step's minutes added up, then as hours (two decimals). */
-export function timeClockHours(days: readonly LedgerDay[]): TimeClockHours {
+export function timeClockHours(days: readonly Pick<LedgerDay, (typeof TIME_CLOCK_HOURS_MINUTES)[keyof typeof TIME_CLOCK_HOURS_MINUTES]>[]): TimeClockHours {
   const out = {} as TimeClockHours;
   for (const column of TIME_CLOCK_HOURS_COLUMNS) {
     const key = TIME_CLOCK_HOURS_MINUTES[column];
@@ -296,3 +296,28 @@ export type AttendanceHistory = z.infer<typeof attendanceHistorySchema>;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 /** Minutes as clock hours to two decimals, as every CSV and report gives them. */
 export const hoursOfMinutes = (minutes: number) => round2(minutes / 60);
+
+/**
+ * Where a ledger's walk stood at the end of a day (`through`): enough to walk on from the next day
+ * and answer exactly what walking from the start would (the server keeps it per student,
+ * docs/decisions/056-kept-ledger-totals.md). Plain JSON.
+ */
+export type LedgerCarry = {
+  through: string;
+  totals: LedgerTotals;
+  lastDateOfAttendance: string | null;
+  /** The first payment period whose hours are not reached. */
+  current: number;
+  periods: { credited: number; excusedCredited: number; hoursReachedOn: string | null }[];
+  checkpoints: { evaluatedOn: string | null; percent: number | null; met: boolean | null }[];
+  /** Minutes counted so far in the week of `through` (the weekly cap). */
+  countedThisWeek: number;
+  firstScheduledDate: string | null;
+  /** The first day with scheduled time neither attended nor credited as excused (make-up owed). */
+  firstGapDate: string | null;
+  /** That time, over all days walked. */
+  gapMinutes: number;
+};
+
+/** GET /api/hours/recomputing: students whose kept hours are being recomputed (a policy change, a new installation). */
+export const recomputingHoursSchema = z.object({ students: z.number().int() });

@@ -12,6 +12,7 @@ import { recordYesterdaysStudentsAtRisk } from '../modules/attendance-alerts/ser
 import { sweepInterruptedUploads } from '../modules/imports/service.ts';
 import { sendLowAttendanceAlerts } from '../modules/notifications/service.ts';
 import { runWeeklyReport } from '../modules/digests/service.ts';
+import { refreshStaleLedgers } from '../modules/hours/service.ts';
 import { purgeExpiredHoursLinks } from '../modules/student-hours/service.ts';
 import { OUTBOX_CHANNEL, createMessageSenders, deliverDueMessages, type MessageSenders } from '../modules/outbox/service.ts';
 import { markAbsentees } from './auto-absent.ts';
@@ -46,6 +47,9 @@ export const JOBS: Job[] = [
   { name: 'leave-statuses', cron: '*/15 * * * *', run: ({ db, clock }) => syncLeaveStatuses(db, clock) },
   // The dashboard's "Students at Risk" trend reads the figure recorded after each day; a day is recorded once.
   { name: 'students-at-risk-daily', cron: '11 * * * *', run: ({ db, clock }) => recordYesterdaysStudentsAtRisk(db, clock.now()) },
+  // Kept ledgers (decision 056): what writes marked stale is recomputed, and after midnight every
+  // student's kept days move on; compliance reads then walk only the days since.
+  { name: 'kept-ledgers', cron: '* * * * *', run: ({ db, clock }) => refreshStaleLedgers(db, () => clock.now()) },
   { name: 'retention', cron: '23 */6 * * *', run: ({ db, clock }) => purgeExpiredData(db, clock) },
   // Checks every minute whether the school's backup time has passed; the day's run is claimed once.
   { name: 'nightly-backup', cron: '* * * * *', run: ({ db, config, clock }) => runScheduledBackup({ db, config, clock }) },

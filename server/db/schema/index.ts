@@ -15,3 +15,4 @@ export * from './transcripts.ts';
 export * from './alerts.ts';
 export * from './time-clock.ts';
 export * from './punches.ts';
+export * from './kept-ledgers.ts';

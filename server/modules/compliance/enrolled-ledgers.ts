@@ -3,9 +3,9 @@ import type { StudentStatus } from '../../../common/constants.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { localDate } from '../../lib/school-time.ts';
-import { LEDGER_BATCH_STUDENTS as BATCH, ledgersFor } from '../hours/service.ts';
+import { LEDGER_BATCH_STUDENTS as BATCH, keptLedgersFor } from '../hours/service.ts';
 import { getSettings } from '../settings/service.ts';
-import { selectStudentsBatch } from './queries.ts';
+import { selectStudentsBatch, type CandidateRow } from './queries.ts';
 export { hoursOfMinutes as hours } from '../../../common/hours.ts';
 
 /** Students still expected in class: the watch and the compliance lists are about them. */
@@ -17,12 +17,26 @@ export async function schoolToday(db: DbOrTx, clock: Clock): Promise<{ today: st
 }
 export const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : null);
 
-export async function* enrolledLedgers(db: DbOrTx, f: { programId?: number; asOf: string; timeZone: string; now: Date; statuses?: readonly StudentStatus[] }) {
+/**
+ * The students' ledgers (kept ones walk only the days since, kept-ledgers.ts), batch by batch;
+ * `sumsDates`: the dates each student's running figures are wanted at.
+ */
+export async function* enrolledLedgers(
+  db: DbOrTx,
+  f: {
+    programId?: number;
+    asOf: string;
+    timeZone: string;
+    now: Date;
+    statuses?: readonly StudentStatus[];
+    sumsDates?: (s: CandidateRow) => string[] | Promise<string[]>;
+  },
+) {
   let afterId = 0;
   for (;;) {
     const batch = await selectStudentsBatch(db, { statuses: f.statuses ?? ENROLLED, programId: f.programId, afterId, limit: BATCH });
     if (batch.length === 0) return;
-    const ledgers = await ledgersFor(db, batch, f.asOf, f.timeZone, f.now);
+    const ledgers = await keptLedgersFor(db, batch, f.asOf, f.timeZone, f.now, f.sumsDates);
     for (const s of batch) yield { student: s, ledger: ledgers.get(s.id)! };
     if (batch.length < BATCH) return;
     afterId = batch[batch.length - 1]!.id;

@@ -6,7 +6,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { localDate } from '../../lib/school-time.ts';
 import { listClosures } from '../calendar/service.ts';
-import { ledgerAsOf, type StudentLedger } from '../hours/service.ts';
+import { ledgerAsOf, type KeptLedger } from '../hours/service.ts';
 import { programPolicy } from '../programs/service.ts';
 import { cached, enrolledLedgers } from './enrolled-ledgers.ts';
 import type { CandidateRow } from './queries.ts';
@@ -35,14 +35,13 @@ const URGENCY = { overdue: 0, due: 1, watch: 2 } as const;
 function watchRules(db: DbOrTx, asOf: string) {
   const policyOf = cached((programId: number | null) => (programId == null ? Promise.resolve(undefined) : programPolicy(db, programId)));
   const breaksOf = cached((programId: number | null) => breakDates(db, programId, asOf));
-  return async (student: CandidateRow, ledger: StudentLedger): Promise<WatchRow | null> => {
-    const todayRow = ledger.days.at(-1);
-    if (todayRow?.date === asOf && todayRow.onLeave) return null;
-    const firstScheduled = ledger.days.find((d) => d.scheduledMinutes > 0)?.date ?? null;
-    const base = ledger.lastDateOfAttendance ?? firstScheduled;
+  const noLeave: ReadonlySet<string> = new Set();
+  return async (student: CandidateRow, ledger: KeptLedger): Promise<WatchRow | null> => {
+    const leaveDays = ledger.leaveDates ?? noLeave;
+    if (leaveDays.has(asOf)) return null;
+    const base = ledger.lastDateOfAttendance ?? ledger.firstScheduledDate;
     if (!base || base > asOf) return null;
     const breaks = await breaksOf(student.programId);
-    const leaveDays = new Set(ledger.days.filter((d) => d.onLeave).map((d) => d.date));
     // Since the LDA: the days after it. Never attended: from the first scheduled day, which was missed too.
     let days = 0;
     for (let d = ledger.lastDateOfAttendance ? addDays(base, 1) : base; d <= asOf; d = addDays(d, 1)) if (!breaks.has(d) && !leaveDays.has(d)) days++;
@@ -80,9 +79,8 @@ export async function withdrawalWatch(db: DbOrTx, q: { asOf?: string; programId?
 }
 
 /** Credited minutes per day over the last 28 days: the pace a projection uses. */
-function recentPace(ledger: StudentLedger, asOf: string): number {
-  const from = addDays(asOf, -27);
-  return ledger.days.reduce((n, d) => (d.date >= from ? n + d.creditedMinutes : n), 0) / 28;
+function recentPace(ledger: KeptLedger, asOf: string): number {
+  return (ledger.sumsAt(asOf).creditedMinutes - ledger.sumsAt(addDays(asOf, -28)).creditedMinutes) / 28;
 }
 
 /** The Compliance screen's lists (SAP, excused cap, make-up owed) and the counts of its tabs. */
@@ -99,7 +97,15 @@ export async function complianceOverview(db: DbOrTx, q: { asOf?: string; program
     makeUpOwed: [],
   };
   const watchRowOf = watchRules(db, asOf);
-  for await (const { student, ledger } of enrolledLedgers(db, { programId: q.programId, asOf, timeZone, now: clock.now() })) {
+  const makeUpPolicy = async (programId: number | null) => {
+    const policy = await policyOf(programId);
+    return {
+      deadlineDays: policy?.makeUpDeadlineDays ?? POLICY_DEFAULTS.makeUpDeadlineDays,
+      threshold: policy?.makeUpThresholdMinutes ?? POLICY_DEFAULTS.makeUpThresholdMinutes,
+    };
+  };
+  const sumsDates = async (s: CandidateRow) => [asOf, addDays(asOf, -28), addDays(asOf, -(await makeUpPolicy(s.programId)).deadlineDays)];
+  for await (const { student, ledger } of enrolledLedgers(db, { programId: q.programId, asOf, timeZone, now: clock.now(), sumsDates })) {
     // The watch's counts from the same ledger: each ledger is computed once per overview.
     const watched = await watchRowOf(student, ledger);
     if (watched) out.counts[watched.state]++;
@@ -130,22 +136,11 @@ export async function complianceOverview(db: DbOrTx, q: { asOf?: string; program
         });
       }
     }
-    const programPolicyOf = await policyOf(student.programId);
-    const deadlineDays = programPolicyOf?.makeUpDeadlineDays ?? POLICY_DEFAULTS.makeUpDeadlineDays;
-    const threshold = programPolicyOf?.makeUpThresholdMinutes ?? POLICY_DEFAULTS.makeUpThresholdMinutes;
+    const { deadlineDays, threshold } = await makeUpPolicy(student.programId);
     const cutoff = addDays(asOf, -deadlineDays);
-    let missed = 0;
-    let oldest: string | null = null;
-    for (const d of ledger.days) {
-      if (d.date > cutoff) continue;
-      // Excused time the cap credited is not owed (what the day credited beyond attendance and make-up).
-      const excusedCredited = d.creditedMinutes - d.attendedMinutes - d.makeUpMinutes;
-      const gap = Math.max(0, d.scheduledMinutes - d.attendedMinutes - excusedCredited);
-      if (gap > 0) {
-        missed += gap;
-        oldest ??= d.date;
-      }
-    }
+    // Scheduled time neither attended nor credited as excused (the cap's credit is not owed), through the cutoff.
+    const missed = ledger.sumsAt(cutoff).gapMinutes;
+    const oldest = ledger.firstGapDate != null && ledger.firstGapDate <= cutoff ? ledger.firstGapDate : null;
     const owed = missed - ledger.totals.makeUpMinutes;
     // A few minutes late here and there is not a make-up case: the program's threshold says from when.
     if (owed > 0 && owed >= threshold)

@@ -5,8 +5,9 @@ import type { Clock } from '../../lib/clock.ts';
 import { csvDownloadHeaders, csvFromRows } from '../../lib/csv.ts';
 import { WHOLE_SCHOOL } from '../access/service.ts';
 import { recordAudit } from '../audit-logs/service.ts';
-import type { Ledger } from './ledger-types.ts';
-import { LEDGER_BATCH_STUDENTS as EXPORT_BATCH, ledgersFor } from './ledgers.ts';
+import { addDays } from '../../../common/dates.ts';
+import { keptLedgersFor, sumsBetween } from './kept-ledgers.ts';
+import { LEDGER_BATCH_STUDENTS as EXPORT_BATCH } from './ledgers.ts';
 import { selectHoursStudents } from './queries.ts';
 import { ledgerAsOf } from './reading.ts';
 import { hoursOfMinutes as hours } from '../../../common/hours.ts';
@@ -18,13 +19,14 @@ async function* hoursExportRows(db: DbOrTx, q: { programId?: number; from?: stri
   for (;;) {
     const list = await selectHoursStudents(db, { programId: q.programId, scope: WHOLE_SCHOOL, sort: 'lastName', order: 'asc', limit: EXPORT_BATCH, afterId });
     if (list.length === 0) return;
-    const ledgers = await ledgersFor(db, list, q.to, timeZone, now);
+    const dayBefore = q.from ? addDays(q.from, -1) : null;
+    const ledgers = await keptLedgersFor(db, list, q.to, timeZone, now, () => (dayBefore ? [dayBefore, q.to] : [q.to]));
     for (const s of list) {
       const l = ledgers.get(s.id)!;
-      const days = q.from ? l.days.filter((d) => d.date >= q.from!) : l.days;
-      const sum = (k: 'scheduledMinutes' | 'attendedMinutes' | 'excusedMinutes' | 'makeUpMinutes') => days.reduce((n, d) => n + d[k], 0);
+      const days = dayBefore ? sumsBetween(l.sumsAt(dayBefore), l.sumsAt(q.to)) : l.sumsAt(q.to);
+      const sum = (k: 'scheduledMinutes' | 'attendedMinutes' | 'excusedMinutes' | 'makeUpMinutes') => days[k];
       // Credited within the range: what the ledger credited by `to` less what it had credited the day before `from`.
-      const credited = q.from ? creditedBetween(l, q.from) : l.totals.creditedMinutes;
+      const credited = dayBefore ? days.creditedMinutes : l.totals.creditedMinutes;
       const scheduled = sum('scheduledMinutes');
       const current = l.paymentPeriods.find((p) => p.status !== 'completed');
       yield {
@@ -44,17 +46,12 @@ async function* hoursExportRows(db: DbOrTx, q: { programId?: number; from?: stri
         paymentPeriod: current?.number ?? null,
         hoursToNextPaymentPeriod: current?.hoursRemaining ?? null,
         lastDateOfAttendance: l.lastDateOfAttendance,
-        ...timeClockHours(days),
+        ...timeClockHours([days]),
       } satisfies Record<(typeof HOURS_EXPORT_COLUMNS)[number], unknown>;
     }
     if (list.length < EXPORT_BATCH) return;
     afterId = list[list.length - 1]!.id;
   }
-}
-
-/** Credited minutes on the days from `from` on (the ledger credits each day as it walks them). */
-function creditedBetween(l: Ledger, from: string): number {
-  return l.days.reduce((n, d) => (d.date >= from ? n + d.creditedMinutes : n), 0);
 }
 
 /** GET /api/export/hours: audited as it starts, streamed in batches of students. */

@@ -1,6 +1,6 @@
 // What the ledger is computed from (a student's schedules, records, make-ups, policy and opening balance) and what it answers.
 import type { AttendanceStatus } from '../../../common/constants.ts';
-import type { LedgerDay, LedgerTotals, PaymentPeriodProgress, SapCheckpoint } from '../../../common/hours.ts';
+import type { LedgerCarry, LedgerDay, LedgerTotals, PaymentPeriodProgress, SapCheckpoint } from '../../../common/hours.ts';
 import type { PaymentPeriodPlan } from '../../../common/program-policy.ts';
 import type { ClassWindow, MeetingCalendar } from '../attendance/service.ts';
 import type { Interval, TimeClockVersionRules } from './time-clock.ts';
@@ -93,6 +93,7 @@ export type LedgerInput = {
 };
 
 export type LedgerDayRow = LedgerDay;
+export type { LedgerCarry };
 
 export type Ledger = {
   startDate: string | null;
@@ -101,6 +102,14 @@ export type Ledger = {
   attendancePercent: number | null;
   paymentPeriods: PaymentPeriodProgress[];
   sapCheckpoints: SapCheckpoint[];
-  /** Every day from the first one anything can happen on (never before startDate) to asOf, in order. */
+  /**
+   * Every day from the first one anything can happen on (never before startDate) to asOf, in order;
+   * resumed from a carry, only the days after it.
+   */
   days: LedgerDayRow[];
+  firstScheduledDate: string | null;
+  firstGapDate: string | null;
 };
+
+/** A ledger as computeLedger answers it: with where its walk stood at asOf. */
+export type ComputedLedger = Ledger & { carry: LedgerCarry };

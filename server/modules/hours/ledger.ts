@@ -3,7 +3,7 @@ import { addDays } from '../../../common/dates.ts';
 import { EXCUSED_CAP_CEILING_PERCENT } from '../../../common/program-policy.ts';
 import { dayOfWeek } from '../../lib/school-time.ts';
 import { classWindow, scheduledBreakIntervals, whyNotAMeeting, type ClassWindow } from '../attendance/service.ts';
-import type { Ledger, LedgerDayRow, LedgerInput, LedgerOpening, LedgerRecord, LedgerSchedule } from './ledger-types.ts';
+import type { ComputedLedger, LedgerCarry, LedgerDayRow, LedgerInput, LedgerOpening, LedgerRecord, LedgerSchedule } from './ledger-types.ts';
 import { addRecordTime, firstActiveDay, firstMeeting, nextDay, type DayTime } from './ledger-walk.ts';
 import { capped, dayTime, rulesOn, unionMs, without, type Interval } from './time-clock.ts';
 
@@ -58,7 +58,17 @@ function openPeriods(periods: PeriodState[], opening: LedgerOpening, checkpoints
   return firstOpen === -1 ? periods.length : firstOpen;
 }
 
-export function computeLedger(input: LedgerInput): Ledger {
+/** What a day's missed meetings leave owed: scheduled time neither attended nor credited as excused. */
+/** A day the student attended: even when a cap or a missing check-out leaves no minutes to count. */
+export const isAttendanceDay = (d: LedgerDayRow) => d.roundedMinutes > 0 || d.makeUpMinutes > 0 || d.pendingExceptionMinutes > 0;
+
+export const gapOf = (d: LedgerDayRow) => Math.max(0, d.scheduledMinutes - (d.creditedMinutes - d.makeUpMinutes));
+
+/**
+ * `resume`: where a walk of the same input stood at the end of an earlier day (Ledger.carry); the
+ * days after it are walked and the answer is the same as walking from the start.
+ */
+export function computeLedger(input: LedgerInput, resume?: LedgerCarry | null): ComputedLedger {
   const { asOf, timeZone, closedDates, policy } = input;
   const cache = input.windowCache ?? new Map<string, ClassWindow>();
   // Keyed by what the window is a function of, so a cache may outlive a request (and a schedule's edit).
@@ -92,8 +102,11 @@ export function computeLedger(input: LedgerInput): Ledger {
 
   // ---- the days ----
   const days: LedgerDayRow[] = [];
+  let weekCounted = resume?.countedThisWeek ?? 0;
   const firstActive = startDate == null ? null : firstActiveDay(startDate, input);
-  const walkFrom = firstActive != null && recordsFrom != null && recordsFrom > firstActive ? recordsFrom : firstActive;
+  const walkStart = firstActive != null && recordsFrom != null && recordsFrom > firstActive ? recordsFrom : firstActive;
+  const resumeFrom = resume ? nextDay(resume.through) : null;
+  const walkFrom = walkStart != null && resumeFrom != null && resumeFrom > walkStart ? resumeFrom : walkStart;
   if (walkFrom != null) {
     const rostered = input.schedules.filter((s) => s.onRoster);
     // One set of scratch lists for all days: a ledger walks hundreds of days, an export thousands of ledgers.
@@ -105,7 +118,7 @@ export function computeLedger(input: LedgerInput): Ledger {
     const unrecorded: Interval[] = [];
     const nowMs = input.now?.getTime() ?? Number.POSITIVE_INFINITY;
     // Minutes counted so far in the week (Sunday to Saturday: the week of the school's calendar), for the weekly cap.
-    let countedThisWeek = 0;
+    let countedThisWeek = resume && walkFrom === resumeFrom ? resume.countedThisWeek : 0;
     for (let date = walkFrom, weekday = dayOfWeek(walkFrom); date <= asOf; date = nextDay(date), weekday = (weekday + 1) % 7) {
       if (weekday === 0) countedThisWeek = 0;
       const rules = rulesOn(input.timeClock, date);
@@ -178,6 +191,7 @@ export function computeLedger(input: LedgerInput): Ledger {
         autoCheckOutMinutes: time.autoCheckOutMinutes,
       });
     }
+    weekCounted = countedThisWeek;
   }
 
   // ---- payment periods, the excused cap and SAP, walking the days in order ----
@@ -225,7 +239,22 @@ export function computeLedger(input: LedgerInput): Ledger {
     autoCheckOutMinutes: 0,
   };
   let lastDateOfAttendance: string | null = opening?.lastDateOfAttendance ?? null;
-  let current = opening ? openPeriods(periods, opening, checkpoints, policy.minimumAttendancePercent) : 0; // the first period whose hours are not reached
+  let current = 0; // the first period whose hours are not reached
+  let firstScheduledDate: string | null = null;
+  let firstGapDate: string | null = null;
+  let gapMinutes = 0;
+  if (resume) {
+    gapMinutes = resume.gapMinutes;
+    Object.assign(totals, resume.totals);
+    lastDateOfAttendance = resume.lastDateOfAttendance;
+    current = resume.current;
+    firstScheduledDate = resume.firstScheduledDate;
+    firstGapDate = resume.firstGapDate;
+    resume.periods.forEach((c, i) => periods[i] && Object.assign(periods[i], c));
+    resume.checkpoints.forEach((c, i) => checkpoints[i] && Object.assign(checkpoints[i], c));
+    // A school's given completion dates are not walked: they come from the opening balance again.
+    if (opening) for (const p of periods) p.completedOnGiven = opening.periodCredits?.find((c) => c.number === p.plan.number)?.completedOn ?? null;
+  } else if (opening) current = openPeriods(periods, opening, checkpoints, policy.minimumAttendancePercent);
   for (const day of days) {
     totals.scheduledMinutes += day.scheduledMinutes;
     totals.attendedMinutes += day.attendedMinutes;
@@ -237,8 +266,7 @@ export function computeLedger(input: LedgerInput): Ledger {
     totals.cappedMinutes += day.cappedMinutes;
     totals.pendingExceptionMinutes += day.pendingExceptionMinutes;
     totals.autoCheckOutMinutes += day.autoCheckOutMinutes;
-    // The student was there even when a cap or a missing check-out leaves no minutes to count.
-    if (day.roundedMinutes > 0 || day.makeUpMinutes > 0 || day.pendingExceptionMinutes > 0) lastDateOfAttendance = day.date;
+    if (isAttendanceDay(day)) lastDateOfAttendance = day.date;
     // Excused minutes count toward the current period only up to its cap.
     let excusedCredited = day.excusedMinutes;
     const period = periods[Math.min(current, periods.length - 1)];
@@ -250,6 +278,10 @@ export function computeLedger(input: LedgerInput): Ledger {
     totals.excusedUncreditedMinutes += day.excusedMinutes - excusedCredited;
     let credit = day.attendedMinutes + day.makeUpMinutes + excusedCredited;
     day.creditedMinutes = credit;
+    if (day.scheduledMinutes > 0) firstScheduledDate ??= day.date;
+    const gap = gapOf(day);
+    if (gap > 0) firstGapDate ??= day.date;
+    gapMinutes += gap;
     totals.creditedMinutes += credit;
     // Minutes beyond a period's end carry into the next; past the last period they stay with it.
     while (credit > 0 && periods.length > 0) {
@@ -321,5 +353,19 @@ export function computeLedger(input: LedgerInput): Ledger {
       attendancePercent: c.percent,
     })),
     days,
+    firstScheduledDate,
+    firstGapDate,
+    carry: {
+      through: asOf,
+      totals: { ...totals },
+      lastDateOfAttendance,
+      current,
+      periods: periods.map((p) => ({ credited: p.credited, excusedCredited: p.excusedCredited, hoursReachedOn: p.hoursReachedOn })),
+      checkpoints: checkpoints.map((c) => ({ evaluatedOn: c.evaluatedOn, percent: c.percent, met: c.met })),
+      countedThisWeek: weekCounted,
+      firstScheduledDate,
+      firstGapDate,
+      gapMinutes,
+    },
   };
 }

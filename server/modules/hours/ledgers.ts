@@ -7,7 +7,7 @@ import { closedDates as closedDatesOf } from '../calendar/service.ts';
 import { programPolicy, timeClockVersions } from '../programs/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { computeLedger } from './ledger.ts';
-import type { Ledger, LedgerSchedule } from './ledger-types.ts';
+import type { Ledger, LedgerCarry, LedgerSchedule } from './ledger-types.ts';
 import { recordsStartDate, toLedgerOpening } from './opening-balances.ts';
 import type { Interval } from './time-clock.ts';
 import { freezeExitedStudents, ledgerOfTranscript, transcriptsOf } from './transcripts.ts';
@@ -65,6 +65,12 @@ const CLASS_WINDOWS_MAX = 50_000;
  * closures once per program.
  */
 export type StudentLedger = Ledger & {
+  /** Where the walk stood at asOf (none for a transcript). */
+  carry?: LedgerCarry;
+  /** The opening balance's LDA: the last date of attendance before the walk's first day. */
+  openingLastDateOfAttendance?: string | null;
+  /** The days of the student's leaves of absence. */
+  leaveDates?: ReadonlySet<string>;
   withdrawalDate: string | null;
   expectedEndDate: string | null;
   /** Set when retention removed the records: the figures are the ones frozen at the exit. */
@@ -77,14 +83,28 @@ export type StudentLedger = Ledger & {
  */
 export const LEDGER_BATCH_STUDENTS = 25;
 
-export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: string, timeZone: string, now: Date): Promise<Map<number, StudentLedger>> {
+/**
+ * `resume`: each student's kept carry (kept-ledgers.ts); given for all of them, only the days after
+ * the carries are read and walked.
+ */
+export async function ledgersFor(
+  db: DbOrTx,
+  list: LedgerStudentRow[],
+  asOf: string,
+  timeZone: string,
+  now: Date,
+  resume?: ReadonlyMap<number, LedgerCarry>,
+): Promise<Map<number, StudentLedger>> {
   const ids = list.map((s) => s.id);
+  const carries = resume && list.every((s) => resume.has(s.id)) ? resume : undefined;
+  const from = carries ? list.reduce((d, s) => (d == null || carries.get(s.id)!.through < d ? carries.get(s.id)!.through : d), null as string | null) : null;
+  const since = from == null ? undefined : addDays(from, 1);
   const programIds = [...new Set(list.map((s) => s.programId))];
   const [[scheduleRows, recordRows, makeUpRows, leaveRows, withdrawalRows, openingRows], policyList, timeClockList, settings, transcripts] = await Promise.all([
     Promise.all([
       selectLedgerSchedules(db, ids),
-      selectLedgerRecords(db, ids, asOf),
-      selectLedgerMakeUps(db, ids, asOf),
+      selectLedgerRecords(db, ids, asOf, since),
+      selectLedgerMakeUps(db, ids, asOf, since),
       selectLedgerLeaves(db, ids),
       selectLedgerWithdrawals(db, ids),
       selectLedgerOpenings(db, ids),
@@ -100,14 +120,9 @@ export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: str
   const rosteredIds = [...new Set(scheduleRows.filter((r) => r.onRoster).map((r) => r.id))];
   const firstDate = list.reduce((d, s) => (s.enrollmentDate && s.enrollmentDate < d ? s.enrollmentDate : d), asOf);
   const [held, breaksOf, ledBreaks] = await Promise.all([
-    heldMeetings(
-      db,
-      rosteredIds,
-      scheduleRows.reduce((d, r) => (r.courseStartDate < d ? r.courseStartDate : d), firstDate),
-      asOf,
-    ),
-    selectLedgerBreaks(db, ids, asOf),
-    selectMeetingBreaks(db, [...new Set([...scheduleRows.map((r) => r.id), ...recordRows.map((r) => r.scheduleId)])], asOf),
+    heldMeetings(db, rosteredIds, since ?? scheduleRows.reduce((d, r) => (r.courseStartDate < d ? r.courseStartDate : d), firstDate), asOf),
+    selectLedgerBreaks(db, ids, asOf, since),
+    selectMeetingBreaks(db, [...new Set([...scheduleRows.map((r) => r.id), ...recordRows.map((r) => r.scheduleId)])], asOf, since),
   ]);
   for (const r of recordRows) {
     const breaks = breaksOf.get(r.id);
@@ -168,29 +183,35 @@ export async function ledgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: str
     const closedDates = await closures.get(closureKey)!;
     const policy = policies.get(s.programId);
     const leaves = leavesOf.get(s.id) ?? [];
+    const leaveDates = leaveDays(leaves);
     const withdrawal = withdrawalOf.get(s.id);
-    const ledger = computeLedger({
-      enrollmentDate: s.enrollmentDate,
-      asOf,
-      timeZone,
-      schedules,
-      closedDates,
-      records: recordsOf.get(s.id) ?? [],
-      makeUps: makeUpsOf.get(s.id) ?? [],
-      policy: policy ?? NO_PROGRAM_POLICY,
-      timeClock: timeClocks.get(s.programId),
-      windowCache: classWindows,
-      leaveDates: leaveDays(leaves),
-      withdrawalDate: withdrawal?.withdrawalDate ?? null,
-      now,
-      recordsFrom: recordsStartDate(settings.attendance.recordsStartDate, policy),
-      opening: openingOf.get(s.id) ?? null,
-      heldMeetings: held,
-      meetingBreaks: meetingBreaksOf,
-    });
+    const ledger = computeLedger(
+      {
+        enrollmentDate: s.enrollmentDate,
+        asOf,
+        timeZone,
+        schedules,
+        closedDates,
+        records: recordsOf.get(s.id) ?? [],
+        makeUps: makeUpsOf.get(s.id) ?? [],
+        policy: policy ?? NO_PROGRAM_POLICY,
+        timeClock: timeClocks.get(s.programId),
+        windowCache: classWindows,
+        leaveDates,
+        withdrawalDate: withdrawal?.withdrawalDate ?? null,
+        now,
+        recordsFrom: recordsStartDate(settings.attendance.recordsStartDate, policy),
+        opening: openingOf.get(s.id) ?? null,
+        heldMeetings: held,
+        meetingBreaks: meetingBreaksOf,
+      },
+      carries?.get(s.id),
+    );
     const leaveLength = leaves.reduce((n, l) => n + daysBetween(l.startDate, l.endDate) + 1, 0);
     result.set(s.id, {
       ...ledger,
+      openingLastDateOfAttendance: openingOf.get(s.id)?.lastDateOfAttendance ?? null,
+      leaveDates,
       // Once a withdrawal is recorded, its LDA is the one frozen with it.
       lastDateOfAttendance: withdrawal ? withdrawal.lastDateOfAttendance : ledger.lastDateOfAttendance,
       withdrawalDate: withdrawal?.withdrawalDate ?? null,

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { BreakKind } from '../../../common/attendance.ts';
 import type { AttendanceStatus } from '../../../common/constants.ts';
 import type { DbOrTx } from '../../db/client.ts';
@@ -42,6 +42,11 @@ const studentColumns = {
   sisStudentId: students.sisStudentId,
   programName: programs.programName,
 };
+
+export async function selectLedgerStudentsById(db: DbOrTx, studentIds: number[]): Promise<LedgerStudentRow[]> {
+  if (studentIds.length === 0) return [];
+  return db.select(studentColumns).from(students).leftJoin(programs, eq(programs.id, students.programId)).where(inArray(students.id, studentIds));
+}
 
 export async function selectLedgerStudent(db: DbOrTx, studentId: number): Promise<LedgerStudentRow | undefined> {
   const [row] = await db.select(studentColumns).from(students).leftJoin(programs, eq(programs.id, students.programId)).where(eq(students.id, studentId));
@@ -95,7 +100,8 @@ type LedgerRecordRow = Pick<
 const epochMs = (column: typeof attendanceRecords.scanInTime | typeof attendanceRecords.scanOutTime) =>
   sql<number | null>`(extract(epoch from ${column}) * 1000)::float8`;
 
-export async function selectLedgerRecords(db: DbOrTx, studentIds: number[], asOf: string): Promise<LedgerRecordRow[]> {
+/** `from`: only the days from it (a ledger resumed from a kept carry); absent, all of them. */
+export async function selectLedgerRecords(db: DbOrTx, studentIds: number[], asOf: string, from?: string): Promise<LedgerRecordRow[]> {
   if (studentIds.length === 0) return [];
   // Plain SQL rather than a drizzle select: its per-field row mapping was a tenth of a compliance
   // read's CPU over the hundreds of thousands of rows an export or the watch reads.
@@ -113,7 +119,8 @@ export async function selectLedgerRecords(db: DbOrTx, studentIds: number[], asOf
            ${epochMs(attendanceRecords.scanInTime)} as "scanInMs", ${epochMs(attendanceRecords.scanOutTime)} as "scanOutMs",
            minutes_attended as "minutesAttended"
       from ${attendanceRecords}
-     where student_id = ${anyOf(studentIds, 'int')} and session_date <= ${asOf}::date`);
+     where student_id = ${anyOf(studentIds, 'int')} and session_date <= ${asOf}::date
+       ${from ? sql`and session_date >= ${from}::date` : sql``}`);
   // Spelled out, with no object rest per row: it adds up over the half million rows of an export.
   return rows.map((r) => ({
     id: r.id,
@@ -135,6 +142,7 @@ export async function selectLedgerBreaks(
   db: DbOrTx,
   studentIds: number[],
   asOf: string,
+  from?: string,
 ): Promise<Map<number, { startedAt: number; endedAt: number | null }[]>> {
   const byRecord = new Map<number, { startedAt: number; endedAt: number | null }[]>();
   if (studentIds.length === 0) return byRecord;
@@ -146,14 +154,25 @@ export async function selectLedgerBreaks(
     })
     .from(attendanceBreaks)
     .innerJoin(attendanceRecords, eq(attendanceRecords.id, attendanceBreaks.recordId))
-    .where(and(inArray(attendanceRecords.studentId, studentIds), lte(attendanceRecords.sessionDate, asOf)))
+    .where(
+      and(
+        inArray(attendanceRecords.studentId, studentIds),
+        lte(attendanceRecords.sessionDate, asOf),
+        from ? gte(attendanceRecords.sessionDate, from) : undefined,
+      ),
+    )
     .orderBy(attendanceBreaks.recordId, attendanceBreaks.startedAt);
   for (const r of rows) (byRecord.get(r.recordId) ?? byRecord.set(r.recordId, []).get(r.recordId)!).push({ startedAt: r.start, endedAt: r.end });
   return byRecord;
 }
 
 /** Instructor-led breaks of the schedules up to asOf, by `scheduleId|date` (end null: still on break). */
-export async function selectMeetingBreaks(db: DbOrTx, scheduleIds: number[], asOf: string): Promise<Map<string, { start: number; end: number | null }[]>> {
+export async function selectMeetingBreaks(
+  db: DbOrTx,
+  scheduleIds: number[],
+  asOf: string,
+  from?: string,
+): Promise<Map<string, { start: number; end: number | null }[]>> {
   const byMeeting = new Map<string, { start: number; end: number | null }[]>();
   if (scheduleIds.length === 0) return byMeeting;
   const rows = await db
@@ -164,7 +183,7 @@ export async function selectMeetingBreaks(db: DbOrTx, scheduleIds: number[], asO
       end: sql<number | null>`(extract(epoch from ${meetingBreaks.endedAt}) * 1000)::float8`,
     })
     .from(meetingBreaks)
-    .where(and(inArray(meetingBreaks.scheduleId, scheduleIds), lte(meetingBreaks.sessionDate, asOf)));
+    .where(and(inArray(meetingBreaks.scheduleId, scheduleIds), lte(meetingBreaks.sessionDate, asOf), from ? gte(meetingBreaks.sessionDate, from) : undefined));
   for (const r of rows) {
     const key = `${r.scheduleId}|${r.sessionDate}`;
     (byMeeting.get(key) ?? byMeeting.set(key, []).get(key)!).push({ start: r.start, end: r.end });
@@ -172,12 +191,17 @@ export async function selectMeetingBreaks(db: DbOrTx, scheduleIds: number[], asO
   return byMeeting;
 }
 
-export async function selectLedgerMakeUps(db: DbOrTx, studentIds: number[], asOf: string): Promise<{ studentId: number; date: string; minutes: number }[]> {
+export async function selectLedgerMakeUps(
+  db: DbOrTx,
+  studentIds: number[],
+  asOf: string,
+  from?: string,
+): Promise<{ studentId: number; date: string; minutes: number }[]> {
   if (studentIds.length === 0) return [];
   return db
     .select({ studentId: makeUpSessions.studentId, date: makeUpSessions.sessionDate, minutes: makeUpSessions.minutes })
     .from(makeUpSessions)
-    .where(and(inArray(makeUpSessions.studentId, studentIds), lte(makeUpSessions.sessionDate, asOf)));
+    .where(and(inArray(makeUpSessions.studentId, studentIds), lte(makeUpSessions.sessionDate, asOf), from ? gte(makeUpSessions.sessionDate, from) : undefined));
 }
 
 // ---- The program summary: one page of students, in SQL order ----

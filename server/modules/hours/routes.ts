@@ -5,6 +5,7 @@ import {
   hoursExportQuerySchema,
   hoursListQuerySchema,
   hoursSummaryRowSchema,
+  recomputingHoursSchema,
   studentHoursQuerySchema,
   studentHoursSchema,
   studentRecordSchema,
@@ -27,6 +28,7 @@ import {
   importOpeningBalances,
   hoursSummary,
   listMakeUps,
+  recomputingHours,
   recordMakeUp,
   setOpeningBalance,
   studentHours,
@@ -54,6 +56,10 @@ export function hoursRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         reply.header(TOTAL_COUNT_HEADER, String(total));
         return items;
       },
+    );
+    // How many students' hours are being recomputed after a policy change (screens say so until 0).
+    app.get('/api/hours/recomputing', { config: { action: 'hours:view' }, schema: { response: { 200: recomputingHoursSchema } } }, async () =>
+      recomputingHours(deps.db),
     );
     app.get('/api/export/hours', { config: { action: 'hours:export', heavy: true }, schema: { querystring: hoursExportQuerySchema } }, async (req, reply) => {
       const { headers, stream } = await exportHours(deps.db, req.query, { actorId: req.user!.id, ip: req.ip, clock: deps.clock });

@@ -8,7 +8,12 @@ import { insertTranscript, selectExitedWithoutTranscript, selectTranscripts } fr
 // detail once they left long enough ago, never their hours. Before it does, the ledger of their
 // exit is frozen here, and every reader of ledgers (hours, time card, exports, reports) gets it back.
 
-type StudentLedgerLike = Ledger & { withdrawalDate: string | null; expectedEndDate: string | null; transcript?: { exitDate: string; frozenAt: string } };
+type StudentLedgerLike = Ledger & {
+  openingLastDateOfAttendance?: string | null;
+  withdrawalDate: string | null;
+  expectedEndDate: string | null;
+  transcript?: { exitDate: string; frozenAt: string };
+};
 
 /** How many students one retention run freezes at most: the job runs daily and catches up. */
 const TRANSCRIPTS_PER_RUN = 500;
@@ -36,7 +41,7 @@ export async function transcriptsOf(db: DbOrTx, studentIds: number[]): Promise<M
 
 /** A ledger read back from a transcript: the frozen figures, no days. */
 export function ledgerOfTranscript(t: Transcript): StudentLedgerLike {
-  return { ...t.hours, days: [], transcript: { exitDate: t.exitDate, frozenAt: t.frozenAt } };
+  return { ...t.hours, days: [], firstScheduledDate: null, firstGapDate: null, transcript: { exitDate: t.exitDate, frozenAt: t.frozenAt } };
 }
 
 /**

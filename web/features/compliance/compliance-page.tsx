@@ -12,6 +12,7 @@ import { PageHeader } from '../../components/ui/page-header.tsx';
 import { PageTabPanel, PageTabs } from '../../components/ui/page-tabs.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { ProgramFilter } from '../../components/pickers/program-select.tsx';
+import { RecomputingHoursNotice } from '../../components/recomputing-hours-notice.tsx';
 import { Toolbar } from '../../components/ui/toolbar.tsx';
 import { downloadFile } from '../../lib/download.ts';
 import { formatDate, formatHm } from '../../lib/format.ts';
@@ -278,6 +279,7 @@ export function CompliancePage() {
           </div>
         </Toolbar>
       </Card>
+      <RecomputingHoursNotice className="mb-6" />
       {watch.isError || overview.isError ? <Alert className="mb-6">The compliance lists could not be loaded. Reload the page to try again.</Alert> : null}
       <PageTabs label="Compliance lists" tabs={tabs} value={tab} onValueChange={setTab}>
         <PageTabPanel value="watch">

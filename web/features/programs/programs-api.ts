@@ -38,6 +38,8 @@ export function useSaveProgramPolicy(programId: number) {
       queryClient.setQueryData(policyKey(programId), saved);
       // In the background: the dialog answers the save at once.
       void queryClient.invalidateQueries({ queryKey: PROGRAMS_KEY, exact: true });
+      // The program's students' hours are recomputed in the background (the notice on the page).
+      void queryClient.invalidateQueries({ queryKey: HOURS_KEY });
     },
   });
 }

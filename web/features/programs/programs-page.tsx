@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { DataTable } from '../../components/ui/data-table.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
+import { RecomputingHoursNotice } from '../../components/recomputing-hours-notice.tsx';
 import { SearchInput } from '../../components/ui/search-input.tsx';
 import { TablePagination } from '../../components/ui/table-pagination.tsx';
 import { Toolbar } from '../../components/ui/toolbar.tsx';
@@ -43,6 +44,7 @@ export function ProgramsPage() {
           </Button>
         }
       />
+      <RecomputingHoursNotice className="mb-6" />
       {programs.isError ? <Alert className="mb-6">The program list could not be loaded. Reload the page to try again.</Alert> : null}
       <Card className="overflow-hidden">
         <Toolbar>

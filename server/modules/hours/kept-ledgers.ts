@@ -1,0 +1,227 @@
+// Ledgers kept as records are written (docs/decisions/056-kept-ledger-totals.md): each student's walk
+// is kept through a day two days before the school's today, with running figures per day, so that a
+// compliance read walks only the days since and looks up ranges instead of walking every student's
+// whole history. The rule stays in computeLedger: what is kept is its output.
+import type { LedgerCarry } from '../../../common/hours.ts';
+import { addDays } from '../../../common/dates.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { localDate } from '../../lib/school-time.ts';
+import { gapOf, isAttendanceDay } from './ledger.ts';
+import { ledgersFor, type StudentLedger } from './ledgers.ts';
+import { selectLedgerStudentsById, type LedgerStudentRow } from './queries.ts';
+import {
+  SUM_KEYS,
+  countStudentsToRecompute,
+  selectKeptStates,
+  selectStudentsToKeep,
+  selectSumsAt,
+  writeKept,
+  type DaySums,
+  type KeptState,
+  type KeptWrite,
+} from './kept-ledger-queries.ts';
+import { getSettings } from '../settings/service.ts';
+import { sliceYielder } from '../../lib/event-loop-turns.ts';
+import { LEDGER_BATCH_STUDENTS } from './ledgers.ts';
+
+/**
+ * Days are kept once they are this many days before the school's today. Writes to earlier days mark
+ * the students stale (migration 0029's triggers mark from the day before today on, one day of slack:
+ * a write in flight at midnight is never missed by a refresher); today and yesterday are walked on read.
+ */
+const KEEP_LAG_DAYS = 2;
+export const keepHorizon = (today: string) => addDays(today, -KEEP_LAG_DAYS);
+
+const NO_SUMS: DaySums = {
+  scheduledMinutes: 0,
+  attendedMinutes: 0,
+  excusedMinutes: 0,
+  makeUpMinutes: 0,
+  creditedMinutes: 0,
+  rawMinutes: 0,
+  roundedMinutes: 0,
+  deductedMinutes: 0,
+  cappedMinutes: 0,
+  pendingExceptionMinutes: 0,
+  autoCheckOutMinutes: 0,
+  gapMinutes: 0,
+  lastAttended: null,
+};
+
+/** The running figures a carry stands at: its totals without the opening balance's. */
+function sumsOfCarry(c: LedgerCarry): DaySums {
+  const sums: DaySums = { ...NO_SUMS, gapMinutes: c.gapMinutes, lastAttended: c.lastDateOfAttendance };
+  for (const k of SUM_KEYS) if (k !== 'gapMinutes') sums[k] = c.totals[k];
+  sums.scheduledMinutes -= c.totals.openingScheduledMinutes;
+  sums.creditedMinutes -= c.totals.openingCreditedMinutes;
+  return sums;
+}
+
+/** The running figures after each day of a walk that starts at `start` (days with nothing are left out). */
+function runningDays(ledger: StudentLedger, start: DaySums): (DaySums & { day: string })[] {
+  const rows: (DaySums & { day: string })[] = [];
+  let run = { ...start };
+  for (const d of ledger.days) {
+    const gap = gapOf(d);
+    if (SUM_KEYS.every((k) => k === 'gapMinutes' || d[k] === 0) && gap === 0) continue;
+    run = { ...run, gapMinutes: run.gapMinutes + gap, lastAttended: isAttendanceDay(d) ? d.date : run.lastAttended };
+    for (const k of SUM_KEYS) if (k !== 'gapMinutes') run[k] += d[k];
+    rows.push({ ...run, day: d.date });
+  }
+  return rows;
+}
+
+/** A student's figures over days: running through any date, from what is kept and what was walked since. */
+export type KeptLedger = StudentLedger & { sumsAt(date: string): DaySums };
+
+/** Sums through `date` from a walk's days on top of `start` (the figures before the walk's first day). */
+function sumsFromDays(ledger: StudentLedger, start: DaySums, date: string): DaySums {
+  let last = start;
+  for (const row of runningDays(ledger, start)) {
+    if (row.day > date) break;
+    last = row;
+  }
+  const { day: _day, ...sums } = last as DaySums & { day?: string };
+  return sums;
+}
+
+/** The figures of the days after `before` through `through` (two running sums' difference). */
+export function sumsBetween(before: DaySums, through: DaySums): DaySums {
+  const out = { ...through };
+  for (const k of SUM_KEYS) out[k] -= before[k];
+  return out;
+}
+
+const startOfFullWalk = (l: StudentLedger): DaySums => ({ ...NO_SUMS, lastAttended: l.openingLastDateOfAttendance ?? null });
+
+/**
+ * Bring these students' kept ledgers to `through`: a whole walk for a student never kept or marked
+ * stale, the days since for the others. Answers each student's state after it (a student whose
+ * write lost to a concurrent one, or who has a transcript, keeps their old state).
+ */
+async function refreshKeptLedgers(db: DbOrTx, list: LedgerStudentRow[], through: string, timeZone: string, now: Date): Promise<Map<number, KeptState>> {
+  const states = new Map(
+    (
+      await selectKeptStates(
+        db,
+        list.map((s) => s.id),
+      )
+    ).map((s) => [s.studentId, s]),
+  );
+  const whole = list.filter((s) => isStale(states.get(s.id)));
+  const behind = list.filter((s) => !isStale(states.get(s.id)) && states.get(s.id)!.validThrough! < through);
+  const carries = new Map(behind.map((s) => [s.id, states.get(s.id)!.carry!]));
+  const [wholeLedgers, behindLedgers] = await Promise.all([
+    whole.length ? ledgersFor(db, whole, through, timeZone, now) : new Map<number, StudentLedger>(),
+    behind.length ? ledgersFor(db, behind, through, timeZone, now, carries) : new Map<number, StudentLedger>(),
+  ]);
+  const writes: KeptWrite[] = [];
+  const plan = (ledgers: Map<number, StudentLedger>, resumed: boolean) => {
+    for (const [id, l] of ledgers) {
+      // A transcript has no walk to keep; a meeting not ended by now (a class past midnight) waits.
+      if (!l.carry || l.days.some((d) => d.pendingMinutes > 0)) continue;
+      const state = states.get(id)!;
+      const start = resumed ? sumsOfCarry(state.carry!) : startOfFullWalk(l);
+      writes.push({
+        studentId: id,
+        version: state.version,
+        replaceFrom: resumed ? addDays(state.validThrough!, 1) : '-infinity',
+        through,
+        carry: l.carry,
+        days: runningDays(l, start),
+      });
+    }
+  };
+  plan(wholeLedgers, false);
+  plan(behindLedgers, true);
+  const written = await writeKept(db, writes, now);
+  for (const w of writes)
+    if (written.has(w.studentId)) states.set(w.studentId, { ...states.get(w.studentId)!, validThrough: w.through, staleFrom: null, carry: w.carry });
+  return states;
+}
+
+const isStale = (s: KeptState | undefined) => !s || s.staleFrom != null || s.carry == null || s.validThrough == null;
+
+/**
+ * Ledgers of several students as of asOf, as ledgersFor gives them, from their kept ledgers: kept
+ * ones walk only the days since; `sumsDates` names the dates each student's running figures are
+ * wanted at (looked up in one read). A date before the keep horizon (a report of the past), or
+ * another time zone than the school's, walks from the start, as before.
+ */
+export async function keptLedgersFor<S extends LedgerStudentRow>(
+  db: DbOrTx,
+  list: S[],
+  asOf: string,
+  timeZone: string,
+  now: Date,
+  sumsDates: (s: S) => string[] | Promise<string[]> = () => [],
+): Promise<Map<number, KeptLedger>> {
+  const horizon = keepHorizon(localDate(now, timeZone));
+  const out = new Map<number, KeptLedger>();
+  const walkedWhole = (l: StudentLedger): KeptLedger => ({ ...l, sumsAt: (date) => sumsFromDays(l, startOfFullWalk(l), date) });
+  // Kept ledgers are on the school's clock: a preview on another zone (Settings' time-zone change) walks from the start.
+  if (asOf <= horizon || timeZone !== (await getSettings(db)).attendance.timeZone) {
+    for (const [id, l] of await ledgersFor(db, list, asOf, timeZone, now)) out.set(id, walkedWhole(l));
+    return out;
+  }
+  const states = await refreshKeptLedgers(db, list, horizon, timeZone, now);
+  const kept = list.filter((s) => !isStale(states.get(s.id)));
+  const unkept = list.filter((s) => isStale(states.get(s.id)));
+  const [keptLedgers, unkeptLedgers] = await Promise.all([
+    kept.length ? ledgersFor(db, kept, asOf, timeZone, now, new Map(kept.map((s) => [s.id, states.get(s.id)!.carry!]))) : new Map<number, StudentLedger>(),
+    unkept.length ? ledgersFor(db, unkept, asOf, timeZone, now) : new Map<number, StudentLedger>(),
+  ]);
+  for (const [id, l] of unkeptLedgers) out.set(id, walkedWhole(l));
+  const wanted = await Promise.all(kept.map(sumsDates));
+  const lookups = kept.flatMap((s, i) => {
+    const through = states.get(s.id)!.validThrough!;
+    return wanted[i]!.filter((date) => date < through).map((date) => ({ studentId: s.id, date }));
+  });
+  const looked = await selectSumsAt(db, lookups);
+  for (const s of kept) {
+    const l = keptLedgers.get(s.id)!;
+    const state = states.get(s.id)!;
+    const base = sumsOfCarry(state.carry!);
+    out.set(s.id, {
+      ...l,
+      sumsAt: (date) => {
+        if (date >= state.validThrough!) return sumsFromDays(l, base, date);
+        return looked.get(`${s.id}|${date}`) ?? startOfFullWalk(l);
+      },
+    });
+  }
+  return out;
+}
+
+/** How long one run of the refresher works before it lets the next run (a minute later) go on. */
+const REFRESH_RUN_MS = 20_000;
+
+/**
+ * The refresher (a job, every minute, one run at a time across instances): recomputes the students
+ * a write marked stale (a policy change marks a whole program), builds the ones never kept, and
+ * after the school's midnight walks everyone's kept ledger on to the new horizon. Reads never wait
+ * for it: a read recomputes what is still stale in its own scope.
+ */
+export async function refreshStaleLedgers(db: DbOrTx, now: () => Date): Promise<{ refreshed: number; remaining: number }> {
+  const { timeZone } = (await getSettings(db)).attendance;
+  const started = now();
+  const horizon = keepHorizon(localDate(started, timeZone));
+  let refreshed = 0;
+  const pause = sliceYielder();
+  while (now().getTime() - started.getTime() < REFRESH_RUN_MS) {
+    const ids = await selectStudentsToKeep(db, horizon, LEDGER_BATCH_STUDENTS);
+    if (ids.length === 0) break;
+    const states = await refreshKeptLedgers(db, await selectLedgerStudentsById(db, ids), horizon, timeZone, now());
+    const done = ids.filter((id) => !isStale(states.get(id)) && states.get(id)!.validThrough! >= horizon).length;
+    refreshed += done;
+    // Nothing kept in a whole batch (meetings not ended yet, writes racing): leave it to the next run.
+    if (done === 0) break;
+    await pause();
+  }
+  return { refreshed, remaining: await countStudentsToRecompute(db) };
+}
+
+/** GET /api/hours/recomputing: how many students' hours are being recomputed (a policy change, a new installation). */
+export async function recomputingHours(db: DbOrTx): Promise<{ students: number }> {
+  return { students: await countStudentsToRecompute(db) };
+}
