@@ -22,6 +22,7 @@ import type { Db } from '../server/db/client.ts';
 import { createFieldCipher } from '../server/lib/field-cipher.ts';
 import { addDays, dayOfWeek, localTimeOfDay, minutesOfDay } from '../server/lib/school-time.ts';
 import { createLoginSession } from '../server/plugins/login-sessions.ts';
+import { refreshStaleLedgers } from '../server/modules/hours/service.ts';
 import { ROTATE_MS, tokenAt } from '../server/modules/qr-sessions/tokens.ts';
 import { withBenchDatabase } from './bench-database.ts';
 import { ms, pctl, seed, type Seeded } from './hours.ts';
@@ -87,7 +88,17 @@ function printTable(head: string[], rows: string[][]): void {
 type Answer = { rows: number; bytes: number };
 type Stmts = ReturnType<typeof instrument>;
 type Case = { name: string; school: number; call: () => Promise<Answer>; stmts: Stmts };
-type Measured = { name: string; school: number; times: number[]; stalls: number[]; sqlMs: number[]; statements: number; answer: Answer };
+type Measured = {
+  name: string;
+  school: number;
+  times: number[];
+  stalls: number[];
+  sqlMs: number[];
+  statements: number;
+  answer: Answer;
+  /** Statement texts by their time added up over the rounds (printed with BENCH_STATEMENTS=1). */
+  byText: Map<string, { ms: number; calls: number }>;
+};
 
 /**
  * Each round calls every case in turn, from a rotating first case, so a change in the machine's load
@@ -98,7 +109,16 @@ type Measured = { name: string; school: number; times: number[]; stalls: number[
 async function measureInterleaved(cases: Case[], o: { rounds: number; least: number; budgetMs: number; warmUp: Case[] }): Promise<Measured[]> {
   for (const c of o.warmUp) await c.call();
   for (const c of cases) c.stmts.take();
-  const out: Measured[] = cases.map(({ name, school }) => ({ name, school, times: [], stalls: [], sqlMs: [], statements: 0, answer: { rows: 0, bytes: 0 } }));
+  const out: Measured[] = cases.map(({ name, school }) => ({
+    name,
+    school,
+    times: [],
+    stalls: [],
+    sqlMs: [],
+    statements: 0,
+    answer: { rows: 0, bytes: 0 },
+    byText: new Map(),
+  }));
   const start = performance.now();
   for (let r = 0; r < o.rounds; r++) {
     if (r >= o.least && ((performance.now() - start) * (r + 1)) / r > o.budgetMs) break;
@@ -113,6 +133,11 @@ async function measureInterleaved(cases: Case[], o: { rounds: number; least: num
       const taken = c.stmts.take();
       m.statements = taken.length;
       m.sqlMs.push(taken.reduce((sum, st) => sum + st.ms, 0));
+      for (const st of taken) {
+        const key = st.text.replace(/\s+/g, ' ').slice(0, 160);
+        const seen = m.byText.get(key) ?? { ms: 0, calls: 0 };
+        m.byText.set(key, { ms: seen.ms + st.ms, calls: seen.calls + 1 });
+      }
     }
   }
   for (const m of out) for (const list of [m.times, m.stalls, m.sqlMs]) list.sort((a, b) => a - b);
@@ -217,6 +242,12 @@ async function openSchool(size: Size, index: number, db: Db, url: string): Promi
   const t0 = performance.now();
   const stopped = await stopSome(db, seeded);
   console.log(`${stopped} students stopped coming 10–30 days before ${seeded.today} (absent since), analysed again, in ${since(t0)}`);
+  // The kept ledgers, built as the refresher job builds them after an upgrade or an import (decision 056).
+  const t1 = performance.now();
+  let runs = 0;
+  for (let left = 1; left > 0; runs++) left = (await refreshStaleLedgers(db, () => new Date())).remaining;
+  const { rows: kept } = await db.execute<{ n: number }>(sql`select count(*)::int as n from ledger_days`);
+  console.log(`kept ledgers built by ${runs} refresher run${runs === 1 ? '' : 's'} in ${since(t1)}: ${n(kept[0]!.n)} day rows`);
   noteLoad(`after seeding ${labelOf(size)}`);
 
   const { rows: u } = await db.execute<{ id: number }>(sql`insert into users (email, role) values ('bench-admin@bench.edu', 'it_admin') returning id`);
@@ -303,6 +334,11 @@ function printSchool(school: School, index: number, reads: Measured[], downloads
   const head = ['measured', 'p50 ms', 'p95 ms', 'max ms', 'p50 / GROUP BY p50', 'statements', 'in SQL p50 ms', 'worst stall ms', 'rows', 'answer'];
   console.log(`\n${labelOf(school.size)} (${n(school.seeded.studentIds.length)} students, records ${school.seeded.from} to yesterday):`);
   printTable(head, mine.map(row));
+  if (process.env.BENCH_STATEMENTS === '1')
+    for (const m of mine) {
+      console.log(`  ${m.name}: its slowest statements, time added up over ${m.times.length} rounds`);
+      for (const [text, t] of [...m.byText].sort((a, b) => b[1].ms - a[1].ms).slice(0, 8)) console.log(`    ${ms(t.ms)} ms, ${t.calls}×  ${text}`);
+    }
   if (!checkIns) return;
   const { alone, beside, readsBeside, load } = checkIns;
   const line = (name: string, b: Burst) => [

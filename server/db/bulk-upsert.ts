@@ -3,7 +3,7 @@
 // keep their own SQL in queries.ts.
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -152,6 +152,12 @@ export class StagingTable {
 
 /** `= any($1::type[])` with the whole list as one parameter. */
 export const anyOf = (values: readonly unknown[], type: PgArrayType) => sql`any(${sql.param([...values])}::${sql.raw(type)}[])`;
+
+/**
+ * `column = any($1::int[])`: drizzle's inArray sends one parameter per id, which PostgreSQL parses
+ * and plans one by one (a tenth of a compliance read's statements' time over a thousand students).
+ */
+export const anyInt = (column: SQLWrapper, ids: readonly number[]) => sql`${column} = ${anyOf(ids, 'int')}`;
 
 /** Text for a date[] column from a list of 'YYYY-MM-DD' (validated) dates. */
 export const dateArrayLiteral = (dates: readonly string[] | null) => `{${(dates ?? []).join(',')}}`;

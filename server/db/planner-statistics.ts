@@ -43,3 +43,15 @@ export async function tablesNeedingStatistics(tx: DbOrTx, before: WriteCounts): 
 export async function analyzeTables(db: DbOrTx, names: readonly string[]): Promise<void> {
   for (const name of names) await db.execute(sql.raw(`analyze ${name}`));
 }
+
+/**
+ * ANALYZE `table` if `rowsChanged` (counted by the writer, across connections of a pool) is a
+ * large enough share of it for its statistics to mislead the planner. Answers whether it did.
+ */
+export async function analyzeIfChanged(db: DbOrTx, table: string, rowsChanged: number): Promise<boolean> {
+  if (rowsChanged < ANALYZE_MIN_ROWS) return false;
+  const { rows } = await db.execute<{ known: number }>(sql`select greatest(reltuples, 0)::float8 as known from pg_class where oid = ${table}::regclass`);
+  if (rowsChanged <= ANALYZE_SHARE * Number(rows[0]?.known ?? 0)) return false;
+  await analyzeTables(db, [table]);
+  return true;
+}

@@ -1,5 +1,6 @@
 // Opening balances and the frozen hours transcripts; re-exported by queries.ts.
-import { eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
+import { anyInt } from '../../db/bulk-upsert.ts';
 
 import type { DbOrTx } from '../../db/client.ts';
 import { attendanceRecords, studentHoursTranscripts, studentOpeningBalances, studentWithdrawals, students, users } from '../../db/schema/index.ts';
@@ -13,7 +14,7 @@ export type OpeningBalanceRow = typeof studentOpeningBalances.$inferSelect & { e
 /** The opening balances of these students (those that have one). */
 export async function selectLedgerOpenings(db: DbOrTx, studentIds: number[]): Promise<(typeof studentOpeningBalances.$inferSelect)[]> {
   if (studentIds.length === 0) return [];
-  return db.select().from(studentOpeningBalances).where(inArray(studentOpeningBalances.studentId, studentIds));
+  return db.select().from(studentOpeningBalances).where(anyInt(studentOpeningBalances.studentId, studentIds));
 }
 
 export async function selectOpeningBalance(db: DbOrTx, studentId: number): Promise<OpeningBalanceRow | undefined> {
@@ -77,5 +78,5 @@ export async function selectTranscripts(db: DbOrTx, studentIds: number[]): Promi
       frozenAt: studentHoursTranscripts.frozenAt,
     })
     .from(studentHoursTranscripts)
-    .where(inArray(studentHoursTranscripts.studentId, studentIds));
+    .where(anyInt(studentHoursTranscripts.studentId, studentIds));
 }

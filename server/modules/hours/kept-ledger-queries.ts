@@ -42,11 +42,18 @@ export const SUM_KEYS = Object.keys(SUM_COLUMNS) as (keyof typeof SUM_COLUMNS)[]
 /** The states of these students, creating the missing ones (never computed: nothing kept yet). */
 export async function selectKeptStates(db: DbOrTx, studentIds: number[]): Promise<KeptState[]> {
   if (studentIds.length === 0) return [];
-  await db.execute(sql`insert into ledger_state (student_id) select unnest(${sql.param(studentIds)}::int[]) order by 1 on conflict do nothing`);
-  const { rows } = await db.execute<KeptState>(sql`
-    select student_id as "studentId", version::float8 as version, valid_through as "validThrough", stale_from::text as "staleFrom", carry
-      from ledger_state where student_id = ${anyOf(studentIds, 'int')}`);
-  return rows;
+  const select = async (ids: number[]) =>
+    (
+      await db.execute<KeptState>(sql`
+        select student_id as "studentId", version::float8 as version, valid_through as "validThrough", stale_from::text as "staleFrom", carry
+          from ledger_state where student_id = ${anyOf(ids, 'int')}`)
+    ).rows;
+  const states = await select(studentIds);
+  if (states.length === studentIds.length) return states;
+  const known = new Set(states.map((s) => s.studentId));
+  const missing = studentIds.filter((id) => !known.has(id));
+  await db.execute(sql`insert into ledger_state (student_id) select unnest(${sql.param(missing)}::int[]) order by 1 on conflict do nothing`);
+  return states.concat(await select(missing));
 }
 
 export type KeptWrite = {
@@ -61,10 +68,10 @@ export type KeptWrite = {
 
 /**
  * Keep what was computed, for each student whose version is still the one read (a write since
- * then marked it again: it stays stale). Answers the students written.
+ * then marked it again: it stays stale). Answers the students written and how many day rows.
  */
-export async function writeKept(db: DbOrTx, writes: KeptWrite[], now: Date): Promise<Set<number>> {
-  if (writes.length === 0) return new Set();
+export async function writeKept(db: DbOrTx, writes: KeptWrite[], now: Date): Promise<{ written: Set<number>; dayRows: number }> {
+  if (writes.length === 0) return { written: new Set(), dayRows: 0 };
   const { rows } = await db.execute<{ studentId: number }>(sql`
     update ledger_state s set valid_through = w.through, stale_from = null, carry = w.carry, refreshed_at = ${now.toISOString()}::timestamptz
       from unnest(${sql.param(writes.map((w) => w.studentId))}::int[], ${sql.param(writes.map((w) => w.version))}::bigint[],
@@ -74,18 +81,18 @@ export async function writeKept(db: DbOrTx, writes: KeptWrite[], now: Date): Pro
      returning s.student_id as "studentId"`);
   const written = new Set(rows.map((r) => r.studentId));
   const kept = writes.filter((w) => written.has(w.studentId));
-  if (kept.length === 0) return written;
+  if (kept.length === 0) return { written, dayRows: 0 };
   await db.execute(sql`
     delete from ledger_days d using unnest(${sql.param(kept.map((w) => w.studentId))}::int[], ${sql.param(kept.map((w) => w.replaceFrom))}::date[]) as u(student_id, day)
      where d.student_id = u.student_id and d.day >= u.day`);
   const days = kept.flatMap((w) => w.days.map((d) => ({ ...d, studentId: w.studentId })));
-  if (days.length === 0) return written;
+  if (days.length === 0) return { written, dayRows: 0 };
   const column = (k: (typeof SUM_KEYS)[number]) => sql`${sql.param(days.map((d) => d[k]))}::int[]`;
   await db.execute(sql`
     insert into ledger_days (student_id, day, ${sql.raw(SUM_KEYS.map((k) => SUM_COLUMNS[k]).join(', '))}, last_attended)
     select * from unnest(${sql.param(days.map((d) => d.studentId))}::int[], ${sql.param(days.map((d) => d.day))}::date[],
                          ${sql.join(SUM_KEYS.map(column), sql`, `)}, ${sql.param(days.map((d) => d.lastAttended))}::date[])`);
-  return written;
+  return { written, dayRows: days.length };
 }
 
 /** The running figures at each (student, date): the last kept row at or before the date (none: nothing yet). */

@@ -22,6 +22,7 @@ import {
 } from './kept-ledger-queries.ts';
 import { getSettings } from '../settings/service.ts';
 import { sliceYielder } from '../../lib/event-loop-turns.ts';
+import { analyzeIfChanged, analyzeTables } from '../../db/planner-statistics.ts';
 import { LEDGER_BATCH_STUDENTS } from './ledgers.ts';
 
 /**
@@ -99,7 +100,14 @@ const startOfFullWalk = (l: StudentLedger): DaySums => ({ ...NO_SUMS, lastAttend
  * stale, the days since for the others. Answers each student's state after it (a student whose
  * write lost to a concurrent one, or who has a transcript, keeps their old state).
  */
-async function refreshKeptLedgers(db: DbOrTx, list: LedgerStudentRow[], through: string, timeZone: string, now: Date): Promise<Map<number, KeptState>> {
+async function refreshKeptLedgers(
+  db: DbOrTx,
+  list: LedgerStudentRow[],
+  through: string,
+  timeZone: string,
+  now: Date,
+  counted?: { dayRows: number },
+): Promise<Map<number, KeptState>> {
   const states = new Map(
     (
       await selectKeptStates(
@@ -134,7 +142,8 @@ async function refreshKeptLedgers(db: DbOrTx, list: LedgerStudentRow[], through:
   };
   plan(wholeLedgers, false);
   plan(behindLedgers, true);
-  const written = await writeKept(db, writes, now);
+  const { written, dayRows } = await writeKept(db, writes, now);
+  if (counted) counted.dayRows += dayRows;
   for (const w of writes)
     if (written.has(w.studentId)) states.set(w.studentId, { ...states.get(w.studentId)!, validThrough: w.through, staleFrom: null, carry: w.carry });
   return states;
@@ -207,17 +216,20 @@ export async function refreshStaleLedgers(db: DbOrTx, now: () => Date): Promise<
   const started = now();
   const horizon = keepHorizon(localDate(started, timeZone));
   let refreshed = 0;
+  const counted = { dayRows: 0 };
   const pause = sliceYielder();
   while (now().getTime() - started.getTime() < REFRESH_RUN_MS) {
     const ids = await selectStudentsToKeep(db, horizon, LEDGER_BATCH_STUDENTS);
     if (ids.length === 0) break;
-    const states = await refreshKeptLedgers(db, await selectLedgerStudentsById(db, ids), horizon, timeZone, now());
+    const states = await refreshKeptLedgers(db, await selectLedgerStudentsById(db, ids), horizon, timeZone, now(), counted);
     const done = ids.filter((id) => !isStale(states.get(id)) && states.get(id)!.validThrough! >= horizon).length;
     refreshed += done;
     // Nothing kept in a whole batch (meetings not ended yet, writes racing): leave it to the next run.
     if (done === 0) break;
     await pause();
   }
+  // A first build (or a school-wide change) writes most of the table: leave the planner its statistics.
+  if (await analyzeIfChanged(db, 'ledger_days', counted.dayRows)) await analyzeTables(db, ['ledger_state']);
   return { refreshed, remaining: await countStudentsToRecompute(db) };
 }
 

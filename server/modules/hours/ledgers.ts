@@ -16,7 +16,7 @@ import {
   selectLedgerLeaves,
   selectLedgerMakeUps,
   selectLedgerRecords,
-  selectLedgerSchedules,
+  selectLedgerRosters,
   selectLedgerWithdrawals,
   selectMeetingBreaks,
   selectSchedulesById,
@@ -39,6 +39,9 @@ function leaveDays(leaves: { startDate: string; endDate: string }[]): Set<string
   for (const l of leaves) for (let d = l.startDate; d <= l.endDate; d = addDays(d, 1)) dates.add(d);
   return dates;
 }
+
+/** Before any meeting a school could have kept: where reads of a whole history start. */
+const EARLIEST_DATE = '1900-01-01';
 
 /** The earliest date a ledger of these schedules can start (for loading closures). */
 function earliestDate(enrollmentDate: string | null, schedules: LedgerSchedule[], asOf: string): string {
@@ -78,10 +81,11 @@ export type StudentLedger = Ledger & {
 };
 
 /**
- * Students per ledgersFor call when a read walks many (the compliance reads, the hours export):
- * small enough that one batch's rows and ledgers hold the event loop for milliseconds.
+ * Students per ledgersFor call when a read walks many (the compliance reads, the hours export, the
+ * refresher): kept ledgers walk a few days each, so a batch's statements are shared by many
+ * students; the walk yields to waiting I/O every few milliseconds whatever the batch.
  */
-export const LEDGER_BATCH_STUDENTS = 25;
+export const LEDGER_BATCH_STUDENTS = 1000;
 
 /**
  * `resume`: each student's kept carry (kept-ledgers.ts); given for all of them, only the days after
@@ -100,9 +104,9 @@ export async function ledgersFor(
   const from = carries ? list.reduce((d, s) => (d == null || carries.get(s.id)!.through < d ? carries.get(s.id)!.through : d), null as string | null) : null;
   const since = from == null ? undefined : addDays(from, 1);
   const programIds = [...new Set(list.map((s) => s.programId))];
-  const [[scheduleRows, recordRows, makeUpRows, leaveRows, withdrawalRows, openingRows], policyList, timeClockList, settings, transcripts] = await Promise.all([
+  const [[rosterRows, recordRows, makeUpRows, leaveRows, withdrawalRows, openingRows], policyList, timeClockList, settings, transcripts] = await Promise.all([
     Promise.all([
-      selectLedgerSchedules(db, ids),
+      selectLedgerRosters(db, ids),
       selectLedgerRecords(db, ids, asOf, since),
       selectLedgerMakeUps(db, ids, asOf, since),
       selectLedgerLeaves(db, ids),
@@ -117,12 +121,13 @@ export async function ledgersFor(
   ]);
   const openingOf = new Map(openingRows.map((o) => [o.studentId, toLedgerOpening(o)]));
   // Which meetings anybody took attendance at: the others are for review, not absences.
-  const rosteredIds = [...new Set(scheduleRows.filter((r) => r.onRoster).map((r) => r.id))];
-  const firstDate = list.reduce((d, s) => (s.enrollmentDate && s.enrollmentDate < d ? s.enrollmentDate : d), asOf);
-  const [held, breaksOf, ledBreaks] = await Promise.all([
-    heldMeetings(db, rosteredIds, since ?? scheduleRows.reduce((d, r) => (r.courseStartDate < d ? r.courseStartDate : d), firstDate), asOf),
+  const rosteredIds = [...new Set(rosterRows.map((r) => r.scheduleId))];
+  const scheduleIds = [...new Set([...rosteredIds, ...recordRows.map((r) => r.scheduleId)])];
+  const [held, breaksOf, ledBreaks, scheduleRows] = await Promise.all([
+    heldMeetings(db, rosteredIds, since ?? EARLIEST_DATE, asOf),
     selectLedgerBreaks(db, ids, asOf, since),
-    selectMeetingBreaks(db, [...new Set([...scheduleRows.map((r) => r.id), ...recordRows.map((r) => r.scheduleId)])], asOf, since),
+    selectMeetingBreaks(db, scheduleIds, asOf, since),
+    selectSchedulesById(db, scheduleIds),
   ]);
   for (const r of recordRows) {
     const breaks = breaksOf.get(r.id);
@@ -137,18 +142,24 @@ export async function ledgersFor(
     for (const r of rows) (m.get(r.studentId) ?? m.set(r.studentId, []).get(r.studentId)!).push(r);
     return m;
   };
-  // Records in classes the student is not on the roster of still count as attended: their schedules too.
-  const rostered = new Set(scheduleRows.map((r) => `${r.studentId}|${r.id}`));
-  const offRoster = new Map<string, { studentId: number; scheduleId: number }>();
-  for (const r of recordRows) if (!rostered.has(`${r.studentId}|${r.scheduleId}`)) offRoster.set(`${r.studentId}|${r.scheduleId}`, r);
-  if (offRoster.size > 0) {
-    const byId = new Map((await selectSchedulesById(db, [...new Set([...offRoster.values()].map((o) => o.scheduleId))])).map((s) => [s.id, s]));
-    for (const o of offRoster.values()) {
-      const s = byId.get(o.scheduleId);
-      if (s) scheduleRows.push({ ...s, studentId: o.studentId, onRoster: false });
-    }
-  }
-  const schedulesOf = group(scheduleRows);
+  // One object per schedule, shared by every student on its roster (the walk only reads them); records
+  // in classes the student is not on the roster of still count as attended: those schedules off it.
+  const ledgerSchedule = (r: (typeof scheduleRows)[number], onRoster: boolean): LedgerSchedule => ({
+    scheduleId: r.id,
+    dayOfWeek: r.dayOfWeek,
+    startTime: r.startTime,
+    endTime: r.endTime,
+    courseStartDate: r.courseStartDate,
+    courseEndDate: r.courseEndDate,
+    holidayExceptions: r.holidayExceptions,
+    makeupDates: r.makeupDates,
+    onRoster,
+    breaks: r.breaks,
+  });
+  const onRoster = new Map(scheduleRows.map((r) => [r.id, ledgerSchedule(r, true)]));
+  const offRoster = new Map(scheduleRows.map((r) => [r.id, ledgerSchedule(r, false)]));
+  const rosterOf = new Map<number, number[]>();
+  for (const r of rosterRows) (rosterOf.get(r.studentId) ?? rosterOf.set(r.studentId, []).get(r.studentId)!).push(r.scheduleId);
   const recordsOf = group(recordRows);
   const makeUpsOf = group(makeUpRows);
   const leavesOf = group(leaveRows);
@@ -165,18 +176,10 @@ export async function ledgersFor(
       result.set(s.id, ledgerOfTranscript(transcript));
       continue;
     }
-    const schedules: LedgerSchedule[] = (schedulesOf.get(s.id) ?? []).map((r) => ({
-      scheduleId: r.id,
-      dayOfWeek: r.dayOfWeek,
-      startTime: r.startTime,
-      endTime: r.endTime,
-      courseStartDate: r.courseStartDate,
-      courseEndDate: r.courseEndDate,
-      holidayExceptions: r.holidayExceptions,
-      makeupDates: r.makeupDates,
-      onRoster: r.onRoster,
-      breaks: r.breaks,
-    }));
+    const roster = rosterOf.get(s.id) ?? [];
+    const records = recordsOf.get(s.id) ?? [];
+    const schedules: LedgerSchedule[] = roster.flatMap((id) => onRoster.get(id) ?? []);
+    for (const id of new Set(records.map((r) => r.scheduleId))) if (!roster.includes(id) && offRoster.has(id)) schedules.push(offRoster.get(id)!);
     const from = earliestDate(s.enrollmentDate, schedules, asOf);
     const closureKey = `${s.programId}|${from}`;
     if (!closures.has(closureKey)) closures.set(closureKey, closedDatesOf(db, { from, to: asOf, programId: s.programId }));
@@ -192,7 +195,7 @@ export async function ledgersFor(
         timeZone,
         schedules,
         closedDates,
-        records: recordsOf.get(s.id) ?? [],
+        records,
         makeUps: makeUpsOf.get(s.id) ?? [],
         policy: policy ?? NO_PROGRAM_POLICY,
         timeClock: timeClocks.get(s.programId),

@@ -19,7 +19,7 @@ import {
 import { studentsInScope } from '../../db/roster-membership.ts';
 import { userFullName } from '../../db/user-name.ts';
 import { likePattern } from '../../lib/paging.ts';
-import { anyOf } from '../../db/bulk-upsert.ts';
+import { anyInt, anyOf } from '../../db/bulk-upsert.ts';
 import type { ViewerScope } from '../access/service.ts';
 
 // Reads and writes of the hours ledger. The ledger is a read model over other modules' tables
@@ -45,7 +45,7 @@ const studentColumns = {
 
 export async function selectLedgerStudentsById(db: DbOrTx, studentIds: number[]): Promise<LedgerStudentRow[]> {
   if (studentIds.length === 0) return [];
-  return db.select(studentColumns).from(students).leftJoin(programs, eq(programs.id, students.programId)).where(inArray(students.id, studentIds));
+  return db.select(studentColumns).from(students).leftJoin(programs, eq(programs.id, students.programId)).where(anyInt(students.id, studentIds));
 }
 
 export async function selectLedgerStudent(db: DbOrTx, studentId: number): Promise<LedgerStudentRow | undefined> {
@@ -56,7 +56,7 @@ export async function selectLedgerStudent(db: DbOrTx, studentId: number): Promis
 type LedgerScheduleRow = Pick<
   typeof schedules.$inferSelect,
   'id' | 'dayOfWeek' | 'startTime' | 'endTime' | 'courseStartDate' | 'courseEndDate' | 'holidayExceptions' | 'makeupDates' | 'breaks'
-> & { studentId: number; onRoster: boolean };
+>;
 
 const ledgerScheduleColumns = {
   id: schedules.id,
@@ -70,21 +70,19 @@ const ledgerScheduleColumns = {
   breaks: schedules.breaks,
 };
 
-/** The schedules of the students' rosters. */
-export async function selectLedgerSchedules(db: DbOrTx, studentIds: number[]): Promise<LedgerScheduleRow[]> {
+/** Which schedules the students are on the rosters of (the schedules themselves are read once, by id). */
+export async function selectLedgerRosters(db: DbOrTx, studentIds: number[]): Promise<{ studentId: number; scheduleId: number }[]> {
   if (studentIds.length === 0) return [];
-  const rows = await db
-    .select({ ...ledgerScheduleColumns, studentId: scheduleRosters.studentId })
-    .from(scheduleRosters)
-    .innerJoin(schedules, eq(schedules.id, scheduleRosters.scheduleId))
-    .where(inArray(scheduleRosters.studentId, studentIds));
-  return rows.map((r) => ({ ...r, onRoster: true }));
+  const { rows } = await db.execute<{ studentId: number; scheduleId: number }>(
+    sql`select student_id as "studentId", schedule_id as "scheduleId" from ${scheduleRosters} where student_id = ${anyOf(studentIds, 'int')}`,
+  );
+  return rows;
 }
 
-/** Schedules by id: those a student has records in without being on the roster (their records still count as attended). */
-export async function selectSchedulesById(db: DbOrTx, scheduleIds: number[]): Promise<Omit<LedgerScheduleRow, 'studentId' | 'onRoster'>[]> {
+/** Schedules by id, with what the ledger reads of them. */
+export async function selectSchedulesById(db: DbOrTx, scheduleIds: number[]): Promise<LedgerScheduleRow[]> {
   if (scheduleIds.length === 0) return [];
-  return db.select(ledgerScheduleColumns).from(schedules).where(inArray(schedules.id, scheduleIds));
+  return db.select(ledgerScheduleColumns).from(schedules).where(anyInt(schedules.id, scheduleIds));
 }
 
 type LedgerRecordRow = Pick<
@@ -156,7 +154,7 @@ export async function selectLedgerBreaks(
     .innerJoin(attendanceRecords, eq(attendanceRecords.id, attendanceBreaks.recordId))
     .where(
       and(
-        inArray(attendanceRecords.studentId, studentIds),
+        anyInt(attendanceRecords.studentId, studentIds),
         lte(attendanceRecords.sessionDate, asOf),
         from ? gte(attendanceRecords.sessionDate, from) : undefined,
       ),
@@ -183,7 +181,7 @@ export async function selectMeetingBreaks(
       end: sql<number | null>`(extract(epoch from ${meetingBreaks.endedAt}) * 1000)::float8`,
     })
     .from(meetingBreaks)
-    .where(and(inArray(meetingBreaks.scheduleId, scheduleIds), lte(meetingBreaks.sessionDate, asOf), from ? gte(meetingBreaks.sessionDate, from) : undefined));
+    .where(and(anyInt(meetingBreaks.scheduleId, scheduleIds), lte(meetingBreaks.sessionDate, asOf), from ? gte(meetingBreaks.sessionDate, from) : undefined));
   for (const r of rows) {
     const key = `${r.scheduleId}|${r.sessionDate}`;
     (byMeeting.get(key) ?? byMeeting.set(key, []).get(key)!).push({ start: r.start, end: r.end });
@@ -201,7 +199,7 @@ export async function selectLedgerMakeUps(
   return db
     .select({ studentId: makeUpSessions.studentId, date: makeUpSessions.sessionDate, minutes: makeUpSessions.minutes })
     .from(makeUpSessions)
-    .where(and(inArray(makeUpSessions.studentId, studentIds), lte(makeUpSessions.sessionDate, asOf), from ? gte(makeUpSessions.sessionDate, from) : undefined));
+    .where(and(anyInt(makeUpSessions.studentId, studentIds), lte(makeUpSessions.sessionDate, asOf), from ? gte(makeUpSessions.sessionDate, from) : undefined));
 }
 
 // ---- The program summary: one page of students, in SQL order ----
@@ -344,7 +342,7 @@ export async function selectLedgerLeaves(db: DbOrTx, studentIds: number[]): Prom
   return db
     .select({ studentId: studentLeaves.studentId, startDate: studentLeaves.startDate, endDate: studentLeaves.endDate })
     .from(studentLeaves)
-    .where(inArray(studentLeaves.studentId, studentIds));
+    .where(anyInt(studentLeaves.studentId, studentIds));
 }
 
 export async function selectLedgerWithdrawals(
@@ -359,7 +357,7 @@ export async function selectLedgerWithdrawals(
       lastDateOfAttendance: studentWithdrawals.lastDateOfAttendance,
     })
     .from(studentWithdrawals)
-    .where(inArray(studentWithdrawals.studentId, studentIds));
+    .where(anyInt(studentWithdrawals.studentId, studentIds));
 }
 
 /** The ledger rows of the students these SIS ids name (those that exist). */
