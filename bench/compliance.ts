@@ -26,7 +26,8 @@ import { refreshStaleLedgers } from '../server/modules/hours/service.ts';
 import { ROTATE_MS, tokenAt } from '../server/modules/qr-sessions/tokens.ts';
 import { withBenchDatabase } from './bench-database.ts';
 import { ms, pctl, seed, type Seeded } from './hours.ts';
-import { instrument } from './statement-log.ts';
+import { loadavg, n, pass, printTable, since, stallSampler } from './bench-report.ts';
+import { instrument, printSlowest, tally, type StatementTally } from './statement-log.ts';
 
 type Size = { students: number; weeks: number };
 const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 2500);
@@ -52,42 +53,14 @@ const FLAT_TARGET = 1.3; // two years' p50 over one year's
 const STALL_TARGET_MS = 50;
 const CHECKIN_P99_TARGET = 1.2; // "unchanged": p99 beside the reads over p99 alone
 
-const loadavg = () => Array.from(os.loadavg(), (l) => l.toFixed(2)).join(' ');
-const since = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(0)} s`;
 const roundsDone = (m: Measured[], asked: number, budgetMs: number) =>
   `${m[0]!.times.length} interleaved round${m[0]!.times.length === 1 ? '' : 's'}${m[0]!.times.length < asked ? ` of ${asked} (the next would have passed the ${budgetMs / 1000} s budget)` : ''}`;
-const pass = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
-const n = (v: number) => v.toLocaleString('en-US');
 const labelOf = (size: Size) => `${n(size.students)} × ${size.weeks} wk`;
-
-// The event loop's longest stall while it runs: a 10 ms timer, and by how much its ticks came late
-// (monitorEventLoopDelay at 10 ms resolution sees the same maximum); the last gap counted at stop.
-function stallSampler(everyMs = 10): { stop: () => number } {
-  let [last, worst] = [performance.now(), 0];
-  const tick = () => {
-    [worst, last] = [Math.max(worst, performance.now() - last - everyMs), performance.now()];
-    return worst;
-  };
-  const timer = setInterval(tick, everyMs);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      return Math.max(0, tick());
-    },
-  };
-}
-
-function printTable(head: string[], rows: string[][]): void {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  console.log(line(head));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of rows) console.log(line(r));
-}
 
 type Answer = { rows: number; bytes: number };
 type Stmts = ReturnType<typeof instrument>;
 type Case = { name: string; school: number; call: () => Promise<Answer>; stmts: Stmts };
+// byText: statement texts by their time added up over the rounds (printed with BENCH_STATEMENTS=1).
 type Measured = {
   name: string;
   school: number;
@@ -96,8 +69,7 @@ type Measured = {
   sqlMs: number[];
   statements: number;
   answer: Answer;
-  /** Statement texts by their time added up over the rounds (printed with BENCH_STATEMENTS=1). */
-  byText: Map<string, { ms: number; calls: number }>;
+  byText: StatementTally;
 };
 
 /**
@@ -133,11 +105,7 @@ async function measureInterleaved(cases: Case[], o: { rounds: number; least: num
       const taken = c.stmts.take();
       m.statements = taken.length;
       m.sqlMs.push(taken.reduce((sum, st) => sum + st.ms, 0));
-      for (const st of taken) {
-        const key = st.text.replace(/\s+/g, ' ').slice(0, 160);
-        const seen = m.byText.get(key) ?? { ms: 0, calls: 0 };
-        m.byText.set(key, { ms: seen.ms + st.ms, calls: seen.calls + 1 });
-      }
+      tally(m.byText, taken);
     }
   }
   for (const m of out) for (const list of [m.times, m.stalls, m.sqlMs]) list.sort((a, b) => a - b);
@@ -334,11 +302,7 @@ function printSchool(school: School, index: number, reads: Measured[], downloads
   const head = ['measured', 'p50 ms', 'p95 ms', 'max ms', 'p50 / GROUP BY p50', 'statements', 'in SQL p50 ms', 'worst stall ms', 'rows', 'answer'];
   console.log(`\n${labelOf(school.size)} (${n(school.seeded.studentIds.length)} students, records ${school.seeded.from} to yesterday):`);
   printTable(head, mine.map(row));
-  if (process.env.BENCH_STATEMENTS === '1')
-    for (const m of mine) {
-      console.log(`  ${m.name}: its slowest statements, time added up over ${m.times.length} rounds`);
-      for (const [text, t] of [...m.byText].sort((a, b) => b[1].ms - a[1].ms).slice(0, 8)) console.log(`    ${ms(t.ms)} ms, ${t.calls}×  ${text}`);
-    }
+  if (process.env.BENCH_STATEMENTS === '1') for (const m of mine) printSlowest(m.name, m.byText, m.times.length);
   if (!checkIns) return;
   const { alone, beside, readsBeside, load } = checkIns;
   const line = (name: string, b: Burst) => [

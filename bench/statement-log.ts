@@ -26,3 +26,20 @@ export function instrument(db: Db): { take: () => Statement[] } {
     },
   };
 }
+
+/** Statements by their text (shortened), with their times added up and how many were sent. */
+export type StatementTally = Map<string, { ms: number; calls: number }>;
+
+export function tally(into: StatementTally, taken: Statement[]): void {
+  for (const st of taken) {
+    const key = st.text.replace(/\s+/g, ' ').slice(0, 160);
+    const seen = into.get(key) ?? { ms: 0, calls: 0 };
+    into.set(key, { ms: seen.ms + st.ms, calls: seen.calls + 1 });
+  }
+}
+
+/** The slowest statements of a tally, for saying which query a slow read waits on. */
+export function printSlowest(name: string, tallied: StatementTally, rounds: number, top = 8): void {
+  console.log(`  ${name}: its slowest statements, time added up over ${rounds} rounds`);
+  for (const [text, t] of [...tallied].sort((a, b) => b[1].ms - a[1].ms).slice(0, top)) console.log(`    ${t.ms.toFixed(1)} ms, ${t.calls}×  ${text}`);
+}
