@@ -7,6 +7,7 @@ import { addDays } from '../../../common/dates.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { localDate } from '../../lib/school-time.ts';
 import { gapOf, isAttendanceDay } from './ledger.ts';
+import type { LedgerDayRow } from './ledger-types.ts';
 import { ledgersFor, type StudentLedger } from './ledgers.ts';
 import { selectLedgerStudentsById, type LedgerStudentRow } from './queries.ts';
 import {
@@ -58,17 +59,23 @@ function sumsOfCarry(c: LedgerCarry): DaySums {
   return sums;
 }
 
+/** Adds a day to running figures; false (and nothing added) for a day with nothing in it. */
+function addDay(run: DaySums, d: LedgerDayRow): boolean {
+  const gap = gapOf(d);
+  let any = gap !== 0;
+  for (const k of SUM_KEYS) if (k !== 'gapMinutes' && d[k] !== 0) any = true;
+  if (!any) return false;
+  for (const k of SUM_KEYS) if (k !== 'gapMinutes') run[k] += d[k];
+  run.gapMinutes += gap;
+  if (isAttendanceDay(d)) run.lastAttended = d.date;
+  return true;
+}
+
 /** The running figures after each day of a walk that starts at `start` (days with nothing are left out). */
 function runningDays(ledger: StudentLedger, start: DaySums): (DaySums & { day: string })[] {
   const rows: (DaySums & { day: string })[] = [];
-  let run = { ...start };
-  for (const d of ledger.days) {
-    const gap = gapOf(d);
-    if (SUM_KEYS.every((k) => k === 'gapMinutes' || d[k] === 0) && gap === 0) continue;
-    run = { ...run, gapMinutes: run.gapMinutes + gap, lastAttended: isAttendanceDay(d) ? d.date : run.lastAttended };
-    for (const k of SUM_KEYS) if (k !== 'gapMinutes') run[k] += d[k];
-    rows.push({ ...run, day: d.date });
-  }
+  const run = { ...start };
+  for (const d of ledger.days) if (addDay(run, d)) rows.push({ ...run, day: d.date });
   return rows;
 }
 
@@ -77,13 +84,12 @@ export type KeptLedger = StudentLedger & { sumsAt(date: string): DaySums };
 
 /** Sums through `date` from a walk's days on top of `start` (the figures before the walk's first day). */
 function sumsFromDays(ledger: StudentLedger, start: DaySums, date: string): DaySums {
-  let last = start;
-  for (const row of runningDays(ledger, start)) {
-    if (row.day > date) break;
-    last = row;
+  const run = { ...start };
+  for (const d of ledger.days) {
+    if (d.date > date) break;
+    addDay(run, d);
   }
-  const { day: _day, ...sums } = last as DaySums & { day?: string };
-  return sums;
+  return run;
 }
 
 /** The figures of the days after `before` through `through` (two running sums' difference). */
@@ -167,7 +173,7 @@ export async function keptLedgersFor<S extends LedgerStudentRow>(
 ): Promise<Map<number, KeptLedger>> {
   const horizon = keepHorizon(localDate(now, timeZone));
   const out = new Map<number, KeptLedger>();
-  const walkedWhole = (l: StudentLedger): KeptLedger => ({ ...l, sumsAt: (date) => sumsFromDays(l, startOfFullWalk(l), date) });
+  const walkedWhole = (l: StudentLedger): KeptLedger => Object.assign(l, { sumsAt: (date: string) => sumsFromDays(l, startOfFullWalk(l), date) });
   // Kept ledgers are on the school's clock: a preview on another zone (Settings' time-zone change) walks from the start.
   if (asOf <= horizon || timeZone !== (await getSettings(db)).attendance.timeZone) {
     for (const [id, l] of await ledgersFor(db, list, asOf, timeZone, now)) out.set(id, walkedWhole(l));
@@ -191,13 +197,12 @@ export async function keptLedgersFor<S extends LedgerStudentRow>(
     const l = keptLedgers.get(s.id)!;
     const state = states.get(s.id)!;
     const base = sumsOfCarry(state.carry!);
-    out.set(s.id, {
-      ...l,
-      sumsAt: (date) => {
-        if (date >= state.validThrough!) return sumsFromDays(l, base, date);
-        return looked.get(`${s.id}|${date}`) ?? startOfFullWalk(l);
-      },
-    });
+    out.set(
+      s.id,
+      Object.assign(l, {
+        sumsAt: (date: string) => (date >= state.validThrough! ? sumsFromDays(l, base, date) : (looked.get(`${s.id}|${date}`) ?? startOfFullWalk(l))),
+      }),
+    );
   }
   return out;
 }

@@ -6,20 +6,6 @@ import { whyNotAMeeting, type ClassWindow } from '../attendance/service.ts';
 import type { LedgerInput, LedgerRecord, LedgerSchedule } from './ledger-types.ts';
 import { meetingTime, without, type Interval } from './time-clock.ts';
 
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
-
-/** The day after a YYYY-MM-DD date: addDays(date, 1) without a Date per call (the ledger's walk calls it for every day). */
-export function nextDay(date: string): string {
-  const y = Number(date.slice(0, 4));
-  const m = Number(date.slice(5, 7));
-  const d = Number(date.slice(8, 10));
-  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-  const monthDays = m === 2 && leap ? 29 : DAYS_IN_MONTH[m - 1]!;
-  if (d < monthDays) return `${date.slice(0, 8)}${pad2(d + 1)}`;
-  return m === 12 ? `${String(y + 1).padStart(4, '0')}-01-01` : `${date.slice(0, 5)}${pad2(m + 1)}-01`;
-}
-
 /** A day's minutes as the time-clock rules count them, gathered meeting by meeting. */
 export type DayTime = { raw: Interval[]; credited: Interval[]; pendingExceptionMinutes: number; autoCheckOutMinutes: number };
 

@@ -1,10 +1,10 @@
 import type { LedgerTotals, PaymentPeriodProgress } from '../../../common/hours.ts';
-import { addDays } from '../../../common/dates.ts';
+import { addDays, nextDay } from '../../../common/dates.ts';
 import { EXCUSED_CAP_CEILING_PERCENT } from '../../../common/program-policy.ts';
 import { dayOfWeek } from '../../lib/school-time.ts';
 import { classWindow, scheduledBreakIntervals, whyNotAMeeting, type ClassWindow } from '../attendance/service.ts';
 import type { ComputedLedger, LedgerCarry, LedgerDayRow, LedgerInput, LedgerOpening, LedgerRecord, LedgerSchedule } from './ledger-types.ts';
-import { addRecordTime, firstActiveDay, firstMeeting, nextDay, type DayTime } from './ledger-walk.ts';
+import { addRecordTime, firstActiveDay, firstMeeting, type DayTime } from './ledger-walk.ts';
 import { capped, dayTime, rulesOn, unionMs, without, type Interval } from './time-clock.ts';
 
 /**

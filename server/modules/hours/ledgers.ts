@@ -211,15 +211,18 @@ export async function ledgersFor(
       carries?.get(s.id),
     );
     const leaveLength = leaves.reduce((n, l) => n + daysBetween(l.startDate, l.endDate) + 1, 0);
-    result.set(s.id, {
-      ...ledger,
-      openingLastDateOfAttendance: openingOf.get(s.id)?.lastDateOfAttendance ?? null,
-      leaveDates,
-      // Once a withdrawal is recorded, its LDA is the one frozen with it.
-      lastDateOfAttendance: withdrawal ? withdrawal.lastDateOfAttendance : ledger.lastDateOfAttendance,
-      withdrawalDate: withdrawal?.withdrawalDate ?? null,
-      expectedEndDate: ledger.startDate && policy ? addDays(ledger.startDate, Math.ceil(policy.programWeeks * 7) - 1 + leaveLength) : null,
-    });
+    // Onto the computed ledger itself: a compliance read makes thousands of these.
+    result.set(
+      s.id,
+      Object.assign(ledger, {
+        openingLastDateOfAttendance: openingOf.get(s.id)?.lastDateOfAttendance ?? null,
+        leaveDates,
+        // Once a withdrawal is recorded, its LDA is the one frozen with it.
+        lastDateOfAttendance: withdrawal ? withdrawal.lastDateOfAttendance : ledger.lastDateOfAttendance,
+        withdrawalDate: withdrawal?.withdrawalDate ?? null,
+        expectedEndDate: ledger.startDate && policy ? addDays(ledger.startDate, Math.ceil(policy.programWeeks * 7) - 1 + leaveLength) : null,
+      }),
+    );
   }
   return result;
 }
