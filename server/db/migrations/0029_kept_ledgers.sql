@@ -123,6 +123,21 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
+-- Joining or leaving a class: the student, from the class's first meeting (its course start, or an
+-- earlier make-up date). A class removed with its roster: the whole ledger.
+CREATE FUNCTION ledger_stale_rosters() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  t text;
+BEGIN
+  FOREACH t IN ARRAY CASE TG_OP WHEN 'INSERT' THEN ARRAY['new_rows'] WHEN 'DELETE' THEN ARRAY['old_rows'] ELSE ARRAY['old_rows', 'new_rows'] END LOOP
+    EXECUTE format($q$SELECT ledger_mark(array_agg(r.student_id),
+                          array_agg(coalesce(least(s.course_start_date, (SELECT min(d) FROM unnest(s.makeup_dates) d)), '-infinity'::date)))
+                     FROM %I r LEFT JOIN schedules s ON s.id = r.schedule_id HAVING count(*) > 0$q$, t);
+  END LOOP;
+  RETURN NULL;
+END
+$$;
+--> statement-breakpoint
 -- A schedule's calendar or times: its roster's whole ledgers.
 CREATE FUNCTION ledger_stale_schedules() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -171,7 +186,7 @@ BEGIN
     ('student_leaves', $f$ledger_stale_rows(ledger_mark, student_id, start_date)$f$, 'IUD'),
     ('student_withdrawals', $f$ledger_stale_rows(ledger_mark, student_id, withdrawal_date)$f$, 'IUD'),
     ('student_opening_balances', $f$ledger_stale_rows(ledger_mark, student_id, '''-infinity''::date')$f$, 'IUD'),
-    ('schedule_rosters', $f$ledger_stale_rows(ledger_mark, student_id, '''-infinity''::date')$f$, 'IUD'),
+    ('schedule_rosters', $f$ledger_stale_rosters()$f$, 'IUD'),
     ('calendar_closures', $f$ledger_stale_rows(ledger_mark_programs, program_id, start_date)$f$, 'IUD'),
     ('program_policies', $f$ledger_stale_rows(ledger_mark_programs, program_id, '''-infinity''::date')$f$, 'IUD'),
     ('program_time_clock_versions', $f$ledger_stale_rows(ledger_mark_programs, program_id, 'coalesce(effective_from, ''-infinity''::date)')$f$, 'IUD'),

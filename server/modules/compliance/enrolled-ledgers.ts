@@ -3,6 +3,7 @@ import type { StudentStatus } from '../../../common/constants.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { localDate } from '../../lib/school-time.ts';
+import { sliceYielder } from '../../lib/event-loop-turns.ts';
 import { LEDGER_BATCH_STUDENTS as BATCH, keptLedgersFor } from '../hours/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { selectStudentsBatch, type CandidateRow } from './queries.ts';
@@ -32,14 +33,27 @@ export async function* enrolledLedgers(
     sumsDates?: (s: CandidateRow) => string[] | Promise<string[]>;
   },
 ) {
-  let afterId = 0;
-  for (;;) {
-    const batch = await selectStudentsBatch(db, { statuses: f.statuses ?? ENROLLED, programId: f.programId, afterId, limit: BATCH });
-    if (batch.length === 0) return;
-    const ledgers = await keptLedgersFor(db, batch, f.asOf, f.timeZone, f.now, f.sumsDates);
-    for (const s of batch) yield { student: s, ledger: ledgers.get(s.id)! };
-    if (batch.length < BATCH) return;
-    afterId = batch[batch.length - 1]!.id;
+  const next = (afterId: number) => selectStudentsBatch(db, { statuses: f.statuses ?? ENROLLED, programId: f.programId, afterId, limit: BATCH });
+  const load = (batch: CandidateRow[]) => {
+    const ledgers = keptLedgersFor(db, batch, f.asOf, f.timeZone, f.now, f.sumsDates);
+    // Awaited below; a caller that stops early leaves it to finish unheard.
+    ledgers.catch(() => {});
+    return ledgers;
+  };
+  let batch = await next(0);
+  let loading = batch.length > 0 ? load(batch) : null;
+  while (loading) {
+    const ledgers = await loading;
+    // The next batch loads (PostgreSQL's work) while this one is handed out (this process's work).
+    const following = batch.length < BATCH ? [] : await next(batch[batch.length - 1]!.id);
+    loading = following.length > 0 ? load(following) : null;
+    // What the caller does with each student lets waiting I/O through now and then.
+    const pause = sliceYielder();
+    for (const s of batch) {
+      await pause();
+      yield { student: s, ledger: ledgers.get(s.id)! };
+    }
+    batch = following;
   }
 }
 

@@ -3,6 +3,7 @@ import { HOURS_EXPORT_COLUMNS, timeClockHours } from '../../../common/hours.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { csvDownloadHeaders, csvFromRows } from '../../lib/csv.ts';
+import { sliceYielder } from '../../lib/event-loop-turns.ts';
 import { WHOLE_SCHOOL } from '../access/service.ts';
 import { recordAudit } from '../audit-logs/service.ts';
 import { addDays } from '../../../common/dates.ts';
@@ -21,7 +22,9 @@ async function* hoursExportRows(db: DbOrTx, q: { programId?: number; from?: stri
     if (list.length === 0) return;
     const dayBefore = q.from ? addDays(q.from, -1) : null;
     const ledgers = await keptLedgersFor(db, list, q.to, timeZone, now, () => (dayBefore ? [dayBefore, q.to] : [q.to]));
+    const pause = sliceYielder();
     for (const s of list) {
+      await pause();
       const l = ledgers.get(s.id)!;
       const days = dayBefore ? sumsBetween(l.sumsAt(dayBefore), l.sumsAt(q.to)) : l.sumsAt(q.to);
       const sum = (k: 'scheduledMinutes' | 'attendedMinutes' | 'excusedMinutes' | 'makeUpMinutes') => days[k];

@@ -56,6 +56,8 @@ export async function selectKeptStates(db: DbOrTx, studentIds: number[]): Promis
   return states.concat(await select(missing));
 }
 
+const WRITE_ROWS_PER_STATEMENT = 5000;
+
 export type KeptWrite = {
   studentId: number;
   version: number;
@@ -72,27 +74,37 @@ export type KeptWrite = {
  */
 export async function writeKept(db: DbOrTx, writes: KeptWrite[], now: Date): Promise<{ written: Set<number>; dayRows: number }> {
   if (writes.length === 0) return { written: new Set(), dayRows: 0 };
-  const { rows } = await db.execute<{ studentId: number }>(sql`
+  // One transaction: a state never says more than its days hold. Rows locked in id order, as the
+  // triggers lock them: a read and the refresher keeping the same students never deadlock.
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ studentId: number }>(sql`
+    with w as (select * from unnest(${sql.param(writes.map((w) => w.studentId))}::int[], ${sql.param(writes.map((w) => w.version))}::bigint[],
+                                    ${sql.param(writes.map((w) => w.through))}::date[], ${sql.param(writes.map((w) => JSON.stringify(w.carry)))}::jsonb[])
+                            as w(student_id, version, through, carry)),
+         locked as (select s.student_id from ledger_state s join w on w.student_id = s.student_id order by s.student_id for update of s)
     update ledger_state s set valid_through = w.through, stale_from = null, carry = w.carry, refreshed_at = ${now.toISOString()}::timestamptz
-      from unnest(${sql.param(writes.map((w) => w.studentId))}::int[], ${sql.param(writes.map((w) => w.version))}::bigint[],
-                  ${sql.param(writes.map((w) => w.through))}::date[], ${sql.param(writes.map((w) => JSON.stringify(w.carry)))}::jsonb[])
-           as w(student_id, version, through, carry)
+      from w join locked l on l.student_id = w.student_id
      where s.student_id = w.student_id and s.version = w.version
      returning s.student_id as "studentId"`);
-  const written = new Set(rows.map((r) => r.studentId));
-  const kept = writes.filter((w) => written.has(w.studentId));
-  if (kept.length === 0) return { written, dayRows: 0 };
-  await db.execute(sql`
+    const written = new Set(rows.map((r) => r.studentId));
+    const kept = writes.filter((w) => written.has(w.studentId));
+    if (kept.length === 0) return { written, dayRows: 0 };
+    await tx.execute(sql`
     delete from ledger_days d using unnest(${sql.param(kept.map((w) => w.studentId))}::int[], ${sql.param(kept.map((w) => w.replaceFrom))}::date[]) as u(student_id, day)
      where d.student_id = u.student_id and d.day >= u.day`);
-  const days = kept.flatMap((w) => w.days.map((d) => ({ ...d, studentId: w.studentId })));
-  if (days.length === 0) return { written, dayRows: 0 };
-  const column = (k: (typeof SUM_KEYS)[number]) => sql`${sql.param(days.map((d) => d[k]))}::int[]`;
-  await db.execute(sql`
-    insert into ledger_days (student_id, day, ${sql.raw(SUM_KEYS.map((k) => SUM_COLUMNS[k]).join(', '))}, last_attended)
-    select * from unnest(${sql.param(days.map((d) => d.studentId))}::int[], ${sql.param(days.map((d) => d.day))}::date[],
-                         ${sql.join(SUM_KEYS.map(column), sql`, `)}, ${sql.param(days.map((d) => d.lastAttended))}::date[])`);
-  return { written, dayRows: days.length };
+    const days = kept.flatMap((w) => w.days.map((d) => ({ ...d, studentId: w.studentId })));
+    // In slices: a thousand students' whole histories are a quarter of a million rows, and turning them
+    // into parameters at once would hold the event loop for a tenth of a second.
+    for (let i = 0; i < days.length; i += WRITE_ROWS_PER_STATEMENT) {
+      const slice = days.slice(i, i + WRITE_ROWS_PER_STATEMENT);
+      const column = (k: (typeof SUM_KEYS)[number]) => sql`${sql.param(slice.map((d) => d[k]))}::int[]`;
+      await tx.execute(sql`
+      insert into ledger_days (student_id, day, ${sql.raw(SUM_KEYS.map((k) => SUM_COLUMNS[k]).join(', '))}, last_attended)
+      select * from unnest(${sql.param(slice.map((d) => d.studentId))}::int[], ${sql.param(slice.map((d) => d.day))}::date[],
+                           ${sql.join(SUM_KEYS.map(column), sql`, `)}, ${sql.param(slice.map((d) => d.lastAttended))}::date[])`);
+    }
+    return { written, dayRows: days.length };
+  });
 }
 
 /** The running figures at each (student, date): the last kept row at or before the date (none: nothing yet). */

@@ -130,8 +130,10 @@ async function refreshKeptLedgers(
     behind.length ? ledgersFor(db, behind, through, timeZone, now, carries) : new Map<number, StudentLedger>(),
   ]);
   const writes: KeptWrite[] = [];
-  const plan = (ledgers: Map<number, StudentLedger>, resumed: boolean) => {
+  const pause = sliceYielder();
+  const plan = async (ledgers: Map<number, StudentLedger>, resumed: boolean) => {
     for (const [id, l] of ledgers) {
+      await pause();
       // A transcript has no walk to keep; a meeting not ended by now (a class past midnight) waits.
       if (!l.carry || l.days.some((d) => d.pendingMinutes > 0)) continue;
       const state = states.get(id)!;
@@ -146,8 +148,8 @@ async function refreshKeptLedgers(
       });
     }
   };
-  plan(wholeLedgers, false);
-  plan(behindLedgers, true);
+  await plan(wholeLedgers, false);
+  await plan(behindLedgers, true);
   const { written, dayRows } = await writeKept(db, writes, now);
   if (counted) counted.dayRows += dayRows;
   for (const w of writes)

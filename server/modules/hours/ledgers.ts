@@ -24,6 +24,7 @@ import {
 } from './queries.ts';
 import { selectLedgerOpenings } from './balance-queries.ts';
 import { sliceYielder } from '../../lib/event-loop-turns.ts';
+import { inTurns } from '../../lib/in-turns.ts';
 
 /** The policy that applies to a student: their program's, or the defaults (no payment periods) without a program. */
 const NO_PROGRAM_POLICY = {
@@ -39,6 +40,9 @@ function leaveDays(leaves: { startDate: string; endDate: string }[]): Set<string
   for (const l of leaves) for (let d = l.startDate; d <= l.endDate; d = addDays(d, 1)) dates.add(d);
   return dates;
 }
+
+/** Statements one batch has in flight at once: the rest of the pool stays free for check-ins. */
+const READ_CONNECTIONS = 3;
 
 /** Before any meeting a school could have kept: where reads of a whole history start. */
 const EARLIEST_DATE = '1900-01-01';
@@ -85,7 +89,7 @@ export type StudentLedger = Ledger & {
  * refresher): kept ledgers walk a few days each, so a batch's statements are shared by many
  * students; the walk yields to waiting I/O every few milliseconds whatever the batch.
  */
-export const LEDGER_BATCH_STUDENTS = 1000;
+export const LEDGER_BATCH_STUDENTS = 500;
 
 /**
  * `resume`: each student's kept carry (kept-ledgers.ts); given for all of them, only the days after
@@ -104,30 +108,31 @@ export async function ledgersFor(
   const from = carries ? list.reduce((d, s) => (d == null || carries.get(s.id)!.through < d ? carries.get(s.id)!.through : d), null as string | null) : null;
   const since = from == null ? undefined : addDays(from, 1);
   const programIds = [...new Set(list.map((s) => s.programId))];
-  const [[rosterRows, recordRows, makeUpRows, leaveRows, withdrawalRows, openingRows], policyList, timeClockList, settings, transcripts] = await Promise.all([
-    Promise.all([
-      selectLedgerRosters(db, ids),
-      selectLedgerRecords(db, ids, asOf, since),
-      selectLedgerMakeUps(db, ids, asOf, since),
-      selectLedgerLeaves(db, ids),
-      selectLedgerWithdrawals(db, ids),
-      selectLedgerOpenings(db, ids),
-    ]),
-    Promise.all(programIds.map((id) => (id == null ? undefined : programPolicy(db, id)))),
-    // The program's time-clock rules by date; a student without a program keeps the rules before them.
-    Promise.all(programIds.map((id) => (id == null ? undefined : timeClockVersions(db, id)))),
-    getSettings(db),
-    transcriptsOf(db, ids),
-  ]);
+  const [rosterRows, recordRows, makeUpRows, leaveRows, withdrawalRows, openingRows, policyList, timeClockList, settings, transcripts] = await inTurns(
+    READ_CONNECTIONS,
+    [
+      () => selectLedgerRosters(db, ids),
+      () => selectLedgerRecords(db, ids, asOf, since),
+      () => selectLedgerMakeUps(db, ids, asOf, since),
+      () => selectLedgerLeaves(db, ids),
+      () => selectLedgerWithdrawals(db, ids),
+      () => selectLedgerOpenings(db, ids),
+      () => Promise.all(programIds.map((id) => (id == null ? undefined : programPolicy(db, id)))),
+      // The program's time-clock rules by date; a student without a program keeps the rules before them.
+      () => Promise.all(programIds.map((id) => (id == null ? undefined : timeClockVersions(db, id)))),
+      () => getSettings(db),
+      () => transcriptsOf(db, ids),
+    ],
+  );
   const openingOf = new Map(openingRows.map((o) => [o.studentId, toLedgerOpening(o)]));
   // Which meetings anybody took attendance at: the others are for review, not absences.
   const rosteredIds = [...new Set(rosterRows.map((r) => r.scheduleId))];
   const scheduleIds = [...new Set([...rosteredIds, ...recordRows.map((r) => r.scheduleId)])];
-  const [held, breaksOf, ledBreaks, scheduleRows] = await Promise.all([
-    heldMeetings(db, rosteredIds, since ?? EARLIEST_DATE, asOf),
-    selectLedgerBreaks(db, ids, asOf, since),
-    selectMeetingBreaks(db, scheduleIds, asOf, since),
-    selectSchedulesById(db, scheduleIds),
+  const [held, breaksOf, ledBreaks, scheduleRows] = await inTurns(READ_CONNECTIONS, [
+    () => heldMeetings(db, rosteredIds, since ?? EARLIEST_DATE, asOf),
+    () => selectLedgerBreaks(db, ids, asOf, since),
+    () => selectMeetingBreaks(db, scheduleIds, asOf, since),
+    () => selectSchedulesById(db, scheduleIds),
   ]);
   for (const r of recordRows) {
     const breaks = breaksOf.get(r.id);
