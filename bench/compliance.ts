@@ -374,9 +374,10 @@ export async function run(): Promise<void> {
     t = performance.now();
     const dlBudget = (BUDGET_MS * 2) / 5;
     const dlCases = schools.flatMap((s) => s.downloads);
-    // Warm-up: the first size's downloads once (the CSV and PDF code's first run compiles it, as a server's first report after a start).
     const downloads = await measureInterleaved(dlCases, { rounds: EXPORT_RUNS, least: 1, budgetMs: dlBudget, warmUp: dlCases.filter((c) => c.school === 0) });
-    console.log(`The downloads: ${roundsDone(downloads, EXPORT_RUNS, dlBudget)} after 1 warm-up of the first size's, in ${since(t)}`);
+    console.log(
+      `The downloads: ${roundsDone(downloads, EXPORT_RUNS, dlBudget)} after 1 warm-up of the first size's (a first run compiles the code), in ${since(t)}`,
+    );
     noteLoad('after the downloads');
     const checkIns = new Map<number, CheckIns>();
     if (CHECKINS > 0 && process.env.BENCH_CHECKIN !== '0') {
