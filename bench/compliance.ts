@@ -81,16 +81,8 @@ type Measured = {
 async function measureInterleaved(cases: Case[], o: { rounds: number; least: number; budgetMs: number; warmUp: Case[] }): Promise<Measured[]> {
   for (const c of o.warmUp) await c.call();
   for (const c of cases) c.stmts.take();
-  const out: Measured[] = cases.map(({ name, school }) => ({
-    name,
-    school,
-    times: [],
-    stalls: [],
-    sqlMs: [],
-    statements: 0,
-    answer: { rows: 0, bytes: 0 },
-    byText: new Map(),
-  }));
+  const empty = { times: [], stalls: [], sqlMs: [], statements: 0, answer: { rows: 0, bytes: 0 } };
+  const out: Measured[] = cases.map(({ name, school }) => ({ name, school, ...structuredClone(empty), byText: new Map() }));
   const start = performance.now();
   for (let r = 0; r < o.rounds; r++) {
     if (r >= o.least && ((performance.now() - start) * (r + 1)) / r > o.budgetMs) break;
