@@ -89,7 +89,7 @@ export type StudentLedger = Ledger & {
  * refresher): kept ledgers walk a few days each, so a batch's statements are shared by many
  * students; the walk yields to waiting I/O every few milliseconds whatever the batch.
  */
-export const LEDGER_BATCH_STUDENTS = 500;
+export const LEDGER_BATCH_STUDENTS = 1000;
 
 /**
  * `resume`: each student's kept carry (kept-ledgers.ts); given for all of them, only the days after
