@@ -21,8 +21,12 @@ export async function readUploadedFile(req: FastifyRequest, opts: { maxFileUploa
   // No prototype: a form field named `constructor` or `toString` is only ever a field.
   const fields: Record<string, string> = Object.create(null);
   let file: UploadedFile | null = null;
+  // Watched from after the parser is piped the body, so the watch never sets it flowing first.
+  const parts = req.parts({ limits: { fileSize: limitBytes, files: 1 } })[Symbol.asyncIterator]();
+  const stalled = stallGuard(req);
   try {
-    for await (const part of req.parts({ limits: { fileSize: limitBytes, files: 1 } })) {
+    for (let next = await stalled.race(parts.next()); !next.done; next = await stalled.race(parts.next())) {
+      const part = next.value;
       if (part.type === 'field') {
         fields[part.fieldname] = String(part.value);
         continue;
@@ -49,10 +53,45 @@ export async function readUploadedFile(req: FastifyRequest, opts: { maxFileUploa
       file = { fileName, buffer, kind, fields };
     }
   } catch (err) {
+    // The parser stops reading at a broken part: read the rest of the body away, so that the 400 is
+    // answered on a request that has ended (otherwise the server closes the connection instead).
+    req.raw.resume();
     throw asUploadError(err, tooLarge);
   }
   if (!file) throw badRequest('No file was sent: use the form field "file"', [{ field: 'file', message: 'Required' }]);
   return file;
+}
+
+/** A body that stops arriving (or a parser that stops reading it) for this long is refused. */
+const UPLOAD_STALL_MS = 5_000;
+
+/**
+ * Races the multipart reads against a body that makes no progress. The parser waits forever on a
+ * part whose header it cannot read once the part outgrows its buffer (a broken part header in
+ * front of a large file): without this, such a request would hold its connection until the client
+ * gave up. No data for UPLOAD_STALL_MS is a malformed body; the request stream is destroyed.
+ */
+function stallGuard(req: FastifyRequest): { race: <T>(p: Promise<T>) => Promise<T>; stop: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  let fail: (err: Error) => void = () => {};
+  const stalled = new Promise<never>((_, reject) => (fail = reject));
+  stalled.catch(() => {});
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      req.raw.destroy();
+      fail(new Error('the body stopped arriving'));
+    }, UPLOAD_STALL_MS);
+  };
+  req.raw.on('data', arm);
+  arm();
+  return {
+    race: (p) => Promise.race([p, stalled]),
+    stop: () => {
+      clearTimeout(timer);
+      req.raw.off('data', arm);
+    },
+  };
 }
 
 /**

@@ -18,6 +18,9 @@ import {
 import { idParam } from '../../../common/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { badRequest } from '../../lib/errors.ts';
+import { jsonInSlices } from '../../lib/json-in-slices.ts';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 import {
   complianceOverview,
   createLeave,
@@ -71,12 +74,15 @@ export function complianceRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.get(
       '/api/compliance/withdrawal-watch',
       { config: { action: 'compliance:view', heavy: true }, schema: { querystring: watchQuerySchema, response: { 200: z.array(watchRowSchema) } } },
-      async (req) => withdrawalWatch(deps.db, req.query, deps.clock),
+      // Written in slices (json-in-slices.ts): 10,000 students' lists are megabytes of JSON. The route's
+      // schema still documents the body; the stream checks it element by element (hence the cast).
+      async (req, reply) => reply.type(JSON_TYPE).send(jsonInSlices(await withdrawalWatch(deps.db, req.query, deps.clock), z.array(watchRowSchema)) as never),
     );
     app.get(
       '/api/compliance/overview',
       { config: { action: 'compliance:view', heavy: true }, schema: { querystring: complianceQuerySchema, response: { 200: complianceOverviewSchema } } },
-      async (req) => complianceOverview(deps.db, req.query, deps.clock),
+      async (req, reply) =>
+        reply.type(JSON_TYPE).send(jsonInSlices(await complianceOverview(deps.db, req.query, deps.clock), complianceOverviewSchema) as never),
     );
     app.get(
       '/api/reports/monthly-hours',
