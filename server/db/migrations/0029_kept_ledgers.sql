@@ -63,23 +63,26 @@ CREATE FUNCTION ledger_mark_programs(p_programs integer[], p_days date[]) RETURN
     JOIN students st ON m.program_id IS NULL OR st.program_id = m.program_id
 $$;
 --> statement-breakpoint
--- Students on the rosters of schedules from a day (a meeting becomes held, or its breaks change).
+-- The students of schedules from a day (a meeting becomes held, its breaks or the class's times
+-- change): those on the roster, and those with records in the class without being on it (theirs count).
 CREATE FUNCTION ledger_mark_schedules(p_schedules integer[], p_days date[]) RETURNS void LANGUAGE sql AS $$
-  SELECT ledger_mark(array_agg(r.student_id), array_agg(m.day))
-    FROM (SELECT schedule_id, min(day) AS day FROM unnest(p_schedules, p_days) AS u(schedule_id, day)
-           WHERE day <= ledger_mark_horizon() GROUP BY schedule_id) m
-    JOIN schedule_rosters r ON r.schedule_id = m.schedule_id
+  WITH m AS (SELECT schedule_id, min(day) AS day FROM unnest(p_schedules, p_days) AS u(schedule_id, day)
+              WHERE day <= ledger_mark_horizon() GROUP BY schedule_id)
+  SELECT ledger_mark(array_agg(x.student_id), array_agg(x.day))
+    FROM (SELECT r.student_id, m.day FROM m JOIN schedule_rosters r ON r.schedule_id = m.schedule_id
+          UNION
+          SELECT DISTINCT a.student_id, m.day FROM m JOIN attendance_records a ON a.schedule_id = m.schedule_id AND a.session_date >= m.day) x
 $$;
 --> statement-breakpoint
 -- The rows a statement wrote or removed mark whom they concern. The trigger's arguments: the marking
 -- function (ledger_mark: students; ledger_mark_schedules: rosters; ledger_mark_programs: programs),
--- the row's column naming whom, and the expression of the first day concerned.
+-- and two expressions over the row: whom, and the first day concerned.
 CREATE FUNCTION ledger_stale_rows() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   t text;
 BEGIN
   FOREACH t IN ARRAY CASE TG_OP WHEN 'INSERT' THEN ARRAY['new_rows'] WHEN 'DELETE' THEN ARRAY['old_rows'] ELSE ARRAY['old_rows', 'new_rows'] END LOOP
-    EXECUTE format('SELECT %I(array_agg(%I), array_agg(%s)) FROM %I HAVING count(*) > 0', TG_ARGV[0], TG_ARGV[1], TG_ARGV[2], t);
+    EXECUTE format('SELECT %I(array_agg(%s), array_agg(%s)) FROM %I HAVING count(*) > 0', TG_ARGV[0], TG_ARGV[1], TG_ARGV[2], t);
   END LOOP;
   RETURN NULL;
 END
@@ -106,34 +109,6 @@ BEGIN
     PERFORM ledger_mark(array_agg(student_id), array_agg(session_date)), ledger_mark_schedules(array_agg(schedule_id), array_agg(session_date))
        FROM old_rows WHERE session_date <= h HAVING count(*) > 0;
   END IF;
-  RETURN NULL;
-END
-$$;
---> statement-breakpoint
--- A student's breaks: the student, on the record's day.
-CREATE FUNCTION ledger_stale_attendance_breaks() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP <> 'INSERT' THEN
-    PERFORM ledger_mark(array_agg(r.student_id), array_agg(r.session_date)) FROM old_rows b JOIN attendance_records r ON r.id = b.record_id HAVING count(*) > 0;
-  END IF;
-  IF TG_OP <> 'DELETE' THEN
-    PERFORM ledger_mark(array_agg(r.student_id), array_agg(r.session_date)) FROM new_rows b JOIN attendance_records r ON r.id = b.record_id HAVING count(*) > 0;
-  END IF;
-  RETURN NULL;
-END
-$$;
---> statement-breakpoint
--- Joining or leaving a class: the student, from the class's first meeting (its course start, or an
--- earlier make-up date). A class removed with its roster: the whole ledger.
-CREATE FUNCTION ledger_stale_rosters() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  t text;
-BEGIN
-  FOREACH t IN ARRAY CASE TG_OP WHEN 'INSERT' THEN ARRAY['new_rows'] WHEN 'DELETE' THEN ARRAY['old_rows'] ELSE ARRAY['old_rows', 'new_rows'] END LOOP
-    EXECUTE format($q$SELECT ledger_mark(array_agg(r.student_id),
-                          array_agg(coalesce(least(s.course_start_date, (SELECT min(d) FROM unnest(s.makeup_dates) d)), '-infinity'::date)))
-                     FROM %I r LEFT JOIN schedules s ON s.id = r.schedule_id HAVING count(*) > 0$q$, t);
-  END LOOP;
   RETURN NULL;
 END
 $$;
@@ -179,14 +154,19 @@ DECLARE
 BEGIN
   FOR t IN SELECT * FROM (VALUES
     ('attendance_records', $f$ledger_stale_attendance_records()$f$, 'IUD'),
-    ('attendance_breaks', $f$ledger_stale_attendance_breaks()$f$, 'IUD'),
+    -- A student's breaks: the student, on the record's day.
+    ('attendance_breaks', $f$ledger_stale_rows(ledger_mark, '(SELECT r.student_id FROM attendance_records r WHERE r.id = record_id)',
+                                               '(SELECT r.session_date FROM attendance_records r WHERE r.id = record_id)')$f$, 'IUD'),
     ('meeting_breaks', $f$ledger_stale_rows(ledger_mark_schedules, schedule_id, session_date)$f$, 'IUD'),
     ('qr_sessions', $f$ledger_stale_rows(ledger_mark_schedules, schedule_id, session_date)$f$, 'IUD'),
     ('make_up_sessions', $f$ledger_stale_rows(ledger_mark, student_id, session_date)$f$, 'IUD'),
     ('student_leaves', $f$ledger_stale_rows(ledger_mark, student_id, start_date)$f$, 'IUD'),
     ('student_withdrawals', $f$ledger_stale_rows(ledger_mark, student_id, withdrawal_date)$f$, 'IUD'),
     ('student_opening_balances', $f$ledger_stale_rows(ledger_mark, student_id, '''-infinity''::date')$f$, 'IUD'),
-    ('schedule_rosters', $f$ledger_stale_rosters()$f$, 'IUD'),
+    -- Joining or leaving a class: from the class's first meeting (its course start, or an earlier
+    -- make-up date); a class removed with its roster: the whole ledger.
+    ('schedule_rosters', $f$ledger_stale_rows(ledger_mark, student_id, 'coalesce((SELECT least(s.course_start_date, (SELECT min(d) FROM unnest(s.makeup_dates) d))
+                                                                       FROM schedules s WHERE s.id = schedule_id), ''-infinity''::date)')$f$, 'IUD'),
     ('calendar_closures', $f$ledger_stale_rows(ledger_mark_programs, program_id, start_date)$f$, 'IUD'),
     ('program_policies', $f$ledger_stale_rows(ledger_mark_programs, program_id, '''-infinity''::date')$f$, 'IUD'),
     ('program_time_clock_versions', $f$ledger_stale_rows(ledger_mark_programs, program_id, 'coalesce(effective_from, ''-infinity''::date)')$f$, 'IUD'),

@@ -34,21 +34,7 @@ import { LEDGER_BATCH_STUDENTS } from './ledgers.ts';
 const KEEP_LAG_DAYS = 2;
 export const keepHorizon = (today: string) => addDays(today, -KEEP_LAG_DAYS);
 
-const NO_SUMS: DaySums = {
-  scheduledMinutes: 0,
-  attendedMinutes: 0,
-  excusedMinutes: 0,
-  makeUpMinutes: 0,
-  creditedMinutes: 0,
-  rawMinutes: 0,
-  roundedMinutes: 0,
-  deductedMinutes: 0,
-  cappedMinutes: 0,
-  pendingExceptionMinutes: 0,
-  autoCheckOutMinutes: 0,
-  gapMinutes: 0,
-  lastAttended: null,
-};
+const NO_SUMS = { ...(Object.fromEntries(SUM_KEYS.map((k) => [k, 0])) as Record<(typeof SUM_KEYS)[number], number>), lastAttended: null } satisfies DaySums;
 
 /** The running figures a carry stands at: its totals without the opening balance's. */
 function sumsOfCarry(c: LedgerCarry): DaySums {
