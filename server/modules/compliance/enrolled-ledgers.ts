@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { localDate } from '../../lib/school-time.ts';
 import { sliceYielder } from '../../lib/event-loop-turns.ts';
-import { LEDGER_BATCH_STUDENTS as BATCH, keptLedgersFor } from '../hours/service.ts';
+import { LEDGER_BATCH_STUDENTS as BATCH, keptLedgersFor, type SumKey, type SumsWanted } from '../hours/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { selectStudentsBatch, type CandidateRow } from './queries.ts';
 export { hoursOfMinutes as hours } from '../../../common/hours.ts';
@@ -20,9 +20,9 @@ export const percent = (part: number, whole: number) => (whole > 0 ? Math.round(
 
 /**
  * The students' ledgers (kept ones walk only the days since, kept-ledgers.ts), batch by batch;
- * `sumsDates`: the dates each student's running figures are wanted at.
+ * `sums`: the dates each student's running figures are wanted at, and which figures.
  */
-export async function* enrolledLedgers(
+export async function* enrolledLedgers<K extends SumKey = SumKey>(
   db: DbOrTx,
   f: {
     programId?: number;
@@ -30,12 +30,12 @@ export async function* enrolledLedgers(
     timeZone: string;
     now: Date;
     statuses?: readonly StudentStatus[];
-    sumsDates?: (s: CandidateRow) => string[] | Promise<string[]>;
+    sums?: SumsWanted<CandidateRow, K>;
   },
 ) {
   const next = (afterId: number) => selectStudentsBatch(db, { statuses: f.statuses ?? ENROLLED, programId: f.programId, afterId, limit: BATCH });
   const load = (batch: CandidateRow[]) => {
-    const ledgers = keptLedgersFor(db, batch, f.asOf, f.timeZone, f.now, f.sumsDates);
+    const ledgers = keptLedgersFor(db, batch, f.asOf, f.timeZone, f.now, f.sums);
     // Awaited below; a caller that stops early leaves it to finish unheard.
     ledgers.catch(() => {});
     return ledgers;

@@ -31,7 +31,7 @@ export async function* monthlyHoursRows(db: DbOrTx, q: { month: string; programI
     timeZone,
     now: clock.now(),
     statuses: ['enrolled', 'active', 'loa', 'withdrawn', 'graduated', 'suspended', 'inactive'],
-    sumsDates: () => [dayBefore, to],
+    sums: { dates: () => [dayBefore, to] },
   })) {
     if (!ledger.startDate || ledger.startDate > to) continue;
     if (ledger.withdrawalDate && ledger.withdrawalDate < from) continue;

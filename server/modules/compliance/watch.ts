@@ -6,7 +6,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { localDate } from '../../lib/school-time.ts';
 import { listClosures } from '../calendar/service.ts';
-import { ledgerAsOf, type KeptLedger } from '../hours/service.ts';
+import { ledgerAsOf, type KeptLedger, type StudentLedger } from '../hours/service.ts';
 import { programPolicy } from '../programs/service.ts';
 import { cached, enrolledLedgers } from './enrolled-ledgers.ts';
 import type { CandidateRow } from './queries.ts';
@@ -36,7 +36,7 @@ function watchRules(db: DbOrTx, asOf: string) {
   const policyOf = cached((programId: number | null) => (programId == null ? Promise.resolve(undefined) : programPolicy(db, programId)));
   const breaksOf = cached((programId: number | null) => breakDates(db, programId, asOf));
   const noLeave: ReadonlySet<string> = new Set();
-  return async (student: CandidateRow, ledger: KeptLedger): Promise<WatchRow | null> => {
+  return async (student: CandidateRow, ledger: StudentLedger): Promise<WatchRow | null> => {
     const leaveDays = ledger.leaveDates ?? noLeave;
     if (leaveDays.has(asOf)) return null;
     const base = ledger.lastDateOfAttendance ?? ledger.firstScheduledDate;
@@ -78,8 +78,11 @@ export async function withdrawalWatch(db: DbOrTx, q: { asOf?: string; programId?
   return rows.sort((a, b) => URGENCY[a.state] - URGENCY[b.state] || b.daysWithoutAttendance - a.daysWithoutAttendance || a.lastName.localeCompare(b.lastName));
 }
 
+/** The running figures the overview reads at earlier dates. */
+type OverviewSums = 'creditedMinutes' | 'gapMinutes';
+
 /** Credited minutes per day over the last 28 days: the pace a projection uses. */
-function recentPace(ledger: KeptLedger, asOf: string): number {
+function recentPace(ledger: KeptLedger<OverviewSums>, asOf: string): number {
   return (ledger.sumsAt(asOf).creditedMinutes - ledger.sumsAt(addDays(asOf, -28)).creditedMinutes) / 28;
 }
 
@@ -104,8 +107,11 @@ export async function complianceOverview(db: DbOrTx, q: { asOf?: string; program
       threshold: policy?.makeUpThresholdMinutes ?? POLICY_DEFAULTS.makeUpThresholdMinutes,
     };
   };
-  const sumsDates = async (s: CandidateRow) => [asOf, addDays(asOf, -28), addDays(asOf, -(await makeUpPolicy(s.programId)).deadlineDays)];
-  for await (const { student, ledger } of enrolledLedgers(db, { programId: q.programId, asOf, timeZone, now: clock.now(), sumsDates })) {
+  const sums = {
+    dates: async (s: CandidateRow) => [asOf, addDays(asOf, -28), addDays(asOf, -(await makeUpPolicy(s.programId)).deadlineDays)],
+    keys: ['creditedMinutes', 'gapMinutes'] as OverviewSums[],
+  };
+  for await (const { student, ledger } of enrolledLedgers(db, { programId: q.programId, asOf, timeZone, now: clock.now(), sums })) {
     // The watch's counts from the same ledger: each ledger is computed once per overview.
     const watched = await watchRowOf(student, ledger);
     if (watched) out.counts[watched.state]++;

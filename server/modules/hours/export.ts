@@ -21,7 +21,7 @@ async function* hoursExportRows(db: DbOrTx, q: { programId?: number; from?: stri
     const list = await selectHoursStudents(db, { programId: q.programId, scope: WHOLE_SCHOOL, sort: 'lastName', order: 'asc', limit: EXPORT_BATCH, afterId });
     if (list.length === 0) return;
     const dayBefore = q.from ? addDays(q.from, -1) : null;
-    const ledgers = await keptLedgersFor(db, list, q.to, timeZone, now, () => (dayBefore ? [dayBefore, q.to] : [q.to]));
+    const ledgers = await keptLedgersFor(db, list, q.to, timeZone, now, { dates: () => (dayBefore ? [dayBefore, q.to] : [q.to]) });
     const pause = sliceYielder();
     for (const s of list) {
       await pause();

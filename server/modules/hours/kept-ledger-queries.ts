@@ -107,18 +107,29 @@ export async function writeKept(db: DbOrTx, writes: KeptWrite[], now: Date): Pro
   });
 }
 
-/** The running figures at each (student, date): the last kept row at or before the date (none: nothing yet). */
-export async function selectSumsAt(db: DbOrTx, at: { studentId: number; date: string }[]): Promise<Map<string, DaySums>> {
-  const out = new Map<string, DaySums>();
+/** A figure of DaySums: a read may ask for only the ones it uses (fewer columns to send and parse). */
+export type SumKey = keyof DaySums;
+const ALL_SUM_KEYS: readonly SumKey[] = [...SUM_KEYS, 'lastAttended'];
+const columnOf = (k: SumKey) => (k === 'lastAttended' ? 'last_attended' : SUM_COLUMNS[k]);
+
+/**
+ * The running figures at each (student, date): the last kept row at or before the date (none: nothing
+ * yet); `keys`: the figures wanted, the only ones the answers hold.
+ */
+export async function selectSumsAt<K extends SumKey>(
+  db: DbOrTx,
+  at: { studentId: number; date: string }[],
+  keys: readonly K[] = ALL_SUM_KEYS as readonly K[],
+): Promise<Map<string, Pick<DaySums, K>>> {
+  const out = new Map<string, Pick<DaySums, K>>();
   if (at.length === 0) return out;
-  const { rows } = await db.execute<DaySums & { studentId: number; at: string }>(sql`
-    select q.student_id as "studentId", q.at::text as at,
-           ${sql.raw(SUM_KEYS.map((k) => `d.${SUM_COLUMNS[k]} as "${k}"`).join(', '))}, d.last_attended as "lastAttended"
+  const { rows } = await db.execute<Pick<DaySums, K> & { studentId: number; at: string }>(sql`
+    select q.student_id as "studentId", q.at::text as at, ${sql.raw(keys.map((k) => `d.${columnOf(k)} as "${k}"`).join(', '))}
       from unnest(${sql.param(at.map((a) => a.studentId))}::int[], ${sql.param(at.map((a) => a.date))}::date[]) as q(student_id, at)
       cross join lateral (select * from ledger_days d where d.student_id = q.student_id and d.day <= q.at order by d.day desc limit 1) d`);
   for (const r of rows) {
     const { studentId, at: date, ...sums } = r;
-    out.set(`${studentId}|${date}`, sums);
+    out.set(`${studentId}|${date}`, sums as unknown as Pick<DaySums, K>);
   }
   return out;
 }

@@ -126,7 +126,7 @@ async function expectKeptToMatchComputed(step: string) {
   const asOf = today();
   const dates = [addDays(asOf, -40), addDays(asOf, -15), keepHorizon(asOf), addDays(asOf, -1), asOf].concat([pastDay(), pastDay()]);
   const computed = await ledgersFor(t.db, studentRows, asOf, TZ, now);
-  const kept = await keptLedgersFor(t.db, studentRows, asOf, TZ, now, () => dates);
+  const kept = await keptLedgersFor(t.db, studentRows, asOf, TZ, now, { dates: () => dates });
   for (const s of studentRows) {
     const c = computed.get(s.id)!;
     const k = kept.get(s.id)!;

@@ -20,6 +20,7 @@ import {
   type DaySums,
   type KeptState,
   type KeptWrite,
+  type SumKey,
 } from './kept-ledger-queries.ts';
 import { getSettings } from '../settings/service.ts';
 import { sliceYielder } from '../../lib/event-loop-turns.ts';
@@ -65,8 +66,11 @@ function runningDays(ledger: StudentLedger, start: DaySums): (DaySums & { day: s
   return rows;
 }
 
-/** A student's figures over days: running through any date, from what is kept and what was walked since. */
-export type KeptLedger = StudentLedger & { sumsAt(date: string): DaySums };
+/**
+ * A student's figures over days: running through any date, from what is kept and what was walked
+ * since; `K`: the figures the read asked for.
+ */
+export type KeptLedger<K extends SumKey = SumKey> = StudentLedger & { sumsAt(date: string): Pick<DaySums, K> };
 
 /** Sums through `date` from a walk's days on top of `start` (the figures before the walk's first day). */
 function sumsFromDays(ledger: StudentLedger, start: DaySums, date: string): DaySums {
@@ -145,23 +149,26 @@ async function refreshKeptLedgers(
 
 const isStale = (s: KeptState | undefined) => !s || s.staleFrom != null || s.carry == null || s.validThrough == null;
 
+/** The dates each student's running figures are wanted at, and which figures. */
+export type SumsWanted<S, K extends SumKey> = { dates: (s: S) => string[] | Promise<string[]>; keys?: readonly K[] };
+
 /**
  * Ledgers of several students as of asOf, as ledgersFor gives them, from their kept ledgers: kept
- * ones walk only the days since; `sumsDates` names the dates each student's running figures are
- * wanted at (looked up in one read). A date before the keep horizon (a report of the past), or
- * another time zone than the school's, walks from the start, as before.
+ * ones walk only the days since; `sums` names the dates each student's running figures are wanted
+ * at, and which figures (looked up in one read). A date before the keep horizon (a report of the
+ * past), or another time zone than the school's, walks from the start, as before.
  */
-export async function keptLedgersFor<S extends LedgerStudentRow>(
+export async function keptLedgersFor<S extends LedgerStudentRow, K extends SumKey = SumKey>(
   db: DbOrTx,
   list: S[],
   asOf: string,
   timeZone: string,
   now: Date,
-  sumsDates: (s: S) => string[] | Promise<string[]> = () => [],
-): Promise<Map<number, KeptLedger>> {
+  sums?: SumsWanted<S, K>,
+): Promise<Map<number, KeptLedger<K>>> {
   const horizon = keepHorizon(localDate(now, timeZone));
-  const out = new Map<number, KeptLedger>();
-  const walkedWhole = (l: StudentLedger): KeptLedger => Object.assign(l, { sumsAt: (date: string) => sumsFromDays(l, startOfFullWalk(l), date) });
+  const out = new Map<number, KeptLedger<K>>();
+  const walkedWhole = (l: StudentLedger): KeptLedger<K> => Object.assign(l, { sumsAt: (date: string) => sumsFromDays(l, startOfFullWalk(l), date) });
   // Kept ledgers are on the school's clock: a preview on another zone (Settings' time-zone change) walks from the start.
   if (asOf <= horizon || timeZone !== (await getSettings(db)).attendance.timeZone) {
     for (const [id, l] of await ledgersFor(db, list, asOf, timeZone, now)) out.set(id, walkedWhole(l));
@@ -170,17 +177,18 @@ export async function keptLedgersFor<S extends LedgerStudentRow>(
   const states = await refreshKeptLedgers(db, list, horizon, timeZone, now);
   const kept = list.filter((s) => !isStale(states.get(s.id)));
   const unkept = list.filter((s) => isStale(states.get(s.id)));
-  const [keptLedgers, unkeptLedgers] = await Promise.all([
-    kept.length ? ledgersFor(db, kept, asOf, timeZone, now, new Map(kept.map((s) => [s.id, states.get(s.id)!.carry!]))) : new Map<number, StudentLedger>(),
-    unkept.length ? ledgersFor(db, unkept, asOf, timeZone, now) : new Map<number, StudentLedger>(),
-  ]);
-  for (const [id, l] of unkeptLedgers) out.set(id, walkedWhole(l));
-  const wanted = await Promise.all(kept.map(sumsDates));
+  const wanted = sums ? await Promise.all(kept.map(sums.dates)) : kept.map(() => []);
   const lookups = kept.flatMap((s, i) => {
     const through = states.get(s.id)!.validThrough!;
     return wanted[i]!.filter((date) => date < through).map((date) => ({ studentId: s.id, date }));
   });
-  const looked = await selectSumsAt(db, lookups);
+  // The kept figures are looked up while the days since are walked: one wait less per batch.
+  const [keptLedgers, unkeptLedgers, looked] = await Promise.all([
+    kept.length ? ledgersFor(db, kept, asOf, timeZone, now, new Map(kept.map((s) => [s.id, states.get(s.id)!.carry!]))) : new Map<number, StudentLedger>(),
+    unkept.length ? ledgersFor(db, unkept, asOf, timeZone, now) : new Map<number, StudentLedger>(),
+    selectSumsAt(db, lookups, sums?.keys),
+  ]);
+  for (const [id, l] of unkeptLedgers) out.set(id, walkedWhole(l));
   for (const s of kept) {
     const l = keptLedgers.get(s.id)!;
     const state = states.get(s.id)!;
@@ -188,7 +196,8 @@ export async function keptLedgersFor<S extends LedgerStudentRow>(
     out.set(
       s.id,
       Object.assign(l, {
-        sumsAt: (date: string) => (date >= state.validThrough! ? sumsFromDays(l, base, date) : (looked.get(`${s.id}|${date}`) ?? startOfFullWalk(l))),
+        sumsAt: (date: string): Pick<DaySums, K> =>
+          date >= state.validThrough! ? sumsFromDays(l, base, date) : (looked.get(`${s.id}|${date}`) ?? startOfFullWalk(l)),
       }),
     );
   }

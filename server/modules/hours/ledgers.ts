@@ -44,6 +44,9 @@ function leaveDays(leaves: { startDate: string; endDate: string }[]): Set<string
 /** Statements one batch has in flight at once: the rest of the pool stays free for check-ins. */
 const READ_CONNECTIONS = 3;
 
+/** Up to this many records, their breaks are read by record id. */
+const BREAKS_BY_ID_RECORDS = 20_000;
+
 /** Before any meeting a school could have kept: where reads of a whole history start. */
 const EARLIEST_DATE = '1900-01-01';
 
@@ -130,7 +133,9 @@ export async function ledgersFor(
   const scheduleIds = [...new Set([...rosteredIds, ...recordRows.map((r) => r.scheduleId)])];
   const [held, breaksOf, ledBreaks, scheduleRows] = await inTurns(READ_CONNECTIONS, [
     () => heldMeetings(db, rosteredIds, since ?? EARLIEST_DATE, asOf),
-    () => selectLedgerBreaks(db, ids, asOf, since),
+    // A few days' records: their breaks by id; a whole history: by student, rather than half a million ids.
+    () =>
+      selectLedgerBreaks(db, recordRows.length <= BREAKS_BY_ID_RECORDS ? { recordIds: recordRows.map((r) => r.id) } : { studentIds: ids, asOf, from: since }),
     () => selectMeetingBreaks(db, scheduleIds, asOf, since),
     () => selectSchedulesById(db, scheduleIds),
   ]);

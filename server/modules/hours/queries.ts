@@ -135,31 +135,43 @@ export async function selectLedgerRecords(db: DbOrTx, studentIds: number[], asOf
 /**
  * The breaks of the students' records up to asOf, by record, in order (ms since the epoch; end null:
  * not back). Most records have none: one indexed read for all, not a column on every record row.
+ * `of.recordIds`: the records already read (a resumed walk reads a few days): looked up by id
+ * rather than by joining the records again.
  */
 export async function selectLedgerBreaks(
   db: DbOrTx,
-  studentIds: number[],
-  asOf: string,
-  from?: string,
+  of: { recordIds: number[] } | { studentIds: number[]; asOf: string; from?: string },
 ): Promise<Map<number, { startedAt: number; endedAt: number | null }[]>> {
   const byRecord = new Map<number, { startedAt: number; endedAt: number | null }[]>();
-  if (studentIds.length === 0) return byRecord;
-  const rows = await db
-    .select({
-      recordId: attendanceBreaks.recordId,
-      start: sql<number>`(extract(epoch from ${attendanceBreaks.startedAt}) * 1000)::float8`,
-      end: sql<number | null>`(extract(epoch from ${attendanceBreaks.endedAt}) * 1000)::float8`,
-    })
-    .from(attendanceBreaks)
-    .innerJoin(attendanceRecords, eq(attendanceRecords.id, attendanceBreaks.recordId))
-    .where(
-      and(
-        anyInt(attendanceRecords.studentId, studentIds),
-        lte(attendanceRecords.sessionDate, asOf),
-        from ? gte(attendanceRecords.sessionDate, from) : undefined,
-      ),
-    )
-    .orderBy(attendanceBreaks.recordId, attendanceBreaks.startedAt);
+  const columns = {
+    recordId: attendanceBreaks.recordId,
+    start: sql<number>`(extract(epoch from ${attendanceBreaks.startedAt}) * 1000)::float8`,
+    end: sql<number | null>`(extract(epoch from ${attendanceBreaks.endedAt}) * 1000)::float8`,
+  };
+  const order = [attendanceBreaks.recordId, attendanceBreaks.startedAt] as const;
+  let rows: { recordId: number; start: number; end: number | null }[];
+  if ('recordIds' in of) {
+    if (of.recordIds.length === 0) return byRecord;
+    rows = await db
+      .select(columns)
+      .from(attendanceBreaks)
+      .where(anyInt(attendanceBreaks.recordId, of.recordIds))
+      .orderBy(...order);
+  } else {
+    if (of.studentIds.length === 0) return byRecord;
+    rows = await db
+      .select(columns)
+      .from(attendanceBreaks)
+      .innerJoin(attendanceRecords, eq(attendanceRecords.id, attendanceBreaks.recordId))
+      .where(
+        and(
+          anyInt(attendanceRecords.studentId, of.studentIds),
+          lte(attendanceRecords.sessionDate, of.asOf),
+          of.from ? gte(attendanceRecords.sessionDate, of.from) : undefined,
+        ),
+      )
+      .orderBy(...order);
+  }
   for (const r of rows) (byRecord.get(r.recordId) ?? byRecord.set(r.recordId, []).get(r.recordId)!).push({ startedAt: r.start, endedAt: r.end });
   return byRecord;
 }

@@ -22,7 +22,8 @@ import { timeCardDays, timeCardTotals } from './time-card-days.ts';
 // sessions (make-ups.ts), records and their history (records.ts). Below: the opening balances'
 // doors, and the time card.
 export { exportHours } from './export.ts';
-export { keptLedgersFor, recomputingHours, refreshStaleLedgers, sumsBetween, type KeptLedger } from './kept-ledgers.ts';
+export { keptLedgersFor, recomputingHours, refreshStaleLedgers, sumsBetween, type KeptLedger, type SumsWanted } from './kept-ledgers.ts';
+export type { SumKey } from './kept-ledger-queries.ts';
 export { freezeHoursOfExitedStudents, LEDGER_BATCH_STUDENTS, ledgersFor, type StudentLedger } from './ledgers.ts';
 export { deleteMakeUp, listMakeUps, recordMakeUp } from './make-ups.ts';
 export { ledgerAsOf, ledgerStudentUnchecked } from './reading.ts';
