@@ -24,9 +24,9 @@ import { MIGRATIONS_FOLDER } from './migrate.ts';
 
 const MAGIC = 'MUSTER-BACKUP 1';
 // Sign-ins, throttling windows and one-time setup codes are not the school's data: a restore
-// signs everyone out rather than bringing back old sessions. The dashboards' per-meeting totals
-// are derived: the triggers on attendance_records rebuild them as its rows are restored.
-const SKIPPED_TABLES = new Set(['login_sessions', 'rate_limit_counters', 'setup_codes', 'meeting_status_totals']);
+// signs everyone out rather than bringing back old sessions. The dashboards' per-meeting and
+// per-class totals are derived: the triggers on attendance_records rebuild them as its rows are restored.
+const SKIPPED_TABLES = new Set(['login_sessions', 'rate_limit_counters', 'setup_codes', 'meeting_status_totals', 'student_class_totals']);
 
 type BackupHeader = { createdAt: string; migrations: number[]; tables: { name: string; rows: number }[] };
 type BackupSummary = { file: string; bytes: number; createdAt: Date; tables: number; rows: number; ms: number };

@@ -1,5 +1,7 @@
 // Many independent reads, a few at a time. A compliance read that sent all of its statements at once
-// would hold most of the pool's connections, and the check-ins arriving meanwhile would queue for one.
+// would hold most of the pool's connections, and the check-ins arriving meanwhile would queue for one;
+// each statement waits its turn behind the requests being answered (give-way.ts).
+import { giveWay } from './give-way.ts';
 
 type Results<T extends readonly (() => Promise<unknown>)[]> = { -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> };
 
@@ -10,6 +12,7 @@ export async function inTurns<const T extends readonly (() => Promise<unknown>)[
   const worker = async () => {
     while (next < tasks.length) {
       const i = next++;
+      await giveWay();
       results[i] = await tasks[i]!();
     }
   };

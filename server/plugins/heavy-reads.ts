@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod, RouteOptions } from 'fastify';
 import { AppError } from '../lib/errors.ts';
+import { interactiveStarted } from '../lib/give-way.ts';
 
 /**
  * Reads that compute clock-hour ledgers (hours, compliance, reports, time cards) cost memory and
@@ -95,6 +96,16 @@ export function createHeavyReadGate(limits: HeavyReadLimits = HEAVY_READ_LIMITS)
  * closes, which is also when the stream stops reading the database if the client went away.
  */
 export function registerHeavyReads(app: FastifyInstance, gate: HeavyReadGate = createHeavyReadGate()): void {
+  // Every other route's answer is awaited by someone: heavy work gives way while it is prepared
+  // (lib/give-way.ts), from its handler's start (a slow upload's body does not count) to its end.
+  app.addHook('preHandler', (req, reply, done) => {
+    if (!req.routeOptions.config?.heavy) {
+      const finished = interactiveStarted();
+      reply.raw.once('finish', finished);
+      reply.raw.once('close', finished);
+    }
+    done();
+  });
   app.addHook('onRoute', (route: RouteOptions) => {
     if (!(route.config as { heavy?: boolean } | undefined)?.heavy) return;
     const handler = route.handler as (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) => unknown;

@@ -115,6 +115,33 @@ export const meetingStatusTotals = pgTable(
 );
 
 /**
+ * Each student's records in each class so far: how many, their minutes, the last meeting recorded,
+ * the last one missed and the last five statuses. What the dashboards' alert rules read instead of every record of a
+ * window (decision 058). Kept by statement-level triggers on attendance_records in the writing
+ * transaction (migration 0030); the tests compare it with a fresh count.
+ */
+export const studentClassTotals = pgTable(
+  'student_class_totals',
+  {
+    studentId: integer('student_id').notNull(),
+    scheduleId: integer('schedule_id').notNull(),
+    records: integer('records').notNull().default(0),
+    absences: integer('absences').notNull().default(0),
+    minutesAttended: bigint('minutes_attended', { mode: 'number' }).notNull().default(0),
+    scheduledMinutes: bigint('scheduled_minutes', { mode: 'number' }).notNull().default(0),
+    lastSessionDate: date('last_session_date'),
+    lastAbsenceDate: date('last_absence_date'),
+    /** The statuses of the last five meetings recorded, newest first. */
+    recent: text('recent')
+      .array()
+      .$type<AttendanceStatus[]>()
+      .notNull()
+      .default(sql`'{}'`),
+  },
+  (t) => [primaryKey({ columns: [t.studentId, t.scheduleId] }), index('student_class_totals_last_session_idx').on(t.lastSessionDate)],
+);
+
+/**
  * How many students the low-attendance rules named on a past school day, per scope ('school' or
  * 'instructor:<id>'), recorded once after that day (decision 026): the dashboard's "Students at
  * Risk" trend compares today with the figure of a week ago instead of running the rules twice.

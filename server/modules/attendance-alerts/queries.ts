@@ -7,7 +7,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { classMinutes, meetingCountBetween } from '../../db/meeting-rule.ts';
 import type { attendanceRecords, courses, students } from '../../db/schema/index.ts';
 import { alertAcknowledgements, schedules, studentsAtRiskDaily, users } from '../../db/schema/index.ts';
-import { ATTENDED, ENROLLED, inScope, scopedRecords } from '../../db/scoped-sql.ts';
+import { ATTENDED, ENROLLED, inScope } from '../../db/scoped-sql.ts';
 import { userFullName } from '../../db/user-name.ts';
 
 import type { ViewerScope } from '../access/service.ts';
@@ -38,49 +38,43 @@ type StudentStanding = Pick<RecordColumns, 'studentId' | 'scheduleId'> &
     name: StudentColumns['firstName'];
     /** Statuses of the last meetings, newest first. */
     recent: RecordColumns['status'][] | null;
-    /** The newest meeting in the window the student was absent from ('YYYY-MM-DD'), if any. */
+    /** The last meeting of the class the student was absent from ('YYYY-MM-DD'), if any. */
     lastAbsence: string | null;
+    /** Minutes attended and scheduled in the class so far. */
     attendedMinutes: number;
     scheduledMinutes: number;
     /** Minutes of the meetings still to come until the course ends. */
     remainingMinutes: number;
   };
 
+/** How many of the last statuses student_class_totals keeps (student_class_recent() in migration 0030 says the same; a test holds them together). */
+export const KEPT_RECENT_STATUSES = 5;
+
 /**
- * Per enrolled student and class with meetings in (since, today]: the last `lastN` statuses (newest
- * first), minutes attended and scheduled, and the minutes of the meetings still to come.
+ * Per enrolled student and class with a meeting recorded in (since, today]: the last `lastN`
+ * statuses (newest first), the minutes attended and scheduled in the class so far, and the minutes
+ * of the meetings still to come. The class's figures are kept as records are written
+ * (student_class_totals, decision 058): one row per student and class, not every record of a
+ * window. Records are never dated after today (overrides.ts refuses them).
  */
 export async function studentStandings(db: DbOrTx, scope: ViewerScope, d: { since: string; today: string; lastN: number }): Promise<StudentStanding[]> {
+  if (d.lastN > KEPT_RECENT_STATUSES) throw new Error(`student_class_totals keeps the last ${KEPT_RECENT_STATUSES} statuses, not ${d.lastN}`);
   const { rows } = await db.execute<StudentStanding>(sql`
-    with per as (
-      select a.student_id, a.schedule_id,
-             coalesce(sum(a.minutes_attended), 0)::int as attended_minutes,
-             coalesce(sum(a.scheduled_minutes), 0)::int as scheduled_minutes
-        from ${scopedRecords(scope)}
-       where a.session_date > ${d.since} and a.session_date <= ${d.today}
-       group by a.student_id, a.schedule_id
-    ), remaining as (
+    with remaining as (
       select s.id as schedule_id,
              ${meetingCountBetween('s', sql`${d.today}::date + 1`, sql`'infinity'::date`)} * ${classMinutes('s')} as remaining_minutes
         from schedules s where ${inScope(scope)}
     )
-    select per.student_id as "studentId", per.schedule_id as "scheduleId", st.first_name || ' ' || st.last_name as name,
+    select k.student_id as "studentId", k.schedule_id as "scheduleId", st.first_name || ' ' || st.last_name as name,
            c.id as "courseId", c.course_name as "courseName", c.course_code as "courseCode",
-           -- The last lastN statuses, newest first: a few rows of an index per student and class,
-           -- not a sort of the whole window (decision 026).
-           array(select r.status from attendance_records r
-                  where r.student_id = per.student_id and r.schedule_id = per.schedule_id
-                    and r.session_date > ${d.since} and r.session_date <= ${d.today}
-                  order by r.session_date desc limit ${d.lastN}) as recent,
-           (select max(r.session_date)::text from attendance_records r
-             where r.student_id = per.student_id and r.schedule_id = per.schedule_id and r.status = 'absent'
-               and r.session_date > ${d.since} and r.session_date <= ${d.today}) as "lastAbsence",
-           per.attended_minutes as "attendedMinutes", per.scheduled_minutes as "scheduledMinutes",
+           k.recent[1:${d.lastN}] as recent,
+           k.last_absence_date::text as "lastAbsence",
+           k.minutes_attended::int as "attendedMinutes", k.scheduled_minutes::int as "scheduledMinutes",
            coalesce(remaining.remaining_minutes, 0) as "remainingMinutes"
-      from per join students st on st.id = per.student_id
-      join schedules s on s.id = per.schedule_id join courses c on c.id = s.course_id
-      left join remaining on remaining.schedule_id = per.schedule_id
-     where st.status in ${ENROLLED}`);
+      from student_class_totals k join students st on st.id = k.student_id
+      join schedules s on s.id = k.schedule_id join courses c on c.id = s.course_id
+      left join remaining on remaining.schedule_id = k.schedule_id
+     where k.last_session_date > ${d.since} and st.status in ${ENROLLED} and ${inScope(scope)}`);
   return rows;
 }
 

@@ -1,0 +1,40 @@
+// Heavy work gives way to requests someone stands waiting for. A compliance read or an export
+// computes for hundreds of milliseconds in slices (event-loop-turns.ts); between slices, while a
+// student's check-in or a page's request is being answered, it waits a little longer, so that on a
+// busy morning the report takes longer rather than the queue at the classroom door.
+
+/** The longest one pause lasts: heavy work still gets a slice every so often, however busy. */
+const GIVE_WAY_MAX_MS = 25;
+
+let inFlight = 0;
+const waiting = new Set<() => void>();
+
+/** An answer is being prepared for someone (plugins/heavy-reads.ts counts every route but the heavy ones); call the answer when it is done (once is enough). */
+export function interactiveStarted(): () => void {
+  inFlight++;
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    if (--inFlight > 0) return;
+    for (const resume of waiting) resume();
+    waiting.clear();
+  };
+}
+
+/** Requests being answered now (for tests). */
+export const interactiveInFlight = () => inFlight;
+
+/** Waits while requests are being answered, at most `maxMs`; returns at once when none are. */
+export function giveWay(maxMs = GIVE_WAY_MAX_MS): Promise<void> | void {
+  if (inFlight === 0) return;
+  return new Promise<void>((resolve) => {
+    const resume = () => {
+      clearTimeout(timer);
+      waiting.delete(resume);
+      resolve();
+    };
+    const timer = setTimeout(resume, maxMs);
+    waiting.add(resume);
+  });
+}
