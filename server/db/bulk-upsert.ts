@@ -150,8 +150,19 @@ export class StagingTable {
   }
 }
 
+/**
+ * An int[] parameter as PostgreSQL's array text: pg's own conversion escapes each element in
+ * JavaScript, and a compliance read sends a thousand ids to a dozen statements per batch (a tenth of
+ * the memory it allocated).
+ */
+export function intArrayText(values: readonly unknown[]): string {
+  for (const v of values) if (!Number.isSafeInteger(v)) throw new TypeError(`not an integer id: ${String(v)}`);
+  return `{${values.join(',')}}`;
+}
+
 /** `= any($1::type[])` with the whole list as one parameter. */
-export const anyOf = (values: readonly unknown[], type: PgArrayType) => sql`any(${sql.param([...values])}::${sql.raw(type)}[])`;
+export const anyOf = (values: readonly unknown[], type: PgArrayType) =>
+  type === 'int' ? sql`any(${intArrayText(values)}::int[])` : sql`any(${sql.param([...values])}::${sql.raw(type)}[])`;
 
 /**
  * `column = any($1::int[])`: drizzle's inArray sends one parameter per id, which PostgreSQL parses

@@ -4,10 +4,17 @@ import type { DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { localDate } from '../../lib/school-time.ts';
 import { sliceYielder } from '../../lib/event-loop-turns.ts';
-import { LEDGER_BATCH_STUDENTS as BATCH, keptLedgersFor, type SumKey, type SumsWanted } from '../hours/service.ts';
+import { keptLedgersFor, type SumKey, type SumsWanted } from '../hours/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { selectStudentsBatch, type CandidateRow } from './queries.ts';
 export { hoursOfMinutes as hours } from '../../../common/hours.ts';
+
+/**
+ * Students per batch of a compliance read. Kept ledgers walk a few days each, so a batch's dozen
+ * statements serve many students (each statement costs a round trip and a wake-up of both
+ * processes); keptLedgersFor walks the few students not kept in smaller parts of their own.
+ */
+const BATCH = 2500;
 
 /** Students still expected in class: the watch and the compliance lists are about them. */
 const ENROLLED: StudentStatus[] = ['enrolled', 'active', 'loa'];
@@ -33,9 +40,10 @@ export async function* enrolledLedgers<K extends SumKey = SumKey>(
     sums?: SumsWanted<CandidateRow, K>;
   },
 ) {
+  const settings = await getSettings(db);
   const next = (afterId: number) => selectStudentsBatch(db, { statuses: f.statuses ?? ENROLLED, programId: f.programId, afterId, limit: BATCH });
   const load = (batch: CandidateRow[]) => {
-    const ledgers = keptLedgersFor(db, batch, f.asOf, f.timeZone, f.now, f.sums);
+    const ledgers = keptLedgersFor(db, batch, f.asOf, f.timeZone, f.now, f.sums, settings);
     // Awaited below; a caller that stops early leaves it to finish unheard.
     ledgers.catch(() => {});
     return ledgers;

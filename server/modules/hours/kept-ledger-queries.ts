@@ -1,7 +1,7 @@
 // The kept ledgers' reads and writes (ledger_state, ledger_days; docs/decisions/056-kept-ledger-totals.md).
 import { sql } from 'drizzle-orm';
 import type { LedgerCarry } from '../../../common/hours.ts';
-import { anyOf } from '../../db/bulk-upsert.ts';
+import { anyOf, dateArrayLiteral, intArrayText } from '../../db/bulk-upsert.ts';
 import type { DbOrTx } from '../../db/client.ts';
 
 export type KeptState = { studentId: number; version: number; validThrough: string | null; staleFrom: string | null; carry: LedgerCarry | null };
@@ -125,7 +125,7 @@ export async function selectSumsAt<K extends SumKey>(
   if (at.length === 0) return out;
   const { rows } = await db.execute<Pick<DaySums, K> & { studentId: number; at: string }>(sql`
     select q.student_id as "studentId", q.at::text as at, ${sql.raw(keys.map((k) => `d.${columnOf(k)} as "${k}"`).join(', '))}
-      from unnest(${sql.param(at.map((a) => a.studentId))}::int[], ${sql.param(at.map((a) => a.date))}::date[]) as q(student_id, at)
+      from unnest(${intArrayText(at.map((a) => a.studentId))}::int[], ${dateArrayLiteral(at.map((a) => a.date))}::date[]) as q(student_id, at)
       cross join lateral (select * from ledger_days d where d.student_id = q.student_id and d.day <= q.at order by d.day desc limit 1) d`);
   for (const r of rows) {
     const { studentId, at: date, ...sums } = r;

@@ -3,6 +3,7 @@
 // compliance read walks only the days since and looks up ranges instead of walking every student's
 // whole history. The rule stays in computeLedger: what is kept is its output.
 import type { LedgerCarry } from '../../../common/hours.ts';
+import type { Settings } from '../../../common/settings.ts';
 import { addDays } from '../../../common/dates.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { localDate } from '../../lib/school-time.ts';
@@ -102,6 +103,7 @@ async function refreshKeptLedgers(
   through: string,
   timeZone: string,
   now: Date,
+  settings: Settings,
   counted?: { dayRows: number },
 ): Promise<Map<number, KeptState>> {
   const states = new Map(
@@ -116,8 +118,8 @@ async function refreshKeptLedgers(
   const behind = list.filter((s) => !isStale(states.get(s.id)) && states.get(s.id)!.validThrough! < through);
   const carries = new Map(behind.map((s) => [s.id, states.get(s.id)!.carry!]));
   const [wholeLedgers, behindLedgers] = await Promise.all([
-    whole.length ? ledgersFor(db, whole, through, timeZone, now) : new Map<number, StudentLedger>(),
-    behind.length ? ledgersFor(db, behind, through, timeZone, now, carries) : new Map<number, StudentLedger>(),
+    wholeLedgersFor(db, whole, through, timeZone, now, settings),
+    behind.length ? ledgersFor(db, behind, through, timeZone, now, carries, settings) : new Map<number, StudentLedger>(),
   ]);
   const writes: KeptWrite[] = [];
   const pause = sliceYielder();
@@ -147,6 +149,17 @@ async function refreshKeptLedgers(
   return states;
 }
 
+/**
+ * Whole walks, at most LEDGER_BATCH_STUDENTS at a time: a read's batch may be larger than that when
+ * its students are kept (a few days each), and whole histories of all of them would not fit at once.
+ */
+async function wholeLedgersFor(db: DbOrTx, list: LedgerStudentRow[], asOf: string, timeZone: string, now: Date, settings: Settings) {
+  const out = new Map<number, StudentLedger>();
+  for (let i = 0; i < list.length; i += LEDGER_BATCH_STUDENTS)
+    for (const [id, l] of await ledgersFor(db, list.slice(i, i + LEDGER_BATCH_STUDENTS), asOf, timeZone, now, undefined, settings)) out.set(id, l);
+  return out;
+}
+
 const isStale = (s: KeptState | undefined) => !s || s.staleFrom != null || s.carry == null || s.validThrough == null;
 
 /** The dates each student's running figures are wanted at, and which figures. */
@@ -165,16 +178,18 @@ export async function keptLedgersFor<S extends LedgerStudentRow, K extends SumKe
   timeZone: string,
   now: Date,
   sums?: SumsWanted<S, K>,
+  settings?: Settings,
 ): Promise<Map<number, KeptLedger<K>>> {
+  const school = settings ?? (await getSettings(db));
   const horizon = keepHorizon(localDate(now, timeZone));
   const out = new Map<number, KeptLedger<K>>();
   const walkedWhole = (l: StudentLedger): KeptLedger<K> => Object.assign(l, { sumsAt: (date: string) => sumsFromDays(l, startOfFullWalk(l), date) });
   // Kept ledgers are on the school's clock: a preview on another zone (Settings' time-zone change) walks from the start.
-  if (asOf <= horizon || timeZone !== (await getSettings(db)).attendance.timeZone) {
-    for (const [id, l] of await ledgersFor(db, list, asOf, timeZone, now)) out.set(id, walkedWhole(l));
+  if (asOf <= horizon || timeZone !== school.attendance.timeZone) {
+    for (const [id, l] of await ledgersFor(db, list, asOf, timeZone, now, undefined, school)) out.set(id, walkedWhole(l));
     return out;
   }
-  const states = await refreshKeptLedgers(db, list, horizon, timeZone, now);
+  const states = await refreshKeptLedgers(db, list, horizon, timeZone, now, school);
   const kept = list.filter((s) => !isStale(states.get(s.id)));
   const unkept = list.filter((s) => isStale(states.get(s.id)));
   const wanted = sums ? await Promise.all(kept.map(sums.dates)) : kept.map(() => []);
@@ -184,8 +199,10 @@ export async function keptLedgersFor<S extends LedgerStudentRow, K extends SumKe
   });
   // The kept figures are looked up while the days since are walked: one wait less per batch.
   const [keptLedgers, unkeptLedgers, looked] = await Promise.all([
-    kept.length ? ledgersFor(db, kept, asOf, timeZone, now, new Map(kept.map((s) => [s.id, states.get(s.id)!.carry!]))) : new Map<number, StudentLedger>(),
-    unkept.length ? ledgersFor(db, unkept, asOf, timeZone, now) : new Map<number, StudentLedger>(),
+    kept.length
+      ? ledgersFor(db, kept, asOf, timeZone, now, new Map(kept.map((s) => [s.id, states.get(s.id)!.carry!])), school)
+      : new Map<number, StudentLedger>(),
+    wholeLedgersFor(db, unkept, asOf, timeZone, now, school),
     selectSumsAt(db, lookups, sums?.keys),
   ]);
   for (const [id, l] of unkeptLedgers) out.set(id, walkedWhole(l));
@@ -214,7 +231,8 @@ const REFRESH_RUN_MS = 20_000;
  * for it: a read recomputes what is still stale in its own scope.
  */
 export async function refreshStaleLedgers(db: DbOrTx, now: () => Date): Promise<{ refreshed: number; remaining: number }> {
-  const { timeZone } = (await getSettings(db)).attendance;
+  const settings = await getSettings(db);
+  const { timeZone } = settings.attendance;
   const started = now();
   const horizon = keepHorizon(localDate(started, timeZone));
   let refreshed = 0;
@@ -223,7 +241,7 @@ export async function refreshStaleLedgers(db: DbOrTx, now: () => Date): Promise<
   while (now().getTime() - started.getTime() < REFRESH_RUN_MS) {
     const ids = await selectStudentsToKeep(db, horizon, LEDGER_BATCH_STUDENTS);
     if (ids.length === 0) break;
-    const states = await refreshKeptLedgers(db, await selectLedgerStudentsById(db, ids), horizon, timeZone, now(), counted);
+    const states = await refreshKeptLedgers(db, await selectLedgerStudentsById(db, ids), horizon, timeZone, now(), settings, counted);
     const done = ids.filter((id) => !isStale(states.get(id)) && states.get(id)!.validThrough! >= horizon).length;
     refreshed += done;
     // Nothing kept in a whole batch (meetings not ended yet, writes racing): leave it to the next run.

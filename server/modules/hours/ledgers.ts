@@ -5,6 +5,7 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import { heldMeetings, type ClassWindow } from '../attendance/service.ts';
 import { closedDates as closedDatesOf } from '../calendar/service.ts';
 import { programPolicy, timeClockVersions } from '../programs/service.ts';
+import type { Settings } from '../../../common/settings.ts';
 import { getSettings } from '../settings/service.ts';
 import { computeLedger } from './ledger.ts';
 import type { Ledger, LedgerCarry, LedgerSchedule } from './ledger-types.ts';
@@ -96,7 +97,7 @@ export const LEDGER_BATCH_STUDENTS = 1000;
 
 /**
  * `resume`: each student's kept carry (kept-ledgers.ts); given for all of them, only the days after
- * the carries are read and walked.
+ * the carries are read and walked. `schoolSettings`: when the caller has read them already.
  */
 export async function ledgersFor(
   db: DbOrTx,
@@ -105,6 +106,7 @@ export async function ledgersFor(
   timeZone: string,
   now: Date,
   resume?: ReadonlyMap<number, LedgerCarry>,
+  schoolSettings?: Settings,
 ): Promise<Map<number, StudentLedger>> {
   const ids = list.map((s) => s.id);
   const carries = resume && list.every((s) => resume.has(s.id)) ? resume : undefined;
@@ -123,7 +125,7 @@ export async function ledgersFor(
       () => Promise.all(programIds.map((id) => (id == null ? undefined : programPolicy(db, id)))),
       // The program's time-clock rules by date; a student without a program keeps the rules before them.
       () => Promise.all(programIds.map((id) => (id == null ? undefined : timeClockVersions(db, id)))),
-      () => getSettings(db),
+      () => (schoolSettings ? Promise.resolve(schoolSettings) : getSettings(db)),
       () => transcriptsOf(db, ids),
     ],
   );

@@ -24,7 +24,7 @@ import { timeCardDays, timeCardTotals } from './time-card-days.ts';
 export { exportHours } from './export.ts';
 export { keptLedgersFor, recomputingHours, refreshStaleLedgers, sumsBetween, type KeptLedger, type SumsWanted } from './kept-ledgers.ts';
 export type { SumKey } from './kept-ledger-queries.ts';
-export { freezeHoursOfExitedStudents, LEDGER_BATCH_STUDENTS, ledgersFor, type StudentLedger } from './ledgers.ts';
+export { freezeHoursOfExitedStudents, ledgersFor, type StudentLedger } from './ledgers.ts';
 export { deleteMakeUp, listMakeUps, recordMakeUp } from './make-ups.ts';
 export { ledgerAsOf, ledgerStudentUnchecked } from './reading.ts';
 export { attendanceHistory, studentRecords } from './records.ts';
