@@ -4,7 +4,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { giveWay } from './give-way.ts';
 
 /** How long one slice of work may hold the event loop before it lets waiting I/O through. */
-const SLICE_MS = 10;
+const SLICE_MS = 5;
 
 /**
  * A function to call between units of work: it returns at once while the current slice is under

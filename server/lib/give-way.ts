@@ -4,7 +4,7 @@
 // busy morning the report takes longer rather than the queue at the classroom door.
 
 /** The longest one pause lasts: heavy work still gets a slice every so often, however busy. */
-const GIVE_WAY_MAX_MS = 25;
+const GIVE_WAY_MAX_MS = 50;
 
 let inFlight = 0;
 const waiting = new Set<() => void>();

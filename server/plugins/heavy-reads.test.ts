@@ -1,6 +1,8 @@
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../lib/errors.ts';
-import { createHeavyReadGate } from './heavy-reads.ts';
+import { interactiveInFlight } from '../lib/give-way.ts';
+import { createHeavyReadGate, registerHeavyReads } from './heavy-reads.ts';
 
 const settled = () => new Promise((r) => setImmediate(r));
 const code = (p: Promise<unknown>) =>
@@ -41,5 +43,35 @@ describe('the heavy-read gate', () => {
     expect(a3Started).toBe(true);
     for (const release of [a2, await a3, await c1]) release();
     expect(gate.load()).toEqual({ running: 0, waiting: 0 });
+  });
+});
+
+describe('requests heavy work gives way to', () => {
+  it('counts every route but the heavy ones while its answer is prepared, and stops counting once it is sent', async () => {
+    const app = Fastify();
+    registerHeavyReads(app);
+    let release: () => void = () => {};
+    const held = () => new Promise<void>((r) => (release = r));
+    const seen: number[] = [];
+    app.get('/light', async () => {
+      seen.push(interactiveInFlight());
+      await held();
+      return { ok: true };
+    });
+    app.get('/heavy', { config: { heavy: true } }, async () => {
+      seen.push(interactiveInFlight());
+      await held();
+      return { ok: true };
+    });
+    await app.ready();
+    for (const url of ['/light', '/heavy']) {
+      const answer = app.inject({ url });
+      await new Promise((r) => setTimeout(r, 20));
+      release();
+      expect((await answer).statusCode).toBe(200);
+      expect(interactiveInFlight()).toBe(0);
+    }
+    expect(seen).toEqual([1, 0]);
+    await app.close();
   });
 });
