@@ -4,6 +4,7 @@ import PgBoss from 'pg-boss';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
+import { asHeavyWork } from '../lib/give-way.ts';
 import type { FieldCipher } from '../lib/field-cipher.ts';
 import { purgeExpiredCounters } from '../lib/shared-counters.ts';
 import { runScheduledBackup } from '../modules/backups/service.ts';
@@ -97,7 +98,8 @@ export async function startJobs(deps: StartDeps): Promise<JobRunner> {
     await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
     const workerId = await boss.work(job.name, { pollingIntervalSeconds: 5 }, async () => {
       try {
-        return toJobOutput(await job.run(ctx));
+        // Background work: its long computations give way to requests being answered (lib/give-way.ts).
+        return toJobOutput(await asHeavyWork(() => job.run(ctx)));
       } catch (err) {
         deps.log.error({ err, job: job.name }, 'job failed');
         throw err;

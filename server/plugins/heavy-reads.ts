@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod, RouteOptions } from 'fastify';
 import { AppError } from '../lib/errors.ts';
-import { interactiveStarted } from '../lib/give-way.ts';
+import { asHeavyWork, interactiveStarted } from '../lib/give-way.ts';
 
 /**
  * Reads that compute clock-hour ledgers (hours, compliance, reports, time cards) cost memory and
@@ -118,7 +118,8 @@ export function registerHeavyReads(app: FastifyInstance, gate: HeavyReadGate = c
       });
       let result: unknown;
       try {
-        result = await handler.call(this, req, reply);
+        // Heavy work: its slices give way to the requests being answered meanwhile (lib/give-way.ts).
+        result = await asHeavyWork(() => handler.call(this, req, reply));
       } catch (err) {
         release();
         throw err;

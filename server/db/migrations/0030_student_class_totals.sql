@@ -19,23 +19,37 @@ CREATE FUNCTION student_class_recent(p_student integer, p_schedule integer) RETU
 $$;
 --> statement-breakpoint
 -- student_class_totals follows attendance_records in the same transaction, as meeting_status_totals
--- does (migration 0016). Each statement's rows are grouped per student and class into differences
--- (inserted rows add, deleted rows subtract, an update's changed rows both); the rows they touch are
--- created when new and locked in key order (two statements never wait on each other in opposite
--- orders); then, reading the records after the lock (so a concurrent writer's committed rows are
--- seen), the counts move by the differences, the last meeting and last absence move forward with new
--- rows or are read again where an old row was the last one, and the last statuses are read again.
+-- does (migration 0016). Inserted rows add, in one upsert in key order. For deletes and updates, the
+-- rows are grouped per student and class into differences (deleted rows subtract, an update's changed
+-- rows both); the rows they touch are created when new and locked in key order (two statements never
+-- wait on each other in opposite orders); then, reading the records after the lock (so a concurrent
+-- writer's committed rows are seen), the counts move by the differences, the last meeting and last
+-- absence move forward with new rows or are read again where an old row was the last one, and the
+-- last statuses are read again.
 CREATE FUNCTION student_class_totals_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   changes jsonb;
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    SELECT jsonb_agg(x) INTO changes FROM (
-      SELECT student_id, schedule_id, count(*) AS n, count(*) FILTER (WHERE status = 'absent') AS a,
-             coalesce(sum(minutes_attended), 0) AS m, coalesce(sum(scheduled_minutes), 0) AS s,
-             NULL::date AS od, NULL::date AS oad, max(session_date) AS nd, max(session_date) FILTER (WHERE status = 'absent') AS nad
-        FROM new_rows GROUP BY 1, 2) x;
-  ELSIF TG_OP = 'DELETE' THEN
+    -- New rows only add, and a check-in's statement is on the hot path: one statement. The last
+    -- statuses are read under the row's lock but with this statement's snapshot, so a record another
+    -- transaction commits for the same student and class at the same instant can be missing from
+    -- them until that class's next write reads them again (counts and dates are exact).
+    INSERT INTO student_class_totals AS t (student_id, schedule_id, records, absences, minutes_attended, scheduled_minutes, last_session_date, last_absence_date, recent)
+    SELECT student_id, schedule_id, count(*), count(*) FILTER (WHERE status = 'absent'), coalesce(sum(minutes_attended), 0), coalesce(sum(scheduled_minutes), 0),
+           max(session_date), max(session_date) FILTER (WHERE status = 'absent'), student_class_recent(student_id, schedule_id)
+      FROM new_rows GROUP BY 1, 2 ORDER BY 1, 2
+    ON CONFLICT (student_id, schedule_id) DO UPDATE
+      SET records = t.records + excluded.records,
+          absences = t.absences + excluded.absences,
+          minutes_attended = t.minutes_attended + excluded.minutes_attended,
+          scheduled_minutes = t.scheduled_minutes + excluded.scheduled_minutes,
+          last_session_date = greatest(t.last_session_date, excluded.last_session_date),
+          last_absence_date = greatest(t.last_absence_date, excluded.last_absence_date),
+          recent = excluded.recent;
+    RETURN NULL;
+  END IF;
+  IF TG_OP = 'DELETE' THEN
     SELECT jsonb_agg(x) INTO changes FROM (
       SELECT student_id, schedule_id, -count(*) AS n, -count(*) FILTER (WHERE status = 'absent') AS a,
              -coalesce(sum(minutes_attended), 0) AS m, -coalesce(sum(scheduled_minutes), 0) AS s,
