@@ -7,9 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from './lib/project-root.ts';
 
 /**
- * The production start as a service manager runs it: `node dist/server/main.js`, compiled, no
- * TypeScript loader and no shell in between; SIGTERM drains requests in flight and exits 0.
+ * The production start as a service manager runs it: `node --max-semi-space-size=64
+ * dist/server/main.js` (decision 057), compiled, no TypeScript loader and no shell in between;
+ * SIGTERM drains requests in flight and exits 0.
  */
+const START = 'node --max-semi-space-size=64 dist/server/main.js';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-prod-'));
 fs.chmodSync(dataDir, 0o755);
 let server: ChildProcess;
@@ -21,7 +23,7 @@ let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
 beforeAll(async () => {
   // dist/server/main.js is built once for the run by server/test/global-setup.ts.
-  server = spawn(process.execPath, ['dist/server/main.js'], {
+  server = spawn(process.execPath, START.split(' ').slice(1), {
     cwd: PROJECT_ROOT,
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', EMBEDDED_PG_PORT: '56700', NODE_OPTIONS: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -55,7 +57,7 @@ describe('production start', () => {
     expect(output).toMatch(/^Setup code: \S+$/m);
     expect(output).toContain(`backups: ${path.join(dataDir, 'backups')}`);
     const pkg = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(pkg.scripts.start).toBe('node dist/server/main.js');
+    expect(pkg.scripts.start).toBe(START);
     const ready = await fetch(`http://127.0.0.1:${port}/api/ready`);
     expect(ready.status).toBe(200);
   });
