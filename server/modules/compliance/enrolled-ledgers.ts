@@ -64,11 +64,3 @@ export async function* enrolledLedgers<K extends SumKey = SumKey>(
     batch = following;
   }
 }
-
-export function cached<K, V>(load: (k: K) => Promise<V>): (k: K) => Promise<V> {
-  const m = new Map<K, Promise<V>>();
-  return (k) => {
-    if (!m.has(k)) m.set(k, load(k));
-    return m.get(k)!;
-  };
-}

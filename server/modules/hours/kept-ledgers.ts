@@ -192,7 +192,9 @@ export async function keptLedgersFor<S extends LedgerStudentRow, K extends SumKe
   const states = await refreshKeptLedgers(db, list, horizon, timeZone, now, school);
   const kept = list.filter((s) => !isStale(states.get(s.id)));
   const unkept = list.filter((s) => isStale(states.get(s.id)));
-  const wanted = sums ? await Promise.all(kept.map(sums.dates)) : kept.map(() => []);
+  const dates = sums ? kept.map(sums.dates) : kept.map(() => []);
+  // Most reads know their dates at once: no promise per student then.
+  const wanted = dates.some((d) => d instanceof Promise) ? await Promise.all(dates) : (dates as string[][]);
   const lookups = kept.flatMap((s, i) => {
     const through = states.get(s.id)!.validThrough!;
     return wanted[i]!.filter((date) => date < through).map((date) => ({ studentId: s.id, date }));

@@ -35,8 +35,11 @@ const NO_PROGRAM_POLICY = {
   sapCheckpointHours: [],
 };
 
+const NO_LEAVE_DAYS: ReadonlySet<string> = new Set();
+
 /** Every date of the leaves. */
-function leaveDays(leaves: { startDate: string; endDate: string }[]): Set<string> {
+function leaveDays(leaves: { startDate: string; endDate: string }[]): ReadonlySet<string> {
+  if (leaves.length === 0) return NO_LEAVE_DAYS;
   const dates = new Set<string>();
   for (const l of leaves) for (let d = l.startDate; d <= l.endDate; d = addDays(d, 1)) dates.add(d);
   return dates;
@@ -176,7 +179,8 @@ export async function ledgersFor(
   const makeUpsOf = group(makeUpRows);
   const leavesOf = group(leaveRows);
   const withdrawalOf = new Map(withdrawalRows.map((w) => [w.studentId, w]));
-  const closures = new Map<string, Promise<Set<string>>>();
+  // Closed days per program and first date: loaded once, then read without an await per student.
+  const closures = new Map<string, Set<string>>();
   if (classWindows.size > CLASS_WINDOWS_MAX) classWindows.clear();
   const result = new Map<number, StudentLedger>();
   const pause = sliceYielder();
@@ -194,8 +198,8 @@ export async function ledgersFor(
     for (const id of new Set(records.map((r) => r.scheduleId))) if (!roster.includes(id) && offRoster.has(id)) schedules.push(offRoster.get(id)!);
     const from = earliestDate(s.enrollmentDate, schedules, asOf);
     const closureKey = `${s.programId}|${from}`;
-    if (!closures.has(closureKey)) closures.set(closureKey, closedDatesOf(db, { from, to: asOf, programId: s.programId }));
-    const closedDates = await closures.get(closureKey)!;
+    let closedDates = closures.get(closureKey);
+    if (!closedDates) closures.set(closureKey, (closedDates = await closedDatesOf(db, { from, to: asOf, programId: s.programId })));
     const policy = policies.get(s.programId);
     const leaves = leavesOf.get(s.id) ?? [];
     const leaveDates = leaveDays(leaves);
