@@ -153,8 +153,7 @@ export async function complianceOverview(db: DbOrTx, q: { asOf?: string; program
     const { id: studentId, sisStudentId, firstName, lastName, programName } = student;
     const pace = recentPace(ledger, asOf, paceFrom);
     for (const c of ledger.sapCheckpoints) {
-      if (c.status === 'not_met')
-        out.sap.push({ studentId, sisStudentId, firstName, lastName, programName, ...c, projectedOn: null });
+      if (c.status === 'not_met') out.sap.push({ studentId, sisStudentId, firstName, lastName, programName, ...c, projectedOn: null });
       else if (c.status === 'pending' && pace > 0) {
         const daysToGo = Math.ceil((c.atHours * 60 - ledger.totals.creditedMinutes) / pace);
         if (daysToGo <= 30)
