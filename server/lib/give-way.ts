@@ -6,8 +6,8 @@
 // someone waits for (one student's ledger) never waits for itself or its neighbours.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/** The longest one pause lasts: heavy work still gets a slice every so often, however busy. */
-const GIVE_WAY_MAX_MS = 50;
+/** The longest one pause lasts: heavy work keeps at least a third of the thread (slices of 5 ms), however busy. */
+const GIVE_WAY_MAX_MS = 10;
 
 let inFlight = 0;
 const waiting = new Set<() => void>();

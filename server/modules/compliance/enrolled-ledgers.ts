@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { localDate } from '../../lib/school-time.ts';
 import { sliceYielder } from '../../lib/event-loop-turns.ts';
+import { giveWay } from '../../lib/give-way.ts';
 import { keptLedgersFor, type SumKey, type SumsWanted } from '../hours/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { selectStudentsBatch, type CandidateRow } from './queries.ts';
@@ -41,7 +42,11 @@ export async function* enrolledLedgers<K extends SumKey = SumKey>(
   },
 ) {
   const settings = await getSettings(db);
-  const next = (afterId: number) => selectStudentsBatch(db, { statuses: f.statuses ?? ENROLLED, programId: f.programId, afterId, limit: BATCH });
+  const next = async (afterId: number) => {
+    // Heavy work's statements wait their turn behind the requests being answered (lib/give-way.ts).
+    await giveWay();
+    return selectStudentsBatch(db, { statuses: f.statuses ?? ENROLLED, programId: f.programId, afterId, limit: BATCH });
+  };
   const load = (batch: CandidateRow[]) => {
     const ledgers = keptLedgersFor(db, batch, f.asOf, f.timeZone, f.now, f.sums, settings);
     // Awaited below; a caller that stops early leaves it to finish unheard.

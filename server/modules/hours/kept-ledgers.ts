@@ -25,6 +25,7 @@ import {
 } from './kept-ledger-queries.ts';
 import { getSettings } from '../settings/service.ts';
 import { sliceYielder } from '../../lib/event-loop-turns.ts';
+import { giveWay } from '../../lib/give-way.ts';
 import { analyzeIfChanged, analyzeTables } from '../../db/planner-statistics.ts';
 import { LEDGER_BATCH_STUDENTS } from './ledgers.ts';
 
@@ -106,6 +107,8 @@ async function refreshKeptLedgers(
   settings: Settings,
   counted?: { dayRows: number },
 ): Promise<Map<number, KeptState>> {
+  // Heavy work's statements wait their turn behind the requests being answered (lib/give-way.ts).
+  await giveWay();
   const states = new Map(
     (
       await selectKeptStates(
@@ -200,6 +203,7 @@ export async function keptLedgersFor<S extends LedgerStudentRow, K extends SumKe
     return wanted[i]!.filter((date) => date < through).map((date) => ({ studentId: s.id, date }));
   });
   // The kept figures are looked up while the days since are walked: one wait less per batch.
+  await giveWay();
   const [keptLedgers, unkeptLedgers, looked] = await Promise.all([
     kept.length
       ? ledgersFor(db, kept, asOf, timeZone, now, new Map(kept.map((s) => [s.id, states.get(s.id)!.carry!])), school)
