@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { sliceYielder } from './event-loop-turns.ts';
 import { asHeavyWork, giveWay, interactiveInFlight, interactiveStarted } from './give-way.ts';
 
-const giveWayOutside = () => giveWay(30);
-
 const busy = (ms: number) => {
   const until = performance.now() + ms;
   while (performance.now() < until);
@@ -61,7 +59,7 @@ describe('work someone waits for', () => {
   it('never waits: only heavy work gives way', async () => {
     const done = interactiveStarted();
     // One student's ledger for their own page runs the same sliced code: it must not wait for itself.
-    expect(giveWayOutside()).toBeUndefined();
+    expect(giveWay(30)).toBeUndefined();
     const t0 = performance.now();
     await asHeavyWork(() => giveWay(30));
     expect(performance.now() - t0).toBeGreaterThanOrEqual(25);
